@@ -1,0 +1,464 @@
+package schema
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Canonicalize appends the RFC 8785 (JSON Canonicalization Scheme) form of the
+// JSON value in raw to dst: object keys sorted by UTF-16 code units at every
+// depth, no white space, numbers in ECMAScript form, strings with only the
+// escapes JCS requires (no HTML escaping). A key that appears twice keeps its
+// last value, as JSON.parse does. Invalid UTF-8 becomes U+FFFD.
+func Canonicalize(dst, raw []byte) ([]byte, error) {
+	p := canonParser{in: raw}
+	p.skipSpace()
+	out, err := p.value(dst, 0)
+	if err != nil {
+		return dst, err
+	}
+	p.skipSpace()
+	if p.pos != len(p.in) {
+		return dst, p.errorf("unexpected data after the value")
+	}
+	return out, nil
+}
+
+// ArgsHash returns "sha256:" + hex SHA-256 of the canonical JSON of args.
+// Absent args (nil or empty) hash as JSON null, so calls without arguments
+// share one key.
+func ArgsHash(args []byte) (string, error) {
+	var buf [256]byte
+	canon := buf[:0]
+	if len(args) == 0 {
+		canon = append(canon, "null"...)
+	} else {
+		var err error
+		canon, err = Canonicalize(canon, args)
+		if err != nil {
+			return "", err
+		}
+	}
+	return HashCanonical(canon), nil
+}
+
+// HashCanonical is ArgsHash for bytes that are already canonical.
+func HashCanonical(canon []byte) string {
+	sum := sha256.Sum256(canon)
+	var out [7 + 64]byte
+	copy(out[:], "sha256:")
+	hex.Encode(out[7:], sum[:])
+	return string(out[:])
+}
+
+const maxCanonDepth = 512
+
+type canonParser struct {
+	in  []byte
+	pos int
+}
+
+func (p *canonParser) errorf(format string, a ...any) error {
+	return fmt.Errorf("args: "+format+" at byte %d", append(a, p.pos)...)
+}
+
+func (p *canonParser) skipSpace() {
+	for p.pos < len(p.in) {
+		switch p.in[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *canonParser) value(dst []byte, depth int) ([]byte, error) {
+	if depth > maxCanonDepth {
+		return dst, p.errorf("nested deeper than %d", maxCanonDepth)
+	}
+	if p.pos >= len(p.in) {
+		return dst, p.errorf("unexpected end")
+	}
+	switch c := p.in[p.pos]; {
+	case c == '{':
+		return p.object(dst, depth)
+	case c == '[':
+		return p.array(dst, depth)
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return dst, err
+		}
+		return appendCanonString(dst, s), nil
+	case c == 't':
+		return p.literal(dst, "true")
+	case c == 'f':
+		return p.literal(dst, "false")
+	case c == 'n':
+		return p.literal(dst, "null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number(dst)
+	default:
+		return dst, p.errorf("unexpected character %q", c)
+	}
+}
+
+func (p *canonParser) literal(dst []byte, lit string) ([]byte, error) {
+	if !strings.HasPrefix(string(p.in[p.pos:min(len(p.in), p.pos+len(lit))]), lit) {
+		return dst, p.errorf("invalid literal")
+	}
+	p.pos += len(lit)
+	return append(dst, lit...), nil
+}
+
+type canonMember struct {
+	key   string
+	value []byte
+}
+
+func (p *canonParser) object(dst []byte, depth int) ([]byte, error) {
+	p.pos++ // {
+	var members []canonMember
+	p.skipSpace()
+	if p.pos < len(p.in) && p.in[p.pos] == '}' {
+		p.pos++
+		return append(dst, "{}"...), nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.in) || p.in[p.pos] != '"' {
+			return dst, p.errorf("want an object key")
+		}
+		key, err := p.str()
+		if err != nil {
+			return dst, err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.in) || p.in[p.pos] != ':' {
+			return dst, p.errorf("want ':' after an object key")
+		}
+		p.pos++
+		p.skipSpace()
+		val, err := p.value(nil, depth+1)
+		if err != nil {
+			return dst, err
+		}
+		members = append(members, canonMember{key: key, value: val})
+		p.skipSpace()
+		if p.pos >= len(p.in) {
+			return dst, p.errorf("unterminated object")
+		}
+		if p.in[p.pos] == ',' {
+			p.pos++
+			continue
+		}
+		if p.in[p.pos] == '}' {
+			p.pos++
+			break
+		}
+		return dst, p.errorf("want ',' or '}' in an object")
+	}
+	// Stable sort keeps input order among equal keys; the last one wins.
+	slices.SortStableFunc(members, func(a, b canonMember) int { return compareUTF16(a.key, b.key) })
+	dst = append(dst, '{')
+	first := true
+	for i, m := range members {
+		if i+1 < len(members) && members[i+1].key == m.key {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = appendCanonString(dst, m.key)
+		dst = append(dst, ':')
+		dst = append(dst, m.value...)
+	}
+	return append(dst, '}'), nil
+}
+
+func (p *canonParser) array(dst []byte, depth int) ([]byte, error) {
+	p.pos++ // [
+	dst = append(dst, '[')
+	p.skipSpace()
+	if p.pos < len(p.in) && p.in[p.pos] == ']' {
+		p.pos++
+		return append(dst, ']'), nil
+	}
+	for n := 0; ; n++ {
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		p.skipSpace()
+		var err error
+		dst, err = p.value(dst, depth+1)
+		if err != nil {
+			return dst, err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.in) {
+			return dst, p.errorf("unterminated array")
+		}
+		if p.in[p.pos] == ',' {
+			p.pos++
+			continue
+		}
+		if p.in[p.pos] == ']' {
+			p.pos++
+			return append(dst, ']'), nil
+		}
+		return dst, p.errorf("want ',' or ']' in an array")
+	}
+}
+
+func (p *canonParser) number(dst []byte) ([]byte, error) {
+	start := p.pos
+	if p.in[p.pos] == '-' {
+		p.pos++
+	}
+	digits := func() int {
+		n := 0
+		for p.pos < len(p.in) && p.in[p.pos] >= '0' && p.in[p.pos] <= '9' {
+			p.pos++
+			n++
+		}
+		return n
+	}
+	intStart := p.pos
+	if digits() == 0 {
+		return dst, p.errorf("invalid number")
+	}
+	if p.in[intStart] == '0' && p.pos-intStart > 1 {
+		return dst, p.errorf("leading zero in number")
+	}
+	if p.pos < len(p.in) && p.in[p.pos] == '.' {
+		p.pos++
+		if digits() == 0 {
+			return dst, p.errorf("invalid number")
+		}
+	}
+	if p.pos < len(p.in) && (p.in[p.pos] == 'e' || p.in[p.pos] == 'E') {
+		p.pos++
+		if p.pos < len(p.in) && (p.in[p.pos] == '+' || p.in[p.pos] == '-') {
+			p.pos++
+		}
+		if digits() == 0 {
+			return dst, p.errorf("invalid number")
+		}
+	}
+	f, err := strconv.ParseFloat(string(p.in[start:p.pos]), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return dst, p.errorf("invalid number")
+	}
+	if math.IsInf(f, 0) {
+		return dst, p.errorf("number out of range")
+	}
+	return AppendES6Number(dst, f), nil
+}
+
+// AppendES6Number formats f as ECMAScript's Number.prototype.toString does,
+// which is what RFC 8785 requires (section 3.2.2.3).
+func AppendES6Number(dst []byte, f float64) []byte {
+	if f == 0 {
+		return append(dst, '0') // also -0
+	}
+	if f < 0 {
+		dst = append(dst, '-')
+		f = -f
+	}
+	format := byte('e')
+	if f < 1e21 && f >= 1e-6 {
+		format = 'f'
+	}
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// Go writes e-07 and e+07; ECMAScript writes e-7 and e+7.
+		e := start + strings.IndexByte(string(dst[start:]), 'e')
+		if e+2 < len(dst) && dst[e+2] == '0' {
+			dst = append(dst[:e+2], dst[e+3:]...)
+		}
+	}
+	return dst
+}
+
+// str decodes a JSON string starting at p.pos (the opening quote).
+func (p *canonParser) str() (string, error) {
+	p.pos++ // "
+	start := p.pos
+	// Fast path: no escapes, valid UTF-8.
+	for p.pos < len(p.in) {
+		c := p.in[p.pos]
+		if c == '"' {
+			s := p.in[start:p.pos]
+			p.pos++
+			if utf8.Valid(s) {
+				return string(s), nil
+			}
+			return strings.ToValidUTF8(string(s), "\uFFFD"), nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return "", p.errorf("control character in string")
+		}
+		p.pos++
+	}
+	var b strings.Builder
+	b.Write(p.in[start:p.pos])
+	for p.pos < len(p.in) {
+		c := p.in[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			return strings.ToValidUTF8(b.String(), "\uFFFD"), nil
+		case c < 0x20:
+			return "", p.errorf("control character in string")
+		case c != '\\':
+			b.WriteByte(c)
+			p.pos++
+			continue
+		}
+		p.pos++
+		if p.pos >= len(p.in) {
+			break
+		}
+		e := p.in[p.pos]
+		p.pos++
+		switch e {
+		case '"', '\\', '/':
+			b.WriteByte(e)
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, ok := p.hex4()
+			if !ok {
+				return "", p.errorf("invalid \\u escape")
+			}
+			if utf16.IsSurrogate(r) {
+				// A pair is \uD83D\uDE00; a lone surrogate becomes U+FFFD.
+				if p.pos+1 < len(p.in) && p.in[p.pos] == '\\' && p.in[p.pos+1] == 'u' {
+					save := p.pos
+					p.pos += 2
+					r2, ok2 := p.hex4()
+					if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
+						r = dec
+					} else {
+						p.pos = save
+						r = utf8.RuneError
+					}
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			b.WriteRune(r)
+		default:
+			return "", p.errorf("invalid escape \\%c", e)
+		}
+	}
+	return "", p.errorf("unterminated string")
+}
+
+func (p *canonParser) hex4() (rune, bool) {
+	if p.pos+4 > len(p.in) {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(p.in[p.pos:p.pos+4]), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	p.pos += 4
+	return rune(v), true
+}
+
+// appendCanonString writes s with the JCS escapes: \" \\ \b \f \n \r \t and
+// \u00xx (lower-case hex) for the other control characters; nothing else.
+func appendCanonString(dst []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"':
+			dst = append(dst, '\\', '"')
+		case c == '\\':
+			dst = append(dst, '\\', '\\')
+		case c >= 0x20:
+			dst = append(dst, c)
+		case c == '\b':
+			dst = append(dst, '\\', 'b')
+		case c == '\f':
+			dst = append(dst, '\\', 'f')
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+	}
+	return append(dst, '"')
+}
+
+// compareUTF16 orders strings by their UTF-16 code units (RFC 8785, 3.2.3).
+// It differs from byte order only for runes above U+FFFF against U+E000..U+FFFF.
+func compareUTF16(a, b string) int {
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			ua, ub := utf16Unit(ra), utf16Unit(rb)
+			if ua != ub {
+				if ua < ub {
+					return -1
+				}
+				return 1
+			}
+			// Same high surrogate: compare the low ones.
+			_, la := utf16.EncodeRune(ra)
+			_, lb := utf16.EncodeRune(rb)
+			if la < lb {
+				return -1
+			}
+			return 1
+		}
+		a, b = a[na:], b[nb:]
+	}
+	switch {
+	case a == "" && b == "":
+		return 0
+	case a == "":
+		return -1
+	default:
+		return 1
+	}
+}
+
+// utf16Unit is the first UTF-16 code unit of r.
+func utf16Unit(r rune) rune {
+	if r >= 0x10000 {
+		hi, _ := utf16.EncodeRune(r)
+		return hi
+	}
+	return r
+}

@@ -1,0 +1,7 @@
+// Package schema is runaway's input contract: the fields of one agent step,
+// their enums, the Arrow schema that ingest produces and detect reads, the
+// JSON Schema document users validate their logs against, and the canonical
+// args hash used when a log does not carry one.
+//
+// It imports nothing of runaway's own, so every other package may depend on it.
+package schema

@@ -1,0 +1,79 @@
+package schema
+
+import "strings"
+
+// State is an agent state from seed 001's state machine. Unknown strings are
+// kept as-is in the Arrow column; StateCode maps them to StateOther.
+type State uint8
+
+const (
+	StateNone    State = iota // no state logged
+	StatePlan                 // PLAN: decompose the goal
+	StateAct                  // ACT: call a tool or do work
+	StateEval                 // EVAL: judge results, decide completion
+	StateRecover              // RECOVER: backoff, alternative tool, ask the user
+	StateStop                 // STOP: terminal
+	StateOther                // any other string
+)
+
+var stateNames = [...]string{"", "PLAN", "ACT", "EVAL", "RECOVER", "STOP", "OTHER"}
+
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return "OTHER"
+}
+
+// StateCode maps a logged state string to its code. Matching ignores case and
+// surrounding space because frameworks disagree on spelling ("plan", "Plan").
+func StateCode(s string) State {
+	if s == "" {
+		return StateNone
+	}
+	switch s {
+	case "PLAN":
+		return StatePlan
+	case "ACT":
+		return StateAct
+	case "EVAL":
+		return StateEval
+	case "RECOVER":
+		return StateRecover
+	case "STOP":
+		return StateStop
+	}
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "":
+		return StateNone
+	case "PLAN":
+		return StatePlan
+	case "ACT":
+		return StateAct
+	case "EVAL":
+		return StateEval
+	case "RECOVER":
+		return StateRecover
+	case "STOP":
+		return StateStop
+	}
+	return StateOther
+}
+
+// Error types named by seed 001's policyFor. Other strings are kept as logged.
+const (
+	ErrRateLimit   = "RATE_LIMIT"
+	ErrTimeout     = "TIMEOUT"
+	ErrSchemaError = "SCHEMA_ERROR"
+	ErrUnknown     = "UNKNOWN"
+)
+
+// Memory tags and entry types (seed 001, section 5-2).
+const (
+	MemObservation = "observation"
+	MemDecision    = "decision"
+	MemConstraint  = "constraint"
+	MemInference   = "inference"
+	MemToolError   = "tool_error"
+	MemPlan        = "plan"
+)

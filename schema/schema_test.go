@@ -1,0 +1,127 @@
+package schema
+
+import (
+	"encoding/json"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func TestJSONSchemaIsValidJSONAndCoversStep(t *testing.T) {
+	var doc struct {
+		Required   []string                   `json:"required"`
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(JSONSchema, &doc); err != nil {
+		t.Fatalf("step.schema.json: %v", err)
+	}
+	if !reflect.DeepEqual(doc.Required, []string{"run_id", "step"}) {
+		t.Fatalf("required = %v", doc.Required)
+	}
+	// Every field of the Go contract is documented in the JSON Schema, and
+	// the JSON Schema names no field the decoder ignores.
+	var goFields []string
+	st := reflect.TypeOf(Step{})
+	for i := 0; i < st.NumField(); i++ {
+		goFields = append(goFields, strings.Split(st.Field(i).Tag.Get("json"), ",")[0])
+	}
+	var docFields []string
+	for k := range doc.Properties {
+		docFields = append(docFields, k)
+	}
+	sort.Strings(goFields)
+	sort.Strings(docFields)
+	if !reflect.DeepEqual(goFields, docFields) {
+		t.Fatalf("Go fields %v\nschema fields %v", goFields, docFields)
+	}
+}
+
+func TestArrowSchemaIndices(t *testing.T) {
+	if StepArrowSchema.NumFields() != NumCols {
+		t.Fatalf("schema has %d fields, NumCols = %d", StepArrowSchema.NumFields(), NumCols)
+	}
+	checks := map[int]string{ColRunID: "run_id", ColStep: "step", ColArgsHash: "args_hash", ColEmpty: "empty",
+		ColMemEntries: "mem_entries", ColBudgetMaxSeconds: "budget_max_seconds", ColLineHash: "line_hash", ColSrcLine: "src_line"}
+	for i, name := range checks {
+		if got := StepArrowSchema.Field(i).Name; got != name {
+			t.Errorf("column %d is %q, want %q", i, got, name)
+		}
+	}
+}
+
+func decodeResult(t *testing.T, s string) *ToolResult {
+	t.Helper()
+	var r ToolResult
+	if err := json.Unmarshal([]byte(s), &r); err != nil {
+		t.Fatal(err)
+	}
+	return &r
+}
+
+func TestIsEmpty(t *testing.T) {
+	empty := []string{`{"ok":true,"empty":true}`, `{"ok":true,"result_count":0}`, `{"ok":true,"items":[]}`,
+		`{"found":false,"items":[],"confidence":0.2,"retryable":false}`, `{"ok":true,"data":null}`,
+		`{"ok":true,"data":"  "}`, `{"ok":true,"data":[ ]}`}
+	full := []string{`{"ok":true}`, `{"ok":true,"result_count":3}`, `{"ok":true,"items":[1]}`, `{"ok":true,"data":{}}`,
+		`{"ok":true,"data":"x"}`, `{"ok":false,"result_count":0}`, `{"ok":true,"empty":false}`, `{"ok":true,"data":0}`}
+	for _, s := range empty {
+		if !decodeResult(t, s).IsEmpty() {
+			t.Errorf("%s should be empty", s)
+		}
+	}
+	for _, s := range full {
+		if decodeResult(t, s).IsEmpty() {
+			t.Errorf("%s should not be empty", s)
+		}
+	}
+}
+
+func TestErrorType(t *testing.T) {
+	cases := map[string]string{
+		`{"ok":false,"error_type":"TIMEOUT"}`: "TIMEOUT",
+		`{"ok":false,"status":429}`:           "RATE_LIMIT",
+		`{"ok":false,"status":504}`:           "TIMEOUT",
+		`{"ok":false}`:                        "UNKNOWN",
+		`{"error_type":"SCHEMA_ERROR"}`:       "SCHEMA_ERROR",
+		`{"ok":true,"error_type":"X"}`:        "",
+		`{"status":200}`:                      "",
+	}
+	for in, want := range cases {
+		if got := decodeResult(t, in).NormalizedErrorType(); got != want {
+			t.Errorf("%s: got %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestTimestamp(t *testing.T) {
+	cases := map[string]int64{
+		`"2026-11-29T10:00:00Z"`:          1795946400000,
+		`"2026-11-29T19:00:00.250+09:00"`: 1795946400250,
+		`1795946400000`:                   1795946400000,
+		`1795946400.25`:                   1795946400250,
+	}
+	for in, want := range cases {
+		var ts Timestamp
+		if err := ts.UnmarshalJSON([]byte(in)); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if ts.UnixMilli != want {
+			t.Errorf("%s: got %d, want %d", in, ts.UnixMilli, want)
+		}
+	}
+	for _, bad := range []string{`"yesterday"`, `true`, `"2026-13-01"`, `{}`} {
+		var ts Timestamp
+		if ts.UnmarshalJSON([]byte(bad)) == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}
+
+func TestStateCode(t *testing.T) {
+	for in, want := range map[string]State{"PLAN": StatePlan, " act ": StateAct, "Eval": StateEval, "STOP": StateStop, "THINK": StateOther, "": StateNone} {
+		if got := StateCode(in); got != want {
+			t.Errorf("%q: got %v, want %v", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,278 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+)
+
+// Step is one agent step as logged: one JSON object per line (schema v1).
+// Pointer fields distinguish "absent" from the zero value where the
+// difference changes a verdict (ok:false vs no result, step 0 vs no step).
+type Step struct {
+	RunID      string      `json:"run_id"`
+	Step       *int64      `json:"step"`
+	TS         *Timestamp  `json:"ts,omitempty"`
+	State      string      `json:"state,omitempty"`
+	Goal       string      `json:"goal,omitempty"`
+	Intent     string      `json:"intent,omitempty"`
+	ToolCall   *ToolCall   `json:"tool_call,omitempty"`
+	ToolResult *ToolResult `json:"tool_result,omitempty"`
+	Memory     *Memory     `json:"memory,omitempty"`
+	Decision   *Decision   `json:"decision,omitempty"`
+	Artifacts  []string    `json:"artifacts,omitempty"`
+	Usage      *Usage      `json:"usage,omitempty"`
+	Tokens     *TokensAlt  `json:"tokens,omitempty"`
+	Budget     *Budget     `json:"budget,omitempty"`
+}
+
+// ToolCall is the call the agent made at this step.
+type ToolCall struct {
+	Name string `json:"name"`
+	// Args is any JSON value. It is hashed canonically when ArgsHash is absent.
+	Args     json.RawMessage `json:"args,omitempty"`
+	ArgsHash string          `json:"args_hash,omitempty"`
+}
+
+// ToolResult is what the tool returned. Field names follow seeds 000, 001 and 003.
+type ToolResult struct {
+	OK          *bool           `json:"ok,omitempty"`
+	ErrorType   string          `json:"error_type,omitempty"`
+	Status      *int64          `json:"status,omitempty"`
+	Empty       *bool           `json:"empty,omitempty"`
+	Retryable   *bool           `json:"retryable,omitempty"`
+	Done        *bool           `json:"done,omitempty"`
+	ResultCount *int64          `json:"result_count,omitempty"`
+	Items       json.RawMessage `json:"items,omitempty"`
+	Found       *bool           `json:"found,omitempty"`
+	Data        json.RawMessage `json:"data,omitempty"`
+	Confidence  *float64        `json:"confidence,omitempty"`
+	Reason      string          `json:"reason,omitempty"`
+}
+
+// Memory is what the step read from and wrote to the agent's memory.
+type Memory struct {
+	Retrieved []string      `json:"retrieved,omitempty"`
+	Written   []string      `json:"written,omitempty"`
+	WriteTags []string      `json:"write_tags,omitempty"`
+	Entries   []MemoryEntry `json:"entries,omitempty"`
+}
+
+// MemoryEntry is a typed memory record (seed 001, 5-2).
+type MemoryEntry struct {
+	ID         string   `json:"id"`
+	Type       string   `json:"type,omitempty"`
+	Source     string   `json:"source,omitempty"`
+	Confidence *float64 `json:"confidence,omitempty"`
+}
+
+// Decision is the transition the agent chose.
+type Decision struct {
+	NextState string `json:"next_state,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// Usage is the model usage of this step.
+type Usage struct {
+	PromptTokens     int64   `json:"prompt_tokens,omitempty"`
+	CompletionTokens int64   `json:"completion_tokens,omitempty"`
+	CostUSD          float64 `json:"cost_usd,omitempty"`
+}
+
+// TokensAlt is the `tokens:{prompt,completion}` spelling some loggers use.
+type TokensAlt struct {
+	Prompt     int64 `json:"prompt,omitempty"`
+	Completion int64 `json:"completion,omitempty"`
+}
+
+// Budget is the budget the agent ran under, if logged. Zero means "not set".
+type Budget struct {
+	MaxSteps     int64   `json:"max_steps,omitempty"`
+	MaxToolCalls int64   `json:"max_tool_calls,omitempty"`
+	MaxTokens    int64   `json:"max_tokens,omitempty"`
+	MaxCostUSD   float64 `json:"max_cost_usd,omitempty"`
+	MaxSeconds   float64 `json:"max_seconds,omitempty"`
+}
+
+// Timestamp is `ts`: an RFC 3339 string or a JSON number of epoch
+// milliseconds. Numbers below 1e11 are read as epoch seconds (1e11 ms is
+// March 1973, before any agent ran): Python loggers write time.time().
+type Timestamp struct {
+	UnixMilli int64
+}
+
+var errBadTimestamp = errors.New("ts: want an RFC 3339 string or epoch milliseconds")
+
+// UnmarshalJSON accepts "2026-11-29T10:00:00Z", 1764410400000 and 1764410400.25.
+func (t *Timestamp) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return errBadTimestamp
+	}
+	if b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return errBadTimestamp
+		}
+		ms, err := ParseTimestamp(s)
+		if err != nil {
+			return err
+		}
+		t.UnixMilli = ms
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return errBadTimestamp
+	}
+	t.UnixMilli = EpochToMilli(f)
+	return nil
+}
+
+// MarshalJSON writes epoch milliseconds.
+func (t Timestamp) MarshalJSON() ([]byte, error) {
+	return strconv.AppendInt(nil, t.UnixMilli, 10), nil
+}
+
+// ParseTimestamp parses an RFC 3339 timestamp (with or without fractional
+// seconds) into epoch milliseconds.
+func ParseTimestamp(s string) (int64, error) {
+	tm, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return 0, fmt.Errorf("ts: %q is not RFC 3339", truncate(s, 40))
+	}
+	return tm.UnixMilli(), nil
+}
+
+// EpochToMilli converts a numeric ts to epoch milliseconds (see Timestamp).
+func EpochToMilli(f float64) int64 {
+	if math.Abs(f) < 1e11 {
+		return int64(math.Round(f * 1000))
+	}
+	return int64(math.Round(f))
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// IsError reports whether the result is a tool error: ok is false, or ok is
+// absent and an error_type is logged.
+func (r *ToolResult) IsError() bool {
+	if r == nil {
+		return false
+	}
+	if r.OK != nil {
+		return !*r.OK
+	}
+	return r.ErrorType != ""
+}
+
+// NormalizedErrorType is the error type of an error result: the logged
+// error_type, else one derived from an HTTP status (429 RATE_LIMIT, 408 and
+// 504 TIMEOUT), else UNKNOWN. It is "" for results that are not errors.
+func (r *ToolResult) NormalizedErrorType() string {
+	if !r.IsError() {
+		return ""
+	}
+	if r.ErrorType != "" {
+		return r.ErrorType
+	}
+	if r.Status != nil {
+		switch *r.Status {
+		case 429:
+			return ErrRateLimit
+		case 408, 504:
+			return ErrTimeout
+		}
+	}
+	return ErrUnknown
+}
+
+// IsEmpty reports whether a result came back empty, per the input contract:
+// empty:true, result_count:0, items:[], found:false, or data that is present
+// and null, a blank string or []. An error is never empty. A result with no
+// data field at all is not empty: most logs (seed 001's schema) never log data.
+func (r *ToolResult) IsEmpty() bool {
+	if r == nil || r.IsError() {
+		return false
+	}
+	if r.Empty != nil && *r.Empty {
+		return true
+	}
+	if r.ResultCount != nil && *r.ResultCount == 0 {
+		return true
+	}
+	if r.Found != nil && !*r.Found {
+		return true
+	}
+	if len(r.Items) > 0 && isEmptyJSONValue(r.Items) {
+		return true
+	}
+	if len(r.Data) > 0 && isEmptyJSONValue(r.Data) {
+		return true
+	}
+	return false
+}
+
+// isEmptyJSONValue is seed 000's isEmptyResult on raw JSON: null, [] or a
+// string of only white space.
+func isEmptyJSONValue(raw []byte) bool {
+	v := bytes.TrimSpace(raw)
+	switch {
+	case bytes.Equal(v, []byte("null")):
+		return true
+	case len(v) >= 2 && v[0] == '[':
+		return len(bytes.TrimSpace(v[1:len(v)-1])) == 0
+	case len(v) >= 2 && v[0] == '"':
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			return false
+		}
+		return len(bytes.TrimSpace([]byte(s))) == 0
+	}
+	return false
+}
+
+// PromptTokens and CompletionTokens read `usage`, falling back to `tokens`.
+func (s *Step) PromptTokens() int64 {
+	if s.Usage != nil && (s.Usage.PromptTokens != 0 || s.Usage.CompletionTokens != 0) {
+		return s.Usage.PromptTokens
+	}
+	if s.Tokens != nil {
+		return s.Tokens.Prompt
+	}
+	return 0
+}
+
+// CompletionTokens: see PromptTokens.
+func (s *Step) CompletionTokens() int64 {
+	if s.Usage != nil && (s.Usage.PromptTokens != 0 || s.Usage.CompletionTokens != 0) {
+		return s.Usage.CompletionTokens
+	}
+	if s.Tokens != nil {
+		return s.Tokens.Completion
+	}
+	return 0
+}
+
+// Validate checks the required fields. Type errors are caught by the decoder.
+func (s *Step) Validate() error {
+	if s.RunID == "" {
+		return errors.New("run_id: missing or empty")
+	}
+	if s.Step == nil {
+		return errors.New("step: missing")
+	}
+	if *s.Step < 0 {
+		return fmt.Errorf("step: %d is negative", *s.Step)
+	}
+	return nil
+}
