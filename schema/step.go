@@ -276,3 +276,39 @@ func (s *Step) Validate() error {
 	}
 	return nil
 }
+
+// ResultFingerprint identifies what a tool returned, so that "the same call
+// got the same answer again" can be told from "the world changed" (polling
+// that finally succeeds). It hashes the outcome fields only (ok, error type,
+// status, empty, found, result_count, items, data), not reason or
+// confidence, which tools fill with volatile text. hash is the caller's
+// 64-bit hash (ingest uses xxhash); 0 is reserved for "no result".
+func (r *ToolResult) ResultFingerprint(hash func([]byte) uint64) uint64 {
+	if r == nil {
+		return 0
+	}
+	var buf []byte
+	buf = append(buf, "ok="...)
+	buf = strconv.AppendBool(buf, !r.IsError())
+	buf = append(buf, "\x00et="...)
+	buf = append(buf, r.NormalizedErrorType()...)
+	if r.Status != nil {
+		buf = append(buf, "\x00st="...)
+		buf = strconv.AppendInt(buf, *r.Status, 10)
+	}
+	buf = append(buf, "\x00em="...)
+	buf = strconv.AppendBool(buf, r.IsEmpty())
+	if r.ResultCount != nil {
+		buf = append(buf, "\x00rc="...)
+		buf = strconv.AppendInt(buf, *r.ResultCount, 10)
+	}
+	buf = append(buf, "\x00it="...)
+	buf = append(buf, bytes.TrimSpace(r.Items)...)
+	buf = append(buf, "\x00da="...)
+	buf = append(buf, bytes.TrimSpace(r.Data)...)
+	h := hash(buf)
+	if h == 0 {
+		h = 1
+	}
+	return h
+}

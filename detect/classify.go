@@ -1,0 +1,173 @@
+package detect
+
+import (
+	"slices"
+	"strings"
+)
+
+// analyze runs the indicator pass and every detector over one run and
+// classifies it. a is scratch reused across runs.
+func analyze(v *runView, a *analysis, p *Policy) RunResult {
+	indicatorPass(v, p, a)
+	var hits []*hit
+	for _, d := range Registry {
+		h := d.run(v, a, p)
+		if h == nil || h.Severity == Healthy {
+			continue
+		}
+		h.Detector, h.Slug, h.RootCause, h.Guard = d.ID, d.Slug, d.RootCause, d.Guard
+		hits = append(hits, h)
+	}
+	res := RunResult{
+		RunID:        v.id,
+		OnsetStep:    -1,
+		Steps:        int64(v.n),
+		Indicators:   a.ind,
+		Findings:     []Finding{},
+		Signals:      []string{},
+		DataProblems: v.dataProblems,
+	}
+	if v.duplicates+v.conflicts > int64(len(v.dataProblems)) {
+		res.DataProblems = append(res.DataProblems, moreProblems(v.duplicates+v.conflicts-int64(len(v.dataProblems))))
+	}
+	if len(hits) == 0 {
+		return res
+	}
+	primary := choosePrimary(v, a, hits)
+	for _, h := range hits {
+		res.Verdict = max(res.Verdict, h.Severity)
+		res.Signals = append(res.Signals, h.Slug)
+	}
+	res.RootCause = primary.RootCause
+	res.OnsetStep = primary.OnsetStep
+	res.Headline = primary.Message
+	res.WastedSteps = int64(v.n - primary.first)
+	for i := primary.first; i < v.n; i++ {
+		res.WastedTokens += v.tok[i]
+		res.WastedCostUSD += v.cost[i]
+	}
+	slices.SortStableFunc(hits, func(x, y *hit) int {
+		switch {
+		case x == primary:
+			return -1
+		case y == primary:
+			return 1
+		case x.Severity != y.Severity:
+			return int(y.Severity) - int(x.Severity)
+		}
+		return strings.Compare(x.Detector, y.Detector)
+	})
+	for _, h := range hits {
+		res.Findings = append(res.Findings, h.Finding)
+	}
+	return res
+}
+
+// choosePrimary applies the root-cause precedence of docs/root-causes.md:
+//
+//  1. Loop patterns explain a run before symptoms do: no progress and a
+//     budget overrun name the cause only when no pattern fired (budget
+//     first, as seed 001 lists it as a pattern of its own).
+//  2. A pattern whose segment overlaps an error streak and is mostly failed
+//     calls is that error storm (an error storm on one call is an
+//     error-storm, not a tool-retry-loop).
+//  3. A repeated call inside a re-planning loop is the re-planning loop: the
+//     agent went back through PLAN each time it repeated itself.
+//  4. Otherwise the worst severity wins, then the loop that began first.
+func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
+	byID := map[string]*hit{}
+	var patterns, symptoms []*hit
+	for _, h := range hits {
+		byID[h.Detector] = h
+		if Lookup(h.Detector).Symptom {
+			symptoms = append(symptoms, h)
+		} else {
+			patterns = append(patterns, h)
+		}
+	}
+	if len(patterns) == 0 {
+		// Registry order puts RA202 before RA401; budget goes first here.
+		slices.SortStableFunc(symptoms, func(x, y *hit) int {
+			if x.RootCause == CauseBudgetIgnored && y.RootCause != CauseBudgetIgnored {
+				return -1
+			}
+			if y.RootCause == CauseBudgetIgnored && x.RootCause != CauseBudgetIgnored {
+				return 1
+			}
+			return 0
+		})
+		return pickWorst(symptoms)
+	}
+	dropped := map[*hit]bool{}
+	if storm := byID[ErrorStreak.ID]; storm != nil {
+		for _, h := range patterns {
+			if h == storm || !overlaps(h, storm) {
+				continue
+			}
+			share := h.errorShare
+			if h.Detector != RepeatedCall.ID {
+				share = segmentErrorShare(v, a, h.first, h.last)
+			}
+			if share >= 0.5 {
+				dropped[h] = true
+			}
+		}
+	}
+	if replan, rep := byID[ReplanLoop.ID], byID[RepeatedCall.ID]; replan != nil && rep != nil && !dropped[replan] && overlaps(replan, rep) {
+		dropped[rep] = true
+	}
+	var kept []*hit
+	for _, h := range patterns {
+		if !dropped[h] {
+			kept = append(kept, h)
+		}
+	}
+	return pickWorst(kept)
+}
+
+func pickWorst(hs []*hit) *hit {
+	best := hs[0]
+	for _, h := range hs[1:] {
+		if h.Severity > best.Severity || (h.Severity == best.Severity && h.first < best.first) {
+			best = h
+		}
+	}
+	return best
+}
+
+func overlaps(x, y *hit) bool { return x.first <= y.last && y.first <= x.last }
+
+func segmentErrorShare(v *runView, a *analysis, first, last int) float64 {
+	calls, errs := 0, 0
+	for _, i := range a.calls {
+		if i < first || i > last || v.flags[i]&flagResult == 0 {
+			continue
+		}
+		calls++
+		if v.flags[i]&flagError != 0 {
+			errs++
+		}
+	}
+	if calls == 0 {
+		return 0
+	}
+	return float64(errs) / float64(calls)
+}
+
+func moreProblems(n int64) string {
+	return "... and " + itoa(n) + " more duplicate steps"
+}
+
+func itoa(n int64) string {
+	var b [20]byte
+	i := len(b)
+	if n == 0 {
+		return "0"
+	}
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}

@@ -1,0 +1,475 @@
+package detect
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// Collector gathers steps from Arrow record batches into compact columns,
+// one pass per column per batch, and analyzes every run when the input is
+// complete. Runs may be interleaved and split across batches; steps may
+// arrive out of order. Only what the detectors read is kept (about 70 bytes
+// a step); strings are interned.
+type Collector struct {
+	policy Policy
+	files  []string
+
+	runIDs   []string
+	runIndex map[string]int32
+	tools    []string
+	toolIdx  map[string]int32
+	errTypes []string // index 0 is "no error"
+	errIdx   map[string]uint16
+	// otherArgs maps the key of an args_hash that is not "sha256:<hex>" back
+	// to its text, for evidence.
+	otherArgs map[uint64]string
+
+	run      chunked[int32]
+	step     chunked[int64]
+	ts       chunked[int64]
+	argsKey  chunked[uint64]
+	tool     chunked[int32]
+	state    chunked[schema.State]
+	flags    chunked[uint16]
+	errType  chunked[uint16]
+	resHash  chunked[uint32]
+	tokens   chunked[uint32]
+	cost     chunked[float64]
+	file     chunked[int32]
+	line     chunked[uint32]
+	lineHash chunked[uint32]
+
+	budgets   map[int32]*budgetLimits
+	artifacts map[int32][]artifactRef
+
+	runScratch []int32
+}
+
+type artifactRef struct {
+	row int32
+	id  uint64
+}
+
+// tsNull marks a step without ts; it sorts first.
+const tsNull = int64(-1 << 63)
+
+// maxRows bounds one Collector: rows are addressed by int32.
+const maxRows = 1<<31 - 1
+
+// NewCollector returns a collector. files names the sources that the
+// batches' src_file column indexes, for messages.
+func NewCollector(p Policy, files []string) (*Collector, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &Collector{
+		policy:    p,
+		files:     files,
+		runIndex:  map[string]int32{},
+		toolIdx:   map[string]int32{},
+		errTypes:  []string{""},
+		errIdx:    map[string]uint16{},
+		otherArgs: map[uint64]string{},
+		budgets:   map[int32]*budgetLimits{},
+		artifacts: map[int32][]artifactRef{},
+	}, nil
+}
+
+// Rows is the number of steps collected so far.
+func (c *Collector) Rows() int { return c.run.len() }
+
+// Add collects one batch of schema.StepArrowSchema. It does not keep a
+// reference to the batch.
+func (c *Collector) Add(rec arrow.RecordBatch) error {
+	if !rec.Schema().Equal(schema.StepArrowSchema) {
+		return fmt.Errorf("detect: batch schema does not match schema.StepArrowSchema")
+	}
+	n := int(rec.NumRows())
+	if c.run.len()+n > maxRows {
+		return fmt.Errorf("detect: more than %d steps in one collector", maxRows)
+	}
+	base := int32(c.run.len())
+	c.addRunIDs(rec.Column(schema.ColRunID).(*array.String), n)
+	c.step.appendAll(rec.Column(schema.ColStep).(*array.Int64).Int64Values())
+	c.addTimestamps(rec.Column(schema.ColTSMillis).(*array.Int64), n)
+	c.addCalls(rec, n)
+	c.addStates(rec.Column(schema.ColState).(*array.String), n)
+	c.addResults(rec, n)
+	c.addUsage(rec, n)
+	c.addSource(rec, n)
+	c.addBudgets(rec, n)
+	c.addArtifacts(rec.Column(schema.ColArtifacts).(*array.List), base, n)
+	return nil
+}
+
+func (c *chunked[T]) appendAll(vs []T) {
+	for _, v := range vs {
+		c.append(v)
+	}
+}
+
+func (c *Collector) addRunIDs(col *array.String, n int) {
+	last, lastIdx := "", int32(-1)
+	c.runScratch = c.runScratch[:0]
+	for i := 0; i < n; i++ {
+		id := col.Value(i)
+		if lastIdx < 0 || id != last {
+			idx, ok := c.runIndex[id]
+			if !ok {
+				id = string([]byte(id)) // the batch's buffer is not ours to keep
+				idx = int32(len(c.runIDs))
+				c.runIDs = append(c.runIDs, id)
+				c.runIndex[id] = idx
+			}
+			last, lastIdx = id, idx
+		}
+		c.run.append(lastIdx)
+		c.runScratch = append(c.runScratch, lastIdx)
+	}
+}
+
+func (c *Collector) addTimestamps(col *array.Int64, n int) {
+	vals := col.Int64Values()
+	for i := 0; i < n; i++ {
+		if col.IsNull(i) {
+			c.ts.append(tsNull)
+		} else {
+			c.ts.append(vals[i])
+		}
+	}
+}
+
+func (c *Collector) addCalls(rec arrow.RecordBatch, n int) {
+	names := rec.Column(schema.ColToolName).(*array.String)
+	hashes := rec.Column(schema.ColArgsHash).(*array.String)
+	lastName, lastTool := "", int32(-1)
+	for i := 0; i < n; i++ {
+		if hashes.IsNull(i) && names.IsNull(i) {
+			c.tool.append(-1)
+			c.argsKey.append(0)
+			continue
+		}
+		name := names.Value(i)
+		if lastTool < 0 || name != lastName {
+			idx, ok := c.toolIdx[name]
+			if !ok {
+				name = string([]byte(name))
+				idx = int32(len(c.tools))
+				c.tools = append(c.tools, name)
+				c.toolIdx[name] = idx
+			}
+			lastName, lastTool = name, idx
+		}
+		c.tool.append(lastTool)
+		c.argsKey.append(c.argsKeyOf(hashes.Value(i)))
+	}
+}
+
+// argsKeyOf reduces an args_hash to 64 bits. For the canonical
+// "sha256:<hex>" form the key is the first 16 hex digits, so evidence can
+// print a prefix of the hash that is in the log; other forms are hashed and
+// remembered for evidence.
+func (c *Collector) argsKeyOf(h string) uint64 {
+	if len(h) >= 7+16 && h[:7] == "sha256:" {
+		if v, err := strconv.ParseUint(h[7:7+16], 16, 64); err == nil {
+			return v
+		}
+	}
+	k := xxhash.Sum64String(h)
+	if _, ok := c.otherArgs[k]; !ok {
+		c.otherArgs[k] = string([]byte(h))
+	}
+	return k
+}
+
+func (c *Collector) addStates(col *array.String, n int) {
+	for i := 0; i < n; i++ {
+		if col.IsNull(i) {
+			c.state.append(schema.StateNone)
+		} else {
+			c.state.append(schema.StateCode(col.Value(i)))
+		}
+	}
+}
+
+func (c *Collector) addResults(rec arrow.RecordBatch, n int) {
+	ok := rec.Column(schema.ColResultOK).(*array.Boolean)
+	errType := rec.Column(schema.ColErrorType).(*array.String)
+	empty := rec.Column(schema.ColEmpty).(*array.Boolean)
+	retryable := rec.Column(schema.ColRetryable).(*array.Boolean)
+	resHash := rec.Column(schema.ColResultHash).(*array.Uint64).Uint64Values()
+	names := rec.Column(schema.ColToolName).(*array.String)
+	hashes := rec.Column(schema.ColArgsHash).(*array.String)
+	written := rec.Column(schema.ColMemWritten).(*array.List)
+	tags := rec.Column(schema.ColMemWriteTags).(*array.List)
+	entries := rec.Column(schema.ColMemEntries).(*array.List)
+	artifacts := rec.Column(schema.ColArtifacts).(*array.List)
+	for i := 0; i < n; i++ {
+		var f uint16
+		var et uint16
+		if !hashes.IsNull(i) || !names.IsNull(i) {
+			f |= flagCall
+		}
+		if !ok.IsNull(i) {
+			f |= flagResult
+			if !ok.Value(i) {
+				f |= flagError
+				et = c.errTypeIndex(errType, i)
+			}
+			if empty.Value(i) {
+				f |= flagEmpty
+			}
+			if !retryable.IsNull(i) && !retryable.Value(i) {
+				f |= flagRetryableF
+			}
+		}
+		if memoryProgress(written, tags, entries, i) {
+			f |= flagMemProgress
+		}
+		if artifacts.IsValid(i) {
+			if s, e := artifacts.ValueOffsets(i); e > s {
+				f |= flagArtifacts
+			}
+		}
+		c.flags.append(f)
+		c.errType.append(et)
+		h := resHash[i]
+		c.resHash.append(uint32(h) ^ uint32(h>>32))
+	}
+}
+
+func (c *Collector) errTypeIndex(col *array.String, i int) uint16 {
+	name := schema.ErrUnknown
+	if !col.IsNull(i) {
+		name = col.Value(i)
+	}
+	idx, ok := c.errIdx[name]
+	if !ok {
+		if len(c.errTypes) >= 1<<16-1 {
+			return c.errIdx[schema.ErrUnknown]
+		}
+		name = string([]byte(name))
+		idx = uint16(len(c.errTypes))
+		c.errTypes = append(c.errTypes, name)
+		c.errIdx[name] = idx
+	}
+	return idx
+}
+
+// memoryProgress: the step wrote memory typed as an observation or a
+// decision, and nothing it wrote is tagged inference or tool_error (a
+// recorded failure or a guess is not progress; seed 001 5-1).
+func memoryProgress(written, tags, entries *array.List, i int) bool {
+	if !written.IsValid(i) {
+		return false
+	}
+	if s, e := written.ValueOffsets(i); e <= s {
+		return false
+	}
+	good, bad := false, false
+	check := func(t string) {
+		switch t {
+		case schema.MemObservation, schema.MemDecision:
+			good = true
+		case schema.MemInference, schema.MemToolError:
+			bad = true
+		}
+	}
+	if tags.IsValid(i) {
+		vals := tags.ListValues().(*array.String)
+		s, e := tags.ValueOffsets(i)
+		for j := s; j < e; j++ {
+			check(vals.Value(int(j)))
+		}
+	}
+	if entries.IsValid(i) {
+		st := entries.ListValues().(*array.Struct)
+		types := st.Field(1).(*array.String)
+		s, e := entries.ValueOffsets(i)
+		for j := s; j < e; j++ {
+			if types.IsValid(int(j)) {
+				check(types.Value(int(j)))
+			}
+		}
+	}
+	return good && !bad
+}
+
+func (c *Collector) addUsage(rec arrow.RecordBatch, n int) {
+	prompt := rec.Column(schema.ColPromptTokens).(*array.Int64)
+	completion := rec.Column(schema.ColCompletionTokens).(*array.Int64)
+	cost := rec.Column(schema.ColCostUSD).(*array.Float64)
+	for i := 0; i < n; i++ {
+		var t int64
+		if prompt.IsValid(i) {
+			t += max(prompt.Value(i), 0)
+		}
+		if completion.IsValid(i) {
+			t += max(completion.Value(i), 0)
+		}
+		c.tokens.append(uint32(min(t, 1<<32-1)))
+		if cost.IsValid(i) && cost.Value(i) > 0 {
+			c.cost.append(cost.Value(i))
+		} else {
+			c.cost.append(0)
+		}
+	}
+}
+
+func (c *Collector) addSource(rec arrow.RecordBatch, n int) {
+	file := rec.Column(schema.ColSrcFile).(*array.Int32).Int32Values()
+	line := rec.Column(schema.ColSrcLine).(*array.Int64).Int64Values()
+	lh := rec.Column(schema.ColLineHash).(*array.Uint64).Uint64Values()
+	for i := 0; i < n; i++ {
+		c.file.append(file[i])
+		c.line.append(uint32(min(max(line[i], 0), 1<<32-1)))
+		c.lineHash.append(uint32(lh[i]) ^ uint32(lh[i]>>32))
+	}
+}
+
+// budgetLimits is the tightest budget a run logged, per dimension (0 = none).
+type budgetLimits struct {
+	steps, toolCalls, tokens int64
+	costUSD, seconds         float64
+}
+
+func (c *Collector) addBudgets(rec arrow.RecordBatch, n int) {
+	steps := rec.Column(schema.ColBudgetMaxSteps).(*array.Int64)
+	calls := rec.Column(schema.ColBudgetMaxToolCalls).(*array.Int64)
+	tokens := rec.Column(schema.ColBudgetMaxTokens).(*array.Int64)
+	cost := rec.Column(schema.ColBudgetMaxCostUSD).(*array.Float64)
+	secs := rec.Column(schema.ColBudgetMaxSeconds).(*array.Float64)
+	if steps.NullN() == n && calls.NullN() == n && tokens.NullN() == n && cost.NullN() == n && secs.NullN() == n {
+		return
+	}
+	minPos := func(cur, v int64) int64 {
+		if v > 0 && (cur == 0 || v < cur) {
+			return v
+		}
+		return cur
+	}
+	minPosF := func(cur, v float64) float64 {
+		if v > 0 && (cur == 0 || v < cur) {
+			return v
+		}
+		return cur
+	}
+	for i := 0; i < n; i++ {
+		if steps.IsNull(i) && calls.IsNull(i) && tokens.IsNull(i) && cost.IsNull(i) && secs.IsNull(i) {
+			continue
+		}
+		run := c.runScratch[i]
+		b := c.budgets[run]
+		if b == nil {
+			b = &budgetLimits{}
+			c.budgets[run] = b
+		}
+		if steps.IsValid(i) {
+			b.steps = minPos(b.steps, steps.Value(i))
+		}
+		if calls.IsValid(i) {
+			b.toolCalls = minPos(b.toolCalls, calls.Value(i))
+		}
+		if tokens.IsValid(i) {
+			b.tokens = minPos(b.tokens, tokens.Value(i))
+		}
+		if cost.IsValid(i) {
+			b.costUSD = minPosF(b.costUSD, cost.Value(i))
+		}
+		if secs.IsValid(i) {
+			b.seconds = minPosF(b.seconds, secs.Value(i))
+		}
+	}
+}
+
+func (c *Collector) addArtifacts(col *array.List, base int32, n int) {
+	if col.NullN() == n {
+		return
+	}
+	vals := col.ListValues().(*array.String)
+	for i := 0; i < n; i++ {
+		if !col.IsValid(i) {
+			continue
+		}
+		s, e := col.ValueOffsets(i)
+		run := c.runScratch[i]
+		for j := s; j < e; j++ {
+			c.artifacts[run] = append(c.artifacts[run], artifactRef{row: base + int32(i), id: xxhash.Sum64String(vals.Value(int(j)))})
+		}
+	}
+}
+
+// Results analyzes every run collected and returns the results sorted by
+// run id. workers <= 0 means GOMAXPROCS. The output does not depend on
+// workers or on the order the batches arrived in, except that steps with
+// equal (step, ts) keep their input order.
+func (c *Collector) Results(workers int) []RunResult {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	nRuns := len(c.runIDs)
+	// Counting sort of rows by run keeps each run's rows in input order.
+	offsets := make([]int32, nRuns+1)
+	for ci := range c.run.chunks {
+		for _, r := range c.run.chunks[ci] {
+			offsets[r+1]++
+		}
+	}
+	for r := 0; r < nRuns; r++ {
+		offsets[r+1] += offsets[r]
+	}
+	rows := make([]int32, c.run.len())
+	fill := slices.Clone(offsets[:nRuns])
+	for i := 0; i < c.run.len(); i++ {
+		r := c.run.at(int32(i))
+		rows[fill[r]] = int32(i)
+		fill[r]++
+	}
+	order := make([]int32, nRuns)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return compareStrings(c.runIDs[a], c.runIDs[b]) })
+
+	results := make([]RunResult, nRuns)
+	var wg sync.WaitGroup
+	next := make(chan int, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var v runView
+			a := newAnalysis()
+			for pos := range next {
+				r := order[pos]
+				c.gather(&v, r, rows[offsets[r]:offsets[r+1]])
+				results[pos] = analyze(&v, a, &c.policy)
+			}
+		}()
+	}
+	for pos := range order {
+		next <- pos
+	}
+	close(next)
+	wg.Wait()
+	return results
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

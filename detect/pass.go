@@ -1,0 +1,181 @@
+package detect
+
+import (
+	"github.com/runawayhq/runaway/schema"
+)
+
+// analysis is what the indicator pass derives for one run, shared by the
+// detectors so each reads columns instead of re-deriving them.
+type analysis struct {
+	ind Indicators
+	// progress marks steps with a progress event (docs/indicators.md).
+	progress []bool
+	// calls lists the indices of steps that made a tool call, in order.
+	calls []int
+	// budgetCross is the index of the first step past a budget limit, -1 if none.
+	budgetCross int
+	// budgetWorst is the largest usage/limit ratio over the limits in force.
+	budgetWorst float64
+	// budgetWhat names the limit crossed first ("max_steps 20").
+	budgetWhat string
+
+	seen    map[uint64]uint32 // call identity -> last result
+	counts  map[uint64]int64
+	winCnt  map[uint64]int64
+	errType map[string]int64
+}
+
+func newAnalysis() *analysis {
+	return &analysis{
+		seen:   map[uint64]uint32{},
+		counts: map[uint64]int64{},
+		winCnt: map[uint64]int64{},
+	}
+}
+
+// indicatorPass computes every indicator of v in a few linear passes over
+// its columns.
+func indicatorPass(v *runView, p *Policy, a *analysis) {
+	n := v.n
+	clear(a.seen)
+	clear(a.counts)
+	clear(a.winCnt)
+	a.progress = resize(a.progress, n)
+	a.calls = a.calls[:0]
+	a.budgetCross, a.budgetWorst, a.budgetWhat = -1, 0, ""
+	ind := Indicators{Steps: int64(n), DurationMS: -1, ToolErrorsByType: map[string]int64{}}
+
+	// Calls, errors, results, progress.
+	var errStreak, noProg int64
+	var lastCall uint64
+	var streak int64
+	for i := 0; i < n; i++ {
+		f := v.flags[i]
+		prog := v.newArtifact[i] || f&flagMemProgress != 0 || v.state[i] == schema.StateStop
+		if f&flagCall != 0 {
+			k := v.call[i]
+			a.calls = append(a.calls, i)
+			ind.ToolCalls++
+			a.counts[k]++
+			ind.SameCallMax = max(ind.SameCallMax, a.counts[k])
+			if k == lastCall {
+				streak++
+			} else {
+				streak = 1
+			}
+			lastCall = k
+			ind.SameCallMaxStreak = max(ind.SameCallMaxStreak, streak)
+			prevRes, seenBefore := a.seen[k]
+			okData := f&flagResult != 0 && f&(flagError|flagEmpty) == 0
+			if okData && (!seenBefore || prevRes != v.res[i]) {
+				prog = true // new information: a first call, or the same call answering differently
+			}
+			if f&flagResult != 0 {
+				a.seen[k] = v.res[i]
+				if f&flagError != 0 {
+					ind.ToolErrors++
+					ind.ToolErrorsByType[v.names.errTypeName(v.err[i])]++
+					errStreak++
+					ind.MaxErrorStreak = max(ind.MaxErrorStreak, errStreak)
+				} else {
+					errStreak = 0
+				}
+				if f&flagEmpty != 0 {
+					ind.EmptyResults++
+				}
+			} else if !seenBefore {
+				a.seen[k] = 0
+			}
+		}
+		a.progress[i] = prog
+		if prog {
+			ind.ProgressEvents++
+			noProg = 0
+		} else {
+			noProg++
+			ind.NoProgressSteps = max(ind.NoProgressSteps, noProg)
+		}
+		ind.CostUSD += v.cost[i]
+	}
+	ind.DistinctCalls = int64(len(a.counts))
+	ind.SameCallMaxWindow = maxInWindow(v, a, p.Window)
+	statePass(v, a, &ind)
+	usagePass(v, &ind)
+	budgetPass(v, p, a, &ind)
+	if n > 0 {
+		ind.EndedWithStop = v.state[n-1] == schema.StateStop
+	}
+	a.ind = ind
+}
+
+// maxInWindow is the most calls of one key among any Window consecutive calls.
+func maxInWindow(v *runView, a *analysis, window int) int64 {
+	clear(a.winCnt)
+	var best int64
+	for j, i := range a.calls {
+		k := v.call[i]
+		a.winCnt[k]++
+		best = max(best, a.winCnt[k])
+		if j >= window-1 {
+			old := v.call[a.calls[j-window+1]]
+			a.winCnt[old]--
+		}
+	}
+	return best
+}
+
+// statePass counts X->Y->X returns between consecutive logged states and the
+// PLAN<->ACT round trips: a PLAN that follows an ACT since the previous PLAN.
+func statePass(v *runView, a *analysis, ind *Indicators) {
+	var prev2, prev1 schema.State
+	actSincePlan, progSincePlan, inPlan := false, false, false
+	for i := 0; i < v.n; i++ {
+		s := v.state[i]
+		if s == schema.StateNone {
+			continue
+		}
+		if prev2 != schema.StateNone && s == prev2 && s != prev1 {
+			ind.StateOscillation++
+		}
+		prev2, prev1 = prev1, s
+		if s == schema.StatePlan {
+			if !inPlan {
+				ind.Plans++
+				if ind.Plans > 1 && actSincePlan {
+					ind.PlanActRoundTrips++
+					if !progSincePlan {
+						ind.UnproductivePlanRoundTrip++
+					}
+				}
+				actSincePlan, progSincePlan = false, false
+			}
+			inPlan = true
+		} else {
+			inPlan = false
+		}
+		if s == schema.StateAct {
+			actSincePlan = true
+		}
+		if a.progress[i] {
+			progSincePlan = true
+		}
+	}
+}
+
+func usagePass(v *runView, ind *Indicators) {
+	first, last := tsNull, tsNull
+	for i := 0; i < v.n; i++ {
+		ind.Tokens += v.tok[i]
+		if v.ts[i] != tsNull {
+			if first == tsNull || v.ts[i] < first {
+				first = v.ts[i]
+			}
+			if last == tsNull || v.ts[i] > last {
+				last = v.ts[i]
+			}
+		}
+	}
+	if first != tsNull {
+		ind.DurationMS = last - first
+	}
+}

@@ -1,0 +1,139 @@
+package detect
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Policy holds every threshold the detectors use. The seeds' numbers are
+// runtime-guard limits: offline, "suspicious" starts where a guard should
+// have stepped in and "runaway" where the pattern kept going well past it.
+// Params documents each field with its default and where the number comes from.
+type Policy struct {
+	// Window is the number of consecutive tool calls within which repeats of
+	// one call chain together.
+	Window int `yaml:"window"`
+	// RepeatSuspicious and RepeatRunaway: identical calls (same tool, args
+	// and result) in one chain.
+	RepeatSuspicious int `yaml:"repeat_suspicious"`
+	RepeatRunaway    int `yaml:"repeat_runaway"`
+	// PlanLoopSuspicious and PlanLoopRunaway: consecutive PLAN<->ACT round
+	// trips with no progress in between.
+	PlanLoopSuspicious int `yaml:"plan_loop_suspicious"`
+	PlanLoopRunaway    int `yaml:"plan_loop_runaway"`
+	// NoProgressSuspicious and NoProgressRunaway: steps in a row without a
+	// progress event.
+	NoProgressSuspicious int `yaml:"no_progress_suspicious"`
+	NoProgressRunaway    int `yaml:"no_progress_runaway"`
+	// ErrorStreakSuspicious and ErrorStreakRunaway: failed tool calls in a row.
+	ErrorStreakSuspicious int `yaml:"error_streak_suspicious"`
+	ErrorStreakRunaway    int `yaml:"error_streak_runaway"`
+	// BudgetRunawayRatio: a run that used this multiple of any limit ran away;
+	// crossing a limit at all is suspicious.
+	BudgetRunawayRatio float64 `yaml:"budget_runaway_ratio"`
+	// Default budget for runs that log none (0 = no limit). A logged budget wins.
+	MaxSteps     int64   `yaml:"max_steps"`
+	MaxToolCalls int64   `yaml:"max_tool_calls"`
+	MaxTokens    int64   `yaml:"max_tokens"`
+	MaxCostUSD   float64 `yaml:"max_cost_usd"`
+	MaxSeconds   float64 `yaml:"max_seconds"`
+}
+
+// DefaultPolicy returns the documented defaults.
+func DefaultPolicy() Policy {
+	return Policy{
+		Window:                20,
+		RepeatSuspicious:      3,
+		RepeatRunaway:         5,
+		PlanLoopSuspicious:    3,
+		PlanLoopRunaway:       5,
+		NoProgressSuspicious:  10,
+		NoProgressRunaway:     20,
+		ErrorStreakSuspicious: 3,
+		ErrorStreakRunaway:    6,
+		BudgetRunawayRatio:    1.5,
+	}
+}
+
+// Param describes one policy field for docs, `runaway detectors` and flags.
+type Param struct {
+	Key     string // yaml key and flag name (with - for _)
+	Default string
+	Source  string
+	Help    string
+	Used    []string // detector IDs that read it
+}
+
+// Params lists every policy field in a fixed order.
+func Params() []Param {
+	d := DefaultPolicy()
+	return []Param{
+		{"window", fmt.Sprint(d.Window), "seed 001 ToolCallGuard(size=20)", "tool calls within which repeats of one call chain together", []string{"RA101"}},
+		{"repeat_suspicious", fmt.Sprint(d.RepeatSuspicious), "seed 003 ToolLoopBreaker(limit=3); seed 001 ToolCallGuard(maxRepeat=2) blocks the 3rd", "identical calls (same tool, args, result) in a chain: suspicious", []string{"RA101"}},
+		{"repeat_runaway", fmt.Sprint(d.RepeatRunaway), "Gemini CLI: 5 consecutive identical calls", "identical calls in a chain: runaway", []string{"RA101"}},
+		{"plan_loop_suspicious", fmt.Sprint(d.PlanLoopSuspicious), "seed 001 3-2: PLAN allowed at most 1 or 2 times", "PLAN<->ACT round trips without progress: suspicious", []string{"RA201"}},
+		{"plan_loop_runaway", fmt.Sprint(d.PlanLoopRunaway), "ours: past the guard by two more re-plans", "PLAN<->ACT round trips without progress: runaway", []string{"RA201"}},
+		{"no_progress_suspicious", fmt.Sprint(d.NoProgressSuspicious), "seed 000: max 10 reasoning steps", "steps in a row without a progress event: suspicious", []string{"RA202"}},
+		{"no_progress_runaway", fmt.Sprint(d.NoProgressRunaway), "ours: twice seed 000's step limit", "steps in a row without a progress event: runaway", []string{"RA202"}},
+		{"error_streak_suspicious", fmt.Sprint(d.ErrorStreakSuspicious), "seed 001 4-4: circuit breaker opens after 3 consecutive failures", "failed tool calls in a row: suspicious", []string{"RA301"}},
+		{"error_streak_runaway", fmt.Sprint(d.ErrorStreakRunaway), "ours: two breaker cycles ignored", "failed tool calls in a row: runaway", []string{"RA301"}},
+		{"budget_runaway_ratio", fmt.Sprint(d.BudgetRunawayRatio), "ours", "usage of a limit at which a budget overrun is runaway (any crossing is suspicious)", []string{"RA401"}},
+		{"max_steps", "0 (none)", "seed 000 uses 10, seed 002 maxIterations 6", "budget for runs that log none: steps", []string{"RA401"}},
+		{"max_tool_calls", "0 (none)", "seed 000 uses 6, seed 002 LoopGuard 10", "budget for runs that log none: tool calls", []string{"RA401"}},
+		{"max_tokens", "0 (none)", "", "budget for runs that log none: prompt + completion tokens", []string{"RA401"}},
+		{"max_cost_usd", "0 (none)", "", "budget for runs that log none: cost in USD", []string{"RA401"}},
+		{"max_seconds", "0 (none)", "seed 004: hard time limit", "budget for runs that log none: seconds from first to last ts", []string{"RA401"}},
+	}
+}
+
+// Validate rejects thresholds that cannot work.
+func (p *Policy) Validate() error {
+	checks := []struct {
+		name string
+		ok   bool
+	}{
+		{"window must be >= 2", p.Window >= 2},
+		{"repeat_suspicious must be >= 2", p.RepeatSuspicious >= 2},
+		{"repeat_runaway must be >= repeat_suspicious", p.RepeatRunaway >= p.RepeatSuspicious},
+		{"plan_loop_suspicious must be >= 1", p.PlanLoopSuspicious >= 1},
+		{"plan_loop_runaway must be >= plan_loop_suspicious", p.PlanLoopRunaway >= p.PlanLoopSuspicious},
+		{"no_progress_suspicious must be >= 1", p.NoProgressSuspicious >= 1},
+		{"no_progress_runaway must be >= no_progress_suspicious", p.NoProgressRunaway >= p.NoProgressSuspicious},
+		{"error_streak_suspicious must be >= 1", p.ErrorStreakSuspicious >= 1},
+		{"error_streak_runaway must be >= error_streak_suspicious", p.ErrorStreakRunaway >= p.ErrorStreakSuspicious},
+		{"budget_runaway_ratio must be >= 1", p.BudgetRunawayRatio >= 1},
+		{"budget limits must not be negative", p.MaxSteps >= 0 && p.MaxToolCalls >= 0 && p.MaxTokens >= 0 && p.MaxCostUSD >= 0 && p.MaxSeconds >= 0},
+	}
+	for _, c := range checks {
+		if !c.ok {
+			return fmt.Errorf("policy: %s", c.name)
+		}
+	}
+	return nil
+}
+
+// LoadPolicyFile reads a YAML policy file over p. Unknown keys are errors,
+// so a typo does not silently keep a default.
+func LoadPolicyFile(path string, p *Policy) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return decodePolicy(path, data, p)
+}
+
+func decodePolicy(name string, data []byte, p *Policy) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(p); err != nil && err != io.EOF {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err := p.Validate(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
+}

@@ -1,0 +1,138 @@
+package detect
+
+import "fmt"
+
+// RepeatedCall finds the same call (tool and canonical args) made again and
+// again with the same result: the agent asked the same question and got the
+// same answer, so it learned nothing (seed 001, pattern 1-2).
+var RepeatedCall = &Detector{
+	ID:        "RA101",
+	Slug:      "repeated-identical-call",
+	Title:     "Same tool call repeated with the same result",
+	RootCause: CauseToolRetryLoop,
+	Guard:     "dedup guard on (tool, canonical args): block the 3rd identical call within 10 calls and move to RECOVER (seed 001 ToolCallGuard, seed 003 ToolLoopBreaker)",
+	Reads:     []string{"tool_calls", "same_args_hash_count", "same_args_hash_max_window", "same_args_hash_max_streak"},
+	Params:    []string{"window", "repeat_suspicious", "repeat_runaway"},
+	run:       runRepeatedCall,
+}
+
+// callChain is a sequence of calls of one key where each call returned what
+// the previous call of that key returned, at most Window calls apart.
+type callChain struct {
+	key        uint64
+	idx        []int // step indices
+	lastOrd    int   // call ordinal of the last call
+	lastRes    uint32
+	hasResult  bool
+	brokenBy   int // step index of the call of this key that broke the chain with a new result, -1 if none
+	errors     int
+	finalized  bool
+	exemptPoll bool
+}
+
+func runRepeatedCall(v *runView, a *analysis, p *Policy) *hit {
+	open := map[uint64]*callChain{}
+	var best *callChain
+	consider := func(c *callChain) {
+		if len(c.idx) < p.RepeatSuspicious || pollingWithBackoff(v, c) {
+			return
+		}
+		if best == nil || len(c.idx) > len(best.idx) || (len(c.idx) == len(best.idx) && c.idx[0] < best.idx[0]) {
+			best = c
+		}
+	}
+	for ord, i := range a.calls {
+		k := v.call[i]
+		f := v.flags[i]
+		res, hasRes := v.res[i], f&flagResult != 0
+		c := open[k]
+		if c != nil && ord-c.lastOrd <= p.Window && hasRes == c.hasResult && res == c.lastRes {
+			c.idx = append(c.idx, i)
+		} else {
+			if c != nil {
+				if ord-c.lastOrd <= p.Window {
+					c.brokenBy = i
+				}
+				consider(c)
+			}
+			c = &callChain{key: k, brokenBy: -1}
+			c.idx = append(c.idx, i)
+			open[k] = c
+		}
+		c.lastOrd, c.lastRes, c.hasResult = ord, res, hasRes
+		if f&flagError != 0 {
+			c.errors++
+		}
+	}
+	// Close the chains still open, in call order so ties resolve the same way.
+	for _, i := range a.calls {
+		if c := open[v.call[i]]; c != nil && !c.finalized {
+			c.finalized = true
+			consider(c)
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	n := int64(len(best.idx))
+	first, last := best.idx[0], best.idx[len(best.idx)-1]
+	tool := v.names.toolName(v.tool[first])
+	key := fmt.Sprintf("%s %s", tool, v.names.argsText(v.args[first], v.tool[first]))
+	what := "the same result"
+	if best.errors == len(best.idx) {
+		what = "the same error (" + v.names.errTypeName(v.err[first]) + ")"
+	}
+	return &hit{
+		Finding: Finding{
+			Severity:  severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
+			Message:   fmt.Sprintf("%s called %d times with the same args and %s, steps %d-%d", tool, n, what, v.step[first], v.step[last]),
+			OnsetStep: v.step[first],
+			Evidence: Evidence{
+				Steps: []StepRange{{v.step[first], v.step[last]}},
+				Keys:  []string{key},
+				Counts: []Count{{"identical_calls", n}, {"errors", int64(best.errors)},
+					{"calls_in_segment", int64(callsBetween(a, first, last))}},
+			},
+		},
+		first:      first,
+		last:       last,
+		errorShare: float64(best.errors) / float64(n),
+	}
+}
+
+// pollingWithBackoff recognises legitimate polling: the chain ended because
+// the same call finally answered differently (and successfully), and the
+// agent waited longer and longer between tries. Without ts it cannot be told
+// from a retry loop, so it is not exempt.
+func pollingWithBackoff(v *runView, c *callChain) bool {
+	if c.brokenBy < 0 || v.flags[c.brokenBy]&(flagError|flagEmpty) != 0 || v.flags[c.brokenBy]&flagResult == 0 {
+		return false
+	}
+	times := make([]int64, 0, len(c.idx)+1)
+	for _, i := range append(c.idx[:len(c.idx):len(c.idx)], c.brokenBy) {
+		if v.ts[i] == tsNull {
+			return false
+		}
+		times = append(times, v.ts[i])
+	}
+	firstGap := times[1] - times[0]
+	prevGap := firstGap
+	for j := 2; j < len(times); j++ {
+		gap := times[j] - times[j-1]
+		if gap < prevGap {
+			return false
+		}
+		prevGap = gap
+	}
+	return firstGap > 0 && prevGap >= 2*firstGap
+}
+
+func callsBetween(a *analysis, first, last int) int {
+	n := 0
+	for _, i := range a.calls {
+		if i >= first && i <= last {
+			n++
+		}
+	}
+	return n
+}

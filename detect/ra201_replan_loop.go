@@ -1,0 +1,87 @@
+package detect
+
+import (
+	"fmt"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// ReplanLoop finds PLAN<->ACT oscillation without progress: the agent plans,
+// acts, learns nothing and plans again (seed 001, pattern 1-1, indicator
+// state_oscillation).
+var ReplanLoop = &Detector{
+	ID:        "RA201",
+	Slug:      "replan-loop",
+	Title:     "PLAN<->ACT round trips with no progress in between",
+	RootCause: CauseReplanLoop,
+	Guard:     "state machine with a PLAN cap (at most 2 plans) and termination owned by EVAL, not by the model (seed 001, 3-2)",
+	Reads:     []string{"plans", "plan_act_round_trips", "plan_act_round_trips_no_progress", "state_oscillation", "progress_events"},
+	Params:    []string{"plan_loop_suspicious", "plan_loop_runaway"},
+	run:       runReplanLoop,
+}
+
+func runReplanLoop(v *runView, a *analysis, p *Policy) *hit {
+	if a.ind.UnproductivePlanRoundTrip < int64(p.PlanLoopSuspicious) {
+		return nil
+	}
+	// Walk PLAN segments; a round trip is unproductive when an ACT happened
+	// and nothing progressed since the previous PLAN began.
+	bestLen, bestFirst, bestLast := 0, -1, -1
+	chainLen, chainFirst := 0, -1
+	prevPlan := -1
+	act, prog := false, false
+	inPlan := false
+	for i := 0; i < v.n; i++ {
+		s := v.state[i]
+		if s == schema.StateNone {
+			if a.progress[i] {
+				prog = true
+			}
+			continue
+		}
+		if s == schema.StatePlan && !inPlan {
+			if prevPlan >= 0 && act && !prog {
+				if chainLen == 0 {
+					chainFirst = prevPlan
+				}
+				chainLen++
+				if chainLen > bestLen {
+					bestLen, bestFirst, bestLast = chainLen, chainFirst, i
+				}
+			} else {
+				chainLen = 0
+			}
+			prevPlan = i
+			act, prog = false, false
+		}
+		inPlan = s == schema.StatePlan
+		if s == schema.StateAct {
+			act = true
+		}
+		if a.progress[i] {
+			prog = true
+		}
+	}
+	if bestLen < p.PlanLoopSuspicious {
+		return nil
+	}
+	// The loop's last iteration runs until the next productive step or the end.
+	last := bestLast
+	for last+1 < v.n && !a.progress[last+1] && !(v.state[last+1] == schema.StatePlan) {
+		last++
+	}
+	n := int64(bestLen)
+	return &hit{
+		Finding: Finding{
+			Severity:  severityFor(n, p.PlanLoopSuspicious, p.PlanLoopRunaway),
+			Message:   fmt.Sprintf("re-planned %d times after acting with no progress in between, steps %d-%d", n, v.step[bestFirst], v.step[last]),
+			OnsetStep: v.step[bestFirst],
+			Evidence: Evidence{
+				Steps:  []StepRange{{v.step[bestFirst], v.step[last]}},
+				Counts: []Count{{"unproductive_round_trips", n}, {"plans", a.ind.Plans}, {"state_oscillation", a.ind.StateOscillation}},
+			},
+		},
+		first: bestFirst,
+		last:  last,
+	}
+}

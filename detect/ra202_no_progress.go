@@ -1,0 +1,65 @@
+package detect
+
+import "fmt"
+
+// NoProgress finds long stretches with no progress event: no new artifact, no
+// memory written as an observation or decision, no call that returned new
+// data, no STOP (seed 001 indicator no_progress_steps). It is a symptom: it
+// names the root cause only when no loop pattern explains the run.
+var NoProgress = &Detector{
+	ID:        "RA202",
+	Slug:      "no-progress",
+	Title:     "Many steps in a row without progress",
+	RootCause: CauseReplanLoop,
+	Symptom:   true,
+	Guard:     "termination owned by EVAL: stop after N steps without a new artifact or observation (seed 001, 3-2; seed 000 max steps)",
+	Reads:     []string{"no_progress_steps", "progress_events"},
+	Params:    []string{"no_progress_suspicious", "no_progress_runaway"},
+	run:       runNoProgress,
+}
+
+func runNoProgress(v *runView, a *analysis, p *Policy) *hit {
+	if a.ind.NoProgressSteps < int64(p.NoProgressSuspicious) {
+		return nil
+	}
+	bestLen, bestFirst := 0, -1
+	cur, curFirst := 0, 0
+	for i := 0; i < v.n; i++ {
+		if a.progress[i] {
+			cur = 0
+			continue
+		}
+		if cur == 0 {
+			curFirst = i
+		}
+		cur++
+		if cur > bestLen {
+			bestLen, bestFirst = cur, curFirst
+		}
+	}
+	first, last := bestFirst, bestFirst+bestLen-1
+	n := int64(bestLen)
+	calls := callsBetween(a, first, last)
+	errs, empties := 0, 0
+	for i := first; i <= last; i++ {
+		if v.flags[i]&flagError != 0 {
+			errs++
+		}
+		if v.flags[i]&flagEmpty != 0 {
+			empties++
+		}
+	}
+	return &hit{
+		Finding: Finding{
+			Severity:  severityFor(n, p.NoProgressSuspicious, p.NoProgressRunaway),
+			Message:   fmt.Sprintf("%d steps without progress, steps %d-%d", n, v.step[first], v.step[last]),
+			OnsetStep: v.step[first],
+			Evidence: Evidence{
+				Steps:  []StepRange{{v.step[first], v.step[last]}},
+				Counts: []Count{{"steps_without_progress", n}, {"calls", int64(calls)}, {"errors", int64(errs)}, {"empty_results", int64(empties)}},
+			},
+		},
+		first: first,
+		last:  last,
+	}
+}

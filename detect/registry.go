@@ -1,0 +1,63 @@
+package detect
+
+// Detector is one loop pattern: data that documents it, plus the function
+// that finds it in a run. IDs are permanent and never reused; the families
+// are RA1xx tool calls, RA2xx control flow, RA3xx errors, RA4xx budgets.
+// Every detector has docs/detectors/<ID>.md and positive and negative
+// fixtures under fixtures/detectors/ (TestRegistryDocsAndFixtures).
+type Detector struct {
+	ID        string
+	Slug      string
+	Title     string
+	RootCause RootCause
+	// Symptom detectors (no progress, budget overrun) name a root cause only
+	// when no loop-pattern detector fired (docs/root-causes.md).
+	Symptom bool
+	// Guard is the runtime guard that would have stopped the pattern.
+	Guard string
+	// Reads names the indicators (json names) the detector reads.
+	Reads []string
+	// Params names the policy keys that set its thresholds.
+	Params []string
+
+	run func(v *runView, a *analysis, p *Policy) *hit
+}
+
+// Registry lists every detector, sorted by ID. It is explicit on purpose: no
+// init() registration, so what runs is what is listed here.
+var Registry = []*Detector{
+	RepeatedCall,
+	ReplanLoop,
+	NoProgress,
+	ErrorStreak,
+	BudgetOverrun,
+}
+
+// Lookup returns the detector with the given ID or slug, or nil.
+func Lookup(idOrSlug string) *Detector {
+	for _, d := range Registry {
+		if d.ID == idOrSlug || d.Slug == idOrSlug {
+			return d
+		}
+	}
+	return nil
+}
+
+// hit is a detector's finding plus the loop segment it covers, which root
+// cause precedence compares across detectors.
+type hit struct {
+	Finding
+	first, last int // indices into the run view
+	// errorShare is the share of failed calls in the segment.
+	errorShare float64
+}
+
+func severityFor(value int64, suspicious, runaway int) Verdict {
+	switch {
+	case value >= int64(runaway):
+		return Runaway
+	case value >= int64(suspicious):
+		return Suspicious
+	}
+	return Healthy
+}

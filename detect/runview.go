@@ -1,0 +1,217 @@
+package detect
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// runView is one run's steps in order, as parallel columns. Detectors read
+// it; it is rebuilt in place for every run, so its slices are reused.
+type runView struct {
+	id    string
+	n     int
+	step  []int64
+	ts    []int64
+	call  []uint64 // call identity: tool and args; 0 when the step made no call
+	args  []uint64 // args key (see argsKeyOf)
+	tool  []int32
+	state []schema.State
+	flags []uint16
+	err   []uint16
+	res   []uint32
+	tok   []int64
+	cost  []float64
+	// newArtifact marks steps that logged an artifact id not seen before in the run.
+	newArtifact []bool
+	budget      budgetLimits
+
+	dataProblems []string
+	duplicates   int64
+	conflicts    int64
+
+	// names resolves interned strings for evidence.
+	names nameTable
+
+	order []int32 // scratch
+}
+
+// nameTable turns the interned ids of a view back into text.
+type nameTable interface {
+	toolName(id int32) string
+	errTypeName(id uint16) string
+	argsText(key uint64, tool int32) string
+}
+
+func (c *Collector) toolName(id int32) string {
+	if id < 0 || int(id) >= len(c.tools) {
+		return ""
+	}
+	return c.tools[id]
+}
+
+func (c *Collector) errTypeName(id uint16) string { return c.errTypes[id] }
+
+func (c *Collector) argsText(key uint64, _ int32) string {
+	if s, ok := c.otherArgs[key]; ok {
+		return s
+	}
+	return fmt.Sprintf("sha256:%016x", key)
+}
+
+// callIdentity combines tool and args key; distinct tools with equal args
+// are distinct calls.
+func callIdentity(tool int32, args uint64) uint64 {
+	id := args ^ (uint64(tool)+1)*0x9E3779B97F4A7C15
+	if id == 0 {
+		id = 1
+	}
+	return id
+}
+
+const maxDataProblems = 5
+
+// gather builds v for run r from its rows (in input order): sorted by step,
+// then ts, then input order; exact duplicate lines (same step, same bytes)
+// dropped and counted; conflicting duplicates kept and reported.
+func (c *Collector) gather(v *runView, r int32, rows []int32) {
+	v.id = c.runIDs[r]
+	v.names = c
+	v.dataProblems = nil
+	v.duplicates, v.conflicts = 0, 0
+	v.order = append(v.order[:0], rows...)
+	sorted := true
+	for i := 1; i < len(v.order); i++ {
+		if c.lessRow(v.order[i], v.order[i-1]) {
+			sorted = false
+			break
+		}
+	}
+	if !sorted {
+		slices.SortStableFunc(v.order, func(a, b int32) int {
+			switch {
+			case c.lessRow(a, b):
+				return -1
+			case c.lessRow(b, a):
+				return 1
+			}
+			return 0
+		})
+	}
+	kept := v.order[:0]
+	for i, row := range v.order {
+		if i > 0 && c.step.at(row) == c.step.at(v.order[i-1]) {
+			prev := v.order[i-1]
+			if c.lineHash.at(row) == c.lineHash.at(prev) {
+				v.duplicates++
+				v.problem("step %d logged twice with identical content (%s and %s); the copy was ignored",
+					c.step.at(row), c.where(prev), c.where(row))
+				continue
+			}
+			v.conflicts++
+			v.problem("step %d logged twice with different content (%s and %s); both were analyzed",
+				c.step.at(row), c.where(prev), c.where(row))
+		}
+		kept = append(kept, row)
+	}
+	v.order = kept
+	n := len(kept)
+	v.n = n
+	v.step = resize(v.step, n)
+	v.ts = resize(v.ts, n)
+	v.call = resize(v.call, n)
+	v.args = resize(v.args, n)
+	v.tool = resize(v.tool, n)
+	v.state = resize(v.state, n)
+	v.flags = resize(v.flags, n)
+	v.err = resize(v.err, n)
+	v.res = resize(v.res, n)
+	v.tok = resize(v.tok, n)
+	v.cost = resize(v.cost, n)
+	v.newArtifact = resize(v.newArtifact, n)
+	for i, row := range kept {
+		v.step[i] = c.step.at(row)
+		v.ts[i] = c.ts.at(row)
+		v.tool[i] = c.tool.at(row)
+		v.args[i] = c.argsKey.at(row)
+		v.flags[i] = c.flags.at(row)
+		if v.flags[i]&flagCall != 0 {
+			v.call[i] = callIdentity(v.tool[i], v.args[i])
+		} else {
+			v.call[i] = 0
+		}
+		v.state[i] = c.state.at(row)
+		v.err[i] = c.errType.at(row)
+		v.res[i] = c.resHash.at(row)
+		v.tok[i] = int64(c.tokens.at(row))
+		v.cost[i] = c.cost.at(row)
+		v.newArtifact[i] = false
+	}
+	v.budget = budgetLimits{}
+	if b := c.budgets[r]; b != nil {
+		v.budget = *b
+	}
+	c.markNewArtifacts(v, r)
+}
+
+func (v *runView) problem(format string, a ...any) {
+	if len(v.dataProblems) < maxDataProblems {
+		v.dataProblems = append(v.dataProblems, fmt.Sprintf(format, a...))
+	}
+}
+
+func (c *Collector) where(row int32) string {
+	f := c.file.at(row)
+	name := "?"
+	if int(f) >= 0 && int(f) < len(c.files) {
+		name = c.files[f]
+	}
+	return fmt.Sprintf("%s:%d", name, c.line.at(row))
+}
+
+func (c *Collector) lessRow(a, b int32) bool {
+	sa, sb := c.step.at(a), c.step.at(b)
+	if sa != sb {
+		return sa < sb
+	}
+	return c.ts.at(a) < c.ts.at(b)
+}
+
+// markNewArtifacts flags the steps that produced an artifact id the run had
+// not produced before (in step order).
+func (c *Collector) markNewArtifacts(v *runView, r int32) {
+	refs := c.artifacts[r]
+	if len(refs) == 0 {
+		return
+	}
+	pos := make(map[int32]int, len(refs))
+	for i, row := range v.order {
+		pos[row] = i
+	}
+	type at struct {
+		i  int
+		id uint64
+	}
+	var list []at
+	for _, ref := range refs {
+		if i, ok := pos[ref.row]; ok {
+			list = append(list, at{i, ref.id})
+		}
+	}
+	slices.SortStableFunc(list, func(a, b at) int { return a.i - b.i })
+	seen := make(map[uint64]bool, len(list))
+	for _, a := range list {
+		if !seen[a.id] {
+			seen[a.id] = true
+			v.newArtifact[a.i] = true
+		}
+	}
+}
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
