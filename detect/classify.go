@@ -19,13 +19,15 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 		hits = append(hits, h)
 	}
 	res := RunResult{
-		RunID:        v.id,
-		OnsetStep:    -1,
-		Steps:        int64(v.n),
-		Indicators:   a.ind,
-		Findings:     []Finding{},
-		Signals:      []string{},
-		DataProblems: v.dataProblems,
+		RunID:            v.id,
+		OnsetStep:        -1,
+		Steps:            int64(v.n),
+		Indicators:       a.ind,
+		Findings:         []Finding{},
+		Signals:          []string{},
+		DataProblems:     v.dataProblems,
+		DuplicateSteps:   v.duplicates,
+		ConflictingSteps: v.conflicts,
 	}
 	if v.duplicates+v.conflicts > int64(len(v.dataProblems)) {
 		res.DataProblems = append(res.DataProblems, moreProblems(v.duplicates+v.conflicts-int64(len(v.dataProblems))))

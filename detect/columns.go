@@ -28,11 +28,11 @@ func (c *chunked[T]) len() int { return c.n }
 
 // Row flags: what a step did and got back.
 const (
-	flagCall       uint16 = 1 << iota // has a tool call
-	flagResult                        // has a tool result
-	flagError                         // the result is an error
-	flagEmpty                         // the result is empty
-	flagRetryableF                    // retryable is logged and false
-	flagMemProgress                   // wrote memory typed observation/decision
-	flagArtifacts                     // logged artifacts (see runArtifacts for ids)
+	flagCall        uint16 = 1 << iota // has a tool call
+	flagResult                         // has a tool result
+	flagError                          // the result is an error
+	flagEmpty                          // the result is empty
+	flagRetryableF                     // retryable is logged and false
+	flagMemProgress                    // wrote memory typed observation/decision
+	flagArtifacts                      // logged artifacts (see runArtifacts for ids)
 )

@@ -36,8 +36,8 @@ type Indicators struct {
 	BudgetCrossings    int64   `json:"budget_crossings"`
 	StepsAfterBudget   int64   `json:"steps_after_budget"`
 	// Tokens is prompt plus completion tokens over the run.
-	Tokens int64 `json:"tokens"`
-	CostUSD            float64 `json:"cost_usd"`
+	Tokens  int64   `json:"tokens"`
+	CostUSD float64 `json:"cost_usd"`
 	// DurationMS is last ts minus first ts; -1 when the run logs no ts.
 	DurationMS    int64 `json:"duration_ms"`
 	EndedWithStop bool  `json:"ended_with_stop"`

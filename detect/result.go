@@ -1,5 +1,7 @@
 package detect
 
+import "fmt"
+
 // Verdict is a run's overall judgement. Its order matters: a higher verdict
 // is worse, and --fail-on compares against it.
 type Verdict uint8
@@ -12,10 +14,25 @@ const (
 
 var verdictNames = [...]string{"healthy", "suspicious", "runaway"}
 
-func (v Verdict) String() string { return verdictNames[v] }
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return "unknown"
+}
 
 // MarshalText writes the verdict's name in reports.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// UnmarshalText reads a verdict's name, so reports decode back into RunResult.
+func (v *Verdict) UnmarshalText(b []byte) error {
+	p, ok := ParseVerdict(string(b))
+	if !ok {
+		return fmt.Errorf("unknown verdict %q", b)
+	}
+	*v = p
+	return nil
+}
 
 // ParseVerdict maps a name back to a Verdict.
 func ParseVerdict(s string) (Verdict, bool) {
@@ -99,4 +116,8 @@ type RunResult struct {
 	// DataProblems lists problems with the run's steps that are not loop
 	// signals (duplicate steps, conflicting duplicates), located by file:line.
 	DataProblems []string `json:"data_problems,omitempty"`
+	// DuplicateSteps counts exact re-shipped copies of a step (ignored);
+	// ConflictingSteps counts steps logged twice with different content (kept).
+	DuplicateSteps   int64 `json:"duplicate_steps,omitempty"`
+	ConflictingSteps int64 `json:"conflicting_steps,omitempty"`
 }

@@ -1,0 +1,172 @@
+// Package atomicfile writes a file so that readers see either its old content
+// or its complete new content, never a partial write: the bytes go to a
+// temporary file in the same directory, which is fsynced and renamed over the
+// target only on Commit.
+//
+// A report that fails half-way (disk full, a killed nightly job) must not
+// leave a truncated JSON document where the previous night's good one was,
+// because downstream jobs would read it as valid-but-short.
+//
+// The target is replaced, not written through: if it is a symbolic link, the
+// link is replaced by a regular file. Targets that exist and are not regular
+// files (devices, pipes, directories) are refused, since replacing
+// /dev/stdout or a FIFO by a file is never what the caller meant.
+package atomicfile
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// File is a pending replacement of a file. Write to it, then Commit to
+// publish, or Abort to discard. The usual shape is
+//
+//	f, err := atomicfile.Create(path)
+//	if err != nil { return err }
+//	defer f.Abort() // no-op after a successful Commit
+//	... write to f ...
+//	return f.Commit()
+type File struct {
+	path string   // the target
+	tmp  *os.File // nil once committed or aborted
+	buf  *bufio.Writer
+	err  error // first write error; Commit reports it
+}
+
+// Create starts a replacement of path. The temporary file is created next to
+// path (rename is atomic only within one file system), named
+// ".<base>.tmp-<random>" so that it is hidden and recognisable if a crash
+// leaves it behind.
+//
+// The new file gets the mode of the file it replaces, or 0666 minus the umask
+// for a new file, as os.Create would give.
+func Create(path string) (*File, error) {
+	if path == "" {
+		return nil, errors.New("atomicfile: empty path")
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	perm, replacing := fs.FileMode(0o666), false
+	if info, err := os.Stat(path); err == nil {
+		if !info.Mode().IsRegular() {
+			return nil, fmt.Errorf("cannot write %s: not a regular file (%s)", path, info.Mode().Type())
+		}
+		perm, replacing = info.Mode().Perm(), true
+	}
+	tmp, err := createTemp(dir, "."+base+".tmp-", perm)
+	if err != nil {
+		return nil, fmt.Errorf("cannot write %s: %w", path, err)
+	}
+	// The kernel applied the umask at creation; an existing target's mode
+	// must be copied exactly, umask or not.
+	if replacing {
+		if err := tmp.Chmod(perm); err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			return nil, fmt.Errorf("cannot write %s: %w", path, err)
+		}
+	}
+	return &File{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 64<<10)}, nil
+}
+
+// createTemp is os.CreateTemp with a chosen permission: os.CreateTemp always
+// uses 0600, which would make every report unreadable to the rest of the team.
+func createTemp(dir, prefix string, perm fs.FileMode) (*os.File, error) {
+	var random [8]byte
+	for range 100 {
+		rand.Read(random[:])
+		name := filepath.Join(dir, prefix+hex.EncodeToString(random[:]))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("no unused temporary name in %s", dir)
+}
+
+// Path is the file that Commit replaces.
+func (f *File) Path() string { return f.path }
+
+// Write buffers p for the new content. After the first error every later
+// Write returns it too, and Commit refuses to publish.
+func (f *File) Write(p []byte) (int, error) {
+	if f.tmp == nil {
+		return 0, fmt.Errorf("write %s: %w", f.path, os.ErrClosed)
+	}
+	if f.err != nil {
+		return 0, f.err
+	}
+	n, err := f.buf.Write(p)
+	if err != nil {
+		f.err = fmt.Errorf("write %s: %w", f.path, err)
+	}
+	return n, f.err
+}
+
+// Commit publishes the new content: flush, fsync, close, rename over the
+// target, then fsync the directory so the rename itself survives a crash
+// (best effort: not every platform can sync a directory). On any failure the
+// target keeps its old content and the temporary file is removed.
+func (f *File) Commit() error {
+	if f.tmp == nil {
+		return fmt.Errorf("commit %s: %w", f.path, os.ErrClosed)
+	}
+	tmp := f.tmp
+	f.tmp = nil
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if f.err != nil {
+		return fail(f.err)
+	}
+	if err := f.buf.Flush(); err != nil {
+		return fail(fmt.Errorf("write %s: %w", f.path, err))
+	}
+	// Without the fsync, a crash soon after the rename can leave the new
+	// name pointing at an empty file on some file systems (ext4 delalloc).
+	if err := tmp.Sync(); err != nil {
+		return fail(fmt.Errorf("write %s: %w", f.path, err))
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	if err := os.Rename(tmp.Name(), f.path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	syncDir(filepath.Dir(f.path))
+	return nil
+}
+
+// Abort discards the new content and removes the temporary file. It is safe
+// to call more than once and after Commit, where it does nothing, so it can be
+// deferred right after Create.
+func (f *File) Abort() {
+	if f.tmp == nil {
+		return
+	}
+	f.tmp.Close()
+	os.Remove(f.tmp.Name())
+	f.tmp = nil
+}
+
+func syncDir(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	d.Sync()
+	d.Close()
+}

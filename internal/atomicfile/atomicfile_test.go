@@ -1,0 +1,337 @@
+package atomicfile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// entries lists a directory's names, so tests can prove no temp file is left.
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, de := range des {
+		names = append(names, de.Name())
+	}
+	return names
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestCommitCreatesFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.json")
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	if _, err := f.Write([]byte("hello ")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte("world\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("target exists before Commit: %v", err)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, path); got != "hello world\n" {
+		t.Fatalf("content = %q", got)
+	}
+	if got := entries(t, dir); len(got) != 1 || got[0] != "report.json" {
+		t.Fatalf("directory holds %q, want only report.json", got)
+	}
+	f.Abort() // after Commit: must not remove the committed file
+	if got := readFile(t, path); got != "hello world\n" {
+		t.Fatalf("Abort after Commit changed the file: %q", got)
+	}
+	if err := f.Commit(); err == nil {
+		t.Fatal("second Commit succeeded")
+	}
+	if _, err := f.Write([]byte("x")); err == nil {
+		t.Fatal("Write after Commit succeeded")
+	}
+}
+
+func TestCommitReplacesAndKeepsMode(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.ndjson")
+	if err := os.WriteFile(path, []byte("old"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("new"))
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, path); got != "new" {
+		t.Fatalf("content = %q", got)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o640 {
+		t.Fatalf("mode = %v, want the replaced file's 0640", info.Mode().Perm())
+	}
+}
+
+func TestAbortLeavesNoTraceAndKeepsOldContent(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.json")
+	if err := os.WriteFile(path, []byte("previous"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(bytes.Repeat([]byte("x"), 200<<10)) // larger than the buffer: reaches the temp file
+	f.Abort()
+	f.Abort() // idempotent
+	if got := readFile(t, path); got != "previous" {
+		t.Fatalf("content = %q, want the previous content", got)
+	}
+	if got := entries(t, dir); len(got) != 1 {
+		t.Fatalf("directory holds %q, want only report.json", got)
+	}
+	if err := f.Commit(); err == nil {
+		t.Fatal("Commit after Abort succeeded")
+	}
+}
+
+func TestAbortWithoutPreviousFile(t *testing.T) {
+	dir := t.TempDir()
+	f, err := Create(filepath.Join(dir, "new.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("data"))
+	f.Abort()
+	if got := entries(t, dir); len(got) != 0 {
+		t.Fatalf("directory holds %q, want nothing", got)
+	}
+}
+
+func TestCreateFailsNamingPath(t *testing.T) {
+	dir := t.TempDir()
+	notDir := filepath.Join(dir, "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, path := range map[string]string{
+		"missing directory":     filepath.Join(dir, "no", "such", "report.json"),
+		"parent is a file":      filepath.Join(notDir, "report.json"),
+		"target is a directory": dir,
+		"target is a device":    os.DevNull,
+	} {
+		t.Run(name, func(t *testing.T) {
+			f, err := Create(path)
+			if err == nil {
+				f.Abort()
+				t.Fatal("Create succeeded")
+			}
+			if !strings.Contains(err.Error(), path) {
+				t.Fatalf("error %q does not name %s", err, path)
+			}
+		})
+	}
+	if _, err := Create(""); err == nil {
+		t.Fatal("Create(\"\") succeeded")
+	}
+}
+
+// Permission bits do not stop root, and the tests run as root in CI, so this
+// case only runs for ordinary users.
+func TestCreateFailsInReadOnlyDirectory(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores directory permissions")
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o755)
+	path := filepath.Join(dir, "report.json")
+	_, err := Create(path)
+	if err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("err = %v, want an error naming %s", err, path)
+	}
+}
+
+// The directory disappears between Create and Commit (a cleanup job, an
+// unmounted volume): Commit must fail, not report success.
+func TestCommitIntoRemovedDirectoryFails(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "report.json")
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	f.Write([]byte("data"))
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	err = f.Commit()
+	if err == nil {
+		t.Fatal("Commit succeeded into a removed directory")
+	}
+	if !strings.Contains(err.Error(), path) {
+		t.Fatalf("error %q does not name %s", err, path)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("directory came back: %v", err)
+	}
+}
+
+// A write that fails (here: the temp file closed under us, as a full disk or
+// a dead NFS server would make it fail) poisons the File: Commit reports the
+// error, the old content stays and the temp file goes.
+func TestWriteErrorKeepsOldFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.json")
+	if err := os.WriteFile(path, []byte("previous"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Abort()
+	f.tmp.Close()
+	if _, err := f.Write(bytes.Repeat([]byte("x"), 1<<20)); err == nil {
+		t.Fatal("Write to a closed file succeeded")
+	}
+	if _, err := f.Write([]byte("y")); err == nil {
+		t.Fatal("Write after a failed Write succeeded")
+	}
+	if err := f.Commit(); err == nil {
+		t.Fatal("Commit after a failed Write succeeded")
+	}
+	if got := readFile(t, path); got != "previous" {
+		t.Fatalf("content = %q, want the previous content", got)
+	}
+	if got := entries(t, dir); len(got) != 1 {
+		t.Fatalf("directory holds %q, want only report.json", got)
+	}
+}
+
+// A failure only visible at flush time (small writes stay in the buffer)
+// must also keep the old file.
+func TestFlushErrorKeepsOldFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.json")
+	if err := os.WriteFile(path, []byte("previous"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("small"))
+	f.tmp.Close()
+	if err := f.Commit(); err == nil {
+		t.Fatal("Commit succeeded although the flush failed")
+	}
+	if got := readFile(t, path); got != "previous" {
+		t.Fatalf("content = %q", got)
+	}
+	if got := entries(t, dir); len(got) != 1 {
+		t.Fatalf("directory holds %q", got)
+	}
+}
+
+// A reader polling the target while a large new version is written and
+// committed sees the complete old version or the complete new one, nothing
+// in between.
+func TestReaderNeverSeesPartialFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "report.json")
+	oldContent := bytes.Repeat([]byte("old-line\n"), 10_000)
+	if err := os.WriteFile(path, oldContent, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	newContent := bytes.Repeat([]byte("new-content-line\n"), 100_000)
+
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	errs := make(chan error, 1)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for !stop.Load() {
+			got, err := os.ReadFile(path)
+			if err != nil {
+				errs <- err
+				return
+			}
+			switch {
+			case bytes.Equal(got, oldContent), bytes.Equal(got, newContent):
+			default:
+				errs <- fmt.Errorf("reader saw a partial file of %d bytes", len(got))
+				return
+			}
+		}
+	}()
+
+	for round := 0; round < 5; round++ {
+		want := newContent
+		if round%2 == 1 {
+			want = oldContent
+		}
+		f, err := Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for chunk := range slices.Chunk(want, 4096) {
+			if _, err := f.Write(chunk); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := f.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop.Store(true)
+	wg.Wait()
+	select {
+	case err := <-errs:
+		t.Fatal(err)
+	default:
+	}
+	if got := readFile(t, path); got != string(newContent) {
+		t.Fatal("final content is not the last committed version")
+	}
+}

@@ -1,0 +1,195 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/schema"
+)
+
+// The json document's envelope. Structs, not maps, so the keys come out in
+// this order in every version.
+type jsonTool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+type jsonHead struct {
+	SchemaVersion string   `json:"schema_version"`
+	Tool          jsonTool `json:"tool"`
+	Summary       Summary  `json:"summary"`
+}
+
+// jsonDocument is the whole json document. writeJSON streams it rather than
+// marshal it in one piece, so a scan of a million runs is not held twice in
+// memory; TestJSONStreamMatchesDocument keeps the two byte-identical.
+type jsonDocument struct {
+	jsonHead
+	Runs []detect.RunResult `json:"runs"`
+}
+
+const (
+	jsonIndent    = "  "
+	jsonRunPrefix = jsonIndent + jsonIndent // a run is an element of "runs", two levels deep
+)
+
+func newJSONHead(s Summary) jsonHead {
+	return jsonHead{
+		SchemaVersion: schema.OutputVersion,
+		Tool:          jsonTool{Name: "runaway", Version: schema.ProductVersion},
+		Summary:       normalizeSummary(s),
+	}
+}
+
+// writeJSON writes one indented document:
+// {"schema_version", "tool", "summary", "runs": [every run]}.
+func writeJSON(w *bufio.Writer, scan *Scan, _ Options) error {
+	head, err := encodeJSON(newJSONHead(scan.Summary), indented, "")
+	if err != nil {
+		return fmt.Errorf("summary: %w", err)
+	}
+	// The head ends in "\n}"; the runs continue the same object.
+	w.Write(head[:len(head)-2])
+	w.WriteString(",\n" + jsonIndent + `"runs": [`)
+	for i := range scan.Runs {
+		run, err := encodeJSON(normalizeRun(scan.Runs[i]), indented, jsonRunPrefix)
+		if err != nil {
+			return fmt.Errorf("run %q: %w", scan.Runs[i].RunID, err)
+		}
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.WriteString("\n" + jsonRunPrefix)
+		if _, err := w.Write(run); err != nil {
+			return err
+		}
+	}
+	if len(scan.Runs) > 0 {
+		w.WriteString("\n" + jsonIndent)
+	}
+	_, err = w.WriteString("]\n}\n")
+	return err
+}
+
+// writeNDJSON writes one compact RunResult per line and nothing else, so
+// `jq`, `grep` and line-oriented loaders can stream it.
+func writeNDJSON(w *bufio.Writer, scan *Scan, _ Options) error {
+	for i := range scan.Runs {
+		line, err := encodeJSON(normalizeRun(scan.Runs[i]), compact, "")
+		if err != nil {
+			return fmt.Errorf("run %q: %w", scan.Runs[i].RunID, err)
+		}
+		w.Write(line)
+		if err := w.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Layouts for encodeJSON.
+const (
+	compact  = false
+	indented = true
+)
+
+// encodeJSON encodes v without a trailing newline, compact or indented (then
+// every line after the first starts with prefix). HTML escaping is off: the
+// output is not embedded in HTML, and "\u003e" in every "A -> B" headline
+// would only hurt people reading the ndjson raw.
+func encodeJSON(v any, layout bool, prefix string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if layout == indented {
+		enc.SetIndent(prefix, jsonIndent)
+	}
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return escapeInvisibles(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+}
+
+// normalizeSummary makes absent collections encode as {} and [] rather than
+// null, so consumers can iterate without null checks.
+func normalizeSummary(s Summary) Summary {
+	if s.Input.RejectsByKind == nil {
+		s.Input.RejectsByKind = map[string]int64{}
+	}
+	if s.Input.FailedSources == nil {
+		s.Input.FailedSources = []string{}
+	}
+	if s.ByRootCause == nil {
+		s.ByRootCause = map[detect.RootCause]int{}
+	}
+	return s
+}
+
+// normalizeRun returns a copy of r whose always-present collections
+// (signals, findings, each finding's evidence steps, errors by type) are
+// empty rather than nil, so they encode as [] and {}, never null. r itself is
+// not modified: the caller's results may be shared.
+func normalizeRun(r detect.RunResult) detect.RunResult {
+	if r.Signals == nil {
+		r.Signals = []string{}
+	}
+	if r.Indicators.ToolErrorsByType == nil {
+		r.Indicators.ToolErrorsByType = map[string]int64{}
+	}
+	if r.Findings == nil {
+		r.Findings = []detect.Finding{}
+	}
+	for i := range r.Findings {
+		if r.Findings[i].Evidence.Steps == nil {
+			findings := make([]detect.Finding, len(r.Findings))
+			copy(findings, r.Findings)
+			for j := range findings {
+				if findings[j].Evidence.Steps == nil {
+					findings[j].Evidence.Steps = []detect.StepRange{}
+				}
+			}
+			r.Findings = findings
+			break
+		}
+	}
+	return r
+}
+
+// escapeInvisibles rewrites, in valid JSON text, the characters that
+// encoding/json leaves raw but a terminal may act on: DEL, C1 controls (U+0080
+// to U+009F; U+009B is a one-character CSI for terminals that honour it) and the
+// bidirectional controls that make text display in another order than it
+// reads (Trojan Source). They become \uXXXX escapes, which decode to the same
+// string, so `runaway scan --format json` is as safe to print on a terminal
+// as the table.
+//
+// Outside strings JSON has only its own punctuation, digits, literals and
+// blanks, so these characters can only occur inside strings, where a \u
+// escape means the same thing.
+func escapeInvisibles(b []byte) []byte {
+	var out []byte // allocated on the first escape; most documents need none
+	last := 0
+	for i := 0; i < len(b); {
+		r, size := rune(b[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(b[i:])
+		}
+		if r == 0x7f || isC1(r) || isBidiControl(r) {
+			if out == nil {
+				out = make([]byte, 0, len(b)+16)
+			}
+			out = append(out, b[last:i]...)
+			out = fmt.Appendf(out, `\u%04x`, r)
+			last = i + size
+		}
+		i += size
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}

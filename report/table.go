@@ -1,0 +1,278 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/runawayhq/runaway/detect"
+)
+
+// evidenceWidth caps the EVIDENCE column (in runes) so that one verbose
+// headline does not push every row past the terminal's edge; the full text is
+// in the json formats and in `runaway explain`. Run ids are never cut: people
+// copy them into the next command.
+const evidenceWidth = 96
+
+// writeTable writes the human report: the summary block, then the flagged
+// runs, worst first.
+func writeTable(w *bufio.Writer, scan *Scan, opts Options) error {
+	writeSummary(w, &scan.Summary, opts)
+	w.WriteByte('\n')
+
+	flagged := flaggedRuns(scan.Runs)
+	if len(flagged) == 0 {
+		_, err := w.WriteString("No runaway or suspicious runs.\n")
+		return err
+	}
+	shown := flagged
+	if opts.MaxRows > 0 && len(shown) > opts.MaxRows {
+		shown = shown[:opts.MaxRows]
+	}
+	if err := renderRunTable(w, shown, opts); err != nil {
+		return err
+	}
+	if hidden := len(flagged) - len(shown); hidden > 0 {
+		fmt.Fprintf(w, "... and %s more flagged %s not shown (the json and ndjson formats list every run).\n",
+			formatCount(int64(hidden)), plural(int64(hidden), "run", "runs"))
+	}
+	return nil
+}
+
+// flaggedRuns returns the runaway and suspicious runs in table order:
+// runaway first, then the most wasted steps, then run id for a stable order.
+func flaggedRuns(runs []detect.RunResult) []*detect.RunResult {
+	var flagged []*detect.RunResult
+	for i := range runs {
+		if runs[i].Verdict != detect.Healthy {
+			flagged = append(flagged, &runs[i])
+		}
+	}
+	slices.SortFunc(flagged, func(a, b *detect.RunResult) int {
+		return cmp.Or(
+			cmp.Compare(b.Verdict, a.Verdict),
+			cmp.Compare(b.WastedSteps, a.WastedSteps),
+			strings.Compare(a.RunID, b.RunID),
+		)
+	})
+	return flagged
+}
+
+var (
+	runTableHeader = []string{"RUN", "VERDICT", "ROOT CAUSE", "ONSET", "STEPS", "WASTED", "EVIDENCE"}
+	alignments     = []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}
+	// Borderless, like kubectl and docker: columns start flush left and are
+	// two spaces apart.
+	columnGap = tw.Padding{Left: "", Right: "  ", Overwrite: true}
+)
+
+func renderRunTable(w io.Writer, runs []*detect.RunResult, opts Options) error {
+	var buf bytes.Buffer
+	table := tablewriter.NewTable(&buf,
+		// ASCII borders only: box-drawing characters have an ambiguous width
+		// that some CJK terminals draw double, which would skew every row.
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Symbols: tw.NewSymbols(tw.StyleASCII),
+			Settings: tw.Settings{
+				Lines:      tw.Lines{ShowHeaderLine: tw.On},
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
+			},
+		})),
+		tablewriter.WithConfig(tablewriter.Config{
+			Header: tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
+				Padding:    tw.CellPadding{Global: columnGap},
+				Alignment:  tw.CellAlignment{PerColumn: alignments},
+			},
+			Row: tw.CellConfig{
+				// Cells are one line already (sanitize escapes newlines);
+				// wrapping would only split long run ids.
+				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
+				Padding:    tw.CellPadding{Global: columnGap},
+				Alignment:  tw.CellAlignment{PerColumn: alignments},
+			},
+		}),
+	)
+	table.Header(runTableHeader)
+	for _, r := range runs {
+		onset := "-"
+		if r.OnsetStep >= 0 {
+			onset = fmt.Sprint(r.OnsetStep)
+		}
+		row := []string{
+			sanitize(r.RunID),
+			paintVerdict(r.Verdict, opts.Color),
+			sanitize(rootCauseLabel(r.RootCause)),
+			onset,
+			formatCount(r.Steps),
+			formatCount(r.WastedSteps) + " (" + formatUSD(r.WastedCostUSD) + ")",
+			truncate(sanitize(r.Headline), evidenceWidth),
+		}
+		if err := table.Append(row); err != nil {
+			return err
+		}
+	}
+	if err := table.Render(); err != nil {
+		return err
+	}
+	// tablewriter pads the last column to its width; trailing blanks only
+	// make copy-paste and diffs noisy.
+	for line := range strings.Lines(buf.String()) {
+		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeSummary writes the block above the table: what was read, what was
+// found, what it cost.
+func writeSummary(w *bufio.Writer, s *Summary, opts Options) {
+	in := &s.Input
+	if s.Partial {
+		fmt.Fprintf(w, "PARTIAL REPORT: %s could not be read:\n",
+			plural(int64(len(in.FailedSources)), "1 source", formatCount(int64(len(in.FailedSources)))+" sources"))
+		for _, src := range in.FailedSources {
+			fmt.Fprintf(w, "  %s\n", sanitize(src))
+		}
+	}
+
+	input := fmt.Sprintf("%s %s", formatCount(int64(in.Files)), plural(int64(in.Files), "file", "files"))
+	if in.EmptyFiles > 0 {
+		input += fmt.Sprintf(" (%s empty)", formatCount(int64(in.EmptyFiles)))
+	}
+	input += fmt.Sprintf(", %s %s read", formatCount(in.LinesRead), plural(in.LinesRead, "line", "lines"))
+	if in.BlankLines > 0 {
+		input += fmt.Sprintf(" (%s blank)", formatCount(in.BlankLines))
+	}
+	if in.LinesRejected > 0 {
+		input += fmt.Sprintf(", %s rejected", formatCount(in.LinesRejected))
+		if kinds := formatRejectKinds(in.RejectsByKind); kinds != "" {
+			input += " (" + kinds + ")"
+		}
+	} else {
+		input += ", none rejected"
+	}
+	summaryLine(w, "Input", input)
+
+	steps := formatCount(in.Steps)
+	var dups []string
+	if in.DuplicateSteps > 0 {
+		dups = append(dups, formatCount(in.DuplicateSteps)+" exact "+plural(in.DuplicateSteps, "duplicate", "duplicates")+" dropped")
+	}
+	if in.ConflictingSteps > 0 {
+		dups = append(dups, formatCount(in.ConflictingSteps)+" conflicting "+plural(in.ConflictingSteps, "duplicate", "duplicates")+" kept")
+	}
+	if len(dups) > 0 {
+		steps += " (" + strings.Join(dups, ", ") + ")"
+	}
+	summaryLine(w, "Steps", steps)
+
+	summaryLine(w, "Runs", fmt.Sprintf("%s scanned: %s %s, %s %s, %s %s",
+		formatCount(int64(s.Runs)),
+		formatCount(int64(s.Runaway)), paintVerdict(detect.Runaway, opts.Color),
+		formatCount(int64(s.Suspicious)), paintVerdict(detect.Suspicious, opts.Color),
+		formatCount(int64(s.Healthy)), paintVerdict(detect.Healthy, opts.Color)))
+
+	if causes := formatRootCauses(s.ByRootCause); causes != "" {
+		summaryLine(w, "Root causes", causes)
+	}
+
+	summaryLine(w, "Wasted", fmt.Sprintf("%s %s, %s %s, %s",
+		formatCount(s.WastedSteps), plural(s.WastedSteps, "step", "steps"),
+		formatCount(s.WastedTokens), plural(s.WastedTokens, "token", "tokens"),
+		formatUSD(s.WastedCostUSD)))
+}
+
+func summaryLine(w *bufio.Writer, label, value string) {
+	fmt.Fprintf(w, "%-12s %s\n", label+":", value)
+}
+
+// formatRejectKinds lists reject kinds by count, most frequent first, then
+// by name, so the order is stable and the biggest problem comes first.
+func formatRejectKinds(kinds map[string]int64) string {
+	names := make([]string, 0, len(kinds))
+	for k, n := range kinds {
+		if n > 0 {
+			names = append(names, k)
+		}
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(kinds[b], kinds[a]), strings.Compare(a, b))
+	})
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = sanitize(k) + " " + formatCount(kinds[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// formatRootCauses lists flagged runs per root cause in detect.RootCauses
+// order (the documented report order), then any cause detect does not list,
+// by name.
+func formatRootCauses(byCause map[detect.RootCause]int) string {
+	var causes []detect.RootCause
+	for _, c := range detect.RootCauses {
+		if byCause[c] > 0 {
+			causes = append(causes, c)
+		}
+	}
+	var others []detect.RootCause
+	for c, n := range byCause {
+		if n > 0 && !slices.Contains(detect.RootCauses, c) {
+			others = append(others, c)
+		}
+	}
+	slices.Sort(others)
+	causes = append(causes, others...)
+	parts := make([]string, len(causes))
+	for i, c := range causes {
+		parts[i] = sanitize(rootCauseLabel(c)) + " " + formatCount(int64(byCause[c]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// rootCauseLabel names a root cause in the table; a flagged run without one
+// should not happen, but must not print as an empty cell.
+func rootCauseLabel(c detect.RootCause) string {
+	if c == detect.CauseNone {
+		return "unknown"
+	}
+	return string(c)
+}
+
+// ANSI SGR codes for the verdict words. Only our own words are painted; text
+// from logs is sanitized and never carries escapes.
+const (
+	ansiReset   = "\x1b[0m"
+	ansiBoldRed = "\x1b[1;31m"
+	ansiYellow  = "\x1b[33m"
+	ansiGreen   = "\x1b[32m"
+)
+
+func paintVerdict(v detect.Verdict, color bool) string {
+	var word, paint string
+	switch v {
+	case detect.Runaway:
+		word, paint = "runaway", ansiBoldRed
+	case detect.Suspicious:
+		word, paint = "suspicious", ansiYellow
+	case detect.Healthy:
+		word, paint = "healthy", ansiGreen
+	default:
+		return "unknown"
+	}
+	if !color {
+		return word
+	}
+	return paint + word + ansiReset
+}
