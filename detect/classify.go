@@ -68,46 +68,53 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 // choosePrimary applies the root-cause precedence of docs/root-causes.md:
 //
 //  1. Loop patterns explain a run before symptoms do: no progress and a
-//     budget overrun name the cause only when no pattern fired (budget
-//     first, as seed 001 lists it as a pattern of its own).
+//     budget overrun name the cause only when no pattern fired at least as
+//     severe as they did (budget first, as seed 001 lists it as a pattern
+//     of its own).
 //  2. A pattern whose segment overlaps an error streak and is mostly failed
 //     calls is that error storm (an error storm on one call is an
-//     error-storm, not a tool-retry-loop).
+//     error-storm, not a tool-retry-loop), unless the call kept failing
+//     with a non-retryable error (SCHEMA_ERROR, retryable:false): retrying
+//     what cannot succeed is a tool-retry-loop.
 //  3. A repeated call inside a re-planning loop is the re-planning loop: the
 //     agent went back through PLAN each time it repeated itself.
 //  4. Otherwise the worst severity wins, then the loop that began first.
 func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 	byID := map[string]*hit{}
 	var patterns, symptoms []*hit
+	worstPattern, worstSymptom := Healthy, Healthy
 	for _, h := range hits {
 		byID[h.Detector] = h
 		if Lookup(h.Detector).Symptom {
 			symptoms = append(symptoms, h)
+			worstSymptom = max(worstSymptom, h.Severity)
 		} else {
 			patterns = append(patterns, h)
+			worstPattern = max(worstPattern, h.Severity)
 		}
 	}
-	if len(patterns) == 0 {
-		// Registry order puts RA202 before RA401; budget goes first here.
+	if len(patterns) == 0 || worstPattern < worstSymptom {
+		// Budget goes before no-progress (registry order has RA202 first).
 		slices.SortStableFunc(symptoms, func(x, y *hit) int {
-			if x.RootCause == CauseBudgetIgnored && y.RootCause != CauseBudgetIgnored {
-				return -1
-			}
-			if y.RootCause == CauseBudgetIgnored && x.RootCause != CauseBudgetIgnored {
-				return 1
-			}
-			return 0
+			return boolRank(y.RootCause == CauseBudgetIgnored) - boolRank(x.RootCause == CauseBudgetIgnored)
 		})
 		return pickWorst(symptoms)
 	}
 	dropped := map[*hit]bool{}
-	if storm := byID[ErrorStreak.ID]; storm != nil {
+	storm, rep := byID[ErrorStreak.ID], byID[RepeatedCall.ID]
+	if storm != nil {
 		for _, h := range patterns {
 			if h == storm || !overlaps(h, storm) {
 				continue
 			}
+			if h == rep && rep.errorShare >= 0.5 && 2*rep.nonRetryableShare >= rep.errorShare {
+				// Retrying a call that failed for good is the agent's loop,
+				// not a failing dependency: tool-retry-loop.
+				dropped[storm] = true
+				continue
+			}
 			share := h.errorShare
-			if h.Detector != RepeatedCall.ID {
+			if h != rep {
 				share = segmentErrorShare(v, a, h.first, h.last)
 			}
 			if share >= 0.5 {
@@ -115,7 +122,7 @@ func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 			}
 		}
 	}
-	if replan, rep := byID[ReplanLoop.ID], byID[RepeatedCall.ID]; replan != nil && rep != nil && !dropped[replan] && overlaps(replan, rep) {
+	if replan := byID[ReplanLoop.ID]; replan != nil && rep != nil && !dropped[replan] && overlaps(replan, rep) {
 		dropped[rep] = true
 	}
 	var kept []*hit
@@ -125,6 +132,13 @@ func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 		}
 	}
 	return pickWorst(kept)
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func pickWorst(hs []*hit) *hit {

@@ -1,6 +1,10 @@
 package detect
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/runawayhq/runaway/schema"
+)
 
 // RepeatedCall finds the same call (tool and canonical args) made again and
 // again with the same result: the agent asked the same question and got the
@@ -19,15 +23,18 @@ var RepeatedCall = &Detector{
 // callChain is a sequence of calls of one key where each call returned what
 // the previous call of that key returned, at most Window calls apart.
 type callChain struct {
-	key        uint64
-	idx        []int // step indices
-	lastOrd    int   // call ordinal of the last call
-	lastRes    uint32
-	hasResult  bool
-	brokenBy   int // step index of the call of this key that broke the chain with a new result, -1 if none
-	errors     int
-	finalized  bool
-	exemptPoll bool
+	key       uint64
+	idx       []int // step indices
+	lastOrd   int   // call ordinal of the last call
+	lastRes   uint32
+	hasResult bool
+	brokenBy  int // step index of the call of this key that broke the chain with a new result, -1 if none
+	errors    int
+	// nonRetryable counts errors that say retrying cannot help: SCHEMA_ERROR
+	// or retryable:false (seed 001 4-2: SCHEMA_ERROR is never retried).
+	nonRetryable int
+	finalized    bool
+	exemptPoll   bool
 }
 
 func runRepeatedCall(v *runView, a *analysis, p *Policy) *hit {
@@ -62,6 +69,9 @@ func runRepeatedCall(v *runView, a *analysis, p *Policy) *hit {
 		c.lastOrd, c.lastRes, c.hasResult = ord, res, hasRes
 		if f&flagError != 0 {
 			c.errors++
+			if f&flagRetryableF != 0 || v.names.errTypeName(v.err[i]) == schema.ErrSchemaError {
+				c.nonRetryable++
+			}
 		}
 	}
 	// Close the chains still open, in call order so ties resolve the same way.
@@ -94,9 +104,10 @@ func runRepeatedCall(v *runView, a *analysis, p *Policy) *hit {
 					{"calls_in_segment", int64(callsBetween(a, first, last))}},
 			},
 		},
-		first:      first,
-		last:       last,
-		errorShare: float64(best.errors) / float64(n),
+		first:             first,
+		last:              last,
+		errorShare:        float64(best.errors) / float64(n),
+		nonRetryableShare: float64(best.nonRetryable) / float64(n),
 	}
 }
 
@@ -115,16 +126,19 @@ func pollingWithBackoff(v *runView, c *callChain) bool {
 		}
 		times = append(times, v.ts[i])
 	}
+	// Model steps between the tries add jitter, so a gap may come out a
+	// little shorter than the one before; a retry loop without backoff has
+	// gaps that do not grow at all.
 	firstGap := times[1] - times[0]
 	prevGap := firstGap
 	for j := 2; j < len(times); j++ {
 		gap := times[j] - times[j-1]
-		if gap < prevGap {
+		if 4*gap < 3*prevGap {
 			return false
 		}
 		prevGap = gap
 	}
-	return firstGap > 0 && prevGap >= 2*firstGap
+	return firstGap > 0 && 2*prevGap >= 3*firstGap
 }
 
 func callsBetween(a *analysis, first, last int) int {

@@ -48,8 +48,10 @@ func Lookup(idOrSlug string) *Detector {
 type hit struct {
 	Finding
 	first, last int // indices into the run view
-	// errorShare is the share of failed calls in the segment.
-	errorShare float64
+	// errorShare is the share of failed calls in the segment, and
+	// nonRetryableShare the share that failed with a non-retryable error.
+	errorShare        float64
+	nonRetryableShare float64
 }
 
 func severityFor(value int64, suspicious, runaway int) Verdict {

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/runawayhq/runaway/internal/atomicfile"
+	"github.com/runawayhq/runaway/synth"
+)
+
+func runGen(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("gen", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		cfg    synth.Config
+		out    string
+		labels string
+		causes string
+		size   string
+	)
+	fs.IntVar(&cfg.Runs, "runs", 1000, "number of runs")
+	fs.Float64Var(&cfg.RunawayRate, "runaway-rate", 0.2, "fraction of runs with an injected runaway pattern (0..1)")
+	fs.Uint64Var(&cfg.Seed, "seed", 1, "random seed: the same seed gives the same bytes")
+	fs.IntVar(&cfg.Interleave, "interleave", 16, "runs whose steps are interleaved in the output")
+	fs.StringVar(&causes, "causes", "", "comma-separated root causes to inject (default: all)")
+	fs.StringVar(&size, "size", "", "generate about this much data instead of --runs (e.g. 100MB, 1GB)")
+	fs.StringVarP(&out, "out", "o", "", "write the steps to FILE (atomically; default stdout)")
+	fs.StringVar(&labels, "labels", "", "write the labels (one JSON per run) to FILE")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: runaway gen [flags]\n\nWrites a deterministic synthetic corpus of agent step logs with one labelled\nrunaway pattern per runaway run and realistic confounders in healthy runs.\n\nFlags:\n%s", fs.FlagUsages())
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitClean
+		}
+		fmt.Fprintf(stderr, "runaway gen: %v\n", err)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "runaway gen: unexpected arguments %v\n", fs.Args())
+		return exitUsage
+	}
+	if causes != "" {
+		cfg.Causes = strings.Split(causes, ",")
+	}
+	if size != "" {
+		n, err := parseSize(size)
+		if err != nil {
+			fmt.Fprintf(stderr, "runaway gen: --size: %v\n", err)
+			return exitUsage
+		}
+		cfg.TargetBytes = n
+	}
+	if cfg.RunawayRate < 0 || cfg.RunawayRate > 1 || cfg.Runs < 0 {
+		fmt.Fprintln(stderr, "runaway gen: --runaway-rate must be within 0..1 and --runs >= 0")
+		return exitUsage
+	}
+	var labelsFile *atomicfile.File
+	var labelsW io.Writer
+	if labels != "" {
+		f, err := atomicfile.Create(labels)
+		if err != nil {
+			fmt.Fprintf(stderr, "runaway gen: --labels: %v\n", err)
+			return exitFailure
+		}
+		defer f.Abort()
+		labelsFile, labelsW = f, f
+	}
+	var sum synth.Summary
+	err := writeOutput(out, stdout, func(w io.Writer) error {
+		var err error
+		sum, err = synth.Generate(cfg, w, labelsW)
+		return err
+	})
+	if err == nil && labelsFile != nil {
+		err = labelsFile.Commit()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "runaway gen: %v\n", err)
+		return exitFailure
+	}
+	fmt.Fprintf(stderr, "runaway gen: %d runs (%d runaway), %d lines, %d bytes\n", sum.Runs, sum.RunawayRuns, sum.Lines, sum.Bytes)
+	return exitClean
+}
+
+// parseSize reads 500KB, 100MB, 1GB, 1.5GiB or a plain byte count.
+func parseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   float64
+	}{{"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
+	u := strings.ToUpper(strings.TrimSpace(s))
+	mult := 1.0
+	for _, x := range units {
+		if strings.HasSuffix(u, x.suffix) {
+			u, mult = strings.TrimSpace(strings.TrimSuffix(u, x.suffix)), x.mult
+			break
+		}
+	}
+	var f float64
+	if _, err := fmt.Sscanf(u, "%g", &f); err != nil || f <= 0 {
+		return 0, fmt.Errorf("%q is not a size like 100MB or 1GB", s)
+	}
+	return int64(f * mult), nil
+}

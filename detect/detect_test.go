@@ -1,0 +1,256 @@
+package detect_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/ingest"
+)
+
+const (
+	search     = `"state":"ACT","tool_call":{"name":"web_search","args":{"q":"agent loop","top_k":5}}`
+	sameAnswer = `"tool_result":{"ok":true,"data":[{"url":"https://example.com/a"}]}`
+	evalStep   = `"state":"EVAL"`
+)
+
+func TestIndicatorsOfASmallRun(t *testing.T) {
+	r := newRun("r1").
+		add(`"ts":"2026-11-29T00:00:00Z","state":"PLAN","budget":{"max_steps":6}`).
+		add(`"ts":"2026-11-29T00:00:02Z",` + search + `,` + sameAnswer).
+		add(`"ts":"2026-11-29T00:00:03Z",` + evalStep).
+		add(`"ts":"2026-11-29T00:00:05Z",` + search + `,` + sameAnswer).
+		add(`"ts":"2026-11-29T00:00:06Z","state":"ACT","tool_call":{"name":"fetch","args":{"url":"u"}},"tool_result":{"ok":false,"status":429}`).
+		add(`"ts":"2026-11-29T00:00:07Z","state":"ACT","tool_call":{"name":"fetch","args":{"url":"u"}},"tool_result":{"ok":false,"error_type":"TIMEOUT"}`).
+		add(`"ts":"2026-11-29T00:00:09Z","state":"PLAN","usage":{"prompt_tokens":100,"completion_tokens":20,"cost_usd":0.5}`).
+		add(`"ts":"2026-11-29T00:00:10Z",` + search + `,"tool_result":{"ok":true,"result_count":0}`).
+		add(`"ts":"2026-11-29T00:00:12Z","state":"STOP"`)
+	got := one(t, detect.DefaultPolicy(), r.text()).Indicators
+	want := detect.Indicators{
+		Steps: 9, ToolCalls: 5, DistinctCalls: 2,
+		SameCallMax: 3, SameCallMaxWindow: 3, SameCallMaxStreak: 2,
+		StateOscillation:  2,                                         // ACT EVAL ACT and ACT PLAN ACT
+		PlanActRoundTrips: 1, UnproductivePlanRoundTrip: 0, Plans: 2, // the first search was progress
+
+		ProgressEvents: 2, NoProgressSteps: 6, // step 1 (first search) and STOP; steps 2-7 in between
+		ToolErrors: 2, ToolErrorsByType: map[string]int64{"RATE_LIMIT": 1, "TIMEOUT": 1}, MaxErrorStreak: 2,
+		EmptyResults: 1,
+		// The 7th counted step (step 6) crosses max_steps 6; the final STOP
+		// is not counted against the limit but is a step taken after it.
+		BudgetMaxSteps: 6, BudgetCrossings: 1, StepsAfterBudget: 3,
+		Tokens: 120, CostUSD: 0.5, DurationMS: 12000, EndedWithStop: true,
+	}
+	if !reflect.DeepEqual(got, want) {
+		gj, _ := json.MarshalIndent(got, "", " ")
+		wj, _ := json.MarshalIndent(want, "", " ")
+		t.Fatalf("indicators\ngot  %s\nwant %s", gj, wj)
+	}
+}
+
+func TestRepeatedCallNeedsTheSameResult(t *testing.T) {
+	same := newRun("same")
+	changing := newRun("changing")
+	for i := 0; i < 6; i++ {
+		same.add(search + `,` + sameAnswer)
+		changing.add(search + fmt.Sprintf(`,"tool_result":{"ok":true,"data":[%d]}`, i))
+	}
+	r := one(t, detect.DefaultPolicy(), same.text())
+	if r.Verdict != detect.Runaway || r.RootCause != detect.CauseToolRetryLoop || r.OnsetStep != 0 {
+		t.Fatalf("6 identical calls with the same answer: got %v %v onset %d", r.Verdict, r.RootCause, r.OnsetStep)
+	}
+	if r := one(t, detect.DefaultPolicy(), changing.text()); slices.Contains(detectors(r), "RA101") {
+		t.Fatalf("a call whose answer changes every time is not a retry loop: %v", r.Findings)
+	}
+}
+
+// A B A B ... is caught for each key even though no two calls in a row are
+// equal (seed 003's breaker misses it).
+func TestRepeatedCallSeesInterleavedRepeats(t *testing.T) {
+	r := newRun("abab")
+	for i := 0; i < 6; i++ {
+		r.add(search + `,` + sameAnswer)
+		r.add(`"state":"ACT","tool_call":{"name":"fetch","args":{"url":"u"}},"tool_result":{"ok":true,"data":"same page"}`)
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.Findings[0].Detector != "RA101" {
+		t.Fatalf("ABAB loop: %+v", res)
+	}
+	if res.Indicators.SameCallMaxStreak != 1 || res.Indicators.SameCallMaxWindow != 6 {
+		t.Fatalf("streak %d window %d", res.Indicators.SameCallMaxStreak, res.Indicators.SameCallMaxWindow)
+	}
+}
+
+func TestPollingWithBackoffIsHealthyOnlyWithTimestamps(t *testing.T) {
+	poll := `"state":"ACT","tool_call":{"name":"job_status","args":{"job_id":"j1"}}`
+	withTS, noTS := newRun("ts"), newRun("nots")
+	sec := 0
+	for _, gap := range []int{0, 2, 4, 8} {
+		sec += gap
+		withTS.add(fmt.Sprintf(`"ts":%d,`, 1795900000+sec) + poll + `,"tool_result":{"ok":true,"data":{"state":"pending"}}`)
+		noTS.add(poll + `,"tool_result":{"ok":true,"data":{"state":"pending"}}`)
+	}
+	withTS.add(fmt.Sprintf(`"ts":%d,`, 1795900000+sec+16) + poll + `,"tool_result":{"ok":true,"data":{"state":"done"}}`)
+	noTS.add(poll + `,"tool_result":{"ok":true,"data":{"state":"done"}}`)
+	if r := one(t, detect.DefaultPolicy(), withTS.text()); r.Verdict != detect.Healthy {
+		t.Fatalf("polling with growing gaps that succeeds must be healthy: %+v", r.Findings)
+	}
+	if r := one(t, detect.DefaultPolicy(), noTS.text()); !slices.Contains(detectors(r), "RA101") {
+		t.Fatalf("without ts polling cannot be told from a retry loop and must be reported: %+v", r.Findings)
+	}
+}
+
+func TestOutOfOrderStepsAreOrdered(t *testing.T) {
+	r := newRun("r")
+	for i := 0; i < 6; i++ {
+		r.add(search + `,` + sameAnswer)
+	}
+	r.add(`"state":"STOP"`)
+	shuffled := slices.Clone(r.lines)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	a := one(t, detect.DefaultPolicy(), r.text())
+	b := one(t, detect.DefaultPolicy(), strings.Join(shuffled, "\n")+"\n")
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("order of arrival changed the result:\n%+v\n%+v", a, b)
+	}
+	if !b.Indicators.EndedWithStop {
+		t.Fatal("the STOP step is last after ordering")
+	}
+}
+
+func TestDuplicateStepsAreReportedNotDoubled(t *testing.T) {
+	r := newRun("dup").add(search + `,` + sameAnswer).add(search + `,` + sameAnswer).add(`"state":"STOP"`)
+	text := r.text()
+	// The same file shipped twice, plus a conflicting version of step 2.
+	conflict := `{"run_id":"dup","step":2,"state":"EVAL"}` + "\n"
+	res := scan(t, detect.DefaultPolicy(), text, text, conflict)
+	if len(res) != 1 {
+		t.Fatalf("runs: %d", len(res))
+	}
+	got := res[0]
+	if got.Steps != 4 || got.DuplicateSteps != 3 || got.ConflictingSteps != 1 {
+		t.Fatalf("steps %d duplicates %d conflicts %d", got.Steps, got.DuplicateSteps, got.ConflictingSteps)
+	}
+	if slices.Contains(detectors(got), "RA101") {
+		t.Fatal("re-shipped lines must not turn two calls into a repeated-call loop")
+	}
+	joined := strings.Join(got.DataProblems, "\n")
+	if !strings.Contains(joined, "in0.jsonl:1") || !strings.Contains(joined, "in1.jsonl:1") || !strings.Contains(joined, "in2.jsonl:1") {
+		t.Fatalf("data problems must locate both copies by file:line: %q", joined)
+	}
+}
+
+// The analysis of a run does not depend on what else was in the input, on
+// how it was split into batches, or on how runs were grouped: results from
+// any grouping merge by sorting on run id.
+func TestResultsDoNotDependOnGrouping(t *testing.T) {
+	var runs []*runBuilder
+	for i := 0; i < 12; i++ {
+		r := newRun(fmt.Sprintf("run-%02d", i)).add(`"state":"PLAN"`)
+		for j := 0; j < 3+i; j++ {
+			if i%3 == 0 {
+				r.add(search + `,` + sameAnswer)
+			} else {
+				r.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"t%d","args":{"n":%d}},"tool_result":{"ok":%v,"data":[1]}`, j%2, j, i%3 == 1))
+			}
+		}
+		runs = append(runs, r)
+	}
+	// Interleaved in one file.
+	var mixed []string
+	for j := 0; ; j++ {
+		any := false
+		for _, r := range runs {
+			if j < len(r.lines) {
+				mixed = append(mixed, r.lines[j])
+				any = true
+			}
+		}
+		if !any {
+			break
+		}
+	}
+	all := scan(t, detect.DefaultPolicy(), strings.Join(mixed, "\n")+"\n")
+	// Each run alone, through AnalyzeBatch (the per-run entry point).
+	var merged []detect.RunResult
+	for _, r := range runs {
+		merged = append(merged, analyzeAlone(t, r.text())...)
+	}
+	slices.SortFunc(merged, func(a, b detect.RunResult) int { return strings.Compare(a.RunID, b.RunID) })
+	if !reflect.DeepEqual(all, merged) {
+		t.Fatal("results differ between one interleaved scan and per-run analysis")
+	}
+	flagged := 0
+	for _, r := range all {
+		if r.Verdict != detect.Healthy {
+			flagged++
+		}
+	}
+	if flagged == 0 || flagged == len(all) {
+		t.Fatalf("the test needs both flagged and healthy runs, got %d of %d flagged", flagged, len(all))
+	}
+}
+
+func analyzeAlone(t *testing.T, text string) []detect.RunResult {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	var out []detect.RunResult
+	_, err := ingest.Read(t.Context(), []ingest.Source{source("one.jsonl", text)}, ingest.Options{Alloc: mem, BatchRows: 1 << 12, Workers: 1},
+		func(rec arrow.RecordBatch) error {
+			rs, err := detect.AnalyzeBatch(rec, detect.DefaultPolicy(), []string{"one.jsonl"})
+			out = append(out, rs...)
+			return err
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestErrorStormOnOneCallIsAnErrorStorm(t *testing.T) {
+	r := newRun("storm")
+	r.add(`"state":"PLAN"`)
+	r.repeat(8, `"state":"ACT","tool_call":{"name":"web_search","args":{"q":"x"}},"tool_result":{"ok":false,"error_type":"TIMEOUT"}`)
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 1 {
+		t.Fatalf("got %v onset %d signals %v", res.RootCause, res.OnsetStep, res.Signals)
+	}
+	if !slices.Contains(res.Signals, "repeated-identical-call") {
+		t.Fatalf("the repeated call stays a contributing signal: %v", res.Signals)
+	}
+}
+
+func TestWasteIsCountedFromTheOnset(t *testing.T) {
+	r := newRun("waste").add(`"state":"PLAN","usage":{"prompt_tokens":10,"completion_tokens":0,"cost_usd":1}`)
+	for i := 0; i < 5; i++ {
+		r.add(search + `,` + sameAnswer + `,"usage":{"prompt_tokens":100,"completion_tokens":10,"cost_usd":0.25}`)
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.OnsetStep != 1 || res.WastedSteps != 5 || res.WastedTokens != 550 || res.WastedCostUSD != 1.25 {
+		t.Fatalf("onset %d wasted %d steps %d tokens $%v", res.OnsetStep, res.WastedSteps, res.WastedTokens, res.WastedCostUSD)
+	}
+}
+
+func TestPolicyThresholdsChangeVerdicts(t *testing.T) {
+	r := newRun("p").repeat(4, search+`,`+sameAnswer)
+	if got := one(t, detect.DefaultPolicy(), r.text()).Verdict; got != detect.Suspicious {
+		t.Fatalf("4 identical calls: %v, want suspicious", got)
+	}
+	p := detect.DefaultPolicy()
+	p.RepeatRunaway = 4
+	if got := one(t, p, r.text()).Verdict; got != detect.Runaway {
+		t.Fatalf("with repeat_runaway 4: %v", got)
+	}
+	p.RepeatSuspicious, p.RepeatRunaway = 5, 6
+	if got := one(t, p, r.text()).Verdict; got != detect.Healthy {
+		t.Fatalf("with repeat_suspicious 5: %v", got)
+	}
+}

@@ -1,0 +1,319 @@
+package ingest
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// decodeLines runs DecodeLine over lines (src_file 0, src_line 1..n) and
+// returns the batch of the accepted ones and the error of each line.
+func decodeLines(t *testing.T, keepText bool, lines ...string) (arrow.RecordBatch, []*LineError, func()) {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	b := array.NewRecordBuilder(mem, schema.StepArrowSchema)
+	dec := NewLineDecoder(keepText, 0)
+	var errs []*LineError
+	for i, l := range lines {
+		errs = append(errs, dec.DecodeLine(b, []byte(l), 0, int64(i+1)))
+	}
+	rec := b.NewRecordBatch()
+	b.Release()
+	return rec, errs, func() {
+		rec.Release()
+		mem.AssertSize(t, 0)
+	}
+}
+
+// cell is the Go value of one cell: nil for null, []any for lists,
+// map[string]any for structs.
+func cell(arr arrow.Array, i int) any {
+	if arr.IsNull(i) {
+		return nil
+	}
+	switch a := arr.(type) {
+	case *array.String:
+		return a.Value(i)
+	case *array.Int64:
+		return a.Value(i)
+	case *array.Int32:
+		return a.Value(i)
+	case *array.Uint64:
+		return a.Value(i)
+	case *array.Float64:
+		return a.Value(i)
+	case *array.Boolean:
+		return a.Value(i)
+	case *array.List:
+		start, end := a.ValueOffsets(i)
+		out := []any{}
+		for j := start; j < end; j++ {
+			out = append(out, cell(a.ListValues(), int(j)))
+		}
+		return out
+	case *array.Struct:
+		st := a.DataType().(*arrow.StructType)
+		out := map[string]any{}
+		for f := range st.NumFields() {
+			out[st.Field(f).Name] = cell(a.Field(f), i)
+		}
+		return out
+	}
+	return fmt.Sprintf("<unhandled %T>", arr)
+}
+
+func row(rec arrow.RecordBatch, i int) map[string]any {
+	out := map[string]any{}
+	for c := range int(rec.NumCols()) {
+		out[rec.Schema().Field(c).Name] = cell(rec.Column(c), i)
+	}
+	return out
+}
+
+const fullLine = `{"run_id":"run-7","step":3,"ts":"2026-11-29T10:00:00.250Z","state":"ACT","goal":"book a flight",` +
+	`"intent":"find-flights","tool_call":{"name":"search","args":{"q":"SFO","filters":{"max":2,"airline":"UA"}}},` +
+	`"tool_result":{"ok":false,"error_type":"RATE_LIMIT","status":429,"retryable":true,"result_count":5,"data":{"x":1}},` +
+	`"memory":{"retrieved":["m1","m2"],"written":["m3"],"write_tags":["inference"],` +
+	`"entries":[{"id":"m3","type":"inference","source":"llm","confidence":0.4},{"id":"m4"}]},` +
+	`"decision":{"next_state":"EVAL","reason":"retry later"},"artifacts":["a1"],` +
+	`"usage":{"prompt_tokens":1200,"completion_tokens":80,"cost_usd":0.0123},` +
+	`"budget":{"max_steps":50,"max_tool_calls":20,"max_tokens":100000,"max_cost_usd":1.5,"max_seconds":600},` +
+	`"unknown_field":{"ignored":true}}`
+
+func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
+	rec, errs, done := decodeLines(t, true, fullLine)
+	defer done()
+	if errs[0] != nil {
+		t.Fatalf("rejected: %v", errs[0])
+	}
+	var result schema.ToolResult
+	if err := json.Unmarshal([]byte(`{"ok":false,"error_type":"RATE_LIMIT","status":429,"retryable":true,"result_count":5,"data":{"x":1}}`), &result); err != nil {
+		t.Fatal(err)
+	}
+	argsHash, _ := schema.ArgsHash([]byte(`{"filters":{"airline":"UA","max":2},"q":"SFO"}`))
+	want := map[string]any{
+		"run_id":                "run-7",
+		"step":                  int64(3),
+		"ts_ms":                 time.Date(2026, 11, 29, 10, 0, 0, 250e6, time.UTC).UnixMilli(),
+		"state":                 "ACT",
+		"next_state":            "EVAL",
+		"intent":                "find-flights",
+		"tool_name":             "search",
+		"args_hash":             argsHash,
+		"args":                  `{"filters":{"airline":"UA","max":2},"q":"SFO"}`,
+		"result_ok":             false,
+		"error_type":            "RATE_LIMIT",
+		"status":                int64(429),
+		"empty":                 false,
+		"retryable":             true,
+		"result_count":          int64(5),
+		"result_hash":           result.ResultFingerprint(xxhash.Sum64),
+		"mem_retrieved":         []any{"m1", "m2"},
+		"mem_written":           []any{"m3"},
+		"mem_write_tags":        []any{"inference"},
+		"mem_entries":           []any{map[string]any{"id": "m3", "type": "inference", "source": "llm", "confidence": 0.4}, map[string]any{"id": "m4", "type": nil, "source": nil, "confidence": nil}},
+		"artifacts":             []any{"a1"},
+		"prompt_tokens":         int64(1200),
+		"completion_tokens":     int64(80),
+		"cost_usd":              0.0123,
+		"budget_max_steps":      int64(50),
+		"budget_max_tool_calls": int64(20),
+		"budget_max_tokens":     int64(100000),
+		"budget_max_cost_usd":   1.5,
+		"budget_max_seconds":    600.0,
+		"goal":                  "book a flight",
+		"reason":                "retry later",
+		"src_file":              int32(0),
+		"src_line":              int64(1),
+		"line_hash":             xxhash.Sum64String(fullLine),
+	}
+	got := row(rec, 0)
+	if len(got) != schema.NumCols || len(want) != schema.NumCols {
+		t.Fatalf("got %d columns, want %d; test covers %d", len(got), schema.NumCols, len(want))
+	}
+	for name, w := range want {
+		if !reflect.DeepEqual(got[name], w) {
+			t.Errorf("%s = %#v, want %#v", name, got[name], w)
+		}
+	}
+}
+
+func TestDecodeWithoutKeepTextLeavesTextColumnsNull(t *testing.T) {
+	rec, errs, done := decodeLines(t, false, fullLine)
+	defer done()
+	if errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	got := row(rec, 0)
+	for _, name := range []string{"args", "goal", "reason"} {
+		if got[name] != nil {
+			t.Errorf("%s = %#v, want null without KeepText", name, got[name])
+		}
+	}
+	if got["args_hash"] == nil || got["tool_name"] != "search" {
+		t.Errorf("args_hash and tool_name must not depend on KeepText: %v %v", got["args_hash"], got["tool_name"])
+	}
+}
+
+func TestDecodeMinimalLine(t *testing.T) {
+	line := `{"run_id":"r","step":0}`
+	rec, errs, done := decodeLines(t, true, line)
+	defer done()
+	if errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	got := row(rec, 0)
+	notNull := map[string]any{
+		"run_id": "r", "step": int64(0), "empty": false, "result_hash": uint64(0),
+		"src_file": int32(0), "src_line": int64(1), "line_hash": xxhash.Sum64String(line),
+	}
+	for name, v := range got {
+		if w, ok := notNull[name]; ok {
+			if !reflect.DeepEqual(v, w) {
+				t.Errorf("%s = %#v, want %#v", name, v, w)
+			}
+		} else if v != nil {
+			t.Errorf("%s = %#v, want null on a minimal line", name, v)
+		}
+	}
+}
+
+func TestDecodeResultCountZeroIsEmpty(t *testing.T) {
+	rec, errs, done := decodeLines(t, false,
+		`{"run_id":"r","step":1,"tool_call":{"name":"search"},"tool_result":{"result_count":0}}`,
+		`{"run_id":"r","step":2,"tool_call":{"name":"search"},"tool_result":{"result_count":3}}`)
+	defer done()
+	if errs[0] != nil || errs[1] != nil {
+		t.Fatal(errs)
+	}
+	if got := row(rec, 0); got["empty"] != true || got["result_ok"] != true || got["result_count"] != int64(0) {
+		t.Errorf("result_count 0: empty=%v result_ok=%v result_count=%v, want true true 0", got["empty"], got["result_ok"], got["result_count"])
+	}
+	if got := row(rec, 1); got["empty"] != false {
+		t.Errorf("result_count 3: empty=%v, want false", got["empty"])
+	}
+}
+
+func TestDecodeArgsHashIsCanonicalWhenAbsent(t *testing.T) {
+	rec, errs, done := decodeLines(t, true,
+		`{"run_id":"r","step":1,"tool_call":{"name":"search","args":{"q":"x","opts":{"b":[1,2.50],"a":"\u00e9"}}}}`,
+		`{"run_id":"r","step":2,"tool_call":{"name":"search","args": { "opts" : { "a" : "é" , "b" : [ 1 , 2.5 ] } , "q" : "x" } }}`,
+		`{"run_id":"r","step":3,"tool_call":{"name":"search","args":{"q":"x"},"args_hash":"logged-hash"}}`,
+		`{"run_id":"r","step":4,"tool_call":{"name":"noop"}}`,
+		`{"run_id":"r","step":5,"tool_call":{"args":{}}}`)
+	defer done()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+	}
+	want, _ := schema.ArgsHash([]byte(`{"q":"x","opts":{"a":"é","b":[1,2.5]}}`))
+	first, second := row(rec, 0), row(rec, 1)
+	if first["args_hash"] != want || second["args_hash"] != want {
+		t.Errorf("args_hash = %v and %v, want both %v", first["args_hash"], second["args_hash"], want)
+	}
+	if first["args"] != `{"opts":{"a":"é","b":[1,2.5]},"q":"x"}` || second["args"] != first["args"] {
+		t.Errorf("args = %v and %v, want the canonical JSON", first["args"], second["args"])
+	}
+	if got := row(rec, 2)["args_hash"]; got != "logged-hash" {
+		t.Errorf("a logged args_hash must be kept: got %v", got)
+	}
+	noArgs, _ := schema.ArgsHash(nil)
+	if got := row(rec, 3); got["args_hash"] != noArgs || got["args"] != nil {
+		t.Errorf("call without args: args_hash=%v args=%v, want %v and null", got["args_hash"], got["args"], noArgs)
+	}
+	if got := row(rec, 4)["tool_name"]; got != "" {
+		t.Errorf("tool_call without a name: tool_name = %#v, want \"\" (a call, not a reject)", got)
+	}
+}
+
+func TestDecodeRejectReasons(t *testing.T) {
+	deep := `{"run_id":"r","step":1,"tool_call":{"name":"x","args":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}}`
+	cases := []struct {
+		line, kind, reason string
+	}{
+		{`{"run_id":"r","step":"3"}`, KindWrongType, "step: want integer, got string"},
+		{`{"run_id":"r","step":1.5}`, KindWrongType, "step: want integer, got number 1.5"},
+		{`{"run_id":7,"step":1}`, KindWrongType, "run_id: want string, got number"},
+		{`{"run_id":"r","step":1,"tool_result":{"status":"500"}}`, KindWrongType, "tool_result.status: want integer, got string"},
+		{`{"run_id":"r","step":1,"tool_result":{"ok":"yes"}}`, KindWrongType, "tool_result.ok: want boolean, got string"},
+		{`{"run_id":"r","step":1,"ts":true}`, KindWrongType, "ts: want RFC 3339 string or epoch milliseconds, got boolean"},
+		{`{"run_id":"r","step":1,"ts":"yesterday"}`, KindWrongType, `ts: "yesterday" is not RFC 3339`},
+		{`{"run_id":"r","step":1,"memory":{"entries":[{"id":"a"},{"id":2}]}}`, KindWrongType, "memory.entries[1].id: want string, got number"},
+		{`{"run_id":"r","step":1,"artifacts":"a1"}`, KindWrongType, "artifacts: want array, got string"},
+		{`{"run_id":"r","step":1,"tool_call":[]}`, KindWrongType, "tool_call: want object, got array"},
+		{`{"step":1}`, KindMissingField, "run_id: missing or empty"},
+		{`{"run_id":"","step":1}`, KindMissingField, "run_id: missing or empty"},
+		{`{"run_id":"r"}`, KindMissingField, "step: missing"},
+		{`{"run_id":"r","step":null}`, KindMissingField, "step: missing"},
+		{`{"run_id":"r","step":-1}`, KindInvalidValue, "step: -1 is negative"},
+		{`{"run_id":"r","step":1,}`, KindMalformedJSON, "malformed JSON: invalid character '}' looking for beginning of object key string at column 24"},
+		{`{"run_id":"r","step":1`, KindMalformedJSON, "malformed JSON: unexpected end of JSON input"},
+		{`{"run_id":"r","step":1} trailing`, KindMalformedJSON, "malformed JSON: invalid character 't' after top-level value at column 25"},
+		{`hello`, KindMalformedJSON, "malformed JSON: invalid character 'h' looking for beginning of value at column 1"},
+		{`[1,2]`, KindNotObject, "not a JSON object: got array"},
+		{`"a string"`, KindNotObject, "not a JSON object: got string"},
+		{`null`, KindNotObject, "not a JSON object: got null"},
+		{`42`, KindNotObject, "not a JSON object: got number"},
+		{"{\"run_id\":\"r\x00\",\"step\":1}", KindNULByte, "NUL byte at column 13"},
+		{`{"run_id":"r","step":1,"tool_call":{"name":"x","args":{"n":1e400}}}`, KindInvalidValue, "tool_call.args: number out of range at byte 10"},
+		{deep, KindInvalidValue, "tool_call.args: nested deeper than 512 at byte 513"},
+	}
+	lines := make([]string, len(cases))
+	for i, c := range cases {
+		lines[i] = c.line
+	}
+	for _, keepText := range []bool{false, true} {
+		rec, errs, done := decodeLines(t, keepText, lines...)
+		if rec.NumRows() != 0 {
+			t.Errorf("keepText=%v: %d rows appended for rejected lines", keepText, rec.NumRows())
+		}
+		for i, c := range cases {
+			err := errs[i]
+			if err == nil {
+				t.Errorf("%s: accepted, want reject %q", c.line, c.reason)
+				continue
+			}
+			if err.Kind != c.kind || err.Reason != c.reason {
+				t.Errorf("%.80s:\n got  %s %q\n want %s %q", c.line, err.Kind, err.Reason, c.kind, c.reason)
+			}
+		}
+		done()
+	}
+}
+
+func TestDecodeLoggedArgsHashSavesUncanonicalisableArgs(t *testing.T) {
+	// The hash is what detection needs; the args text is only shown. So args
+	// beyond the canonicaliser reject a line only when the hash must come from them.
+	line := `{"run_id":"r","step":1,"tool_call":{"name":"x","args":{"n":1e400},"args_hash":"h"}}`
+	for _, keepText := range []bool{false, true} {
+		rec, errs, done := decodeLines(t, keepText, line)
+		if errs[0] != nil {
+			t.Errorf("keepText=%v: rejected: %v", keepText, errs[0])
+		} else if got := row(rec, 0); got["args_hash"] != "h" || got["args"] != nil {
+			t.Errorf("keepText=%v: args_hash=%v args=%v", keepText, got["args_hash"], got["args"])
+		}
+		done()
+	}
+}
+
+func TestDecodeLineTooLong(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	b := array.NewRecordBuilder(mem, schema.StepArrowSchema)
+	defer b.Release()
+	err := NewLineDecoder(false, 10).DecodeLine(b, []byte(`{"run_id":"r","step":1}`), 0, 1)
+	if err == nil || err.Kind != KindLineTooLong || err.Reason != "line exceeds 10 bytes" {
+		t.Fatalf("got %v", err)
+	}
+}

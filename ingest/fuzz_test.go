@@ -1,0 +1,92 @@
+package ingest
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// FuzzDecodeLine checks that no line panics the decoder, that each line
+// gives exactly one of a row or a reject, and that KeepText changes the
+// text columns only, never whether a line is accepted.
+func FuzzDecodeLine(f *testing.F) {
+	for _, seed := range []string{
+		fullLine,
+		`{"run_id":"r","step":0}`,
+		`{"run_id":"r","step":1,"tool_call":{"name":"s","args":{"b":[1,2,{"z":null}],"a":"\u00e9\ud83d\ude00"}},"tool_result":{"items":[],"found":false}}`,
+		`{"run_id":"r","step":2,"ts":1764410400.5,"tokens":{"prompt":3,"completion":4},"usage":{}}`,
+		`{"run_id":"r","step":3,"tool_call":{"args":1e400,"args_hash":"h"}}`,
+		`{"run_id":"r","step":3,"tool_call":{"args":1e400}}`,
+		`{"run_id":"r","step":"3"}`,
+		`{"run_id":"r","step":-1}`,
+		`{"run_id":"r","step":1,`,
+		`{"run_id":"r","step":1,"ts":true}`,
+		`{"run_id":"r","step":1,"memory":{"entries":[{"id":1}]}}`,
+		`[1,2]`,
+		`null`,
+		`  `,
+		"{\"run_id\":\"r\x00\"}",
+		"{\"run_id\":\"\xff\xfe\",\"step\":1}",
+		`{"run_id":"r","step":1,"tool_call":{"args":` + strings.Repeat("[", 520) + strings.Repeat("]", 520) + `}}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		var accepted [2]bool
+		for i, keepText := range []bool{false, true} {
+			b := array.NewRecordBuilder(mem, schema.StepArrowSchema)
+			lerr := NewLineDecoder(keepText, 1<<20).DecodeLine(b, line, 0, 1)
+			rec := b.NewRecordBatch() // panics if the columns have different lengths
+			b.Release()
+			rows := rec.NumRows()
+			for c, col := range rec.Columns() {
+				if bad := invalidUTF8(col); bad != "" {
+					t.Errorf("column %s holds invalid UTF-8 %q", rec.ColumnName(c), bad)
+				}
+			}
+			rec.Release()
+			switch {
+			case lerr == nil && rows != 1:
+				t.Fatalf("accepted with %d rows", rows)
+			case lerr != nil && rows != 0:
+				t.Fatalf("rejected (%v) with %d rows", lerr, rows)
+			case lerr != nil && (lerr.Kind == "" || lerr.Reason == ""):
+				t.Fatalf("reject without kind or reason: %+v", lerr)
+			}
+			accepted[i] = lerr == nil
+		}
+		if accepted[0] != accepted[1] {
+			t.Fatalf("KeepText changes acceptance: %v without, %v with", accepted[0], accepted[1])
+		}
+	})
+}
+
+// invalidUTF8 returns a string value of arr (or of the lists and structs in
+// it) that is not valid UTF-8, which Arrow's string type forbids.
+func invalidUTF8(arr arrow.Array) string {
+	switch a := arr.(type) {
+	case *array.String:
+		for i := range a.Len() {
+			if v := a.Value(i); !utf8.ValidString(v) {
+				return v
+			}
+		}
+	case *array.List:
+		return invalidUTF8(a.ListValues())
+	case *array.Struct:
+		for f := range a.NumField() {
+			if bad := invalidUTF8(a.Field(f)); bad != "" {
+				return bad
+			}
+		}
+	}
+	return ""
+}

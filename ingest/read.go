@@ -1,0 +1,389 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// Options configure Read. Zero values take the defaults.
+type Options struct {
+	Alloc        memory.Allocator // required
+	MaxLineBytes int              // default 16 MiB; longer lines are rejects
+	BatchRows    int              // default 8192: the most rows of a record batch
+	Workers      int              // decode goroutines; default runtime.GOMAXPROCS(0)
+	KeepText     bool             // fill the args (canonical JSON), goal and reason columns; else leave them null
+	Rejects      io.Writer        // if non-nil: every rejected line verbatim + "\n", in input order
+	OnReject     func(Reject)     // if non-nil: called in input order, from the goroutine that called Read
+	KeepGoing    bool             // a source that cannot be opened/read is recorded in Stats.Failed and skipped instead of failing Read
+
+	// Tests shrink these to reach block and chunk boundaries with small inputs.
+	blockBytes int // read buffer; default 4 MiB
+	chunkBytes int // bytes of lines after which a chunk is cut; default 4 MiB
+}
+
+const (
+	defaultMaxLineBytes = 16 << 20
+	defaultBatchRows    = 8192
+	defaultBlockBytes   = 4 << 20
+	defaultChunkBytes   = 4 << 20
+)
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Alloc == nil {
+		return o, errors.New("ingest: Options.Alloc is required")
+	}
+	if o.MaxLineBytes <= 0 {
+		o.MaxLineBytes = defaultMaxLineBytes
+	}
+	if o.BatchRows <= 0 {
+		o.BatchRows = defaultBatchRows
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.blockBytes <= 0 {
+		o.blockBytes = defaultBlockBytes
+	}
+	if o.chunkBytes <= 0 {
+		o.chunkBytes = defaultChunkBytes
+	}
+	return o, nil
+}
+
+// Stats describe what Read read. Lines = Steps + Rejected.
+type Stats struct {
+	Files         int              // sources read to their end
+	EmptyFiles    int              // of those, the ones without a non-blank line
+	Bytes         int64            // decompressed bytes read
+	Lines         int64            // non-blank lines seen
+	BlankLines    int64            // whitespace-only lines: counted, not rejected
+	Steps         int64            // rows emitted
+	Rejected      int64            // rejected lines
+	RejectsByKind map[string]int64 // by Kind constant
+	Failed        []SourceError    // sources that could not be opened or read (only with KeepGoing)
+}
+
+// Read decodes the sources into Arrow record batches of schema.StepArrowSchema.
+//
+// emit (nil: rows are only counted) is called from the goroutine that called Read, in input order (sources
+// in order, lines in order); Read releases each batch after emit returns
+// (emit Retains it to keep it). A batch holds the rows of one source only, at
+// most BatchRows of them; it may hold fewer (rejected and blank lines, a
+// chunk's byte limit, the end of a source), and no batch is empty. The
+// rejects of a chunk of lines are reported before its batch is emitted.
+//
+// Column src_file is the index of the source in sources; src_line the
+// 1-based line.
+//
+// Read returns an error, naming the source, when emit fails, ctx is
+// cancelled, a source cannot be opened or read (unless KeepGoing), or writing
+// Rejects fails. A truncated or corrupt compressed stream is not an error: it
+// is a reject at the line where the stream broke (the partial line's bytes go
+// to Rejects verbatim), and the complete lines before it are analysed.
+func Read(ctx context.Context, sources []Source, opts Options, emit func(arrow.RecordBatch) error) (Stats, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return Stats{}, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	r := &reader{
+		ctx:     ctx,
+		opts:    opts,
+		sources: sources,
+		emit:    emit,
+		stats:   Stats{RejectsByKind: make(map[string]int64)},
+
+		stoppedAt: -1,
+	}
+	if opts.Rejects != nil {
+		r.rejects = bufio.NewWriterSize(opts.Rejects, 64<<10)
+	}
+	inFlight := 2 * opts.Workers
+	r.order = make(chan *item, inFlight)
+	r.work = make(chan *item, inFlight)
+
+	var wg sync.WaitGroup
+	for range opts.Workers {
+		wg.Go(r.decodeChunks)
+	}
+	framerDone := make(chan struct{})
+	go func() {
+		defer close(framerDone)
+		r.frameAll()
+	}()
+
+	for it := range r.order {
+		if err == nil {
+			if err = r.consume(it); err != nil {
+				cancel() // the framer and the workers stop; the loop drains what is in flight
+			}
+		}
+		if err != nil {
+			r.discard(it)
+		}
+	}
+	<-framerDone
+	wg.Wait()
+
+	if err == nil && r.stoppedAt >= 0 {
+		err = fmt.Errorf("%s: %w", sources[r.stoppedAt].Name, context.Cause(ctx))
+	}
+	if r.rejects != nil {
+		if ferr := r.rejects.Flush(); ferr != nil && err == nil {
+			err = fmt.Errorf("write rejects: %w", ferr)
+		}
+	}
+	return r.stats, err
+}
+
+type reader struct {
+	ctx     context.Context
+	opts    Options
+	sources []Source
+	emit    func(arrow.RecordBatch) error
+	rejects *bufio.Writer
+
+	order chan *item // every item, in input order, to the consumer
+	work  chan *item // chunks, to the workers
+
+	stoppedAt int // the source the framer was cancelled in, or -1
+
+	stats       Stats
+	sourceLines int64 // non-blank lines of the current source so far
+}
+
+var errAborted = errors.New("ingest: read aborted")
+
+// frameAll runs in its own goroutine and owns the sources' readers.
+func (r *reader) frameAll() {
+	defer close(r.order)
+	defer close(r.work)
+	fr := &framing{
+		maxLine:    r.opts.MaxLineBytes,
+		batchRows:  r.opts.BatchRows,
+		chunkBytes: r.opts.chunkBytes,
+		pool:       blockPoolFor(r.opts.blockBytes),
+		stopped:    func() bool { return r.ctx.Err() != nil },
+		send:       r.send,
+	}
+	for i, src := range r.sources {
+		if !fr.frameSource(i, src) {
+			r.stoppedAt = i
+			return
+		}
+	}
+}
+
+// send hands an item to the consumer and, for chunks, to the workers. The
+// consumer gets it first, so that everything sent is released by someone.
+func (r *reader) send(it *item) bool {
+	if it.kind == itemChunk {
+		it.done = make(chan struct{})
+	}
+	select {
+	case r.order <- it:
+	case <-r.ctx.Done():
+		it.releaseBlocks()
+		return false
+	}
+	if it.kind != itemChunk {
+		return true
+	}
+	select {
+	case r.work <- it:
+		return true
+	case <-r.ctx.Done():
+		it.releaseBlocks()
+		close(it.done)
+		return false
+	}
+}
+
+// chunkResult is a worker's output for one chunk.
+type chunkResult struct {
+	batch   arrow.RecordBatch // nil when no line made a row
+	rejects []lineReject
+	lines   int64 // non-blank
+	blank   int64
+	steps   int64
+}
+
+// decodeChunks is a worker: one decoder and one record builder, reused.
+func (r *reader) decodeChunks() {
+	dec := NewLineDecoder(r.opts.KeepText, r.opts.MaxLineBytes)
+	b := array.NewRecordBuilder(r.opts.Alloc, schema.StepArrowSchema)
+	defer b.Release()
+	for it := range r.work {
+		if r.ctx.Err() == nil {
+			decodeChunk(dec, b, it)
+		}
+		it.releaseBlocks()
+		close(it.done)
+	}
+}
+
+func decodeChunk(dec *LineDecoder, b *array.RecordBuilder, it *item) {
+	res := &it.result
+	dec.beginChunk(b, it.lines, it.size)
+	lineNo := it.firstLine
+	src := int32(it.src)
+	for _, seg := range it.segs {
+		for len(seg) > 0 {
+			raw := seg
+			if i := bytes.IndexByte(seg, '\n'); i >= 0 {
+				raw, seg = seg[:i], seg[i+1:]
+			} else {
+				seg = nil
+			}
+			line := raw
+			if n := len(line); n > 0 && line[n-1] == '\r' {
+				line = line[:n-1]
+			}
+			if isBlank(line) {
+				res.blank++
+			} else {
+				res.lines++
+				if err := dec.DecodeLine(b, line, src, lineNo); err != nil {
+					res.rejects = append(res.rejects, lineReject{
+						line: lineNo, kind: err.Kind, reason: err.Reason, raw: bytes.Clone(raw),
+					})
+				} else {
+					res.steps++
+				}
+			}
+			lineNo++
+		}
+	}
+	if it.tail != nil {
+		res.lines++
+		res.rejects = append(res.rejects, *it.tail)
+	}
+	dec.endChunk(it.size)
+	if res.steps > 0 {
+		res.batch = b.NewRecordBatch()
+	}
+}
+
+// isBlank reports whether a line holds only JSON white space.
+func isBlank(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// consume reports one item, in order, on the goroutine that called Read.
+func (r *reader) consume(it *item) error {
+	if err := r.ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w", r.sources[it.src].Name, err)
+	}
+	name := r.sources[it.src].Name
+	switch it.kind {
+	case itemChunk:
+		<-it.done
+		res := &it.result
+		r.stats.Lines += res.lines
+		r.stats.BlankLines += res.blank
+		r.stats.Steps += res.steps
+		r.sourceLines += res.lines
+		for i := range res.rejects {
+			rj := &res.rejects[i]
+			if err := r.reject(name, rj.line, rj.kind, rj.reason, rj.raw); err != nil {
+				return err
+			}
+		}
+		if res.batch != nil {
+			batch := res.batch
+			res.batch = nil
+			var err error
+			if r.emit != nil {
+				err = r.emit(batch)
+			}
+			batch.Release()
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+		}
+	case itemLongLine:
+		return r.consumeLongLine(name, it.long)
+	case itemSourceEnd:
+		r.stats.Files++
+		r.stats.Bytes += it.bytes
+		if r.sourceLines == 0 {
+			r.stats.EmptyFiles++
+		}
+		r.sourceLines = 0
+	case itemSourceFailed:
+		r.stats.Bytes += it.bytes
+		r.sourceLines = 0
+		serr := SourceError{Source: name, Err: it.err}
+		if !r.opts.KeepGoing {
+			return &serr
+		}
+		r.stats.Failed = append(r.stats.Failed, serr)
+	}
+	return nil
+}
+
+func (r *reader) consumeLongLine(name string, ll *longLine) error {
+	var dst io.Writer = io.Discard
+	if r.rejects != nil {
+		dst = r.rejects
+	}
+	if _, err := io.Copy(dst, ll.pipe); err != nil {
+		ll.pipe.CloseWithError(errAborted)
+		if errors.Is(err, errAborted) && r.ctx.Err() != nil {
+			return fmt.Errorf("%s: %w", name, r.ctx.Err())
+		}
+		return fmt.Errorf("%s: write rejects: %w", name, err)
+	}
+	r.stats.Lines++
+	r.sourceLines++
+	// The line's bytes are written already; reject adds the rest.
+	return r.reject(name, ll.line, ll.kind, ll.reason, nil)
+}
+
+func (r *reader) reject(name string, line int64, kind, reason string, raw []byte) error {
+	r.stats.Rejected++
+	r.stats.RejectsByKind[kind]++
+	if r.rejects != nil {
+		r.rejects.Write(raw)
+		if err := r.rejects.WriteByte('\n'); err != nil {
+			return fmt.Errorf("%s: write rejects: %w", name, err)
+		}
+	}
+	if r.opts.OnReject != nil {
+		r.opts.OnReject(Reject{File: name, Line: line, Reason: reason})
+	}
+	return nil
+}
+
+// discard releases an item that will not be reported, after an error.
+func (r *reader) discard(it *item) {
+	switch it.kind {
+	case itemChunk:
+		<-it.done
+		if it.result.batch != nil {
+			it.result.batch.Release()
+			it.result.batch = nil
+		}
+	case itemLongLine:
+		it.long.pipe.CloseWithError(errAborted)
+	}
+}

@@ -1,0 +1,52 @@
+package ingest
+
+import "strings"
+
+// Reject is one input line that produced no step. Rejects are data errors:
+// located, counted and kept verbatim, while the rest of the input is analysed.
+type Reject struct {
+	File   string // Source.Name
+	Line   int64  // 1-based line number in the (decompressed) source
+	Reason string // short and specific, e.g. `step: want integer, got string`
+}
+
+// Reject kinds: the class of a reason, the keys of Stats.RejectsByKind.
+const (
+	KindMalformedJSON  = "malformed_json"
+	KindWrongType      = "wrong_type"
+	KindMissingField   = "missing_field"
+	KindInvalidValue   = "invalid_value" // the type is right but the value is not allowed: a negative step, args that cannot be canonicalised
+	KindLineTooLong    = "line_too_long"
+	KindNULByte        = "nul_byte"
+	KindTruncatedInput = "truncated_input" // a compressed stream that ends early or is corrupt
+	KindNotObject      = "not_object"
+)
+
+// LineError is why DecodeLine rejected a line.
+type LineError struct {
+	Kind   string // one of the Kind constants
+	Reason string
+}
+
+func (e *LineError) Error() string { return e.Reason }
+
+func lineError(kind, reason string) *LineError { return &LineError{Kind: kind, Reason: reason} }
+
+// SourceError is a source that could not be opened or read: a runtime
+// failure, not a data error.
+type SourceError struct {
+	Source string
+	Err    error
+}
+
+// Error names the source once: os errors already carry the path
+// ("open logs/a.jsonl: permission denied"), errors of other openers may not.
+func (e SourceError) Error() string {
+	msg := e.Err.Error()
+	if strings.Contains(msg, e.Source) {
+		return msg
+	}
+	return e.Source + ": " + msg
+}
+
+func (e SourceError) Unwrap() error { return e.Err }

@@ -1,0 +1,154 @@
+// Package score compares a scan's verdicts with labels (from `runaway gen`
+// or hand-labelled runs): precision and recall of the runaway verdict, the
+// rate at which healthy runs are flagged, root-cause accuracy and onset
+// accuracy.
+package score
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/runawayhq/runaway/detect"
+)
+
+// Label is the truth about one run.
+type Label struct {
+	RunID      string `json:"run_id"`
+	Label      string `json:"label"` // "runaway" or "healthy"
+	RootCause  string `json:"root_cause"`
+	OnsetStep  int64  `json:"onset_step"`
+	Confounder string `json:"confounder,omitempty"`
+}
+
+// Report is the score of one scan.
+type Report struct {
+	Runs int `json:"runs"`
+	// Runaway verdict vs runaway label.
+	TruePositives  int     `json:"true_positives"`
+	FalsePositives int     `json:"false_positives"`
+	FalseNegatives int     `json:"false_negatives"`
+	Precision      float64 `json:"precision"`
+	Recall         float64 `json:"recall"`
+	F1             float64 `json:"f1"`
+	// HealthyFlagged: labelled healthy runs with any finding (suspicious or runaway).
+	Healthy            int     `json:"healthy"`
+	HealthyFlagged     int     `json:"healthy_flagged"`
+	HealthyFlaggedRate float64 `json:"healthy_flagged_rate"`
+	// Over labelled runaway runs that were detected as runaway.
+	RootCauseCorrect  int     `json:"root_cause_correct"`
+	RootCauseAccuracy float64 `json:"root_cause_accuracy"`
+	OnsetWithin2      int     `json:"onset_within_2"`
+	OnsetAccuracy     float64 `json:"onset_accuracy"`
+	// Confusion[label cause][predicted cause] over labelled runaway runs
+	// ("" predicted = not flagged runaway).
+	Confusion map[string]map[string]int `json:"confusion"`
+	// FlaggedByConfounder counts flagged healthy runs by their confounder.
+	FlaggedByConfounder map[string]int `json:"flagged_by_confounder"`
+	// Missing counts labelled runs the scan did not see, Unlabelled the reverse.
+	Missing    int `json:"missing"`
+	Unlabelled int `json:"unlabelled"`
+}
+
+// Score compares results with labels.
+func Score(labels map[string]Label, results []detect.RunResult) Report {
+	r := Report{Confusion: map[string]map[string]int{}, FlaggedByConfounder: map[string]int{}}
+	seen := map[string]bool{}
+	for _, res := range results {
+		l, ok := labels[res.RunID]
+		if !ok {
+			r.Unlabelled++
+			continue
+		}
+		seen[res.RunID] = true
+		r.Runs++
+		predRunaway := res.Verdict == detect.Runaway
+		switch {
+		case l.Label == "runaway" && predRunaway:
+			r.TruePositives++
+			if string(res.RootCause) == l.RootCause {
+				r.RootCauseCorrect++
+			}
+			if d := res.OnsetStep - l.OnsetStep; d >= -2 && d <= 2 {
+				r.OnsetWithin2++
+			}
+		case l.Label == "runaway":
+			r.FalseNegatives++
+		case predRunaway:
+			r.FalsePositives++
+		}
+		if l.Label == "runaway" {
+			pred := ""
+			if predRunaway {
+				pred = string(res.RootCause)
+			}
+			if r.Confusion[l.RootCause] == nil {
+				r.Confusion[l.RootCause] = map[string]int{}
+			}
+			r.Confusion[l.RootCause][pred]++
+		} else {
+			r.Healthy++
+			if res.Verdict != detect.Healthy {
+				r.HealthyFlagged++
+				c := l.Confounder
+				if c == "" {
+					c = "none"
+				}
+				r.FlaggedByConfounder[c]++
+			}
+		}
+	}
+	for id := range labels {
+		if !seen[id] {
+			r.Missing++
+		}
+	}
+	r.Precision = ratio(r.TruePositives, r.TruePositives+r.FalsePositives)
+	r.Recall = ratio(r.TruePositives, r.TruePositives+r.FalseNegatives)
+	if r.Precision+r.Recall > 0 {
+		r.F1 = 2 * r.Precision * r.Recall / (r.Precision + r.Recall)
+	}
+	r.HealthyFlaggedRate = ratio(r.HealthyFlagged, r.Healthy)
+	r.RootCauseAccuracy = ratio(r.RootCauseCorrect, r.TruePositives)
+	r.OnsetAccuracy = ratio(r.OnsetWithin2, r.TruePositives)
+	return r
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 1
+	}
+	return float64(a) / float64(b)
+}
+
+// String renders the report for people (and test failures).
+func (r Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "runs %d: precision %.4f recall %.4f F1 %.4f (tp %d fp %d fn %d)\n", r.Runs, r.Precision, r.Recall, r.F1, r.TruePositives, r.FalsePositives, r.FalseNegatives)
+	fmt.Fprintf(&b, "healthy flagged %d/%d = %.4f; root cause accuracy %.4f; onset within +-2 steps %.4f\n", r.HealthyFlagged, r.Healthy, r.HealthyFlaggedRate, r.RootCauseAccuracy, r.OnsetAccuracy)
+	causes := make([]string, 0, len(r.Confusion))
+	for c := range r.Confusion {
+		causes = append(causes, c)
+	}
+	slices.Sort(causes)
+	for _, c := range causes {
+		preds := make([]string, 0, len(r.Confusion[c]))
+		for p := range r.Confusion[c] {
+			preds = append(preds, p)
+		}
+		slices.Sort(preds)
+		fmt.Fprintf(&b, "  %-22s ->", c)
+		for _, p := range preds {
+			name := p
+			if name == "" {
+				name = "(missed)"
+			}
+			fmt.Fprintf(&b, " %s:%d", name, r.Confusion[c][p])
+		}
+		b.WriteByte('\n')
+	}
+	if len(r.FlaggedByConfounder) > 0 {
+		fmt.Fprintf(&b, "  flagged healthy by confounder: %v\n", r.FlaggedByConfounder)
+	}
+	return b.String()
+}
