@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"math"
 	"slices"
 	"strings"
 )
@@ -48,6 +49,7 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 		res.WastedTokens += v.tok[i]
 		res.WastedCostUSD += v.cost[i]
 	}
+	res.WastedCostUSD = roundCost(res.WastedCostUSD)
 	slices.SortStableFunc(hits, func(x, y *hit) int {
 		switch {
 		case x == primary:
@@ -133,6 +135,10 @@ func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 	}
 	return pickWorst(kept)
 }
+
+// roundCost keeps sums of float costs to a nano-dollar, so reports do not
+// carry binary rounding noise (0.012130999999999998).
+func roundCost(c float64) float64 { return math.Round(c*1e9) / 1e9 }
 
 func boolRank(b bool) int {
 	if b {

@@ -207,6 +207,7 @@ func (c *Collector) addResults(rec arrow.RecordBatch, n int) {
 	empty := rec.Column(schema.ColEmpty).(*array.Boolean)
 	retryable := rec.Column(schema.ColRetryable).(*array.Boolean)
 	resHash := rec.Column(schema.ColResultHash).(*array.Uint64).Uint64Values()
+	payload := rec.Column(schema.ColResultPayload).(*array.Boolean)
 	names := rec.Column(schema.ColToolName).(*array.String)
 	hashes := rec.Column(schema.ColArgsHash).(*array.String)
 	written := rec.Column(schema.ColMemWritten).(*array.List)
@@ -230,6 +231,9 @@ func (c *Collector) addResults(rec arrow.RecordBatch, n int) {
 			}
 			if !retryable.IsNull(i) && !retryable.Value(i) {
 				f |= flagRetryableF
+			}
+			if payload.Value(i) {
+				f |= flagPayload
 			}
 		}
 		if memoryProgress(written, tags, entries, i) {

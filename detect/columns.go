@@ -35,4 +35,5 @@ const (
 	flagRetryableF                     // retryable is logged and false
 	flagMemProgress                    // wrote memory typed observation/decision
 	flagArtifacts                      // logged artifacts (see runArtifacts for ids)
+	flagPayload                        // the result carries items, data or result_count
 )

@@ -20,6 +20,7 @@ type analysis struct {
 	budgetWhat string
 
 	seen    map[uint64]uint32 // call identity -> last result
+	answers map[uint64]bool   // (tool, result) pairs seen, for results with a payload
 	counts  map[uint64]int64
 	winCnt  map[uint64]int64
 	errType map[string]int64
@@ -27,9 +28,10 @@ type analysis struct {
 
 func newAnalysis() *analysis {
 	return &analysis{
-		seen:   map[uint64]uint32{},
-		counts: map[uint64]int64{},
-		winCnt: map[uint64]int64{},
+		seen:    map[uint64]uint32{},
+		answers: map[uint64]bool{},
+		counts:  map[uint64]int64{},
+		winCnt:  map[uint64]int64{},
 	}
 }
 
@@ -38,6 +40,7 @@ func newAnalysis() *analysis {
 func indicatorPass(v *runView, p *Policy, a *analysis) {
 	n := v.n
 	clear(a.seen)
+	clear(a.answers)
 	clear(a.counts)
 	clear(a.winCnt)
 	a.progress = resize(a.progress, n)
@@ -68,7 +71,17 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 			prevRes, seenBefore := a.seen[k]
 			okData := f&flagResult != 0 && f&(flagError|flagEmpty) == 0
 			if okData && (!seenBefore || prevRes != v.res[i]) {
-				prog = true // new information: a first call, or the same call answering differently
+				// New information: a first call, or the same call answering
+				// differently; and, when the result shows what it returned,
+				// an answer this tool has not given before in the run (a call
+				// whose args differ only by a trace id learns nothing).
+				answer := uint64(uint32(v.tool[i]))<<32 | uint64(v.res[i])
+				if f&flagPayload == 0 || !a.answers[answer] {
+					prog = true
+				}
+			}
+			if okData && f&flagPayload != 0 {
+				a.answers[uint64(uint32(v.tool[i]))<<32|uint64(v.res[i])] = true
 			}
 			if f&flagResult != 0 {
 				a.seen[k] = v.res[i]
@@ -97,6 +110,7 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 		}
 		ind.CostUSD += v.cost[i]
 	}
+	ind.CostUSD = roundCost(ind.CostUSD)
 	ind.DistinctCalls = int64(len(a.counts))
 	ind.SameCallMaxWindow = maxInWindow(v, a, p.Window)
 	statePass(v, a, &ind)

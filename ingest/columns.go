@@ -15,7 +15,7 @@ type columns struct {
 	step, tsMillis, status, resultCount, promptTokens, completionTokens *array.Int64Builder
 	budgetMaxSteps, budgetMaxToolCalls, budgetMaxTokens, srcLine        *array.Int64Builder
 	costUSD, budgetMaxCostUSD, budgetMaxSeconds                         *array.Float64Builder
-	resultOK, empty, retryable                                          *array.BooleanBuilder
+	resultOK, empty, retryable, resultPayload                           *array.BooleanBuilder
 	resultHash, lineHash                                                *array.Uint64Builder
 	srcFile                                                             *array.Int32Builder
 
@@ -58,6 +58,7 @@ func bindColumns(b *array.RecordBuilder) columns {
 		budgetMaxSeconds: f64(schema.ColBudgetMaxSeconds),
 
 		resultOK: boolean(schema.ColResultOK), empty: boolean(schema.ColEmpty), retryable: boolean(schema.ColRetryable),
+		resultPayload: boolean(schema.ColResultPayload),
 
 		resultHash: b.Field(schema.ColResultHash).(*array.Uint64Builder),
 		lineHash:   b.Field(schema.ColLineHash).(*array.Uint64Builder),
@@ -117,6 +118,7 @@ func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, argsHash
 		appendOptBool(c.retryable, r.Retryable)
 		appendOptInt(c.resultCount, r.ResultCount)
 		c.resultHash.Append(r.ResultFingerprint(xxhash.Sum64))
+		c.resultPayload.Append(r.HasPayload())
 	} else {
 		c.resultOK.AppendNull()
 		c.errorType.AppendNull()
@@ -125,6 +127,7 @@ func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, argsHash
 		c.retryable.AppendNull()
 		c.resultCount.AppendNull()
 		c.resultHash.Append(0)
+		c.resultPayload.Append(false)
 	}
 
 	if m := s.Memory; m != nil {

@@ -118,6 +118,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		"retryable":             true,
 		"result_count":          int64(5),
 		"result_hash":           result.ResultFingerprint(xxhash.Sum64),
+		"result_payload":        true,
 		"mem_retrieved":         []any{"m1", "m2"},
 		"mem_written":           []any{"m3"},
 		"mem_write_tags":        []any{"inference"},
@@ -174,7 +175,7 @@ func TestDecodeMinimalLine(t *testing.T) {
 	}
 	got := row(rec, 0)
 	notNull := map[string]any{
-		"run_id": "r", "step": int64(0), "empty": false, "result_hash": uint64(0),
+		"run_id": "r", "step": int64(0), "empty": false, "result_hash": uint64(0), "result_payload": false,
 		"src_file": int32(0), "src_line": int64(1), "line_hash": xxhash.Sum64String(line),
 	}
 	for name, v := range got {

@@ -21,6 +21,7 @@ const (
 	ColRetryable
 	ColResultCount
 	ColResultHash
+	ColResultPayload
 	ColMemRetrieved
 	ColMemWritten
 	ColMemWriteTags
@@ -65,6 +66,7 @@ var MemoryEntryType = arrow.StructOf(
 //   - error_type: NormalizedErrorType; null when the result is not an error.
 //   - empty: IsEmpty; false when there is no result.
 //   - result_hash: ResultFingerprint of the result; 0 when there is no result.
+//   - result_payload: HasPayload; false when there is no result.
 //   - goal, reason: free text, filled only when the reader asks for text.
 //   - src_file: index into the list of input sources; src_line: 1-based line.
 //   - line_hash: xxhash64 of the raw line, so re-shipped duplicate lines are recognised.
@@ -85,6 +87,7 @@ var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "retryable", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
 	{Name: "result_count", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 	{Name: "result_hash", Type: arrow.PrimitiveTypes.Uint64},
+	{Name: "result_payload", Type: arrow.FixedWidthTypes.Boolean},
 	{Name: "mem_retrieved", Type: stringList, Nullable: true},
 	{Name: "mem_written", Type: stringList, Nullable: true},
 	{Name: "mem_write_tags", Type: stringList, Nullable: true},

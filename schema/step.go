@@ -114,8 +114,14 @@ func (t *Timestamp) UnmarshalJSON(b []byte) error {
 		return errBadTimestamp
 	}
 	if b[0] == '"' {
+		if len(b) < 2 || b[len(b)-1] != '"' {
+			return errBadTimestamp
+		}
+		inner := b[1 : len(b)-1]
 		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
+		if bytes.IndexByte(inner, '\\') < 0 {
+			s = string(inner) // no escapes: the common case, no decoder needed
+		} else if err := json.Unmarshal(b, &s); err != nil {
 			return errBadTimestamp
 		}
 		ms, err := ParseTimestamp(s)
@@ -277,6 +283,14 @@ func (s *Step) Validate() error {
 	return nil
 }
 
+// HasPayload reports whether the result carries what it returned (items,
+// data or result_count), so two fingerprints can be compared as answers.
+// Logs in seed 001's schema log only ok/status: every such result of a tool
+// fingerprints the same, which says nothing about whether it was new.
+func (r *ToolResult) HasPayload() bool {
+	return r != nil && (len(r.Items) > 0 || len(r.Data) > 0 || r.ResultCount != nil)
+}
+
 // ResultFingerprint identifies what a tool returned, so that "the same call
 // got the same answer again" can be told from "the world changed" (polling
 // that finally succeeds). It hashes the outcome fields only (ok, error type,
@@ -287,7 +301,8 @@ func (r *ToolResult) ResultFingerprint(hash func([]byte) uint64) uint64 {
 	if r == nil {
 		return 0
 	}
-	var buf []byte
+	var stack [256]byte
+	buf := stack[:0]
 	buf = append(buf, "ok="...)
 	buf = strconv.AppendBool(buf, !r.IsError())
 	buf = append(buf, "\x00et="...)

@@ -1,0 +1,52 @@
+package detect_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/synth"
+)
+
+// BenchmarkIndicatorPass measures detect alone: collecting already-decoded
+// Arrow batches and analyzing every run (bytes are those of the JSONL the
+// batches came from, so MB/s compares with the decoder's).
+func BenchmarkIndicatorPass(b *testing.B) {
+	var corpus bytes.Buffer
+	if _, err := synth.Generate(synth.Config{Runs: 4000, RunawayRate: 0.2, Seed: 3}, &corpus, nil); err != nil {
+		b.Fatal(err)
+	}
+	mem := memory.NewGoAllocator()
+	var batches []arrow.RecordBatch
+	_, err := ingest.Read(b.Context(), []ingest.Source{source("corpus.jsonl", corpus.String())}, ingest.Options{Alloc: mem},
+		func(rec arrow.RecordBatch) error { rec.Retain(); batches = append(batches, rec); return nil })
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		for _, rec := range batches {
+			rec.Release()
+		}
+	}()
+	b.SetBytes(int64(corpus.Len()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c, err := detect.NewCollector(detect.DefaultPolicy(), []string{"corpus.jsonl"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, rec := range batches {
+			if err := c.Add(rec); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if rs := c.Results(0); len(rs) != 4000 {
+			b.Fatalf("%d runs", len(rs))
+		}
+	}
+}
