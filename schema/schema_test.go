@@ -125,3 +125,26 @@ func TestStateCode(t *testing.T) {
 		}
 	}
 }
+
+func TestValidateRejectsImplausibleAmounts(t *testing.T) {
+	for _, line := range []string{
+		`{"run_id":"r","step":0,"usage":{"cost_usd":1e308}}`,
+		`{"run_id":"r","step":0,"usage":{"cost_usd":-1}}`,
+		`{"run_id":"r","step":0,"usage":{"prompt_tokens":-5}}`,
+		`{"run_id":"r","step":0,"tokens":{"completion":-1}}`,
+		`{"run_id":"r","step":0,"budget":{"max_steps":-3}}`,
+	} {
+		var s Step
+		if err := json.Unmarshal([]byte(line), &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Validate() == nil {
+			t.Errorf("%s accepted", line)
+		}
+	}
+	var ok Step
+	_ = json.Unmarshal([]byte(`{"run_id":"r","step":0,"usage":{"prompt_tokens":10,"cost_usd":0.02},"budget":{"max_steps":5}}`), &ok)
+	if err := ok.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -280,6 +280,38 @@ func (s *Step) Validate() error {
 	if *s.Step < 0 {
 		return fmt.Errorf("step: %d is negative", *s.Step)
 	}
+	return s.validateAmounts()
+}
+
+// maxPlausibleCostUSD bounds one step's cost: a larger value is a broken
+// logger, and summing a few of them would overflow every report's totals.
+const maxPlausibleCostUSD = 1e9
+
+func (s *Step) validateAmounts() error {
+	neg := func(name string, v int64) error {
+		if v < 0 {
+			return fmt.Errorf("%s: %d is negative", name, v)
+		}
+		return nil
+	}
+	if u := s.Usage; u != nil {
+		if err := errors.Join(neg("usage.prompt_tokens", u.PromptTokens), neg("usage.completion_tokens", u.CompletionTokens)); err != nil {
+			return err
+		}
+		if u.CostUSD < 0 || u.CostUSD > maxPlausibleCostUSD {
+			return fmt.Errorf("usage.cost_usd: %g is not a plausible cost", u.CostUSD)
+		}
+	}
+	if t := s.Tokens; t != nil {
+		if err := errors.Join(neg("tokens.prompt", t.Prompt), neg("tokens.completion", t.Completion)); err != nil {
+			return err
+		}
+	}
+	if b := s.Budget; b != nil {
+		if b.MaxSteps < 0 || b.MaxToolCalls < 0 || b.MaxTokens < 0 || b.MaxCostUSD < 0 || b.MaxSeconds < 0 {
+			return errors.New("budget: limits must not be negative")
+		}
+	}
 	return nil
 }
 
