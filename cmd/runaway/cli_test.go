@@ -160,6 +160,10 @@ func TestOutIsWrittenAndIdenticalToStdout(t *testing.T) {
 	if again != stdout {
 		t.Fatal("two scans of the same input differ")
 	}
+	// A device is written directly (benchmarks use --out /dev/null).
+	if code, _, stderr := runCLI(t, "", "scan", "--out", os.DevNull, fixturesDir); code != exitClean {
+		t.Fatalf("--out %s: exit %d %s", os.DevNull, code, stderr)
+	}
 	// An output that cannot be written is a runtime failure.
 	if code, _, _ := runCLI(t, "", "scan", "--out", filepath.Join(t.TempDir(), "no", "dir", "r.json"), fixturesDir); code != exitFailure {
 		t.Fatalf("unwritable --out: exit %d, want 3", code)

@@ -208,9 +208,22 @@ func scanSources(ctx context.Context, sources []ingest.Source, f scanFlags, poli
 }
 
 // writeOutput writes to path atomically, or to stdout when path is empty.
+// A path that is not a regular file (/dev/null, a FIFO) is written directly:
+// there is nothing to replace atomically.
 func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "" || path == "-" {
 		return write(stdout)
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		dev, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		werr := write(dev)
+		if cerr := dev.Close(); werr == nil {
+			werr = cerr
+		}
+		return werr
 	}
 	f, err := atomicfile.Create(path)
 	if err != nil {
