@@ -22,23 +22,8 @@ func runNoProgress(v *runView, a *analysis, p *Policy) *hit {
 	if a.ind.NoProgressSteps < int64(p.NoProgressSuspicious) {
 		return nil
 	}
-	bestLen, bestFirst := 0, -1
-	cur, curFirst := 0, 0
-	for i := 0; i < v.n; i++ {
-		if a.progress[i] {
-			cur = 0
-			continue
-		}
-		if cur == 0 {
-			curFirst = i
-		}
-		cur++
-		if cur > bestLen {
-			bestLen, bestFirst = cur, curFirst
-		}
-	}
-	first, last := bestFirst, bestFirst+bestLen-1
-	n := int64(bestLen)
+	s := longestStreak(steps(v.n), nil, func(i int) bool { return !a.progress[i] })
+	first, last, n := s.first, s.last, int64(s.n)
 	calls := callsBetween(a, first, last)
 	errs, empties := 0, 0
 	for i := first; i <= last; i++ {

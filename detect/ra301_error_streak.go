@@ -23,25 +23,10 @@ func runErrorStreak(v *runView, a *analysis, p *Policy) *hit {
 	if a.ind.MaxErrorStreak < int64(p.ErrorStreakSuspicious) {
 		return nil
 	}
-	bestLen, bestFirst, bestLast := 0, -1, -1
-	cur, curFirst := 0, -1
-	for _, i := range a.calls {
-		f := v.flags[i]
-		if f&flagResult == 0 {
-			continue
-		}
-		if f&flagError == 0 {
-			cur = 0
-			continue
-		}
-		if cur == 0 {
-			curFirst = i
-		}
-		cur++
-		if cur > bestLen {
-			bestLen, bestFirst, bestLast = cur, curFirst, i
-		}
-	}
+	s := longestStreak(a.callSteps,
+		func(i int) bool { return v.flags[i]&flagResult == 0 },
+		func(i int) bool { return v.flags[i]&flagError != 0 })
+	bestLen, bestFirst, bestLast := s.n, s.first, s.last
 	byType := map[string]int64{}
 	keys := map[uint64]int{}
 	for _, i := range a.calls {

@@ -63,3 +63,49 @@ func severityFor(value int64, suspicious, runaway int) Verdict {
 	}
 	return Healthy
 }
+
+// streak is the longest run of consecutive positions that match, over the
+// step indices in order; positions for which skip is true neither break nor
+// extend it. first and last are step indices; n is 0 when nothing matched.
+type streak struct{ first, last, n int }
+
+func longestStreak(indices func(yield func(int) bool), skip, match func(i int) bool) streak {
+	var best, cur streak
+	for i := range indices {
+		if skip != nil && skip(i) {
+			continue
+		}
+		if !match(i) {
+			cur.n = 0
+			continue
+		}
+		if cur.n == 0 {
+			cur.first = i
+		}
+		cur.n++
+		cur.last = i
+		if cur.n > best.n {
+			best = cur
+		}
+	}
+	return best
+}
+
+// steps yields 0..n-1; calls yields the indices of steps with a tool call.
+func steps(n int) func(yield func(int) bool) {
+	return func(yield func(int) bool) {
+		for i := 0; i < n; i++ {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+func (a *analysis) callSteps(yield func(int) bool) {
+	for _, i := range a.calls {
+		if !yield(i) {
+			return
+		}
+	}
+}
