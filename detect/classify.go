@@ -78,9 +78,12 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 //     error-storm, not a tool-retry-loop), unless the call kept failing
 //     with a non-retryable error (SCHEMA_ERROR, retryable:false): retrying
 //     what cannot succeed is a tool-retry-loop.
-//  3. A repeated call inside a re-planning loop is the re-planning loop: the
-//     agent went back through PLAN each time it repeated itself.
-//  4. Otherwise the worst severity wins, then the loop that began first.
+//  3. A repeated call or cycle inside a re-planning loop is the re-planning
+//     loop: the agent went back through PLAN each time it repeated itself.
+//  4. Of two overlapping findings of one root cause, the more specific
+//     detector gives the evidence (RA302 and RA102 over RA101, RA303 over
+//     RA301) when it is at least as severe.
+//  5. Otherwise the worst severity wins, then the loop that began first.
 func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 	byID := map[string]*hit{}
 	var patterns, symptoms []*hit
@@ -106,10 +109,10 @@ func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 	storm, rep := byID[ErrorStreak.ID], byID[RepeatedCall.ID]
 	if storm != nil {
 		for _, h := range patterns {
-			if h == storm || !overlaps(h, storm) {
+			if h.RootCause == CauseErrorStorm || !overlaps(h, storm) {
 				continue
 			}
-			if h == rep && rep.errorShare >= 0.5 && 2*rep.nonRetryableShare >= rep.errorShare {
+			if h.Detector == NonRetryableRetry.ID || (h == rep && rep.errorShare >= 0.5 && 2*rep.nonRetryableShare >= rep.errorShare) {
 				// Retrying a call that failed for good is the agent's loop,
 				// not a failing dependency: tool-retry-loop.
 				dropped[storm] = true
@@ -124,8 +127,23 @@ func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 			}
 		}
 	}
-	if replan := byID[ReplanLoop.ID]; replan != nil && rep != nil && !dropped[replan] && overlaps(replan, rep) {
-		dropped[rep] = true
+	if replan := byID[ReplanLoop.ID]; replan != nil && !dropped[replan] {
+		for _, id := range []string{RepeatedCall.ID, CallCycle.ID} {
+			if h := byID[id]; h != nil && overlaps(replan, h) {
+				dropped[h] = true
+			}
+		}
+	}
+	// The more specific detector of one root cause gives the evidence.
+	for _, pair := range [][2]string{
+		{NonRetryableRetry.ID, RepeatedCall.ID},
+		{CallCycle.ID, RepeatedCall.ID},
+		{RateLimitNoBackoff.ID, ErrorStreak.ID},
+	} {
+		specific, generic := byID[pair[0]], byID[pair[1]]
+		if specific != nil && generic != nil && !dropped[specific] && overlaps(specific, generic) && specific.Severity >= generic.Severity {
+			dropped[generic] = true
+		}
 	}
 	var kept []*hit
 	for _, h := range patterns {

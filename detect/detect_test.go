@@ -80,7 +80,9 @@ func TestRepeatedCallSeesInterleavedRepeats(t *testing.T) {
 		r.add(`"state":"ACT","tool_call":{"name":"fetch","args":{"url":"u"}},"tool_result":{"ok":true,"data":"same page"}`)
 	}
 	res := one(t, detect.DefaultPolicy(), r.text())
-	if res.Verdict != detect.Runaway || res.Findings[0].Detector != "RA101" {
+	// RA101 sees each key's chain; RA102 sees the cycle and, being more
+	// specific, gives the evidence.
+	if res.Verdict != detect.Runaway || res.Findings[0].Detector != "RA102" || !slices.Contains(detectors(res), "RA101") {
 		t.Fatalf("ABAB loop: %+v", res)
 	}
 	if res.Indicators.SameCallMaxStreak != 1 || res.Indicators.SameCallMaxWindow != 6 {

@@ -32,6 +32,20 @@ type Policy struct {
 	// ErrorStreakSuspicious and ErrorStreakRunaway: failed tool calls in a row.
 	ErrorStreakSuspicious int `yaml:"error_streak_suspicious"`
 	ErrorStreakRunaway    int `yaml:"error_streak_runaway"`
+	// CycleSuspicious and CycleRunaway: repetitions of a cycle of 2-4 calls.
+	CycleSuspicious int `yaml:"cycle_suspicious"`
+	CycleRunaway    int `yaml:"cycle_runaway"`
+	// NonRetryableSuspicious and NonRetryableRunaway: retries of a call that
+	// failed with a non-retryable error.
+	NonRetryableSuspicious int `yaml:"nonretryable_retries_suspicious"`
+	NonRetryableRunaway    int `yaml:"nonretryable_retries_runaway"`
+	// BackoffGrowth: a retry after RATE_LIMIT backs off when its gap is at
+	// least this multiple of the previous retry's gap.
+	BackoffGrowth float64 `yaml:"backoff_growth"`
+	// RateLimitSuspicious and RateLimitRunaway: retries after RATE_LIMIT whose
+	// gap did not grow.
+	RateLimitSuspicious int `yaml:"ratelimit_no_backoff_suspicious"`
+	RateLimitRunaway    int `yaml:"ratelimit_no_backoff_runaway"`
 	// BudgetRunawayRatio: a run that used this multiple of any limit ran away;
 	// crossing a limit at all is suspicious.
 	BudgetRunawayRatio float64 `yaml:"budget_runaway_ratio"`
@@ -46,16 +60,23 @@ type Policy struct {
 // DefaultPolicy returns the documented defaults.
 func DefaultPolicy() Policy {
 	return Policy{
-		Window:                20,
-		RepeatSuspicious:      3,
-		RepeatRunaway:         5,
-		PlanLoopSuspicious:    3,
-		PlanLoopRunaway:       5,
-		NoProgressSuspicious:  10,
-		NoProgressRunaway:     20,
-		ErrorStreakSuspicious: 3,
-		ErrorStreakRunaway:    6,
-		BudgetRunawayRatio:    1.5,
+		Window:                 20,
+		RepeatSuspicious:       3,
+		RepeatRunaway:          5,
+		PlanLoopSuspicious:     3,
+		PlanLoopRunaway:        5,
+		NoProgressSuspicious:   10,
+		NoProgressRunaway:      20,
+		ErrorStreakSuspicious:  3,
+		ErrorStreakRunaway:     6,
+		CycleSuspicious:        3,
+		CycleRunaway:           5,
+		NonRetryableSuspicious: 2,
+		NonRetryableRunaway:    4,
+		BackoffGrowth:          1.5,
+		RateLimitSuspicious:    2,
+		RateLimitRunaway:       4,
+		BudgetRunawayRatio:     1.5,
 	}
 }
 
@@ -81,6 +102,13 @@ func Params() []Param {
 		{"no_progress_runaway", fmt.Sprint(d.NoProgressRunaway), "ours: twice seed 000's step limit", "steps in a row without a progress event: runaway", []string{"RA202"}},
 		{"error_streak_suspicious", fmt.Sprint(d.ErrorStreakSuspicious), "seed 001 4-4: circuit breaker opens after 3 consecutive failures", "failed tool calls in a row: suspicious", []string{"RA301"}},
 		{"error_streak_runaway", fmt.Sprint(d.ErrorStreakRunaway), "ours: two breaker cycles ignored", "failed tool calls in a row: runaway", []string{"RA301"}},
+		{"cycle_suspicious", fmt.Sprint(d.CycleSuspicious), "OpenHands stuck detector: A B A B over 6 actions", "repetitions of a cycle of 2-4 identical calls: suspicious", []string{"RA102"}},
+		{"cycle_runaway", fmt.Sprint(d.CycleRunaway), "ours: as repeat_runaway", "repetitions of a cycle of 2-4 identical calls: runaway", []string{"RA102"}},
+		{"nonretryable_retries_suspicious", fmt.Sprint(d.NonRetryableSuspicious), "seed 001 4-2: SCHEMA_ERROR maxRetries 0; seed 003: retryable=false means do not call again", "retries of a call after a non-retryable error: suspicious (one retry is tolerated)", []string{"RA302"}},
+		{"nonretryable_retries_runaway", fmt.Sprint(d.NonRetryableRunaway), "ours", "retries of a call after a non-retryable error: runaway", []string{"RA302"}},
+		{"backoff_growth", fmt.Sprint(d.BackoffGrowth), "seed 001 4-2 and seed 003: exponential backoff (x2), less jitter", "a retry after RATE_LIMIT backs off when its gap is at least this multiple of the previous gap", []string{"RA303"}},
+		{"ratelimit_no_backoff_suspicious", fmt.Sprint(d.RateLimitSuspicious), "seed 001 4-2: RATE_LIMIT maxRetries 2 with backoff", "retries after RATE_LIMIT whose gap did not grow: suspicious", []string{"RA303"}},
+		{"ratelimit_no_backoff_runaway", fmt.Sprint(d.RateLimitRunaway), "ours: twice the retry cap", "retries after RATE_LIMIT whose gap did not grow: runaway", []string{"RA303"}},
 		{"budget_runaway_ratio", fmt.Sprint(d.BudgetRunawayRatio), "ours", "usage of a limit at which a budget overrun is runaway (any crossing is suspicious)", []string{"RA401"}},
 		{"max_steps", "0 (none)", "seed 000 uses 10, seed 002 maxIterations 6", "budget for runs that log none: steps", []string{"RA401"}},
 		{"max_tool_calls", "0 (none)", "seed 000 uses 6, seed 002 LoopGuard 10", "budget for runs that log none: tool calls", []string{"RA401"}},
@@ -105,6 +133,13 @@ func (p *Policy) Validate() error {
 		{"no_progress_runaway must be >= no_progress_suspicious", p.NoProgressRunaway >= p.NoProgressSuspicious},
 		{"error_streak_suspicious must be >= 1", p.ErrorStreakSuspicious >= 1},
 		{"error_streak_runaway must be >= error_streak_suspicious", p.ErrorStreakRunaway >= p.ErrorStreakSuspicious},
+		{"cycle_suspicious must be >= 2", p.CycleSuspicious >= 2},
+		{"cycle_runaway must be >= cycle_suspicious", p.CycleRunaway >= p.CycleSuspicious},
+		{"nonretryable_retries_suspicious must be >= 1", p.NonRetryableSuspicious >= 1},
+		{"nonretryable_retries_runaway must be >= nonretryable_retries_suspicious", p.NonRetryableRunaway >= p.NonRetryableSuspicious},
+		{"backoff_growth must be > 1", p.BackoffGrowth > 1},
+		{"ratelimit_no_backoff_suspicious must be >= 1", p.RateLimitSuspicious >= 1},
+		{"ratelimit_no_backoff_runaway must be >= ratelimit_no_backoff_suspicious", p.RateLimitRunaway >= p.RateLimitSuspicious},
 		{"budget_runaway_ratio must be >= 1", p.BudgetRunawayRatio >= 1},
 		{"budget limits must not be negative", p.MaxSteps >= 0 && p.MaxToolCalls >= 0 && p.MaxTokens >= 0 && p.MaxCostUSD >= 0 && p.MaxSeconds >= 0},
 	}

@@ -41,7 +41,7 @@ func runRepeatedCall(v *runView, a *analysis, p *Policy) *hit {
 	open := map[uint64]*callChain{}
 	var best *callChain
 	consider := func(c *callChain) {
-		if len(c.idx) < p.RepeatSuspicious || pollingWithBackoff(v, c) {
+		if len(c.idx) < p.RepeatSuspicious || pollingWithBackoff(v, a, c) {
 			return
 		}
 		if best == nil || len(c.idx) > len(best.idx) || (len(c.idx) == len(best.idx) && c.idx[0] < best.idx[0]) {
@@ -115,12 +115,30 @@ func runRepeatedCall(v *runView, a *analysis, p *Policy) *hit {
 // the same call finally answered differently (and successfully), and the
 // agent waited longer and longer between tries. Without ts it cannot be told
 // from a retry loop, so it is not exempt.
-func pollingWithBackoff(v *runView, c *callChain) bool {
-	if c.brokenBy < 0 || v.flags[c.brokenBy]&(flagError|flagEmpty) != 0 || v.flags[c.brokenBy]&flagResult == 0 {
+func pollingWithBackoff(v *runView, a *analysis, c *callChain) bool {
+	if c.brokenBy >= 0 {
+		return backoffThenChange(v, c.idx, c.brokenBy)
+	}
+	// A call waited on alongside another (status, then logs, then status)
+	// ends when the wait ends: the next call after the chain brings news.
+	last := c.idx[len(c.idx)-1]
+	for _, i := range a.calls {
+		if i > last {
+			return a.progress[i] && backoffThenChange(v, c.idx, i)
+		}
+	}
+	return false
+}
+
+// backoffThenChange: tries at idx, then the call at next answered with new,
+// successful, non-empty data, and the gaps between the tries (next
+// included) grew.
+func backoffThenChange(v *runView, idx []int, next int) bool {
+	if len(idx) < 2 || v.flags[next]&(flagError|flagEmpty) != 0 || v.flags[next]&flagResult == 0 {
 		return false
 	}
-	times := make([]int64, 0, len(c.idx)+1)
-	for _, i := range append(c.idx[:len(c.idx):len(c.idx)], c.brokenBy) {
+	times := make([]int64, 0, len(idx)+1)
+	for _, i := range append(idx[:len(idx):len(idx)], next) {
 		if v.ts[i] == tsNull {
 			return false
 		}

@@ -27,9 +27,12 @@ type Detector struct {
 // init() registration, so what runs is what is listed here.
 var Registry = []*Detector{
 	RepeatedCall,
+	CallCycle,
 	ReplanLoop,
 	NoProgress,
 	ErrorStreak,
+	NonRetryableRetry,
+	RateLimitNoBackoff,
 	BudgetOverrun,
 }
 

@@ -1,0 +1,104 @@
+package detect
+
+import (
+	"fmt"
+	"strings"
+)
+
+// CallCycle finds calls repeating in a cycle of period 2 to 4 (A B A B,
+// A B C A B C) with the same results: the agent goes round the same few
+// calls and learns nothing. Seed 003's breaker only sees identical calls in
+// a row, so these loops pass it; OpenHands catches period 2 over 6 actions.
+var CallCycle = &Detector{
+	ID:        "RA102",
+	Slug:      "call-cycle",
+	Title:     "Calls repeating in a cycle of 2 to 4 with the same results",
+	RootCause: CauseToolRetryLoop,
+	Guard:     "windowed dedup on (tool, canonical args) over the last 10-20 calls, not only consecutive ones (seed 004's window; OpenHands' alternating-pattern check)",
+	Reads:     []string{"tool_calls", "distinct_calls"},
+	Params:    []string{"cycle_suspicious", "cycle_runaway"},
+	run:       runCallCycle,
+}
+
+const maxCyclePeriod = 4
+
+func runCallCycle(v *runView, a *analysis, p *Policy) *hit {
+	calls := a.calls
+	same := func(j, k int) bool {
+		x, y := calls[j], calls[k]
+		return v.call[x] == v.call[y] && v.res[x] == v.res[y] && v.flags[x]&flagResult == v.flags[y]&flagResult
+	}
+	bestReps, bestPeriod, bestStart, bestEnd := 0, 0, 0, 0
+	for period := 2; period <= maxCyclePeriod; period++ {
+		run := 0
+		for j := period; j <= len(calls); j++ {
+			if j < len(calls) && same(j, j-period) {
+				run++
+				continue
+			}
+			if run > 0 {
+				start, end := j-run-period, j-1 // call ordinals of the segment
+				reps := (end - start + 1) / period
+				if reps > bestReps && distinctKeys(v, calls[start:start+period]) >= 2 {
+					if !cycleEndsInBackoffChange(v, calls, start, end, period) {
+						bestReps, bestPeriod, bestStart, bestEnd = reps, period, start, end
+					}
+				}
+			}
+			run = 0
+		}
+	}
+	if bestReps < p.CycleSuspicious {
+		return nil
+	}
+	first, last := calls[bestStart], calls[bestEnd]
+	var keys []string
+	for _, i := range calls[bestStart : bestStart+bestPeriod] {
+		keys = append(keys, v.names.toolName(v.tool[i])+" "+v.names.argsText(v.args[i], v.tool[i]))
+	}
+	var tools []string
+	for _, i := range calls[bestStart : bestStart+bestPeriod] {
+		tools = append(tools, v.names.toolName(v.tool[i]))
+	}
+	n := int64(bestReps)
+	return &hit{
+		Finding: Finding{
+			Severity:  severityFor(n, p.CycleSuspicious, p.CycleRunaway),
+			Message:   fmt.Sprintf("cycle of %d calls (%s) repeated %d times with the same results, steps %d-%d", bestPeriod, strings.Join(tools, " -> "), n, v.step[first], v.step[last]),
+			OnsetStep: v.step[first],
+			Evidence: Evidence{
+				Steps:  []StepRange{{v.step[first], v.step[last]}},
+				Keys:   keys,
+				Counts: []Count{{"period", int64(bestPeriod)}, {"repetitions", n}, {"calls_in_cycle", int64(bestEnd - bestStart + 1)}},
+			},
+		},
+		first:      first,
+		last:       last,
+		errorShare: segmentErrorShare(v, a, first, last),
+	}
+}
+
+func distinctKeys(v *runView, idx []int) int {
+	seen := map[uint64]bool{}
+	for _, i := range idx {
+		seen[v.call[i]] = true
+	}
+	return len(seen)
+}
+
+// cycleEndsInBackoffChange exempts waiting loops (check job, read log, check
+// job...) that back off and end when the first call of the cycle answers
+// differently, as RA101 exempts polling.
+func cycleEndsInBackoffChange(v *runView, calls []int, start, end, period int) bool {
+	key := v.call[calls[start]]
+	var idx []int
+	for o := start; o <= end; o += period {
+		idx = append(idx, calls[o])
+	}
+	for o := end + 1; o < len(calls); o++ {
+		if v.call[calls[o]] == key {
+			return backoffThenChange(v, idx, calls[o])
+		}
+	}
+	return false
+}

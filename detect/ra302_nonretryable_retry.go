@@ -1,0 +1,83 @@
+package detect
+
+import (
+	"fmt"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// NonRetryableRetry finds a call retried after it failed with an error that
+// says retrying cannot help: SCHEMA_ERROR (seed 001 4-2: maxRetries 0, fix
+// the args or the prompt) or retryable:false (seed 003: do not call again).
+var NonRetryableRetry = &Detector{
+	ID:        "RA302",
+	Slug:      "nonretryable-retry",
+	Title:     "Call retried after a non-retryable error",
+	RootCause: CauseToolRetryLoop,
+	Guard:     "retry policy by error type: SCHEMA_ERROR and retryable:false stop the call and move to RECOVER to repair the args (seed 001 4-2 policyFor; seed 003)",
+	Reads:     []string{"tool_errors", "tool_errors_by_type"},
+	Params:    []string{"nonretryable_retries_suspicious", "nonretryable_retries_runaway"},
+	run:       runNonRetryableRetry,
+}
+
+func nonRetryable(v *runView, i int) bool {
+	f := v.flags[i]
+	return f&flagError != 0 && (f&flagRetryableF != 0 || v.names.errTypeName(v.err[i]) == schema.ErrSchemaError)
+}
+
+func runNonRetryableRetry(v *runView, a *analysis, p *Policy) *hit {
+	type state struct {
+		firstFail int // step index of the failure whose retries are counted
+		lastIdx   int
+		retries   int
+		failing   bool // the key's last result was a non-retryable error
+	}
+	keys := map[uint64]*state{}
+	var best *state
+	for _, i := range a.calls {
+		k := v.call[i]
+		s := keys[k]
+		if s != nil && s.failing {
+			s.retries++
+			s.lastIdx = i
+			if best == nil || s.retries > best.retries {
+				best = s
+			}
+		}
+		if v.flags[i]&flagResult == 0 {
+			continue
+		}
+		if nonRetryable(v, i) {
+			if s == nil || !s.failing {
+				s = &state{firstFail: i, lastIdx: i}
+				keys[k] = s
+			}
+			s.failing = true
+		} else if s != nil {
+			s.failing = false
+		}
+	}
+	if best == nil || best.retries < p.NonRetryableSuspicious {
+		return nil
+	}
+	first, last := best.firstFail, best.lastIdx
+	tool := v.names.toolName(v.tool[first])
+	n := int64(best.retries)
+	return &hit{
+		Finding: Finding{
+			Severity: severityFor(n, p.NonRetryableSuspicious, p.NonRetryableRunaway),
+			Message: fmt.Sprintf("%s retried %d times after a non-retryable %s, steps %d-%d",
+				tool, n, v.names.errTypeName(v.err[first]), v.step[first], v.step[last]),
+			OnsetStep: v.step[first],
+			Evidence: Evidence{
+				Steps:  []StepRange{{v.step[first], v.step[last]}},
+				Keys:   []string{tool + " " + v.names.argsText(v.args[first], v.tool[first])},
+				Counts: []Count{{"retries", n}},
+			},
+		},
+		first:             first,
+		last:              last,
+		errorShare:        segmentErrorShare(v, a, first, last),
+		nonRetryableShare: 1,
+	}
+}

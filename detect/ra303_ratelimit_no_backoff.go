@@ -1,0 +1,90 @@
+package detect
+
+import (
+	"fmt"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// RateLimitNoBackoff finds calls retried after RATE_LIMIT (or HTTP 429)
+// without waiting longer each time: hammering a throttled API keeps it
+// throttled (seed 001 4-2: exponential backoff, at most 2 retries). It reads
+// ts; a run without ts gets no finding from it rather than a false one.
+var RateLimitNoBackoff = &Detector{
+	ID:        "RA303",
+	Slug:      "ratelimit-no-backoff",
+	Title:     "RATE_LIMIT retried without growing backoff",
+	RootCause: CauseErrorStorm,
+	Guard:     "exponential backoff on RATE_LIMIT (base 800 ms, x2) with a retry cap of 2, then a circuit breaker (seed 001 4-2 and 4-4; seed 003 retry helper)",
+	Reads:     []string{"tool_errors_by_type", "duration_ms"},
+	Params:    []string{"backoff_growth", "ratelimit_no_backoff_suspicious", "ratelimit_no_backoff_runaway"},
+	run:       runRateLimitNoBackoff,
+}
+
+func runRateLimitNoBackoff(v *runView, a *analysis, p *Policy) *hit {
+	if a.ind.ToolErrorsByType[schema.ErrRateLimit] < 2 {
+		return nil
+	}
+	type state struct {
+		first, last int
+		prevIdx     int
+		prevGap     int64
+		limited     bool // the key's last call was rate limited
+		flat        int  // retries whose gap did not grow
+	}
+	keys := map[uint64]*state{}
+	var best *state
+	for _, i := range a.calls {
+		k := v.call[i]
+		s := keys[k]
+		if s != nil && s.limited && v.ts[i] != tsNull && v.ts[s.prevIdx] != tsNull {
+			gap := v.ts[i] - v.ts[s.prevIdx]
+			// The first retry has nothing to grow from; later ones must wait
+			// backoff_growth times longer than the previous retry did.
+			if s.prevGap > 0 && float64(gap) < p.BackoffGrowth*float64(s.prevGap) {
+				s.flat++
+				s.last = i
+				if best == nil || s.flat > best.flat {
+					best = s
+				}
+			}
+			s.prevGap = gap
+		}
+		limited := v.flags[i]&flagError != 0 && v.names.errTypeName(v.err[i]) == schema.ErrRateLimit
+		switch {
+		case limited && (s == nil || !s.limited):
+			s = &state{first: i, last: i}
+			keys[k] = s
+		case !limited && s != nil:
+			s.limited = false
+			s.prevGap = 0
+		}
+		if s != nil {
+			s.prevIdx = i
+			if limited {
+				s.limited = true
+			}
+		}
+	}
+	if best == nil || best.flat < p.RateLimitSuspicious {
+		return nil
+	}
+	first, last := best.first, best.last
+	tool := v.names.toolName(v.tool[first])
+	n := int64(best.flat)
+	return &hit{
+		Finding: Finding{
+			Severity:  severityFor(n, p.RateLimitSuspicious, p.RateLimitRunaway),
+			Message:   fmt.Sprintf("%s retried %d times after RATE_LIMIT without backing off, steps %d-%d", tool, n, v.step[first], v.step[last]),
+			OnsetStep: v.step[first],
+			Evidence: Evidence{
+				Steps:  []StepRange{{v.step[first], v.step[last]}},
+				Keys:   []string{tool + " " + v.names.argsText(v.args[first], v.tool[first])},
+				Counts: []Count{{"retries_without_backoff", n}},
+			},
+		},
+		first:      first,
+		last:       last,
+		errorShare: segmentErrorShare(v, a, first, last),
+	}
+}
