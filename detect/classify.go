@@ -73,17 +73,19 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 //     budget overrun name the cause only when no pattern fired at least as
 //     severe as they did (budget first, as seed 001 lists it as a pattern
 //     of its own).
-//  2. A pattern whose segment overlaps an error streak and is mostly failed
+//  2. A memory written from inference or a tool error and retrieved through
+//     the loop (RA501) is what drives the patterns it overlaps.
+//  3. A pattern whose segment overlaps an error streak and is mostly failed
 //     calls is that error storm (an error storm on one call is an
 //     error-storm, not a tool-retry-loop), unless the call kept failing
 //     with a non-retryable error (SCHEMA_ERROR, retryable:false): retrying
 //     what cannot succeed is a tool-retry-loop.
-//  3. A repeated call or cycle inside a re-planning loop is the re-planning
+//  4. A repeated call or cycle inside a re-planning loop is the re-planning
 //     loop: the agent went back through PLAN each time it repeated itself.
-//  4. Of two overlapping findings of one root cause, the more specific
+//  5. Of two overlapping findings of one root cause, the more specific
 //     detector gives the evidence (RA302 and RA102 over RA101, RA303 over
 //     RA301) when it is at least as severe.
-//  5. Otherwise the worst severity wins, then the loop that began first.
+//  6. Otherwise the worst severity wins, then the loop that began first.
 func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 	byID := map[string]*hit{}
 	var patterns, symptoms []*hit
@@ -106,10 +108,18 @@ func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 		return pickWorst(symptoms)
 	}
 	dropped := map[*hit]bool{}
-	storm, rep := byID[ErrorStreak.ID], byID[RepeatedCall.ID]
-	if storm != nil {
+	// A suspect memory retrieved through the loop is what drives it.
+	if mem := byID[MemoryContamination.ID]; mem != nil {
 		for _, h := range patterns {
-			if h.RootCause == CauseErrorStorm || !overlaps(h, storm) {
+			if h != mem && overlaps(h, mem) {
+				dropped[h] = true
+			}
+		}
+	}
+	storm, rep := byID[ErrorStreak.ID], byID[RepeatedCall.ID]
+	if storm != nil && !dropped[storm] {
+		for _, h := range patterns {
+			if dropped[h] || h.RootCause == CauseErrorStorm || h.RootCause == CauseMemoryContamination || !overlaps(h, storm) {
 				continue
 			}
 			if h.Detector == NonRetryableRetry.ID || (h == rep && rep.errorShare >= 0.5 && 2*rep.nonRetryableShare >= rep.errorShare) {
@@ -150,6 +160,9 @@ func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 		if !dropped[h] {
 			kept = append(kept, h)
 		}
+	}
+	if len(kept) == 0 {
+		return pickWorst(patterns) // the rules cannot drop everything, but never guess empty
 	}
 	return pickWorst(kept)
 }

@@ -48,8 +48,16 @@ type Collector struct {
 	line     chunked[uint32]
 	lineHash chunked[uint32]
 
+	intents   []string // index 0 is "no intent"
+	intentIdx map[string]int32
+	intent    chunked[int32]
+
 	budgets   map[int32]*budgetLimits
 	artifacts map[int32][]artifactRef
+	// memReads and memSuspect are per-run side tables: most steps read or
+	// write no memory, so a column would be mostly empty.
+	memReads   map[int32][]artifactRef
+	memSuspect map[int32][]suspectWrite
 
 	runScratch []int32
 }
@@ -72,15 +80,19 @@ func NewCollector(p Policy, files []string) (*Collector, error) {
 		return nil, err
 	}
 	return &Collector{
-		policy:    p,
-		files:     files,
-		runIndex:  map[string]int32{},
-		toolIdx:   map[string]int32{},
-		errTypes:  []string{""},
-		errIdx:    map[string]uint16{},
-		otherArgs: map[uint64]string{},
-		budgets:   map[int32]*budgetLimits{},
-		artifacts: map[int32][]artifactRef{},
+		policy:     p,
+		files:      files,
+		runIndex:   map[string]int32{},
+		toolIdx:    map[string]int32{},
+		errTypes:   []string{""},
+		errIdx:     map[string]uint16{},
+		otherArgs:  map[uint64]string{},
+		intents:    []string{""},
+		intentIdx:  map[string]int32{},
+		budgets:    map[int32]*budgetLimits{},
+		artifacts:  map[int32][]artifactRef{},
+		memReads:   map[int32][]artifactRef{},
+		memSuspect: map[int32][]suspectWrite{},
 	}, nil
 }
 
@@ -108,7 +120,104 @@ func (c *Collector) Add(rec arrow.RecordBatch) error {
 	c.addSource(rec, n)
 	c.addBudgets(rec, n)
 	c.addArtifacts(rec.Column(schema.ColArtifacts).(*array.List), base, n)
+	c.addIntents(rec.Column(schema.ColIntent).(*array.String), n)
+	c.addMemory(rec, base, n)
 	return nil
+}
+
+func (c *Collector) addIntents(col *array.String, n int) {
+	for i := 0; i < n; i++ {
+		if col.IsNull(i) || col.Value(i) == "" {
+			c.intent.append(0)
+			continue
+		}
+		name := col.Value(i)
+		idx, ok := c.intentIdx[name]
+		if !ok {
+			name = string([]byte(name))
+			idx = int32(len(c.intents))
+			c.intents = append(c.intents, name)
+			c.intentIdx[name] = idx
+		}
+		c.intent.append(idx)
+	}
+}
+
+// suspectWrite is a memory written from a guess or a failure (seed 001 1-3:
+// "observation and inference not told apart").
+type suspectWrite struct {
+	row  int32
+	id   uint64
+	name string
+	why  string
+}
+
+// lowConfidence is the confidence at or below which a written memory entry
+// is suspect (seed 000's not-found result carries confidence 0.2).
+const lowConfidence = 0.3
+
+func (c *Collector) addMemory(rec arrow.RecordBatch, base int32, n int) {
+	retrieved := rec.Column(schema.ColMemRetrieved).(*array.List)
+	written := rec.Column(schema.ColMemWritten).(*array.List)
+	tags := rec.Column(schema.ColMemWriteTags).(*array.List)
+	entries := rec.Column(schema.ColMemEntries).(*array.List)
+	if retrieved.NullN() == n && written.NullN() == n && entries.NullN() == n {
+		return
+	}
+	for i := 0; i < n; i++ {
+		run, row := c.runScratch[i], base+int32(i)
+		if retrieved.IsValid(i) {
+			vals := retrieved.ListValues().(*array.String)
+			s, e := retrieved.ValueOffsets(i)
+			for j := s; j < e; j++ {
+				c.memReads[run] = append(c.memReads[run], artifactRef{row: row, id: xxhash.Sum64String(vals.Value(int(j)))})
+			}
+		}
+		c.addSuspectWrites(run, row, written, tags, entries, i)
+	}
+}
+
+func (c *Collector) addSuspectWrites(run, row int32, written, tags, entries *array.List, i int) {
+	tagWhy := ""
+	if tags.IsValid(i) {
+		vals := tags.ListValues().(*array.String)
+		s, e := tags.ValueOffsets(i)
+		for j := s; j < e; j++ {
+			if t := vals.Value(int(j)); t == schema.MemInference || t == schema.MemToolError {
+				tagWhy = "tagged " + t
+			}
+		}
+	}
+	if tagWhy != "" && written.IsValid(i) {
+		vals := written.ListValues().(*array.String)
+		s, e := written.ValueOffsets(i)
+		for j := s; j < e; j++ {
+			id := vals.Value(int(j))
+			c.memSuspect[run] = append(c.memSuspect[run], suspectWrite{row: row, id: xxhash.Sum64String(id), name: string([]byte(id)), why: tagWhy})
+		}
+	}
+	if entries.IsValid(i) {
+		st := entries.ListValues().(*array.Struct)
+		ids, types := st.Field(0).(*array.String), st.Field(1).(*array.String)
+		conf := st.Field(3).(*array.Float64)
+		s, e := entries.ValueOffsets(i)
+		for j := int(s); j < int(e); j++ {
+			if !ids.IsValid(j) {
+				continue
+			}
+			why := ""
+			switch {
+			case types.IsValid(j) && (types.Value(j) == schema.MemInference || types.Value(j) == schema.MemToolError):
+				why = "type " + types.Value(j)
+			case conf.IsValid(j) && conf.Value(j) <= lowConfidence:
+				why = fmt.Sprintf("confidence %.2g", conf.Value(j))
+			}
+			if why != "" {
+				id := ids.Value(j)
+				c.memSuspect[run] = append(c.memSuspect[run], suspectWrite{row: row, id: xxhash.Sum64String(id), name: string([]byte(id)), why: why})
+			}
+		}
+	}
 }
 
 func (c *chunked[T]) appendAll(vs []T) {

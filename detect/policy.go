@@ -46,6 +46,16 @@ type Policy struct {
 	// gap did not grow.
 	RateLimitSuspicious int `yaml:"ratelimit_no_backoff_suspicious"`
 	RateLimitRunaway    int `yaml:"ratelimit_no_backoff_runaway"`
+	// EmptySuspicious and EmptyRunaway: empty results for one intent without
+	// a useful result in between.
+	EmptySuspicious int `yaml:"empty_results_suspicious"`
+	EmptyRunaway    int `yaml:"empty_results_runaway"`
+	// MemoryReadsSuspicious and MemoryReadsRunaway: retrievals of a suspect
+	// memory inside a stretch without progress; MemoryShare: the least share
+	// of that stretch's steps that retrieved it.
+	MemoryReadsSuspicious int     `yaml:"memory_reads_suspicious"`
+	MemoryReadsRunaway    int     `yaml:"memory_reads_runaway"`
+	MemoryShare           float64 `yaml:"memory_share"`
 	// BudgetRunawayRatio: a run that used this multiple of any limit ran away;
 	// crossing a limit at all is suspicious.
 	BudgetRunawayRatio float64 `yaml:"budget_runaway_ratio"`
@@ -76,6 +86,11 @@ func DefaultPolicy() Policy {
 		BackoffGrowth:          1.5,
 		RateLimitSuspicious:    2,
 		RateLimitRunaway:       4,
+		EmptySuspicious:        3,
+		EmptyRunaway:           5,
+		MemoryReadsSuspicious:  3,
+		MemoryReadsRunaway:     5,
+		MemoryShare:            0.5,
 		BudgetRunawayRatio:     1.5,
 	}
 }
@@ -109,6 +124,11 @@ func Params() []Param {
 		{"backoff_growth", fmt.Sprint(d.BackoffGrowth), "seed 001 4-2 and seed 003: exponential backoff (x2), less jitter", "a retry after RATE_LIMIT backs off when its gap is at least this multiple of the previous gap", []string{"RA303"}},
 		{"ratelimit_no_backoff_suspicious", fmt.Sprint(d.RateLimitSuspicious), "seed 001 4-2: RATE_LIMIT maxRetries 2 with backoff", "retries after RATE_LIMIT whose gap did not grow: suspicious", []string{"RA303"}},
 		{"ratelimit_no_backoff_runaway", fmt.Sprint(d.RateLimitRunaway), "ours: twice the retry cap", "retries after RATE_LIMIT whose gap did not grow: runaway", []string{"RA303"}},
+		{"empty_results_suspicious", fmt.Sprint(d.EmptySuspicious), "seed 000: stop after 2 empty results for one intent", "empty results for one intent with no useful result in between: suspicious", []string{"RA601"}},
+		{"empty_results_runaway", fmt.Sprint(d.EmptyRunaway), "ours", "empty results for one intent: runaway", []string{"RA601"}},
+		{"memory_reads_suspicious", fmt.Sprint(d.MemoryReadsSuspicious), "ours: as repeat_suspicious", "retrievals of a memory written from inference, a tool error or low confidence, inside a stretch without progress: suspicious", []string{"RA501"}},
+		{"memory_reads_runaway", fmt.Sprint(d.MemoryReadsRunaway), "ours: as repeat_runaway", "those retrievals: runaway", []string{"RA501"}},
+		{"memory_share", fmt.Sprint(d.MemoryShare), "ours", "the least share of the stretch's steps that retrieved the memory", []string{"RA501"}},
 		{"budget_runaway_ratio", fmt.Sprint(d.BudgetRunawayRatio), "ours", "usage of a limit at which a budget overrun is runaway (any crossing is suspicious)", []string{"RA401"}},
 		{"max_steps", "0 (none)", "seed 000 uses 10, seed 002 maxIterations 6", "budget for runs that log none: steps", []string{"RA401"}},
 		{"max_tool_calls", "0 (none)", "seed 000 uses 6, seed 002 LoopGuard 10", "budget for runs that log none: tool calls", []string{"RA401"}},
@@ -140,6 +160,11 @@ func (p *Policy) Validate() error {
 		{"backoff_growth must be > 1", p.BackoffGrowth > 1},
 		{"ratelimit_no_backoff_suspicious must be >= 1", p.RateLimitSuspicious >= 1},
 		{"ratelimit_no_backoff_runaway must be >= ratelimit_no_backoff_suspicious", p.RateLimitRunaway >= p.RateLimitSuspicious},
+		{"empty_results_suspicious must be >= 1", p.EmptySuspicious >= 1},
+		{"empty_results_runaway must be >= empty_results_suspicious", p.EmptyRunaway >= p.EmptySuspicious},
+		{"memory_reads_suspicious must be >= 1", p.MemoryReadsSuspicious >= 1},
+		{"memory_reads_runaway must be >= memory_reads_suspicious", p.MemoryReadsRunaway >= p.MemoryReadsSuspicious},
+		{"memory_share must be within 0..1", p.MemoryShare >= 0 && p.MemoryShare <= 1},
 		{"budget_runaway_ratio must be >= 1", p.BudgetRunawayRatio >= 1},
 		{"budget limits must not be negative", p.MaxSteps >= 0 && p.MaxToolCalls >= 0 && p.MaxTokens >= 0 && p.MaxCostUSD >= 0 && p.MaxSeconds >= 0},
 	}

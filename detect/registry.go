@@ -2,7 +2,8 @@ package detect
 
 // Detector is one loop pattern: data that documents it, plus the function
 // that finds it in a run. IDs are permanent and never reused; the families
-// are RA1xx tool calls, RA2xx control flow, RA3xx errors, RA4xx budgets.
+// are RA1xx tool calls, RA2xx control flow, RA3xx errors, RA4xx budgets,
+// RA5xx memory, RA6xx results.
 // Every detector has docs/detectors/<ID>.md and positive and negative
 // fixtures under fixtures/detectors/ (TestRegistryDocsAndFixtures).
 type Detector struct {
@@ -34,6 +35,8 @@ var Registry = []*Detector{
 	NonRetryableRetry,
 	RateLimitNoBackoff,
 	BudgetOverrun,
+	MemoryContamination,
+	EmptyResultLoop,
 }
 
 // Lookup returns the detector with the given ID or slug, or nil.

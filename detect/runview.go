@@ -10,22 +10,27 @@ import (
 // runView is one run's steps in order, as parallel columns. Detectors read
 // it; it is rebuilt in place for every run, so its slices are reused.
 type runView struct {
-	id    string
-	n     int
-	step  []int64
-	ts    []int64
-	call  []uint64 // call identity: tool and args; 0 when the step made no call
-	args  []uint64 // args key (see argsKeyOf)
-	tool  []int32
-	state []schema.State
-	flags []uint16
-	err   []uint16
-	res   []uint32
-	tok   []int64
-	cost  []float64
+	id     string
+	n      int
+	step   []int64
+	ts     []int64
+	call   []uint64 // call identity: tool and args; 0 when the step made no call
+	args   []uint64 // args key (see argsKeyOf)
+	tool   []int32
+	state  []schema.State
+	flags  []uint16
+	err    []uint16
+	res    []uint32
+	tok    []int64
+	cost   []float64
+	intent []int32
 	// newArtifact marks steps that logged an artifact id not seen before in the run.
 	newArtifact []bool
-	budget      budgetLimits
+	// memReads lists (step index, memory id) pairs in step order; suspect the
+	// memories written from inference, a tool error or low confidence.
+	memReads []memAt
+	suspect  []suspectAt
+	budget   budgetLimits
 
 	dataProblems []string
 	duplicates   int64
@@ -40,6 +45,7 @@ type runView struct {
 // nameTable turns the interned ids of a view back into text.
 type nameTable interface {
 	toolName(id int32) string
+	intentName(id int32) string
 	errTypeName(id uint16) string
 	argsText(key uint64, tool int32) string
 }
@@ -52,6 +58,20 @@ func (c *Collector) toolName(id int32) string {
 }
 
 func (c *Collector) errTypeName(id uint16) string { return c.errTypes[id] }
+
+func (c *Collector) intentName(id int32) string { return c.intents[id] }
+
+type memAt struct {
+	i  int
+	id uint64
+}
+
+type suspectAt struct {
+	i    int
+	id   uint64
+	name string
+	why  string
+}
 
 func (c *Collector) argsText(key uint64, _ int32) string {
 	if s, ok := c.otherArgs[key]; ok {
@@ -130,6 +150,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.tok = resize(v.tok, n)
 	v.cost = resize(v.cost, n)
 	v.newArtifact = resize(v.newArtifact, n)
+	v.intent = resize(v.intent, n)
 	for i, row := range kept {
 		v.step[i] = c.step.at(row)
 		v.ts[i] = c.ts.at(row)
@@ -147,12 +168,40 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 		v.tok[i] = int64(c.tokens.at(row))
 		v.cost[i] = c.cost.at(row)
 		v.newArtifact[i] = false
+		v.intent[i] = c.intent.at(row)
 	}
 	v.budget = budgetLimits{}
 	if b := c.budgets[r]; b != nil {
 		v.budget = *b
 	}
 	c.markNewArtifacts(v, r)
+	c.placeMemory(v, r)
+}
+
+// placeMemory maps the run's memory reads and suspect writes to step
+// indices, in step order.
+func (c *Collector) placeMemory(v *runView, r int32) {
+	v.memReads, v.suspect = v.memReads[:0], v.suspect[:0]
+	reads, writes := c.memReads[r], c.memSuspect[r]
+	if len(reads) == 0 && len(writes) == 0 {
+		return
+	}
+	pos := make(map[int32]int, len(v.order))
+	for i, row := range v.order {
+		pos[row] = i
+	}
+	for _, ref := range reads {
+		if i, ok := pos[ref.row]; ok {
+			v.memReads = append(v.memReads, memAt{i, ref.id})
+		}
+	}
+	for _, w := range writes {
+		if i, ok := pos[w.row]; ok {
+			v.suspect = append(v.suspect, suspectAt{i, w.id, w.name, w.why})
+		}
+	}
+	slices.SortStableFunc(v.memReads, func(a, b memAt) int { return a.i - b.i })
+	slices.SortStableFunc(v.suspect, func(a, b suspectAt) int { return a.i - b.i })
 }
 
 func (v *runView) problem(format string, a ...any) {
