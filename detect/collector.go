@@ -526,6 +526,10 @@ func (c *Collector) addArtifacts(col *array.List, base int32, n int) {
 // workers or on the order the batches arrived in, except that steps with
 // equal (step, ts) keep their input order.
 func (c *Collector) Results(workers int) []RunResult {
+	return c.results(workers, nil)
+}
+
+func (c *Collector) results(workers int, visit func(*runView, *analysis, *RunResult)) []RunResult {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -566,6 +570,9 @@ func (c *Collector) Results(workers int) []RunResult {
 				r := order[pos]
 				c.gather(&v, r, rows[offsets[r]:offsets[r+1]])
 				results[pos] = analyze(&v, a, &c.policy)
+				if visit != nil {
+					visit(&v, a, &results[pos])
+				}
 			}
 		}()
 	}

@@ -29,6 +29,9 @@ type Policy struct {
 	// progress event.
 	NoProgressSuspicious int `yaml:"no_progress_suspicious"`
 	NoProgressRunaway    int `yaml:"no_progress_runaway"`
+	// NoTerminalTail: steps without progress at the end of a run that never
+	// reached STOP.
+	NoTerminalTail int `yaml:"no_terminal_tail"`
 	// ErrorStreakSuspicious and ErrorStreakRunaway: failed tool calls in a row.
 	ErrorStreakSuspicious int `yaml:"error_streak_suspicious"`
 	ErrorStreakRunaway    int `yaml:"error_streak_runaway"`
@@ -77,6 +80,7 @@ func DefaultPolicy() Policy {
 		PlanLoopRunaway:        5,
 		NoProgressSuspicious:   10,
 		NoProgressRunaway:      20,
+		NoTerminalTail:         5,
 		ErrorStreakSuspicious:  3,
 		ErrorStreakRunaway:     6,
 		CycleSuspicious:        3,
@@ -115,6 +119,7 @@ func Params() []Param {
 		{"plan_loop_runaway", fmt.Sprint(d.PlanLoopRunaway), "ours: past the guard by two more re-plans", "PLAN<->ACT round trips without progress: runaway", []string{"RA201"}},
 		{"no_progress_suspicious", fmt.Sprint(d.NoProgressSuspicious), "seed 000: max 10 reasoning steps", "steps in a row without a progress event: suspicious", []string{"RA202"}},
 		{"no_progress_runaway", fmt.Sprint(d.NoProgressRunaway), "ours: twice seed 000's step limit", "steps in a row without a progress event: runaway", []string{"RA202"}},
+		{"no_terminal_tail", fmt.Sprint(d.NoTerminalTail), "ours: half of no_progress_suspicious", "steps without progress at the end of a run without STOP", []string{"RA203"}},
 		{"error_streak_suspicious", fmt.Sprint(d.ErrorStreakSuspicious), "seed 001 4-4: circuit breaker opens after 3 consecutive failures", "failed tool calls in a row: suspicious", []string{"RA301"}},
 		{"error_streak_runaway", fmt.Sprint(d.ErrorStreakRunaway), "ours: two breaker cycles ignored", "failed tool calls in a row: runaway", []string{"RA301"}},
 		{"cycle_suspicious", fmt.Sprint(d.CycleSuspicious), "OpenHands stuck detector: A B A B over 6 actions", "repetitions of a cycle of 2-4 identical calls: suspicious", []string{"RA102"}},
@@ -151,6 +156,7 @@ func (p *Policy) Validate() error {
 		{"plan_loop_runaway must be >= plan_loop_suspicious", p.PlanLoopRunaway >= p.PlanLoopSuspicious},
 		{"no_progress_suspicious must be >= 1", p.NoProgressSuspicious >= 1},
 		{"no_progress_runaway must be >= no_progress_suspicious", p.NoProgressRunaway >= p.NoProgressSuspicious},
+		{"no_terminal_tail must be >= 1", p.NoTerminalTail >= 1},
 		{"error_streak_suspicious must be >= 1", p.ErrorStreakSuspicious >= 1},
 		{"error_streak_runaway must be >= error_streak_suspicious", p.ErrorStreakRunaway >= p.ErrorStreakSuspicious},
 		{"cycle_suspicious must be >= 2", p.CycleSuspicious >= 2},

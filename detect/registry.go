@@ -31,6 +31,7 @@ var Registry = []*Detector{
 	CallCycle,
 	ReplanLoop,
 	NoProgress,
+	NoTerminalState,
 	ErrorStreak,
 	NonRetryableRetry,
 	RateLimitNoBackoff,
