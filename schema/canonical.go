@@ -64,6 +64,8 @@ const maxCanonDepth = 512
 type canonParser struct {
 	in  []byte
 	pos int
+	// norm, when set, makes the output the normalised form (NormalizeArgs).
+	norm *ArgsNormalizer
 }
 
 func (p *canonParser) errorf(format string, a ...any) error {
@@ -97,6 +99,9 @@ func (p *canonParser) value(dst []byte, depth int) ([]byte, error) {
 		s, err := p.str()
 		if err != nil {
 			return dst, err
+		}
+		if p.norm != nil {
+			s = normalizeText(s)
 		}
 		return appendCanonString(dst, s), nil
 	case c == 't':
@@ -152,7 +157,9 @@ func (p *canonParser) object(dst []byte, depth int) ([]byte, error) {
 		if err != nil {
 			return dst, err
 		}
-		members = append(members, canonMember{key: key, value: val})
+		if p.norm == nil || !p.norm.volatile(key) {
+			members = append(members, canonMember{key: key, value: val})
+		}
 		p.skipSpace()
 		if p.pos >= len(p.in) {
 			return dst, p.errorf("unterminated object")

@@ -1,0 +1,88 @@
+package schema
+
+import (
+	"strings"
+	"unicode"
+)
+
+// DefaultVolatileKeys are args keys whose values change on every call
+// without changing what is asked: request and trace ids, timestamps, nonces,
+// idempotency keys. Pagination cursors are not among them: a cursor that
+// advances asks for something new.
+var DefaultVolatileKeys = []string{
+	"request_id", "requestid", "trace_id", "traceid", "span_id", "correlation_id", "idempotency_key",
+	"nonce", "timestamp", "ts", "time", "now", "client_ts", "uuid",
+}
+
+// ArgsNormalizer turns args into the form in which near-duplicate calls are
+// equal: volatile keys dropped at every depth, strings lower-cased with runs
+// of white space collapsed, keys sorted (RFC 8785 canonical form otherwise).
+type ArgsNormalizer struct {
+	keys map[string]bool
+}
+
+// NewArgsNormalizer matches volatile keys ignoring case.
+func NewArgsNormalizer(volatileKeys []string) *ArgsNormalizer {
+	n := &ArgsNormalizer{keys: make(map[string]bool, len(volatileKeys))}
+	for _, k := range volatileKeys {
+		n.keys[strings.ToLower(k)] = true
+	}
+	return n
+}
+
+func (n *ArgsNormalizer) volatile(key string) bool {
+	if n.keys[key] {
+		return true
+	}
+	return n.keys[strings.ToLower(key)]
+}
+
+// Normalize appends the normalised form of the JSON value raw to dst.
+func (n *ArgsNormalizer) Normalize(dst, raw []byte) ([]byte, error) {
+	if len(raw) == 0 {
+		return append(dst, "null"...), nil
+	}
+	p := canonParser{in: raw, norm: n}
+	p.skipSpace()
+	out, err := p.value(dst, 0)
+	if err != nil {
+		return dst, err
+	}
+	p.skipSpace()
+	if p.pos != len(p.in) {
+		return dst, p.errorf("unexpected data after the value")
+	}
+	return out, nil
+}
+
+// normalizeText lower-cases s, trims it and collapses runs of white space,
+// so "Vector  DB benchmark " and "vector db benchmark" ask the same thing.
+func normalizeText(s string) string {
+	clean := true
+	prevSpace := true
+	for _, r := range s {
+		if unicode.IsUpper(r) || (unicode.IsSpace(r) && (prevSpace || r != ' ')) {
+			clean = false
+			break
+		}
+		prevSpace = unicode.IsSpace(r)
+	}
+	if clean && !prevSpace {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
