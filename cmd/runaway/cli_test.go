@@ -173,7 +173,7 @@ func TestOutIsWrittenAndIdenticalToStdout(t *testing.T) {
 func TestPolicyFileAndFlags(t *testing.T) {
 	fixture := filepath.Join(fixturesDir, "detectors", "RA101.positive.jsonl")
 	policy := filepath.Join(t.TempDir(), "p.yaml")
-	if err := os.WriteFile(policy, []byte("repeat_suspicious: 20\nrepeat_runaway: 30\nno_progress_suspicious: 50\nno_progress_runaway: 60\n"), 0o644); err != nil {
+	if err := os.WriteFile(policy, []byte("repeat_suspicious: 20\nrepeat_runaway: 30\nno_progress_suspicious: 50\nno_progress_runaway: 60\nno_terminal_tail: 50\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, _ := runCLI(t, "", "scan", "--fail-on", "suspicious", "--policy", policy, fixture); code != exitClean {
