@@ -91,7 +91,8 @@ if [[ $AGREE == 1 ]]; then
 		>"$WORK/agree.duck.json" 2>"$WORK/agree.duck.err" ||
 		{ cat "$WORK/agree.duck.err" >&2; die "duckpeer failed on $small"; }
 	echo "== agreement ($AGREE_SIZE corpus, seed $SEED): strict = steps, tool_calls; the rest informational"
-	if ! "$WORK/agree" "$WORK/agree.runaway.ndjson" "$WORK/agree.duck.ndjson"; then
+	echo "   (same indicator names; DuckDB's SQL approximates some: docs/performance.md)"
+	if ! "$WORK/agree" --labels "${small%.jsonl}.labels.jsonl" "$WORK/agree.runaway.ndjson" "$WORK/agree.duck.ndjson"; then
 		die "runaway and DuckDB disagree on steps or tool calls (above); the timing would not compare the same job"
 	fi
 	echo
@@ -110,8 +111,7 @@ fi
 
 # Both commands exec directly under /usr/bin/time (env execs in place), so %M
 # is the tool's own peak RSS. runaway's report goes to stdout, discarded:
-# `--out /dev/null` is refused (--out replaces its target atomically, and
-# /dev/null is not a regular file).
+# stdout is discarded by redirection (`--out /dev/null` would work as well).
 runaway_cmd=(env GOMAXPROCS="$THREADS" "$RUNAWAY" scan --workers "$THREADS" --format ndjson "$CORPUS")
 duckdb_cmd=("$DUCKPEER" --threads "$THREADS" "${duck_mem[@]}" "$CORPUS")
 
@@ -163,11 +163,11 @@ RESULT="$BENCH_DIR/compare-$SIZE-seed$SEED.txt"
 	echo "corpus: $CORPUS, $BYTES bytes, $LINES lines (runaway gen --size $SIZE --seed $SEED)"
 	echo "commands: ${runaway_cmd[*]//$WORK\//} >/dev/null"
 	echo "          ${duckdb_cmd[*]//$WORK\//}"
-	echo "runs: $REPEAT each, alternating; wall = median, RSS = max"
+	echo "runs: $REPEAT each, alternating; wall and CPU (user + sys) = median, RSS = max"
 	echo
-	printf '%-8s %14s %8s %14s %13s\n' tool "median wall s" "MB/s" "median CPU s" "peak RSS MiB"
-	printf '%-8s %14s %8s %14s %13s\n' runaway "$ra_wall" "$(mbps "$ra_wall")" "$ra_cpu" "$ra_rss"
-	printf '%-8s %14s %8s %14s %13s\n' duckdb "$dk_wall" "$(mbps "$dk_wall")" "$dk_cpu" "$dk_rss"
+	printf '%-8s %14s %8s %14s %12s %13s\n' tool "median wall s" "MB/s" "median CPU s" "MB/CPU-s" "peak RSS MiB"
+	printf '%-8s %14s %8s %14s %12s %13s\n' runaway "$ra_wall" "$(mbps "$ra_wall")" "$ra_cpu" "$(mbps "$ra_cpu")" "$ra_rss"
+	printf '%-8s %14s %8s %14s %12s %13s\n' duckdb "$dk_wall" "$(mbps "$dk_wall")" "$dk_cpu" "$(mbps "$dk_cpu")" "$dk_rss"
 	echo
 	awk -v r="$ra_wall" -v d="$dk_wall" 'BEGIN {if (r > 0) printf "runaway speedup vs DuckDB (wall): %.2fx\n", d/r}'
 	awk -v r="$ra_cpu" -v d="$dk_cpu" 'BEGIN {if (r > 0) printf "runaway CPU advantage (DuckDB CPU s / runaway CPU s): %.2fx\n", d/r}'

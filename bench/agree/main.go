@@ -1,7 +1,7 @@
 // Command agree compares runaway's per-run indicators with duckpeer's, run
 // by run: the evidence that both sides of bench/compare.sh did the same job.
 //
-//	agree [--strict steps,tool_calls] RUNAWAY.ndjson DUCKPEER.ndjson
+//	agree [--strict steps,tool_calls] [--labels LABELS.jsonl] RUNAWAY.ndjson DUCKPEER.ndjson
 //
 // RUNAWAY.ndjson is `runaway scan --format ndjson` (or bench/pipeline
 // --per-run): one object per run with run_id and indicators{...}.
@@ -10,6 +10,10 @@
 // run, else agree exits 1. For the other indicators both compute, it prints
 // how many runs agree (informational: DuckDB's SQL approximates some of
 // them; docs/performance.md says which).
+//
+// With --labels (the file `runaway gen --labels` writes), it also scores
+// both against the labels: runaway's verdict "runaway" and DuckDB's
+// threshold flag (the per-run "flagged" column) against label "runaway".
 package main
 
 import (
@@ -27,16 +31,18 @@ type row map[string]json.RawMessage
 func main() {
 	strict := flag.String("strict", "steps,tool_calls", "comma-separated indicators that must agree in every run")
 	show := flag.Int("show", 10, "mismatches to print per indicator")
+	labels := flag.String("labels", "", "score runaway's verdicts and DuckDB's flags against this labels file")
 	flag.Parse()
 	if flag.NArg() != 2 {
 		fmt.Fprintln(os.Stderr, "usage: agree [--strict FIELDS] RUNAWAY.ndjson DUCKPEER.ndjson")
 		os.Exit(2)
 	}
-	ra, err := load(flag.Arg(0), true)
+	verdicts := map[string]string{}
+	ra, err := load(flag.Arg(0), verdicts)
 	if err != nil {
 		fail(err)
 	}
-	dp, err := load(flag.Arg(1), false)
+	dp, err := load(flag.Arg(1), nil)
 	if err != nil {
 		fail(err)
 	}
@@ -133,6 +139,11 @@ func main() {
 			}
 		}
 	}
+	if *labels != "" {
+		if err := score(*labels, ids, verdicts, dp); err != nil {
+			fail(err)
+		}
+	}
 	if !ok {
 		fmt.Println("AGREEMENT: FAIL")
 		os.Exit(1)
@@ -140,9 +151,10 @@ func main() {
 	fmt.Printf("AGREEMENT: OK (%s equal in all %d runs)\n", *strict, len(ids))
 }
 
-// load reads one JSON object per line keyed by run_id; nested reads the
-// fields from the "indicators" object (runaway's layout).
-func load(path string, nested bool) (map[string]row, error) {
+// load reads one JSON object per line keyed by run_id. With verdicts != nil
+// the fields are read from the "indicators" object (runaway's layout) and
+// each run's "verdict" goes into verdicts.
+func load(path string, verdicts map[string]string) (map[string]row, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -166,7 +178,14 @@ func load(path string, nested bool) (map[string]row, error) {
 			return nil, fmt.Errorf("%s:%d: run_id: %w", path, line, err)
 		}
 		r := top
-		if nested {
+		if verdicts != nil {
+			var v string
+			if raw, found := top["verdict"]; found {
+				if err := json.Unmarshal(raw, &v); err != nil {
+					return nil, fmt.Errorf("%s:%d: verdict: %w", path, line, err)
+				}
+			}
+			verdicts[id] = v
 			r = row{}
 			if err := json.Unmarshal(top["indicators"], &r); err != nil {
 				return nil, fmt.Errorf("%s:%d: indicators: %w", path, line, err)
@@ -203,4 +222,86 @@ func head(s []string, n int) []string {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "agree:", err)
 	os.Exit(2)
+}
+
+// score prints precision and recall of runaway's verdicts and DuckDB's
+// threshold flags against the labels, over the runs both sides have.
+func score(path string, ids []string, verdicts map[string]string, dp map[string]row) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	type label struct {
+		RunID      string `json:"run_id"`
+		Label      string `json:"label"`
+		Confounder string `json:"confounder"`
+	}
+	labels := map[string]label{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		if len(strings.TrimSpace(sc.Text())) == 0 {
+			continue
+		}
+		var l label
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		labels[l.RunID] = l
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	type tally struct{ tp, fp, fn, tn, fpConfounded int }
+	var ra, dk tally
+	add := func(t *tally, flagged bool, l label) {
+		truth := l.Label == "runaway"
+		switch {
+		case flagged && truth:
+			t.tp++
+		case flagged && !truth:
+			t.fp++
+			if l.Confounder != "" {
+				t.fpConfounded++
+			}
+		case !flagged && truth:
+			t.fn++
+		default:
+			t.tn++
+		}
+	}
+	missing := 0
+	for _, id := range ids {
+		l, found := labels[id]
+		if !found {
+			missing++
+			continue
+		}
+		add(&ra, verdicts[id] == "runaway", l)
+		var flagged bool
+		if raw, found := dp[id]["flagged"]; found {
+			if err := json.Unmarshal(raw, &flagged); err != nil {
+				return fmt.Errorf("duckpeer flagged for %s: %w", id, err)
+			}
+		}
+		add(&dk, flagged, l)
+	}
+	fmt.Printf("\nagainst the labels (%s; %d runs without a label):\n", path, missing)
+	fmt.Printf("%-34s %8s %8s %8s %8s %10s %8s %18s\n", "", "flagged", "TP", "FP", "FN", "precision", "recall", "FP on confounders")
+	for _, x := range []struct {
+		name string
+		t    tally
+	}{{"runaway verdict=runaway", ra}, {"DuckDB thresholds (flagged)", dk}} {
+		t := x.t
+		prec, rec := 0.0, 0.0
+		if t.tp+t.fp > 0 {
+			prec = float64(t.tp) / float64(t.tp+t.fp)
+		}
+		if t.tp+t.fn > 0 {
+			rec = float64(t.tp) / float64(t.tp+t.fn)
+		}
+		fmt.Printf("%-34s %8d %8d %8d %8d %10.3f %8.3f %18d\n", x.name, t.tp+t.fp, t.tp, t.fp, t.fn, prec, rec, t.fpConfounded)
+	}
+	return nil
 }

@@ -63,7 +63,7 @@ func run() int {
 	maxSteps := flag.Int64("max-steps", 0, "max_steps budget for runs that log none (0 = none; runaway's default)")
 	sqlFile := flag.String("sql", "", "run this SQL script instead of the embedded indicators.sql (same placeholders; the last statement is the summary)")
 	verbose := flag.Bool("v", false, "print each statement's time on stderr")
-	query := flag.String("query", "", "after the script, run SQL over its tables (src, steps, progress, runs) and print the rows as JSON lines on stderr")
+	query := flag.String("query", "", "after the script, run SQL over its tables (steps, new_artifact, progress, runs) and print the rows as JSON lines on stderr")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "Usage: duckpeer [flags] FILE|DIR...\n\nRuns bench/duckpeer/indicators.sql in DuckDB over JSONL step logs (.gz/.zst too).\n\nFlags:\n")
 		flag.PrintDefaults()

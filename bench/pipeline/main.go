@@ -7,7 +7,7 @@
 //
 // It prints one JSON line: rows, runs, per-phase and total seconds, MB/s and
 // the Go heap high-water mark (runtime/metrics), with --per-run one JSON line
-// per run (run_id and indicators), sorted by run_id.
+// per run (run_id, verdict and indicators), sorted by run_id.
 package main
 
 import (
@@ -47,7 +47,7 @@ func main() {
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "decode and analysis goroutines")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile to FILE")
 	memProfile := flag.String("memprofile", "", "write a heap profile (after reading, before analysis) to FILE")
-	perRun := flag.String("per-run", "", "write one JSON line per run (run_id, indicators) to FILE")
+	perRun := flag.String("per-run", "", "write one JSON line per run (run_id, verdict, indicators) to FILE")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: pipeline [flags] PATH...")
@@ -132,8 +132,9 @@ func run(workers int, cpuProfile, memProfile, perRun string, paths []string) err
 		for _, r := range runs {
 			if err := enc.Encode(struct {
 				RunID      string            `json:"run_id"`
+				Verdict    detect.Verdict    `json:"verdict"`
 				Indicators detect.Indicators `json:"indicators"`
-			}{r.RunID, r.Indicators}); err != nil {
+			}{r.RunID, r.Verdict, r.Indicators}); err != nil {
 				f.Close()
 				return err
 			}
