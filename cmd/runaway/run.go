@@ -20,6 +20,8 @@ const usageText = `runaway finds AI-agent runs that ran away in step logs (JSON 
 
 Usage:
   runaway scan [flags] PATH...     analyze logs: files, directories, globs, - for stdin
+  runaway replay [flags] PATH...   replay runtime guards over the logs: what each would have stopped
+  runaway eval [flags] PATH...     score the verdicts against --labels: precision, recall, causes
   runaway gen [flags]              write a labelled synthetic corpus
   runaway detectors [ID]           list the detectors, or print one's document
   runaway schema                   print the input JSON Schema
@@ -39,6 +41,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "scan":
 		return runScan(rest, stdin, stdout, stderr)
+	case "replay":
+		return runReplay(rest, stdin, stdout, stderr)
+	case "eval":
+		return runEval(rest, stdin, stdout, stderr)
 	case "gen":
 		return runGen(rest, stdout, stderr)
 	case "detectors":

@@ -43,16 +43,37 @@ type Report struct {
 	// Confusion[label cause][predicted cause] over labelled runaway runs
 	// ("" predicted = not flagged runaway).
 	Confusion map[string]map[string]int `json:"confusion"`
-	// FlaggedByConfounder counts flagged healthy runs by their confounder.
+	// FlaggedByConfounder counts flagged healthy runs by their confounder
+	// label as written ("pagination,polling" for a run with two).
 	FlaggedByConfounder map[string]int `json:"flagged_by_confounder"`
+	// FalsePositiveRate is the share of labelled healthy runs given the
+	// runaway verdict.
+	FalsePositiveRate float64 `json:"false_positive_rate"`
+	// Confounders scores the healthy runs per confounder, one entry per
+	// confounder a run carries ("none" for runs without one).
+	Confounders map[string]ConfounderScore `json:"confounders"`
 	// Missing counts labelled runs the scan did not see, Unlabelled the reverse.
 	Missing    int `json:"missing"`
 	Unlabelled int `json:"unlabelled"`
+	// FailedSources are the inputs skipped with --keep-going: the score
+	// covers the rest. Score leaves it empty; the caller fills it.
+	FailedSources []string `json:"failed_sources,omitempty"`
+}
+
+// ConfounderScore is how the healthy runs carrying one confounder fared.
+type ConfounderScore struct {
+	Healthy int `json:"healthy"`
+	// Flagged: suspicious or runaway; Runaway: false positives of the
+	// runaway verdict.
+	Flagged     int     `json:"flagged"`
+	Runaway     int     `json:"runaway"`
+	FlaggedRate float64 `json:"flagged_rate"`
+	RunawayRate float64 `json:"runaway_rate"`
 }
 
 // Score compares results with labels.
 func Score(labels map[string]Label, results []detect.RunResult) Report {
-	r := Report{Confusion: map[string]map[string]int{}, FlaggedByConfounder: map[string]int{}}
+	r := Report{Confusion: map[string]map[string]int{}, FlaggedByConfounder: map[string]int{}, Confounders: map[string]ConfounderScore{}}
 	seen := map[string]bool{}
 	for _, res := range results {
 		l, ok := labels[res.RunID]
@@ -88,6 +109,7 @@ func Score(labels map[string]Label, results []detect.RunResult) Report {
 			r.Confusion[l.RootCause][pred]++
 		} else {
 			r.Healthy++
+			r.scoreConfounders(l.Confounder, res.Verdict)
 			if res.Verdict != detect.Healthy {
 				r.HealthyFlagged++
 				c := l.Confounder
@@ -108,10 +130,42 @@ func Score(labels map[string]Label, results []detect.RunResult) Report {
 	if r.Precision+r.Recall > 0 {
 		r.F1 = 2 * r.Precision * r.Recall / (r.Precision + r.Recall)
 	}
-	r.HealthyFlaggedRate = ratio(r.HealthyFlagged, r.Healthy)
+	r.HealthyFlaggedRate = ratioOr0(r.HealthyFlagged, r.Healthy)
+	r.FalsePositiveRate = ratioOr0(r.FalsePositives, r.Healthy)
+	for name, c := range r.Confounders {
+		c.FlaggedRate, c.RunawayRate = ratioOr0(c.Flagged, c.Healthy), ratioOr0(c.Runaway, c.Healthy)
+		r.Confounders[name] = c
+	}
 	r.RootCauseAccuracy = ratio(r.RootCauseCorrect, r.TruePositives)
 	r.OnsetAccuracy = ratio(r.OnsetWithin2, r.TruePositives)
 	return r
+}
+
+// scoreConfounders counts a healthy run once under each of its confounders.
+func (r *Report) scoreConfounders(list string, v detect.Verdict) {
+	names := strings.Split(list, ",")
+	if list == "" {
+		names = []string{"none"}
+	}
+	for _, name := range names {
+		c := r.Confounders[strings.TrimSpace(name)]
+		c.Healthy++
+		if v != detect.Healthy {
+			c.Flagged++
+		}
+		if v == detect.Runaway {
+			c.Runaway++
+		}
+		r.Confounders[strings.TrimSpace(name)] = c
+	}
+}
+
+// ratioOr0 is a rate of something bad: 0 of 0 is 0.
+func ratioOr0(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
 }
 
 func ratio(a, b int) float64 {

@@ -1,0 +1,217 @@
+package score
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/schema"
+)
+
+// notRunaway heads the confusion matrix column of labelled runaway runs
+// that did not get the runaway verdict.
+const notRunaway = "not runaway"
+
+// WriteTable writes the score for people: the headline figures, the
+// root-cause confusion matrix, the healthy runs per confounder, and the
+// checks.
+func WriteTable(out io.Writer, r Report, checks []Check) error {
+	w := bufio.NewWriter(out)
+	if len(r.FailedSources) > 0 {
+		fmt.Fprintf(w, "PARTIAL REPORT: %d input(s) could not be read:\n", len(r.FailedSources))
+		for _, f := range r.FailedSources {
+			fmt.Fprintf(w, "  %q\n", f)
+		}
+	}
+	fmt.Fprintf(w, "Scored %d labelled runs: %d runaway, %d healthy (%d runs in the logs without a label, %d labels without a run).\n\n",
+		r.Runs, r.TruePositives+r.FalseNegatives, r.Healthy, r.Unlabelled, r.Missing)
+	fmt.Fprintf(w, "Runaway verdict  precision %.4f  recall %.4f  F1 %.4f  (TP %d, FP %d, FN %d)\n",
+		r.Precision, r.Recall, r.F1, r.TruePositives, r.FalsePositives, r.FalseNegatives)
+	fmt.Fprintf(w, "Healthy runs     flagged (suspicious or runaway) %d/%d = %s; runaway (false positives) %d/%d = %s\n",
+		r.HealthyFlagged, r.Healthy, pct(r.HealthyFlaggedRate), r.FalsePositives, r.Healthy, pct(r.FalsePositiveRate))
+	fmt.Fprintf(w, "Root cause       accuracy %.4f (%d/%d runaway runs found)\n", r.RootCauseAccuracy, r.RootCauseCorrect, r.TruePositives)
+	fmt.Fprintf(w, "Onset            within +-2 steps of the label %.4f (%d/%d)\n\n", r.OnsetAccuracy, r.OnsetWithin2, r.TruePositives)
+	if err := confusionTable(w, r); err != nil {
+		return err
+	}
+	w.WriteByte('\n')
+	if err := confounderTable(w, r); err != nil {
+		return err
+	}
+	if len(checks) > 0 {
+		w.WriteString("\nChecks:\n")
+		for _, c := range checks {
+			verdict := "ok"
+			if !c.OK {
+				verdict = "FAILED"
+			}
+			fmt.Fprintf(w, "  %-20s %.4f >= %.4f  %s\n", c.Name, c.Value, c.Min, verdict)
+		}
+	}
+	return w.Flush()
+}
+
+// causeOrder lists the causes of a confusion map: the known ones in report
+// order, then any other, sorted.
+func causeOrder(seen map[string]bool) []string {
+	var out []string
+	for _, c := range detect.RootCauses {
+		if seen[string(c)] {
+			out = append(out, string(c))
+			delete(seen, string(c))
+		}
+	}
+	var rest []string
+	for c := range seen {
+		rest = append(rest, c)
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
+}
+
+func confusionTable(w io.Writer, r Report) error {
+	labelled, predicted := map[string]bool{}, map[string]bool{}
+	missed := false
+	for l, row := range r.Confusion {
+		labelled[l] = true
+		for p := range row {
+			if p == "" {
+				missed = true
+			} else {
+				predicted[p] = true
+			}
+		}
+	}
+	rows := causeOrder(labelled)
+	if len(rows) == 0 {
+		_, err := io.WriteString(w, "No labelled runaway run.\n")
+		return err
+	}
+	cols := causeOrder(predicted)
+	header := append([]string{"LABELLED CAUSE", "RUNS"}, cols...)
+	if missed {
+		header = append(header, notRunaway)
+	}
+	header = append(header, "CORRECT")
+	var buf bytes.Buffer
+	t := newTable(&buf, len(header))
+	t.Header(header)
+	for _, l := range rows {
+		total := 0
+		for _, n := range r.Confusion[l] {
+			total += n
+		}
+		row := []string{l, strconv.Itoa(total)}
+		for _, p := range cols {
+			row = append(row, strconv.Itoa(r.Confusion[l][p]))
+		}
+		if missed {
+			row = append(row, strconv.Itoa(r.Confusion[l][""]))
+		}
+		row = append(row, pct(ratioOr0(r.Confusion[l][l], total)))
+		if err := t.Append(row); err != nil {
+			return err
+		}
+	}
+	return render(w, t, &buf)
+}
+
+func confounderTable(w io.Writer, r Report) error {
+	if len(r.Confounders) == 0 {
+		_, err := io.WriteString(w, "No labelled healthy run.\n")
+		return err
+	}
+	names := make([]string, 0, len(r.Confounders))
+	for n := range r.Confounders {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var buf bytes.Buffer
+	t := newTable(&buf, 6)
+	t.Header([]string{"CONFOUNDER (HEALTHY RUNS)", "RUNS", "FLAGGED", "FLAGGED RATE", "RUNAWAY", "RUNAWAY RATE"})
+	for _, n := range names {
+		c := r.Confounders[n]
+		if err := t.Append([]string{n, strconv.Itoa(c.Healthy), strconv.Itoa(c.Flagged), pct(c.FlaggedRate), strconv.Itoa(c.Runaway), pct(c.RunawayRate)}); err != nil {
+			return err
+		}
+	}
+	return render(w, t, &buf)
+}
+
+// render renders t into buf and copies it to w without the blanks
+// tablewriter pads the last column with.
+func render(w io.Writer, t *tablewriter.Table, buf *bytes.Buffer) error {
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for line := range strings.Lines(buf.String()) {
+		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func pct(v float64) string { return strconv.FormatFloat(100*v, 'f', 2, 64) + "%" }
+
+// newTable is the scan report's style: borderless, ASCII, the first column
+// left-aligned and the numbers right-aligned.
+func newTable(w io.Writer, cols int) *tablewriter.Table {
+	align := make([]tw.Align, cols)
+	for k := range align {
+		align[k] = tw.AlignRight
+	}
+	align[0] = tw.AlignLeft
+	gap := tw.CellPadding{Global: tw.Padding{Left: "", Right: "  ", Overwrite: true}}
+	return tablewriter.NewTable(w,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Symbols: tw.NewSymbols(tw.StyleASCII),
+			Settings: tw.Settings{
+				Lines:      tw.Lines{ShowHeaderLine: tw.On},
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
+			},
+		})),
+		tablewriter.WithConfig(tablewriter.Config{
+			Header: tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
+				Padding:    gap,
+				Alignment:  tw.CellAlignment{PerColumn: align},
+			},
+			Row: tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
+				Padding:    gap,
+				Alignment:  tw.CellAlignment{PerColumn: align},
+			},
+		}),
+	)
+}
+
+type jsonTool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// WriteJSON writes the score as one indented document with the output
+// schema version; checks is omitted when no threshold was set.
+func WriteJSON(w io.Writer, r Report, checks []Check) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		SchemaVersion string   `json:"schema_version"`
+		Tool          jsonTool `json:"tool"`
+		Score         Report   `json:"score"`
+		Checks        []Check  `json:"checks,omitempty"`
+	}{schema.OutputVersion, jsonTool{"runaway", schema.ProductVersion}, r, checks})
+}

@@ -1,0 +1,155 @@
+package replay_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/replay"
+)
+
+// collect runs the real pipeline (ingest -> Collector) over JSONL texts, as
+// detect's tests do.
+func collect(t *testing.T, texts ...string) *detect.Collector {
+	t.Helper()
+	var sources []ingest.Source
+	var names []string
+	for i, text := range texts {
+		name := fmt.Sprintf("in%d.jsonl", i)
+		sources = append(sources, ingest.Source{Name: name, Size: int64(len(text)), Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(strings.NewReader(text)), nil
+		}})
+		names = append(names, name)
+	}
+	c, err := detect.NewCollector(detect.DefaultPolicy(), names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats, err := ingest.Read(context.Background(), sources, ingest.Options{Alloc: memory.NewGoAllocator(), BatchRows: 7, Workers: 2},
+		func(rec arrow.RecordBatch) error { return c.Add(rec) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stats.Rejected > 0 {
+		t.Fatalf("test input has %d rejected lines", stats.Rejected)
+	}
+	return c
+}
+
+// replayText replays guards (specs, as --guard takes them) over JSONL
+// texts. labels nil: runaway's verdicts are the truth.
+func replayText(t *testing.T, specs []string, labels map[string]replay.Label, texts ...string) *replay.Report {
+	t.Helper()
+	rp := replay.New(guards(t, specs...), labels)
+	collect(t, texts...).Visit(4, rp.Visit)
+	return rp.Report()
+}
+
+func guards(t *testing.T, specs ...string) []replay.Guard {
+	t.Helper()
+	var gs []replay.Guard
+	for _, s := range specs {
+		g, err := replay.Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, g...)
+	}
+	return gs
+}
+
+// outcome finds where the guard stopped the run: its stop, the class it was
+// reported under ("" if not stopped).
+func outcome(t *testing.T, rep *replay.Report, guard, run string) (replay.Stop, string) {
+	t.Helper()
+	for _, g := range rep.Guards {
+		if g.Name != guard {
+			continue
+		}
+		for _, s := range g.Runaway.Stops {
+			if s.RunID == run {
+				return s.Stop, "runaway"
+			}
+		}
+		for _, s := range g.Suspicious.Stops {
+			if s.RunID == run {
+				return s, "suspicious"
+			}
+		}
+		for _, s := range g.Healthy.Stops {
+			if s.RunID == run {
+				return s, "healthy"
+			}
+		}
+		return replay.Stop{}, ""
+	}
+	t.Fatalf("no guard %q in the report", guard)
+	return replay.Stop{}, ""
+}
+
+// runBuilder writes one run's JSONL, numbering steps from 0.
+type runBuilder struct {
+	id    string
+	lines []string
+}
+
+func newRun(id string) *runBuilder { return &runBuilder{id: id} }
+
+// add appends a step; body is the JSON members after run_id and step.
+func (r *runBuilder) add(body string) *runBuilder {
+	line := fmt.Sprintf(`{"run_id":%q,"step":%d`, r.id, len(r.lines))
+	if body != "" {
+		line += "," + body
+	}
+	r.lines = append(r.lines, line+"}")
+	return r
+}
+
+// call appends an ACT step calling tool with args, returning result (a
+// tool_result object).
+func (r *runBuilder) call(tool, args, result string) *runBuilder {
+	return r.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":%q,"args":%s},"tool_result":%s`, tool, args, result))
+}
+
+func (r *runBuilder) eval() *runBuilder { return r.add(`"state":"EVAL"`) }
+
+func (r *runBuilder) text() string { return strings.Join(r.lines, "\n") + "\n" }
+
+// Results used by the tests.
+const (
+	okA    = `{"ok":true,"data":{"answer":"a"}}`
+	okB    = `{"ok":true,"data":{"answer":"b"}}`
+	fail   = `{"ok":false,"error_type":"TIMEOUT","status":504}`
+	empty  = `{"ok":true,"items":[],"result_count":0}`
+	argsA  = `{"q":"a"}`
+	argsB  = `{"q":"b"}`
+	argsC  = `{"q":"c"}`
+	search = "search"
+)
+
+// healthy labels every run id given as healthy, so a test decides the truth
+// and does not depend on the detectors' thresholds.
+func healthy(ids ...string) map[string]replay.Label {
+	m := map[string]replay.Label{}
+	for _, id := range ids {
+		m[id] = replay.Label{}
+	}
+	return m
+}
+
+func jsonOf(t *testing.T, rep *replay.Report) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := replay.WriteJSON(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}

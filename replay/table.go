@@ -1,0 +1,259 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/runawayhq/runaway/detect"
+)
+
+// reasonWidth caps the REASON column (in runes); json has the full text.
+const reasonWidth = 100
+
+// TableOptions tune the human report.
+type TableOptions struct {
+	// Examples is how many stopped healthy and suspicious runs to list per
+	// guard (0: none); the json format lists them all.
+	Examples int
+}
+
+// WriteTable writes the human report: what the runs spent, one row per
+// guard, then examples of the runs each guard would have stopped wrongly.
+func WriteTable(out io.Writer, rep *Report, opts TableOptions) error {
+	w := bufio.NewWriter(out)
+	writeHeader(w, rep)
+	w.WriteByte('\n')
+	labels := rep.Truth == "labels"
+	if err := guardTable(w, rep, labels); err != nil {
+		return err
+	}
+	w.WriteString("\nRUNAWAY STOPPED: runaway runs the guard stops, of all runaway runs. DELAY: median stop step minus onset\n" +
+		"step over those runs (negative: before the loop began). SAVED: from the stop step to the end of the\n" +
+		"stopped runs, inclusive; % of what runaway runs spent from their onsets on (over 100%: honest work cut\n" +
+		"too). HEALTHY STOPPED: false positives.\n")
+	if causes := rep.Runs.Runaway.ByCause; len(causes) > 0 {
+		w.WriteString("\nRunaway runs stopped, by root cause:\n")
+		if err := breakdownTable(w, rep, causes, func(g GuardReport) map[string]int { return g.Runaway.StoppedByCause }); err != nil {
+			return err
+		}
+	}
+	if confs := rep.Runs.Healthy.ByConfounder; len(confs) > 0 {
+		w.WriteString("\nHealthy runs stopped, by confounder (a run may have two):\n")
+		if err := breakdownTable(w, rep, confs, func(g GuardReport) map[string]int { return g.Healthy.StoppedByConfounder }); err != nil {
+			return err
+		}
+	}
+	if opts.Examples > 0 {
+		if err := exampleTable(w, rep, opts.Examples, labels); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+// breakdownTable writes one row per guard and one column per key of all:
+// root causes in report order, other keys sorted.
+func breakdownTable(w io.Writer, rep *Report, all map[string]int, of func(GuardReport) map[string]int) error {
+	var keys []string
+	for _, c := range detect.RootCauses {
+		if _, ok := all[string(c)]; ok {
+			keys = append(keys, string(c))
+		}
+	}
+	var rest []string
+	for k := range all {
+		if !slices.Contains(keys, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	keys = append(keys, rest...)
+	header, runs := []string{"GUARD"}, []string{"(runs)"}
+	align := []tw.Align{tw.AlignLeft}
+	for _, k := range keys {
+		header = append(header, sanitize(k))
+		runs = append(runs, count(int64(all[k])))
+		align = append(align, tw.AlignRight)
+	}
+	var buf bytes.Buffer
+	t := newTable(&buf, align)
+	t.Header(header)
+	if err := t.Append(runs); err != nil {
+		return err
+	}
+	for _, g := range rep.Guards {
+		row := []string{sanitize(g.Name)}
+		for _, k := range keys {
+			row = append(row, count(int64(of(g)[k])))
+		}
+		if err := t.Append(row); err != nil {
+			return err
+		}
+	}
+	return render(w, t, &buf)
+}
+
+func writeHeader(w *bufio.Writer, rep *Report) {
+	if len(rep.FailedSources) > 0 {
+		fmt.Fprintf(w, "PARTIAL REPORT: %d input(s) could not be read:\n", len(rep.FailedSources))
+		for _, f := range rep.FailedSources {
+			fmt.Fprintf(w, "  %s\n", sanitize(f))
+		}
+	}
+	r := rep.Runs
+	if rep.Truth == "labels" {
+		fmt.Fprintf(w, "Guard replay over %s runs. Truth: the labels (%s runaway, %s healthy)",
+			count(int64(r.Total)), count(int64(r.Runaway.Runs)), count(int64(r.Healthy.Runs)))
+		if r.Unlabelled > 0 || r.Missing > 0 {
+			fmt.Fprintf(w, "; %s runs without a label skipped, %s labelled runs not in the logs", count(int64(r.Unlabelled)), count(int64(r.Missing)))
+		}
+		w.WriteString(".\n")
+	} else {
+		fmt.Fprintf(w, "Guard replay over %s runs. Truth: runaway's verdicts (%s runaway, %s suspicious, %s healthy).\n",
+			count(int64(r.Total)), count(int64(r.Runaway.Runs)), count(int64(r.Suspicious.Runs)), count(int64(r.Healthy.Runs)))
+	}
+	a := r.Runaway.Amount
+	fmt.Fprintf(w, "Runaway runs spent %s steps, %s tokens, %s", count(a.Steps), count(a.Tokens), usd(a.CostUSD))
+	if o := r.Runaway.AfterOnset; o != nil {
+		fmt.Fprintf(w, "; from their onsets on, %s steps, %s tokens, %s", count(o.Steps), count(o.Tokens), usd(o.CostUSD))
+	}
+	w.WriteString(".\n")
+}
+
+func guardTable(w io.Writer, rep *Report, labels bool) error {
+	header := []string{"GUARD", "RUNAWAY STOPPED", "MISSED", "DELAY", "SAVED STEPS", "SAVED TOKENS", "SAVED COST", "HEALTHY STOPPED"}
+	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
+	if !labels {
+		header = append(header, "SUSPICIOUS STOPPED")
+		align = append(align, tw.AlignRight)
+	}
+	var buf bytes.Buffer
+	t := newTable(&buf, align)
+	t.Header(header)
+	onset := rep.Runs.Runaway.AfterOnset
+	if onset == nil {
+		onset = &Amount{}
+	}
+	for _, g := range rep.Guards {
+		ra := g.Runaway
+		delay := "-"
+		if ra.Stopped > 0 {
+			delay = signed(ra.Delay.Median)
+		}
+		row := []string{
+			sanitize(g.Name),
+			fraction(ra.Stopped, ra.Runs),
+			count(int64(ra.Missed)),
+			delay,
+			count(ra.Saved.Steps) + " (" + percent(float64(ra.Saved.Steps), float64(onset.Steps)) + ")",
+			count(ra.Saved.Tokens) + " (" + percent(float64(ra.Saved.Tokens), float64(onset.Tokens)) + ")",
+			usd(ra.Saved.CostUSD) + " (" + percent(ra.Saved.CostUSD, onset.CostUSD) + ")",
+			fraction(g.Healthy.Stopped, g.Healthy.Runs),
+		}
+		if !labels {
+			row = append(row, fraction(g.Suspicious.Stopped, g.Suspicious.Runs))
+		}
+		if err := t.Append(row); err != nil {
+			return err
+		}
+	}
+	return render(w, t, &buf)
+}
+
+// fraction writes "n/of (p%)".
+func fraction(n, of int) string {
+	return count(int64(n)) + "/" + count(int64(of)) + " (" + percent(float64(n), float64(of)) + ")"
+}
+
+func exampleTable(w *bufio.Writer, rep *Report, max int, labels bool) error {
+	type row struct {
+		guard, class string
+		s            Stop
+	}
+	var rows []row
+	for _, g := range rep.Guards {
+		for k, s := range g.Healthy.Stops {
+			if k == max {
+				break
+			}
+			rows = append(rows, row{g.Name, "healthy", s})
+		}
+		for k, s := range g.Suspicious.Stops {
+			if k == max {
+				break
+			}
+			rows = append(rows, row{g.Name, "suspicious", s})
+		}
+	}
+	if len(rows) == 0 {
+		w.WriteString("\nNo healthy or suspicious run stopped by any guard.\n")
+		return nil
+	}
+	what := "Healthy and suspicious runs"
+	if labels {
+		what = "Healthy runs"
+	}
+	fmt.Fprintf(w, "\n%s stopped (the first %d per guard by run id; --format json lists them all):\n", what, max)
+	var buf bytes.Buffer
+	t := newTable(&buf, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft})
+	t.Header([]string{"GUARD", "RUN", "TRUTH", "STOP STEP", "REASON"})
+	for _, r := range rows {
+		if err := t.Append([]string{sanitize(r.guard), sanitize(r.s.RunID), r.class,
+			strconv.FormatInt(r.s.StopStep, 10), truncate(sanitize(r.s.Reason), reasonWidth)}); err != nil {
+			return err
+		}
+	}
+	return render(w, t, &buf)
+}
+
+// render renders t into buf and copies it to w without the blanks
+// tablewriter pads the last column with: they only make copy-paste and
+// diffs noisy.
+func render(w io.Writer, t *tablewriter.Table, buf *bytes.Buffer) error {
+	if err := t.Render(); err != nil {
+		return err
+	}
+	for line := range strings.Lines(buf.String()) {
+		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newTable is the scan report's table style: borderless, ASCII, columns
+// two spaces apart, cells on one line.
+func newTable(w io.Writer, align []tw.Align) *tablewriter.Table {
+	gap := tw.CellPadding{Global: tw.Padding{Left: "", Right: "  ", Overwrite: true}}
+	return tablewriter.NewTable(w,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders: tw.BorderNone,
+			Symbols: tw.NewSymbols(tw.StyleASCII),
+			Settings: tw.Settings{
+				Lines:      tw.Lines{ShowHeaderLine: tw.On},
+				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
+			},
+		})),
+		tablewriter.WithConfig(tablewriter.Config{
+			Header: tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
+				Padding:    gap,
+				Alignment:  tw.CellAlignment{PerColumn: align},
+			},
+			Row: tw.CellConfig{
+				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
+				Padding:    gap,
+				Alignment:  tw.CellAlignment{PerColumn: align},
+			},
+		}),
+	)
+}

@@ -1,0 +1,93 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// sanitize makes text from a log (run ids, tool names, intents in reasons)
+// safe for one table cell on a terminal: control characters, invalid UTF-8,
+// bidirectional controls and line separators are shown escaped, as the scan
+// report does. The json format carries the exact strings.
+func sanitize(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r >= 0x80 && r <= 0x9f, unicode.Is(unicode.Bidi_Control, r), r == '\u2028', r == '\u2029':
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// truncate cuts s to at most max runes, marking the cut with "...".
+func truncate(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	kept := 0
+	for i := range s {
+		if kept == max-3 {
+			return s[:i] + "..."
+		}
+		kept++
+	}
+	return s
+}
+
+// count writes n with thousands separators.
+func count(n int64) string {
+	digits := strconv.FormatInt(n, 10)
+	sign := ""
+	if n < 0 {
+		sign, digits = "-", digits[1:]
+	}
+	var b strings.Builder
+	for i, d := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(d)
+	}
+	return sign + b.String()
+}
+
+// usd writes dollars with cents.
+func usd(v float64) string {
+	cents := int64(math.Round(v * 100))
+	sign := ""
+	if cents < 0 {
+		sign, cents = "-", -cents
+	}
+	return fmt.Sprintf("%s$%s.%02d", sign, count(cents/100), cents%100)
+}
+
+// percent writes part/whole as a percentage with one decimal; "-" when
+// whole is 0.
+func percent(part, whole float64) string {
+	if whole == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(100*part/whole, 'f', 1, 64) + "%"
+}
+
+// signed writes a delay with its sign: +1, 0, -3, +1.5.
+func signed(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if v > 0 {
+		s = "+" + s
+	}
+	return s
+}
