@@ -68,6 +68,15 @@ func contaminationIn(v *runView, p *Policy, w suspectAt, reads map[int]bool, sta
 	if n < p.MemoryReadsSuspicious {
 		return nil, 0
 	}
+	// The loop's first pass may still have made first-time calls (progress,
+	// so outside the stretch) while already retrieving the memory: extend the
+	// loop back over retrievals at most two steps apart, after the write.
+	for i := first - 1; i > w.i && i >= first-2; i-- {
+		if reads[i] {
+			first = i
+			n++
+		}
+	}
 	// The loop runs from the first retrieval to the end of the stretch.
 	loopSteps := end - first + 1
 	share := float64(n) / float64(loopSteps)
