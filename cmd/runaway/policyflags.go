@@ -21,7 +21,11 @@ func bindPolicyFlags(fs *pflag.FlagSet) *policyFlags {
 	pf := &policyFlags{values: detect.DefaultPolicy(), fields: map[string]int{}}
 	help := map[string]string{}
 	for _, p := range detect.Params() {
-		help[p.Key] = p.Help + " (default " + p.Default + "; " + p.Source + ")"
+		h := p.Help
+		if p.Source != "" {
+			h += " [" + p.Source + "]"
+		}
+		help[p.Key] = h
 	}
 	rv := reflect.ValueOf(&pf.values).Elem()
 	rt := rv.Type()
@@ -37,7 +41,6 @@ func bindPolicyFlags(fs *pflag.FlagSet) *policyFlags {
 		case *float64:
 			fs.Float64Var(f, name, *f, help[key])
 		}
-		fs.Lookup(name).DefValue = "" // the help text states the default with its source
 	}
 	return pf
 }
