@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,7 +12,10 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 // benchLines is a realistic step log: about 500-byte lines with a tool call
@@ -94,4 +98,44 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkDecodeLine measures DecodeLine alone, one goroutine, no framing:
+// "parse" is the step decoder only, "row" everything DecodeLine does.
+func BenchmarkDecodeLine(b *testing.B) {
+	data := benchLines(20000)
+	var lines [][]byte
+	for l := range bytes.SplitSeq(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+		lines = append(lines, l)
+	}
+	b.Run("parse", func(b *testing.B) {
+		var d stepDecoder
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, l := range lines {
+				if _, err := d.decode(l); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("row", func(b *testing.B) {
+		mem := memory.NewGoAllocator()
+		bld := array.NewRecordBuilder(mem, schema.StepArrowSchema)
+		defer bld.Release()
+		d := NewLineDecoder(false, 0)
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			d.beginChunk(bld, len(lines), len(data))
+			for i, l := range lines {
+				if err := d.DecodeLine(bld, l, 0, int64(i+1)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			d.endChunk(len(data))
+			bld.NewRecordBatch().Release()
+		}
+	})
 }

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"unsafe"
+
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/cespare/xxhash/v2"
 
@@ -81,13 +83,14 @@ func bindColumns(b *array.RecordBuilder) columns {
 func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, argsHash string, argsText, line []byte, srcFile int32, srcLine int64) {
 	d.bind(b)
 	c := &d.cols
+	d.reserveRow(b)
 
-	c.runID.Append(s.RunID)
-	c.step.Append(*s.Step)
+	appendString(c.runID, s.RunID)
+	c.step.UnsafeAppend(*s.Step)
 	if s.TS != nil {
-		c.tsMillis.Append(s.TS.UnixMilli)
+		c.tsMillis.UnsafeAppend(s.TS.UnixMilli)
 	} else {
-		c.tsMillis.AppendNull()
+		c.tsMillis.UnsafeAppendBoolToBitmap(false)
 	}
 	appendOptString(c.state, s.State)
 	var nextState, reason string
@@ -98,8 +101,8 @@ func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, argsHash
 	appendOptString(c.intent, s.Intent)
 
 	if tc := s.ToolCall; tc != nil {
-		c.toolName.Append(tc.Name) // a call without a name is still a call
-		c.argsHash.Append(argsHash)
+		appendString(c.toolName, tc.Name) // a call without a name is still a call
+		appendString(c.argsHash, argsHash)
 	} else {
 		c.toolName.AppendNull()
 		c.argsHash.AppendNull()
@@ -111,23 +114,23 @@ func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, argsHash
 	}
 
 	if r := s.ToolResult; r != nil {
-		c.resultOK.Append(!r.IsError())
+		c.resultOK.UnsafeAppend(!r.IsError())
 		appendOptString(c.errorType, r.NormalizedErrorType())
 		appendOptInt(c.status, r.Status)
-		c.empty.Append(r.IsEmpty())
+		c.empty.UnsafeAppend(r.IsEmpty())
 		appendOptBool(c.retryable, r.Retryable)
 		appendOptInt(c.resultCount, r.ResultCount)
-		c.resultHash.Append(r.ResultFingerprint(xxhash.Sum64))
-		c.resultPayload.Append(r.HasPayload())
+		c.resultHash.UnsafeAppend(d.resultFingerprint(r))
+		c.resultPayload.UnsafeAppend(r.HasPayload())
 	} else {
-		c.resultOK.AppendNull()
+		c.resultOK.UnsafeAppendBoolToBitmap(false)
 		c.errorType.AppendNull()
-		c.status.AppendNull()
-		c.empty.Append(false)
-		c.retryable.AppendNull()
-		c.resultCount.AppendNull()
-		c.resultHash.Append(0)
-		c.resultPayload.Append(false)
+		c.status.UnsafeAppendBoolToBitmap(false)
+		c.empty.UnsafeAppend(false)
+		c.retryable.UnsafeAppendBoolToBitmap(false)
+		c.resultCount.UnsafeAppendBoolToBitmap(false)
+		c.resultHash.UnsafeAppend(0)
+		c.resultPayload.UnsafeAppend(false)
 	}
 
 	if m := s.Memory; m != nil {
@@ -144,11 +147,11 @@ func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, argsHash
 	c.artifacts.append(s.Artifacts)
 
 	if s.Usage != nil || s.Tokens != nil {
-		c.promptTokens.Append(s.PromptTokens())
-		c.completionTokens.Append(s.CompletionTokens())
+		c.promptTokens.UnsafeAppend(s.PromptTokens())
+		c.completionTokens.UnsafeAppend(s.CompletionTokens())
 	} else {
-		c.promptTokens.AppendNull()
-		c.completionTokens.AppendNull()
+		c.promptTokens.UnsafeAppendBoolToBitmap(false)
+		c.completionTokens.UnsafeAppendBoolToBitmap(false)
 	}
 	var cost float64
 	if s.Usage != nil {
@@ -174,9 +177,39 @@ func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, argsHash
 		c.reason.AppendNull()
 	}
 
-	c.srcFile.Append(srcFile)
-	c.srcLine.Append(srcLine)
-	c.lineHash.Append(xxhash.Sum64(line))
+	c.srcFile.UnsafeAppend(srcFile)
+	c.srcLine.UnsafeAppend(srcLine)
+	c.lineHash.UnsafeAppend(xxhash.Sum64(line))
+}
+
+// resultFingerprint is r.ResultFingerprint(xxhash.Sum64) without its
+// allocation.
+func (d *LineDecoder) resultFingerprint(r *schema.ToolResult) uint64 {
+	d.fingerprint = r.AppendFingerprintInput(d.fingerprint[:0])
+	if h := xxhash.Sum64(d.fingerprint); h != 0 {
+		return h
+	}
+	return 1
+}
+
+// reserveRow makes room for one more row in every column, so that the
+// fixed-width ones are appended to without a capacity check each
+// (UnsafeAppend). They get one value per row and grow only through
+// b.Reserve, which grows builders of the same length to the same capacity,
+// so all have the capacity srcLine has; a new batch (b.NewRecordBatch)
+// empties them all, which srcLine's capacity shows. The variable-length
+// builders check their own capacity.
+func (d *LineDecoder) reserveRow(b *array.RecordBuilder) {
+	rows, capacity := d.cols.srcLine.Len(), d.cols.srcLine.Cap()
+	if rows < d.reservedRows && capacity >= d.reservedRows {
+		return
+	}
+	if capacity <= rows { // else beginChunk reserved the chunk's lines
+		ahead := max(64, rows) // doubling
+		b.Reserve(ahead)
+		capacity = rows + ahead
+	}
+	d.reservedRows = capacity
 }
 
 func (d *LineDecoder) appendEntries(entries []schema.MemoryEntry) {
@@ -208,7 +241,7 @@ func (l stringList) append(values []string) {
 	}
 	l.list.Append(true)
 	for _, v := range values {
-		l.values.Append(v)
+		appendString(l.values, v)
 	}
 }
 
@@ -217,40 +250,48 @@ func appendOptString(b *array.StringBuilder, s string) {
 		b.AppendNull()
 		return
 	}
-	b.Append(s)
+	appendString(b, s)
 }
+
+// appendString is b.Append(s) without copying s to a []byte first: the
+// builder copies it once, into its buffer.
+func appendString(b *array.StringBuilder, s string) {
+	b.BinaryBuilder.Append(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
+// The fixed-width appends below are unchecked: see reserveRow.
 
 func appendOptInt(b *array.Int64Builder, v *int64) {
 	if v == nil {
-		b.AppendNull()
+		b.UnsafeAppendBoolToBitmap(false)
 		return
 	}
-	b.Append(*v)
+	b.UnsafeAppend(*v)
 }
 
 func appendOptBool(b *array.BooleanBuilder, v *bool) {
 	if v == nil {
-		b.AppendNull()
+		b.UnsafeAppendBoolToBitmap(false)
 		return
 	}
-	b.Append(*v)
+	b.UnsafeAppend(*v)
 }
 
 // appendNonZeroInt: budgets and costs use 0 for "not logged".
 func appendNonZeroInt(b *array.Int64Builder, v int64) {
 	if v == 0 {
-		b.AppendNull()
+		b.UnsafeAppendBoolToBitmap(false)
 		return
 	}
-	b.Append(v)
+	b.UnsafeAppend(v)
 }
 
 func appendNonZeroFloat(b *array.Float64Builder, v float64) {
 	if v == 0 {
-		b.AppendNull()
+		b.UnsafeAppendBoolToBitmap(false)
 		return
 	}
-	b.Append(v)
+	b.UnsafeAppend(v)
 }
 
 // varColumn is a variable-length builder: strings, or the values of a list.
@@ -291,11 +332,28 @@ func (d *LineDecoder) beginChunk(b *array.RecordBuilder, lines, size int) {
 	}
 }
 
+// sizeRest sizes the variable-length builders for the rest of a chunk that
+// beginChunk could not size (the decoder's first), from what its first done
+// bytes took of its size bytes.
+func (d *LineDecoder) sizeRest(done, size int) {
+	if d.sized || done <= 0 || done >= size {
+		return
+	}
+	d.sized = true
+	rest := float64(size-done) * 1.1
+	for i := range d.vars {
+		v := &d.vars[i]
+		v.b.Reserve(int(float64(v.b.Len()-v.elemsAtStart)/float64(done)*rest) + 1)
+		v.b.ReserveData(int(float64(v.b.DataLen()-v.bytesAtStart)/float64(done)*rest) + 1)
+	}
+}
+
 // endChunk learns the sizes of the chunk begun by beginChunk.
 func (d *LineDecoder) endChunk(size int) {
 	if size <= 0 {
 		return
 	}
+	d.sized = true
 	for i := range d.vars {
 		v := &d.vars[i]
 		v.elemsPerByte = float64(v.b.Len()-v.elemsAtStart) / float64(size)
@@ -307,5 +365,6 @@ func (d *LineDecoder) bind(b *array.RecordBuilder) {
 	if d.colsB != b {
 		d.cols, d.colsB = bindColumns(b), b
 		d.vars = d.cols.varColumns()
+		d.reservedRows = 0
 	}
 }

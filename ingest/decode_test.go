@@ -318,3 +318,40 @@ func TestDecodeLineTooLong(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestDecodeLineAcrossBatches: rows stay whole whatever the batches and the
+// sizing calls around them (appendRow appends fixed-width columns without a
+// capacity check each: see reserveRow).
+func TestDecodeLineAcrossBatches(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	b := array.NewRecordBuilder(mem, schema.StepArrowSchema)
+	defer b.Release()
+	dec := NewLineDecoder(false, 0)
+	lines := splitLines(benchLines(3000))
+	next := int64(1)
+	cut := map[int]bool{1: true, 2: true, 67: true, 131: true, 1200: true, 2999: true}
+	for i, l := range lines {
+		if i == 500 || i == 2000 {
+			dec.beginChunk(b, 10, 10*len(l)) // an estimate too small
+		}
+		if err := dec.DecodeLine(b, l, 0, int64(i+1)); err != nil {
+			t.Fatal(err)
+		}
+		if cut[i] || i == len(lines)-1 {
+			rec := b.NewRecordBatch()
+			lineNos := rec.Column(schema.ColSrcLine).(*array.Int64)
+			steps := rec.Column(schema.ColStep).(*array.Int64)
+			for r := range int(rec.NumRows()) {
+				if lineNos.Value(r) != next || steps.Value(r) != (next-1)/40 {
+					t.Fatalf("row %d of a batch: src_line %d step %d, want %d %d", r, lineNos.Value(r), steps.Value(r), next, (next-1)/40)
+				}
+				next++
+			}
+			rec.Release()
+		}
+	}
+	if next != int64(len(lines))+1 {
+		t.Fatalf("%d rows, want %d", next-1, len(lines))
+	}
+}

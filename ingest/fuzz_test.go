@@ -12,29 +12,32 @@ import (
 	"github.com/runawayhq/runaway/schema"
 )
 
+// decodeLineSeeds seed FuzzDecodeLine and FuzzFastMatchesReference.
+var decodeLineSeeds = []string{
+	fullLine,
+	`{"run_id":"r","step":0}`,
+	`{"run_id":"r","step":1,"tool_call":{"name":"s","args":{"b":[1,2,{"z":null}],"a":"\u00e9\ud83d\ude00"}},"tool_result":{"items":[],"found":false}}`,
+	`{"run_id":"r","step":2,"ts":1764410400.5,"tokens":{"prompt":3,"completion":4},"usage":{}}`,
+	`{"run_id":"r","step":3,"tool_call":{"args":1e400,"args_hash":"h"}}`,
+	`{"run_id":"r","step":3,"tool_call":{"args":1e400}}`,
+	`{"run_id":"r","step":"3"}`,
+	`{"run_id":"r","step":-1}`,
+	`{"run_id":"r","step":1,`,
+	`{"run_id":"r","step":1,"ts":true}`,
+	`{"run_id":"r","step":1,"memory":{"entries":[{"id":1}]}}`,
+	`[1,2]`,
+	`null`,
+	`  `,
+	"{\"run_id\":\"r\x00\"}",
+	"{\"run_id\":\"\xff\xfe\",\"step\":1}",
+	`{"run_id":"r","step":1,"tool_call":{"args":` + strings.Repeat("[", 520) + strings.Repeat("]", 520) + `}}`,
+}
+
 // FuzzDecodeLine checks that no line panics the decoder, that each line
 // gives exactly one of a row or a reject, and that KeepText changes the
 // text columns only, never whether a line is accepted.
 func FuzzDecodeLine(f *testing.F) {
-	for _, seed := range []string{
-		fullLine,
-		`{"run_id":"r","step":0}`,
-		`{"run_id":"r","step":1,"tool_call":{"name":"s","args":{"b":[1,2,{"z":null}],"a":"\u00e9\ud83d\ude00"}},"tool_result":{"items":[],"found":false}}`,
-		`{"run_id":"r","step":2,"ts":1764410400.5,"tokens":{"prompt":3,"completion":4},"usage":{}}`,
-		`{"run_id":"r","step":3,"tool_call":{"args":1e400,"args_hash":"h"}}`,
-		`{"run_id":"r","step":3,"tool_call":{"args":1e400}}`,
-		`{"run_id":"r","step":"3"}`,
-		`{"run_id":"r","step":-1}`,
-		`{"run_id":"r","step":1,`,
-		`{"run_id":"r","step":1,"ts":true}`,
-		`{"run_id":"r","step":1,"memory":{"entries":[{"id":1}]}}`,
-		`[1,2]`,
-		`null`,
-		`  `,
-		"{\"run_id\":\"r\x00\"}",
-		"{\"run_id\":\"\xff\xfe\",\"step\":1}",
-		`{"run_id":"r","step":1,"tool_call":{"args":` + strings.Repeat("[", 520) + strings.Repeat("]", 520) + `}}`,
-	} {
+	for _, seed := range decodeLineSeeds {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {

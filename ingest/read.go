@@ -236,11 +236,16 @@ func (r *reader) decodeChunks() {
 	}
 }
 
+// sizingLines is how many lines of its first chunk a decoder decodes before
+// it sizes its builders for the rest of the chunk from them.
+const sizingLines = 256
+
 func decodeChunk(dec *LineDecoder, b *array.RecordBuilder, it *item) {
 	res := &it.result
 	dec.beginChunk(b, it.lines, it.size)
 	lineNo := it.firstLine
 	src := int32(it.src)
+	done := 0 // bytes of the chunk decoded
 	for _, seg := range it.segs {
 		for len(seg) > 0 {
 			raw := seg
@@ -248,6 +253,9 @@ func decodeChunk(dec *LineDecoder, b *array.RecordBuilder, it *item) {
 				raw, seg = seg[:i], seg[i+1:]
 			} else {
 				seg = nil
+			}
+			if done += len(raw) + 1; lineNo-it.firstLine == sizingLines {
+				dec.sizeRest(done, it.size)
 			}
 			line := raw
 			if n := len(line); n > 0 && line[n-1] == '\r' {

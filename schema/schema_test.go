@@ -148,3 +148,30 @@ func TestValidateRejectsImplausibleAmounts(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestAppendFingerprintInputIsWhatResultFingerprintHashes(t *testing.T) {
+	var hashed []byte
+	record := func(b []byte) uint64 { hashed = append(hashed[:0], b...); return uint64(len(b)) }
+	for _, js := range []string{
+		`{}`, `{"ok":true}`, `{"ok":false,"status":429}`, `{"error_type":"TIMEOUT","status":504}`,
+		`{"ok":true,"result_count":0,"items":[ 1 ],"data":" x "}`, `{"empty":true,"data":null}`,
+	} {
+		var r ToolResult
+		if err := json.Unmarshal([]byte(js), &r); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.ResultFingerprint(record); got != uint64(len(hashed)) {
+			t.Fatalf("%s: fingerprint %d", js, got)
+		}
+		if got := r.AppendFingerprintInput([]byte("prefix")); string(got) != "prefix"+string(hashed) {
+			t.Errorf("%s: AppendFingerprintInput = %q, ResultFingerprint hashes %q", js, got, hashed)
+		}
+	}
+	var none *ToolResult
+	if got := none.AppendFingerprintInput([]byte("x")); string(got) != "x" {
+		t.Errorf("nil result appends %q", got)
+	}
+	if zero := (&ToolResult{}).ResultFingerprint(func([]byte) uint64 { return 0 }); zero != 1 {
+		t.Errorf("a zero hash must become 1, got %d", zero)
+	}
+}

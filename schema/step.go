@@ -238,6 +238,9 @@ func isEmptyJSONValue(raw []byte) bool {
 	case len(v) >= 2 && v[0] == '[':
 		return len(bytes.TrimSpace(v[1:len(v)-1])) == 0
 	case len(v) >= 2 && v[0] == '"':
+		if inner := v[1 : len(v)-1]; bytes.IndexByte(inner, '\\') < 0 {
+			return len(bytes.TrimSpace(inner)) == 0 // no escapes: no decoding needed
+		}
 		var s string
 		if json.Unmarshal(v, &s) != nil {
 			return false
@@ -334,7 +337,22 @@ func (r *ToolResult) ResultFingerprint(hash func([]byte) uint64) uint64 {
 		return 0
 	}
 	var stack [256]byte
-	buf := stack[:0]
+	h := hash(r.AppendFingerprintInput(stack[:0]))
+	if h == 0 {
+		h = 1
+	}
+	return h
+}
+
+// AppendFingerprintInput appends to dst the bytes ResultFingerprint hashes
+// (a nil result appends nothing). A caller with a fixed hash function calls
+// it directly with a buffer it reuses: ResultFingerprint's buffer escapes to
+// the heap, as it is passed to a function value.
+func (r *ToolResult) AppendFingerprintInput(dst []byte) []byte {
+	if r == nil {
+		return dst
+	}
+	buf := dst
 	buf = append(buf, "ok="...)
 	buf = strconv.AppendBool(buf, !r.IsError())
 	buf = append(buf, "\x00et="...)
@@ -353,9 +371,5 @@ func (r *ToolResult) ResultFingerprint(hash func([]byte) uint64) uint64 {
 	buf = append(buf, bytes.TrimSpace(r.Items)...)
 	buf = append(buf, "\x00da="...)
 	buf = append(buf, bytes.TrimSpace(r.Data)...)
-	h := hash(buf)
-	if h == 0 {
-		h = 1
-	}
-	return h
+	return buf
 }
