@@ -53,19 +53,53 @@ type Collector struct {
 	intent    chunked[int32]
 
 	budgets   map[int32]*budgetLimits
-	artifacts map[int32][]artifactRef
+	artifacts rowRefs
 	// memReads and memSuspect are per-run side tables: most steps read or
 	// write no memory, so a column would be mostly empty.
-	memReads   map[int32][]artifactRef
+	memReads   rowRefs
 	memSuspect map[int32][]suspectWrite
 
 	runScratch []int32
 }
 
-type artifactRef struct {
-	row int32
-	id  uint64
+// rowRefs are (row, id hash) pairs for list columns that most steps leave
+// empty (artifacts, memory reads): 8 bytes a pair in chunked columns, grouped
+// by run once, when the input is complete.
+type rowRefs struct {
+	row chunked[int32]
+	id  chunked[uint32]
+	// byRun[offsets[r]:offsets[r+1]] are the pair indices of run r.
+	offsets []int32
+	byRun   []int32
 }
+
+func (p *rowRefs) add(row int32, id string) {
+	h := xxhash.Sum64String(id)
+	p.row.append(row)
+	p.id.append(uint32(h) ^ uint32(h>>32))
+}
+
+// group sorts the pairs by run (stable: input order within a run).
+func (p *rowRefs) group(c *Collector) {
+	nRuns := len(c.runIDs)
+	p.offsets = make([]int32, nRuns+1)
+	for i := 0; i < p.row.len(); i++ {
+		p.offsets[c.run.at(p.row.at(int32(i)))+1]++
+	}
+	for r := 0; r < nRuns; r++ {
+		p.offsets[r+1] += p.offsets[r]
+	}
+	fill := slices.Clone(p.offsets[:nRuns])
+	p.byRun = make([]int32, p.row.len())
+	for i := 0; i < p.row.len(); i++ {
+		r := c.run.at(p.row.at(int32(i)))
+		p.byRun[fill[r]] = int32(i)
+		fill[r]++
+	}
+}
+
+// ofRun returns the pair indices of run r.
+func (p *rowRefs) ofRun(r int32) []int32 { return p.byRun[p.offsets[r]:p.offsets[r+1]] }
 
 // tsNull marks a step without ts; it sorts first.
 const tsNull = int64(-1 << 63)
@@ -90,8 +124,6 @@ func NewCollector(p Policy, files []string) (*Collector, error) {
 		intents:    []string{""},
 		intentIdx:  map[string]int32{},
 		budgets:    map[int32]*budgetLimits{},
-		artifacts:  map[int32][]artifactRef{},
-		memReads:   map[int32][]artifactRef{},
 		memSuspect: map[int32][]suspectWrite{},
 	}, nil
 }
@@ -170,7 +202,7 @@ func (c *Collector) addMemory(rec arrow.RecordBatch, base int32, n int) {
 			vals := retrieved.ListValues().(*array.String)
 			s, e := retrieved.ValueOffsets(i)
 			for j := s; j < e; j++ {
-				c.memReads[run] = append(c.memReads[run], artifactRef{row: row, id: xxhash.Sum64String(vals.Value(int(j)))})
+				c.memReads.add(row, vals.Value(int(j)))
 			}
 		}
 		c.addSuspectWrites(run, row, written, tags, entries, i)
@@ -514,9 +546,8 @@ func (c *Collector) addArtifacts(col *array.List, base int32, n int) {
 			continue
 		}
 		s, e := col.ValueOffsets(i)
-		run := c.runScratch[i]
 		for j := s; j < e; j++ {
-			c.artifacts[run] = append(c.artifacts[run], artifactRef{row: base + int32(i), id: xxhash.Sum64String(vals.Value(int(j)))})
+			c.artifacts.add(base+int32(i), vals.Value(int(j)))
 		}
 	}
 }
@@ -551,6 +582,8 @@ func (c *Collector) results(workers int, visit func(*runView, *analysis, *RunRes
 		rows[fill[r]] = int32(i)
 		fill[r]++
 	}
+	c.artifacts.group(c)
+	c.memReads.group(c)
 	order := make([]int32, nRuns)
 	for i := range order {
 		order[i] = int32(i)

@@ -63,12 +63,12 @@ func (c *Collector) intentName(id int32) string { return c.intents[id] }
 
 type memAt struct {
 	i  int
-	id uint64
+	id uint32
 }
 
 type suspectAt struct {
 	i    int
-	id   uint64
+	id   uint32
 	name string
 	why  string
 }
@@ -182,7 +182,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 // indices, in step order.
 func (c *Collector) placeMemory(v *runView, r int32) {
 	v.memReads, v.suspect = v.memReads[:0], v.suspect[:0]
-	reads, writes := c.memReads[r], c.memSuspect[r]
+	reads, writes := c.memReads.ofRun(r), c.memSuspect[r]
 	if len(reads) == 0 && len(writes) == 0 {
 		return
 	}
@@ -190,14 +190,14 @@ func (c *Collector) placeMemory(v *runView, r int32) {
 	for i, row := range v.order {
 		pos[row] = i
 	}
-	for _, ref := range reads {
-		if i, ok := pos[ref.row]; ok {
-			v.memReads = append(v.memReads, memAt{i, ref.id})
+	for _, k := range reads {
+		if i, ok := pos[c.memReads.row.at(k)]; ok {
+			v.memReads = append(v.memReads, memAt{i, c.memReads.id.at(k)})
 		}
 	}
 	for _, w := range writes {
 		if i, ok := pos[w.row]; ok {
-			v.suspect = append(v.suspect, suspectAt{i, w.id, w.name, w.why})
+			v.suspect = append(v.suspect, suspectAt{i, uint32(w.id) ^ uint32(w.id>>32), w.name, w.why})
 		}
 	}
 	slices.SortStableFunc(v.memReads, func(a, b memAt) int { return a.i - b.i })
@@ -230,26 +230,22 @@ func (c *Collector) lessRow(a, b int32) bool {
 // markNewArtifacts flags the steps that produced an artifact id the run had
 // not produced before (in step order).
 func (c *Collector) markNewArtifacts(v *runView, r int32) {
-	refs := c.artifacts[r]
+	refs := c.artifacts.ofRun(r)
 	if len(refs) == 0 {
 		return
 	}
-	pos := make(map[int32]int, len(refs))
+	pos := make(map[int32]int, len(v.order))
 	for i, row := range v.order {
 		pos[row] = i
 	}
-	type at struct {
-		i  int
-		id uint64
-	}
-	var list []at
-	for _, ref := range refs {
-		if i, ok := pos[ref.row]; ok {
-			list = append(list, at{i, ref.id})
+	var list []memAt
+	for _, k := range refs {
+		if i, ok := pos[c.artifacts.row.at(k)]; ok {
+			list = append(list, memAt{i, c.artifacts.id.at(k)})
 		}
 	}
-	slices.SortStableFunc(list, func(a, b at) int { return a.i - b.i })
-	seen := make(map[uint64]bool, len(list))
+	slices.SortStableFunc(list, func(a, b memAt) int { return a.i - b.i })
+	seen := make(map[uint32]bool, len(list))
 	for _, a := range list {
 		if !seen[a.id] {
 			seen[a.id] = true
