@@ -10,10 +10,10 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/report"
 )
 
 // reasonWidth caps the REASON column (in runes); json has the full text.
@@ -230,30 +230,4 @@ func render(w io.Writer, t *tablewriter.Table, buf *bytes.Buffer) error {
 	return nil
 }
 
-// newTable is the scan report's table style: borderless, ASCII, columns
-// two spaces apart, cells on one line.
-func newTable(w io.Writer, align []tw.Align) *tablewriter.Table {
-	gap := tw.CellPadding{Global: tw.Padding{Left: "", Right: "  ", Overwrite: true}}
-	return tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders: tw.BorderNone,
-			Symbols: tw.NewSymbols(tw.StyleASCII),
-			Settings: tw.Settings{
-				Lines:      tw.Lines{ShowHeaderLine: tw.On},
-				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
-			},
-		})),
-		tablewriter.WithConfig(tablewriter.Config{
-			Header: tw.CellConfig{
-				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
-				Padding:    gap,
-				Alignment:  tw.CellAlignment{PerColumn: align},
-			},
-			Row: tw.CellConfig{
-				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
-				Padding:    gap,
-				Alignment:  tw.CellAlignment{PerColumn: align},
-			},
-		}),
-	)
-}
+func newTable(w io.Writer, align []tw.Align) *tablewriter.Table { return report.NewTable(w, align) }

@@ -69,16 +69,16 @@ func flaggedRuns(runs []detect.RunResult) []*detect.RunResult {
 var (
 	runTableHeader = []string{"RUN", "VERDICT", "ROOT CAUSE", "ONSET", "STEPS", "WASTED", "EVIDENCE"}
 	alignments     = []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}
-	// Borderless, like kubectl and docker: columns start flush left and are
-	// two spaces apart.
-	columnGap = tw.Padding{Left: "", Right: "  ", Overwrite: true}
 )
 
-func renderRunTable(w io.Writer, runs []*detect.RunResult, opts Options) error {
-	var buf bytes.Buffer
-	table := tablewriter.NewTable(&buf,
-		// ASCII borders only: box-drawing characters have an ambiguous width
-		// that some CJK terminals draw double, which would skew every row.
+// NewTable is runaway's table style, shared by every command that prints
+// one: borderless like kubectl and docker (columns flush left, two spaces
+// apart), ASCII only (box-drawing characters have an ambiguous width that
+// some CJK terminals draw double, which would skew every row), one line per
+// cell (sanitize escapes newlines; wrapping would only split long ids).
+func NewTable(w io.Writer, align []tw.Align) *tablewriter.Table {
+	gap := tw.CellPadding{Global: tw.Padding{Left: "", Right: "  ", Overwrite: true}}
+	return tablewriter.NewTable(w,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
 			Borders: tw.BorderNone,
 			Symbols: tw.NewSymbols(tw.StyleASCII),
@@ -90,18 +90,21 @@ func renderRunTable(w io.Writer, runs []*detect.RunResult, opts Options) error {
 		tablewriter.WithConfig(tablewriter.Config{
 			Header: tw.CellConfig{
 				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
-				Padding:    tw.CellPadding{Global: columnGap},
-				Alignment:  tw.CellAlignment{PerColumn: alignments},
+				Padding:    gap,
+				Alignment:  tw.CellAlignment{PerColumn: align},
 			},
 			Row: tw.CellConfig{
-				// Cells are one line already (sanitize escapes newlines);
-				// wrapping would only split long run ids.
 				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
-				Padding:    tw.CellPadding{Global: columnGap},
-				Alignment:  tw.CellAlignment{PerColumn: alignments},
+				Padding:    gap,
+				Alignment:  tw.CellAlignment{PerColumn: align},
 			},
 		}),
 	)
+}
+
+func renderRunTable(w io.Writer, runs []*detect.RunResult, opts Options) error {
+	var buf bytes.Buffer
+	table := NewTable(&buf, alignments)
 	table.Header(runTableHeader)
 	for _, r := range runs {
 		onset := "-"

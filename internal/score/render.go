@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/report"
 	"github.com/runawayhq/runaway/schema"
 )
 
@@ -172,29 +172,7 @@ func newTable(w io.Writer, cols int) *tablewriter.Table {
 		align[k] = tw.AlignRight
 	}
 	align[0] = tw.AlignLeft
-	gap := tw.CellPadding{Global: tw.Padding{Left: "", Right: "  ", Overwrite: true}}
-	return tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders: tw.BorderNone,
-			Symbols: tw.NewSymbols(tw.StyleASCII),
-			Settings: tw.Settings{
-				Lines:      tw.Lines{ShowHeaderLine: tw.On},
-				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
-			},
-		})),
-		tablewriter.WithConfig(tablewriter.Config{
-			Header: tw.CellConfig{
-				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
-				Padding:    gap,
-				Alignment:  tw.CellAlignment{PerColumn: align},
-			},
-			Row: tw.CellConfig{
-				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
-				Padding:    gap,
-				Alignment:  tw.CellAlignment{PerColumn: align},
-			},
-		}),
-	)
+	return report.NewTable(w, align)
 }
 
 type jsonTool struct {
