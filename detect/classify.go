@@ -17,6 +17,7 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 			continue
 		}
 		h.Detector, h.Slug, h.RootCause, h.Guard = d.ID, d.Slug, d.RootCause, d.Guard
+		h.WastedSteps, h.WastedTokens, h.WastedCostUSD = wasteFrom(v, h.first)
 		hits = append(hits, h)
 	}
 	res := RunResult{
@@ -44,12 +45,7 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 	res.RootCause = primary.RootCause
 	res.OnsetStep = primary.OnsetStep
 	res.Headline = primary.Message
-	res.WastedSteps = int64(v.n - primary.first)
-	for i := primary.first; i < v.n; i++ {
-		res.WastedTokens += v.tok[i]
-		res.WastedCostUSD += v.cost[i]
-	}
-	res.WastedCostUSD = roundCost(res.WastedCostUSD)
+	res.WastedSteps, res.WastedTokens, res.WastedCostUSD = primary.WastedSteps, primary.WastedTokens, primary.WastedCostUSD
 	slices.SortStableFunc(hits, func(x, y *hit) int {
 		switch {
 		case x == primary:
@@ -165,6 +161,15 @@ func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 		return pickWorst(patterns) // the rules cannot drop everything, but never guess empty
 	}
 	return pickWorst(kept)
+}
+
+// wasteFrom is what the run spent from step index first to its end.
+func wasteFrom(v *runView, first int) (steps, tokens int64, cost float64) {
+	for i := first; i < v.n; i++ {
+		tokens += v.tok[i]
+		cost += v.cost[i]
+	}
+	return int64(v.n - first), tokens, roundCost(cost)
 }
 
 // roundCost keeps sums of float costs to a nano-dollar, so reports do not

@@ -90,7 +90,11 @@ type Finding struct {
 	Message   string    `json:"message"`
 	OnsetStep int64     `json:"onset_step"`
 	Evidence  Evidence  `json:"evidence"`
-	Guard     string    `json:"guard"`
+	// Wasted*: what the run spent from this finding's onset to its end.
+	WastedSteps   int64   `json:"wasted_steps"`
+	WastedTokens  int64   `json:"wasted_tokens"`
+	WastedCostUSD float64 `json:"wasted_cost_usd"`
+	Guard         string  `json:"guard"`
 }
 
 // RunResult is the analysis of one run. Every field is a pure function of the
