@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/docs"
+	"github.com/runawayhq/runaway/report"
 )
 
 func runDetectors(args []string, stdout, stderr io.Writer) int {
@@ -44,8 +44,8 @@ func listDetectors(stdout, stderr io.Writer) int {
 	for _, p := range detect.Params() {
 		params[p.Key] = p
 	}
-	t := tablewriter.NewTable(stdout)
-	t.Header("ID", "SLUG", "ROOT CAUSE", "THRESHOLDS (default, source)")
+	t := report.NewTable(stdout, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft})
+	t.Header("ID", "SLUG", "ROOT CAUSE", "THRESHOLDS: key=default (source)")
 	for _, d := range detect.Registry {
 		var th []string
 		for _, k := range d.Params {
@@ -56,13 +56,22 @@ func listDetectors(stdout, stderr io.Writer) int {
 			}
 			th = append(th, s)
 		}
+		if len(th) == 0 {
+			th = []string{"-"}
+		}
 		cause := string(d.RootCause)
 		if d.Symptom {
 			cause += " (symptom)"
 		}
-		if err := t.Append(d.ID, d.Slug, cause, strings.Join(th, "\n")); err != nil {
-			fmt.Fprintf(stderr, "runaway detectors: %v\n", err)
-			return exitFailure
+		for k, line := range th {
+			row := []string{d.ID, d.Slug, cause, line}
+			if k > 0 {
+				row = []string{"", "", "", line}
+			}
+			if err := t.Append(row); err != nil {
+				fmt.Fprintf(stderr, "runaway detectors: %v\n", err)
+				return exitFailure
+			}
 		}
 	}
 	if err := t.Render(); err != nil {
