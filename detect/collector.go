@@ -561,12 +561,106 @@ func (c *Collector) Results(workers int) []RunResult {
 }
 
 func (c *Collector) results(workers int, visit func(*runView, *analysis, *RunResult)) []RunResult {
+	out := make([]RunResult, 0, len(c.runIDs))
+	// Collecting every result cannot fail.
+	_ = c.stream(workers, visit, func(r *RunResult) error {
+		out = append(out, *r)
+		return nil
+	})
+	return out
+}
+
+// Stream analyzes every run and calls emit with each result in run-id
+// order, as Results would return them, without holding them all: only a
+// bounded window of analyzed runs waits for its turn. It stops at the first
+// error emit returns and returns it.
+func (c *Collector) Stream(workers int, emit func(*RunResult) error) error {
+	return c.stream(workers, nil, emit)
+}
+
+// streamWindow bounds how far analysis may run ahead of emission.
+const streamWindow = 4096
+
+func (c *Collector) stream(workers int, visit func(*runView, *analysis, *RunResult), emit func(*RunResult) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	order, rows, offsets := c.groupRows()
+	var (
+		mu      sync.Mutex
+		cond    = sync.NewCond(&mu)
+		slots   = make([]*RunResult, len(order))
+		emitted int
+		failed  bool
+	)
+	next := make(chan int)
+	go func() { // feed positions, never more than streamWindow ahead
+		defer close(next)
+		for pos := range order {
+			mu.Lock()
+			for pos >= emitted+streamWindow && !failed {
+				cond.Wait()
+			}
+			stop := failed
+			mu.Unlock()
+			if stop {
+				return
+			}
+			next <- pos
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Go(func() {
+			var v runView
+			a := newAnalysis()
+			for pos := range next {
+				r := order[pos]
+				c.gather(&v, r, rows[offsets[r]:offsets[r+1]])
+				res := analyze(&v, a, &c.policy)
+				if visit != nil {
+					visit(&v, a, &res)
+				}
+				mu.Lock()
+				slots[pos] = &res
+				cond.Broadcast()
+				mu.Unlock()
+			}
+		})
+	}
+	var err error
+	for pos := range order {
+		mu.Lock()
+		for slots[pos] == nil {
+			cond.Wait()
+		}
+		res := slots[pos]
+		slots[pos] = nil
+		mu.Unlock()
+		err = emit(res)
+		mu.Lock()
+		emitted = pos + 1
+		failed = err != nil
+		cond.Broadcast()
+		mu.Unlock()
+		if err != nil {
+			break
+		}
+	}
+	// After a failure the feeder stops; drain what the workers still hold.
+	go func() {
+		for range next {
+		}
+	}()
+	wg.Wait()
+	return err
+}
+
+// groupRows sorts the rows by run with a counting sort (stable: each run's
+// rows stay in input order) and orders the runs by id.
+func (c *Collector) groupRows() (order, rows, offsets []int32) {
 	nRuns := len(c.runIDs)
-	// Counting sort of rows by run keeps each run's rows in input order.
-	offsets := make([]int32, nRuns+1)
+	offsets = make([]int32, nRuns+1)
 	for ci := range c.run.chunks {
 		for _, r := range c.run.chunks[ci] {
 			offsets[r+1]++
@@ -575,7 +669,7 @@ func (c *Collector) results(workers int, visit func(*runView, *analysis, *RunRes
 	for r := 0; r < nRuns; r++ {
 		offsets[r+1] += offsets[r]
 	}
-	rows := make([]int32, c.run.len())
+	rows = make([]int32, c.run.len())
 	fill := slices.Clone(offsets[:nRuns])
 	for i := 0; i < c.run.len(); i++ {
 		r := c.run.at(int32(i))
@@ -584,37 +678,12 @@ func (c *Collector) results(workers int, visit func(*runView, *analysis, *RunRes
 	}
 	c.artifacts.group(c)
 	c.memReads.group(c)
-	order := make([]int32, nRuns)
+	order = make([]int32, nRuns)
 	for i := range order {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int { return compareStrings(c.runIDs[a], c.runIDs[b]) })
-
-	results := make([]RunResult, nRuns)
-	var wg sync.WaitGroup
-	next := make(chan int, workers)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var v runView
-			a := newAnalysis()
-			for pos := range next {
-				r := order[pos]
-				c.gather(&v, r, rows[offsets[r]:offsets[r+1]])
-				results[pos] = analyze(&v, a, &c.policy)
-				if visit != nil {
-					visit(&v, a, &results[pos])
-				}
-			}
-		}()
-	}
-	for pos := range order {
-		next <- pos
-	}
-	close(next)
-	wg.Wait()
-	return results
+	return order, rows, offsets
 }
 
 func compareStrings(a, b string) int {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"unicode/utf8"
 
 	"github.com/runawayhq/runaway/detect"
@@ -79,16 +80,24 @@ func writeJSON(w *bufio.Writer, scan *Scan, _ Options) error {
 // `jq`, `grep` and line-oriented loaders can stream it.
 func writeNDJSON(w *bufio.Writer, scan *Scan, _ Options) error {
 	for i := range scan.Runs {
-		line, err := encodeJSON(normalizeRun(scan.Runs[i]), compact, "")
-		if err != nil {
-			return fmt.Errorf("run %q: %w", scan.Runs[i].RunID, err)
-		}
-		w.Write(line)
-		if err := w.WriteByte('\n'); err != nil {
+		if err := WriteRunNDJSON(w, &scan.Runs[i]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// WriteRunNDJSON writes one run as one ndjson line, exactly as the ndjson
+// format does, so a caller can stream runs as they are analyzed. w should be
+// buffered.
+func WriteRunNDJSON(w io.Writer, r *detect.RunResult) error {
+	line, err := encodeJSON(normalizeRun(*r), compact, "")
+	if err != nil {
+		return fmt.Errorf("run %q: %w", r.RunID, err)
+	}
+	line = append(line, '\n')
+	_, err = w.Write(line)
+	return err
 }
 
 // Layouts for encodeJSON.
