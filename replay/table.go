@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -215,19 +214,8 @@ func exampleTable(w *bufio.Writer, rep *Report, max int, labels bool) error {
 	return render(w, t, &buf)
 }
 
-// render renders t into buf and copies it to w without the blanks
-// tablewriter pads the last column with: they only make copy-paste and
-// diffs noisy.
 func render(w io.Writer, t *tablewriter.Table, buf *bytes.Buffer) error {
-	if err := t.Render(); err != nil {
-		return err
-	}
-	for line := range strings.Lines(buf.String()) {
-		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
-			return err
-		}
-	}
-	return nil
+	return report.RenderTable(w, t, buf)
 }
 
 func newTable(w io.Writer, align []tw.Align) *tablewriter.Table { return report.NewTable(w, align) }

@@ -124,11 +124,16 @@ func renderRunTable(w io.Writer, runs []*detect.RunResult, opts Options) error {
 			return err
 		}
 	}
-	if err := table.Render(); err != nil {
+	return RenderTable(w, table, &buf)
+}
+
+// RenderTable renders t, built over buf by NewTable, and copies it to w
+// without the blanks tablewriter pads the last column with: they only make
+// copy-paste and diffs noisy.
+func RenderTable(w io.Writer, t *tablewriter.Table, buf *bytes.Buffer) error {
+	if err := t.Render(); err != nil {
 		return err
 	}
-	// tablewriter pads the last column to its width; trailing blanks only
-	// make copy-paste and diffs noisy.
 	for line := range strings.Lines(buf.String()) {
 		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
 			return err

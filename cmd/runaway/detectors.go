@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 
@@ -44,7 +45,8 @@ func listDetectors(stdout, stderr io.Writer) int {
 	for _, p := range detect.Params() {
 		params[p.Key] = p
 	}
-	t := report.NewTable(stdout, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft})
+	var buf bytes.Buffer
+	t := report.NewTable(&buf, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft})
 	t.Header("ID", "SLUG", "ROOT CAUSE", "THRESHOLDS: key=default (source)")
 	for _, d := range detect.Registry {
 		var th []string
@@ -74,7 +76,7 @@ func listDetectors(stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	if err := t.Render(); err != nil {
+	if err := report.RenderTable(stdout, t, &buf); err != nil {
 		fmt.Fprintf(stderr, "runaway detectors: %v\n", err)
 		return exitFailure
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -148,18 +147,8 @@ func confounderTable(w io.Writer, r Report) error {
 	return render(w, t, &buf)
 }
 
-// render renders t into buf and copies it to w without the blanks
-// tablewriter pads the last column with.
 func render(w io.Writer, t *tablewriter.Table, buf *bytes.Buffer) error {
-	if err := t.Render(); err != nil {
-		return err
-	}
-	for line := range strings.Lines(buf.String()) {
-		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
-			return err
-		}
-	}
-	return nil
+	return report.RenderTable(w, t, buf)
 }
 
 func pct(v float64) string { return strconv.FormatFloat(100*v, 'f', 2, 64) + "%" }
