@@ -40,6 +40,24 @@ type runView struct {
 	names nameTable
 
 	order []int32 // scratch
+	// pos maps a collector row to its step index; built at most once per
+	// run, and only for runs that log artifacts or memory.
+	pos      map[int32]int
+	posBuilt bool
+}
+
+func (v *runView) positions() map[int32]int {
+	if !v.posBuilt {
+		if v.pos == nil {
+			v.pos = make(map[int32]int, len(v.order))
+		}
+		clear(v.pos)
+		for i, row := range v.order {
+			v.pos[row] = i
+		}
+		v.posBuilt = true
+	}
+	return v.pos
 }
 
 // nameTable turns the interned ids of a view back into text.
@@ -99,6 +117,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.id = c.runIDs[r]
 	v.names = c
 	v.dataProblems = nil
+	v.posBuilt = false
 	v.duplicates, v.conflicts = 0, 0
 	v.order = append(v.order[:0], rows...)
 	sorted := true
@@ -186,10 +205,7 @@ func (c *Collector) placeMemory(v *runView, r int32) {
 	if len(reads) == 0 && len(writes) == 0 {
 		return
 	}
-	pos := make(map[int32]int, len(v.order))
-	for i, row := range v.order {
-		pos[row] = i
-	}
+	pos := v.positions()
 	for _, k := range reads {
 		if i, ok := pos[c.memReads.row.at(k)]; ok {
 			v.memReads = append(v.memReads, memAt{i, c.memReads.id.at(k)})
@@ -234,10 +250,7 @@ func (c *Collector) markNewArtifacts(v *runView, r int32) {
 	if len(refs) == 0 {
 		return
 	}
-	pos := make(map[int32]int, len(v.order))
-	for i, row := range v.order {
-		pos[row] = i
-	}
+	pos := v.positions()
 	var list []memAt
 	for _, k := range refs {
 		if i, ok := pos[c.artifacts.row.at(k)]; ok {

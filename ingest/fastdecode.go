@@ -425,25 +425,37 @@ func (d *stepDecoder) intValue() (v int64, null, ok bool) {
 }
 
 // intField decodes an int64 field; null leaves it unchanged.
-func (d *stepDecoder) intField(dst *int64) bool {
-	v, null, ok := d.intValue()
-	if ok && !null {
-		*dst = v
-	}
-	return ok
-}
+func (d *stepDecoder) intField(dst *int64) bool { return setField(dst)(d.intValue()) }
 
 // intPtr decodes a *int64 field, pointing it at store; null clears it.
 func (d *stepDecoder) intPtr(dst **int64, store *int64) bool {
-	v, null, ok := d.intValue()
-	switch {
-	case !ok:
-	case null:
-		*dst = nil
-	default:
-		*store, *dst = v, store
+	return setPtr(dst, store)(d.intValue())
+}
+
+// setField stores a decoded value unless it was null (which, as in
+// encoding/json, leaves a plain field unchanged).
+func setField[T any](dst *T) func(v T, null, ok bool) bool {
+	return func(v T, null, ok bool) bool {
+		if ok && !null {
+			*dst = v
+		}
+		return ok
 	}
-	return ok
+}
+
+// setPtr points a pointer field at store holding the decoded value; null
+// clears the field.
+func setPtr[T any](dst **T, store *T) func(v T, null, ok bool) bool {
+	return func(v T, null, ok bool) bool {
+		switch {
+		case !ok:
+		case null:
+			*dst = nil
+		default:
+			*store, *dst = v, store
+		}
+		return ok
+	}
 }
 
 // floatValue decodes a number value, or null.
@@ -466,24 +478,10 @@ func (d *stepDecoder) floatValue() (v float64, null, ok bool) {
 	return 0, false, d.typeError("number")
 }
 
-func (d *stepDecoder) floatField(dst *float64) bool {
-	v, null, ok := d.floatValue()
-	if ok && !null {
-		*dst = v
-	}
-	return ok
-}
+func (d *stepDecoder) floatField(dst *float64) bool { return setField(dst)(d.floatValue()) }
 
 func (d *stepDecoder) floatPtr(dst **float64, store *float64) bool {
-	v, null, ok := d.floatValue()
-	switch {
-	case !ok:
-	case null:
-		*dst = nil
-	default:
-		*store, *dst = v, store
-	}
-	return ok
+	return setPtr(dst, store)(d.floatValue())
 }
 
 // boolPtr decodes a *bool field, pointing it at store; null clears it.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -39,12 +38,8 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"runs flagged, per confounder. Findings are not failures: the exit code is 0 unless a --min-*\n"+
 			"threshold is missed (1), the flags are wrong (2) or the input cannot be read (3).\n\nFlags:\n%s", fs.FlagUsages())
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitClean
-		}
-		fmt.Fprintf(stderr, "runaway eval: %v\n", err)
-		return exitUsage
+	if code, ok := parseFlags(fs, args, "eval", stderr); !ok {
+		return code
 	}
 	if labels == "" {
 		fmt.Fprintln(stderr, "runaway eval: --labels FILE is required")

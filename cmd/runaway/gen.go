@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -33,12 +32,8 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: runaway gen [flags]\n\nWrites a deterministic synthetic corpus of agent step logs with one labelled\nrunaway pattern per runaway run and realistic confounders in healthy runs.\n\nFlags:\n%s", fs.FlagUsages())
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitClean
-		}
-		fmt.Fprintf(stderr, "runaway gen: %v\n", err)
-		return exitUsage
+	if code, ok := parseFlags(fs, args, "gen", stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "runaway gen: unexpected arguments %v\n", fs.Args())

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,12 +44,8 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			"Guards: %s ('runaway replay --list' shows params and sources).\n\nFlags:\n%s",
 			strings.Join(replay.Names(), ", "), fs.FlagUsages())
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitClean
-		}
-		fmt.Fprintf(stderr, "runaway replay: %v\n", err)
-		return exitUsage
+	if code, ok := parseFlags(fs, args, "replay", stderr); !ok {
+		return code
 	}
 	if list {
 		return listGuards(stdout, stderr)

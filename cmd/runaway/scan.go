@@ -69,12 +69,8 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: runaway scan [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n.gz and .zst input is read transparently.\n\nFlags:\n%s", fs.FlagUsages())
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitClean
-		}
-		fmt.Fprintf(stderr, "runaway scan: %v\n", err)
-		return exitUsage
+	if code, ok := parseFlags(fs, args, "scan", stderr); !ok {
+		return code
 	}
 	failOn, ok := parseFailOn(f.failOn)
 	if !ok {
@@ -89,7 +85,6 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// killing the process: reading stops and no report is written.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	lowerGCTarget()
 	collector, stats, code := f.read(ctx, "scan", fs, stdin, stderr)
 	if code != exitClean {
 		return code
@@ -131,6 +126,7 @@ func (f *inputFlags) read(ctx context.Context, cmd string, fs *pflag.FlagSet, st
 		fmt.Fprintf(stderr, "runaway %s: --max-line-bytes must be at least 1024\n", cmd)
 		return nil, ingest.Stats{}, exitUsage
 	}
+	lowerGCTarget()
 	policy := detect.DefaultPolicy()
 	if f.policyFile != "" {
 		if err := detect.LoadPolicyFile(f.policyFile, &policy); err != nil {
@@ -265,6 +261,19 @@ func scanResults(collector *detect.Collector, stats ingest.Stats, workers int) (
 		in.ConflictingSteps += r.ConflictingSteps
 	}
 	return &report.Scan{Summary: report.Summarize(in, runs), Runs: runs}, stats.Rejected
+}
+
+// parseFlags parses a command's flags; ok is false when the command must
+// end with code (0 after --help, 2 after a bad flag).
+func parseFlags(fs *pflag.FlagSet, args []string, cmd string, stderr io.Writer) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitClean, false
+		}
+		fmt.Fprintf(stderr, "runaway %s: %v\n", cmd, err)
+		return exitUsage, false
+	}
+	return exitClean, true
 }
 
 // lowerGCTarget collects at 40% heap growth instead of Go's 100% unless the
