@@ -76,8 +76,9 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 //     error-storm, not a tool-retry-loop), unless the call kept failing
 //     with a non-retryable error (SCHEMA_ERROR, retryable:false): retrying
 //     what cannot succeed is a tool-retry-loop.
-//  4. A repeated call or cycle inside a re-planning loop is the re-planning
-//     loop: the agent went back through PLAN each time it repeated itself.
+//  4. A repeated call, near-duplicate or cycle inside a re-planning loop is
+//     the re-planning loop: the agent went back through PLAN each time it
+//     repeated itself.
 //  5. Of two overlapping findings of one root cause, the more specific
 //     detector gives the evidence (RA302 and RA102 over RA101, RA303 over
 //     RA301) when it is at least as severe.
@@ -112,20 +113,22 @@ func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 			}
 		}
 	}
-	storm, rep := byID[ErrorStreak.ID], byID[RepeatedCall.ID]
+	storm := byID[ErrorStreak.ID]
+	// A repeated call's own chain says how many of its calls failed.
+	isRepeat := func(h *hit) bool { return h.Detector == RepeatedCall.ID || h.Detector == NearDuplicateCall.ID }
 	if storm != nil && !dropped[storm] {
 		for _, h := range patterns {
 			if dropped[h] || h.RootCause == CauseErrorStorm || h.RootCause == CauseMemoryContamination || !overlaps(h, storm) {
 				continue
 			}
-			if h.Detector == NonRetryableRetry.ID || (h == rep && rep.errorShare >= 0.5 && 2*rep.nonRetryableShare >= rep.errorShare) {
+			if h.Detector == NonRetryableRetry.ID || (isRepeat(h) && h.errorShare >= 0.5 && 2*h.nonRetryableShare >= h.errorShare) {
 				// Retrying a call that failed for good is the agent's loop,
 				// not a failing dependency: tool-retry-loop.
 				dropped[storm] = true
 				continue
 			}
 			share := h.errorShare
-			if h != rep {
+			if !isRepeat(h) {
 				share = segmentErrorShare(v, a, h.first, h.last)
 			}
 			if share >= 0.5 {
@@ -134,7 +137,7 @@ func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 		}
 	}
 	if replan := byID[ReplanLoop.ID]; replan != nil && !dropped[replan] {
-		for _, id := range []string{RepeatedCall.ID, CallCycle.ID} {
+		for _, id := range []string{RepeatedCall.ID, CallCycle.ID, NearDuplicateCall.ID} {
 			if h := byID[id]; h != nil && overlaps(replan, h) {
 				dropped[h] = true
 			}

@@ -59,47 +59,16 @@ type Collector struct {
 	memReads   rowRefs
 	memSuspect map[int32][]suspectWrite
 
+	// What near-duplicate, empty-result, re-plan and monologue detection
+	// read (sidetables.go).
+	normKey    chunked[uint32]
+	emptyWords rowValues[uint64]
+	planKeys   rowValues[uint32]
+	decisions  rowValues[uint32]
+	shorts     shortArgs
+
 	runScratch []int32
 }
-
-// rowRefs are (row, id hash) pairs for list columns that most steps leave
-// empty (artifacts, memory reads): 8 bytes a pair in chunked columns, grouped
-// by run once, when the input is complete.
-type rowRefs struct {
-	row chunked[int32]
-	id  chunked[uint32]
-	// byRun[offsets[r]:offsets[r+1]] are the pair indices of run r.
-	offsets []int32
-	byRun   []int32
-}
-
-func (p *rowRefs) add(row int32, id string) {
-	h := xxhash.Sum64String(id)
-	p.row.append(row)
-	p.id.append(uint32(h) ^ uint32(h>>32))
-}
-
-// group sorts the pairs by run (stable: input order within a run).
-func (p *rowRefs) group(c *Collector) {
-	nRuns := len(c.runIDs)
-	p.offsets = make([]int32, nRuns+1)
-	for i := 0; i < p.row.len(); i++ {
-		p.offsets[c.run.at(p.row.at(int32(i)))+1]++
-	}
-	for r := 0; r < nRuns; r++ {
-		p.offsets[r+1] += p.offsets[r]
-	}
-	fill := slices.Clone(p.offsets[:nRuns])
-	p.byRun = make([]int32, p.row.len())
-	for i := 0; i < p.row.len(); i++ {
-		r := c.run.at(p.row.at(int32(i)))
-		p.byRun[fill[r]] = int32(i)
-		fill[r]++
-	}
-}
-
-// ofRun returns the pair indices of run r.
-func (p *rowRefs) ofRun(r int32) []int32 { return p.byRun[p.offsets[r]:p.offsets[r+1]] }
 
 // tsNull marks a step without ts; it sorts first.
 const tsNull = int64(-1 << 63)
@@ -125,6 +94,7 @@ func NewCollector(p Policy, files []string) (*Collector, error) {
 		intentIdx:  map[string]int32{},
 		budgets:    map[int32]*budgetLimits{},
 		memSuspect: map[int32][]suspectWrite{},
+		shorts:     newShortArgs(),
 	}, nil
 }
 
@@ -154,6 +124,8 @@ func (c *Collector) Add(rec arrow.RecordBatch) error {
 	c.addArtifacts(rec.Column(schema.ColArtifacts).(*array.List), base, n)
 	c.addIntents(rec.Column(schema.ColIntent).(*array.String), n)
 	c.addMemory(rec, base, n)
+	c.addNearDuplicateKeys(rec, base, n)
+	c.addDecisions(rec, base, n)
 	return nil
 }
 
@@ -202,7 +174,7 @@ func (c *Collector) addMemory(rec arrow.RecordBatch, base int32, n int) {
 			vals := retrieved.ListValues().(*array.String)
 			s, e := retrieved.ValueOffsets(i)
 			for j := s; j < e; j++ {
-				c.memReads.add(row, vals.Value(int(j)))
+				c.memReads.addID(row, vals.Value(int(j)))
 			}
 		}
 		c.addSuspectWrites(run, row, written, tags, entries, i)
@@ -547,7 +519,7 @@ func (c *Collector) addArtifacts(col *array.List, base int32, n int) {
 		}
 		s, e := col.ValueOffsets(i)
 		for j := s; j < e; j++ {
-			c.artifacts.add(base+int32(i), vals.Value(int(j)))
+			c.artifacts.addID(base+int32(i), vals.Value(int(j)))
 		}
 	}
 }
@@ -678,6 +650,9 @@ func (c *Collector) groupRows() (order, rows, offsets []int32) {
 	}
 	c.artifacts.group(c)
 	c.memReads.group(c)
+	c.emptyWords.group(c)
+	c.planKeys.group(c)
+	c.decisions.group(c)
 	order = make([]int32, nRuns)
 	for i := range order {
 		order[i] = int32(i)

@@ -24,21 +24,25 @@ const (
 
 func TestIndicatorsOfASmallRun(t *testing.T) {
 	r := newRun("r1").
-		add(`"ts":"2026-11-29T00:00:00Z","state":"PLAN","budget":{"max_steps":6}`).
+		add(`"ts":"2026-11-29T00:00:00Z","state":"PLAN","budget":{"max_steps":6},"decision":{"reason":"Search, then fetch"}`).
 		add(`"ts":"2026-11-29T00:00:02Z",` + search + `,` + sameAnswer).
 		add(`"ts":"2026-11-29T00:00:03Z",` + evalStep).
 		add(`"ts":"2026-11-29T00:00:05Z",` + search + `,` + sameAnswer).
 		add(`"ts":"2026-11-29T00:00:06Z","state":"ACT","tool_call":{"name":"fetch","args":{"url":"u"}},"tool_result":{"ok":false,"status":429}`).
 		add(`"ts":"2026-11-29T00:00:07Z","state":"ACT","tool_call":{"name":"fetch","args":{"url":"u"}},"tool_result":{"ok":false,"error_type":"TIMEOUT"}`).
-		add(`"ts":"2026-11-29T00:00:09Z","state":"PLAN","usage":{"prompt_tokens":100,"completion_tokens":20,"cost_usd":0.5}`).
-		add(`"ts":"2026-11-29T00:00:10Z",` + search + `,"tool_result":{"ok":true,"result_count":0}`).
+		add(`"ts":"2026-11-29T00:00:09Z","state":"PLAN","usage":{"prompt_tokens":100,"completion_tokens":20,"cost_usd":0.5},"decision":{"reason":"search,  then FETCH"}`).
+		add(`"ts":"2026-11-29T00:00:10Z","state":"ACT","tool_call":{"name":"web_search","args":{"top_k":5,"q":"Agent Loop","request_id":"x1"}},"tool_result":{"ok":true,"result_count":0}`).
 		add(`"ts":"2026-11-29T00:00:12Z","state":"STOP"`)
 	got := one(t, detect.DefaultPolicy(), r.text()).Indicators
 	want := detect.Indicators{
-		Steps: 9, ToolCalls: 5, DistinctCalls: 2,
-		SameCallMax: 3, SameCallMaxWindow: 3, SameCallMaxStreak: 2,
-		StateOscillation:  2,                                         // ACT EVAL ACT and ACT PLAN ACT
-		PlanActRoundTrips: 1, UnproductivePlanRoundTrip: 0, Plans: 2, // the first search was progress
+		Steps: 9, ToolCalls: 5, DistinctCalls: 3,
+		SameCallMax: 2, SameCallMaxWindow: 2, SameCallMaxStreak: 2,
+		SameNormArgsMax:  3, // the last search differs only in case and a request id
+		StateOscillation: 2, // ACT EVAL ACT and ACT PLAN ACT
+		// The first search was progress, but the second PLAN re-makes the
+		// first plan (same reason once normalised) after only call results.
+		PlanActRoundTrips: 1, UnproductivePlanRoundTrip: 1, Plans: 2, PlansRepeated: 1,
+		MaxRepeatedDecision: 1, // the two PLAN decisions are not consecutive
 
 		ProgressEvents: 2, NoProgressSteps: 6, // step 1 (first search) and STOP; steps 2-7 in between
 		ToolErrors: 2, ToolErrorsByType: map[string]int64{"RATE_LIMIT": 1, "TIMEOUT": 1}, MaxErrorStreak: 2,
@@ -254,5 +258,34 @@ func TestPolicyThresholdsChangeVerdicts(t *testing.T) {
 	p.RepeatSuspicious, p.RepeatRunaway = 5, 6
 	if got := one(t, p, r.text()).Verdict; got != detect.Healthy {
 		t.Fatalf("with repeat_suspicious 5: %v", got)
+	}
+}
+
+// Near-duplicates: a fresh request id per call does not hide a retry loop,
+// but pagination stays legitimate even when a team declares its cursor
+// volatile, because every page answers differently.
+func TestNearDuplicateCallsAndPagination(t *testing.T) {
+	retry := newRun("retry")
+	pages := newRun("pages")
+	for i := 0; i < 6; i++ {
+		retry.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"status","args":{"order":"O-%d","request_id":"r%d"}},"tool_result":{"ok":true,"data":{"state":"pending"}}`, 9, i))
+		pages.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"list","args":{"cursor":"c%d","request_id":"r%d"}},"tool_result":{"ok":true,"data":[%d]}`, i, i, i))
+	}
+	r := one(t, detect.DefaultPolicy(), retry.text())
+	if !slices.Contains(detectors(r), "RA103") || slices.Contains(detectors(r), "RA101") || r.RootCause != detect.CauseToolRetryLoop {
+		t.Fatalf("6 calls differing only in request_id: got %v %v", r.RootCause, r.Findings)
+	}
+	if !strings.Contains(r.Findings[0].Evidence.Keys[0], `status {"order":"O-9"`) {
+		t.Fatalf("evidence should show the args: %q", r.Findings[0].Evidence.Keys)
+	}
+	p := detect.DefaultPolicy()
+	p.VolatileKeys = append([]string{"cursor"}, detect.DefaultPolicy().Volatile()...)
+	if r := one(t, p, pages.text()); len(r.Findings) != 0 {
+		t.Fatalf("pagination with a volatile cursor: %v", r.Findings)
+	}
+	// Without request_id among the volatile keys, the calls are all different.
+	p.VolatileKeys = []string{"nonce"}
+	if r := one(t, p, retry.text()); slices.Contains(detectors(r), "RA103") {
+		t.Fatalf("request_id not volatile: %v", r.Findings)
 	}
 }

@@ -38,7 +38,7 @@ func scan(t *testing.T, p detect.Policy, texts ...string) []detect.RunResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stats, err := ingest.Read(context.Background(), sources, ingest.Options{Alloc: mem, BatchRows: 7, Workers: 2},
+	stats, err := ingest.Read(context.Background(), sources, ingest.Options{Alloc: mem, BatchRows: 7, Workers: 2, VolatileKeys: p.Volatile()},
 		func(rec arrow.RecordBatch) error { return c.Add(rec) })
 	if err != nil {
 		t.Fatal(err)

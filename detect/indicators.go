@@ -12,6 +12,9 @@ type Indicators struct {
 	SameCallMax       int64 `json:"same_args_hash_count"`
 	SameCallMaxWindow int64 `json:"same_args_hash_max_window"`
 	SameCallMaxStreak int64 `json:"same_args_hash_max_streak"`
+	// SameNormArgsMax: most calls of one (tool, normalised args) in the run:
+	// args equal once volatile keys, case, spacing and key order are ignored.
+	SameNormArgsMax int64 `json:"same_norm_args_count"`
 	// X->Y->X returns between consecutive logged states, and re-entries into
 	// PLAN after acting (PLAN<->ACT round trips), with and without progress
 	// in between.
@@ -19,9 +22,15 @@ type Indicators struct {
 	PlanActRoundTrips         int64 `json:"plan_act_round_trips"`
 	UnproductivePlanRoundTrip int64 `json:"plan_act_round_trips_no_progress"`
 	Plans                     int64 `json:"plans"`
-	ProgressEvents            int64 `json:"progress_events"`
-	NoProgressSteps           int64 `json:"no_progress_steps"`
-	ToolErrors                int64 `json:"tool_errors"`
+	// PlansRepeated: PLAN steps whose plan (memory written with tag plan,
+	// else the decision's reason) the run had made before.
+	PlansRepeated int64 `json:"plans_repeated"`
+	// MaxRepeatedDecision: the longest streak of steps without a tool call
+	// that repeat the same decision (next state and reason).
+	MaxRepeatedDecision int64 `json:"max_repeated_decision_streak"`
+	ProgressEvents      int64 `json:"progress_events"`
+	NoProgressSteps     int64 `json:"no_progress_steps"`
+	ToolErrors          int64 `json:"tool_errors"`
 	// ToolErrorsByType is encoded with sorted keys, so output stays deterministic.
 	ToolErrorsByType map[string]int64 `json:"tool_errors_by_type"`
 	MaxErrorStreak   int64            `json:"max_error_streak"`

@@ -20,6 +20,7 @@ type analysis struct {
 	budgetWhat string
 
 	seen    map[uint64]uint32 // call identity -> last result
+	norms   map[uint64]int64  // (tool, normalised args) -> calls
 	answers map[uint64]bool   // (tool, result) pairs seen, for results with a payload
 	counts  map[uint64]int64
 	winCnt  map[uint64]int64
@@ -29,6 +30,7 @@ type analysis struct {
 func newAnalysis() *analysis {
 	return &analysis{
 		seen:    map[uint64]uint32{},
+		norms:   map[uint64]int64{},
 		answers: map[uint64]bool{},
 		counts:  map[uint64]int64{},
 		winCnt:  map[uint64]int64{},
@@ -40,6 +42,7 @@ func newAnalysis() *analysis {
 func indicatorPass(v *runView, p *Policy, a *analysis) {
 	n := v.n
 	clear(a.seen)
+	clear(a.norms)
 	clear(a.answers)
 	clear(a.counts)
 	clear(a.winCnt)
@@ -68,6 +71,11 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 			}
 			lastCall = k
 			ind.SameCallMaxStreak = max(ind.SameCallMaxStreak, streak)
+			if v.norm[i] != 0 {
+				nk := callIdentity(v.tool[i], uint64(v.norm[i]))
+				a.norms[nk]++
+				ind.SameNormArgsMax = max(ind.SameNormArgsMax, a.norms[nk])
+			}
 			prevRes, seenBefore := a.seen[k]
 			okData := f&flagResult != 0 && f&(flagError|flagEmpty) == 0
 			if okData && (!seenBefore || prevRes != v.res[i]) {
@@ -114,6 +122,7 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 	ind.DistinctCalls = int64(len(a.counts))
 	ind.SameCallMaxWindow = maxInWindow(v, a, p.Window)
 	statePass(v, a, &ind)
+	ind.MaxRepeatedDecision = int64(repeatedDecisions(v).n)
 	usagePass(v, &ind)
 	budgetPass(v, p, a, &ind)
 	if n > 0 {
@@ -142,7 +151,8 @@ func maxInWindow(v *runView, a *analysis, window int) int64 {
 // PLAN<->ACT round trips: a PLAN that follows an ACT since the previous PLAN.
 func statePass(v *runView, a *analysis, ind *Indicators) {
 	var prev2, prev1 schema.State
-	actSincePlan, progSincePlan, inPlan := false, false, false
+	actSincePlan, progSincePlan, strongSincePlan, inPlan := false, false, false, false
+	plans := map[uint32]bool{}
 	for i := 0; i < v.n; i++ {
 		s := v.state[i]
 		if s == schema.StateNone {
@@ -155,13 +165,18 @@ func statePass(v *runView, a *analysis, ind *Indicators) {
 		if s == schema.StatePlan {
 			if !inPlan {
 				ind.Plans++
+				repeated := v.plan[i] != 0 && plans[v.plan[i]]
+				if repeated {
+					ind.PlansRepeated++
+				}
+				plans[v.plan[i]] = true
 				if ind.Plans > 1 && actSincePlan {
 					ind.PlanActRoundTrips++
-					if !progSincePlan {
+					if unproductiveRoundTrip(progSincePlan, strongSincePlan, repeated) {
 						ind.UnproductivePlanRoundTrip++
 					}
 				}
-				actSincePlan, progSincePlan = false, false
+				actSincePlan, progSincePlan, strongSincePlan = false, false, false
 			}
 			inPlan = true
 		} else {
@@ -172,8 +187,24 @@ func statePass(v *runView, a *analysis, ind *Indicators) {
 		}
 		if a.progress[i] {
 			progSincePlan = true
+			strongSincePlan = strongSincePlan || strongProgress(v, i)
 		}
 	}
+}
+
+// strongProgress: step i produced something that lasts (a new artifact,
+// memory written as an observation or decision, STOP), not only a call
+// result.
+func strongProgress(v *runView, i int) bool {
+	return v.newArtifact[i] || v.flags[i]&flagMemProgress != 0 || v.state[i] == schema.StateStop
+}
+
+// unproductiveRoundTrip: a PLAN<->ACT round trip learned nothing when
+// nothing progressed since the previous PLAN, or when the agent made a plan
+// it had made before and only call results came in since: re-making the
+// same plan shows it did not use them.
+func unproductiveRoundTrip(progress, strongProgress, repeatedPlan bool) bool {
+	return !progress || (repeatedPlan && !strongProgress)
 }
 
 func usagePass(v *runView, ind *Indicators) {

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 // Policy holds every threshold the detectors use. The seeds' numbers are
@@ -59,6 +62,15 @@ type Policy struct {
 	MemoryReadsSuspicious int     `yaml:"memory_reads_suspicious"`
 	MemoryReadsRunaway    int     `yaml:"memory_reads_runaway"`
 	MemoryShare           float64 `yaml:"memory_share"`
+	// MonologueSuspicious and MonologueRunaway: steps in a row without a
+	// tool call that repeat the same decision.
+	MonologueSuspicious int `yaml:"monologue_suspicious"`
+	MonologueRunaway    int `yaml:"monologue_runaway"`
+	// VolatileKeys are args keys left out when calls are compared for
+	// near-duplicates (request ids, timestamps, nonces); nil means
+	// schema.DefaultVolatileKeys. Ingest applies them, so the caller passes
+	// them to the reader.
+	VolatileKeys []string `yaml:"volatile_keys"`
 	// BudgetRunawayRatio: a run that used this multiple of any limit ran away;
 	// crossing a limit at all is suspicious.
 	BudgetRunawayRatio float64 `yaml:"budget_runaway_ratio"`
@@ -95,6 +107,8 @@ func DefaultPolicy() Policy {
 		MemoryReadsSuspicious:  3,
 		MemoryReadsRunaway:     5,
 		MemoryShare:            0.5,
+		MonologueSuspicious:    3,
+		MonologueRunaway:       5,
 		BudgetRunawayRatio:     1.5,
 	}
 }
@@ -112,9 +126,9 @@ type Param struct {
 func Params() []Param {
 	d := DefaultPolicy()
 	return []Param{
-		{"window", fmt.Sprint(d.Window), "seed 001 ToolCallGuard(size=20)", "tool calls within which repeats of one call chain together", []string{"RA101"}},
-		{"repeat_suspicious", fmt.Sprint(d.RepeatSuspicious), "seed 003 ToolLoopBreaker(limit=3); seed 001 ToolCallGuard(maxRepeat=2) blocks the 3rd", "identical calls (same tool, args, result) in a chain: suspicious", []string{"RA101"}},
-		{"repeat_runaway", fmt.Sprint(d.RepeatRunaway), "Gemini CLI: 5 consecutive identical calls", "identical calls in a chain: runaway", []string{"RA101"}},
+		{"window", fmt.Sprint(d.Window), "seed 001 ToolCallGuard(size=20)", "tool calls within which repeats of one call chain together", []string{"RA101", "RA103"}},
+		{"repeat_suspicious", fmt.Sprint(d.RepeatSuspicious), "seed 003 ToolLoopBreaker(limit=3); seed 001 ToolCallGuard(maxRepeat=2) blocks the 3rd", "identical calls (same tool, args, result) in a chain: suspicious", []string{"RA101", "RA103"}},
+		{"repeat_runaway", fmt.Sprint(d.RepeatRunaway), "Gemini CLI: 5 consecutive identical calls", "identical calls in a chain: runaway", []string{"RA101", "RA103"}},
 		{"plan_loop_suspicious", fmt.Sprint(d.PlanLoopSuspicious), "seed 001 3-2: PLAN allowed at most 1 or 2 times", "PLAN<->ACT round trips without progress: suspicious", []string{"RA201"}},
 		{"plan_loop_runaway", fmt.Sprint(d.PlanLoopRunaway), "ours: past the guard by two more re-plans", "PLAN<->ACT round trips without progress: runaway", []string{"RA201"}},
 		{"no_progress_suspicious", fmt.Sprint(d.NoProgressSuspicious), "seed 000: max 10 reasoning steps", "steps in a row without a progress event: suspicious", []string{"RA202"}},
@@ -134,6 +148,9 @@ func Params() []Param {
 		{"memory_reads_suspicious", fmt.Sprint(d.MemoryReadsSuspicious), "ours: as repeat_suspicious", "retrievals of a memory written from inference, a tool error or low confidence, inside a stretch without progress: suspicious", []string{"RA501"}},
 		{"memory_reads_runaway", fmt.Sprint(d.MemoryReadsRunaway), "ours: as repeat_runaway", "those retrievals: runaway", []string{"RA501"}},
 		{"memory_share", fmt.Sprint(d.MemoryShare), "ours", "the least share of the stretch's steps that retrieved the memory", []string{"RA501"}},
+		{"monologue_suspicious", fmt.Sprint(d.MonologueSuspicious), "OpenHands stuck detector: 3 identical monologue messages", "steps in a row without a tool call that repeat the same decision: suspicious", []string{"RA204"}},
+		{"monologue_runaway", fmt.Sprint(d.MonologueRunaway), "ours: as repeat_runaway", "steps in a row without a tool call that repeat the same decision: runaway", []string{"RA204"}},
+		{"volatile_keys", strings.Join(schema.DefaultVolatileKeys, ","), "ours: ids, timestamps and nonces that change on every call", "args keys ignored (at any depth, any case) when comparing calls for near-duplicates", []string{"RA103"}},
 		{"budget_runaway_ratio", fmt.Sprint(d.BudgetRunawayRatio), "ours", "usage of a limit at which a budget overrun is runaway (any crossing is suspicious)", []string{"RA401"}},
 		{"max_steps", "0 (none)", "seed 000 uses 10, seed 002 maxIterations 6", "budget for runs that log none: steps", []string{"RA401"}},
 		{"max_tool_calls", "0 (none)", "seed 000 uses 6, seed 002 LoopGuard 10", "budget for runs that log none: tool calls", []string{"RA401"}},
@@ -141,6 +158,14 @@ func Params() []Param {
 		{"max_cost_usd", "0 (none)", "", "budget for runs that log none: cost in USD", []string{"RA401"}},
 		{"max_seconds", "0 (none)", "seed 004: hard time limit", "budget for runs that log none: seconds from first to last ts", []string{"RA401"}},
 	}
+}
+
+// Volatile returns the args keys near-duplicate detection ignores.
+func (p Policy) Volatile() []string {
+	if p.VolatileKeys == nil {
+		return schema.DefaultVolatileKeys
+	}
+	return p.VolatileKeys
 }
 
 // Validate rejects thresholds that cannot work.
@@ -171,6 +196,8 @@ func (p *Policy) Validate() error {
 		{"memory_reads_suspicious must be >= 1", p.MemoryReadsSuspicious >= 1},
 		{"memory_reads_runaway must be >= memory_reads_suspicious", p.MemoryReadsRunaway >= p.MemoryReadsSuspicious},
 		{"memory_share must be within 0..1", p.MemoryShare >= 0 && p.MemoryShare <= 1},
+		{"monologue_suspicious must be >= 2", p.MonologueSuspicious >= 2},
+		{"monologue_runaway must be >= monologue_suspicious", p.MonologueRunaway >= p.MonologueSuspicious},
 		{"budget_runaway_ratio must be >= 1", p.BudgetRunawayRatio >= 1},
 		{"budget limits must not be negative", p.MaxSteps >= 0 && p.MaxToolCalls >= 0 && p.MaxTokens >= 0 && p.MaxCostUSD >= 0 && p.MaxSeconds >= 0},
 	}

@@ -34,14 +34,51 @@ type callChain struct {
 	// or retryable:false (seed 001 4-2: SCHEMA_ERROR is never retried).
 	nonRetryable int
 	finalized    bool
-	exemptPoll   bool
 }
 
 func runRepeatedCall(v *runView, a *analysis, p *Policy) *hit {
+	best := longestChain(v, a, p, func(i int) uint64 { return v.call[i] }, func(c *callChain) bool {
+		return !pollingWithBackoff(v, a, c)
+	})
+	if best == nil {
+		return nil
+	}
+	n := int64(len(best.idx))
+	first, last := best.idx[0], best.idx[len(best.idx)-1]
+	tool := v.names.toolName(v.tool[first])
+	what := "the same result"
+	if best.errors == len(best.idx) {
+		what = "the same error (" + v.names.errTypeName(v.err[first]) + ")"
+	}
+	return &hit{
+		Finding: Finding{
+			Severity:  severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
+			Message:   fmt.Sprintf("%s called %d times with the same args and %s, steps %d-%d", tool, n, what, v.step[first], v.step[last]),
+			OnsetStep: v.step[first],
+			Evidence: Evidence{
+				Steps: []StepRange{{v.step[first], v.step[last]}},
+				Keys:  []string{v.callText(first)},
+				Counts: []Count{{"identical_calls", n}, {"errors", int64(best.errors)},
+					{"calls_in_segment", int64(callsBetween(a, first, last))}},
+			},
+		},
+		first:             first,
+		last:              last,
+		errorShare:        float64(best.errors) / float64(n),
+		nonRetryableShare: float64(best.nonRetryable) / float64(n),
+	}
+}
+
+// longestChain finds the longest chain of calls of one key (0: the call
+// takes no part) in which every call returned what the previous call of
+// that key returned, at most Window calls apart, that is at least
+// RepeatSuspicious long and that accept lets through. Ties go to the chain
+// that began first.
+func longestChain(v *runView, a *analysis, p *Policy, key func(i int) uint64, accept func(*callChain) bool) *callChain {
 	open := map[uint64]*callChain{}
 	var best *callChain
 	consider := func(c *callChain) {
-		if len(c.idx) < p.RepeatSuspicious || pollingWithBackoff(v, a, c) {
+		if len(c.idx) < p.RepeatSuspicious || !accept(c) {
 			return
 		}
 		if best == nil || len(c.idx) > len(best.idx) || (len(c.idx) == len(best.idx) && c.idx[0] < best.idx[0]) {
@@ -49,7 +86,10 @@ func runRepeatedCall(v *runView, a *analysis, p *Policy) *hit {
 		}
 	}
 	for ord, i := range a.calls {
-		k := v.call[i]
+		k := key(i)
+		if k == 0 {
+			continue
+		}
 		f := v.flags[i]
 		res, hasRes := v.res[i], f&flagResult != 0
 		c := open[k]
@@ -76,39 +116,14 @@ func runRepeatedCall(v *runView, a *analysis, p *Policy) *hit {
 	}
 	// Close the chains still open, in call order so ties resolve the same way.
 	for _, i := range a.calls {
-		if c := open[v.call[i]]; c != nil && !c.finalized {
-			c.finalized = true
-			consider(c)
+		if k := key(i); k != 0 {
+			if c := open[k]; c != nil && !c.finalized {
+				c.finalized = true
+				consider(c)
+			}
 		}
 	}
-	if best == nil {
-		return nil
-	}
-	n := int64(len(best.idx))
-	first, last := best.idx[0], best.idx[len(best.idx)-1]
-	tool := v.names.toolName(v.tool[first])
-	key := fmt.Sprintf("%s %s", tool, v.names.argsText(v.args[first], v.tool[first]))
-	what := "the same result"
-	if best.errors == len(best.idx) {
-		what = "the same error (" + v.names.errTypeName(v.err[first]) + ")"
-	}
-	return &hit{
-		Finding: Finding{
-			Severity:  severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
-			Message:   fmt.Sprintf("%s called %d times with the same args and %s, steps %d-%d", tool, n, what, v.step[first], v.step[last]),
-			OnsetStep: v.step[first],
-			Evidence: Evidence{
-				Steps: []StepRange{{v.step[first], v.step[last]}},
-				Keys:  []string{key},
-				Counts: []Count{{"identical_calls", n}, {"errors", int64(best.errors)},
-					{"calls_in_segment", int64(callsBetween(a, first, last))}},
-			},
-		},
-		first:             first,
-		last:              last,
-		errorShare:        float64(best.errors) / float64(n),
-		nonRetryableShare: float64(best.nonRetryable) / float64(n),
-	}
+	return best
 }
 
 // pollingWithBackoff recognises legitimate polling: the chain ended because

@@ -54,7 +54,7 @@ func runCallCycle(v *runView, a *analysis, p *Policy) *hit {
 	first, last := calls[bestStart], calls[bestEnd]
 	var keys []string
 	for _, i := range calls[bestStart : bestStart+bestPeriod] {
-		keys = append(keys, v.names.toolName(v.tool[i])+" "+v.names.argsText(v.args[i], v.tool[i]))
+		keys = append(keys, v.callText(i))
 	}
 	var tools []string
 	for _, i := range calls[bestStart : bestStart+bestPeriod] {

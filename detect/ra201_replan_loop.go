@@ -15,7 +15,7 @@ var ReplanLoop = &Detector{
 	Title:     "PLAN<->ACT round trips with no progress in between",
 	RootCause: CauseReplanLoop,
 	Guard:     "state machine with a PLAN cap (at most 2 plans) and termination owned by EVAL, not by the model (seed 001, 3-2)",
-	Reads:     []string{"plans", "plan_act_round_trips", "plan_act_round_trips_no_progress", "state_oscillation", "progress_events"},
+	Reads:     []string{"plans", "plans_repeated", "plan_act_round_trips", "plan_act_round_trips_no_progress", "state_oscillation", "progress_events"},
 	Params:    []string{"plan_loop_suspicious", "plan_loop_runaway"},
 	run:       runReplanLoop,
 }
@@ -29,18 +29,22 @@ func runReplanLoop(v *runView, a *analysis, p *Policy) *hit {
 	bestLen, bestFirst, bestLast := 0, -1, -1
 	chainLen, chainFirst := 0, -1
 	prevPlan := -1
-	act, prog := false, false
+	act, prog, strong := false, false, false
 	inPlan := false
+	plans := map[uint32]bool{}
 	for i := 0; i < v.n; i++ {
 		s := v.state[i]
 		if s == schema.StateNone {
 			if a.progress[i] {
 				prog = true
+				strong = strong || strongProgress(v, i)
 			}
 			continue
 		}
 		if s == schema.StatePlan && !inPlan {
-			if prevPlan >= 0 && act && !prog {
+			repeated := v.plan[i] != 0 && plans[v.plan[i]]
+			plans[v.plan[i]] = true
+			if prevPlan >= 0 && act && unproductiveRoundTrip(prog, strong, repeated) {
 				if chainLen == 0 {
 					chainFirst = prevPlan
 				}
@@ -52,7 +56,7 @@ func runReplanLoop(v *runView, a *analysis, p *Policy) *hit {
 				chainLen = 0
 			}
 			prevPlan = i
-			act, prog = false, false
+			act, prog, strong = false, false, false
 		}
 		inPlan = s == schema.StatePlan
 		if s == schema.StateAct {
@@ -60,6 +64,7 @@ func runReplanLoop(v *runView, a *analysis, p *Policy) *hit {
 		}
 		if a.progress[i] {
 			prog = true
+			strong = strong || strongProgress(v, i)
 		}
 	}
 	if bestLen < p.PlanLoopSuspicious {
@@ -77,8 +82,9 @@ func runReplanLoop(v *runView, a *analysis, p *Policy) *hit {
 			Message:   fmt.Sprintf("re-planned %d times after acting with no progress in between, steps %d-%d", n, v.step[bestFirst], v.step[last]),
 			OnsetStep: v.step[bestFirst],
 			Evidence: Evidence{
-				Steps:  []StepRange{{v.step[bestFirst], v.step[last]}},
-				Counts: []Count{{"unproductive_round_trips", n}, {"plans", a.ind.Plans}, {"state_oscillation", a.ind.StateOscillation}},
+				Steps: []StepRange{{v.step[bestFirst], v.step[last]}},
+				Counts: []Count{{"unproductive_round_trips", n}, {"plans", a.ind.Plans}, {"plans_repeated", a.ind.PlansRepeated},
+					{"state_oscillation", a.ind.StateOscillation}},
 			},
 		},
 		first: bestFirst,

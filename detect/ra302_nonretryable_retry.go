@@ -71,7 +71,7 @@ func runNonRetryableRetry(v *runView, a *analysis, p *Policy) *hit {
 			OnsetStep: v.step[first],
 			Evidence: Evidence{
 				Steps:  []StepRange{{v.step[first], v.step[last]}},
-				Keys:   []string{tool + " " + v.names.argsText(v.args[first], v.tool[first])},
+				Keys:   []string{v.callText(first)},
 				Counts: []Count{{"retries", n}},
 			},
 		},

@@ -79,7 +79,7 @@ func runRateLimitNoBackoff(v *runView, a *analysis, p *Policy) *hit {
 			OnsetStep: v.step[first],
 			Evidence: Evidence{
 				Steps:  []StepRange{{v.step[first], v.step[last]}},
-				Keys:   []string{tool + " " + v.names.argsText(v.args[first], v.tool[first])},
+				Keys:   []string{v.callText(first)},
 				Counts: []Count{{"retries_without_backoff", n}},
 			},
 		},

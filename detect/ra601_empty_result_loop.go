@@ -1,8 +1,14 @@
 package detect
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
 
-// EmptyResultLoop finds an agent rephrasing its query for one intent while
+	"github.com/runawayhq/runaway/schema"
+)
+
+// EmptyResultLoop finds an agent rephrasing its query for one intent (the
+// logged intent, else queries of one tool sharing most of their words) while
 // every result comes back empty (seed 000: "a tool returns empty or
 // not-found twice for the same intent: stop and answer with assumptions,
 // unknowns and questions").
@@ -21,36 +27,58 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 	if a.ind.EmptyResults < int64(p.EmptySuspicious) {
 		return nil
 	}
-	type streak struct {
+	type search struct {
 		first, last int
+		shown       int // a call whose args evidence can show, -1 if none
 		empties     int
 		queries     map[uint64]bool
+		tool        int32
+		words       uint64 // of the last query; 0 for a search grouped by tool alone
 	}
-	// The intent groups calls; without one, calls of the same tool do.
-	group := func(i int) int64 {
-		if v.intent[i] != 0 {
-			return int64(v.intent[i])
-		}
-		return -int64(v.tool[i]) - 1
-	}
-	open := map[int64]*streak{}
-	var best *streak
+	// The intent groups calls. Without one, the empty calls of one tool whose
+	// queries share most of their words are one search rephrased; queries
+	// without words group by tool.
+	byIntent := map[int32]*search{}
+	var byWords []*search
+	var best *search
 	for _, i := range a.calls {
 		f := v.flags[i]
 		if f&flagResult == 0 || f&flagError != 0 {
 			continue
 		}
-		g := group(i)
-		if f&flagEmpty == 0 {
-			delete(open, g) // a useful result ends the search
-			continue
-		}
-		s := open[g]
-		if s == nil {
-			s = &streak{first: i, queries: map[uint64]bool{}}
-			open[g] = s
+		var s *search
+		if in := v.intent[i]; in != 0 {
+			if f&flagEmpty == 0 {
+				delete(byIntent, in) // a useful result ends the search
+				continue
+			}
+			if s = byIntent[in]; s == nil {
+				s = &search{first: i, shown: -1, queries: map[uint64]bool{}}
+				byIntent[in] = s
+			}
+		} else {
+			if f&flagEmpty == 0 {
+				// The result's words are not kept: it ends every search of its tool.
+				byWords = slices.DeleteFunc(byWords, func(o *search) bool { return o.tool == v.tool[i] })
+				continue
+			}
+			w := v.words[i]
+			for _, o := range byWords {
+				if o.tool == v.tool[i] && ((w == 0 && o.words == 0) || schema.WordOverlap(w, o.words)) {
+					s = o
+					break
+				}
+			}
+			if s == nil {
+				s = &search{first: i, shown: -1, queries: map[uint64]bool{}, tool: v.tool[i]}
+				byWords = append(byWords, s)
+			}
+			s.words = w
 		}
 		s.last = i
+		if s.shown < 0 && v.names.hasShortArgs(v.args[i], v.norm[i]) {
+			s.shown = i
+		}
 		s.empties++
 		s.queries[v.call[i]] = true
 		if best == nil || s.empties > best.empties {
@@ -63,7 +91,11 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 	first, last := best.first, best.last
 	what := v.names.intentName(v.intent[first])
 	if what == "" {
-		what = "tool " + v.names.toolName(v.tool[first])
+		shown := best.shown
+		if shown < 0 {
+			shown = first
+		}
+		what = "queries like " + v.callText(shown)
 	} else {
 		what = "intent " + what
 	}

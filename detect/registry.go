@@ -29,9 +29,11 @@ type Detector struct {
 var Registry = []*Detector{
 	RepeatedCall,
 	CallCycle,
+	NearDuplicateCall,
 	ReplanLoop,
 	NoProgress,
 	NoTerminalState,
+	Monologue,
 	ErrorStreak,
 	NonRetryableRetry,
 	RateLimitNoBackoff,

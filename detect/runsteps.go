@@ -39,8 +39,9 @@ func (r RunSteps) CallKey(i int) uint64 { return r.v.call[i] }
 // Tool is the called tool's name.
 func (r RunSteps) Tool(i int) string { return r.v.names.toolName(r.v.tool[i]) }
 
-// ArgsKey renders the args hash for evidence ("sha256:<16 hex>").
-func (r RunSteps) ArgsKey(i int) string { return r.v.names.argsText(r.v.args[i], r.v.tool[i]) }
+// ArgsKey renders the args for evidence: a short rendering of args the run
+// repeats, else the args hash ("sha256:<16 hex>").
+func (r RunSteps) ArgsKey(i int) string { return r.v.names.argsText(r.v.args[i], r.v.norm[i]) }
 
 // Intent is the step's intent, "" if none.
 func (r RunSteps) Intent(i int) string { return r.v.names.intentName(r.v.intent[i]) }

@@ -10,20 +10,27 @@ import (
 // runView is one run's steps in order, as parallel columns. Detectors read
 // it; it is rebuilt in place for every run, so its slices are reused.
 type runView struct {
-	id     string
-	n      int
-	step   []int64
-	ts     []int64
-	call   []uint64 // call identity: tool and args; 0 when the step made no call
-	args   []uint64 // args key (see argsKeyOf)
-	tool   []int32
-	state  []schema.State
-	flags  []uint16
-	err    []uint16
-	res    []uint32
-	tok    []int64
-	cost   []float64
-	intent []int32
+	id   string
+	n    int
+	step []int64
+	ts   []int64
+	call []uint64 // call identity: tool and args; 0 when the step made no call
+	args []uint64 // args key (see argsKeyOf)
+	norm []uint32 // normalised args key (near-duplicates); 0 without args
+	// words is the word signature of calls that returned empty; plan the
+	// plan of PLAN steps; decision the decision of steps without a call
+	// (sidetables.go); 0 where there is none.
+	words    []uint64
+	plan     []uint32
+	decision []uint32
+	tool     []int32
+	state    []schema.State
+	flags    []uint16
+	err      []uint16
+	res      []uint32
+	tok      []int64
+	cost     []float64
+	intent   []int32
 	// newArtifact marks steps that logged an artifact id not seen before in the run.
 	newArtifact []bool
 	// memReads lists (step index, memory id) pairs in step order; suspect the
@@ -65,7 +72,8 @@ type nameTable interface {
 	toolName(id int32) string
 	intentName(id int32) string
 	errTypeName(id uint16) string
-	argsText(key uint64, tool int32) string
+	argsText(args uint64, norm uint32) string
+	hasShortArgs(args uint64, norm uint32) bool
 }
 
 func (c *Collector) toolName(id int32) string {
@@ -91,11 +99,33 @@ type suspectAt struct {
 	why  string
 }
 
-func (c *Collector) argsText(key uint64, _ int32) string {
-	if s, ok := c.otherArgs[key]; ok {
+// argsText shows a call's args in evidence: the short rendering of args
+// the run repeated (these args, else args equal to them once normalised),
+// else the args hash as logged ("sha256:<16 hex>").
+func (c *Collector) argsText(args uint64, norm uint32) string {
+	if s, ok := c.shorts.byArgs[args]; ok {
 		return s
 	}
-	return fmt.Sprintf("sha256:%016x", key)
+	if s, ok := c.shorts.byNorm[norm]; ok && norm != 0 {
+		return s
+	}
+	if s, ok := c.otherArgs[args]; ok {
+		return s
+	}
+	return fmt.Sprintf("sha256:%016x", args)
+}
+
+func (c *Collector) hasShortArgs(args uint64, norm uint32) bool {
+	if _, ok := c.shorts.byArgs[args]; ok {
+		return true
+	}
+	_, ok := c.shorts.byNorm[norm]
+	return ok && norm != 0
+}
+
+// callText names the call of step i in evidence: tool and args.
+func (v *runView) callText(i int) string {
+	return v.names.toolName(v.tool[i]) + " " + v.names.argsText(v.args[i], v.norm[i])
 }
 
 // callIdentity combines tool and args key; distinct tools with equal args
@@ -161,6 +191,10 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.ts = resize(v.ts, n)
 	v.call = resize(v.call, n)
 	v.args = resize(v.args, n)
+	v.norm = resize(v.norm, n)
+	v.words = resize(v.words, n)
+	v.plan = resize(v.plan, n)
+	v.decision = resize(v.decision, n)
 	v.tool = resize(v.tool, n)
 	v.state = resize(v.state, n)
 	v.flags = resize(v.flags, n)
@@ -175,6 +209,8 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 		v.ts[i] = c.ts.at(row)
 		v.tool[i] = c.tool.at(row)
 		v.args[i] = c.argsKey.at(row)
+		v.norm[i] = c.normKey.at(row)
+		v.words[i], v.plan[i], v.decision[i] = 0, 0, 0
 		v.flags[i] = c.flags.at(row)
 		if v.flags[i]&flagCall != 0 {
 			v.call[i] = callIdentity(v.tool[i], v.args[i])
@@ -195,6 +231,23 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	}
 	c.markNewArtifacts(v, r)
 	c.placeMemory(v, r)
+	placeValues(v, &c.emptyWords, r, v.words)
+	placeValues(v, &c.planKeys, r, v.plan)
+	placeValues(v, &c.decisions, r, v.decision)
+}
+
+// placeValues copies run r's side-table values to their steps.
+func placeValues[T any](v *runView, t *rowValues[T], r int32, dst []T) {
+	refs := t.ofRun(r)
+	if len(refs) == 0 {
+		return
+	}
+	pos := v.positions()
+	for _, k := range refs {
+		if i, ok := pos[t.row.at(k)]; ok {
+			dst[i] = t.val.at(k)
+		}
+	}
 }
 
 // placeMemory maps the run's memory reads and suspect writes to step
@@ -208,7 +261,7 @@ func (c *Collector) placeMemory(v *runView, r int32) {
 	pos := v.positions()
 	for _, k := range reads {
 		if i, ok := pos[c.memReads.row.at(k)]; ok {
-			v.memReads = append(v.memReads, memAt{i, c.memReads.id.at(k)})
+			v.memReads = append(v.memReads, memAt{i, c.memReads.val.at(k)})
 		}
 	}
 	for _, w := range writes {
@@ -254,7 +307,7 @@ func (c *Collector) markNewArtifacts(v *runView, r int32) {
 	var list []memAt
 	for _, k := range refs {
 		if i, ok := pos[c.artifacts.row.at(k)]; ok {
-			list = append(list, memAt{i, c.artifacts.id.at(k)})
+			list = append(list, memAt{i, c.artifacts.val.at(k)})
 		}
 	}
 	slices.SortStableFunc(list, func(a, b memAt) int { return a.i - b.i })

@@ -8,18 +8,33 @@ import (
 	"github.com/runawayhq/runaway/schema"
 )
 
-// argsCache remembers the canonical form and hash of recent tool-call args.
-// Canonicalising is the most expensive part of decoding a line, and the logs
-// this tool exists for repeat the same args again and again.
+// argsCache remembers what is derived from recent tool-call args: the
+// canonical form and hash, the near-duplicate digest and the short
+// rendering. Canonicalising is the most expensive part of decoding a line,
+// and the logs this tool exists for repeat the same args again and again.
 type argsCache struct {
+	norm    *schema.ArgsNormalizer
 	sets    [][2]argsEntry // two ways, the one used last first: a direct-mapped cache thrashes on two frequent args
-	scratch []byte         // canonical args of an uncached line
+	scratch argsEntry      // args too large to cache
 }
 
 type argsEntry struct {
 	raw   []byte // args as logged
 	canon []byte
-	hash  string
+	hash  string // "" until canon is computed (it is not needed when args_hash is logged)
+	// digest and short are computed with the entry; bad marks args that
+	// cannot be digested (they get no near-duplicate key, no other harm).
+	digest schema.ArgsDigest
+	short  []byte
+	valid  bool
+}
+
+// derivedArgs is what a call's args contribute to its row.
+type derivedArgs struct {
+	hash   string // as logged, else canonical
+	text   []byte // canonical args, only with keepText
+	digest schema.ArgsDigest
+	short  []byte // nil without args
 }
 
 const (
@@ -27,73 +42,78 @@ const (
 	argsCacheMaxBytes = 4 << 10 // larger args are not kept, so the cache stays small
 )
 
-// resolve returns the args hash of a call (as logged, else canonical) and,
-// with keepText, its canonical args, valid until the next call. Args that
-// cannot be canonicalised (nested deeper than the canonicaliser allows, a
-// number beyond float64) reject the line only when the hash must come from
-// them.
-func (c *argsCache) resolve(tc *schema.ToolCall, keepText bool) (hash string, text []byte, lerr *LineError) {
+// resolve derives a call's row values from its args; the slices are valid
+// until the next call. Args that cannot be canonicalised (nested deeper than
+// the canonicaliser allows, a number beyond float64) reject the line only
+// when the hash must come from them.
+func (c *argsCache) resolve(tc *schema.ToolCall, keepText bool) (derivedArgs, *LineError) {
 	if tc == nil {
-		return "", nil, nil
-	}
-	if tc.ArgsHash != "" && !keepText {
-		return tc.ArgsHash, nil, nil
+		return derivedArgs{}, nil
 	}
 	if len(tc.Args) == 0 {
 		// schema.ArgsHash hashes absent args as JSON null; no text is shown for them.
-		hash = tc.ArgsHash
+		hash := tc.ArgsHash
 		if hash == "" {
 			hash = nullArgsHash
 		}
-		return hash, nil, nil
+		return derivedArgs{hash: hash}, nil
 	}
-	canon, hash, err := c.canonical(tc.Args)
-	switch {
-	case err != nil && tc.ArgsHash == "":
-		return "", nil, lineError(KindInvalidValue, "tool_call."+err.Error())
-	case err != nil:
-		return tc.ArgsHash, nil, nil
+	e := c.entry(tc.Args)
+	out := derivedArgs{hash: tc.ArgsHash, digest: e.digest, short: e.short}
+	if tc.ArgsHash != "" && !keepText {
+		return out, nil
+	}
+	if e.hash == "" {
+		canon, err := schema.Canonicalize(e.canon[:0], tc.Args)
+		if err != nil {
+			e.canon = canon[:0]
+			if tc.ArgsHash == "" {
+				return derivedArgs{}, lineError(KindInvalidValue, "tool_call."+err.Error())
+			}
+			return out, nil
+		}
+		e.canon, e.hash = canon, schema.HashCanonical(canon)
 	}
 	if keepText {
-		text = canon
+		out.text = e.canon
 	}
-	if tc.ArgsHash != "" {
-		hash = tc.ArgsHash
+	if tc.ArgsHash == "" {
+		out.hash = e.hash
 	}
-	return hash, text, nil
+	return out, nil
 }
 
 var nullArgsHash = schema.HashCanonical([]byte("null"))
 
-func (c *argsCache) canonical(args []byte) (canon []byte, hash string, err error) {
+// entry returns the cache entry of args, filled with the digest and short
+// rendering; its canonical form is computed by resolve when needed.
+func (c *argsCache) entry(args []byte) *argsEntry {
+	if c.norm == nil {
+		c.norm = schema.NewArgsNormalizer(schema.DefaultVolatileKeys)
+	}
+	var e *argsEntry
 	if len(args) > argsCacheMaxBytes {
-		c.scratch, err = schema.Canonicalize(c.scratch[:0], args)
-		if err != nil {
-			return nil, "", err
+		e = &c.scratch
+	} else {
+		if c.sets == nil {
+			c.sets = make([][2]argsEntry, argsCacheSets)
 		}
-		return c.scratch, schema.HashCanonical(c.scratch), nil
-	}
-	if c.sets == nil {
-		c.sets = make([][2]argsEntry, argsCacheSets)
-	}
-	set := &c.sets[xxhash.Sum64(args)%argsCacheSets]
-	if e := &set[0]; e.hash != "" && bytes.Equal(e.raw, args) {
-		return e.canon, e.hash, nil
-	}
-	if e := &set[1]; e.hash != "" && bytes.Equal(e.raw, args) {
+		set := &c.sets[xxhash.Sum64(args)%argsCacheSets]
+		if e := &set[0]; e.valid && bytes.Equal(e.raw, args) {
+			return e
+		}
+		if e := &set[1]; e.valid && bytes.Equal(e.raw, args) {
+			set[0], set[1] = set[1], set[0]
+			return &set[0]
+		}
+		// The entry used less recently makes way; its buffers are reused.
 		set[0], set[1] = set[1], set[0]
-		return set[0].canon, set[0].hash, nil
-	}
-	// The entry used less recently makes way; its buffers are reused.
-	set[0], set[1] = set[1], set[0]
-	e := &set[0]
-	canon, err = schema.Canonicalize(e.canon[:0], args)
-	if err != nil {
-		e.hash = "" // the entry's buffers may hold a partial result now
-		return nil, "", err
+		e = &set[0]
 	}
 	e.raw = append(e.raw[:0], args...)
-	e.canon = canon
-	e.hash = schema.HashCanonical(canon)
-	return e.canon, e.hash, nil
+	e.canon, e.hash = e.canon[:0], ""
+	e.digest, _ = c.norm.Digest(args) // unreadable args have no near-duplicates
+	e.short = schema.AppendShortArgs(e.short[:0], args, schema.ShortArgsBytes)
+	e.valid = true
+	return e
 }

@@ -12,13 +12,13 @@ import (
 // columns are the typed builders of a RecordBuilder over
 // schema.StepArrowSchema, looked up once rather than per row.
 type columns struct {
-	runID, state, nextState, intent, toolName, argsHash, args, errorType, goal, reason *array.StringBuilder
+	runID, state, nextState, intent, toolName, argsHash, args, argsShort, errorType, goal, reason *array.StringBuilder
 
 	step, tsMillis, status, resultCount, promptTokens, completionTokens *array.Int64Builder
 	budgetMaxSteps, budgetMaxToolCalls, budgetMaxTokens, srcLine        *array.Int64Builder
 	costUSD, budgetMaxCostUSD, budgetMaxSeconds                         *array.Float64Builder
 	resultOK, empty, retryable, resultPayload                           *array.BooleanBuilder
-	resultHash, lineHash                                                *array.Uint64Builder
+	resultHash, lineHash, argsNorm, argsWords, reasonHash               *array.Uint64Builder
 	srcFile                                                             *array.Int32Builder
 
 	memRetrieved, memWritten, memWriteTags, artifacts stringList
@@ -48,7 +48,7 @@ func bindColumns(b *array.RecordBuilder) columns {
 	c := columns{
 		runID: str(schema.ColRunID), state: str(schema.ColState), nextState: str(schema.ColNextState),
 		intent: str(schema.ColIntent), toolName: str(schema.ColToolName), argsHash: str(schema.ColArgsHash),
-		args: str(schema.ColArgs), errorType: str(schema.ColErrorType), goal: str(schema.ColGoal), reason: str(schema.ColReason),
+		args: str(schema.ColArgs), argsShort: str(schema.ColArgsShort), errorType: str(schema.ColErrorType), goal: str(schema.ColGoal), reason: str(schema.ColReason),
 
 		step: i64(schema.ColStep), tsMillis: i64(schema.ColTSMillis), status: i64(schema.ColStatus),
 		resultCount: i64(schema.ColResultCount), promptTokens: i64(schema.ColPromptTokens),
@@ -64,6 +64,9 @@ func bindColumns(b *array.RecordBuilder) columns {
 
 		resultHash: b.Field(schema.ColResultHash).(*array.Uint64Builder),
 		lineHash:   b.Field(schema.ColLineHash).(*array.Uint64Builder),
+		argsNorm:   b.Field(schema.ColArgsNorm).(*array.Uint64Builder),
+		argsWords:  b.Field(schema.ColArgsWords).(*array.Uint64Builder),
+		reasonHash: b.Field(schema.ColReasonHash).(*array.Uint64Builder),
 		srcFile:    b.Field(schema.ColSrcFile).(*array.Int32Builder),
 
 		memRetrieved: list(schema.ColMemRetrieved), memWritten: list(schema.ColMemWritten),
@@ -80,7 +83,7 @@ func bindColumns(b *array.RecordBuilder) columns {
 
 // appendRow appends one validated step. Nothing here can fail, so a row is
 // either appended to every column or, before this point, to none.
-func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, argsHash string, argsText, line []byte, srcFile int32, srcLine int64) {
+func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, args *derivedArgs, line []byte, srcFile int32, srcLine int64) {
 	d.bind(b)
 	c := &d.cols
 	d.reserveRow(b)
@@ -102,15 +105,22 @@ func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, argsHash
 
 	if tc := s.ToolCall; tc != nil {
 		appendString(c.toolName, tc.Name) // a call without a name is still a call
-		appendString(c.argsHash, argsHash)
+		appendString(c.argsHash, args.hash)
 	} else {
 		c.toolName.AppendNull()
 		c.argsHash.AppendNull()
 	}
-	if argsText != nil {
-		c.args.BinaryBuilder.Append(argsText)
+	if args.text != nil {
+		c.args.BinaryBuilder.Append(args.text)
 	} else {
 		c.args.AppendNull()
+	}
+	c.argsNorm.UnsafeAppend(args.digest.Norm)
+	c.argsWords.UnsafeAppend(args.digest.Words)
+	if args.short != nil {
+		c.argsShort.BinaryBuilder.Append(args.short)
+	} else {
+		c.argsShort.AppendNull()
 	}
 
 	if r := s.ToolResult; r != nil {
@@ -169,6 +179,7 @@ func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, argsHash
 	appendNonZeroFloat(c.budgetMaxCostUSD, budget.MaxCostUSD)
 	appendNonZeroFloat(c.budgetMaxSeconds, budget.MaxSeconds)
 
+	c.reasonHash.UnsafeAppend(d.reasonHash(reason))
 	if d.keepText {
 		appendOptString(c.goal, s.Goal)
 		appendOptString(c.reason, reason)
@@ -180,6 +191,16 @@ func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, argsHash
 	c.srcFile.UnsafeAppend(srcFile)
 	c.srcLine.UnsafeAppend(srcLine)
 	c.lineHash.UnsafeAppend(xxhash.Sum64(line))
+}
+
+// reasonHash is the hash of the normalised reason, so "Retry the search."
+// and "retry the  search." are one decision; 0 when there is none.
+func (d *LineDecoder) reasonHash(reason string) uint64 {
+	if reason == "" {
+		return 0
+	}
+	d.reasonText = schema.AppendNormalizedText(d.reasonText[:0], unsafe.Slice(unsafe.StringData(reason), len(reason)))
+	return xxhash.Sum64(d.reasonText) | 1
 }
 
 // resultFingerprint is r.ResultFingerprint(xxhash.Sum64) without its
@@ -306,7 +327,7 @@ type varColumn struct {
 func (c *columns) varColumns() []varColumn {
 	var out []varColumn
 	for _, b := range []*array.StringBuilder{
-		c.runID, c.state, c.nextState, c.intent, c.toolName, c.argsHash, c.args, c.errorType, c.goal, c.reason,
+		c.runID, c.state, c.nextState, c.intent, c.toolName, c.argsHash, c.args, c.argsShort, c.errorType, c.goal, c.reason,
 		c.memRetrieved.values, c.memWritten.values, c.memWriteTags.values, c.artifacts.values,
 		c.entryID, c.entryType, c.entrySource,
 	} {

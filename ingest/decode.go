@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 // LineDecoder turns one line into one row. It keeps its scratch state between
@@ -20,6 +22,7 @@ type LineDecoder struct {
 	vars  []varColumn          // size hints of cols' variable-length builders
 
 	fingerprint  []byte // what result_hash hashes
+	reasonText   []byte // normalised decision.reason, for reason_hash
 	reservedRows int    // rows every column has room for: see reserveRow
 	sized        bool   // vars have learned sizes: see sizeRest
 }
@@ -31,6 +34,15 @@ func NewLineDecoder(keepText bool, maxLineBytes int) *LineDecoder {
 		maxLineBytes = defaultMaxLineBytes
 	}
 	return &LineDecoder{keepText: keepText, maxLineBytes: maxLineBytes}
+}
+
+// SetVolatileKeys sets the args keys that the near-duplicate digest
+// (args_norm, args_words) ignores; nil means schema.DefaultVolatileKeys.
+func (d *LineDecoder) SetVolatileKeys(keys []string) {
+	if keys == nil {
+		keys = schema.DefaultVolatileKeys
+	}
+	d.args = argsCache{norm: schema.NewArgsNormalizer(keys)}
 }
 
 // DecodeLine appends one row for line to b, a builder of
@@ -58,10 +70,10 @@ func (d *LineDecoder) DecodeLine(b *array.RecordBuilder, line []byte, srcFile in
 		}
 		return lineError(kind, err.Error())
 	}
-	argsHash, argsText, lerr := d.args.resolve(s.ToolCall, d.keepText)
+	args, lerr := d.args.resolve(s.ToolCall, d.keepText)
 	if lerr != nil {
 		return lerr
 	}
-	d.appendRow(b, s, argsHash, argsText, line, srcFile, srcLine)
+	d.appendRow(b, s, &args, line, srcFile, srcLine)
 	return nil
 }

@@ -101,6 +101,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		t.Fatal(err)
 	}
 	argsHash, _ := schema.ArgsHash([]byte(`{"filters":{"airline":"UA","max":2},"q":"SFO"}`))
+	argsDigest, _ := schema.NewArgsNormalizer(schema.DefaultVolatileKeys).Digest([]byte(`{"q":"sfo","filters":{"max":2,"airline":"ua"}}`))
 	want := map[string]any{
 		"run_id":                "run-7",
 		"step":                  int64(3),
@@ -111,6 +112,9 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		"tool_name":             "search",
 		"args_hash":             argsHash,
 		"args":                  `{"filters":{"airline":"UA","max":2},"q":"SFO"}`,
+		"args_norm":             argsDigest.Norm,
+		"args_words":            argsDigest.Words,
+		"args_short":            `{"q":"SFO","filters":{"max":2,"airline":"UA"}}`,
 		"result_ok":             false,
 		"error_type":            "RATE_LIMIT",
 		"status":                int64(429),
@@ -134,6 +138,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		"budget_max_seconds":    600.0,
 		"goal":                  "book a flight",
 		"reason":                "retry later",
+		"reason_hash":           xxhash.Sum64String("retry later") | 1,
 		"src_file":              int32(0),
 		"src_line":              int64(1),
 		"line_hash":             xxhash.Sum64String(fullLine),
@@ -176,6 +181,7 @@ func TestDecodeMinimalLine(t *testing.T) {
 	got := row(rec, 0)
 	notNull := map[string]any{
 		"run_id": "r", "step": int64(0), "empty": false, "result_hash": uint64(0), "result_payload": false,
+		"args_norm": uint64(0), "args_words": uint64(0), "reason_hash": uint64(0),
 		"src_file": int32(0), "src_line": int64(1), "line_hash": xxhash.Sum64String(line),
 	}
 	for name, v := range got {

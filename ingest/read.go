@@ -24,6 +24,7 @@ type Options struct {
 	BatchRows    int              // default 8192: the most rows of a record batch
 	Workers      int              // decode goroutines; default runtime.GOMAXPROCS(0)
 	KeepText     bool             // fill the args (canonical JSON), goal and reason columns; else leave them null
+	VolatileKeys []string         // args keys near-duplicate digests ignore; nil: schema.DefaultVolatileKeys
 	Rejects      io.Writer        // if non-nil: every rejected line verbatim + "\n", in input order
 	OnReject     func(Reject)     // if non-nil: called in input order, from the goroutine that called Read
 	KeepGoing    bool             // a source that cannot be opened/read is recorded in Stats.Failed and skipped instead of failing Read
@@ -225,6 +226,7 @@ type chunkResult struct {
 // decodeChunks is a worker: one decoder and one record builder, reused.
 func (r *reader) decodeChunks() {
 	dec := NewLineDecoder(r.opts.KeepText, r.opts.MaxLineBytes)
+	dec.SetVolatileKeys(r.opts.VolatileKeys)
 	b := array.NewRecordBuilder(r.opts.Alloc, schema.StepArrowSchema)
 	defer b.Release()
 	for it := range r.work {

@@ -43,11 +43,11 @@ func (d *LineDecoder) referenceDecodeLine(b *array.RecordBuilder, line []byte, s
 		}
 		return lineError(kind, err.Error())
 	}
-	argsHash, argsText, lerr := d.args.resolve(s.ToolCall, d.keepText)
+	args, lerr := d.args.resolve(s.ToolCall, d.keepText)
 	if lerr != nil {
 		return lerr
 	}
-	d.appendRow(b, s, argsHash, argsText, line, srcFile, srcLine)
+	d.appendRow(b, s, &args, line, srcFile, srcLine)
 	return nil
 }
 

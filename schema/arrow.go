@@ -14,6 +14,9 @@ const (
 	ColToolName
 	ColArgsHash
 	ColArgs
+	ColArgsNorm
+	ColArgsWords
+	ColArgsShort
 	ColResultOK
 	ColErrorType
 	ColStatus
@@ -37,6 +40,7 @@ const (
 	ColBudgetMaxSeconds
 	ColGoal
 	ColReason
+	ColReasonHash
 	ColSrcFile
 	ColSrcLine
 	ColLineHash
@@ -62,12 +66,16 @@ var MemoryEntryType = arrow.StructOf(
 //   - state, next_state: as logged (schema.StateCode maps them).
 //   - args_hash: as logged, else the canonical hash of args; null without a tool call.
 //   - args: canonical JSON of args; filled only when the reader asks for text.
+//   - args_norm, args_words: ArgsDigest of args (near-duplicates); 0 when
+//     no args are logged or they cannot be read.
+//   - args_short: AppendShortArgs of args, for evidence; null without args.
 //   - result_ok: null when there is no tool_result; false for every error (IsError).
 //   - error_type: NormalizedErrorType; null when the result is not an error.
 //   - empty: IsEmpty; false when there is no result.
 //   - result_hash: ResultFingerprint of the result; 0 when there is no result.
 //   - result_payload: HasPayload; false when there is no result.
 //   - goal, reason: free text, filled only when the reader asks for text.
+//   - reason_hash: xxhash64 of the normalised decision.reason; 0 without one.
 //   - src_file: index into the list of input sources; src_line: 1-based line.
 //   - line_hash: xxhash64 of the raw line, so re-shipped duplicate lines are recognised.
 var StepArrowSchema = arrow.NewSchema([]arrow.Field{
@@ -80,6 +88,9 @@ var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "tool_name", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "args_hash", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "args", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "args_norm", Type: arrow.PrimitiveTypes.Uint64},
+	{Name: "args_words", Type: arrow.PrimitiveTypes.Uint64},
+	{Name: "args_short", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "result_ok", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
 	{Name: "error_type", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "status", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
@@ -103,6 +114,7 @@ var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "budget_max_seconds", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
 	{Name: "goal", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "reason", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "reason_hash", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "src_file", Type: arrow.PrimitiveTypes.Int32},
 	{Name: "src_line", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "line_hash", Type: arrow.PrimitiveTypes.Uint64},

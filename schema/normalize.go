@@ -61,7 +61,7 @@ func normalizeText(s string) string {
 	clean := true
 	prevSpace := true
 	for _, r := range s {
-		if unicode.IsUpper(r) || (unicode.IsSpace(r) && (prevSpace || r != ' ')) {
+		if unicode.ToLower(r) != r || (unicode.IsSpace(r) && (prevSpace || r != ' ')) {
 			clean = false
 			break
 		}

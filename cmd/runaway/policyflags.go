@@ -40,6 +40,8 @@ func bindPolicyFlags(fs *pflag.FlagSet) *policyFlags {
 			fs.Int64Var(f, name, *f, help[key])
 		case *float64:
 			fs.Float64Var(f, name, *f, help[key])
+		case *[]string:
+			fs.StringSliceVar(f, name, *f, help[key])
 		}
 	}
 	return pf

@@ -174,6 +174,7 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources []ingest.S
 		MaxLineBytes: f.maxLineBytes,
 		Workers:      f.workers,
 		KeepGoing:    f.keepGoing,
+		VolatileKeys: policy.Volatile(),
 		OnReject: func(r ingest.Reject) {
 			if printed < maxRejectMessages {
 				fmt.Fprintf(stderr, "%s:%d: rejected: %s\n", r.File, r.Line, r.Reason)

@@ -1,0 +1,83 @@
+package detect
+
+import "fmt"
+
+// NearDuplicateCall finds the same call made again and again with cosmetic
+// changes (a fresh request id or timestamp, other case or spacing, another
+// key order) and the same result. An exact-args dedup guard, Gemini CLI's
+// or seed 003's, never sees two of them as equal, so the loop runs on.
+var NearDuplicateCall = &Detector{
+	ID:        "RA103",
+	Slug:      "near-duplicate-call",
+	Title:     "Same call with cosmetic changes to its args, same result",
+	RootCause: CauseToolRetryLoop,
+	Guard:     "dedup guard on (tool, normalised args): compare args after dropping request ids, timestamps and nonces and ignoring case, white space and key order (seed 000's dedup of the same normalised call)",
+	Reads:     []string{"tool_calls", "same_norm_args_count"},
+	Params:    []string{"window", "repeat_suspicious", "repeat_runaway", "volatile_keys"},
+	run:       runNearDuplicateCall,
+}
+
+func runNearDuplicateCall(v *runView, a *analysis, p *Policy) *hit {
+	if a.ind.SameNormArgsMax < int64(p.RepeatSuspicious) {
+		return nil
+	}
+	best := longestChain(v, a, p, func(i int) uint64 {
+		if v.norm[i] == 0 {
+			return 0
+		}
+		return callIdentity(v.tool[i], uint64(v.norm[i]))
+	}, func(c *callChain) bool {
+		// A chain of one exact args is RA101's finding, not this one's.
+		return distinctArgs(v, c.idx) >= 2 && !pollsUntilChanged(v, c)
+	})
+	if best == nil {
+		return nil
+	}
+	variants := distinctArgs(v, best.idx)
+	n := int64(len(best.idx))
+	first, last := best.idx[0], best.idx[len(best.idx)-1]
+	tool := v.names.toolName(v.tool[first])
+	what := "the same result"
+	if best.errors == len(best.idx) {
+		what = "the same error (" + v.names.errTypeName(v.err[first]) + ")"
+	}
+	return &hit{
+		Finding: Finding{
+			Severity: severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
+			Message: fmt.Sprintf("%s called %d times with args that differ only in volatile keys, case, spacing or key order (%d variants) and %s, steps %d-%d",
+				tool, n, variants, what, v.step[first], v.step[last]),
+			OnsetStep: v.step[first],
+			Evidence: Evidence{
+				Steps: []StepRange{{v.step[first], v.step[last]}},
+				Keys:  []string{v.callText(first)},
+				Counts: []Count{{"near_duplicate_calls", n}, {"args_variants", int64(variants)}, {"errors", int64(best.errors)},
+					{"calls_in_segment", int64(callsBetween(a, first, last))}},
+			},
+		},
+		first:             first,
+		last:              last,
+		errorShare:        float64(best.errors) / float64(n),
+		nonRetryableShare: float64(best.nonRetryable) / float64(n),
+	}
+}
+
+// distinctArgs counts the different exact args among the calls at idx.
+func distinctArgs(v *runView, idx []int) int {
+	seen := make(map[uint64]bool, 4)
+	for _, i := range idx {
+		seen[v.args[i]] = true
+	}
+	return len(seen)
+}
+
+// pollsUntilChanged recognises polling: the same question asked with a
+// fresh timestamp or request id until the answer changed. The chain ended
+// because the next such call returned new, successful, non-empty data, and
+// the chain itself was answers, not errors.
+func pollsUntilChanged(v *runView, c *callChain) bool {
+	if c.brokenBy < 0 || c.errors > 0 {
+		return false
+	}
+	f := v.flags[c.brokenBy]
+	return f&flagResult != 0 && f&(flagError|flagEmpty) == 0
+}

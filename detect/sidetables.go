@@ -1,0 +1,183 @@
+package detect
+
+import (
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// rowValues are (row, value) pairs for facts that most steps do not have
+// (artifacts, memory reads, empty results, plans): 8-12 bytes a pair in
+// chunked columns instead of a mostly empty column, grouped by run once,
+// when the input is complete.
+type rowValues[T any] struct {
+	row chunked[int32]
+	val chunked[T]
+	// byRun[offsets[r]:offsets[r+1]] are the pair indices of run r.
+	offsets []int32
+	byRun   []int32
+}
+
+func (p *rowValues[T]) add(row int32, v T) {
+	p.row.append(row)
+	p.val.append(v)
+}
+
+// group sorts the pairs by run (stable: input order within a run).
+func (p *rowValues[T]) group(c *Collector) {
+	nRuns := len(c.runIDs)
+	p.offsets = make([]int32, nRuns+1)
+	for i := 0; i < p.row.len(); i++ {
+		p.offsets[c.run.at(p.row.at(int32(i)))+1]++
+	}
+	for r := 0; r < nRuns; r++ {
+		p.offsets[r+1] += p.offsets[r]
+	}
+	fill := slices.Clone(p.offsets[:nRuns])
+	p.byRun = make([]int32, p.row.len())
+	for i := 0; i < p.row.len(); i++ {
+		r := c.run.at(p.row.at(int32(i)))
+		p.byRun[fill[r]] = int32(i)
+		fill[r]++
+	}
+}
+
+// ofRun returns the pair indices of run r.
+func (p *rowValues[T]) ofRun(r int32) []int32 { return p.byRun[p.offsets[r]:p.offsets[r+1]] }
+
+// rowRefs pair rows with the hash of an id (an artifact, a memory).
+type rowRefs struct{ rowValues[uint32] }
+
+func (p *rowRefs) addID(row int32, id string) { p.add(row, fold32(xxhash.Sum64String(id))) }
+
+func fold32(h uint64) uint32 { return uint32(h) ^ uint32(h>>32) }
+
+// addNearDuplicateKeys keeps each call's normalised-args key, the word
+// signature of calls that came back empty, and the short rendering of args
+// that repeat.
+func (c *Collector) addNearDuplicateKeys(rec arrow.RecordBatch, base int32, n int) {
+	norm := rec.Column(schema.ColArgsNorm).(*array.Uint64).Uint64Values()
+	words := rec.Column(schema.ColArgsWords).(*array.Uint64).Uint64Values()
+	short := rec.Column(schema.ColArgsShort).(*array.String)
+	for i := 0; i < n; i++ {
+		row := base + int32(i)
+		f := c.flags.at(row)
+		if f&flagCall == 0 || norm[i] == 0 {
+			c.normKey.append(0)
+			continue
+		}
+		k := fold32(norm[i]) | 1
+		c.normKey.append(k)
+		if f&flagEmpty != 0 {
+			c.emptyWords.add(row, words[i])
+		}
+		if short.IsValid(i) {
+			c.shorts.see(c.runScratch[i], k, c.argsKey.at(row), c.tool.at(row), f&flagEmpty != 0, short.Value(i))
+		}
+	}
+}
+
+// addDecisions keeps the plan of PLAN steps (the decision's reason, else
+// the ids of memory written with tag plan) and the decision of steps
+// without a tool call, as hashes: equal hashes are the same plan made
+// again, the same thought thought again.
+func (c *Collector) addDecisions(rec arrow.RecordBatch, base int32, n int) {
+	reason := rec.Column(schema.ColReasonHash).(*array.Uint64).Uint64Values()
+	next := rec.Column(schema.ColNextState).(*array.String)
+	written := rec.Column(schema.ColMemWritten).(*array.List)
+	tags := rec.Column(schema.ColMemWriteTags).(*array.List)
+	for i := 0; i < n; i++ {
+		row := base + int32(i)
+		if c.state.at(row) == schema.StatePlan {
+			// The reason says what the plan is; a plan memory's id may be
+			// fresh for every plan, so it identifies one only without a reason.
+			if reason[i] != 0 {
+				c.planKeys.add(row, fold32(reason[i])|1)
+			} else if k := planMemoryKey(written, tags, i); k != 0 {
+				c.planKeys.add(row, k)
+			}
+		}
+		if c.flags.at(row)&flagCall == 0 && reason[i] != 0 {
+			k := reason[i]
+			if next.IsValid(i) {
+				k ^= xxhash.Sum64String(next.Value(i)) * 0x9E3779B97F4A7C15
+			}
+			c.decisions.add(row, fold32(k)|1)
+		}
+	}
+}
+
+// planMemoryKey hashes the ids a step wrote when it tagged the write plan;
+// 0 when it did not. The ids, not their order, make the plan.
+func planMemoryKey(written, tags *array.List, i int) uint32 {
+	if !written.IsValid(i) || !tags.IsValid(i) {
+		return 0
+	}
+	tv := tags.ListValues().(*array.String)
+	ts, te := tags.ValueOffsets(i)
+	isPlan := false
+	for j := ts; j < te; j++ {
+		isPlan = isPlan || tv.Value(int(j)) == schema.MemPlan
+	}
+	if !isPlan {
+		return 0
+	}
+	wv := written.ListValues().(*array.String)
+	ws, we := written.ValueOffsets(i)
+	var sum uint64
+	for j := ws; j < we; j++ {
+		sum += xxhash.Sum64String(wv.Value(int(j)))
+	}
+	if sum == 0 {
+		return 0
+	}
+	return fold32(sum) | 1
+}
+
+// shortArgs keeps a short rendering of args that a run repeats, for
+// evidence: keeping one for every call would cost more than all the other
+// columns together, and loops repeat their args within a few calls. A run
+// remembers the keys of its last recentCalls calls; a call whose key is
+// among them has its rendering kept, once per key. So does an empty result
+// that follows an empty result of the same tool: a rephrased search.
+type shortArgs struct {
+	recent    [][recentCalls]uint32 // by run
+	next      []uint8
+	lastEmpty []int32           // by run: tool+1 of the last call if it came back empty, else 0
+	byArgs    map[uint64]string // exact args key -> rendering
+	byNorm    map[uint32]string // normalised args key -> rendering
+}
+
+const recentCalls = 8
+
+func newShortArgs() shortArgs {
+	return shortArgs{byArgs: map[uint64]string{}, byNorm: map[uint32]string{}}
+}
+
+func (s *shortArgs) see(run int32, norm uint32, args uint64, tool int32, empty bool, text string) {
+	for int(run) >= len(s.recent) {
+		s.recent = append(s.recent, [recentCalls]uint32{})
+		s.next = append(s.next, 0)
+		s.lastEmpty = append(s.lastEmpty, 0)
+	}
+	recent := &s.recent[run]
+	rephrased := empty && s.lastEmpty[run] == tool+1
+	s.lastEmpty[run] = 0
+	if empty {
+		s.lastEmpty[run] = tool + 1
+	}
+	if rephrased || slices.Contains(recent[:], norm) {
+		if _, ok := s.byArgs[args]; !ok {
+			s.byArgs[args] = string([]byte(text))
+		}
+		if _, ok := s.byNorm[norm]; !ok {
+			s.byNorm[norm] = string([]byte(text))
+		}
+	}
+	recent[s.next[run]] = norm
+	s.next[run] = (s.next[run] + 1) % recentCalls
+}

@@ -1,0 +1,338 @@
+package schema
+
+import (
+	"errors"
+	"math"
+	"math/bits"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// ArgsDigest is what ingest keeps of a call's args for near-duplicate
+// detection: a hash of the normalised args and a signature of their words.
+type ArgsDigest struct {
+	// Norm is equal for two args exactly when their Normalize forms are equal
+	// (up to hash collisions); never 0 for args that parse.
+	Norm uint64
+	// Words has bit hash(w)%64 set for every word of every string value
+	// outside volatile keys (words: runs of letters and digits, lower-cased,
+	// at least two long, stop words left out). Two rephrasings of one query
+	// share most of their bits; see WordOverlap.
+	Words uint64
+}
+
+// Digest computes the ArgsDigest of the JSON value raw in one pass without
+// building the normalised text: object members are combined with a
+// commutative sum, so key order does not matter and no sorting is needed.
+// An object with a repeated key falls back to Normalize, where the last
+// member wins as in the canonical form. A Digest may be reused; it is not
+// safe for concurrent use.
+func (n *ArgsNormalizer) Digest(raw []byte) (ArgsDigest, error) {
+	d := digester{norm: n, p: canonParser{in: raw, norm: n}}
+	d.p.skipSpace()
+	if len(raw) == 0 || d.p.pos == len(raw) {
+		return ArgsDigest{}, errors.New("args: empty")
+	}
+	h, err := d.value(0)
+	if errors.Is(err, errRepeatedKey) {
+		return n.digestSlow(raw)
+	}
+	if err != nil {
+		return ArgsDigest{}, err
+	}
+	d.p.skipSpace()
+	if d.p.pos != len(raw) {
+		return ArgsDigest{}, d.p.errorf("unexpected data after the value")
+	}
+	return ArgsDigest{Norm: h | 1, Words: d.words}, nil
+}
+
+var errRepeatedKey = errors.New("repeated key")
+
+// digestSlow handles the rare object with a repeated key through the
+// normalised text, which keeps only the last member, and digests that.
+func (n *ArgsNormalizer) digestSlow(raw []byte) (ArgsDigest, error) {
+	text, err := n.Normalize(nil, raw)
+	if err != nil {
+		return ArgsDigest{}, err
+	}
+	return n.Digest(text)
+}
+
+type digester struct {
+	norm    *ArgsNormalizer
+	p       canonParser
+	words   uint64
+	scratch []byte
+}
+
+// Seeds keep values of different JSON types apart ("1" vs 1, [] vs {}).
+const (
+	seedNull uint64 = 0x9e3779b97f4a7c15 + iota
+	seedTrue
+	seedFalse
+	seedNumber
+	seedString
+	seedArray
+	seedObject
+	seedMember
+)
+
+func mix(a, b uint64) uint64 {
+	x := a ^ (b + 0x9e3779b97f4a7c15 + a<<6 + a>>2)
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+func (d *digester) value(depth int) (uint64, error) {
+	p := &d.p
+	if depth > maxCanonDepth {
+		return 0, p.errorf("nested deeper than %d", maxCanonDepth)
+	}
+	if p.pos >= len(p.in) {
+		return 0, p.errorf("unexpected end")
+	}
+	switch c := p.in[p.pos]; {
+	case c == '{':
+		return d.object(depth)
+	case c == '[':
+		return d.array(depth)
+	case c == '"':
+		return d.str(true)
+	case c == 't':
+		_, err := p.literal(nil, "true")
+		return seedTrue, err
+	case c == 'f':
+		_, err := p.literal(nil, "false")
+		return seedFalse, err
+	case c == 'n':
+		_, err := p.literal(nil, "null")
+		return seedNull, err
+	case c == '-' || (c >= '0' && c <= '9'):
+		start := p.pos
+		if _, err := p.number(nil); err != nil {
+			return 0, err
+		}
+		f, _ := strconv.ParseFloat(string(p.in[start:p.pos]), 64)
+		if f == 0 {
+			f = 0 // -0 prints as 0 in the canonical form
+		}
+		return mix(seedNumber, math.Float64bits(f)), nil
+	default:
+		return 0, p.errorf("unexpected character %q", c)
+	}
+}
+
+// str hashes the normalised text of the string at p.pos; words adds its
+// words to the signature (values do, keys do not).
+func (d *digester) str(words bool) (uint64, error) {
+	p := &d.p
+	start := p.pos + 1
+	end := start
+	for end < len(p.in) && p.in[end] != '"' && p.in[end] != '\\' && p.in[end] >= 0x20 {
+		end++
+	}
+	var s []byte
+	if end < len(p.in) && p.in[end] == '"' && utf8.Valid(p.in[start:end]) {
+		s = p.in[start:end]
+		p.pos = end + 1
+	} else {
+		decoded, err := p.str()
+		if err != nil {
+			return 0, err
+		}
+		s = []byte(decoded)
+	}
+	d.scratch = AppendNormalizedText(d.scratch[:0], s)
+	if words {
+		d.words |= wordBits(d.scratch)
+	}
+	return mix(seedString, xxhash.Sum64(d.scratch)), nil
+}
+
+func (d *digester) array(depth int) (uint64, error) {
+	p := &d.p
+	p.pos++ // [
+	h, n := seedArray, uint64(0)
+	p.skipSpace()
+	if p.pos < len(p.in) && p.in[p.pos] == ']' {
+		p.pos++
+		return h, nil
+	}
+	for {
+		p.skipSpace()
+		v, err := d.value(depth + 1)
+		if err != nil {
+			return 0, err
+		}
+		h, n = mix(h, v), n+1
+		p.skipSpace()
+		if p.pos >= len(p.in) {
+			return 0, p.errorf("unterminated array")
+		}
+		switch p.in[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			return mix(h, n), nil
+		default:
+			return 0, p.errorf("want ',' or ']' in an array")
+		}
+	}
+}
+
+func (d *digester) object(depth int) (uint64, error) {
+	p := &d.p
+	p.pos++ // {
+	var sum, n uint64
+	var keysBuf [16]uint64
+	keys := keysBuf[:0]
+	p.skipSpace()
+	if p.pos < len(p.in) && p.in[p.pos] == '}' {
+		p.pos++
+		return seedObject, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.in) || p.in[p.pos] != '"' {
+			return 0, p.errorf("want an object key")
+		}
+		key, err := p.str()
+		if err != nil {
+			return 0, err
+		}
+		kh := xxhash.Sum64String(key)
+		for _, k := range keys {
+			if k == kh {
+				return 0, errRepeatedKey
+			}
+		}
+		keys = append(keys, kh)
+		p.skipSpace()
+		if p.pos >= len(p.in) || p.in[p.pos] != ':' {
+			return 0, p.errorf("want ':' after an object key")
+		}
+		p.pos++
+		p.skipSpace()
+		volatile := d.norm.volatile(key)
+		saved := d.words
+		v, err := d.value(depth + 1)
+		if err != nil {
+			return 0, err
+		}
+		if volatile {
+			d.words = saved // a request id is not part of the question
+		} else {
+			sum += mix(seedMember^kh, v)
+			n++
+		}
+		p.skipSpace()
+		if p.pos >= len(p.in) {
+			return 0, p.errorf("unterminated object")
+		}
+		switch p.in[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			return mix(mix(seedObject, sum), n), nil
+		default:
+			return 0, p.errorf("want ',' or '}' in an object")
+		}
+	}
+}
+
+// AppendNormalizedText appends normalizeText(s): lower case, trimmed, runs
+// of white space collapsed to one space.
+func AppendNormalizedText(dst, s []byte) []byte {
+	space := false
+	start := len(dst)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' {
+				space = len(dst) > start
+				continue
+			}
+			if space {
+				dst = append(dst, ' ')
+				space = false
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		i += size
+		if unicode.IsSpace(r) {
+			space = len(dst) > start
+			continue
+		}
+		if space {
+			dst = append(dst, ' ')
+			space = false
+		}
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+	}
+	return dst
+}
+
+// stopWords are left out of word signatures: they say nothing about what
+// is searched for, and short queries would otherwise overlap through them.
+var stopWords = map[string]bool{
+	"the": true, "of": true, "and": true, "or": true, "in": true, "on": true, "for": true, "to": true,
+	"an": true, "is": true, "are": true, "with": true, "by": true, "at": true, "from": true, "what": true,
+	"how": true, "which": true, "who": true, "about": true, "vs": true, "as": true, "be": true,
+}
+
+// wordBits returns the signature bits of the words of normalised text.
+func wordBits(text []byte) uint64 {
+	var sig uint64
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end-start >= 2 {
+			w := text[start:end]
+			if !stopWords[string(w)] {
+				sig |= 1 << (xxhash.Sum64(w) & 63)
+			}
+		}
+		start = -1
+	}
+	for i := 0; i < len(text); {
+		r, size := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(text[i:])
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if start < 0 {
+				start = i
+			}
+		} else {
+			flush(i)
+		}
+		i += size
+	}
+	flush(len(text))
+	return sig
+}
+
+// WordOverlap says whether two word signatures look like the same query
+// rephrased: at least half of the smaller one's words are in the other.
+// Signatures without words overlap with nothing.
+func WordOverlap(a, b uint64) bool {
+	na, nb := bits.OnesCount64(a), bits.OnesCount64(b)
+	if na == 0 || nb == 0 {
+		return false
+	}
+	return 2*bits.OnesCount64(a&b) >= min(na, nb)
+}

@@ -1,0 +1,104 @@
+package schema
+
+import "testing"
+
+func digest(t *testing.T, n *ArgsNormalizer, in string) ArgsDigest {
+	t.Helper()
+	d, err := n.Digest([]byte(in))
+	if err != nil {
+		t.Fatalf("%s: %v", in, err)
+	}
+	return d
+}
+
+func TestDigestEqualsForNearDuplicatesOnly(t *testing.T) {
+	n := NewArgsNormalizer(DefaultVolatileKeys)
+	same := [][2]string{
+		{`{"q":"Vector  DB benchmark ","request_id":"r-1","opts":{"Trace_ID":"x1","k":5}}`, `{"opts":{"k":5.0,"trace_id":"y2"},"q":"vector db benchmark","request_id":"r-2"}`},
+		{`{"a":[1,2,{"b":"X"}]}`, "{ \"a\" : [ 1 , 2e0 , { \"b\" : \"x\" } ] }"},
+		{`{"q":"caf\u00c9"}`, `{"q":"CAFÉ"}`},
+		{`{"a":1,"a":2}`, `{"a":2}`}, // the last member wins, as in the canonical form
+		{`-0`, `0`},
+	}
+	for _, p := range same {
+		if a, b := digest(t, n, p[0]), digest(t, n, p[1]); a.Norm != b.Norm {
+			t.Errorf("%s and %s should digest equal", p[0], p[1])
+		}
+	}
+	differ := [][2]string{
+		{`{"q":"x","page":1}`, `{"q":"x","page":2}`},
+		{`{"q":"x","cursor":"abc"}`, `{"q":"x","cursor":"abd"}`},
+		{`{"a":"1"}`, `{"a":1}`},
+		{`[1,2]`, `[2,1]`},
+		{`{"a":[]}`, `{"a":{}}`},
+		{`{"a":{"b":1},"c":2}`, `{"a":{"c":2},"b":1}`}, // same members at another depth
+		{`{"a":1}`, `{"a":1,"b":null}`},
+		{`["a b"]`, `["a","b"]`},
+	}
+	for _, p := range differ {
+		if a, b := digest(t, n, p[0]), digest(t, n, p[1]); a.Norm == b.Norm {
+			t.Errorf("%s and %s must digest differently", p[0], p[1])
+		}
+	}
+}
+
+func TestDigestRejectsWhatNormalizeRejects(t *testing.T) {
+	n := NewArgsNormalizer(DefaultVolatileKeys)
+	for _, in := range []string{``, ` `, `{`, `{"a"}`, `[1,]`, `01`, `1e999`, `"\x"`, `{"a":1} x`, `tru`} {
+		if _, err := n.Digest([]byte(in)); err == nil {
+			t.Errorf("%q: want an error", in)
+		}
+	}
+}
+
+func TestWordOverlapTellsRephrasingsFromOtherQueries(t *testing.T) {
+	n := NewArgsNormalizer(DefaultVolatileKeys)
+	w := func(s string) uint64 { return digest(t, n, s).Words }
+	base := w(`{"q":"2019 pricing sheet"}`)
+	if !WordOverlap(base, w(`{"q":"Pricing sheet for 2019","request_id":"zzz-unrelated-words"}`)) {
+		t.Error("a rephrasing should overlap")
+	}
+	if !WordOverlap(base, w(`{"query":"pricing 2019 pdf"}`)) {
+		t.Error("two of three words shared should overlap")
+	}
+	if WordOverlap(base, w(`{"q":"kubernetes deployment health"}`)) {
+		t.Error("another topic must not overlap")
+	}
+	if WordOverlap(w(`{"k":5}`), w(`{"k":6}`)) {
+		t.Error("args without words overlap with nothing")
+	}
+	if w(`{"q":"the of and"}`) != 0 {
+		t.Error("stop words carry no bits")
+	}
+}
+
+// FuzzDigestMatchesNormalize: two args digest equal exactly when their
+// normalised texts are equal, so the one-pass digest is the Normalize
+// contract without its allocations.
+func FuzzDigestMatchesNormalize(f *testing.F) {
+	for _, s := range [][2]string{
+		{`{"q":"A  b","ts":1}`, `{"q":"a b"}`},
+		{`{"a":1,"a":2}`, `{"a":2}`},
+		{`[1,"x",{"y":null}]`, `[1,"X",{"y":null}]`},
+		{`"\u01C5"`, `"\u01C6"`},
+		{`{"Nonce":"x","k":[true,false]}`, `{"k":[true,false]}`},
+	} {
+		f.Add(s[0], s[1])
+	}
+	n := NewArgsNormalizer(DefaultVolatileKeys)
+	f.Fuzz(func(t *testing.T, a, b string) {
+		na, errA := n.Normalize(nil, []byte(a))
+		nb, errB := n.Normalize(nil, []byte(b))
+		da, dErrA := n.Digest([]byte(a))
+		db, dErrB := n.Digest([]byte(b))
+		if (errA == nil) != (dErrA == nil) && len(a) > 0 {
+			t.Fatalf("%q: Normalize err %v, Digest err %v", a, errA, dErrA)
+		}
+		if errA != nil || errB != nil || dErrA != nil || dErrB != nil {
+			return
+		}
+		if (string(na) == string(nb)) != (da.Norm == db.Norm) {
+			t.Fatalf("%q (%s) vs %q (%s): digests equal = %v", a, na, b, nb, da.Norm == db.Norm)
+		}
+	})
+}
