@@ -98,6 +98,9 @@ func NewCollector(p Policy, files []string) (*Collector, error) {
 	}, nil
 }
 
+// Runs is the number of runs collected so far.
+func (c *Collector) Runs() int { return len(c.runIDs) }
+
 // Rows is the number of steps collected so far.
 func (c *Collector) Rows() int { return c.run.len() }
 

@@ -68,6 +68,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code != exitClean {
 		return code
 	}
+	in.progress.finish() // the bar shows reading; the analysis is quick next to it
 	rep := score.Score(truth, collector.Results(in.workers))
 	for _, fail := range stats.Failed {
 		rep.FailedSources = append(rep.FailedSources, fail.Error())

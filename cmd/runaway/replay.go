@@ -86,6 +86,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code != exitClean {
 		return code
 	}
+	in.progress.finish() // the bar shows reading; the analysis is quick next to it
 	rp := replay.New(selected, truth)
 	collector.Visit(in.workers, rp.Visit)
 	rep := rp.Report()

@@ -44,7 +44,11 @@ type inputFlags struct {
 	maxLineBytes int
 	policyFile   string
 	workers      int
+	quiet        bool
 	policy       *policyFlags
+
+	// progress is the bar of the command's run, nil when there is none.
+	progress *progress
 }
 
 func bindInputFlags(fs *pflag.FlagSet, f *inputFlags) {
@@ -54,6 +58,7 @@ func bindInputFlags(fs *pflag.FlagSet, f *inputFlags) {
 	fs.IntVar(&f.maxLineBytes, "max-line-bytes", 16<<20, "reject lines longer than this")
 	fs.StringVar(&f.policyFile, "policy", "", "YAML file of detector thresholds (see 'runaway detectors')")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "decode and analysis goroutines")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar (it is only drawn when stderr is a terminal)")
 	f.policy = bindPolicyFlags(fs)
 }
 
@@ -89,10 +94,12 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code != exitClean {
 		return code
 	}
+	f.progress.analyzing(collector.Runs())
 	if f.format == "ndjson" {
 		return streamNDJSON(collector, stats, f, failOn, stdout, stderr)
 	}
-	scan, rejected := scanResults(collector, stats, f.workers)
+	scan, rejected := scanResults(collector, stats, f.workers, f.progress)
+	f.progress.finish()
 	if err := writeOutput(f.out, stdout, func(w io.Writer) error {
 		return report.Write(w, f.format, scan, report.Options{Color: f.out == "" && colorWanted(stdout), MaxRows: f.maxRows})
 	}); err != nil {
@@ -145,7 +152,16 @@ func (f *inputFlags) read(ctx context.Context, cmd string, fs *pflag.FlagSet, st
 		fmt.Fprintf(stderr, "runaway %s: %v\n", cmd, err)
 		return nil, ingest.Stats{}, exitFailure
 	}
-	return f.collect(ctx, cmd, sources, policy, stderr)
+	f.progress = startProgress(stderr, f.quiet)
+	for i := range sources {
+		sources[i] = f.progress.source(sources[i])
+	}
+	collector, stats, code := f.collect(ctx, cmd, sources, policy, stderr)
+	if code != exitClean {
+		f.progress.finish()
+		f.progress = nil
+	}
+	return collector, stats, code
 }
 
 // collect reads every source into a collector.
@@ -185,7 +201,11 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources []ingest.S
 	if rejectsFile != nil {
 		opts.Rejects = rejectsFile
 	}
-	stats, err := ingest.Read(ctx, sources, opts, func(rec arrow.RecordBatch) error { return collector.Add(rec) })
+	stats, err := ingest.Read(ctx, sources, opts, func(rec arrow.RecordBatch) error {
+		err := collector.Add(rec)
+		f.progress.setRuns(collector.Runs())
+		return err
+	})
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintf(stderr, "runaway %s: interrupted after %d lines; no report written\n", cmd, stats.Lines)
@@ -222,6 +242,7 @@ func streamNDJSON(collector *detect.Collector, stats ingest.Stats, f scanFlags, 
 	err := writeOutput(f.out, stdout, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 64<<10)
 		if err := collector.Stream(f.workers, func(r *detect.RunResult) error {
+			f.progress.result(r)
 			worst = max(worst, r.Verdict)
 			return report.WriteRunNDJSON(bw, r)
 		}); err != nil {
@@ -229,6 +250,7 @@ func streamNDJSON(collector *detect.Collector, stats ingest.Stats, f scanFlags, 
 		}
 		return bw.Flush()
 	})
+	f.progress.finish()
 	if err != nil {
 		fmt.Fprintf(stderr, "runaway scan: writing the report: %v\n", err)
 		return exitFailure
@@ -243,8 +265,14 @@ func streamNDJSON(collector *detect.Collector, stats ingest.Stats, f scanFlags, 
 	return exitClean
 }
 
-func scanResults(collector *detect.Collector, stats ingest.Stats, workers int) (*report.Scan, int64) {
-	runs := collector.Results(workers)
+func scanResults(collector *detect.Collector, stats ingest.Stats, workers int, p *progress) (*report.Scan, int64) {
+	runs := make([]detect.RunResult, 0, collector.Runs())
+	// Collecting every result cannot fail.
+	_ = collector.Stream(workers, func(r *detect.RunResult) error {
+		p.result(r)
+		runs = append(runs, *r)
+		return nil
+	})
 	in := report.InputStats{
 		Files:         stats.Files,
 		EmptyFiles:    stats.EmptyFiles,
