@@ -73,7 +73,8 @@ const (
 // item is what the framer hands on, in input order.
 type item struct {
 	kind itemKind
-	src  int
+	src  int    // index of the source, or -1 for a failure of the source sequence itself
+	name string // Source.Name: the consumer must not need a table of every source seen
 
 	// itemChunk
 	segs      [][]byte // whole lines; only the last segment of a source may lack its final '\n'
@@ -132,6 +133,7 @@ type framing struct {
 type framer struct {
 	*framing
 	src    int
+	name   string
 	in     io.Reader
 	format string
 
@@ -151,10 +153,10 @@ func (fr *framing) frameSource(idx int, src Source) bool {
 		err = errors.New("open returned no reader")
 	}
 	if err != nil {
-		return fr.send(&item{kind: itemSourceFailed, src: idx, err: err})
+		return fr.send(&item{kind: itemSourceFailed, src: idx, name: src.Name, err: err})
 	}
 	defer rc.Close()
-	f := &framer{framing: fr, src: idx, line: 1, blk: fr.pool.get(fr.pool.size)}
+	f := &framer{framing: fr, src: idx, name: src.Name, line: 1, blk: fr.pool.get(fr.pool.size)}
 	defer func() {
 		f.blk.release()
 		if f.cur != nil {
@@ -202,7 +204,7 @@ func (f *framer) frame() bool {
 }
 
 func (f *framer) newChunk() *item {
-	return &item{kind: itemChunk, src: f.src, firstLine: f.line}
+	return &item{kind: itemChunk, src: f.src, name: f.name, firstLine: f.line}
 }
 
 // scanLines moves pos over complete lines into the current chunk and reports
@@ -308,7 +310,7 @@ func (f *framer) finish() bool {
 		if errors.As(err, &rf) {
 			err = rf.err
 		}
-		return f.flushChunk() && f.send(&item{kind: itemSourceFailed, src: f.src, err: err, bytes: f.bytes})
+		return f.flushChunk() && f.send(&item{kind: itemSourceFailed, src: f.src, name: f.name, err: err, bytes: f.bytes})
 	default:
 		// The compressed stream broke: the lines before are analysed, the
 		// partial one is the reject that says where.
@@ -320,7 +322,7 @@ func (f *framer) finish() bool {
 		}
 		f.line++
 	}
-	return f.flushChunk() && f.send(&item{kind: itemSourceEnd, src: f.src, bytes: f.bytes})
+	return f.flushChunk() && f.send(&item{kind: itemSourceEnd, src: f.src, name: f.name, bytes: f.bytes})
 }
 
 // streamLongLine hands the line at pos, already longer than MaxLineBytes, to
@@ -335,7 +337,7 @@ func (f *framer) streamLongLine() bool {
 	}
 	f.line++
 	f.cur.firstLine = f.line
-	if !f.send(&item{kind: itemLongLine, src: f.src, long: ll}) {
+	if !f.send(&item{kind: itemLongLine, src: f.src, name: f.name, long: ll}) {
 		pr.Close()
 		return false
 	}

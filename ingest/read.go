@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"runtime"
 	"sync"
 
@@ -27,7 +28,13 @@ type Options struct {
 	VolatileKeys []string         // args keys near-duplicate digests ignore; nil: schema.DefaultVolatileKeys
 	Rejects      io.Writer        // if non-nil: every rejected line verbatim + "\n", in input order
 	OnReject     func(Reject)     // if non-nil: called in input order, from the goroutine that called Read
-	KeepGoing    bool             // a source that cannot be opened/read is recorded in Stats.Failed and skipped instead of failing Read
+	KeepGoing    bool             // a source that cannot be listed/opened/read is recorded in Stats.Failed and skipped instead of failing Read
+
+	// OnSource, if non-nil, is called from the goroutine that called Read with
+	// each source's index (its src_file) and Name, in order, before anything
+	// else of that source is reported: a caller reading a sequence builds its
+	// table of names from it.
+	OnSource func(index int, name string)
 
 	// Tests shrink these to reach block and chunk boundaries with small inputs.
 	blockBytes int // read buffer; default 4 MiB
@@ -73,27 +80,61 @@ type Stats struct {
 	Steps         int64            // rows emitted
 	Rejected      int64            // rejected lines
 	RejectsByKind map[string]int64 // by Kind constant
-	Failed        []SourceError    // sources that could not be opened or read (only with KeepGoing)
+	Failed        []SourceError    // sources that could not be listed, opened or read (only with KeepGoing)
 }
 
 // Read decodes the sources into Arrow record batches of schema.StepArrowSchema.
-//
-// emit (nil: rows are only counted) is called from the goroutine that called Read, in input order (sources
-// in order, lines in order); Read releases each batch after emit returns
-// (emit Retains it to keep it). A batch holds the rows of one source only, at
-// most BatchRows of them; it may hold fewer (rejected and blank lines, a
-// chunk's byte limit, the end of a source), and no batch is empty. The
-// rejects of a chunk of lines are reported before its batch is emitted.
-//
-// Column src_file is the index of the source in sources; src_line the
-// 1-based line.
-//
-// Read returns an error, naming the source, when emit fails, ctx is
-// cancelled, a source cannot be opened or read (unless KeepGoing), or writing
-// Rejects fails. A truncated or corrupt compressed stream is not an error: it
-// is a reject at the line where the stream broke (the partial line's bytes go
-// to Rejects verbatim), and the complete lines before it are analysed.
+// It is ReadSeq over a list: column src_file is the index of the source in
+// sources.
 func Read(ctx context.Context, sources []Source, opts Options, emit func(arrow.RecordBatch) error) (Stats, error) {
+	return ReadSeq(ctx, SliceSeq(sources), opts, emit)
+}
+
+// SliceSeq is the sequence of sources, for ReadSeq.
+func SliceSeq(sources []Source) iter.Seq2[Source, error] {
+	return func(yield func(Source, error) bool) {
+		for _, src := range sources {
+			if !yield(src, nil) {
+				return
+			}
+		}
+	}
+}
+
+// ReadSeq decodes the sources a sequence yields into Arrow record batches of
+// schema.StepArrowSchema, pulling them as it goes: a listing of many objects
+// is never held whole, and reading starts with the first source. The
+// sequence is pulled on a goroutine of its own and may run ahead of reading
+// by a few sources only (listAhead); it is stopped, and waited for, before
+// ReadSeq returns, so a sequence that blocks must give up when the context
+// it lists with is cancelled.
+//
+// emit (nil: rows are only counted) is called from the goroutine that called
+// ReadSeq, in input order (sources in order, lines in order); ReadSeq releases
+// each batch after emit returns (emit Retains it to keep it). A batch holds
+// the rows of one source only, at most BatchRows of them; it may hold fewer
+// (rejected and blank lines, a chunk's byte limit, the end of a source), and
+// no batch is empty. The rejects of a chunk of lines are reported before its
+// batch is emitted.
+//
+// Column src_file is the index of the source in the order the sequence
+// yielded it (yielded errors take no index); src_line the 1-based line.
+// Options.OnSource names each index before anything else of its source is
+// reported.
+//
+// An error yielded by the sequence is a source that could not be listed
+// (a missing bucket, denied access, the network): it is reported in its
+// place, like a source that cannot be opened. It should be a *SourceError
+// naming what failed; any other error is taken as the failure of an unnamed
+// source.
+//
+// ReadSeq returns an error, naming the source, when emit fails, ctx is
+// cancelled, a source cannot be listed, opened or read (unless KeepGoing), or
+// writing Rejects fails. A truncated or corrupt compressed stream is not an
+// error: it is a reject at the line where the stream broke (the partial
+// line's bytes go to Rejects verbatim), and the complete lines before it are
+// analysed.
+func ReadSeq(ctx context.Context, sources iter.Seq2[Source, error], opts Options, emit func(arrow.RecordBatch) error) (Stats, error) {
 	opts, err := opts.withDefaults()
 	if err != nil {
 		return Stats{}, err
@@ -102,13 +143,10 @@ func Read(ctx context.Context, sources []Source, opts Options, emit func(arrow.R
 	defer cancel()
 
 	r := &reader{
-		ctx:     ctx,
-		opts:    opts,
-		sources: sources,
-		emit:    emit,
-		stats:   Stats{RejectsByKind: make(map[string]int64)},
-
-		stoppedAt: -1,
+		ctx:   ctx,
+		opts:  opts,
+		emit:  emit,
+		stats: Stats{RejectsByKind: make(map[string]int64)},
 	}
 	if opts.Rejects != nil {
 		r.rejects = bufio.NewWriterSize(opts.Rejects, 64<<10)
@@ -117,6 +155,20 @@ func Read(ctx context.Context, sources []Source, opts Options, emit func(arrow.R
 	r.order = make(chan *item, inFlight)
 	r.work = make(chan *item, inFlight)
 
+	next := make(chan listed, listAhead)
+	listerDone := make(chan struct{})
+	go func() {
+		defer close(listerDone)
+		defer close(next)
+		for src, err := range sources {
+			select {
+			case next <- listed{src, err}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
 	var wg sync.WaitGroup
 	for range opts.Workers {
 		wg.Go(r.decodeChunks)
@@ -124,13 +176,13 @@ func Read(ctx context.Context, sources []Source, opts Options, emit func(arrow.R
 	framerDone := make(chan struct{})
 	go func() {
 		defer close(framerDone)
-		r.frameAll()
+		r.frameAll(next)
 	}()
 
 	for it := range r.order {
 		if err == nil {
 			if err = r.consume(it); err != nil {
-				cancel() // the framer and the workers stop; the loop drains what is in flight
+				cancel() // the lister, the framer and the workers stop; the loop drains what is in flight
 			}
 		}
 		if err != nil {
@@ -139,9 +191,14 @@ func Read(ctx context.Context, sources []Source, opts Options, emit func(arrow.R
 	}
 	<-framerDone
 	wg.Wait()
+	cancel()
+	<-listerDone
 
-	if err == nil && r.stoppedAt >= 0 {
-		err = fmt.Errorf("%s: %w", sources[r.stoppedAt].Name, context.Cause(ctx))
+	if err == nil && r.stopped {
+		err = context.Cause(ctx)
+		if r.stoppedIn != "" {
+			err = fmt.Errorf("%s: %w", r.stoppedIn, err)
+		}
 	}
 	if r.rejects != nil {
 		if ferr := r.rejects.Flush(); ferr != nil && err == nil {
@@ -151,26 +208,39 @@ func Read(ctx context.Context, sources []Source, opts Options, emit func(arrow.R
 	return r.stats, err
 }
 
+// listAhead is how many sources the sequence may be pulled ahead of the one
+// being framed: enough to hide the latency of fetching the next page of a
+// listing behind reading, small enough that a read stopped early has listed
+// little more than it read.
+const listAhead = 16
+
+// listed is one value of the source sequence.
+type listed struct {
+	src Source
+	err error
+}
+
 type reader struct {
 	ctx     context.Context
 	opts    Options
-	sources []Source
 	emit    func(arrow.RecordBatch) error
 	rejects *bufio.Writer
 
 	order chan *item // every item, in input order, to the consumer
 	work  chan *item // chunks, to the workers
 
-	stoppedAt int // the source the framer was cancelled in, or -1
+	stopped   bool   // the framer was cancelled before the sequence ended
+	stoppedIn string // the source it was cancelled in, if any
 
 	stats       Stats
+	announced   int   // sources named to OnSource so far
 	sourceLines int64 // non-blank lines of the current source so far
 }
 
 var errAborted = errors.New("ingest: read aborted")
 
 // frameAll runs in its own goroutine and owns the sources' readers.
-func (r *reader) frameAll() {
+func (r *reader) frameAll(next <-chan listed) {
 	defer close(r.order)
 	defer close(r.work)
 	fr := &framing{
@@ -181,11 +251,35 @@ func (r *reader) frameAll() {
 		stopped:    func() bool { return r.ctx.Err() != nil },
 		send:       r.send,
 	}
-	for i, src := range r.sources {
-		if !fr.frameSource(i, src) {
-			r.stoppedAt = i
+	for idx := 0; ; {
+		var l listed
+		var ok bool
+		select {
+		case l, ok = <-next:
+		case <-r.ctx.Done():
+			r.stopped = true
 			return
 		}
+		if !ok {
+			return
+		}
+		if l.err != nil {
+			it := &item{kind: itemSourceFailed, src: -1, err: l.err}
+			var se *SourceError
+			if errors.As(l.err, &se) {
+				it.name, it.err = se.Source, se.Err
+			}
+			if !r.send(it) {
+				r.stopped = true
+				return
+			}
+			continue
+		}
+		if !fr.frameSource(idx, l.src) {
+			r.stopped, r.stoppedIn = true, l.src.Name
+			return
+		}
+		idx++
 	}
 }
 
@@ -300,10 +394,18 @@ func isBlank(line []byte) bool {
 
 // consume reports one item, in order, on the goroutine that called Read.
 func (r *reader) consume(it *item) error {
+	name := it.name
 	if err := r.ctx.Err(); err != nil {
-		return fmt.Errorf("%s: %w", r.sources[it.src].Name, err)
+		return prefixName(name, err)
 	}
-	name := r.sources[it.src].Name
+	if it.src == r.announced {
+		// Every source sends at least one item, so each index is seen here
+		// first, and in order.
+		if r.opts.OnSource != nil {
+			r.opts.OnSource(it.src, name)
+		}
+		r.announced++
+	}
 	switch it.kind {
 	case itemChunk:
 		<-it.done

@@ -1,6 +1,9 @@
 package ingest
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Reject is one input line that produced no step. Rejects are data errors:
 // located, counted and kept verbatim, while the rest of the input is analysed.
@@ -42,11 +45,16 @@ type SourceError struct {
 // Error names the source once: os errors already carry the path
 // ("open logs/a.jsonl: permission denied"), errors of other openers may not.
 func (e SourceError) Error() string {
-	msg := e.Err.Error()
-	if strings.Contains(msg, e.Source) {
-		return msg
-	}
-	return e.Source + ": " + msg
+	return prefixName(e.Source, e.Err).Error()
 }
 
 func (e SourceError) Unwrap() error { return e.Err }
+
+// prefixName puts name before err's message unless the message holds it
+// already or there is no name.
+func prefixName(name string, err error) error {
+	if name == "" || strings.Contains(err.Error(), name) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}

@@ -1,19 +1,22 @@
 package ingest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Source is one input: a file, an object, or stdin.
 type Source struct {
-	Name string                        // as shown in messages: the path, or "<stdin>"
+	Name string                        // as shown in messages: the path, the object's URL, or "<stdin>"
 	Size int64                         // bytes on disk if known, else -1
 	Open func() (io.ReadCloser, error) // raw (possibly compressed) bytes
 }
@@ -39,75 +42,146 @@ const StdinName = "<stdin>"
 //   - A path that does not exist is an error naming it.
 //   - A path given twice, or found twice (same cleaned path), is read once, at
 //     its first place.
+//   - An s3://, gs:// or file:// URL is listed as ExpandArgs describes.
+//
+// It is ExpandArgs without a filter, collected into a list: the first
+// listing failure is its error.
 func ExpandPaths(args []string, stdin io.Reader) ([]Source, error) {
-	e := expander{seen: make(map[string]bool)}
-	for _, arg := range args {
-		if arg == "-" {
-			e.addStdin(stdin)
-			continue
-		}
-		if err := e.addArg(arg); err != nil {
+	seq, err := ExpandArgs(context.Background(), args, stdin, Filter{})
+	if err != nil {
+		return nil, err
+	}
+	var sources []Source
+	for src, err := range seq {
+		if err != nil {
 			return nil, err
 		}
+		sources = append(sources, src)
 	}
-	return e.sources, nil
+	return sources, nil
 }
 
-type expander struct {
-	sources []Source
-	seen    map[string]bool
-}
-
-func (e *expander) addStdin(stdin io.Reader) {
-	if e.seen["-"] {
-		return
+// ExpandArgs turns CLI arguments into a lazy sequence of sources, for
+// ReadSeq: local paths as ExpandPaths describes, and object-storage URLs
+// (s3://bucket/prefix, gs://bucket/prefix, file:///dir), which are listed
+// only as the sequence is pulled. filter narrows what walks, globs and
+// listings find (see Filter).
+//
+// The returned error is found before anything is listed or read: a
+// *UsageError for a URL that cannot be one (unknown scheme, no bucket) or a
+// bad filter pattern, or, as in ExpandPaths, a local path that does not exist
+// or a glob that matches nothing. A URL that cannot be listed (missing
+// bucket, denied access, network, no object under the prefix) is yielded as
+// a *SourceError naming it, in its place; the sequence then goes on with the
+// next argument. A URL prefix is listed once per iteration; ctx bounds the
+// listing and every object's read.
+func ExpandArgs(ctx context.Context, args []string, stdin io.Reader, filter Filter) (iter.Seq2[Source, error], error) {
+	if err := filter.check(); err != nil {
+		return nil, err
 	}
-	e.seen["-"] = true
-	opened := false
-	e.sources = append(e.sources, Source{
-		Name: StdinName,
-		Size: -1,
-		Open: func() (io.ReadCloser, error) {
-			// A stream can be read once; a second Read of the same sources must not see an empty stdin as a valid empty input.
-			if opened {
-				return nil, errors.New("standard input was already read")
+	plans := make([]argPlan, 0, len(args))
+	for _, arg := range args {
+		p, err := planArg(arg)
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, p)
+	}
+	// Shared by every iteration: a stream can be read once, and a second Read
+	// of the same sequence must not see an empty stdin as a valid empty input.
+	stdinOpened := new(atomic.Bool)
+	return func(yield func(Source, error) bool) {
+		e := &expander{
+			ctx:         ctx,
+			filter:      filter,
+			stdin:       stdin,
+			stdinOpened: stdinOpened,
+			seen:        make(map[string]bool),
+			yield:       yield,
+			buckets:     make(map[string]*openedBucket),
+		}
+		for _, p := range plans {
+			if !e.expand(p) {
+				return
 			}
-			opened = true
-			return io.NopCloser(stdin), nil
-		},
-	})
+		}
+	}, nil
 }
 
-func (e *expander) addArg(arg string) error {
+type argKind uint8
+
+const (
+	argStdin argKind = iota
+	argPath          // an existing file or directory
+	argGlob          // a pattern and what it matched
+	argURL
+)
+
+// argPlan is an argument as checked before the sequence starts: everything
+// that makes it unusable is found then, the listing of it is left for later.
+type argPlan struct {
+	kind    argKind
+	arg     string
+	info    fs.FileInfo   // argPath
+	matches []string      // argGlob, sorted
+	infos   []fs.FileInfo // argGlob, of the matches
+	root    string        // argGlob: the part before the first metacharacter, to which filter paths are relative
+	url     *objectURL    // argURL
+}
+
+func planArg(arg string) (argPlan, error) {
+	if arg == "-" {
+		return argPlan{kind: argStdin, arg: arg}, nil
+	}
+	if looksLikeURL(arg) {
+		u, err := parseObjectURL(arg)
+		if err != nil {
+			return argPlan{}, err
+		}
+		return argPlan{kind: argURL, arg: arg, url: u}, nil
+	}
 	info, err := os.Stat(arg)
 	if err == nil {
-		return e.addPath(arg, info)
+		return argPlan{kind: argPath, arg: arg, info: info}, nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) || !hasGlobMeta(arg) {
-		return namedPathError(arg, err)
+		return argPlan{}, namedPathError(arg, err)
 	}
 	matches, gerr := filepath.Glob(arg)
 	if gerr != nil {
-		return fmt.Errorf("%s: %w", arg, gerr)
+		return argPlan{}, fmt.Errorf("%s: %w", arg, gerr)
 	}
 	hiddenOK := strings.HasPrefix(filepath.Base(arg), ".")
 	matches = slices.DeleteFunc(matches, func(m string) bool {
 		return !hiddenOK && strings.HasPrefix(filepath.Base(m), ".")
 	})
 	if len(matches) == 0 {
-		return fmt.Errorf("%s: no files match", arg)
+		return argPlan{}, fmt.Errorf("%s: no files match", arg)
 	}
 	slices.Sort(matches)
+	p := argPlan{kind: argGlob, arg: arg, matches: matches, root: globRoot(arg)}
 	for _, m := range matches {
 		info, err := os.Stat(m)
 		if err != nil {
-			return namedPathError(m, err)
+			return argPlan{}, namedPathError(m, err)
 		}
-		if err := e.addPath(m, info); err != nil {
-			return err
-		}
+		p.infos = append(p.infos, info)
 	}
-	return nil
+	return p, nil
+}
+
+// globRoot is the directory part of a pattern before its first
+// metacharacter: "logs/2026-*/a.jsonl" -> "logs", "*.jsonl" -> ".".
+func globRoot(pattern string) string {
+	i := strings.IndexAny(pattern, "*?[")
+	dir := pattern[:i]
+	if j := strings.LastIndexAny(dir, `/`+string(filepath.Separator)); j >= 0 {
+		if j == 0 {
+			return dir[:1]
+		}
+		return dir[:j]
+	}
+	return "."
 }
 
 // namedPathError says "logs/a.jsonl: no such file or directory" rather than
@@ -122,16 +196,74 @@ func namedPathError(path string, err error) error {
 
 func hasGlobMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
 
-func (e *expander) addPath(path string, info fs.FileInfo) error {
-	if !info.IsDir() {
-		e.addFile(path, info)
-		return nil
+// expander is one iteration of an ExpandArgs sequence. Its methods return
+// false once the consumer has stopped pulling.
+type expander struct {
+	ctx         context.Context
+	filter      Filter
+	stdin       io.Reader
+	stdinOpened *atomic.Bool
+	seen        map[string]bool // cleaned paths and object identities already yielded
+	yield       func(Source, error) bool
+	buckets     map[string]*openedBucket // by bucket URL, for the URLs of one bucket
+}
+
+func (e *expander) expand(p argPlan) bool {
+	switch p.kind {
+	case argStdin:
+		return e.addStdin()
+	case argPath:
+		return e.addPath(p.arg, p.info, p.arg, false)
+	case argGlob:
+		for i, m := range p.matches {
+			if !e.addPath(m, p.infos[i], p.root, true) {
+				return false
+			}
+		}
+		return true
+	default:
+		return e.addURL(p.url)
 	}
-	return filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+}
+
+func (e *expander) addStdin() bool {
+	if e.seen["-"] {
+		return true
+	}
+	e.seen["-"] = true
+	opened, stdin := e.stdinOpened, e.stdin
+	return e.yield(Source{
+		Name: StdinName,
+		Size: -1,
+		Open: func() (io.ReadCloser, error) {
+			if opened.Swap(true) {
+				return nil, errors.New("standard input was already read")
+			}
+			return io.NopCloser(stdin), nil
+		},
+	}, nil)
+}
+
+// addPath adds a file, or walks a directory. root is what filter paths are
+// relative to; found says the path came from a glob rather than being named.
+func (e *expander) addPath(path string, info fs.FileInfo, root string, found bool) bool {
+	if !info.IsDir() {
+		if found && !e.filter.keep(relSlash(root, path)) {
+			return true
+		}
+		return e.addFile(path, info)
+	}
+	if !found {
+		root = path
+	}
+	more := true
+	filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			// Listing failed (permissions, a directory removed under us): the
 			// failure belongs to Read, where KeepGoing decides what it costs.
-			e.addFailing(p, err)
+			if more = e.addFailing(p, err); !more {
+				return fs.SkipAll
+			}
 			if d != nil && d.IsDir() && p != path {
 				return fs.SkipDir
 			}
@@ -143,49 +275,66 @@ func (e *expander) addPath(path string, info fs.FileInfo) error {
 			}
 			return nil
 		}
-		if d.IsDir() || !isLogName(d.Name()) {
+		if d.IsDir() || !isLogName(d.Name()) || !e.filter.keep(relSlash(root, p)) {
 			return nil
 		}
 		info, err := os.Stat(p) // follows a symlink to a file
 		if err != nil {
-			e.addFailing(p, err)
-			return nil
+			more = e.addFailing(p, err)
+		} else if info.Mode().IsRegular() {
+			more = e.addFile(p, info)
 		}
-		if info.Mode().IsRegular() {
-			e.addFile(p, info)
+		if !more {
+			return fs.SkipAll
 		}
 		return nil
 	})
+	return more
 }
 
-func (e *expander) addFile(path string, info fs.FileInfo) {
+// relSlash is p relative to root, slash-separated, for Filter.
+func relSlash(root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		rel = p
+	}
+	return filepath.ToSlash(rel)
+}
+
+func (e *expander) addFile(path string, info fs.FileInfo) bool {
 	key := filepath.Clean(path)
 	if e.seen[key] {
-		return
+		return true
 	}
 	e.seen[key] = true
 	size := int64(-1)
 	if info.Mode().IsRegular() {
 		size = info.Size()
 	}
-	e.sources = append(e.sources, Source{
+	return e.yield(Source{
 		Name: path,
 		Size: size,
 		Open: func() (io.ReadCloser, error) { return os.Open(path) },
-	})
+	}, nil)
 }
 
-func (e *expander) addFailing(path string, err error) {
+func (e *expander) addFailing(path string, err error) bool {
 	key := filepath.Clean(path)
 	if e.seen[key] {
-		return
+		return true
 	}
 	e.seen[key] = true
-	e.sources = append(e.sources, Source{
-		Name: path,
+	return e.yield(unopenableSource(path, err), nil)
+}
+
+// unopenableSource is a source that fails to open: a directory that could not
+// be listed is reported by Read in its place, where KeepGoing applies.
+func unopenableSource(name string, err error) Source {
+	return Source{
+		Name: name,
 		Size: -1,
 		Open: func() (io.ReadCloser, error) { return nil, err },
-	})
+	}
 }
 
 // isLogName reports whether a file found in a directory walk is a step log.

@@ -1,0 +1,485 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	gcaws "gocloud.dev/aws"
+	"gocloud.dev/blob"
+	"gocloud.dev/blob/gcsblob"
+	"gocloud.dev/blob/s3blob"
+	"gocloud.dev/gcerrors"
+	"gocloud.dev/gcp"
+	"golang.org/x/oauth2/google"
+	"google.golang.org/api/googleapi"
+	"google.golang.org/api/option"
+)
+
+// Object storage. s3:// and gs:// URLs are read through gocloud.dev/blob, so
+// that the providers' usual credential chains and gocloud's URL parameters
+// apply. file:// is walked here instead of through gocloud's fileblob, which
+// lists neither in key order nor completely across pages (a file "a.jsonl"
+// beside a directory "a/" is lost or repeated at a page boundary) and skips
+// unreadable directories without a word.
+
+// objectURL is a parsed s3://, gs:// or file:// argument.
+type objectURL struct {
+	arg    string   // as given, for messages
+	scheme string   // "s3", "gs" or "file"
+	bucket *url.URL // scheme, host and query: what opens the bucket
+	key    string   // s3, gs: the key or prefix, without the path's leading '/'; file: the URL's path
+	local  string   // file: the local path
+}
+
+var objectSchemes = []string{"s3", "gs", "file"}
+
+// looksLikeURL reports whether arg is written as scheme://...: such an
+// argument is never taken for a local path, so that a mistyped scheme is an
+// error rather than "no such file". A scheme has two letters at least, so
+// that C:// stays a path.
+func looksLikeURL(arg string) bool {
+	i := strings.Index(arg, "://")
+	if i < 2 {
+		return false
+	}
+	for j, c := range arg[:i] {
+		letter := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (j == 0 || !('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+func parseObjectURL(arg string) (*objectURL, error) {
+	bad := func(format string, a ...any) error { return &UsageError{arg, fmt.Errorf(format, a...)} }
+	u, err := url.Parse(arg)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, bad("malformed URL: %v", err)
+	}
+	if !slices.Contains(objectSchemes, u.Scheme) {
+		return nil, bad("unsupported URL scheme %q (want s3://, gs:// or file://)", u.Scheme)
+	}
+	if u.User != nil || u.Port() != "" {
+		return nil, bad("%s:// URLs name a bucket, not a user or port", u.Scheme)
+	}
+	if u.Fragment != "" || strings.HasSuffix(arg, "#") {
+		// '#' is legal in object keys, and url.Parse takes it for a fragment.
+		return nil, bad("'#' starts a URL fragment; write it as %%23 in a key")
+	}
+	o := &objectURL{arg: arg, scheme: u.Scheme, key: strings.TrimPrefix(u.Path, "/")}
+	if u.Scheme == "file" {
+		if u.RawQuery != "" {
+			return nil, bad("file:// URLs take no query parameters")
+		}
+		o.key = u.Path
+		switch u.Host {
+		case "", "localhost":
+			o.local = u.Path
+		case ".": // gocloud's spelling of a relative path: file://./logs
+			o.local = "." + u.Path
+		default:
+			return nil, bad("file:// URLs name a local path; host %q is not local", u.Host)
+		}
+		if o.local == "" {
+			return nil, bad("file:// URL without a path")
+		}
+		o.bucket = &url.URL{Scheme: u.Scheme, Host: u.Host}
+		return o, nil
+	}
+	if u.Host == "" {
+		return nil, bad("no bucket: write %s://BUCKET/PREFIX", u.Scheme)
+	}
+	o.bucket = &url.URL{Scheme: u.Scheme, Host: u.Host, RawQuery: u.RawQuery}
+	return o, nil
+}
+
+// objectName is the URL that names an object in messages and reports: the
+// bucket and key, without the query, which says how to reach the object, not
+// which one it is.
+func (o *objectURL) objectName(key string) string {
+	return o.scheme + "://" + o.bucket.Host + "/" + key
+}
+
+// isLogKey applies the directory walk's rule to a key found under a prefix:
+// a log name, and no hidden element on the path below the prefix.
+func isLogKey(rel string) bool {
+	for elem := range strings.SplitSeq(rel, "/") {
+		if strings.HasPrefix(elem, ".") {
+			return false
+		}
+	}
+	return isLogName(path.Base(rel))
+}
+
+// listPageSize is how many keys one listing request asks for: S3's and GCS's
+// maximum. Tests shrink it.
+var listPageSize = 1000
+
+type openedBucket struct {
+	b   *blob.Bucket
+	err error
+}
+
+func (e *expander) addURL(o *objectURL) bool {
+	if o.scheme == "file" {
+		return e.addFileURL(o)
+	}
+	id := o.bucket.String()
+	ob := e.buckets[id]
+	if ob == nil {
+		ob = &openedBucket{}
+		ob.b, ob.err = e.openBucket(o.bucket)
+		if ob.b != nil {
+			// The bucket serves Source.Open until the caller's context ends.
+			b := ob.b
+			context.AfterFunc(e.ctx, func() { b.Close() })
+		}
+		e.buckets[id] = ob
+	}
+	if ob.err != nil {
+		return e.yield(Source{}, &SourceError{Source: o.arg, Err: ob.err})
+	}
+	b := ob.b
+	prefix := o.key
+	if prefix != "" && !strings.HasSuffix(prefix, "/") {
+		// A URL may name one object. The probe costs one request; listing
+		// "logs" instead of "logs/" would walk through every "logs-old/..."
+		// key, which sorts before "logs/".
+		objs, _, err := b.ListPage(e.ctx, blob.FirstPageToken, 1, &blob.ListOptions{Prefix: prefix})
+		if err != nil {
+			return e.yield(Source{}, &SourceError{Source: o.arg, Err: listError(err)})
+		}
+		if len(objs) == 1 && !objs[0].IsDir && objs[0].Key == prefix {
+			return e.addObject(b, o, objs[0].Key, objs[0].Size)
+		}
+		// A prefix names a "directory": s3://b/logs lists logs/..., not logs-old/...
+		prefix += "/"
+	}
+	found := false
+	for token := blob.FirstPageToken; len(token) > 0; {
+		objs, next, err := b.ListPage(e.ctx, token, listPageSize, &blob.ListOptions{Prefix: prefix})
+		if err != nil {
+			return e.yield(Source{}, &SourceError{Source: o.arg, Err: listError(err)})
+		}
+		for _, obj := range objs {
+			found = true
+			rel := strings.TrimPrefix(obj.Key, prefix)
+			if obj.IsDir || !isLogKey(rel) || !e.filter.keep(rel) {
+				continue
+			}
+			if !e.addObject(b, o, obj.Key, obj.Size) {
+				return false
+			}
+		}
+		token = next
+	}
+	if !found {
+		// Object stores have no directories: an empty prefix is what a
+		// missing directory is on a disk, and a nightly scan of a day whose
+		// upload failed must not pass as clean.
+		return e.yield(Source{}, &SourceError{Source: o.arg, Err: errNoObjects})
+	}
+	return true
+}
+
+// errNoObjects is the error of a URL under which nothing is stored.
+var errNoObjects error = noObjectsError{}
+
+type noObjectsError struct{}
+
+func (noObjectsError) Error() string        { return "no object has this name or prefix" }
+func (noObjectsError) Is(target error) bool { return target == fs.ErrNotExist }
+
+// listError leads a listing failure with what it means: the driver's message
+// ("operation error S3: ListObjectsV2, https response error StatusCode:
+// 403, ...") is precise but does not say what to check.
+func listError(err error) error {
+	switch {
+	case isDenied(err):
+		return fmt.Errorf("list objects: access denied (check the credentials and their permissions): %w", err)
+	case gcerrors.Code(err) == gcerrors.NotFound:
+		return fmt.Errorf("list objects: bucket not found: %w", err)
+	}
+	return fmt.Errorf("list objects: %w", err)
+}
+
+// isDenied looks at the HTTP status too: gocloud maps S3's
+// InvalidAccessKeyId and SignatureDoesNotMatch to Unknown, and GCS's 403 to
+// NotFound.
+func isDenied(err error) bool {
+	if gcerrors.Code(err) == gcerrors.PermissionDenied {
+		return true
+	}
+	var withStatus interface{ HTTPStatusCode() int } // AWS SDK response errors
+	if errors.As(err, &withStatus) {
+		c := withStatus.HTTPStatusCode()
+		return c == http.StatusUnauthorized || c == http.StatusForbidden
+	}
+	var gerr *googleapi.Error
+	if errors.As(err, &gerr) {
+		return gerr.Code == http.StatusUnauthorized || gerr.Code == http.StatusForbidden
+	}
+	return false
+}
+
+func (e *expander) addObject(b *blob.Bucket, o *objectURL, key string, size int64) bool {
+	id := o.bucket.String() + "\x00" + key
+	if e.seen[id] {
+		return true
+	}
+	e.seen[id] = true
+	ctx := e.ctx
+	return e.yield(Source{
+		Name: o.objectName(key),
+		Size: size,
+		Open: func() (io.ReadCloser, error) {
+			r, err := b.NewReader(ctx, key, nil)
+			if err != nil {
+				return nil, err
+			}
+			return r, nil
+		},
+	}, nil)
+}
+
+func (e *expander) openBucket(u *url.URL) (*blob.Bucket, error) {
+	switch u.Scheme {
+	case "s3":
+		return openS3Bucket(e.ctx, u)
+	case "gs":
+		return e.openGCSBucket(u)
+	}
+	return nil, fmt.Errorf("unsupported URL scheme %q", u.Scheme)
+}
+
+// openS3Bucket does what s3blob's URL opener does, with the same query
+// parameters, except that the client does not print "Response has no
+// supported checksum" to stderr for every object of a store that sends no
+// checksums (MinIO, Ceph and other S3-compatible stores).
+func openS3Bucket(ctx context.Context, u *url.URL) (*blob.Bucket, error) {
+	q := u.Query()
+	clientOpts := []func(*s3.Options){func(o *s3.Options) { o.DisableLogOutputChecksumValidationSkipped = true }}
+	boolParam := func(key string, set func(o *s3.Options, v bool)) error {
+		v := q.Get(key)
+		if v == "" {
+			return nil
+		}
+		q.Del(key)
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("invalid value for %q: %w", key, err)
+		}
+		clientOpts = append(clientOpts, func(o *s3.Options) { set(o, b) })
+		return nil
+	}
+	for _, p := range []struct {
+		key string
+		set func(*s3.Options, bool)
+	}{
+		{"accelerate", func(o *s3.Options, v bool) { o.UseAccelerate = v }},
+		{"use_path_style", func(o *s3.Options, v bool) { o.UsePathStyle = v }},
+		{"s3ForcePathStyle", func(o *s3.Options, v bool) { o.UsePathStyle = v }}, // s3blob's older name
+		{"disable_https", func(o *s3.Options, v bool) { o.EndpointOptions.DisableHTTPS = v }},
+	} {
+		if err := boolParam(p.key, p.set); err != nil {
+			return nil, err
+		}
+	}
+	// Encryption settings apply to writes; a reader accepts and ignores them.
+	q.Del("ssetype")
+	q.Del("kmskeyid")
+	cfg, err := gcaws.V2ConfigFromURLParams(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	client := s3.NewFromConfig(cfg, clientOpts...)
+	return s3blob.OpenBucket(ctx, client, u.Host, &s3blob.Options{RequestChecksumCalculation: cfg.RequestChecksumCalculation})
+}
+
+// openGCSBucket does what gcsblob's default opener does, except that it
+// reports missing credentials as the error they are: the default opener
+// prints a warning to stdout, which carries data here, and goes on with
+// empty credentials that fail later with a less useful message.
+func (e *expander) openGCSBucket(u *url.URL) (*blob.Bucket, error) {
+	q := u.Query()
+	anonymous, _ := strconv.ParseBool(q.Get("anonymous"))
+	if anonymous || q.Get("access_id") == "-" {
+		return (&gcsblob.URLOpener{}).OpenBucketURL(e.ctx, u)
+	}
+	var creds *google.Credentials
+	var err error
+	if os.Getenv("STORAGE_EMULATOR_HOST") != "" || os.Getenv("STORAGE_EMULATOR_HOST_GRPC") != "" {
+		creds, err = google.CredentialsFromJSON(e.ctx, []byte(`{"type": "service_account", "project_id": "my-project-id"}`))
+	} else {
+		creds, err = gcsCredentials(e.ctx, q.Get("universe_domain"))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("no Google Cloud credentials (set GOOGLE_APPLICATION_CREDENTIALS or run `gcloud auth application-default login`): %w", err)
+	}
+	client, err := gcp.NewHTTPClient(gcp.DefaultTransport(), creds.TokenSource)
+	if err != nil {
+		return nil, err
+	}
+	opener := &gcsblob.URLOpener{Client: client, TokenSource: gcp.CredentialsTokenSource(creds)}
+	if ud, err := creds.GetUniverseDomain(); err == nil && ud != "" {
+		opener.Options.ClientOptions = append(opener.Options.ClientOptions, option.WithUniverseDomain(ud))
+	}
+	return opener.OpenBucketURL(e.ctx, u)
+}
+
+// gcsCreds caches Application Default Credentials per universe domain:
+// finding them may probe the GCE metadata server, once is enough.
+var gcsCreds struct {
+	sync.Mutex
+	byDomain map[string]gcsCredsResult
+}
+
+type gcsCredsResult struct {
+	creds *google.Credentials
+	err   error
+}
+
+func gcsCredentials(ctx context.Context, universeDomain string) (*google.Credentials, error) {
+	gcsCreds.Lock()
+	defer gcsCreds.Unlock()
+	key := universeDomain + "\x00" + os.Getenv("GOOGLE_APPLICATION_CREDENTIALS")
+	if r, ok := gcsCreds.byDomain[key]; ok {
+		return r.creds, r.err
+	}
+	var r gcsCredsResult
+	if universeDomain != "" {
+		r.creds, r.err = gcp.DefaultCredentialsWithParams(ctx, google.CredentialsParams{UniverseDomain: universeDomain})
+	} else {
+		r.creds, r.err = gcp.DefaultCredentials(ctx)
+	}
+	if ctx.Err() == nil { // a cancelled probe says nothing about the next one
+		if gcsCreds.byDomain == nil {
+			gcsCreds.byDomain = make(map[string]gcsCredsResult)
+		}
+		gcsCreds.byDomain[key] = r
+	}
+	return r.creds, r.err
+}
+
+// addFileURL lists a file:// URL: a file is one object, read whatever its
+// name; a directory is walked in key order.
+func (e *expander) addFileURL(o *objectURL) bool {
+	root := filepath.FromSlash(o.local)
+	info, err := os.Stat(root)
+	if err != nil {
+		return e.yield(Source{}, &SourceError{Source: o.arg, Err: unwrapPathError(err)})
+	}
+	if !info.IsDir() {
+		return e.addFileObject(o, root, o.key, info)
+	}
+	return e.walkKeys(o, root, strings.TrimSuffix(o.key, "/")+"/", "")
+}
+
+// walkKeys yields the log files below dir in the order their keys sort, the
+// order of an object listing: a directory sorts as its name followed by
+// '/', so "a.jsonl" comes before "a/b.jsonl" ('.' < '/'), unlike in
+// filepath.WalkDir. base is the slash path of the walk's root, rel that of
+// dir below it. Symbolic links to directories are not followed.
+func (e *expander) walkKeys(o *objectURL, dir, base, rel string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return e.addFileObjectFailing(o, dir, base+rel, unwrapPathError(err))
+	}
+	sortKey := func(d fs.DirEntry) string {
+		if d.IsDir() {
+			return d.Name() + "/"
+		}
+		return d.Name()
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(sortKey(a), sortKey(b)) })
+	for _, d := range entries {
+		name := d.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if d.IsDir() {
+			if !e.walkKeys(o, p, base, rel+name+"/") {
+				return false
+			}
+			continue
+		}
+		if !isLogName(name) || !e.filter.keep(rel+name) {
+			continue
+		}
+		info, err := os.Stat(p) // follows a symlink to a file
+		if err != nil {
+			if !e.addFileObjectFailing(o, p, base+rel+name, unwrapPathError(err)) {
+				return false
+			}
+			continue
+		}
+		if info.Mode().IsRegular() && !e.addFileObject(o, p, base+rel+name, info) {
+			return false
+		}
+	}
+	return true
+}
+
+func fileObjectName(o *objectURL, slashPath string) string {
+	return "file://" + o.bucket.Host + slashPath
+}
+
+func (e *expander) addFileObject(o *objectURL, p, slashPath string, info fs.FileInfo) bool {
+	id := "file\x00" + filepath.Clean(p)
+	if e.seen[id] {
+		return true
+	}
+	e.seen[id] = true
+	size := int64(-1)
+	if info.Mode().IsRegular() {
+		size = info.Size()
+	}
+	name := fileObjectName(o, slashPath)
+	return e.yield(Source{
+		Name: name,
+		Size: size,
+		Open: func() (io.ReadCloser, error) {
+			f, err := os.Open(p)
+			if err != nil {
+				return nil, unwrapPathError(err) // the URL names it, not the local path
+			}
+			return f, nil
+		},
+	}, nil)
+}
+
+func (e *expander) addFileObjectFailing(o *objectURL, p, slashPath string, err error) bool {
+	id := "file\x00" + filepath.Clean(p)
+	if e.seen[id] {
+		return true
+	}
+	e.seen[id] = true
+	return e.yield(unopenableSource(fileObjectName(o, slashPath), err), nil)
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
