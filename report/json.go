@@ -135,6 +135,9 @@ func normalizeSummary(s Summary) Summary {
 	if s.ByRootCause == nil {
 		s.ByRootCause = map[detect.RootCause]int{}
 	}
+	if s.RunawayByRootCause == nil {
+		s.RunawayByRootCause = map[detect.RootCause]int{}
+	}
 	return s
 }
 

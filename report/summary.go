@@ -36,46 +36,89 @@ type Summary struct {
 	Suspicious int  `json:"suspicious"`
 	Healthy    int  `json:"healthy"`
 	// ByRootCause counts flagged runs (runaway or suspicious) by their
-	// primary root cause.
-	ByRootCause   map[detect.RootCause]int `json:"by_root_cause"`
-	WastedSteps   int64                    `json:"wasted_steps"`
-	WastedTokens  int64                    `json:"wasted_tokens"`
-	WastedCostUSD float64                  `json:"wasted_cost_usd"`
+	// primary root cause; RunawayByRootCause only the runaway ones, which
+	// is what an alert wants (suspicious runs are the noisy half).
+	ByRootCause        map[detect.RootCause]int `json:"by_root_cause"`
+	RunawayByRootCause map[detect.RootCause]int `json:"runaway_by_root_cause"`
+	WastedSteps        int64                    `json:"wasted_steps"`
+	WastedTokens       int64                    `json:"wasted_tokens"`
+	WastedCostUSD      float64                  `json:"wasted_cost_usd"`
 }
 
 // Summarize counts verdicts, root causes and waste over runs. The result does
 // not depend on the order of runs, so results merged from any grouping of the
 // input summarize to the same bytes.
 func Summarize(in InputStats, runs []detect.RunResult) Summary {
-	s := Summary{
-		Input:       in,
-		Partial:     len(in.FailedSources) > 0,
-		Runs:        len(runs),
-		ByRootCause: map[detect.RootCause]int{},
-	}
-	costs := make([]float64, 0, len(runs))
+	var acc Summarizer
 	for i := range runs {
-		r := &runs[i]
-		switch r.Verdict {
-		case detect.Runaway:
-			s.Runaway++
-		case detect.Suspicious:
-			s.Suspicious++
-		default:
-			s.Healthy++
-		}
-		if r.Verdict != detect.Healthy {
-			s.ByRootCause[r.RootCause]++
-		}
-		s.WastedSteps += r.WastedSteps
-		s.WastedTokens += r.WastedTokens
-		costs = append(costs, r.WastedCostUSD)
+		acc.Add(&runs[i])
 	}
+	return acc.Summary(in)
+}
+
+// Summarizer builds the same Summary as Summarize from runs handed over one
+// at a time, for callers that stream results (ndjson, parquet) and must not
+// hold them all just to count them. The zero value is ready to use.
+type Summarizer struct {
+	s Summary
+	// costs keeps the non-zero wasted costs so that Summary can add them
+	// in ascending order (see there): 8 bytes per flagged run.
+	costs []float64
+}
+
+// Add counts one run.
+func (a *Summarizer) Add(r *detect.RunResult) {
+	s := &a.s
+	if s.ByRootCause == nil {
+		s.ByRootCause = map[detect.RootCause]int{}
+		s.RunawayByRootCause = map[detect.RootCause]int{}
+	}
+	s.Runs++
+	switch r.Verdict {
+	case detect.Runaway:
+		s.Runaway++
+		s.RunawayByRootCause[r.RootCause]++
+	case detect.Suspicious:
+		s.Suspicious++
+	default:
+		s.Healthy++
+	}
+	if r.Verdict != detect.Healthy {
+		s.ByRootCause[r.RootCause]++
+	}
+	s.WastedSteps += r.WastedSteps
+	s.WastedTokens += r.WastedTokens
+	// Adding +0 changes no sum, so healthy runs need no slot.
+	if r.WastedCostUSD != 0 {
+		a.costs = append(a.costs, r.WastedCostUSD)
+	}
+}
+
+// Summary returns the summary of the runs added so far over the input in.
+// The Summarizer stays usable.
+func (a *Summarizer) Summary(in InputStats) Summary {
+	s := a.s
+	s.Input = in
+	s.Partial = len(in.FailedSources) > 0
+	s.ByRootCause = cloneCounts(s.ByRootCause)
+	s.RunawayByRootCause = cloneCounts(s.RunawayByRootCause)
 	// Floating-point addition is not associative: summing in a fixed order
 	// (ascending) makes the total independent of the order of runs.
+	costs := append([]float64(nil), a.costs...)
 	sort.Float64s(costs)
+	s.WastedCostUSD = 0
 	for _, c := range costs {
 		s.WastedCostUSD += c
 	}
 	return s
+}
+
+// cloneCounts copies m, so a returned Summary does not change when more runs
+// are added; a nil m becomes an empty map.
+func cloneCounts(m map[detect.RootCause]int) map[detect.RootCause]int {
+	out := make(map[detect.RootCause]int, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }

@@ -21,14 +21,15 @@ func TestSummarize(t *testing.T) {
 	want := Summary{
 		Input: in, Partial: true,
 		Runs: 5, Runaway: 2, Suspicious: 1, Healthy: 2,
-		ByRootCause:  map[detect.RootCause]int{detect.CauseToolRetryLoop: 2, detect.CauseEmptyResultLoop: 1},
-		WastedSteps:  17,
-		WastedTokens: 170, WastedCostUSD: 1.875,
+		ByRootCause:        map[detect.RootCause]int{detect.CauseToolRetryLoop: 2, detect.CauseEmptyResultLoop: 1},
+		RunawayByRootCause: map[detect.RootCause]int{detect.CauseToolRetryLoop: 2},
+		WastedSteps:        17,
+		WastedTokens:       170, WastedCostUSD: 1.875,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Summarize =\n%+v\nwant\n%+v", got, want)
 	}
-	if s := Summarize(InputStats{}, nil); s.Partial || s.Runs != 0 || s.ByRootCause == nil {
+	if s := Summarize(InputStats{}, nil); s.Partial || s.Runs != 0 || s.ByRootCause == nil || s.RunawayByRootCause == nil {
 		t.Errorf("empty summary = %+v", s)
 	}
 }
@@ -51,5 +52,26 @@ func TestSummarizeIgnoresRunOrder(t *testing.T) {
 		if got := Summarize(InputStats{}, runs); !reflect.DeepEqual(got, want) {
 			t.Fatalf("summary depends on run order: cost %.17g vs %.17g", got.WastedCostUSD, want.WastedCostUSD)
 		}
+	}
+}
+
+// A Summarizer fed the runs one at a time, as a streaming scan does, gives
+// the same summary as Summarize, and a summary it returned does not change
+// when more runs arrive.
+func TestSummarizerMatchesSummarize(t *testing.T) {
+	runs := sampleScan().Runs
+	in := InputStats{Files: 1, LinesRead: 89}
+	var acc Summarizer
+	acc.Add(&runs[0])
+	early := acc.Summary(in)
+	earlyCopy := Summarize(in, runs[:1])
+	for i := 1; i < len(runs); i++ {
+		acc.Add(&runs[i])
+	}
+	if got, want := acc.Summary(in), Summarize(in, runs); !reflect.DeepEqual(got, want) {
+		t.Errorf("Summarizer =\n%+v\nSummarize =\n%+v", got, want)
+	}
+	if !reflect.DeepEqual(early, earlyCopy) {
+		t.Errorf("a returned summary changed after more runs were added:\n%+v\nwant\n%+v", early, earlyCopy)
 	}
 }
