@@ -98,6 +98,15 @@ func NewCollector(p Policy, files []string) (*Collector, error) {
 	}, nil
 }
 
+// SetSourceName names source index i (the src_file column) for messages,
+// for callers that learn the sources as they read them.
+func (c *Collector) SetSourceName(i int, name string) {
+	for len(c.files) <= i {
+		c.files = append(c.files, "")
+	}
+	c.files[i] = name
+}
+
 // Runs is the number of runs collected so far.
 func (c *Collector) Runs() int { return len(c.runIDs) }
 

@@ -1,17 +1,19 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"os/signal"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -33,6 +35,7 @@ type scanFlags struct {
 	out     string
 	failOn  string
 	maxRows int
+	outputs []string
 }
 
 // inputFlags are the flags of every command that analyzes step logs (scan,
@@ -45,6 +48,8 @@ type inputFlags struct {
 	policyFile   string
 	workers      int
 	quiet        bool
+	include      []string
+	exclude      []string
 	policy       *policyFlags
 
 	// progress is the bar of the command's run, nil when there is none.
@@ -58,6 +63,8 @@ func bindInputFlags(fs *pflag.FlagSet, f *inputFlags) {
 	fs.IntVar(&f.maxLineBytes, "max-line-bytes", 16<<20, "reject lines longer than this")
 	fs.StringVar(&f.policyFile, "policy", "", "YAML file of detector thresholds (see 'runaway detectors')")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "decode and analysis goroutines")
+	fs.StringSliceVar(&f.include, "include", nil, "read only files and objects whose name matches one of these globs (a pattern with / matches the path below the directory or prefix given)")
+	fs.StringSliceVar(&f.exclude, "exclude", nil, "skip files and objects whose name matches one of these globs")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar (it is only drawn when stderr is a terminal)")
 	f.policy = bindPolicyFlags(fs)
 }
@@ -70,6 +77,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVarP(&f.out, "out", "o", "", "write the report to FILE (atomically) instead of stdout")
 	fs.StringVar(&f.failOn, "fail-on", "never", "exit 1 when a run is at or above this verdict: runaway, suspicious, never")
 	fs.IntVar(&f.maxRows, "max-rows", 0, "table: show at most this many flagged runs (0 = all)")
+	fs.StringArrayVar(&f.outputs, "output", nil, "also write FORMAT=PATH from the same pass (repeatable); FORMAT: "+strings.Join(outputFormats, ", "))
 	bindInputFlags(fs, &f.inputFlags)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: runaway scan [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n.gz and .zst input is read transparently.\n\nFlags:\n%s", fs.FlagUsages())
@@ -86,6 +94,17 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "runaway scan: --format %q: want one of %s\n", f.format, strings.Join(report.Formats, ", "))
 		return exitUsage
 	}
+	outputs, err := parseOutputs(f.outputs)
+	if err != nil {
+		fmt.Fprintf(stderr, "runaway scan: %v\n", err)
+		return exitUsage
+	}
+	outputs = append([]output{{format: f.format, path: f.out}}, outputs...)
+	if n := countStdout(outputs); n > 1 {
+		fmt.Fprintf(stderr, "runaway scan: %d reports to stdout; give all but one a file\n", n)
+		return exitUsage
+	}
+	start := time.Now()
 	// Until the command ends, SIGINT and SIGTERM cancel ctx instead of
 	// killing the process: reading stops and no report is written.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -94,28 +113,99 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code != exitClean {
 		return code
 	}
-	f.progress.analyzing(collector.Runs())
-	if f.format == "ndjson" {
-		return streamNDJSON(collector, stats, f, failOn, stdout, stderr)
+	return f.analyze(ctx, collector, stats, start, outputs, failOn, stdout, stderr)
+}
+
+// analyze analyzes every run once and writes every output from that pass:
+// ndjson and parquet as the results arrive (in run-id order), table, json
+// and prom at the end from the summary (and, for table and json, the runs).
+// A scan interrupted here writes no report.
+func (f *scanFlags) analyze(ctx context.Context, collector *detect.Collector, stats ingest.Stats, start time.Time,
+	outputs []output, failOn *detect.Verdict, stdout, stderr io.Writer) int {
+	var streamed []*streamSink
+	defer func() {
+		for _, s := range streamed {
+			s.abort() // no-op after commit
+		}
+	}()
+	hold := false
+	for _, o := range outputs {
+		if !slices.Contains(streamedFormats, o.format) {
+			hold = hold || o.format != "prom"
+			continue
+		}
+		s, err := openStreamSink(o, stdout)
+		if err != nil {
+			f.progress.finish()
+			fmt.Fprintf(stderr, "runaway scan: %s output: %v\n", o.format, err)
+			return exitFailure
+		}
+		streamed = append(streamed, s)
 	}
-	scan, rejected := scanResults(collector, stats, f.workers, f.progress)
-	f.progress.finish()
-	if err := writeOutput(f.out, stdout, func(w io.Writer) error {
-		return report.Write(w, f.format, scan, report.Options{Color: f.out == "" && colorWanted(stdout), MaxRows: f.maxRows})
-	}); err != nil {
-		fmt.Fprintf(stderr, "runaway scan: writing the report: %v\n", err)
-		return exitFailure
-	}
-	if f.strict && rejected > 0 {
-		fmt.Fprintf(stderr, "runaway scan: %d input lines rejected (--strict)\n", rejected)
-		return exitFailure
-	}
-	if failOn != nil {
-		for _, r := range scan.Runs {
-			if r.Verdict >= *failOn {
-				return exitFindings
+	total := collector.Runs()
+	f.progress.analyzing(total)
+	var (
+		sum      report.Summarizer
+		runs     []detect.RunResult
+		worst    = detect.Healthy
+		analyzed int
+		dupes    [2]int64
+	)
+	err := collector.Stream(f.workers, func(r *detect.RunResult) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		f.progress.result(r)
+		analyzed++
+		worst = max(worst, r.Verdict)
+		sum.Add(r)
+		dupes[0] += r.DuplicateSteps
+		dupes[1] += r.ConflictingSteps
+		if hold {
+			runs = append(runs, *r)
+		}
+		for _, s := range streamed {
+			if err := s.add(r); err != nil {
+				return fmt.Errorf("%s output: %w", s.out.format, err)
 			}
 		}
+		return nil
+	})
+	f.progress.finish()
+	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "runaway scan: interrupted after analyzing %d of %d runs (%d lines read); no report written\n", analyzed, total, stats.Lines)
+		} else {
+			fmt.Fprintf(stderr, "runaway scan: writing the report: %v\n", err)
+		}
+		return exitFailure
+	}
+	in := inputStats(stats)
+	in.DuplicateSteps, in.ConflictingSteps = dupes[0], dupes[1]
+	scan := &report.Scan{Summary: sum.Summary(in), Runs: runs}
+	timing := scanTiming(start)
+	for _, s := range streamed {
+		if err := s.commit(); err != nil {
+			fmt.Fprintf(stderr, "runaway scan: writing the %s report: %v\n", s.out.format, err)
+			return exitFailure
+		}
+	}
+	for _, o := range outputs {
+		if slices.Contains(streamedFormats, o.format) {
+			continue
+		}
+		opts := report.Options{Color: (o.path == "" || o.path == "-") && colorWanted(stdout), MaxRows: f.maxRows}
+		if err := writeFinal(o, stdout, scan, opts, timing); err != nil {
+			fmt.Fprintf(stderr, "runaway scan: writing the %s report: %v\n", o.format, err)
+			return exitFailure
+		}
+	}
+	if f.strict && stats.Rejected > 0 {
+		fmt.Fprintf(stderr, "runaway scan: %d input lines rejected (--strict)\n", stats.Rejected)
+		return exitFailure
+	}
+	if failOn != nil && worst >= *failOn {
+		return exitFindings
 	}
 	return exitClean
 }
@@ -147,14 +237,25 @@ func (f *inputFlags) read(ctx context.Context, cmd string, fs *pflag.FlagSet, st
 		return nil, ingest.Stats{}, exitUsage
 	}
 
-	sources, err := ingest.ExpandPaths(fs.Args(), stdin)
+	listed, err := ingest.ExpandArgs(ctx, fs.Args(), stdin, ingest.Filter{Include: f.include, Exclude: f.exclude})
 	if err != nil {
 		fmt.Fprintf(stderr, "runaway %s: %v\n", cmd, err)
+		var usage *ingest.UsageError
+		if errors.As(err, &usage) {
+			return nil, ingest.Stats{}, exitUsage
+		}
 		return nil, ingest.Stats{}, exitFailure
 	}
 	f.progress = startProgress(stderr, f.quiet)
-	for i := range sources {
-		sources[i] = f.progress.source(sources[i])
+	sources := func(yield func(ingest.Source, error) bool) {
+		for s, err := range listed {
+			if err == nil {
+				s = f.progress.source(s)
+			}
+			if !yield(s, err) {
+				return
+			}
+		}
 	}
 	collector, stats, code := f.collect(ctx, cmd, sources, policy, stderr)
 	if code != exitClean {
@@ -165,12 +266,8 @@ func (f *inputFlags) read(ctx context.Context, cmd string, fs *pflag.FlagSet, st
 }
 
 // collect reads every source into a collector.
-func (f *inputFlags) collect(ctx context.Context, cmd string, sources []ingest.Source, policy detect.Policy, stderr io.Writer) (*detect.Collector, ingest.Stats, int) {
-	names := make([]string, len(sources))
-	for i, s := range sources {
-		names[i] = s.Name
-	}
-	collector, err := detect.NewCollector(policy, names)
+func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[ingest.Source, error], policy detect.Policy, stderr io.Writer) (*detect.Collector, ingest.Stats, int) {
+	collector, err := detect.NewCollector(policy, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "runaway %s: %v\n", cmd, err)
 		return nil, ingest.Stats{}, exitUsage
@@ -191,6 +288,7 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources []ingest.S
 		Workers:      f.workers,
 		KeepGoing:    f.keepGoing,
 		VolatileKeys: policy.Volatile(),
+		OnSource:     collector.SetSourceName,
 		OnReject: func(r ingest.Reject) {
 			if printed < maxRejectMessages {
 				fmt.Fprintf(stderr, "%s:%d: rejected: %s\n", r.File, r.Line, r.Reason)
@@ -201,7 +299,7 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources []ingest.S
 	if rejectsFile != nil {
 		opts.Rejects = rejectsFile
 	}
-	stats, err := ingest.Read(ctx, sources, opts, func(rec arrow.RecordBatch) error {
+	stats, err := ingest.ReadSeq(ctx, sources, opts, func(rec arrow.RecordBatch) error {
 		err := collector.Add(rec)
 		f.progress.setRuns(collector.Runs())
 		return err
@@ -232,47 +330,8 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources []ingest.S
 	return collector, stats, exitClean
 }
 
-// scanResults analyzes the collected runs into the scan report; it also
-// returns the number of rejected lines, for --strict.
-// streamNDJSON writes each run as soon as it is analyzed, in run-id order,
-// instead of holding every result: ndjson has no summary to put first, and
-// the results of a large scan are a fifth of its memory.
-func streamNDJSON(collector *detect.Collector, stats ingest.Stats, f scanFlags, failOn *detect.Verdict, stdout, stderr io.Writer) int {
-	worst := detect.Healthy
-	err := writeOutput(f.out, stdout, func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 64<<10)
-		if err := collector.Stream(f.workers, func(r *detect.RunResult) error {
-			f.progress.result(r)
-			worst = max(worst, r.Verdict)
-			return report.WriteRunNDJSON(bw, r)
-		}); err != nil {
-			return err
-		}
-		return bw.Flush()
-	})
-	f.progress.finish()
-	if err != nil {
-		fmt.Fprintf(stderr, "runaway scan: writing the report: %v\n", err)
-		return exitFailure
-	}
-	if f.strict && stats.Rejected > 0 {
-		fmt.Fprintf(stderr, "runaway scan: %d input lines rejected (--strict)\n", stats.Rejected)
-		return exitFailure
-	}
-	if failOn != nil && worst >= *failOn {
-		return exitFindings
-	}
-	return exitClean
-}
-
-func scanResults(collector *detect.Collector, stats ingest.Stats, workers int, p *progress) (*report.Scan, int64) {
-	runs := make([]detect.RunResult, 0, collector.Runs())
-	// Collecting every result cannot fail.
-	_ = collector.Stream(workers, func(r *detect.RunResult) error {
-		p.result(r)
-		runs = append(runs, *r)
-		return nil
-	})
+// inputStats is the summary's view of what was read.
+func inputStats(stats ingest.Stats) report.InputStats {
 	in := report.InputStats{
 		Files:         stats.Files,
 		EmptyFiles:    stats.EmptyFiles,
@@ -285,11 +344,7 @@ func scanResults(collector *detect.Collector, stats ingest.Stats, workers int, p
 	for _, fail := range stats.Failed {
 		in.FailedSources = append(in.FailedSources, fail.Error())
 	}
-	for _, r := range runs {
-		in.DuplicateSteps += r.DuplicateSteps
-		in.ConflictingSteps += r.ConflictingSteps
-	}
-	return &report.Scan{Summary: report.Summarize(in, runs), Runs: runs}, stats.Rejected
+	return in
 }
 
 // parseFlags parses a command's flags; ok is false when the command must

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/internal/atomicfile"
+	"github.com/runawayhq/runaway/report"
+)
+
+// output is one report a scan writes: --format to --out (or stdout), and
+// each --output FORMAT=PATH. All are written from one analysis pass.
+type output struct {
+	format string
+	path   string // "" or "-": stdout
+}
+
+// streamedFormats are written run by run as results arrive, so a scan of
+// any size holds none of them; the others need the summary (table, prom)
+// or put it first (json), and are written at the end.
+var streamedFormats = []string{"ndjson", "parquet"}
+
+// outputFormats are the formats --output takes.
+var outputFormats = append(slices.Clone(report.Formats), "parquet", "prom")
+
+// parseOutputs reads --output FORMAT=PATH values.
+func parseOutputs(specs []string) ([]output, error) {
+	var outs []output
+	seen := map[string]bool{}
+	for _, spec := range specs {
+		format, path, ok := strings.Cut(spec, "=")
+		if !ok || path == "" {
+			return nil, fmt.Errorf("--output %q: want FORMAT=PATH, FORMAT one of %s", spec, strings.Join(outputFormats, ", "))
+		}
+		if !slices.Contains(outputFormats, format) {
+			return nil, fmt.Errorf("--output %q: unknown format %q; want one of %s", spec, format, strings.Join(outputFormats, ", "))
+		}
+		if path != "-" && seen[path] {
+			return nil, fmt.Errorf("--output %q: %s is written twice", spec, path)
+		}
+		seen[path] = true
+		outs = append(outs, output{format: format, path: path})
+	}
+	return outs, nil
+}
+
+// streamSink writes one streamed output while the results arrive. Nothing
+// is visible at path before commit: a failed or interrupted scan leaves no
+// half-written report.
+type streamSink struct {
+	out    output
+	file   *atomicfile.File // nil when writing to stdout or a device
+	dev    *os.File         // a device or FIFO, written directly
+	buf    *bufio.Writer
+	pq     *report.ParquetWriter
+	closed bool
+}
+
+func openStreamSink(o output, stdout io.Writer) (*streamSink, error) {
+	s := &streamSink{out: o}
+	var w io.Writer = stdout
+	if o.path != "" && o.path != "-" {
+		if st, err := os.Stat(o.path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+			dev, err := os.OpenFile(o.path, os.O_WRONLY, 0)
+			if err != nil {
+				return nil, err
+			}
+			s.dev, w = dev, dev
+		} else {
+			f, err := atomicfile.Create(o.path)
+			if err != nil {
+				return nil, err
+			}
+			s.file, w = f, f
+		}
+	}
+	s.buf = bufio.NewWriterSize(w, 64<<10)
+	if o.format == "parquet" {
+		pq, err := report.NewParquetWriter(s.buf, memory.DefaultAllocator)
+		if err != nil {
+			s.abort()
+			return nil, err
+		}
+		s.pq = pq
+	}
+	return s, nil
+}
+
+func (s *streamSink) add(r *detect.RunResult) error {
+	if s.pq != nil {
+		return s.pq.Write(r)
+	}
+	return report.WriteRunNDJSON(s.buf, r)
+}
+
+func (s *streamSink) commit() error {
+	s.closed = true
+	if s.pq != nil {
+		if err := s.pq.Close(); err != nil {
+			s.abortFile()
+			return err
+		}
+	}
+	if err := s.buf.Flush(); err != nil {
+		s.abortFile()
+		return err
+	}
+	switch {
+	case s.file != nil:
+		return s.file.Commit()
+	case s.dev != nil:
+		return s.dev.Close()
+	}
+	return nil
+}
+
+func (s *streamSink) abort() {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	if s.pq != nil {
+		_ = s.pq.Close() // releases its buffers; the file is discarded below
+	}
+	s.abortFile()
+}
+
+func (s *streamSink) abortFile() {
+	if s.file != nil {
+		s.file.Abort()
+	}
+	if s.dev != nil {
+		_ = s.dev.Close()
+	}
+}
+
+// writeFinal writes a report that needs every result: table, json, prom.
+func writeFinal(o output, stdout io.Writer, scan *report.Scan, opts report.Options, timing report.ScanTiming) error {
+	return writeOutput(o.path, stdout, func(w io.Writer) error {
+		if o.format == "prom" {
+			return report.WriteProm(w, &scan.Summary, timing)
+		}
+		return report.Write(w, o.format, scan, opts)
+	})
+}
+
+// scanTiming is the prom file's timing: wall time since start.
+func scanTiming(start time.Time) report.ScanTiming {
+	now := time.Now()
+	return report.ScanTiming{Duration: now.Sub(start), Completed: now}
+}
+
+func countStdout(outs []output) int {
+	n := 0
+	for _, o := range outs {
+		if o.path == "" || o.path == "-" {
+			n++
+		}
+	}
+	return n
+}
