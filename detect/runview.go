@@ -103,9 +103,6 @@ type suspectAt struct {
 // the run repeated (these args, else args equal to them once normalised),
 // else the args hash as logged ("sha256:<16 hex>").
 func (c *Collector) argsText(args uint64, norm uint32) string {
-	if s, ok := c.shorts.byArgs[args]; ok {
-		return s
-	}
 	if s, ok := c.shorts.byNorm[norm]; ok && norm != 0 {
 		return s
 	}
@@ -116,9 +113,6 @@ func (c *Collector) argsText(args uint64, norm uint32) string {
 }
 
 func (c *Collector) hasShortArgs(args uint64, norm uint32) bool {
-	if _, ok := c.shorts.byArgs[args]; ok {
-		return true
-	}
 	_, ok := c.shorts.byNorm[norm]
 	return ok && norm != 0
 }

@@ -76,7 +76,7 @@ func (c *Collector) addNearDuplicateKeys(rec arrow.RecordBatch, base int32, n in
 			c.emptyWords.add(row, words[i])
 		}
 		if short.IsValid(i) {
-			c.shorts.see(c.runScratch[i], k, c.argsKey.at(row), c.tool.at(row), f&flagEmpty != 0, short.Value(i))
+			c.shorts.see(c.runScratch[i], k, c.tool.at(row), f&flagEmpty != 0, short.Value(i))
 		}
 	}
 }
@@ -141,39 +141,48 @@ func planMemoryKey(written, tags *array.List, i int) uint32 {
 // shortArgs keeps a short rendering of args that a run repeats, for
 // evidence: keeping one for every call would cost more than all the other
 // columns together, and loops repeat their args within a few calls. A run
-// remembers the keys of its last recentCalls calls; a call whose key is
-// among them has its rendering kept, once per key. So does an empty result
-// that follows an empty result of the same tool: a rephrased search.
+// remembers the normalised keys of its last recentCalls calls; a call whose
+// key is there twice already (its third time: where the loop detectors
+// start) has its rendering kept, once per key. So does the third empty
+// result in a row of one tool: a rephrased search. Healthy runs that repeat
+// a call once or twice (polling, a retried timeout) keep nothing.
 type shortArgs struct {
-	recent    [][recentCalls]uint32 // by run
-	next      []uint8
-	lastEmpty []int32           // by run: tool+1 of the last call if it came back empty, else 0
-	byArgs    map[uint64]string // exact args key -> rendering
-	byNorm    map[uint32]string // normalised args key -> rendering
+	recent     [][recentCalls]uint32 // by run
+	next       []uint8
+	emptyTool  []int32 // by run: tool+1 of the last calls if they came back empty, else 0
+	emptyCount []uint8
+	byNorm     map[uint32]string // normalised args key -> rendering
 }
 
 const recentCalls = 8
 
 func newShortArgs() shortArgs {
-	return shortArgs{byArgs: map[uint64]string{}, byNorm: map[uint32]string{}}
+	return shortArgs{byNorm: map[uint32]string{}}
 }
 
-func (s *shortArgs) see(run int32, norm uint32, args uint64, tool int32, empty bool, text string) {
+func (s *shortArgs) see(run int32, norm uint32, tool int32, empty bool, text string) {
 	for int(run) >= len(s.recent) {
 		s.recent = append(s.recent, [recentCalls]uint32{})
 		s.next = append(s.next, 0)
-		s.lastEmpty = append(s.lastEmpty, 0)
+		s.emptyTool = append(s.emptyTool, 0)
+		s.emptyCount = append(s.emptyCount, 0)
+	}
+	switch {
+	case !empty:
+		s.emptyTool[run], s.emptyCount[run] = 0, 0
+	case s.emptyTool[run] == tool+1:
+		s.emptyCount[run] = min(s.emptyCount[run]+1, 3)
+	default:
+		s.emptyTool[run], s.emptyCount[run] = tool+1, 1
 	}
 	recent := &s.recent[run]
-	rephrased := empty && s.lastEmpty[run] == tool+1
-	s.lastEmpty[run] = 0
-	if empty {
-		s.lastEmpty[run] = tool + 1
-	}
-	if rephrased || slices.Contains(recent[:], norm) {
-		if _, ok := s.byArgs[args]; !ok {
-			s.byArgs[args] = string([]byte(text))
+	seen := 0
+	for _, k := range recent {
+		if k == norm {
+			seen++
 		}
+	}
+	if seen >= 2 || s.emptyCount[run] >= 3 {
 		if _, ok := s.byNorm[norm]; !ok {
 			s.byNorm[norm] = string([]byte(text))
 		}
