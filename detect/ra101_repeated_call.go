@@ -43,23 +43,28 @@ func runRepeatedCall(v *runView, a *analysis, p *Policy) *hit {
 	if best == nil {
 		return nil
 	}
+	return chainHit(v, a, p, best, "with the same args", Count{"identical_calls", int64(len(best.idx))})
+}
+
+// chainHit is the finding of a chain of repeated calls: how (the args) and
+// the counts that come first in the evidence.
+func chainHit(v *runView, a *analysis, p *Policy, best *callChain, how string, counts ...Count) *hit {
 	n := int64(len(best.idx))
 	first, last := best.idx[0], best.idx[len(best.idx)-1]
-	tool := v.names.toolName(v.tool[first])
 	what := "the same result"
 	if best.errors == len(best.idx) {
 		what = "the same error (" + v.names.errTypeName(v.err[first]) + ")"
 	}
 	return &hit{
 		Finding: Finding{
-			Severity:  severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
-			Message:   fmt.Sprintf("%s called %d times with the same args and %s, steps %d-%d", tool, n, what, v.step[first], v.step[last]),
+			Severity: severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
+			Message: fmt.Sprintf("%s called %d times %s and %s, steps %d-%d",
+				v.names.toolName(v.tool[first]), n, how, what, v.step[first], v.step[last]),
 			OnsetStep: v.step[first],
 			Evidence: Evidence{
-				Steps: []StepRange{{v.step[first], v.step[last]}},
-				Keys:  []string{v.callText(first)},
-				Counts: []Count{{"identical_calls", n}, {"errors", int64(best.errors)},
-					{"calls_in_segment", int64(callsBetween(a, first, last))}},
+				Steps:  []StepRange{{v.step[first], v.step[last]}},
+				Keys:   []string{v.callText(first)},
+				Counts: append(counts, Count{"errors", int64(best.errors)}, Count{"calls_in_segment", int64(callsBetween(a, first, last))}),
 			},
 		},
 		first:             first,

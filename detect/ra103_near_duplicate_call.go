@@ -34,31 +34,8 @@ func runNearDuplicateCall(v *runView, a *analysis, p *Policy) *hit {
 		return nil
 	}
 	variants := distinctArgs(v, best.idx)
-	n := int64(len(best.idx))
-	first, last := best.idx[0], best.idx[len(best.idx)-1]
-	tool := v.names.toolName(v.tool[first])
-	what := "the same result"
-	if best.errors == len(best.idx) {
-		what = "the same error (" + v.names.errTypeName(v.err[first]) + ")"
-	}
-	return &hit{
-		Finding: Finding{
-			Severity: severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
-			Message: fmt.Sprintf("%s called %d times with args that differ only in volatile keys, case, spacing or key order (%d variants) and %s, steps %d-%d",
-				tool, n, variants, what, v.step[first], v.step[last]),
-			OnsetStep: v.step[first],
-			Evidence: Evidence{
-				Steps: []StepRange{{v.step[first], v.step[last]}},
-				Keys:  []string{v.callText(first)},
-				Counts: []Count{{"near_duplicate_calls", n}, {"args_variants", int64(variants)}, {"errors", int64(best.errors)},
-					{"calls_in_segment", int64(callsBetween(a, first, last))}},
-			},
-		},
-		first:             first,
-		last:              last,
-		errorShare:        float64(best.errors) / float64(n),
-		nonRetryableShare: float64(best.nonRetryable) / float64(n),
-	}
+	how := fmt.Sprintf("with args that differ only in volatile keys, case, spacing or key order (%d variants)", variants)
+	return chainHit(v, a, p, best, how, Count{"near_duplicate_calls", int64(len(best.idx))}, Count{"args_variants", int64(variants)})
 }
 
 // distinctArgs counts the different exact args among the calls at idx.
