@@ -76,7 +76,7 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 			s.words = w
 		}
 		s.last = i
-		if s.shown < 0 && v.names.hasShortArgs(v.args[i], v.norm[i]) {
+		if s.shown < 0 && v.names.hasShortArgs(v.run, v.norm[i]) {
 			s.shown = i
 		}
 		s.empties++

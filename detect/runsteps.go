@@ -41,7 +41,7 @@ func (r RunSteps) Tool(i int) string { return r.v.names.toolName(r.v.tool[i]) }
 
 // ArgsKey renders the args for evidence: a short rendering of args the run
 // repeats, else the args hash ("sha256:<16 hex>").
-func (r RunSteps) ArgsKey(i int) string { return r.v.names.argsText(r.v.args[i], r.v.norm[i]) }
+func (r RunSteps) ArgsKey(i int) string { return r.v.names.argsText(r.v.run, r.v.args[i], r.v.norm[i]) }
 
 // Intent is the step's intent, "" if none.
 func (r RunSteps) Intent(i int) string { return r.v.names.intentName(r.v.intent[i]) }

@@ -11,6 +11,7 @@ import (
 // it; it is rebuilt in place for every run, so its slices are reused.
 type runView struct {
 	id   string
+	run  int32 // the collector's index of the run
 	n    int
 	step []int64
 	ts   []int64
@@ -72,8 +73,8 @@ type nameTable interface {
 	toolName(id int32) string
 	intentName(id int32) string
 	errTypeName(id uint16) string
-	argsText(args uint64, norm uint32) string
-	hasShortArgs(args uint64, norm uint32) bool
+	argsText(run int32, args uint64, norm uint32) string
+	hasShortArgs(run int32, norm uint32) bool
 }
 
 func (c *Collector) toolName(id int32) string {
@@ -102,8 +103,8 @@ type suspectAt struct {
 // argsText shows a call's args in evidence: the short rendering of args
 // the run repeated (these args, else args equal to them once normalised),
 // else the args hash as logged ("sha256:<16 hex>").
-func (c *Collector) argsText(args uint64, norm uint32) string {
-	if s, ok := c.shorts.byNorm[norm]; ok && norm != 0 {
+func (c *Collector) argsText(run int32, args uint64, norm uint32) string {
+	if s, ok := c.shorts.byKey[shortKey(run, norm)]; ok && norm != 0 {
 		return s
 	}
 	if s, ok := c.otherArgs[args]; ok {
@@ -112,14 +113,14 @@ func (c *Collector) argsText(args uint64, norm uint32) string {
 	return fmt.Sprintf("sha256:%016x", args)
 }
 
-func (c *Collector) hasShortArgs(args uint64, norm uint32) bool {
-	_, ok := c.shorts.byNorm[norm]
+func (c *Collector) hasShortArgs(run int32, norm uint32) bool {
+	_, ok := c.shorts.byKey[shortKey(run, norm)]
 	return ok && norm != 0
 }
 
 // callText names the call of step i in evidence: tool and args.
 func (v *runView) callText(i int) string {
-	return v.names.toolName(v.tool[i]) + " " + v.names.argsText(v.args[i], v.norm[i])
+	return v.names.toolName(v.tool[i]) + " " + v.names.argsText(v.run, v.args[i], v.norm[i])
 }
 
 // callIdentity combines tool and args key; distinct tools with equal args
@@ -139,6 +140,7 @@ const maxDataProblems = 5
 // dropped and counted; conflicting duplicates kept and reported.
 func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.id = c.runIDs[r]
+	v.run = r
 	v.names = c
 	v.dataProblems = nil
 	v.posBuilt = false

@@ -151,22 +151,20 @@ type shortArgs struct {
 	next       []uint8
 	emptyTool  []int32 // by run: tool+1 of the last calls if they came back empty, else 0
 	emptyCount []uint8
-	byNorm     map[uint32]string // normalised args key -> rendering
+	// byKey maps (run, normalised args key) to a rendering. Per run, so a
+	// run's evidence depends on its own steps only, however the input was
+	// grouped into collectors (spill partitions).
+	byKey map[uint64]string
 }
 
 const recentCalls = 8
 
 func newShortArgs() shortArgs {
-	return shortArgs{byNorm: map[uint32]string{}}
+	return shortArgs{byKey: map[uint64]string{}}
 }
 
 func (s *shortArgs) see(run int32, norm uint32, tool int32, empty bool, text string) {
-	for int(run) >= len(s.recent) {
-		s.recent = append(s.recent, [recentCalls]uint32{})
-		s.next = append(s.next, 0)
-		s.emptyTool = append(s.emptyTool, 0)
-		s.emptyCount = append(s.emptyCount, 0)
-	}
+	s.grow(run)
 	switch {
 	case !empty:
 		s.emptyTool[run], s.emptyCount[run] = 0, 0
@@ -183,10 +181,22 @@ func (s *shortArgs) see(run int32, norm uint32, tool int32, empty bool, text str
 		}
 	}
 	if seen >= 2 || s.emptyCount[run] >= 3 {
-		if _, ok := s.byNorm[norm]; !ok {
-			s.byNorm[norm] = string([]byte(text))
+		if k := shortKey(run, norm); s.byKey[k] == "" {
+			s.byKey[k] = string([]byte(text))
 		}
 	}
 	recent[s.next[run]] = norm
 	s.next[run] = (s.next[run] + 1) % recentCalls
+}
+
+func shortKey(run int32, norm uint32) uint64 { return uint64(uint32(run))<<32 | uint64(norm) }
+
+// grow makes room for the state of run.
+func (s *shortArgs) grow(run int32) {
+	for int(run) >= len(s.recent) {
+		s.recent = append(s.recent, [recentCalls]uint32{})
+		s.next = append(s.next, 0)
+		s.emptyTool = append(s.emptyTool, 0)
+		s.emptyCount = append(s.emptyCount, 0)
+	}
 }

@@ -36,6 +36,12 @@ type Options struct {
 	// table of names from it.
 	OnSource func(index int, name string)
 
+	// InFlightBytes bounds the input being framed, decoded and emitted at
+	// once (read blocks, chunks of lines and their batches, about
+	// 3*Workers+2 chunks); default 48 MiB. A scan with a memory budget
+	// lowers it, at some cost in throughput.
+	InFlightBytes int
+
 	// Tests shrink these to reach block and chunk boundaries with small inputs.
 	blockBytes int // read buffer; default 4 MiB
 	chunkBytes int // bytes of lines after which a chunk is cut; default 4 MiB
@@ -60,6 +66,16 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if o.InFlightBytes > 0 {
+		// A chunk is about twice its bytes once decoded; a block is one chunk.
+		per := max(o.InFlightBytes/(2*(3*o.Workers+2)), 64<<10)
+		if o.chunkBytes <= 0 {
+			o.chunkBytes = min(per, defaultChunkBytes)
+		}
+		if o.blockBytes <= 0 {
+			o.blockBytes = min(per, defaultBlockBytes)
+		}
 	}
 	if o.blockBytes <= 0 {
 		o.blockBytes = defaultBlockBytes

@@ -25,7 +25,8 @@ type progress struct {
 	bar      *progressbar.ProgressBar
 	total    atomic.Int64 // bytes; -1 while unknown
 	read     atomic.Int64
-	runs     atomic.Int64
+	steps    atomic.Int64
+	runs     atomic.Int64 // to analyze; 0 while unknown
 	analyzed atomic.Int64
 	flagged  atomic.Int64
 	phase    atomic.Int32 // 0 reading, 1 analyzing
@@ -89,7 +90,7 @@ func (p *progress) draw() {
 		if total := p.total.Load(); total > 0 && p.bar.GetMax64() != total {
 			p.bar.ChangeMax64(total)
 		}
-		p.bar.Describe(fmt.Sprintf("reading: %d runs", p.runs.Load()))
+		p.bar.Describe(fmt.Sprintf("reading: %d steps", p.steps.Load()))
 		_ = p.bar.Set64(p.read.Load())
 		return
 	}
@@ -120,15 +121,16 @@ func (p *progress) source(s ingest.Source) ingest.Source {
 	return s
 }
 
-// setRuns records the runs collected so far; call it from the goroutine
-// that owns the collector.
-func (p *progress) setRuns(n int) {
+// setSteps records the steps read so far; call it from the goroutine that
+// owns the collector.
+func (p *progress) setSteps(n int) {
 	if p != nil {
-		p.runs.Store(int64(n))
+		p.steps.Store(int64(n))
 	}
 }
 
-// analyzing replaces the bar of bytes with a bar of the n runs to analyze.
+// analyzing replaces the bar of bytes with a bar of the n runs to analyze
+// (n < 0: not known yet).
 func (p *progress) analyzing(n int) {
 	if p == nil {
 		return
@@ -137,7 +139,7 @@ func (p *progress) analyzing(n int) {
 	defer p.mu.Unlock()
 	_ = p.bar.Clear()
 	p.runs.Store(int64(n))
-	p.bar = progressbar.NewOptions64(int64(n),
+	p.bar = progressbar.NewOptions64(max(int64(n), -1),
 		progressbar.OptionSetWriter(p.w),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetItsString("runs"),

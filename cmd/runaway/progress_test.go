@@ -25,7 +25,7 @@ func TestProgressCountsBytesAndDrawsRunsAndFlagged(t *testing.T) {
 	if n, _ := io.Copy(io.Discard, rc); n != int64(len(data)) || p.read.Load() != n {
 		t.Fatalf("read %d bytes, counted %d", n, p.read.Load())
 	}
-	p.setRuns(7)
+	p.setSteps(7)
 	time.Sleep(2 * progressTick)
 	p.analyzing(7)
 	p.result(&detect.RunResult{Verdict: detect.Runaway})
@@ -33,7 +33,7 @@ func TestProgressCountsBytesAndDrawsRunsAndFlagged(t *testing.T) {
 	time.Sleep(2 * progressTick)
 	p.finish()
 	got := out.String()
-	for _, want := range []string{"reading: 7 runs", "MB/s", "analyzing: 1 flagged", "(2/7, "} {
+	for _, want := range []string{"reading: 7 steps", "MB/s", "analyzing: 1 flagged", "(2/7, "} {
 		if !strings.Contains(got, want) {
 			t.Errorf("bar output lacks %q:\n%q", want, got)
 		}

@@ -38,6 +38,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	cmd, rest := args[0], args[1:]
+	defer startProfile(stderr)()
 	switch cmd {
 	case "scan":
 		return runScan(rest, stdin, stdout, stderr)

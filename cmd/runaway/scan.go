@@ -17,12 +17,14 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/pflag"
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/internal/atomicfile"
 	"github.com/runawayhq/runaway/report"
+	"github.com/runawayhq/runaway/spill"
 )
 
 // maxRejectMessages bounds the reject lines printed on stderr; the summary
@@ -31,11 +33,35 @@ const maxRejectMessages = 20
 
 type scanFlags struct {
 	inputFlags
-	format  string
-	out     string
-	failOn  string
-	maxRows int
-	outputs []string
+	format    string
+	out       string
+	failOn    string
+	maxRows   int
+	outputs   []string
+	maxMemory string
+	spillDir  string
+}
+
+// memoryBudgets splits --max-memory: the input being decoded at once (at
+// most 48 MiB: more buys no speed), a reserve for the runtime, buffers and
+// the analysis of one partition, then a sixth of the rest for the steps
+// collected in memory (detect's estimate; the heap holds about twice that
+// with the collector's chunks, maps and the garbage collector's headroom)
+// and a twelfth for input held before it spills. Measured on the 1 GB bench
+// corpus: --max-memory 128MiB peaks at about 125 MiB RSS (docs/performance.md).
+func memoryBudgets(limit int64) (inFlight, collected, pending int64) {
+	const reserve = 40 << 20
+	inFlight = min(limit/8, 48<<20)
+	rest := max(limit-inFlight-reserve, 8<<20)
+	return inFlight, rest / 6, rest / 12
+}
+
+// setMemoryLimit makes the garbage collector work harder as the heap nears
+// limit (a soft limit: GOMEMLIMIT, which wins when set).
+func setMemoryLimit(limit int64) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 // inputFlags are the flags of every command that analyzes step logs (scan,
@@ -48,9 +74,12 @@ type inputFlags struct {
 	policyFile   string
 	workers      int
 	quiet        bool
-	include      []string
-	exclude      []string
-	policy       *policyFlags
+	// inFlightBytes bounds the input being decoded at once (scan's
+	// --max-memory); 0 is ingest's default.
+	inFlightBytes int
+	include       []string
+	exclude       []string
+	policy        *policyFlags
 
 	// progress is the bar of the command's run, nil when there is none.
 	progress *progress
@@ -77,6 +106,8 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVarP(&f.out, "out", "o", "", "write the report to FILE (atomically) instead of stdout")
 	fs.StringVar(&f.failOn, "fail-on", "never", "exit 1 when a run is at or above this verdict: runaway, suspicious, never")
 	fs.IntVar(&f.maxRows, "max-rows", 0, "table: show at most this many flagged runs (0 = all)")
+	fs.StringVar(&f.maxMemory, "max-memory", "1GiB", "memory the scan aims to stay under (at least 64MiB); input that does not fit spills to --spill-dir, partitioned by run id")
+	fs.StringVar(&f.spillDir, "spill-dir", "", "directory for spilled input (default: $TMPDIR or /tmp); its files are removed on exit")
 	fs.StringArrayVar(&f.outputs, "output", nil, "also write FORMAT=PATH from the same pass (repeatable); FORMAT: "+strings.Join(outputFormats, ", "))
 	bindInputFlags(fs, &f.inputFlags)
 	fs.Usage = func() {
@@ -109,18 +140,39 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// killing the process: reading stops and no report is written.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	collector, stats, code := f.read(ctx, "scan", fs, stdin, stderr)
+	maxMemory, err := humanize.ParseBytes(f.maxMemory)
+	if err != nil || maxMemory < 64<<20 {
+		fmt.Fprintf(stderr, "runaway scan: --max-memory %q: want a size of at least 64MiB, such as 512MiB or 2GiB\n", f.maxMemory)
+		return exitUsage
+	}
+	setMemoryLimit(int64(maxMemory))
+	inFlight, collected, pending := memoryBudgets(int64(maxMemory))
+	f.inFlightBytes = int(inFlight)
+	var store *spill.Store
+	defer func() {
+		if store != nil {
+			if err := store.Close(); err != nil {
+				fmt.Fprintf(stderr, "runaway scan: removing temporary files: %v\n", err)
+			}
+		}
+	}()
+	_, stats, code := f.readInto(ctx, "scan", fs, stdin, stderr, func(policy detect.Policy) (batchSink, error) {
+		s, err := spill.New(spill.Options{Alloc: memory.NewGoAllocator(), Policy: policy, Dir: f.spillDir,
+			MaxBytes: collected, PendingBytes: pending})
+		store = s
+		return s, err
+	})
 	if code != exitClean {
 		return code
 	}
-	return f.analyze(ctx, collector, stats, start, outputs, failOn, stdout, stderr)
+	return f.analyze(ctx, store, stats, start, outputs, failOn, stdout, stderr)
 }
 
 // analyze analyzes every run once and writes every output from that pass:
 // ndjson and parquet as the results arrive (in run-id order), table, json
 // and prom at the end from the summary (and, for table and json, the runs).
 // A scan interrupted here writes no report.
-func (f *scanFlags) analyze(ctx context.Context, collector *detect.Collector, stats ingest.Stats, start time.Time,
+func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats ingest.Stats, start time.Time,
 	outputs []output, failOn *detect.Verdict, stdout, stderr io.Writer) int {
 	var streamed []*streamSink
 	defer func() {
@@ -142,8 +194,7 @@ func (f *scanFlags) analyze(ctx context.Context, collector *detect.Collector, st
 		}
 		streamed = append(streamed, s)
 	}
-	total := collector.Runs()
-	f.progress.analyzing(total)
+	f.progress.analyzing(-1)
 	var (
 		sum      report.Summarizer
 		runs     []detect.RunResult
@@ -151,7 +202,7 @@ func (f *scanFlags) analyze(ctx context.Context, collector *detect.Collector, st
 		analyzed int
 		dupes    [2]int64
 	)
-	err := collector.Stream(f.workers, func(r *detect.RunResult) error {
+	err := store.Analyze(f.workers, func(r *detect.RunResult) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -174,7 +225,7 @@ func (f *scanFlags) analyze(ctx context.Context, collector *detect.Collector, st
 	f.progress.finish()
 	if err != nil {
 		if ctx.Err() != nil {
-			fmt.Fprintf(stderr, "runaway scan: interrupted after analyzing %d of %d runs (%d lines read); no report written\n", analyzed, total, stats.Lines)
+			fmt.Fprintf(stderr, "runaway scan: interrupted after analyzing %d runs (%d lines read); no report written\n", analyzed, stats.Lines)
 		} else {
 			fmt.Fprintf(stderr, "runaway scan: writing the report: %v\n", err)
 		}
@@ -214,6 +265,25 @@ func (f *scanFlags) analyze(ctx context.Context, collector *detect.Collector, st
 // on the command line into a collector, ready to analyze. cmd names the
 // command in messages. A code other than exitClean means stop with it.
 func (f *inputFlags) read(ctx context.Context, cmd string, fs *pflag.FlagSet, stdin io.Reader, stderr io.Writer) (*detect.Collector, ingest.Stats, int) {
+	sink, stats, code := f.readInto(ctx, cmd, fs, stdin, stderr, func(p detect.Policy) (batchSink, error) {
+		return detect.NewCollector(p, nil)
+	})
+	if code != exitClean {
+		return nil, stats, code
+	}
+	return sink.(*detect.Collector), stats, code
+}
+
+// batchSink takes the batches a command reads: a collector, or for scan a
+// spill.Store that bounds memory.
+type batchSink interface {
+	Add(arrow.RecordBatch) error
+	Rows() int
+}
+
+// readInto is read with the sink newSink makes once the policy is known.
+func (f *inputFlags) readInto(ctx context.Context, cmd string, fs *pflag.FlagSet, stdin io.Reader, stderr io.Writer,
+	newSink func(detect.Policy) (batchSink, error)) (batchSink, ingest.Stats, int) {
 	if fs.NArg() == 0 {
 		fmt.Fprintf(stderr, "runaway %s: no input; name files, directories, globs or - for stdin\n", cmd)
 		fs.Usage()
@@ -257,38 +327,44 @@ func (f *inputFlags) read(ctx context.Context, cmd string, fs *pflag.FlagSet, st
 			}
 		}
 	}
-	collector, stats, code := f.collect(ctx, cmd, sources, policy, stderr)
-	if code != exitClean {
-		f.progress.finish()
-		f.progress = nil
-	}
-	return collector, stats, code
-}
-
-// collect reads every source into a collector.
-func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[ingest.Source, error], policy detect.Policy, stderr io.Writer) (*detect.Collector, ingest.Stats, int) {
-	collector, err := detect.NewCollector(policy, nil)
+	sink, err := newSink(policy)
 	if err != nil {
 		fmt.Fprintf(stderr, "runaway %s: %v\n", cmd, err)
 		return nil, ingest.Stats{}, exitUsage
 	}
+	stats, code := f.collect(ctx, cmd, sources, policy, sink, stderr)
+	if code != exitClean {
+		f.progress.finish()
+		f.progress = nil
+	}
+	return sink, stats, code
+}
+
+// collect reads every source into a collector.
+func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[ingest.Source, error], policy detect.Policy, sink batchSink, stderr io.Writer) (ingest.Stats, int) {
+	var err error
 	var rejectsFile *atomicfile.File
 	if f.rejects != "" {
 		rejectsFile, err = atomicfile.Create(f.rejects)
 		if err != nil {
 			fmt.Fprintf(stderr, "runaway %s: --rejects: %v\n", cmd, err)
-			return nil, ingest.Stats{}, exitFailure
+			return ingest.Stats{}, exitFailure
 		}
 		defer rejectsFile.Abort()
 	}
 	printed := 0
 	opts := ingest.Options{
-		Alloc:        memory.NewGoAllocator(),
-		MaxLineBytes: f.maxLineBytes,
-		Workers:      f.workers,
-		KeepGoing:    f.keepGoing,
-		VolatileKeys: policy.Volatile(),
-		OnSource:     collector.SetSourceName,
+		Alloc:         memory.NewGoAllocator(),
+		MaxLineBytes:  f.maxLineBytes,
+		Workers:       f.workers,
+		KeepGoing:     f.keepGoing,
+		VolatileKeys:  policy.Volatile(),
+		InFlightBytes: f.inFlightBytes,
+		OnSource: func(i int, name string) {
+			if named, ok := sink.(interface{ SetSourceName(int, string) }); ok {
+				named.SetSourceName(i, name)
+			}
+		},
 		OnReject: func(r ingest.Reject) {
 			if printed < maxRejectMessages {
 				fmt.Fprintf(stderr, "%s:%d: rejected: %s\n", r.File, r.Line, r.Reason)
@@ -300,8 +376,8 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[
 		opts.Rejects = rejectsFile
 	}
 	stats, err := ingest.ReadSeq(ctx, sources, opts, func(rec arrow.RecordBatch) error {
-		err := collector.Add(rec)
-		f.progress.setRuns(collector.Runs())
+		err := sink.Add(rec)
+		f.progress.setSteps(sink.Rows())
 		return err
 	})
 	if err != nil {
@@ -310,7 +386,7 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[
 		} else {
 			fmt.Fprintf(stderr, "runaway %s: %v\n", cmd, err)
 		}
-		return nil, stats, exitFailure
+		return stats, exitFailure
 	}
 	if printed > maxRejectMessages {
 		fmt.Fprintf(stderr, "... %d more rejected lines (see the summary; --rejects FILE keeps them all)\n", printed-maxRejectMessages)
@@ -321,13 +397,13 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[
 	if rejectsFile != nil {
 		if err := rejectsFile.Commit(); err != nil {
 			fmt.Fprintf(stderr, "runaway %s: --rejects: %v\n", cmd, err)
-			return nil, stats, exitFailure
+			return stats, exitFailure
 		}
 	}
 	if stats.EmptyFiles > 0 {
 		fmt.Fprintf(stderr, "runaway %s: warning: %d empty input file(s)\n", cmd, stats.EmptyFiles)
 	}
-	return collector, stats, exitClean
+	return stats, exitClean
 }
 
 // inputStats is the summary's view of what was read.

@@ -1,0 +1,184 @@
+package spill
+
+import (
+	"bufio"
+	"container/heap"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+
+	"github.com/runawayhq/runaway/detect"
+)
+
+// Analyze analyzes every run and calls emit with each result in run-id
+// order. When nothing overflowed the first collector, it analyzes them
+// all. Otherwise each partition gets a collector of its own (its runs from
+// the first collector, then its spilled steps), whose results go to a
+// temporary file in run-id order, and the files are merged. Analyze stops
+// at the first error emit returns.
+func (s *Store) Analyze(workers int, emit func(*detect.RunResult) error) error {
+	if !s.full {
+		return s.first.Stream(workers, emit)
+	}
+	if err := s.spill(); err != nil { // the rest joins its partition on disk
+		return err
+	}
+	var results []string
+	for p := range s.parts {
+		path, err := s.analyzePartition(p, workers)
+		if err != nil {
+			return err
+		}
+		if path != "" {
+			results = append(results, path)
+		}
+	}
+	s.first = nil
+	return mergeResults(results, emit)
+}
+
+// analyzePartition analyzes partition p into a file of gob-encoded results
+// in run-id order and returns its path ("" when the partition has no run).
+// The partition's stream is removed once read.
+func (s *Store) analyzePartition(p int, workers int) (string, error) {
+	c, err := detect.NewCollector(s.opts.Policy, s.names)
+	if err != nil {
+		return "", err
+	}
+	s.first.CopyRuns(c, func(id string) bool { return s.partitionOf(id) == int32(p) })
+	if part := &s.parts[p]; part.w != nil {
+		name := part.file.Name()
+		err := errors.Join(part.w.Close(), part.buf.Flush(), part.file.Close())
+		part.w, part.file = nil, nil
+		if err != nil {
+			return "", fmt.Errorf("spill: finishing %s: %w", name, err)
+		}
+		if err := readStream(name, s, c); err != nil {
+			return "", err
+		}
+		if err := os.Remove(name); err != nil {
+			return "", fmt.Errorf("spill: %w", err)
+		}
+	}
+	if c.Runs() == 0 {
+		return "", nil
+	}
+	out := filepath.Join(s.dir, fmt.Sprintf("results-%03d.gob", p))
+	f, err := os.Create(out)
+	if err != nil {
+		return "", fmt.Errorf("spill: %w", err)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 256<<10)
+	enc := gob.NewEncoder(w)
+	if err := c.Stream(workers, func(r *detect.RunResult) error { return enc.Encode(r) }); err != nil {
+		return "", fmt.Errorf("spill: writing %s: %w", out, err)
+	}
+	if err := errors.Join(w.Flush(), f.Close()); err != nil {
+		return "", fmt.Errorf("spill: writing %s: %w", out, err)
+	}
+	return out, nil
+}
+
+func readStream(name string, s *Store, c *detect.Collector) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("spill: %w", err)
+	}
+	defer f.Close()
+	r, err := ipc.NewReader(bufio.NewReaderSize(f, 256<<10), ipc.WithAllocator(s.opts.Alloc))
+	if err != nil {
+		return fmt.Errorf("spill: reading %s: %w", name, err)
+	}
+	defer r.Release()
+	for r.Next() {
+		if err := c.Add(r.RecordBatch()); err != nil {
+			return err
+		}
+	}
+	if err := r.Err(); err != nil {
+		return fmt.Errorf("spill: reading %s: %w", name, err)
+	}
+	return nil
+}
+
+// mergeResults emits the results of the files (each in run-id order) in
+// run-id order. Run ids are unique across files: a run lives in one
+// partition.
+func mergeResults(paths []string, emit func(*detect.RunResult) error) error {
+	h := &resultHeap{}
+	defer func() {
+		for _, src := range h.items {
+			src.file.Close()
+		}
+	}()
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("spill: %w", err)
+		}
+		src := &resultSource{file: f, dec: gob.NewDecoder(bufio.NewReaderSize(f, 64<<10))}
+		ok, err := src.next()
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("spill: reading %s: %w", path, err)
+		}
+		if ok {
+			h.items = append(h.items, src)
+		} else {
+			f.Close()
+		}
+	}
+	heap.Init(h)
+	for h.Len() > 0 {
+		src := h.items[0]
+		if err := emit(&src.cur); err != nil {
+			return err
+		}
+		ok, err := src.next()
+		if err != nil {
+			return fmt.Errorf("spill: reading %s: %w", src.file.Name(), err)
+		}
+		if ok {
+			heap.Fix(h, 0)
+		} else {
+			src.file.Close()
+			heap.Pop(h)
+		}
+	}
+	return nil
+}
+
+type resultSource struct {
+	file *os.File
+	dec  *gob.Decoder
+	cur  detect.RunResult
+}
+
+func (s *resultSource) next() (bool, error) {
+	s.cur = detect.RunResult{}
+	if err := s.dec.Decode(&s.cur); err != nil {
+		if errors.Is(err, io.EOF) {
+			return false, nil
+		}
+		return false, err
+	}
+	return true, nil
+}
+
+type resultHeap struct{ items []*resultSource }
+
+func (h *resultHeap) Len() int           { return len(h.items) }
+func (h *resultHeap) Less(i, j int) bool { return h.items[i].cur.RunID < h.items[j].cur.RunID }
+func (h *resultHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *resultHeap) Push(x any)         { h.items = append(h.items, x.(*resultSource)) }
+func (h *resultHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
+}

@@ -1,0 +1,149 @@
+package spill_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/report"
+	"github.com/runawayhq/runaway/spill"
+	"github.com/runawayhq/runaway/synth"
+)
+
+// corpus is a generated corpus with runs interleaved 64 at a time, split
+// across two sources so that runs also span files.
+func corpus(t testing.TB, runs int) []ingest.Source {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := synth.Generate(synth.Config{Runs: runs, RunawayRate: 0.3, Seed: 5, Interleave: 64}, &buf, nil); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(buf.String(), "\n")
+	half := strings.Join(lines[:len(lines)/2], "")
+	rest := strings.Join(lines[len(lines)/2:], "")
+	src := func(name, text string) ingest.Source {
+		return ingest.Source{Name: name, Size: int64(len(text)), Open: func() (io.ReadCloser, error) {
+			return io.NopCloser(strings.NewReader(text)), nil
+		}}
+	}
+	return []ingest.Source{src("a.jsonl", half), src("b.jsonl", rest)}
+}
+
+func names(srcs []ingest.Source) []string {
+	var out []string
+	for _, s := range srcs {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// ndjsonOf renders results as scan --format ndjson does.
+func ndjsonOf(t testing.TB, analyze func(emit func(*detect.RunResult) error) error) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	w := bufio.NewWriter(&out)
+	if err := analyze(func(r *detect.RunResult) error { return report.WriteRunNDJSON(w, r) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+func read(t testing.TB, srcs []ingest.Source, alloc memory.Allocator, add func(arrow.RecordBatch) error, onSource func(int, string)) {
+	t.Helper()
+	if _, err := ingest.Read(context.Background(), srcs, ingest.Options{Alloc: alloc, BatchRows: 500, Workers: 2, OnSource: onSource}, add); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The report does not depend on whether the input was held or spilled, nor
+// on the number of partitions: byte for byte what one collector gives.
+func TestSpilledReportIsByteIdenticalToTheInMemoryOne(t *testing.T) {
+	srcs := corpus(t, 1500)
+	policy := detect.DefaultPolicy()
+
+	want := ndjsonOf(t, func(emit func(*detect.RunResult) error) error {
+		c, err := detect.NewCollector(policy, names(srcs))
+		if err != nil {
+			return err
+		}
+		read(t, srcs, memory.NewGoAllocator(), c.Add, nil)
+		return c.Stream(2, emit)
+	})
+	if len(want) == 0 {
+		t.Fatal("empty report")
+	}
+	for _, tc := range []struct {
+		name       string
+		maxBytes   int64
+		partitions int
+		spills     bool
+	}{
+		{"held", 1 << 40, 64, false},
+		{"spilled, 64 partitions", 1, 64, true},
+		{"spilled, 7 partitions", 256 << 10, 7, true},
+		{"spilled, 1 partition", 1, 1, true},
+		{"half held, then spilled", 1 << 20, 16, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer alloc.AssertSize(t, 0)
+			dir := t.TempDir()
+			s, err := spill.New(spill.Options{Alloc: alloc, Policy: policy, Dir: dir, MaxBytes: tc.maxBytes, Partitions: tc.partitions})
+			if err != nil {
+				t.Fatal(err)
+			}
+			read(t, srcs, alloc, s.Add, s.SetSourceName)
+			if spilled, bytes := s.Spilled(); spilled != tc.spills || (spilled && bytes == 0) {
+				t.Fatalf("spilled %v (%d bytes), want %v", spilled, bytes, tc.spills)
+			}
+			got := ndjsonOf(t, func(emit func(*detect.RunResult) error) error {
+				return s.Analyze(2, emit)
+			})
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("report differs from the in-memory one (%d vs %d bytes)", len(got), len(want))
+			}
+			if left, _ := os.ReadDir(dir); len(left) != 0 {
+				t.Fatalf("temporary files left: %v", left)
+			}
+		})
+	}
+}
+
+// Close removes the spill directory also when the scan stops before the
+// analysis (an interrupt, a failed read).
+func TestCloseRemovesTheSpillBeforeAnalysis(t *testing.T) {
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	dir := t.TempDir()
+	s, err := spill.New(spill.Options{Alloc: alloc, Policy: detect.DefaultPolicy(), Dir: dir, MaxBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read(t, corpus(t, 50), alloc, s.Add, s.SetSourceName)
+	entries, _ := filepath.Glob(filepath.Join(dir, "runaway-spill-*", "part-*.arrows"))
+	if len(entries) == 0 {
+		t.Fatal("nothing spilled")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("temporary files left: %v", left)
+	}
+}
