@@ -68,6 +68,8 @@ type Collector struct {
 	shorts     shortArgs
 
 	runScratch []int32
+	// heldBytes estimates what the maps and strings hold (ApproxBytes).
+	heldBytes int64
 }
 
 // tsNull marks a step without ts; it sorts first.
@@ -210,6 +212,7 @@ func (c *Collector) addSuspectWrites(run, row int32, written, tags, entries *arr
 		for j := s; j < e; j++ {
 			id := vals.Value(int(j))
 			c.memSuspect[run] = append(c.memSuspect[run], suspectWrite{row: row, id: xxhash.Sum64String(id), name: string([]byte(id)), why: tagWhy})
+			c.heldBytes += suspectBytes
 		}
 	}
 	if entries.IsValid(i) {
@@ -231,6 +234,7 @@ func (c *Collector) addSuspectWrites(run, row int32, written, tags, entries *arr
 			if why != "" {
 				id := ids.Value(j)
 				c.memSuspect[run] = append(c.memSuspect[run], suspectWrite{row: row, id: xxhash.Sum64String(id), name: string([]byte(id)), why: why})
+				c.heldBytes += suspectBytes
 			}
 		}
 	}
@@ -253,6 +257,7 @@ func (c *Collector) addRunIDs(col *array.String, n int) {
 				id = string([]byte(id)) // the batch's buffer is not ours to keep
 				idx = int32(len(c.runIDs))
 				c.runIDs = append(c.runIDs, id)
+				c.heldBytes += int64(len(id)) + perRunBytes
 				c.runIndex[id] = idx
 			}
 			last, lastIdx = id, idx
@@ -501,6 +506,7 @@ func (c *Collector) addBudgets(rec arrow.RecordBatch, n int) {
 		if b == nil {
 			b = &budgetLimits{}
 			c.budgets[run] = b
+			c.heldBytes += budgetBytes
 		}
 		if steps.IsValid(i) {
 			b.steps = minPos(b.steps, steps.Value(i))

@@ -70,6 +70,7 @@ func (c *Collector) CopyRuns(dst *Collector, keep func(runID string) bool) {
 			for _, w := range writes {
 				w.row = rowMap[w.row]
 				dst.memSuspect[dr] = append(dst.memSuspect[dr], w)
+				dst.heldBytes += suspectBytes
 			}
 		}
 	}
@@ -77,6 +78,7 @@ func (c *Collector) CopyRuns(dst *Collector, keep func(runID string) bool) {
 		if dr := runMap[r]; dr >= 0 {
 			limits := *b
 			dst.budgets[dr] = &limits
+			dst.heldBytes += budgetBytes
 		}
 	}
 	for k, text := range c.otherArgs {
@@ -108,6 +110,7 @@ func (s *shortArgs) copyRuns(dst *shortArgs, runMap []int32) {
 	for k, text := range s.byKey {
 		if dr := runMap[int32(k>>32)]; dr >= 0 {
 			dst.byKey[shortKey(dr, uint32(k))] = text
+			dst.bytes += int64(len(text)) + shortBytes
 		}
 	}
 }
@@ -118,6 +121,7 @@ func (c *Collector) internRun(id string) int32 {
 		idx = int32(len(c.runIDs))
 		c.runIDs = append(c.runIDs, id)
 		c.runIndex[id] = idx
+		c.heldBytes += int64(len(id)) + perRunBytes
 	}
 	return idx
 }
@@ -161,21 +165,22 @@ func (c *Collector) internErrType(name string) uint16 {
 // state.
 const rowBytes = int64(4*4 + 5*4 + 4*8 + 2*2 + unsafe.Sizeof(schema.State(0)))
 
-// ApproxBytes estimates the memory c holds: its columns, side tables and
-// interned strings. A scan compares it with its memory budget.
+// Estimated costs of what a collector keeps besides its columns: a run
+// (its id's map entry and per-run slots), a suspect memory write, a logged
+// budget, a kept args rendering (besides its text).
+const (
+	perRunBytes  = 64
+	suspectBytes = 64
+	budgetBytes  = 64
+	shortBytes   = 48
+)
+
+// ApproxBytes estimates the memory c holds: its columns, side tables,
+// interned strings and maps. A scan compares it with its memory budget
+// after every batch, so it is kept up to date as c grows, not recounted.
 func (c *Collector) ApproxBytes() int64 {
 	n := int64(c.run.len()) * rowBytes
 	n += int64(c.artifacts.row.len()+c.memReads.row.len()+c.planKeys.row.len()+c.decisions.row.len()) * 8
 	n += int64(c.emptyWords.row.len()) * 12
-	for _, id := range c.runIDs {
-		n += int64(len(id)) + 64 // the string, its map entry, per-run slots
-	}
-	for _, ws := range c.memSuspect {
-		n += int64(len(ws)) * 64
-	}
-	n += int64(len(c.budgets)) * 64
-	for _, t := range c.shorts.byKey {
-		n += int64(len(t)) + 48
-	}
-	return n
+	return n + c.heldBytes + c.shorts.bytes
 }

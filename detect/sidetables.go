@@ -155,6 +155,7 @@ type shortArgs struct {
 	// run's evidence depends on its own steps only, however the input was
 	// grouped into collectors (spill partitions).
 	byKey map[uint64]string
+	bytes int64 // estimated, for Collector.ApproxBytes
 }
 
 const recentCalls = 8
@@ -183,6 +184,7 @@ func (s *shortArgs) see(run int32, norm uint32, tool int32, empty bool, text str
 	if seen >= 2 || s.emptyCount[run] >= 3 {
 		if k := shortKey(run, norm); s.byKey[k] == "" {
 			s.byKey[k] = string([]byte(text))
+			s.bytes += int64(len(text)) + shortBytes
 		}
 	}
 	recent[s.next[run]] = norm
