@@ -159,6 +159,10 @@ func (c *Collector) internErrType(name string) uint16 {
 	return idx
 }
 
+// StepBytes is what one collected step costs in a collector's columns, for
+// callers that budget memory by steps.
+const StepBytes = rowBytes
+
 // rowBytes is what one collected step costs in the chunked columns: run,
 // tool, file, intent (int32); normKey, resHash, tokens, line, lineHash
 // (uint32); step, ts, argsKey, cost (8 bytes); flags, errType (uint16);

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/runawayhq/runaway/detect"
@@ -19,73 +20,117 @@ import (
 // order. When nothing overflowed the first collector, it analyzes them
 // all. Otherwise each partition gets a collector of its own (its runs from
 // the first collector, then its spilled steps), whose results go to a
-// temporary file in run-id order, and the files are merged. Analyze stops
-// at the first error emit returns.
+// temporary file in run-id order, and the files are merged. A partition too
+// large for the budget is split again, recursively. Analyze stops at the
+// first error emit returns.
 func (s *Store) Analyze(workers int, emit func(*detect.RunResult) error) error {
 	if !s.full {
 		return s.first.Stream(workers, emit)
 	}
-	if err := s.spill(); err != nil { // the rest joins its partition on disk
+	results, err := s.analyzeTo(workers)
+	if err != nil {
 		return err
 	}
-	var results []string
-	for p := range s.parts {
-		path, err := s.analyzePartition(p, workers)
-		if err != nil {
-			return err
-		}
-		if path != "" {
-			results = append(results, path)
-		}
-	}
-	s.first = nil
 	return mergeResults(results, emit)
 }
 
-// analyzePartition analyzes partition p into a file of gob-encoded results
-// in run-id order and returns its path ("" when the partition has no run).
-// The partition's stream is removed once read.
-func (s *Store) analyzePartition(p int, workers int) (string, error) {
+// analyzeTo analyzes every partition into result files and returns them.
+func (s *Store) analyzeTo(workers int) ([]string, error) {
+	if err := s.spill(); err != nil { // the rest joins its partition on disk
+		return nil, err
+	}
+	if s.results == "" {
+		s.results = s.dir
+	}
+	var results []string
+	for p := range s.parts {
+		paths, err := s.analyzePartition(p, workers)
+		if err != nil {
+			return nil, err
+		}
+		results = append(results, paths...)
+	}
+	s.first = nil
+	return results, nil
+}
+
+// maxSplits bounds the recursion: 64^4 partitions is far beyond any input.
+const maxSplits = 3
+
+// analyzePartition analyzes partition p into result files (one, or several
+// when p had to be split) in run-id order each. The partition's stream is
+// removed once read.
+func (s *Store) analyzePartition(p int, workers int) ([]string, error) {
 	c, err := detect.NewCollector(s.opts.Policy, s.names)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	s.first.CopyRuns(c, func(id string) bool { return s.partitionOf(id) == int32(p) })
-	if part := &s.parts[p]; part.w != nil {
+	part := &s.parts[p]
+	if part.w != nil {
 		name := part.file.Name()
 		err := errors.Join(part.w.Close(), part.buf.Flush(), part.file.Close())
 		part.w, part.file = nil, nil
 		if err != nil {
-			return "", fmt.Errorf("spill: finishing %s: %w", name, err)
+			return nil, fmt.Errorf("spill: finishing %s: %w", name, err)
 		}
-		if err := readStream(name, s, c); err != nil {
-			return "", err
+		// A partition whose steps would not fit in the budget is split by
+		// another hash of the run id, and its pieces analyzed in turn.
+		need := c.ApproxBytes() + part.rows*detect.StepBytes
+		if need > 2*s.opts.MaxBytes && s.level < maxSplits {
+			return s.split(c, name, need, workers)
+		}
+		if err := readStream(name, s, c.Add); err != nil {
+			return nil, err
 		}
 		if err := os.Remove(name); err != nil {
-			return "", fmt.Errorf("spill: %w", err)
+			return nil, fmt.Errorf("spill: %w", err)
 		}
 	}
 	if c.Runs() == 0 {
-		return "", nil
+		return nil, nil
 	}
-	out := filepath.Join(s.dir, fmt.Sprintf("results-%03d.gob", p))
+	*s.seq++
+	out := filepath.Join(s.results, fmt.Sprintf("results-%06d.gob", *s.seq))
 	f, err := os.Create(out)
 	if err != nil {
-		return "", fmt.Errorf("spill: %w", err)
+		return nil, fmt.Errorf("spill: %w", err)
 	}
 	defer f.Close()
 	w := bufio.NewWriterSize(f, 256<<10)
 	enc := gob.NewEncoder(w)
 	if err := c.Stream(workers, func(r *detect.RunResult) error { return enc.Encode(r) }); err != nil {
-		return "", fmt.Errorf("spill: writing %s: %w", out, err)
+		return nil, fmt.Errorf("spill: writing %s: %w", out, err)
 	}
 	if err := errors.Join(w.Flush(), f.Close()); err != nil {
-		return "", fmt.Errorf("spill: writing %s: %w", out, err)
+		return nil, fmt.Errorf("spill: writing %s: %w", out, err)
 	}
-	return out, nil
+	return []string{out}, nil
 }
 
-func readStream(name string, s *Store, c *detect.Collector) error {
+// split analyzes a partition too large for the budget: a child store, whose
+// first collector is c (the partition's runs from this store's first
+// collector), takes the partition's stream and spills it by another hash.
+func (s *Store) split(c *detect.Collector, stream string, need int64, workers int) ([]string, error) {
+	opts := s.opts
+	opts.Dir = s.dir
+	opts.Partitions = int(min(max(need/s.opts.MaxBytes+1, 2), defaultPartitions))
+	child := &Store{
+		opts: opts, level: s.level + 1, results: s.results, seq: s.seq, splits: s.splits, first: c, full: true, names: s.names,
+		parts: make([]partition, opts.Partitions), counts: make([]int64, opts.Partitions), scratch: make([]int64, opts.Partitions),
+	}
+	defer child.Close()
+	*s.splits++
+	if err := readStream(stream, s, child.Add); err != nil {
+		return nil, err
+	}
+	if err := os.Remove(stream); err != nil {
+		return nil, fmt.Errorf("spill: %w", err)
+	}
+	return child.analyzeTo(workers)
+}
+
+func readStream(name string, s *Store, add func(arrow.RecordBatch) error) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return fmt.Errorf("spill: %w", err)
@@ -97,7 +142,7 @@ func readStream(name string, s *Store, c *detect.Collector) error {
 	}
 	defer r.Release()
 	for r.Next() {
-		if err := c.Add(r.RecordBatch()); err != nil {
+		if err := add(r.RecordBatch()); err != nil {
 			return err
 		}
 	}

@@ -54,6 +54,10 @@ const (
 // concurrent use; Close it to release memory and remove its files.
 type Store struct {
 	opts     Options
+	level    int               // 0 for the scan's store; n for a partition split n times
+	results  string            // where result files go: the top store's directory
+	seq      *int              // result files written, shared with split partitions' stores
+	splits   *int              // partitions split, shared likewise
 	first    *detect.Collector // the steps read before the first overflow
 	full     bool              // first is full: batches are held or spilled
 	names    []string
@@ -98,6 +102,8 @@ func New(opts Options) (*Store, error) {
 	}
 	return &Store{
 		opts:    opts,
+		seq:     new(int),
+		splits:  new(int),
 		first:   first,
 		parts:   make([]partition, opts.Partitions),
 		counts:  make([]int64, opts.Partitions),
@@ -113,6 +119,10 @@ func (s *Store) SetSourceName(i int, name string) {
 	s.names[i] = name
 	s.first.SetSourceName(i, name)
 }
+
+// Splits is how many partitions were too large for the budget and were
+// split again (known after Analyze).
+func (s *Store) Splits() int { return *s.splits }
 
 // Rows is the number of steps added so far.
 func (s *Store) Rows() int { return int(s.rows) }
@@ -175,7 +185,11 @@ func (s *Store) distribute() error {
 
 // partitionOf is the partition of a run id.
 func (s *Store) partitionOf(runID string) int32 {
-	return int32(xxhash.Sum64String(runID) % uint64(len(s.parts)))
+	h := xxhash.Sum64String(runID)
+	if s.level > 0 { // a split partition: bits independent of the parent's
+		h = xxhash.Sum64(append([]byte{byte(s.level)}, runID...))
+	}
+	return int32(h % uint64(len(s.parts)))
 }
 
 // group reorders rec's rows by partition (stably: input order within each)

@@ -90,12 +90,14 @@ func TestSpilledReportIsByteIdenticalToTheInMemoryOne(t *testing.T) {
 		maxBytes   int64
 		partitions int
 		spills     bool
+		splits     bool
 	}{
-		{"held", 1 << 40, 64, false},
-		{"spilled, 64 partitions", 1, 64, true},
-		{"spilled, 7 partitions", 256 << 10, 7, true},
-		{"spilled, 1 partition", 1, 1, true},
-		{"half held, then spilled", 1 << 20, 16, true},
+		{"held", 1 << 40, 64, false, false},
+		{"spilled, 64 partitions", 16 << 10, 64, true, true},
+		{"spilled, 7 partitions", 1 << 20, 7, true, false},
+		{"spilled, 1 partition split in many", 64 << 10, 1, true, true},
+		{"half held, then spilled", 1 << 20, 16, true, false},
+		{"tiny budget: partitions split again and again", 4 << 10, 2, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -112,6 +114,9 @@ func TestSpilledReportIsByteIdenticalToTheInMemoryOne(t *testing.T) {
 			got := ndjsonOf(t, func(emit func(*detect.RunResult) error) error {
 				return s.Analyze(2, emit)
 			})
+			if (s.Splits() > 0) != tc.splits {
+				t.Errorf("%d partitions split, want splits: %v", s.Splits(), tc.splits)
+			}
 			if err := s.Close(); err != nil {
 				t.Fatal(err)
 			}
