@@ -77,7 +77,7 @@ func (s *Store) analyzePartition(p int, workers int) ([]string, error) {
 		// A partition whose steps would not fit in the budget is split by
 		// another hash of the run id, and its pieces analyzed in turn.
 		need := c.ApproxBytes() + part.rows*detect.StepBytes
-		if need > 2*s.opts.MaxBytes && s.level < maxSplits {
+		if need > s.opts.MaxBytes && s.level < maxSplits {
 			return s.split(c, name, need, workers)
 		}
 		if err := readStream(name, s, c.Add); err != nil {
@@ -167,7 +167,8 @@ func mergeResults(paths []string, emit func(*detect.RunResult) error) error {
 		if err != nil {
 			return fmt.Errorf("spill: %w", err)
 		}
-		src := &resultSource{file: f, dec: gob.NewDecoder(bufio.NewReaderSize(f, 64<<10))}
+		// One reader per result file, all open at once: small buffers.
+		src := &resultSource{file: f, dec: gob.NewDecoder(bufio.NewReaderSize(f, 16<<10))}
 		ok, err := src.next()
 		if err != nil {
 			f.Close()
