@@ -77,7 +77,7 @@ func (s *Store) analyzePartition(p int, workers int) ([]string, error) {
 		// A partition whose steps would not fit in the budget is split by
 		// another hash of the run id, and its pieces analyzed in turn.
 		need := c.ApproxBytes() + part.rows*detect.StepBytes
-		if need > s.opts.MaxBytes && s.level < maxSplits {
+		if need > 2*s.opts.MaxBytes && s.level < maxSplits {
 			return s.split(c, name, need, workers)
 		}
 		if err := readStream(name, s, c.Add); err != nil {

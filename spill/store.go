@@ -35,7 +35,7 @@ type Options struct {
 	// Dir is where the temporary directory is made; "" is os.TempDir().
 	Dir string
 	// Partitions is how many groups of run ids the input is split into when
-	// it spills; each is analyzed on its own. Default 64.
+	// it spills; each is analyzed on its own. Default 128.
 	Partitions int
 	// MaxBytes is the most the first collector may hold (detect's
 	// estimate). Default 32 MiB.
@@ -46,7 +46,7 @@ type Options struct {
 }
 
 const (
-	defaultPartitions = 64
+	defaultPartitions = 128
 	defaultMaxBytes   = 32 << 20
 )
 
