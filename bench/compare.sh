@@ -21,6 +21,7 @@
 #   AGREE [1]            run the agreement check first (0 skips it)
 #   AGREE_SIZE [20MB]    corpus size for the agreement check
 #   DUCK_MEMORY_LIMIT [] DuckDB memory_limit (default: 75% of RAM, so no spilling)
+#   MAX_MEMORY []        runaway scan --max-memory (default: scan's own, 1GiB)
 set -euo pipefail
 
 if [[ ${1:-} == quick ]]; then
@@ -112,7 +113,7 @@ fi
 # Both commands exec directly under /usr/bin/time (env execs in place), so %M
 # is the tool's own peak RSS. runaway's report goes to stdout, discarded:
 # stdout is discarded by redirection (`--out /dev/null` would work as well).
-runaway_cmd=(env GOMAXPROCS="$THREADS" "$RUNAWAY" scan --workers "$THREADS" --format ndjson "$CORPUS")
+runaway_cmd=(env GOMAXPROCS="$THREADS" "$RUNAWAY" scan --workers "$THREADS" --format ndjson ${MAX_MEMORY:+--max-memory "$MAX_MEMORY"} "$CORPUS")
 duckdb_cmd=("$DUCKPEER" --threads "$THREADS" "${duck_mem[@]}" "$CORPUS")
 
 # timed TOOL I: runs TOOL once under /usr/bin/time; appends "wall_s rss_kib cpu_s"

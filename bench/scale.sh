@@ -47,7 +47,10 @@ for size in $SIZES; do
 	*GB) n=$((${size%GB} * 2)); files=(); for ((i = 0; i < n; i++)); do files+=("$(part "$i")"); done ;;
 	*) echo "unknown size $size" >&2; exit 2 ;;
 	esac
-	raw=$(for f in "${files[@]}"; do case $f in *.gz) gzip -dc "$f" ;; *.zst) zstd -dcq "$f" ;; esac; done | wc -c)
+	if [[ ! -s $BENCH_DIR/raw-$size.txt ]]; then # uncompressed size, counted once
+		for f in "${files[@]}"; do case $f in *.gz) gzip -dc "$f" ;; *.zst) zstd -dcq "$f" ;; esac; done | wc -c >"$BENCH_DIR/raw-$size.txt"
+	fi
+	raw=$(<"$BENCH_DIR/raw-$size.txt")
 	stats=$( { TMPDIR="$BENCH_DIR/tmp" GOMAXPROCS=2 /usr/bin/time -f '%e %M %U %S' "$bin" scan --workers 2 --quiet \
 		--max-memory "$MAXMEM" --format ndjson --out /dev/null "${files[@]}" 2>&1 1>/dev/null; } | tail -1)
 	read -r wall rss user sys <<<"$stats"

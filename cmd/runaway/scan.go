@@ -145,7 +145,9 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "runaway scan: --max-memory %q: want a size of at least 64MiB, such as 512MiB or 2GiB\n", f.maxMemory)
 		return exitUsage
 	}
-	setMemoryLimit(int64(maxMemory))
+	// The runtime keeps freed pages until its limit is near, so RSS sits
+	// near the limit whatever the live heap: aim it below --max-memory.
+	setMemoryLimit(int64(maxMemory) * 7 / 8)
 	inFlight, collected, pending := memoryBudgets(int64(maxMemory))
 	f.inFlightBytes = int(inFlight)
 	var store *spill.Store
