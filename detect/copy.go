@@ -116,34 +116,33 @@ func (s *shortArgs) copyRuns(dst *shortArgs, runMap []int32) {
 }
 
 func (c *Collector) internRun(id string) int32 {
-	idx, ok := c.runIndex[id]
-	if !ok {
-		idx = int32(len(c.runIDs))
-		c.runIDs = append(c.runIDs, id)
-		c.runIndex[id] = idx
+	idx, added := intern(&c.runIDs, c.runIndex, id)
+	if added {
 		c.heldBytes += int64(len(id)) + perRunBytes
 	}
 	return idx
 }
 
 func (c *Collector) internTool(name string) int32 {
-	idx, ok := c.toolIdx[name]
-	if !ok {
-		idx = int32(len(c.tools))
-		c.tools = append(c.tools, name)
-		c.toolIdx[name] = idx
-	}
+	idx, _ := intern(&c.tools, c.toolIdx, name)
 	return idx
 }
 
 func (c *Collector) internIntent(name string) int32 {
-	idx, ok := c.intentIdx[name]
-	if !ok {
-		idx = int32(len(c.intents))
-		c.intents = append(c.intents, name)
-		c.intentIdx[name] = idx
-	}
+	idx, _ := intern(&c.intents, c.intentIdx, name)
 	return idx
+}
+
+// intern returns the index of name in list, adding it (name must be a
+// string the collector may keep) when it is new.
+func intern(list *[]string, index map[string]int32, name string) (int32, bool) {
+	if idx, ok := index[name]; ok {
+		return idx, false
+	}
+	idx := int32(len(*list))
+	*list = append(*list, name)
+	index[name] = idx
+	return idx, true
 }
 
 func (c *Collector) internErrType(name string) uint16 {
