@@ -6,76 +6,124 @@ import (
 	"github.com/runawayhq/runaway/schema"
 )
 
-// CopyRuns appends to dst the steps of c's runs whose id keep accepts, with
-// everything collected about them, in c's order: afterwards dst holds what
-// it would hold had it read those steps itself, and more batches may follow
-// (a scan that spills splits its first, in-memory collector by partition
-// this way). c is unchanged. Both must use the same source names.
-func (c *Collector) CopyRuns(dst *Collector, keep func(runID string) bool) {
-	runMap := make([]int32, len(c.runIDs)) // dst run, or -1
+// Partitioned is a collector's steps grouped by a partition of its run
+// ids, once, so that each partition's runs can be copied out without
+// scanning the others (a scan that spills splits its first, in-memory
+// collector this way).
+type Partitioned struct {
+	c       *Collector
+	runPart []int32   // partition of each run
+	rows    [][]int32 // by partition: rows in collection order
+	runs    [][]int32 // by partition: runs
+	pairs   [numSideTables][][]int32
+}
+
+const numSideTables = 5
+
+func (c *Collector) sideTables() [numSideTables]*rowValues[uint32] {
+	return [numSideTables]*rowValues[uint32]{&c.artifacts.rowValues, &c.memReads.rowValues, &c.planKeys, &c.decisions, nil}
+}
+
+// Partition groups c by partOf, which maps a run id to 0..n-1. c must not
+// change afterwards.
+func (c *Collector) Partition(n int, partOf func(runID string) int32) *Partitioned {
+	p := &Partitioned{c: c, runPart: make([]int32, len(c.runIDs)), rows: make([][]int32, n), runs: make([][]int32, n)}
 	for r, id := range c.runIDs {
-		runMap[r] = -1
-		if keep(id) {
-			runMap[r] = dst.internRun(id)
-		}
+		part := partOf(id)
+		p.runPart[r] = part
+		p.runs[part] = append(p.runs[part], int32(r))
 	}
-	toolMap := make([]int32, len(c.tools))
-	for t, name := range c.tools {
-		toolMap[t] = dst.internTool(name)
-	}
-	errMap := make([]uint16, len(c.errTypes))
-	for e := 1; e < len(c.errTypes); e++ {
-		errMap[e] = dst.internErrType(c.errTypes[e])
-	}
-	intentMap := make([]int32, len(c.intents))
-	for i := 1; i < len(c.intents); i++ {
-		intentMap[i] = dst.internIntent(c.intents[i])
-	}
-	rowMap := make([]int32, c.run.len()) // dst row, or -1
 	for row := int32(0); int(row) < c.run.len(); row++ {
-		dr := runMap[c.run.at(row)]
-		if dr < 0 {
-			rowMap[row] = -1
-			continue
+		part := p.runPart[c.run.at(row)]
+		p.rows[part] = append(p.rows[part], row)
+	}
+	group := func(rowOf func(i int32) int32, count int) [][]int32 {
+		out := make([][]int32, n)
+		for i := int32(0); int(i) < count; i++ {
+			part := p.runPart[c.run.at(rowOf(i))]
+			out[part] = append(out[part], i)
 		}
+		return out
+	}
+	for t, table := range c.sideTables() {
+		if table != nil {
+			p.pairs[t] = group(table.row.at, table.row.len())
+		}
+	}
+	p.pairs[numSideTables-1] = group(c.emptyWords.row.at, c.emptyWords.row.len())
+	return p
+}
+
+// CopyTo appends to dst the steps of partition part's runs, with everything
+// collected about them, in collection order: afterwards dst holds what it
+// would hold had it read those steps itself, and more batches may follow.
+// Both collectors must use the same source names.
+func (p *Partitioned) CopyTo(dst *Collector, part int32) {
+	c := p.c
+	runMap := make(map[int32]int32, len(p.runs[part]))
+	for _, r := range p.runs[part] {
+		runMap[r] = dst.internRun(c.runIDs[r])
+	}
+	// Names are interned as rows need them: a partition uses few of them.
+	toolMap := map[int32]int32{}
+	errMap := map[uint16]uint16{0: 0}
+	intentMap := map[int32]int32{0: 0}
+	rowMap := make(map[int32]int32, len(p.rows[part]))
+	for _, row := range p.rows[part] {
 		rowMap[row] = int32(dst.run.len())
-		dst.run.append(dr)
+		dst.run.append(runMap[c.run.at(row)])
 		dst.step.append(c.step.at(row))
 		dst.ts.append(c.ts.at(row))
 		dst.argsKey.append(c.argsKey.at(row))
-		if t := c.tool.at(row); t >= 0 {
-			dst.tool.append(toolMap[t])
-		} else {
-			dst.tool.append(t)
+		t := c.tool.at(row)
+		if t >= 0 {
+			dt, ok := toolMap[t]
+			if !ok {
+				dt = dst.internTool(c.tools[t])
+				toolMap[t] = dt
+			}
+			t = dt
 		}
+		dst.tool.append(t)
 		dst.state.append(c.state.at(row))
 		dst.flags.append(c.flags.at(row))
-		dst.errType.append(errMap[c.errType.at(row)])
+		e := c.errType.at(row)
+		de, ok := errMap[e]
+		if !ok {
+			de = dst.internErrType(c.errTypes[e])
+			errMap[e] = de
+		}
+		dst.errType.append(de)
 		dst.resHash.append(c.resHash.at(row))
 		dst.tokens.append(c.tokens.at(row))
 		dst.cost.append(c.cost.at(row))
 		dst.file.append(c.file.at(row))
 		dst.line.append(c.line.at(row))
 		dst.lineHash.append(c.lineHash.at(row))
-		dst.intent.append(intentMap[c.intent.at(row)])
+		in := c.intent.at(row)
+		di, ok := intentMap[in]
+		if !ok {
+			di = dst.internIntent(c.intents[in])
+			intentMap[in] = di
+		}
+		dst.intent.append(di)
 		dst.normKey.append(c.normKey.at(row))
 	}
-	copyValues(&c.artifacts.rowValues, &dst.artifacts.rowValues, rowMap)
-	copyValues(&c.memReads.rowValues, &dst.memReads.rowValues, rowMap)
-	copyValues(&c.emptyWords, &dst.emptyWords, rowMap)
-	copyValues(&c.planKeys, &dst.planKeys, rowMap)
-	copyValues(&c.decisions, &dst.decisions, rowMap)
-	for r, writes := range c.memSuspect {
-		if dr := runMap[r]; dr >= 0 {
-			for _, w := range writes {
-				w.row = rowMap[w.row]
-				dst.memSuspect[dr] = append(dst.memSuspect[dr], w)
-				dst.heldBytes += suspectBytes
-			}
+	dstTables := dst.sideTables()
+	for t, table := range c.sideTables() {
+		if table != nil {
+			copyPairs(table, dstTables[t], p.pairs[t][part], rowMap)
 		}
 	}
-	for r, b := range c.budgets {
-		if dr := runMap[r]; dr >= 0 {
+	copyPairs(&c.emptyWords, &dst.emptyWords, p.pairs[numSideTables-1][part], rowMap)
+	for _, r := range p.runs[part] {
+		dr := runMap[r]
+		for _, w := range c.memSuspect[r] {
+			w.row = rowMap[w.row]
+			dst.memSuspect[dr] = append(dst.memSuspect[dr], w)
+			dst.heldBytes += suspectBytes
+		}
+		if b := c.budgets[r]; b != nil {
 			limits := *b
 			dst.budgets[dr] = &limits
 			dst.heldBytes += budgetBytes
@@ -87,20 +135,18 @@ func (c *Collector) CopyRuns(dst *Collector, keep func(runID string) bool) {
 	c.shorts.copyRuns(&dst.shorts, runMap)
 }
 
-func copyValues[T any](src, dst *rowValues[T], rowMap []int32) {
-	for i := int32(0); int(i) < src.row.len(); i++ {
-		if nr := rowMap[src.row.at(i)]; nr >= 0 {
-			dst.add(nr, src.val.at(i))
-		}
+func copyPairs[T any](src, dst *rowValues[T], pairs []int32, rowMap map[int32]int32) {
+	for _, i := range pairs {
+		dst.add(rowMap[src.row.at(i)], src.val.at(i))
 	}
 }
 
-// copyRuns carries over the per-run state of the runs runMap keeps, so that
-// their later steps are rendered as if no copy had happened.
-func (s *shortArgs) copyRuns(dst *shortArgs, runMap []int32) {
-	for r := range s.recent {
-		dr := runMap[r]
-		if dr < 0 {
+// copyRuns carries over the per-run state of the runs runMap holds (source
+// run -> destination run), so that their later steps are rendered as if no
+// copy had happened.
+func (s *shortArgs) copyRuns(dst *shortArgs, runMap map[int32]int32) {
+	for r, dr := range runMap {
+		if int(r) >= len(s.recent) {
 			continue
 		}
 		dst.grow(dr)
@@ -108,7 +154,7 @@ func (s *shortArgs) copyRuns(dst *shortArgs, runMap []int32) {
 		dst.emptyTool[dr], dst.emptyCount[dr] = s.emptyTool[r], s.emptyCount[r]
 	}
 	for k, text := range s.byKey {
-		if dr := runMap[int32(k>>32)]; dr >= 0 {
+		if dr, ok := runMap[int32(k>>32)]; ok {
 			dst.byKey[shortKey(dr, uint32(k))] = text
 			dst.bytes += int64(len(text)) + shortBytes
 		}

@@ -42,9 +42,10 @@ func (s *Store) analyzeTo(workers int) ([]string, error) {
 	if s.results == "" {
 		s.results = s.dir
 	}
+	first := s.first.Partition(len(s.parts), s.partitionOf)
 	var results []string
 	for p := range s.parts {
-		paths, err := s.analyzePartition(p, workers)
+		paths, err := s.analyzePartition(p, first, workers)
 		if err != nil {
 			return nil, err
 		}
@@ -60,12 +61,12 @@ const maxSplits = 3
 // analyzePartition analyzes partition p into result files (one, or several
 // when p had to be split) in run-id order each. The partition's stream is
 // removed once read.
-func (s *Store) analyzePartition(p int, workers int) ([]string, error) {
+func (s *Store) analyzePartition(p int, first *detect.Partitioned, workers int) ([]string, error) {
 	c, err := detect.NewCollector(s.opts.Policy, s.names)
 	if err != nil {
 		return nil, err
 	}
-	s.first.CopyRuns(c, func(id string) bool { return s.partitionOf(id) == int32(p) })
+	first.CopyTo(c, int32(p))
 	part := &s.parts[p]
 	if part.w != nil {
 		name := part.file.Name()

@@ -4,7 +4,7 @@
 // directory as Arrow IPC streams, one per partition of run ids (a run's
 // steps all land in one partition). The analysis then goes partition by
 // partition: a fresh collector gets the partition's runs from the first
-// collector (CopyRuns), then the partition's spilled steps. Results come out
+// collector (Collector.Partition, CopyTo), then the partition's spilled steps. Results come out
 // in run-id order, byte for byte what one collector gives: each run's result
 // depends only on its own steps, which reach their collector in input order.
 package spill

@@ -44,7 +44,8 @@ type scanFlags struct {
 
 // memoryBudgets splits --max-memory: the input being decoded at once (at
 // most 48 MiB: more buys no speed), a reserve for the runtime, buffers and
-// the analysis of one partition, then a sixth of the rest for the steps
+// the analysis of one partition, then a sixth of the rest (a quarter from
+// 512 MiB on) for the steps
 // collected in memory (detect's estimate; the heap holds about twice that
 // with the collector's chunks, maps and the garbage collector's headroom)
 // and a twelfth for input held before it spills. Measured on the 1 GB bench
@@ -53,6 +54,10 @@ func memoryBudgets(limit int64) (inFlight, collected, pending int64) {
 	const reserve = 40 << 20
 	inFlight = min(limit/8, 48<<20)
 	rest := max(limit-inFlight-reserve, 8<<20)
+	if limit >= 512<<20 {
+		// Large budgets have room for the collector's slack: a quarter.
+		return inFlight, rest / 4, rest / 12
+	}
 	return inFlight, rest / 6, rest / 12
 }
 
