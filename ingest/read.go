@@ -38,8 +38,8 @@ type Options struct {
 
 	// InFlightBytes bounds the input being framed, decoded and emitted at
 	// once (read blocks, chunks of lines and their batches, about
-	// 3*Workers+2 chunks); default 48 MiB. A scan with a memory budget
-	// lowers it, at some cost in throughput.
+	// 3*Workers+2 chunks). Unset, chunks and read blocks are 4 MiB. A scan
+	// with a memory budget sets it, at some cost in throughput.
 	InFlightBytes int
 
 	// Tests shrink these to reach block and chunk boundaries with small inputs.
