@@ -24,9 +24,10 @@ type argsEntry struct {
 	hash  string // "" until canon is computed (it is not needed when args_hash is logged)
 	// digest and short are computed with the entry; bad marks args that
 	// cannot be digested (they get no near-duplicate key, no other harm).
-	digest schema.ArgsDigest
-	short  []byte
-	valid  bool
+	digest   schema.ArgsDigest
+	hasWords bool // digest.Words is computed (only calls that came back empty need it)
+	short    []byte
+	valid    bool
 }
 
 // derivedArgs is what a call's args contribute to its row.
@@ -46,7 +47,7 @@ const (
 // until the next call. Args that cannot be canonicalised (nested deeper than
 // the canonicaliser allows, a number beyond float64) reject the line only
 // when the hash must come from them.
-func (c *argsCache) resolve(tc *schema.ToolCall, keepText bool) (derivedArgs, *LineError) {
+func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedArgs, *LineError) {
 	if tc == nil {
 		return derivedArgs{}, nil
 	}
@@ -59,7 +60,16 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText bool) (derivedArgs, *L
 		return derivedArgs{hash: hash}, nil
 	}
 	e := c.entry(tc.Args)
+	if empty && !e.hasWords {
+		if d, err := c.norm.Digest(tc.Args, true); err == nil {
+			e.digest.Words = d.Words
+		}
+		e.hasWords = true
+	}
 	out := derivedArgs{hash: tc.ArgsHash, digest: e.digest, short: e.short}
+	if !empty {
+		out.digest.Words = 0 // only empty results carry their query's words
+	}
 	if tc.ArgsHash != "" && !keepText {
 		return out, nil
 	}
@@ -112,7 +122,8 @@ func (c *argsCache) entry(args []byte) *argsEntry {
 	}
 	e.raw = append(e.raw[:0], args...)
 	e.canon, e.hash = e.canon[:0], ""
-	e.digest, _ = c.norm.Digest(args) // unreadable args have no near-duplicates
+	e.digest, _ = c.norm.Digest(args, false) // unreadable args have no near-duplicates
+	e.hasWords = false
 	e.short = schema.AppendShortArgs(e.short[:0], args, schema.ShortArgsBytes)
 	e.valid = true
 	return e

@@ -70,7 +70,7 @@ func (d *LineDecoder) DecodeLine(b *array.RecordBuilder, line []byte, srcFile in
 		}
 		return lineError(kind, err.Error())
 	}
-	args, lerr := d.args.resolve(s.ToolCall, d.keepText)
+	args, lerr := d.args.resolve(s.ToolCall, d.keepText, s.ToolResult != nil && s.ToolResult.IsEmpty())
 	if lerr != nil {
 		return lerr
 	}

@@ -101,7 +101,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		t.Fatal(err)
 	}
 	argsHash, _ := schema.ArgsHash([]byte(`{"filters":{"airline":"UA","max":2},"q":"SFO"}`))
-	argsDigest, _ := schema.NewArgsNormalizer(schema.DefaultVolatileKeys).Digest([]byte(`{"q":"sfo","filters":{"max":2,"airline":"ua"}}`))
+	argsDigest, _ := schema.NewArgsNormalizer(schema.DefaultVolatileKeys).Digest([]byte(`{"q":"sfo","filters":{"max":2,"airline":"ua"}}`), false)
 	want := map[string]any{
 		"run_id":                "run-7",
 		"step":                  int64(3),
@@ -359,5 +359,20 @@ func TestDecodeLineAcrossBatches(t *testing.T) {
 	}
 	if next != int64(len(lines))+1 {
 		t.Fatalf("%d rows, want %d", next-1, len(lines))
+	}
+}
+
+// The reason hash is the hash of the normalised reason, whether the fast
+// path (already normal) or the general one computes it.
+func TestReasonHashIsTheNormalisedReasonsHash(t *testing.T) {
+	d := NewLineDecoder(false, 0)
+	for _, r := range []string{"retry later", "Retry  later", " retry later", "retry later ", "retry\tlater", "réessayer plus tard", "RÉESSAYER  plus tard", "a", "A"} {
+		want := xxhash.Sum64(schema.AppendNormalizedText(nil, []byte(r))) | 1
+		if got := d.reasonHash(r); got != want {
+			t.Errorf("%q: %x, want %x", r, got, want)
+		}
+	}
+	if d.reasonHash("Retry  later") != d.reasonHash("retry later") {
+		t.Error("spelling variants of one reason must hash equal")
 	}
 }

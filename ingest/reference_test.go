@@ -43,7 +43,7 @@ func (d *LineDecoder) referenceDecodeLine(b *array.RecordBuilder, line []byte, s
 		}
 		return lineError(kind, err.Error())
 	}
-	args, lerr := d.args.resolve(s.ToolCall, d.keepText)
+	args, lerr := d.args.resolve(s.ToolCall, d.keepText, s.ToolResult != nil && s.ToolResult.IsEmpty())
 	if lerr != nil {
 		return lerr
 	}

@@ -66,7 +66,8 @@ var MemoryEntryType = arrow.StructOf(
 //   - state, next_state: as logged (schema.StateCode maps them).
 //   - args_hash: as logged, else the canonical hash of args; null without a tool call.
 //   - args: canonical JSON of args; filled only when the reader asks for text.
-//   - args_norm, args_words: ArgsDigest of args (near-duplicates); 0 when
+//   - args_norm, args_words: ArgsDigest of args (near-duplicates; words only
+//     for calls whose result is empty); 0 when
 //     no args are logged or they cannot be read.
 //   - args_short: AppendShortArgs of args, for evidence; null without args.
 //   - result_ok: null when there is no tool_result; false for every error (IsError).

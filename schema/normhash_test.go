@@ -4,7 +4,7 @@ import "testing"
 
 func digest(t *testing.T, n *ArgsNormalizer, in string) ArgsDigest {
 	t.Helper()
-	d, err := n.Digest([]byte(in))
+	d, err := n.Digest([]byte(in), true)
 	if err != nil {
 		t.Fatalf("%s: %v", in, err)
 	}
@@ -45,7 +45,7 @@ func TestDigestEqualsForNearDuplicatesOnly(t *testing.T) {
 func TestDigestRejectsWhatNormalizeRejects(t *testing.T) {
 	n := NewArgsNormalizer(DefaultVolatileKeys)
 	for _, in := range []string{``, ` `, `{`, `{"a"}`, `[1,]`, `01`, `1e999`, `"\x"`, `{"a":1} x`, `tru`} {
-		if _, err := n.Digest([]byte(in)); err == nil {
+		if _, err := n.Digest([]byte(in), true); err == nil {
 			t.Errorf("%q: want an error", in)
 		}
 	}
@@ -89,8 +89,8 @@ func FuzzDigestMatchesNormalize(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a, b string) {
 		na, errA := n.Normalize(nil, []byte(a))
 		nb, errB := n.Normalize(nil, []byte(b))
-		da, dErrA := n.Digest([]byte(a))
-		db, dErrB := n.Digest([]byte(b))
+		da, dErrA := n.Digest([]byte(a), false)
+		db, dErrB := n.Digest([]byte(b), false)
 		if (errA == nil) != (dErrA == nil) && len(a) > 0 {
 			t.Fatalf("%q: Normalize err %v, Digest err %v", a, errA, dErrA)
 		}
