@@ -77,36 +77,19 @@ func (p *Partitioned) CopyTo(dst *Collector, part int32) {
 		dst.argsKey.append(c.argsKey.at(row))
 		t := c.tool.at(row)
 		if t >= 0 {
-			dt, ok := toolMap[t]
-			if !ok {
-				dt = dst.internTool(c.tools[t])
-				toolMap[t] = dt
-			}
-			t = dt
+			t = remap(toolMap, t, func(t int32) int32 { return dst.internTool(c.tools[t]) })
 		}
 		dst.tool.append(t)
 		dst.state.append(c.state.at(row))
 		dst.flags.append(c.flags.at(row))
-		e := c.errType.at(row)
-		de, ok := errMap[e]
-		if !ok {
-			de = dst.internErrType(c.errTypes[e])
-			errMap[e] = de
-		}
-		dst.errType.append(de)
+		dst.errType.append(remap(errMap, c.errType.at(row), func(e uint16) uint16 { return dst.internErrType(c.errTypes[e]) }))
 		dst.resHash.append(c.resHash.at(row))
 		dst.tokens.append(c.tokens.at(row))
 		dst.cost.append(c.cost.at(row))
 		dst.file.append(c.file.at(row))
 		dst.line.append(c.line.at(row))
 		dst.lineHash.append(c.lineHash.at(row))
-		in := c.intent.at(row)
-		di, ok := intentMap[in]
-		if !ok {
-			di = dst.internIntent(c.intents[in])
-			intentMap[in] = di
-		}
-		dst.intent.append(di)
+		dst.intent.append(remap(intentMap, c.intent.at(row), func(i int32) int32 { return dst.internIntent(c.intents[i]) }))
 		dst.normKey.append(c.normKey.at(row))
 	}
 	dstTables := dst.sideTables()
@@ -133,6 +116,16 @@ func (p *Partitioned) CopyTo(dst *Collector, part int32) {
 		dst.otherArgs[k] = text
 	}
 	c.shorts.copyRuns(&dst.shorts, runMap)
+}
+
+// remap returns m[k], filling it with add(k) the first time.
+func remap[K comparable](m map[K]K, k K, add func(K) K) K {
+	v, ok := m[k]
+	if !ok {
+		v = add(k)
+		m[k] = v
+	}
+	return v
 }
 
 func copyPairs[T any](src, dst *rowValues[T], pairs []int32, rowMap map[int32]int32) {
