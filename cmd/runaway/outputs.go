@@ -142,11 +142,15 @@ func (s *streamSink) abortFile() {
 	}
 }
 
-// writeFinal writes a report that needs every result: table, json, prom.
-func writeFinal(o output, stdout io.Writer, scan *report.Scan, opts report.Options, timing report.ScanTiming) error {
+// writeFinal writes a report that needs the summary: table (scan holds the
+// flagged runs), json (its runs are in spool), prom.
+func writeFinal(o output, stdout io.Writer, scan *report.Scan, spool *report.JSONSpool, opts report.Options, timing report.ScanTiming) error {
 	return writeOutput(o.path, stdout, func(w io.Writer) error {
-		if o.format == "prom" {
+		switch o.format {
+		case "prom":
 			return report.WriteProm(w, &scan.Summary, timing)
+		case "json":
+			return spool.WriteDocument(w, scan.Summary)
 		}
 		return report.Write(w, o.format, scan, opts)
 	})

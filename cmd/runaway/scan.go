@@ -177,8 +177,10 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // analyze analyzes every run once and writes every output from that pass:
 // ndjson and parquet as the results arrive (in run-id order), table, json
-// and prom at the end from the summary (and, for table and json, the runs).
-// A scan interrupted here writes no report.
+// and prom at the end from the summary. Nothing holds every run: the table
+// keeps the flagged ones, and json spools its runs to a temporary file
+// until the summary, which comes first, is known. A scan interrupted here
+// writes no report.
 func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats ingest.Stats, start time.Time,
 	outputs []output, failOn *detect.Verdict, stdout, stderr io.Writer) int {
 	var streamed []*streamSink
@@ -187,10 +189,24 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 			s.abort() // no-op after commit
 		}
 	}()
-	hold := false
+	keepFlagged := false
+	var spool *report.JSONSpool
+	defer func() {
+		if spool != nil {
+			spool.Close()
+		}
+	}()
 	for _, o := range outputs {
 		if !slices.Contains(streamedFormats, o.format) {
-			hold = hold || o.format != "prom"
+			keepFlagged = keepFlagged || o.format == "table"
+			if o.format == "json" && spool == nil {
+				var err error
+				if spool, err = report.NewJSONSpool(f.spillDir); err != nil {
+					f.progress.finish()
+					fmt.Fprintf(stderr, "runaway scan: json output: %v\n", err)
+					return exitFailure
+				}
+			}
 			continue
 		}
 		s, err := openStreamSink(o, stdout)
@@ -219,8 +235,16 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 		sum.Add(r)
 		dupes[0] += r.DuplicateSteps
 		dupes[1] += r.ConflictingSteps
-		if hold {
-			runs = append(runs, *r)
+		if keepFlagged && r.Verdict > detect.Healthy {
+			// Only what the table prints: a few hundred bytes a flagged run.
+			runs = append(runs, detect.RunResult{RunID: r.RunID, Verdict: r.Verdict, RootCause: r.RootCause,
+				OnsetStep: r.OnsetStep, Steps: r.Steps, WastedSteps: r.WastedSteps, WastedTokens: r.WastedTokens,
+				WastedCostUSD: r.WastedCostUSD, Headline: r.Headline})
+		}
+		if spool != nil {
+			if err := spool.Add(r); err != nil {
+				return fmt.Errorf("json output: %w", err)
+			}
 		}
 		for _, s := range streamed {
 			if err := s.add(r); err != nil {
@@ -253,7 +277,7 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 			continue
 		}
 		opts := report.Options{Color: (o.path == "" || o.path == "-") && colorWanted(stdout), MaxRows: f.maxRows}
-		if err := writeFinal(o, stdout, scan, opts, timing); err != nil {
+		if err := writeFinal(o, stdout, scan, spool, opts, timing); err != nil {
 			fmt.Fprintf(stderr, "runaway scan: writing the %s report: %v\n", o.format, err)
 			return exitFailure
 		}
