@@ -199,30 +199,11 @@ func (d *LineDecoder) reasonHash(reason string) uint64 {
 	if reason == "" {
 		return 0
 	}
-	if alreadyNormal(reason) { // most reasons: hash them as they are
+	if schema.IsNormalText(reason) { // most reasons: hash them as they are
 		return xxhash.Sum64String(reason) | 1
 	}
 	d.reasonText = schema.AppendNormalizedText(d.reasonText[:0], unsafe.Slice(unsafe.StringData(reason), len(reason)))
 	return xxhash.Sum64(d.reasonText) | 1
-}
-
-// alreadyNormal reports whether schema.AppendNormalizedText would return s
-// unchanged: ASCII without upper case, single spaces between words, none at
-// the ends. Anything else takes the general path.
-func alreadyNormal(s string) bool {
-	if s[0] == ' ' || s[len(s)-1] == ' ' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 0x80, 'A' <= c && c <= 'Z', c == '\t', c == '\n', c == '\r', c == '\v', c == '\f':
-			return false
-		case c == ' ' && s[i-1] == ' ':
-			return false
-		}
-	}
-	return true
 }
 
 // resultFingerprint is r.ResultFingerprint(xxhash.Sum64) without its

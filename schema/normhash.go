@@ -152,11 +152,37 @@ func (d *digester) str(words bool) (uint64, error) {
 		}
 		s = []byte(decoded)
 	}
-	d.scratch = AppendNormalizedText(d.scratch[:0], s)
-	if words && d.withWords {
-		d.words |= wordBits(d.scratch)
+	norm := s
+	if !IsNormalText(s) {
+		d.scratch = AppendNormalizedText(d.scratch[:0], s)
+		norm = d.scratch
 	}
-	return mix(seedString, xxhash.Sum64(d.scratch)), nil
+	if words && d.withWords {
+		d.words |= wordBits(norm)
+	}
+	return mix(seedString, xxhash.Sum64(norm)), nil
+}
+
+// IsNormalText reports whether AppendNormalizedText would return s as it
+// is: ASCII without upper case or control white space, single spaces
+// between words and none at the ends. Most values are, and skip the copy.
+func IsNormalText[T string | []byte](s T) bool {
+	if len(s) == 0 {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80, 'A' <= c && c <= 'Z', c == '\t', c == '\n', c == '\r', c == '\v', c == '\f':
+			return false
+		case c == ' ' && s[i-1] == ' ':
+			return false
+		}
+	}
+	return true
 }
 
 func (d *digester) array(depth int) (uint64, error) {

@@ -102,3 +102,15 @@ func FuzzDigestMatchesNormalize(f *testing.F) {
 		}
 	})
 }
+
+func TestIsNormalTextAgreesWithNormalization(t *testing.T) {
+	for _, s := range []string{"", "a", "A", "a b", "a  b", " a", "a ", "a\tb", "é", "caf\u00e9", "x-y_z 12", "a\nb"} {
+		normal := string(AppendNormalizedText(nil, []byte(s))) == s
+		if IsNormalText(s) && !normal {
+			t.Errorf("%q: said normal, but normalising changes it", s)
+		}
+		if IsNormalText([]byte(s)) != IsNormalText(s) {
+			t.Errorf("%q: string and bytes disagree", s)
+		}
+	}
+}
