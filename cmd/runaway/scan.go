@@ -44,12 +44,14 @@ type scanFlags struct {
 
 // memoryBudgets splits --max-memory: the input being decoded at once (at
 // most 48 MiB: more buys no speed), a reserve for the runtime, buffers and
-// the analysis of one partition, then a sixth of the rest (a quarter from
-// 512 MiB on) for the steps
-// collected in memory (detect's estimate; the heap holds about twice that
-// with the collector's chunks, maps and the garbage collector's headroom)
-// and a twelfth for input held before it spills. Measured on the 1 GB bench
-// corpus: --max-memory 128MiB peaks at about 125 MiB RSS (docs/performance.md).
+// the analysis of one partition, then, of the rest, a sixth (a quarter from
+// 512 MiB on) for the steps collected in memory (detect's estimate; the heap
+// holds about twice that with the collector's chunks, maps and the garbage
+// collector's headroom) and a twenty-fourth (a twelfth from 512 MiB on) for
+// input held before it spills (regrouping it briefly takes about three
+// times that). The shares are measured (docs/performance.md): at 128MiB a
+// twelfth for held input peaked at 138 MiB on 10 GB and 147 MiB on 20 GB, a
+// twenty-fourth at 127 and 147 MiB, for about 5% more time.
 func memoryBudgets(limit int64) (inFlight, collected, pending int64) {
 	const reserve = 40 << 20
 	inFlight = min(limit/8, 48<<20)
@@ -58,7 +60,7 @@ func memoryBudgets(limit int64) (inFlight, collected, pending int64) {
 		// Large budgets have room for the collector's slack: a quarter.
 		return inFlight, rest / 4, rest / 12
 	}
-	return inFlight, rest / 6, rest / 12
+	return inFlight, rest / 6, rest / 24
 }
 
 // setMemoryLimit makes the garbage collector work harder as the heap nears
