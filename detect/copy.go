@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"slices"
 	"unsafe"
 
 	"github.com/runawayhq/runaway/schema"
@@ -12,16 +13,16 @@ import (
 // collector this way).
 type Partitioned struct {
 	c       *Collector
-	runPart []int32   // partition of each run
-	rows    [][]int32 // by partition: rows in collection order
-	runs    [][]int32 // by partition: runs
-	pairs   [numSideTables][][]int32
+	runPart []int32      // partition of each run
+	rows    [][]int32    // by partition: rows in collection order
+	runs    [][]int32    // by partition: runs
+	pairs   [4][][]int32 // by side table (sideTables), by partition: pair indices
+	empties [][]int32    // by partition: pair indices of emptyWords
 }
 
-const numSideTables = 5
-
-func (c *Collector) sideTables() [numSideTables]*rowValues[uint32] {
-	return [numSideTables]*rowValues[uint32]{&c.artifacts.rowValues, &c.memReads.rowValues, &c.planKeys, &c.decisions, nil}
+// sideTables are the (row, uint32) side tables, in a fixed order.
+func (c *Collector) sideTables() [4]*rowValues[uint32] {
+	return [4]*rowValues[uint32]{&c.artifacts.rowValues, &c.memReads.rowValues, &c.planKeys, &c.decisions}
 }
 
 // Partition groups c by partOf, which maps a run id to 0..n-1. c must not
@@ -46,11 +47,9 @@ func (c *Collector) Partition(n int, partOf func(runID string) int32) *Partition
 		return out
 	}
 	for t, table := range c.sideTables() {
-		if table != nil {
-			p.pairs[t] = group(table.row.at, table.row.len())
-		}
+		p.pairs[t] = group(table.row.at, table.row.len())
 	}
-	p.pairs[numSideTables-1] = group(c.emptyWords.row.at, c.emptyWords.row.len())
+	p.empties = group(c.emptyWords.row.at, c.emptyWords.row.len())
 	return p
 }
 
@@ -68,9 +67,14 @@ func (p *Partitioned) CopyTo(dst *Collector, part int32) {
 	toolMap := map[int32]int32{}
 	errMap := map[uint16]uint16{0: 0}
 	intentMap := map[int32]int32{0: 0}
-	rowMap := make(map[int32]int32, len(p.rows[part]))
-	for _, row := range p.rows[part] {
-		rowMap[row] = int32(dst.run.len())
+	// The partition's rows are ascending and land in dst one after another
+	// from base, so a row's place in dst is found by binary search.
+	rows, base := p.rows[part], int32(dst.run.len())
+	rowMap := func(row int32) int32 {
+		i, _ := slices.BinarySearch(rows, row)
+		return base + int32(i)
+	}
+	for _, row := range rows {
 		dst.run.append(runMap[c.run.at(row)])
 		dst.step.append(c.step.at(row))
 		dst.ts.append(c.ts.at(row))
@@ -94,15 +98,13 @@ func (p *Partitioned) CopyTo(dst *Collector, part int32) {
 	}
 	dstTables := dst.sideTables()
 	for t, table := range c.sideTables() {
-		if table != nil {
-			copyPairs(table, dstTables[t], p.pairs[t][part], rowMap)
-		}
+		copyPairs(table, dstTables[t], p.pairs[t][part], rowMap)
 	}
-	copyPairs(&c.emptyWords, &dst.emptyWords, p.pairs[numSideTables-1][part], rowMap)
+	copyPairs(&c.emptyWords, &dst.emptyWords, p.empties[part], rowMap)
 	for _, r := range p.runs[part] {
 		dr := runMap[r]
 		for _, w := range c.memSuspect[r] {
-			w.row = rowMap[w.row]
+			w.row = rowMap(w.row)
 			dst.memSuspect[dr] = append(dst.memSuspect[dr], w)
 			dst.heldBytes += suspectBytes
 		}
@@ -128,9 +130,9 @@ func remap[K comparable](m map[K]K, k K, add func(K) K) K {
 	return v
 }
 
-func copyPairs[T any](src, dst *rowValues[T], pairs []int32, rowMap map[int32]int32) {
+func copyPairs[T any](src, dst *rowValues[T], pairs []int32, rowMap func(int32) int32) {
 	for _, i := range pairs {
-		dst.add(rowMap[src.row.at(i)], src.val.at(i))
+		dst.add(rowMap(src.row.at(i)), src.val.at(i))
 	}
 }
 

@@ -83,7 +83,7 @@ func bindColumns(b *array.RecordBuilder) columns {
 
 // appendRow appends one validated step. Nothing here can fail, so a row is
 // either appended to every column or, before this point, to none.
-func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, args *derivedArgs, line []byte, srcFile int32, srcLine int64) {
+func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, args *derivedArgs, empty bool, line []byte, srcFile int32, srcLine int64) {
 	d.bind(b)
 	c := &d.cols
 	d.reserveRow(b)
@@ -127,7 +127,7 @@ func (d *LineDecoder) appendRow(b *array.RecordBuilder, s *schema.Step, args *de
 		c.resultOK.UnsafeAppend(!r.IsError())
 		appendOptString(c.errorType, r.NormalizedErrorType())
 		appendOptInt(c.status, r.Status)
-		c.empty.UnsafeAppend(r.IsEmpty())
+		c.empty.UnsafeAppend(empty)
 		appendOptBool(c.retryable, r.Retryable)
 		appendOptInt(c.resultCount, r.ResultCount)
 		c.resultHash.UnsafeAppend(d.resultFingerprint(r))

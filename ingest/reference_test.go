@@ -43,11 +43,13 @@ func (d *LineDecoder) referenceDecodeLine(b *array.RecordBuilder, line []byte, s
 		}
 		return lineError(kind, err.Error())
 	}
-	args, lerr := d.args.resolve(s.ToolCall, d.keepText, s.ToolResult != nil && s.ToolResult.IsEmpty())
+	// IsEmpty may decode a string payload: once a line.
+	empty := s.ToolResult != nil && s.ToolResult.IsEmpty()
+	args, lerr := d.args.resolve(s.ToolCall, d.keepText, empty)
 	if lerr != nil {
 		return lerr
 	}
-	d.appendRow(b, s, &args, line, srcFile, srcLine)
+	d.appendRow(b, s, &args, empty, line, srcFile, srcLine)
 	return nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/runawayhq/runaway/detect"
-	"github.com/runawayhq/runaway/internal/atomicfile"
 	"github.com/runawayhq/runaway/report"
 )
 
@@ -57,32 +55,19 @@ func parseOutputs(specs []string) ([]output, error) {
 // half-written report.
 type streamSink struct {
 	out    output
-	file   *atomicfile.File // nil when writing to stdout or a device
-	dev    *os.File         // a device or FIFO, written directly
+	dest   *destination
 	buf    *bufio.Writer
 	pq     *report.ParquetWriter
 	closed bool
 }
 
 func openStreamSink(o output, stdout io.Writer) (*streamSink, error) {
-	s := &streamSink{out: o}
-	var w io.Writer = stdout
-	if o.path != "" && o.path != "-" {
-		if st, err := os.Stat(o.path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
-			dev, err := os.OpenFile(o.path, os.O_WRONLY, 0)
-			if err != nil {
-				return nil, err
-			}
-			s.dev, w = dev, dev
-		} else {
-			f, err := atomicfile.Create(o.path)
-			if err != nil {
-				return nil, err
-			}
-			s.file, w = f, f
-		}
+	dest, err := openDestination(o.path, stdout)
+	if err != nil {
+		return nil, err
 	}
-	s.buf = bufio.NewWriterSize(w, 64<<10)
+	s := &streamSink{out: o, dest: dest}
+	s.buf = bufio.NewWriterSize(dest.w, 64<<10)
 	if o.format == "parquet" {
 		pq, err := report.NewParquetWriter(s.buf, memory.DefaultAllocator)
 		if err != nil {
@@ -113,13 +98,7 @@ func (s *streamSink) commit() error {
 		s.abortFile()
 		return err
 	}
-	switch {
-	case s.file != nil:
-		return s.file.Commit()
-	case s.dev != nil:
-		return s.dev.Close()
-	}
-	return nil
+	return s.dest.commit()
 }
 
 func (s *streamSink) abort() {
@@ -133,14 +112,7 @@ func (s *streamSink) abort() {
 	s.abortFile()
 }
 
-func (s *streamSink) abortFile() {
-	if s.file != nil {
-		s.file.Abort()
-	}
-	if s.dev != nil {
-		_ = s.dev.Close()
-	}
-}
+func (s *streamSink) abortFile() { s.dest.abort() }
 
 // writeFinal writes a report that needs the summary: table (scan holds the
 // flagged runs), json (its runs are in spool), prom.

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
@@ -26,12 +25,11 @@ func TestProgressCountsBytesAndDrawsRunsAndFlagged(t *testing.T) {
 		t.Fatalf("read %d bytes, counted %d", n, p.read.Load())
 	}
 	p.setSteps(7)
-	time.Sleep(2 * progressTick)
+	p.draw() // what the ticker does; called here so the test does not wait on it
 	p.analyzing(7)
 	p.result(&detect.RunResult{Verdict: detect.Runaway})
 	p.result(&detect.RunResult{Verdict: detect.Healthy})
-	time.Sleep(2 * progressTick)
-	p.finish()
+	p.finish() // draws the last figures
 	got := out.String()
 	for _, want := range []string{"reading: 7 steps", "MB/s", "analyzing: 1 flagged", "(2/7, "} {
 		if !strings.Contains(got, want) {

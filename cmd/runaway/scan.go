@@ -482,32 +482,62 @@ func lowerGCTarget() {
 }
 
 // writeOutput writes to path atomically, or to stdout when path is empty.
-// A path that is not a regular file (/dev/null, a FIFO) is written directly:
-// there is nothing to replace atomically.
 func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
+	dest, err := openDestination(path, stdout)
+	if err != nil {
+		return err
+	}
+	if err := write(dest.w); err != nil {
+		dest.abort()
+		return err
+	}
+	return dest.commit()
+}
+
+// destination is where a report goes: stdout ("" or "-"), a file replaced
+// atomically on commit, or a path that is not a regular file (/dev/null, a
+// FIFO), written directly: there is nothing to replace atomically.
+type destination struct {
+	w    io.Writer
+	file *atomicfile.File
+	dev  *os.File
+}
+
+func openDestination(path string, stdout io.Writer) (*destination, error) {
 	if path == "" || path == "-" {
-		return write(stdout)
+		return &destination{w: stdout}, nil
 	}
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
 		dev, err := os.OpenFile(path, os.O_WRONLY, 0)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		werr := write(dev)
-		if cerr := dev.Close(); werr == nil {
-			werr = cerr
-		}
-		return werr
+		return &destination{w: dev, dev: dev}, nil
 	}
 	f, err := atomicfile.Create(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer f.Abort()
-	if err := write(f); err != nil {
-		return err
+	return &destination{w: f, file: f}, nil
+}
+
+func (d *destination) commit() error {
+	switch {
+	case d.file != nil:
+		return d.file.Commit()
+	case d.dev != nil:
+		return d.dev.Close()
 	}
-	return f.Commit()
+	return nil
+}
+
+func (d *destination) abort() {
+	if d.file != nil {
+		d.file.Abort()
+	}
+	if d.dev != nil {
+		_ = d.dev.Close()
+	}
 }
 
 func parseFailOn(s string) (*detect.Verdict, bool) {
