@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -25,7 +26,15 @@ type LineDecoder struct {
 	reasonText   []byte // normalised decision.reason, for reason_hash
 	reservedRows int    // rows every column has room for: see reserveRow
 	sized        bool   // vars have learned sizes: see sizeRest
+
+	sel       *runSelector // Options.RunIDs; nil: every run
+	keepLines bool         // Options.OnStepLine is set: remember lastRunID
+	lastRunID string       // run_id of the last line that became a row
 }
+
+// errNotSelected is DecodeLine's answer for a valid step of a run the
+// selector does not want: no row, and not a reject.
+var errNotSelected = &LineError{Kind: "not-selected", Reason: "run not selected"}
 
 // NewLineDecoder returns a decoder with Read's behaviour for these options;
 // maxLineBytes <= 0 means the default, 16 MiB.
@@ -69,6 +78,12 @@ func (d *LineDecoder) DecodeLine(b *array.RecordBuilder, line []byte, srcFile in
 			kind = KindInvalidValue
 		}
 		return lineError(kind, err.Error())
+	}
+	if d.sel != nil && !d.sel.selected(s.RunID) {
+		return errNotSelected
+	}
+	if d.keepLines && d.lastRunID != s.RunID {
+		d.lastRunID = strings.Clone(s.RunID) // s.RunID may alias the line's bytes
 	}
 	// IsEmpty may decode a string payload: once a line.
 	empty := s.ToolResult != nil && s.ToolResult.IsEmpty()

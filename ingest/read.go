@@ -36,6 +36,17 @@ type Options struct {
 	// table of names from it.
 	OnSource func(index int, name string)
 
+	// RunIDs, if non-nil, selects runs: only the steps of these runs become
+	// rows, and lines that cannot hold one of the ids are skipped before
+	// they are decoded (select.go). Skipped lines are counted in
+	// Stats.Skipped, not rejected.
+	RunIDs []string
+
+	// OnStepLine, if non-nil, is called from the goroutine that called Read,
+	// in input order, with every line that became a row, before the batch
+	// holding its row is emitted. It costs a copy of every such line.
+	OnStepLine func(StepLine)
+
 	// InFlightBytes bounds the input being framed, decoded and emitted at
 	// once (read blocks, chunks of lines and their batches, about
 	// 3*Workers+2 chunks). Unset, chunks and read blocks are 4 MiB. A scan
@@ -86,12 +97,13 @@ func (o Options) withDefaults() (Options, error) {
 	return o, nil
 }
 
-// Stats describe what Read read. Lines = Steps + Rejected.
+// Stats describe what Read read. Lines = Steps + Rejected + Skipped.
 type Stats struct {
 	Files         int              // sources read to their end
 	EmptyFiles    int              // of those, the ones without a non-blank line
 	Bytes         int64            // decompressed bytes read
 	Lines         int64            // non-blank lines seen
+	Skipped       int64            // with RunIDs: lines of runs not selected
 	BlankLines    int64            // whitespace-only lines: counted, not rejected
 	Steps         int64            // rows emitted
 	Rejected      int64            // rejected lines
@@ -328,6 +340,8 @@ func (r *reader) send(it *item) bool {
 type chunkResult struct {
 	batch   arrow.RecordBatch // nil when no line made a row
 	rejects []lineReject
+	kept    []StepLine // with OnStepLine
+	skipped int64
 	lines   int64 // non-blank
 	blank   int64
 	steps   int64
@@ -337,6 +351,8 @@ type chunkResult struct {
 func (r *reader) decodeChunks() {
 	dec := NewLineDecoder(r.opts.KeepText, r.opts.MaxLineBytes)
 	dec.SetVolatileKeys(r.opts.VolatileKeys)
+	dec.sel = newRunSelector(r.opts.RunIDs)
+	dec.keepLines = r.opts.OnStepLine != nil
 	b := array.NewRecordBuilder(r.opts.Alloc, schema.StepArrowSchema)
 	defer b.Release()
 	for it := range r.work {
@@ -373,16 +389,26 @@ func decodeChunk(dec *LineDecoder, b *array.RecordBuilder, it *item) {
 			if n := len(line); n > 0 && line[n-1] == '\r' {
 				line = line[:n-1]
 			}
-			if isBlank(line) {
+			switch {
+			case isBlank(line):
 				res.blank++
-			} else {
+			case dec.sel != nil && !dec.sel.mayHold(line):
 				res.lines++
-				if err := dec.DecodeLine(b, line, src, lineNo); err != nil {
+				res.skipped++
+			default:
+				res.lines++
+				switch err := dec.DecodeLine(b, line, src, lineNo); {
+				case err == errNotSelected:
+					res.skipped++
+				case err != nil:
 					res.rejects = append(res.rejects, lineReject{
 						line: lineNo, kind: err.Kind, reason: err.Reason, raw: bytes.Clone(raw),
 					})
-				} else {
+				default:
 					res.steps++
+					if dec.keepLines {
+						res.kept = append(res.kept, StepLine{Source: int(src), Line: lineNo, RunID: dec.lastRunID, Raw: bytes.Clone(line)})
+					}
 				}
 			}
 			lineNo++
@@ -429,6 +455,7 @@ func (r *reader) consume(it *item) error {
 		r.stats.Lines += res.lines
 		r.stats.BlankLines += res.blank
 		r.stats.Steps += res.steps
+		r.stats.Skipped += res.skipped
 		r.sourceLines += res.lines
 		for i := range res.rejects {
 			rj := &res.rejects[i]
@@ -436,6 +463,10 @@ func (r *reader) consume(it *item) error {
 				return err
 			}
 		}
+		for _, l := range res.kept {
+			r.opts.OnStepLine(l)
+		}
+		res.kept = nil
 		if res.batch != nil {
 			batch := res.batch
 			res.batch = nil

@@ -88,6 +88,12 @@ type inputFlags struct {
 	exclude       []string
 	policy        *policyFlags
 
+	// runIDs, set by explain and fixture, reads only these runs (see
+	// ingest.Options.RunIDs); nil reads every run.
+	runIDs []string
+	// onStepLine, if set, receives every step line read, verbatim.
+	onStepLine func(ingest.StepLine)
+
 	// progress is the bar of the command's run, nil when there is none.
 	progress *progress
 }
@@ -393,6 +399,8 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[
 		KeepGoing:     f.keepGoing,
 		VolatileKeys:  policy.Volatile(),
 		InFlightBytes: f.inFlightBytes,
+		RunIDs:        f.runIDs,
+		OnStepLine:    f.onStepLine,
 		OnSource: func(i int, name string) {
 			if named, ok := sink.(interface{ SetSourceName(int, string) }); ok {
 				named.SetSourceName(i, name)

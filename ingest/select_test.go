@@ -1,0 +1,71 @@
+package ingest
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Selecting runs keeps exactly their steps, verbatim and in input order:
+// a run whose id contains a selected id ("r10" for "r1") is decoded and
+// dropped, an escaped id is still found, a malformed line that may belong to
+// a selected run is a reject, and one that cannot is skipped, not rejected.
+func TestRunIDsSelectOnlyThoseRunsAndKeepTheirLines(t *testing.T) {
+	input := strings.Join([]string{
+		`{"run_id":"r1","step":0}`,
+		`{"run_id":"r2","step":0}`,
+		`{"run_id":"r10","step":0}`,
+		`{"run_id":"\u00721","step":1}`, // r1, escaped
+		`{"run_id":"r2","step":1`,       // malformed, cannot be r1: skipped
+		`{"run_id":"r1","step":`,        // malformed, may be r1: rejected
+		`  `,
+		`{"run_id":"r1","step":2,"goal":"g"}`,
+	}, "\n") + "\n"
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	var lines []StepLine
+	var rejects []Reject
+	var ids []string
+	stats, err := Read(context.Background(), []Source{{Name: "in.jsonl", Size: int64(len(input)), Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader(input)), nil
+	}}}, Options{
+		Alloc:      alloc,
+		RunIDs:     []string{"r1"},
+		OnStepLine: func(l StepLine) { lines = append(lines, l) },
+		OnReject:   func(r Reject) { rejects = append(rejects, r) },
+	}, func(rec arrow.RecordBatch) error {
+		col := rec.Column(0).(*array.String)
+		for i := range col.Len() {
+			ids = append(ids, col.Value(i))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(ids, ",") != "r1,r1,r1" {
+		t.Errorf("rows of runs %v, want r1 three times", ids)
+	}
+	if stats.Steps != 3 || stats.Skipped != 3 || stats.Rejected != 1 || stats.Lines != 7 {
+		t.Errorf("stats %+v: want 3 steps, 3 skipped, 1 rejected of 7 lines", stats)
+	}
+	if len(rejects) != 1 || rejects[0].Line != 6 {
+		t.Errorf("rejects %+v, want line 6", rejects)
+	}
+	var got []string
+	for _, l := range lines {
+		if l.RunID != "r1" || l.Source != 0 {
+			t.Errorf("line %+v: want run r1 of source 0", l)
+		}
+		got = append(got, string(l.Raw))
+	}
+	want := []string{`{"run_id":"r1","step":0}`, `{"run_id":"\u00721","step":1}`, `{"run_id":"r1","step":2,"goal":"g"}`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || lines[2].Line != 8 {
+		t.Errorf("kept lines %q (last at line %d), want %q at line 8", got, lines[len(lines)-1].Line, want)
+	}
+}
