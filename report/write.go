@@ -22,12 +22,13 @@ type Scan struct {
 type Options struct {
 	// Color paints verdict words. The caller decides (terminal, NO_COLOR).
 	Color bool
-	// MaxRows caps the table of flagged runs; 0 shows them all.
+	// MaxRows caps the table of flagged runs; 0 shows them all (html: at
+	// most DefaultHTMLRuns).
 	MaxRows int
 }
 
 // Formats lists the formats Write accepts, for flag help and validation.
-var Formats = []string{"table", "json", "ndjson"}
+var Formats = []string{"table", "json", "ndjson", "html"}
 
 // Write renders scan in format to w. Output is buffered; the error is the
 // first write error, so a failed write (a full disk, a closed pipe) is never
@@ -44,6 +45,8 @@ func Write(w io.Writer, format string, scan *Scan, opts Options) error {
 		render = writeJSON
 	case "ndjson":
 		render = writeNDJSON
+	case "html":
+		render = writeHTML
 	default:
 		return fmt.Errorf("unknown format %q (want one of: %s)", format, strings.Join(Formats, ", "))
 	}

@@ -2,98 +2,46 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/fixture"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// want is the expected verdict of one fixture run (fixtures/**/<name>.want.json).
-type want struct {
-	SchemaVersion string   `json:"schema_version"`
-	RunID         string   `json:"run_id"`
-	Verdict       string   `json:"verdict"`
-	RootCause     string   `json:"root_cause"`
-	OnsetStep     int64    `json:"onset_step"`
-	Detectors     []string `json:"detectors"`
-}
-
-type scannedRun struct {
-	RunID     string `json:"run_id"`
-	Verdict   string `json:"verdict"`
-	RootCause string `json:"root_cause"`
-	OnsetStep int64  `json:"onset_step"`
-	Findings  []struct {
-		Detector string `json:"detector"`
-	} `json:"findings"`
-}
-
-func fixtureFiles(t *testing.T) []string {
-	t.Helper()
-	var files []string
-	err := filepath.WalkDir(filepath.Join("..", "..", "fixtures"), func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".jsonl") {
-			files = append(files, path)
-		}
-		return err
-	})
+// Every fixture is checked on its own, by the code behind 'runaway verify',
+// and must match its want file (fixture.Want: the format is the contract)
+// exactly: verdict, root cause, onset and the whole set of detectors (an
+// extra finding fails as loudly as a missing one). A fixture without a want
+// file, with a rejected line or with other than one run fails too.
+func TestFixturesMatchTheirWantFiles(t *testing.T) {
+	cases, err := fixture.Discover([]string{filepath.Join("..", "..", "fixtures")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) == 0 {
+	if len(cases) == 0 {
 		t.Fatal("no fixtures found")
 	}
-	return files
-}
-
-// Every fixture is scanned on its own and must match its want file exactly:
-// verdict, root cause, onset and the whole set of detectors (an extra
-// finding fails as loudly as a missing one).
-func TestFixturesMatchTheirWantFiles(t *testing.T) {
-	for _, path := range fixtureFiles(t) {
-		name := strings.TrimSuffix(path, ".jsonl")
-		t.Run(strings.TrimPrefix(name, filepath.Join("..", "..")+string(filepath.Separator)), func(t *testing.T) {
-			wb, err := os.ReadFile(name + ".want.json")
-			if err != nil {
-				t.Fatalf("every fixture needs a want file: %v", err)
-			}
-			var w want
-			dec := json.NewDecoder(bytes.NewReader(wb))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&w); err != nil {
-				t.Fatalf("%s.want.json: %v", name, err)
-			}
-			var stdout, stderr bytes.Buffer
-			if code := run([]string{"scan", "--format", "ndjson", "--strict", path}, nil, &stdout, &stderr); code != exitClean {
-				t.Fatalf("exit %d: %s", code, stderr.String())
-			}
-			lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-			if len(lines) != 1 {
-				t.Fatalf("a fixture holds one run, got %d", len(lines))
-			}
-			var got scannedRun
-			if err := json.Unmarshal([]byte(lines[0]), &got); err != nil {
-				t.Fatal(err)
-			}
-			var dets []string
-			for _, f := range got.Findings {
-				dets = append(dets, f.Detector)
-			}
-			slices.Sort(dets)
-			if w.Detectors == nil {
-				w.Detectors = []string{}
-			}
-			if dets == nil {
-				dets = []string{}
-			}
-			if got.RunID != w.RunID || got.Verdict != w.Verdict || got.RootCause != w.RootCause || got.OnsetStep != w.OnsetStep || !slices.Equal(dets, w.Detectors) {
-				t.Errorf("got  run %s verdict %s cause %q onset %d detectors %v\nwant run %s verdict %s cause %q onset %d detectors %v",
-					got.RunID, got.Verdict, got.RootCause, got.OnsetStep, dets, w.RunID, w.Verdict, w.RootCause, w.OnsetStep, w.Detectors)
+	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer alloc.AssertSize(t, 0)
+	a := &fixture.Analyzer{Alloc: alloc, Policy: detect.DefaultPolicy()}
+	for _, c := range cases {
+		t.Run(c.Rel, func(t *testing.T) {
+			o := fixture.Check(context.Background(), a, c)
+			switch o.Status {
+			case fixture.Error:
+				t.Fatal(o.Err)
+			case fixture.Fail:
+				for _, d := range o.Diffs {
+					t.Error(d)
+				}
 			}
 		})
 	}

@@ -115,14 +115,18 @@ func (s *streamSink) abort() {
 func (s *streamSink) abortFile() { s.dest.abort() }
 
 // writeFinal writes a report that needs the summary: table (scan holds the
-// flagged runs), json (its runs are in spool), prom.
-func writeFinal(o output, stdout io.Writer, scan *report.Scan, spool *report.JSONSpool, opts report.Options, timing report.ScanTiming) error {
+// flagged runs), json (its runs are in spool), html (overview holds the
+// worst flagged runs), prom.
+func writeFinal(o output, stdout io.Writer, scan *report.Scan, spool *report.JSONSpool, overview *report.HTMLOverview,
+	opts report.Options, timing report.ScanTiming) error {
 	return writeOutput(o.path, stdout, func(w io.Writer) error {
 		switch o.format {
 		case "prom":
 			return report.WriteProm(w, &scan.Summary, timing)
 		case "json":
 			return spool.WriteDocument(w, scan.Summary)
+		case "html":
+			return overview.Write(w, &scan.Summary)
 		}
 		return report.Write(w, o.format, scan, opts)
 	})

@@ -20,9 +20,12 @@ const usageText = `runaway finds AI-agent runs that ran away in step logs (JSON 
 
 Usage:
   runaway scan [flags] PATH...     analyze logs: files, directories, globs, - for stdin
+  runaway explain RUN_ID PATH...   one run step by step: timeline, loop, cause, the guard that stops it
   runaway replay [flags] PATH...   replay runtime guards over the logs: what each would have stopped
   runaway eval [flags] PATH...     score the verdicts against --labels: precision, recall, causes
   runaway gen [flags]              write a labelled synthetic corpus
+  runaway fixture RUN_ID PATH...   write a run as a redacted regression fixture (--out DIR)
+  runaway verify [flags] DIR...    check fixtures against their want files
   runaway detectors [ID]           list the detectors, or print one's document
   runaway schema                   print the input JSON Schema
   runaway version                  print the version
@@ -44,10 +47,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runScan(rest, stdin, stdout, stderr)
 	case "replay":
 		return runReplay(rest, stdin, stdout, stderr)
+	case "explain":
+		return runExplain(rest, stdin, stdout, stderr)
 	case "eval":
 		return runEval(rest, stdin, stdout, stderr)
 	case "gen":
 		return runGen(rest, stdout, stderr)
+	case "fixture":
+		return runFixture(rest, stdin, stdout, stderr)
+	case "verify":
+		return runVerify(rest, stdin, stdout, stderr)
 	case "detectors":
 		return runDetectors(rest, stdout, stderr)
 	case "schema":

@@ -23,6 +23,7 @@ import (
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/internal/atomicfile"
+	"github.com/runawayhq/runaway/redact"
 	"github.com/runawayhq/runaway/report"
 	"github.com/runawayhq/runaway/spill"
 )
@@ -40,6 +41,7 @@ type scanFlags struct {
 	outputs   []string
 	maxMemory string
 	spillDir  string
+	redact    bool
 }
 
 // memoryBudgets splits --max-memory: the input being decoded at once (at
@@ -118,10 +120,11 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.format, "format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	fs.StringVarP(&f.out, "out", "o", "", "write the report to FILE (atomically) instead of stdout")
 	fs.StringVar(&f.failOn, "fail-on", "never", "exit 1 when a run is at or above this verdict: runaway, suspicious, never")
-	fs.IntVar(&f.maxRows, "max-rows", 0, "table: show at most this many flagged runs (0 = all)")
+	fs.IntVar(&f.maxRows, "max-rows", 0, "table and html: show at most this many flagged runs (0 = all; html: at most 500)")
 	fs.StringVar(&f.maxMemory, "max-memory", "1GiB", "memory the scan aims to stay under (at least 64MiB); input that does not fit spills to --spill-dir, partitioned by run id")
 	fs.StringVar(&f.spillDir, "spill-dir", "", "directory for spilled input (default: $TMPDIR or /tmp); its files are removed on exit")
 	fs.StringArrayVar(&f.outputs, "output", nil, "also write FORMAT=PATH from the same pass (repeatable); FORMAT: "+strings.Join(outputFormats, ", "))
+	fs.BoolVar(&f.redact, "redact", false, "replace args values in evidence, messages and headlines with stable placeholders, in every output (docs/output.md)")
 	bindInputFlags(fs, &f.inputFlags)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: runaway scan [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n.gz and .zst input is read transparently.\n\nFlags:\n%s", fs.FlagUsages())
@@ -198,6 +201,11 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 		}
 	}()
 	keepFlagged := false
+	var overview *report.HTMLOverview
+	var redactor report.Redactor
+	if f.redact {
+		redactor = redact.New(nil)
+	}
 	var spool *report.JSONSpool
 	defer func() {
 		if spool != nil {
@@ -207,6 +215,9 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 	for _, o := range outputs {
 		if !slices.Contains(streamedFormats, o.format) {
 			keepFlagged = keepFlagged || o.format == "table"
+			if o.format == "html" && overview == nil {
+				overview = report.NewHTMLOverview(f.maxRows)
+			}
 			if o.format == "json" && spool == nil {
 				var err error
 				if spool, err = report.NewJSONSpool(f.spillDir); err != nil {
@@ -237,6 +248,11 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if redactor != nil {
+			// At the report boundary: every output sees the redacted run.
+			red := report.RedactRun(*r, redactor)
+			r = &red
+		}
 		f.progress.result(r)
 		analyzed++
 		worst = max(worst, r.Verdict)
@@ -248,6 +264,9 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 			runs = append(runs, detect.RunResult{RunID: r.RunID, Verdict: r.Verdict, RootCause: r.RootCause,
 				OnsetStep: r.OnsetStep, Steps: r.Steps, WastedSteps: r.WastedSteps, WastedTokens: r.WastedTokens,
 				WastedCostUSD: r.WastedCostUSD, Headline: r.Headline})
+		}
+		if overview != nil {
+			overview.Add(r)
 		}
 		if spool != nil {
 			if err := spool.Add(r); err != nil {
@@ -285,7 +304,7 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 			continue
 		}
 		opts := report.Options{Color: (o.path == "" || o.path == "-") && colorWanted(stdout), MaxRows: f.maxRows}
-		if err := writeFinal(o, stdout, scan, spool, opts, timing); err != nil {
+		if err := writeFinal(o, stdout, scan, spool, overview, opts, timing); err != nil {
 			fmt.Fprintf(stderr, "runaway scan: writing the %s report: %v\n", o.format, err)
 			return exitFailure
 		}

@@ -1,0 +1,148 @@
+package explain
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/runawayhq/runaway/report"
+)
+
+// WriteMarkdown writes each run as a post-mortem section for an incident
+// document: summary, timeline, evidence, recommended guard. Log text is
+// escaped (report.MarkdownText) or in code spans (report.MarkdownCode):
+// nothing from a log becomes a link, an image, HTML or a table cell.
+func WriteMarkdown(w io.Writer, runs []*Run) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for k, run := range runs {
+		if k > 0 {
+			bw.WriteString("\n")
+		}
+		writeRunMarkdown(bw, run)
+	}
+	return bw.Flush()
+}
+
+// The escapers: text, a code span, a code span in a table cell.
+var (
+	mdText = report.MarkdownText
+	mdCode = func(s string) string { return report.MarkdownCode(s, false) }
+	mdCell = func(s string) string { return report.MarkdownCode(s, true) }
+)
+
+func writeRunMarkdown(w *bufio.Writer, run *Run) {
+	res := &run.Result
+	fmt.Fprintf(w, "## Post-mortem: run %s\n\n", mdCode(run.RunID))
+
+	w.WriteString("### Summary\n\n| | |\n|---|---|\n")
+	row := func(label, value string) { fmt.Fprintf(w, "| %s | %s |\n", label, value) }
+	row("Verdict", "**"+mdText(res.Verdict.String())+"**")
+	row("Root cause", mdText(causeName(res.RootCause)))
+	if run.Goal != "" {
+		row("Goal", mdText(run.Goal))
+	}
+	f := run.primary()
+	if f != nil {
+		row("Onset", fmt.Sprintf("step %d (%s %s); loop segment steps %s", res.OnsetStep, mdText(f.Detector), mdText(f.Slug), mdText(stepSpan(run.Loop.From, run.Loop.To))))
+		row("Evidence", mdText(res.Headline))
+		row("Wasted", mdText(wasteText(res)))
+		if m := run.Memory; m != nil {
+			row("Contaminating memory", mdCell(m.ID)+" "+mdText(memoryText(m)))
+		}
+		if g := run.Guard; g != nil {
+			row("Guard that would have stopped it", mdText(guardText(g)))
+		} else {
+			row("Guard that would have stopped it", mdText(noGuardText(run)))
+		}
+	} else {
+		row("Evidence", mdText(fmt.Sprintf("no loop found in %d steps", res.Steps)))
+	}
+
+	w.WriteString("\n### Timeline\n\n")
+	w.WriteString("▶ marks the loop segment; alike steps in a row are folded into one line (docs/explain.md).\n\n")
+	w.WriteString("| | step | ts | state | call | result | memory | note |\n|---|--:|--:|---|---|---|---|---|\n")
+	for _, l := range run.lines() {
+		mark := ""
+		if l.loop {
+			mark = "▶"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mark, mdText(l.steps), mdText(l.ts), mdText(l.state),
+			callCellMarkdown(&l), mdText(l.result), mdText(l.memory), mdText(strings.Join(l.notes, "; ")))
+	}
+
+	w.WriteString("\n### Evidence\n\n")
+	if len(res.Findings) == 0 {
+		w.WriteString("No detector fired.\n")
+	}
+	for k := range res.Findings {
+		f := &res.Findings[k]
+		fmt.Fprintf(w, "- **%s** %s (%s, %s): %s", mdText(f.Detector), mdText(f.Slug), mdText(f.Severity.String()), mdText(causeName(f.RootCause)), mdText(f.Message))
+		if e := evidenceText(f); e != "" {
+			fmt.Fprintf(w, "  \n  evidence: %s", mdText(e))
+		}
+		if len(f.Evidence.Keys) > 0 {
+			keys := make([]string, len(f.Evidence.Keys))
+			for i, key := range f.Evidence.Keys {
+				keys[i] = mdCode(key)
+			}
+			fmt.Fprintf(w, "  \n  keys: %s", strings.Join(keys, ", "))
+		}
+		fmt.Fprintf(w, "  \n  fix: %s\n", mdText(f.Guard))
+	}
+	if m := run.Memory; m != nil {
+		fmt.Fprintf(w, "- **Contaminating memory** %s: %s\n", mdCode(m.ID), mdText(memoryText(m)))
+	}
+	if len(run.Guards) > 0 {
+		w.WriteString("\nGuards replayed (stop: the first step the guard prevents; vs onset: steps after the onset):\n\n")
+		w.WriteString("| guard | stop | vs onset | saved | reason |\n|---|--:|--:|--:|---|\n")
+		for k := range run.Guards {
+			o := &run.Guards[k]
+			stop, delay, saved := stopText(o, res.OnsetStep)
+			name := mdText(o.Name)
+			if run.Guard != nil && run.Guard.Name == o.Name {
+				name = "**" + name + "** (recommended)"
+			}
+			reason := mdText("does not stop the run")
+			if o.Stopped {
+				reason = mdText(o.Reason)
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", name, mdText(stop), mdText(delay), mdText(saved), reason)
+		}
+	}
+
+	w.WriteString("\n### Recommended guard\n\n")
+	switch g := run.Guard; {
+	case f == nil:
+		w.WriteString("None: the run is healthy.\n")
+	case g != nil:
+		fmt.Fprintf(w, "**%s**: %s.\n\n", mdText(g.Name), mdText(guardText(g)))
+		fmt.Fprintf(w, "- its reason: %s\n- chosen: %s\n- the fix the report recommends: %s\n", mdText(g.Reason), mdText(g.Why), mdText(f.Guard))
+	default:
+		fmt.Fprintf(w, "%s.\n\n- the fix the report recommends: %s\n", mdText(noGuardText(run)), mdText(f.Guard))
+	}
+}
+
+// callCellMarkdown puts the call in a code span and the decision reason in
+// quotes, escaped.
+func callCellMarkdown(l *line) string {
+	var s string
+	switch {
+	case l.tool != "":
+		s = mdCell(l.tool + " " + l.args)
+	case l.next != "" || l.reason != "":
+		s = decisionText(mdText(l.next), mdText(truncateRunes(l.reason, maxReason)))
+	default:
+		return "-"
+	}
+	if l.reps > 1 {
+		s += fmt.Sprintf(" x%d", l.reps)
+	}
+	return s
+}
+
+// truncateRunes cuts raw log text before it is escaped, so an escape is
+// never cut in half.
+func truncateRunes(s string, n int) string {
+	return report.Truncate(s, n)
+}

@@ -1,0 +1,183 @@
+package explain
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/runawayhq/runaway/report"
+)
+
+// TextOptions tune the terminal rendering.
+type TextOptions struct {
+	// Color paints verdict words; the caller decides (a terminal, no
+	// NO_COLOR).
+	Color bool
+}
+
+// maxReasonText bounds a guard's reason in the guards table (runes).
+const maxReasonText = 100
+
+// WriteText writes the runs for a terminal, one after the other. Every
+// string from the log goes through report.Sanitize: no escape sequence in
+// a log reaches the terminal.
+func WriteText(w io.Writer, runs []*Run, opts TextOptions) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for k, run := range runs {
+		if k > 0 {
+			bw.WriteString("\n" + strings.Repeat("=", 72) + "\n\n")
+		}
+		if err := writeRunText(bw, run, opts); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+func writeRunText(w *bufio.Writer, run *Run, opts TextOptions) error {
+	res := &run.Result
+	s := report.Sanitize
+	fmt.Fprintf(w, "Run %s\n", s(run.RunID))
+	head := func(label, value string) {
+		if label != "" {
+			label += ":"
+		}
+		fmt.Fprintf(w, "  %-10s %s\n", label, value)
+	}
+	head("Verdict", report.PaintVerdict(res.Verdict, opts.Color)+", root cause "+s(causeName(res.RootCause)))
+	if run.Goal != "" {
+		head("Goal", s(run.Goal))
+	}
+	if f := run.primary(); f != nil {
+		head("Onset", fmt.Sprintf("step %d (%s %s); loop segment steps %s", res.OnsetStep, s(f.Detector), s(f.Slug), stepSpan(run.Loop.From, run.Loop.To)))
+		head("Evidence", s(res.Headline))
+		head("Wasted", wasteText(res))
+		if m := run.Memory; m != nil {
+			head("Memory", s(m.ID)+" contaminated the loop: "+s(memoryText(m)))
+		}
+		if g := run.Guard; g != nil {
+			head("Guard", guardText(g))
+			head("", "reason: "+s(g.Reason))
+			head("", "chosen: "+g.Why)
+		} else {
+			head("Guard", noGuardText(run))
+		}
+		head("Fix", s(f.Guard))
+	} else {
+		head("Evidence", fmt.Sprintf("no loop found in %s steps", report.FormatCount(res.Steps)))
+	}
+	if run.Undecoded > 0 {
+		head("Note", fmt.Sprintf("%d step lines could not be decoded for details; their steps show what the analysis kept", run.Undecoded))
+	}
+
+	w.WriteString("\nTimeline (> marks the loop segment; alike steps in a row are folded):\n")
+	if err := timelineText(w, run); err != nil {
+		return err
+	}
+	if len(res.Findings) > 0 {
+		w.WriteString("\nFindings:\n")
+		for k := range res.Findings {
+			f := &res.Findings[k]
+			fmt.Fprintf(w, "  %s %s (%s, %s): %s\n", s(f.Detector), s(f.Slug), f.Severity, s(causeName(f.RootCause)), s(f.Message))
+			if e := evidenceText(f); e != "" {
+				fmt.Fprintf(w, "      evidence: %s\n", s(e))
+			}
+			for _, key := range f.Evidence.Keys {
+				fmt.Fprintf(w, "      key: %s\n", s(key))
+			}
+			fmt.Fprintf(w, "      fix: %s\n", s(f.Guard))
+		}
+	}
+	if len(run.Guards) > 0 {
+		w.WriteString("\nGuards replayed (STOP: the first step the guard prevents; +N: steps after the onset):\n")
+		if err := guardsText(w, run); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func timelineText(w io.Writer, run *Run) error {
+	var buf bytes.Buffer
+	t := report.NewTable(&buf, []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft})
+	t.Header("  STEP", "TS", "STATE", "CALL", "RESULT", "MEMORY", "NOTE")
+	for _, l := range run.lines() {
+		mark := "  "
+		if l.loop {
+			mark = "> "
+		}
+		if err := t.Append(mark+l.steps, l.ts, orDash(report.Sanitize(l.state)), callCellText(&l),
+			report.Sanitize(l.result), report.Sanitize(l.memory), report.Sanitize(strings.Join(l.notes, "; "))); err != nil {
+			return err
+		}
+	}
+	return report.RenderTable(w, t, &buf)
+}
+
+// callCellText is the call (tool, args, repetitions) or the decision.
+func callCellText(l *line) string {
+	var s string
+	switch {
+	case l.tool != "":
+		s = report.Sanitize(l.tool) + " " + report.Sanitize(l.args)
+	case l.next != "" || l.reason != "":
+		s = decisionText(report.Sanitize(l.next), report.Truncate(report.Sanitize(l.reason), maxReason))
+	default:
+		s = "-"
+	}
+	if l.reps > 1 && s != "-" {
+		s += fmt.Sprintf(" x%d", l.reps)
+	}
+	return s
+}
+
+// decisionText writes a decision from already escaped parts.
+func decisionText(next, reason string) string {
+	switch {
+	case next != "" && reason != "":
+		return "next " + next + `: "` + reason + `"`
+	case next != "":
+		return "next " + next
+	}
+	return `"` + reason + `"`
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func guardsText(w io.Writer, run *Run) error {
+	var buf bytes.Buffer
+	t := report.NewTable(&buf, []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft})
+	t.Header("GUARD", "STOP", "VS ONSET", "SAVED", "REASON")
+	for k := range run.Guards {
+		o := &run.Guards[k]
+		stop, delay, saved := stopText(o, run.Result.OnsetStep)
+		name := o.Name
+		if run.Guard != nil && run.Guard.Name == o.Name {
+			name += " *"
+		}
+		reason := "does not stop the run"
+		if o.Stopped {
+			reason = report.Truncate(report.Sanitize(o.Reason), maxReasonText)
+		}
+		if err := t.Append(name, stop, delay, saved, reason); err != nil {
+			return err
+		}
+	}
+	if err := report.RenderTable(w, t, &buf); err != nil {
+		return err
+	}
+	if run.Guard != nil {
+		_, err := io.WriteString(w, "* recommended\n")
+		return err
+	}
+	return nil
+}

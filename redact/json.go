@@ -1,0 +1,261 @@
+package redact
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// smallInt bounds the integers kept verbatim: counts, limits, page numbers,
+// HTTP statuses. Larger numbers (ids, amounts, phone numbers, timestamps)
+// are mapped.
+const smallInt = 10000
+
+// JSON redacts any JSON value (tool args, result data and items): object
+// keys stay, strings go through Text, numbers stay when they are integers of
+// magnitude below 10000 and otherwise become a keyed number of the same
+// kind (integer or not, in the same notation), true, false and null stay.
+// The value under a key that names a credential (password, api_key,
+// access_token, Authorization, ...) becomes a secret placeholder whatever
+// its type, numbers included. Structure, key order and the white space
+// between tokens are kept byte for byte, so two values that were written
+// alike are still written alike and two that were not still are not.
+func (r *Redactor) JSON(raw []byte) ([]byte, error) {
+	if !json.Valid(raw) {
+		return nil, errors.New("redact: not a JSON value")
+	}
+	w := jsonWriter{r: r, in: raw, out: make([]byte, 0, len(raw)+len(raw)/2)}
+	w.value(false)
+	w.space()
+	return w.out, nil
+}
+
+// jsonWriter copies a JSON value known to be valid, rewriting its strings
+// and numbers.
+type jsonWriter struct {
+	r   *Redactor
+	in  []byte
+	pos int
+	out []byte
+}
+
+func (w *jsonWriter) space() {
+	start := w.pos
+	for w.pos < len(w.in) {
+		switch w.in[w.pos] {
+		case ' ', '\t', '\n', '\r':
+			w.pos++
+			continue
+		}
+		break
+	}
+	w.out = append(w.out, w.in[start:w.pos]...)
+}
+
+func (w *jsonWriter) value(credential bool) {
+	w.space()
+	switch c := w.in[w.pos]; {
+	case c == '{':
+		w.object()
+	case c == '[':
+		w.array(credential)
+	case c == '"':
+		s := w.str()
+		if credential {
+			w.out = appendString(w.out, w.r.secretPlaceholder("credential", s))
+		} else {
+			w.out = appendString(w.out, w.r.Text(s))
+		}
+	case c == 't' || c == 'n':
+		w.out = append(w.out, w.in[w.pos:w.pos+4]...)
+		w.pos += 4
+	case c == 'f':
+		w.out = append(w.out, w.in[w.pos:w.pos+5]...)
+		w.pos += 5
+	default:
+		start := w.pos
+		for w.pos < len(w.in) && isNumberByte(w.in[w.pos]) {
+			w.pos++
+		}
+		w.out = append(w.out, w.r.number(string(w.in[start:w.pos]), credential)...)
+	}
+}
+
+func isNumberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+func (w *jsonWriter) object() {
+	w.out = append(w.out, '{')
+	w.pos++
+	for {
+		w.space()
+		if w.in[w.pos] == '}' {
+			w.out = append(w.out, '}')
+			w.pos++
+			return
+		}
+		start := w.pos
+		key := w.str()
+		w.out = append(w.out, w.in[start:w.pos]...) // keys are kept as written
+		w.space()
+		w.out = append(w.out, ':')
+		w.pos++
+		w.value(isCredentialKey(key))
+		w.space()
+		if w.in[w.pos] == ',' {
+			w.out = append(w.out, ',')
+			w.pos++
+		}
+	}
+}
+
+// array passes credential on: every value of "api_keys": [...] is secret.
+func (w *jsonWriter) array(credential bool) {
+	w.out = append(w.out, '[')
+	w.pos++
+	for {
+		w.space()
+		if w.in[w.pos] == ']' {
+			w.out = append(w.out, ']')
+			w.pos++
+			return
+		}
+		w.value(credential)
+		w.space()
+		if w.in[w.pos] == ',' {
+			w.out = append(w.out, ',')
+			w.pos++
+		}
+	}
+}
+
+// str reads the string at pos and returns it decoded.
+func (w *jsonWriter) str() string {
+	start := w.pos
+	end := start + 1
+	escaped := false
+	for ; w.in[end] != '"'; end++ {
+		if w.in[end] == '\\' {
+			escaped = true
+			end++
+		}
+	}
+	w.pos = end + 1
+	raw := w.in[start+1 : end]
+	if !escaped && utf8.Valid(raw) {
+		return string(raw)
+	}
+	var s string
+	_ = json.Unmarshal(w.in[start:w.pos], &s) // valid: checked by JSON
+	return s
+}
+
+// appendString writes s as a JSON string, escaping only what JSON requires
+// (no HTML escaping: the output is data, not markup).
+func appendString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, '"')
+}
+
+// number maps a JSON number. Equal values map to equal values whatever
+// their notation (canonical args compare numbers by value), and the result
+// keeps the notation: an integer stays an integer, "1.5e3" stays in
+// exponent form, "20000.0" keeps its ".0", and a number that is not an
+// integer stays one. Integers keep their sign and number of digits (up to
+// 15, where float64 stops being exact). credential maps small integers too.
+func (r *Redactor) number(text string, credential bool) string {
+	f, err := strconv.ParseFloat(text, 64)
+	integral := err == nil && f == math.Trunc(f)
+	if err == nil && integral && math.Abs(f) < smallInt && !credential {
+		return text
+	}
+	var key [8]byte
+	if err != nil { // beyond float64: key on the text
+		f = math.Inf(1)
+		if text[0] == '-' {
+			f = math.Inf(-1)
+		}
+		integral = true
+	}
+	if f == 0 {
+		f = 0 // -0 and 0 are one value
+	}
+	binary.LittleEndian.PutUint64(key[:], math.Float64bits(f))
+	keyText := string(key[:])
+	if math.IsInf(f, 0) {
+		keyText = text
+	}
+	sum := r.sum(domainNumber, keyText)
+	h1 := binary.LittleEndian.Uint64(sum[:8])
+	h2 := binary.LittleEndian.Uint64(sum[8:16])
+
+	a := math.Abs(f)
+	var m float64
+	switch {
+	case integral:
+		m = float64(mapDigits(a, h1))
+	case a < 1e9:
+		var whole float64
+		if a >= 1 {
+			whole = float64(mapDigits(math.Trunc(a), h1))
+		}
+		m = whole + float64(h2%999999+1)/1e6
+	default:
+		m = float64(mapDigits(math.Trunc(a), h1)) + 0.5
+	}
+	if f < 0 {
+		m = -m
+	}
+	hasExp, hasDot := false, false
+	for i := 0; i < len(text); i++ {
+		hasExp = hasExp || text[i] == 'e' || text[i] == 'E'
+		hasDot = hasDot || text[i] == '.'
+	}
+	switch {
+	case hasExp:
+		return strconv.FormatFloat(m, 'e', -1, 64)
+	case integral && hasDot:
+		return strconv.FormatFloat(m, 'f', -1, 64) + ".0"
+	default:
+		return strconv.FormatFloat(m, 'f', -1, 64)
+	}
+}
+
+// mapDigits maps the integer a >= 0 to an integer with as many digits (at
+// most 15; 0 counts as one digit and maps to 1..9).
+func mapDigits(a float64, h uint64) int64 {
+	d := 1
+	for p := 10.0; p <= a && d < 15; p *= 10 {
+		d++
+	}
+	lo := int64(1)
+	for range d - 1 {
+		lo *= 10
+	}
+	if d == 1 {
+		return 1 + int64(h%9)
+	}
+	return lo + int64(h%uint64(9*lo))
+}
