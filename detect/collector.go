@@ -66,6 +66,11 @@ type Collector struct {
 	planKeys   rowValues[uint32]
 	decisions  rowValues[uint32]
 	shorts     shortArgs
+	// deferShorts: shorts' decisions are left to whichever collector gets
+	// these steps next, with texts keeping every rendering (DeferShortArgs).
+	deferShorts bool
+	texts       shortTexts
+	seg         *segReader // ReadSegment's buffers
 
 	runScratch []int32
 	// heldBytes estimates what the maps and strings hold (ApproxBytes).
@@ -107,6 +112,22 @@ func (c *Collector) SetSourceName(i int, name string) {
 		c.files = append(c.files, "")
 	}
 	c.files[i] = name
+}
+
+// DeferShortArgs makes c keep the short rendering of every call's args
+// instead of choosing, run by run, which ones evidence will show (the third
+// time a call repeats among the run's recent calls, the third empty result
+// in a row): that choice depends on the run's earlier calls, which a
+// collector started in the middle of the input may not have. A collector
+// that reads c's steps later (ReadSegment, CopyTo) and has the run's whole
+// history makes the choices, in order, exactly as one collector would. It
+// must be called before the first step.
+func (c *Collector) DeferShortArgs() error {
+	if c.run.len() > 0 {
+		return fmt.Errorf("detect: DeferShortArgs on a collector that holds %d steps", c.run.len())
+	}
+	c.deferShorts = true
+	return nil
 }
 
 // Runs is the number of runs collected so far.

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"fmt"
 	"slices"
 	"unsafe"
 
@@ -8,16 +9,46 @@ import (
 )
 
 // Partitioned is a collector's steps grouped by a partition of its run
-// ids, once, so that each partition's runs can be copied out without
-// scanning the others (a scan that spills splits its first, in-memory
-// collector this way).
+// ids, once, so that each partition's runs can be copied out (CopyTo) or
+// written (WriteSegment) without scanning the others: a scan that spills
+// splits its collectors this way.
 type Partitioned struct {
-	c       *Collector
-	runPart []int32      // partition of each run
-	rows    [][]int32    // by partition: rows in collection order
-	runs    [][]int32    // by partition: runs
-	pairs   [4][][]int32 // by side table (sideTables), by partition: pair indices
-	empties [][]int32    // by partition: pair indices of emptyWords
+	c        *Collector
+	runPart  []int32 // partition of each run
+	runLocal []int32 // index of each run among its partition's runs
+	runs     groups  // runs, ascending
+	rows     groups  // rows in collection order
+	rowLocal []int32 // index of each row among its partition's rows
+	pairs    [4]groups
+	empties  groups     // pair indices of emptyWords
+	texts    groups     // entries of texts
+	byKey    [][]uint64 // keys of shorts.byKey, sorted
+	seg      *segWriter
+}
+
+// groups are the indices 0..n-1 of some table sorted by partition (stably):
+// partition p's are idx[off[p]:off[p+1]].
+type groups struct{ idx, off []int32 }
+
+func (g *groups) of(p int32) []int32 { return g.idx[g.off[p]:g.off[p+1]] }
+
+// groupBy sorts the indices of parts by their partition with a counting
+// sort.
+func groupBy(n int, parts []int32) groups {
+	off := make([]int32, n+1)
+	for _, p := range parts {
+		off[p+1]++
+	}
+	for i := 0; i < n; i++ {
+		off[i+1] += off[i]
+	}
+	idx := make([]int32, len(parts))
+	fill := slices.Clone(off[:n])
+	for i, p := range parts {
+		idx[fill[p]] = int32(i)
+		fill[p]++
+	}
+	return groups{idx: idx, off: off}
 }
 
 // sideTables are the (row, uint32) side tables, in a fixed order.
@@ -28,62 +59,118 @@ func (c *Collector) sideTables() [4]*rowValues[uint32] {
 // Partition groups c by partOf, which maps a run id to 0..n-1. c must not
 // change afterwards.
 func (c *Collector) Partition(n int, partOf func(runID string) int32) *Partitioned {
-	p := &Partitioned{c: c, runPart: make([]int32, len(c.runIDs)), rows: make([][]int32, n), runs: make([][]int32, n)}
+	p := &Partitioned{c: c, runPart: make([]int32, len(c.runIDs)), runLocal: make([]int32, len(c.runIDs))}
 	for r, id := range c.runIDs {
-		part := partOf(id)
-		p.runPart[r] = part
-		p.runs[part] = append(p.runs[part], int32(r))
+		p.runPart[r] = partOf(id)
 	}
-	for row := int32(0); int(row) < c.run.len(); row++ {
-		part := p.runPart[c.run.at(row)]
-		p.rows[part] = append(p.rows[part], row)
-	}
-	group := func(rowOf func(i int32) int32, count int) [][]int32 {
-		out := make([][]int32, n)
-		for i := int32(0); int(i) < count; i++ {
-			part := p.runPart[c.run.at(rowOf(i))]
-			out[part] = append(out[part], i)
+	p.runs = groupBy(n, p.runPart)
+	for part := range n {
+		for i, r := range p.runs.of(int32(part)) {
+			p.runLocal[r] = int32(i)
 		}
-		return out
+	}
+	parts := make([]int32, 0, c.run.len())
+	for _, chunk := range c.run.chunks {
+		for _, r := range chunk {
+			parts = append(parts, p.runPart[r])
+		}
+	}
+	p.rows = groupBy(n, parts)
+	p.rowLocal = make([]int32, c.run.len())
+	for part := range n {
+		for i, row := range p.rows.of(int32(part)) {
+			p.rowLocal[row] = int32(i)
+		}
+	}
+	rowsOf := func(rows *chunked[int32]) []int32 {
+		parts = parts[:0]
+		for _, chunk := range rows.chunks {
+			for _, row := range chunk {
+				parts = append(parts, p.runPart[c.run.at(row)])
+			}
+		}
+		return parts
 	}
 	for t, table := range c.sideTables() {
-		p.pairs[t] = group(table.row.at, table.row.len())
+		p.pairs[t] = groupBy(n, rowsOf(&table.row))
 	}
-	p.empties = group(c.emptyWords.row.at, c.emptyWords.row.len())
+	p.empties = groupBy(n, rowsOf(&c.emptyWords.row))
+	p.texts = groupBy(n, rowsOf(&c.texts.row))
+	p.byKey = make([][]uint64, n)
+	for k := range c.shorts.byKey {
+		part := p.runPart[int32(k>>32)]
+		p.byKey[part] = append(p.byKey[part], k)
+	}
+	for _, keys := range p.byKey {
+		slices.Sort(keys)
+	}
 	return p
+}
+
+// Rows is the number of steps of partition part.
+func (p *Partitioned) Rows(part int32) int { return len(p.rows.of(part)) }
+
+// ApproxBytes estimates what partition part's steps would hold in a
+// collector that chooses the args renderings (see Collector.ApproxBytes):
+// the renderings a deferring collector keeps for every call are not
+// counted, since such a collector keeps only the few it chooses.
+func (p *Partitioned) ApproxBytes(part int32) int64 {
+	c := p.c
+	n := int64(len(p.rows.of(part))) * rowBytes
+	for t := range p.pairs {
+		n += int64(len(p.pairs[t].of(part))) * 8
+	}
+	n += int64(len(p.empties.of(part))) * 12
+	for _, r := range p.runs.of(part) {
+		n += int64(len(c.runIDs[r])) + perRunBytes + int64(len(c.memSuspect[r]))*suspectBytes
+	}
+	for _, k := range p.byKey[part] {
+		n += int64(len(c.shorts.byKey[k])) + shortBytes
+	}
+	return n
 }
 
 // CopyTo appends to dst the steps of partition part's runs, with everything
 // collected about them, in collection order: afterwards dst holds what it
-// would hold had it read those steps itself, and more batches may follow.
-// Both collectors must use the same source names.
-func (p *Partitioned) CopyTo(dst *Collector, part int32) {
+// would hold had it read those steps itself, and more steps may follow.
+// dst may already hold earlier steps of those runs (from ReadSegment). Both
+// collectors must use the same source names. A collector that chose its
+// renderings cannot copy to one that defers them (DeferShortArgs).
+func (p *Partitioned) CopyTo(dst *Collector, part int32) error {
 	c := p.c
-	runMap := make(map[int32]int32, len(p.runs[part]))
-	for _, r := range p.runs[part] {
-		runMap[r] = dst.internRun(c.runIDs[r])
+	runs, rows := p.runs.of(part), p.rows.of(part)
+	if len(rows) == 0 && len(runs) == 0 {
+		return nil
+	}
+	if dst.deferShorts && !c.deferShorts {
+		return fmt.Errorf("detect: copying runs whose renderings were chosen to a collector that defers them")
+	}
+	if dst.run.len()+len(rows) > maxRows {
+		return fmt.Errorf("detect: more than %d steps in one collector", maxRows)
+	}
+	runMap := make([]int32, len(runs)) // by local run index
+	for i, r := range runs {
+		runMap[i] = dst.internRun(c.runIDs[r])
 	}
 	// Names are interned as rows need them: a partition uses few of them.
 	toolMap := map[int32]int32{}
+	toolOf := func(t int32) int32 {
+		if t < 0 {
+			return t
+		}
+		return remap(toolMap, t, func(t int32) int32 { return dst.internTool(c.tools[t]) })
+	}
 	errMap := map[uint16]uint16{0: 0}
 	intentMap := map[int32]int32{0: 0}
-	// The partition's rows are ascending and land in dst one after another
-	// from base, so a row's place in dst is found by binary search.
-	rows, base := p.rows[part], int32(dst.run.len())
-	rowMap := func(row int32) int32 {
-		i, _ := slices.BinarySearch(rows, row)
-		return base + int32(i)
-	}
+	// The partition's rows land in dst one after another from base.
+	base := int32(dst.run.len())
+	rowMap := func(row int32) int32 { return base + p.rowLocal[row] }
 	for _, row := range rows {
-		dst.run.append(runMap[c.run.at(row)])
+		dst.run.append(runMap[p.runLocal[c.run.at(row)]])
 		dst.step.append(c.step.at(row))
 		dst.ts.append(c.ts.at(row))
 		dst.argsKey.append(c.argsKey.at(row))
-		t := c.tool.at(row)
-		if t >= 0 {
-			t = remap(toolMap, t, func(t int32) int32 { return dst.internTool(c.tools[t]) })
-		}
-		dst.tool.append(t)
+		dst.tool.append(toolOf(c.tool.at(row)))
 		dst.state.append(c.state.at(row))
 		dst.flags.append(c.flags.at(row))
 		dst.errType.append(remap(errMap, c.errType.at(row), func(e uint16) uint16 { return dst.internErrType(c.errTypes[e]) }))
@@ -98,26 +185,82 @@ func (p *Partitioned) CopyTo(dst *Collector, part int32) {
 	}
 	dstTables := dst.sideTables()
 	for t, table := range c.sideTables() {
-		copyPairs(table, dstTables[t], p.pairs[t][part], rowMap)
+		copyPairs(table, dstTables[t], p.pairs[t].of(part), rowMap)
 	}
-	copyPairs(&c.emptyWords, &dst.emptyWords, p.empties[part], rowMap)
-	for _, r := range p.runs[part] {
-		dr := runMap[r]
+	copyPairs(&c.emptyWords, &dst.emptyWords, p.empties.of(part), rowMap)
+	for i, r := range runs {
+		dr := runMap[i]
 		for _, w := range c.memSuspect[r] {
 			w.row = rowMap(w.row)
 			dst.memSuspect[dr] = append(dst.memSuspect[dr], w)
 			dst.heldBytes += suspectBytes
 		}
 		if b := c.budgets[r]; b != nil {
-			limits := *b
-			dst.budgets[dr] = &limits
-			dst.heldBytes += budgetBytes
+			dst.addBudget(dr, b)
 		}
 	}
-	for k, text := range c.otherArgs {
-		dst.otherArgs[k] = text
+	if len(c.otherArgs) > 0 {
+		for _, row := range rows {
+			k := c.argsKey.at(row)
+			if text, ok := c.otherArgs[k]; ok {
+				dst.otherArgs[k] = text
+			}
+		}
 	}
-	c.shorts.copyRuns(&dst.shorts, runMap)
+	if !c.deferShorts {
+		for i, r := range runs {
+			if int(r) < len(c.shorts.recent) {
+				s := &c.shorts
+				dst.shorts.setState(runMap[i], s.recent[r], s.next[r], toolOf(s.emptyTool[r]-1)+1, s.emptyCount[r])
+			}
+		}
+		for _, k := range p.byKey[part] {
+			dst.shorts.keep(shortKey(runMap[p.runLocal[int32(k>>32)]], uint32(k)), c.shorts.byKey[k])
+		}
+		return nil
+	}
+	for _, i := range p.texts.of(part) {
+		dst.takeText(rowMap(c.texts.row.at(i)), c.texts.text(i))
+	}
+	return nil
+}
+
+// takeText takes the rendering of row's call: kept for later when dst
+// defers the choice, else chosen or not now, as see would have when the row
+// was added.
+func (c *Collector) takeText(row int32, text string) {
+	if c.deferShorts {
+		c.texts.add(row, text)
+		return
+	}
+	c.shorts.see(c.run.at(row), c.normKey.at(row), c.tool.at(row), c.flags.at(row)&flagEmpty != 0, text)
+}
+
+// addBudget tightens run's budget by b: the tightest logged limit wins
+// whichever collector saw it first.
+func (c *Collector) addBudget(run int32, b *budgetLimits) {
+	cur := c.budgets[run]
+	if cur == nil {
+		limits := *b
+		c.budgets[run] = &limits
+		c.heldBytes += budgetBytes
+		return
+	}
+	tighten := func(cur *int64, v int64) {
+		if v > 0 && (*cur == 0 || v < *cur) {
+			*cur = v
+		}
+	}
+	tightenF := func(cur *float64, v float64) {
+		if v > 0 && (*cur == 0 || v < *cur) {
+			*cur = v
+		}
+	}
+	tighten(&cur.steps, b.steps)
+	tighten(&cur.toolCalls, b.toolCalls)
+	tighten(&cur.tokens, b.tokens)
+	tightenF(&cur.costUSD, b.costUSD)
+	tightenF(&cur.seconds, b.seconds)
 }
 
 // remap returns m[k], filling it with add(k) the first time.
@@ -136,23 +279,21 @@ func copyPairs[T any](src, dst *rowValues[T], pairs []int32, rowMap func(int32) 
 	}
 }
 
-// copyRuns carries over the per-run state of the runs runMap holds (source
-// run -> destination run), so that their later steps are rendered as if no
-// copy had happened.
-func (s *shortArgs) copyRuns(dst *shortArgs, runMap map[int32]int32) {
-	for r, dr := range runMap {
-		if int(r) >= len(s.recent) {
-			continue
-		}
-		dst.grow(dr)
-		dst.recent[dr], dst.next[dr] = s.recent[r], s.next[r]
-		dst.emptyTool[dr], dst.emptyCount[dr] = s.emptyTool[r], s.emptyCount[r]
-	}
-	for k, text := range s.byKey {
-		if dr, ok := runMap[int32(k>>32)]; ok {
-			dst.byKey[shortKey(dr, uint32(k))] = text
-			dst.bytes += int64(len(text)) + shortBytes
-		}
+// setState gives run the state a collector that chose its renderings had
+// for it: the run's calls so far were all seen there. emptyTool is in s's
+// collector's tool indices (+1; 0 for none).
+func (s *shortArgs) setState(run int32, recent [recentCalls]uint32, next uint8, emptyTool int32, emptyCount uint8) {
+	s.grow(run)
+	s.recent[run], s.next[run] = recent, next
+	s.emptyTool[run], s.emptyCount[run] = emptyTool, emptyCount
+}
+
+// keep keeps text for key unless a rendering is kept for it already: the
+// first choice wins, as in see.
+func (s *shortArgs) keep(key uint64, text string) {
+	if s.byKey[key] == "" {
+		s.byKey[key] = text
+		s.bytes += int64(len(text)) + shortBytes
 	}
 }
 
@@ -226,5 +367,5 @@ func (c *Collector) ApproxBytes() int64 {
 	n := int64(c.run.len()) * rowBytes
 	n += int64(c.artifacts.row.len()+c.memReads.row.len()+c.planKeys.row.len()+c.decisions.row.len()) * 8
 	n += int64(c.emptyWords.row.len()) * 12
-	return n + c.heldBytes + c.shorts.bytes
+	return n + c.heldBytes + c.shorts.bytes + c.texts.bytes()
 }

@@ -2,6 +2,7 @@ package detect
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -75,7 +76,12 @@ func (c *Collector) addNearDuplicateKeys(rec arrow.RecordBatch, base int32, n in
 		if f&flagEmpty != 0 {
 			c.emptyWords.add(row, words[i])
 		}
-		if short.IsValid(i) {
+		if !short.IsValid(i) {
+			continue
+		}
+		if c.deferShorts {
+			c.texts.add(row, short.Value(i))
+		} else {
 			c.shorts.see(c.runScratch[i], k, c.tool.at(row), f&flagEmpty != 0, short.Value(i))
 		}
 	}
@@ -201,4 +207,83 @@ func (s *shortArgs) grow(run int32) {
 		s.emptyTool = append(s.emptyTool, 0)
 		s.emptyCount = append(s.emptyCount, 0)
 	}
+}
+
+// shortTexts are the renderings of every call that has one, by row, in a
+// collector that defers the shortArgs decisions (DeferShortArgs): a run's
+// decisions depend on its earlier calls, which such a collector may not
+// have seen, so whichever collector ends up with the run's whole history
+// replays them (see) in order. About 60 bytes a call on generated logs.
+type shortTexts struct {
+	row  chunked[int32]
+	end  chunked[uint64] // where the text of the entry ends in data
+	data textArena
+}
+
+func (t *shortTexts) add(row int32, text string) {
+	t.row.append(row)
+	t.end.append(t.data.add(text))
+}
+
+// text returns entry i's text, valid until the next call of text.
+func (t *shortTexts) text(i int32) string {
+	start := uint64(0)
+	if i > 0 {
+		start = t.end.at(i - 1)
+	}
+	return t.data.text(start, t.end.at(i))
+}
+
+// bytes is what t holds, for ApproxBytes.
+func (t *shortTexts) bytes() int64 { return int64(t.row.len())*12 + int64(t.data.n) }
+
+// textArena packs texts end to end in fixed blocks: one allocation per
+// block instead of one per text. A text may cross a block boundary.
+type textArena struct {
+	blocks  [][]byte
+	n       uint64
+	scratch []byte
+}
+
+const arenaBits = 16
+const arenaBlock = 1 << arenaBits
+
+// add appends s and returns where it ends.
+func (a *textArena) add(s string) uint64 {
+	for len(s) > 0 {
+		off := a.n & (arenaBlock - 1)
+		if off == 0 {
+			a.blocks = append(a.blocks, make([]byte, arenaBlock))
+		}
+		k := copy(a.blocks[len(a.blocks)-1][off:], s)
+		s = s[k:]
+		a.n += uint64(k)
+	}
+	return a.n
+}
+
+// text returns the bytes [start, end) as a string that shares a's memory
+// (or its scratch buffer, when they cross blocks): callers copy what they
+// keep.
+func (a *textArena) text(start, end uint64) string {
+	if end <= start {
+		return ""
+	}
+	b := start >> arenaBits
+	if (end-1)>>arenaBits == b {
+		return unsafe.String(&a.blocks[b][start&(arenaBlock-1)], end-start)
+	}
+	a.scratch = a.appendTo(a.scratch[:0], start, end)
+	return unsafe.String(unsafe.SliceData(a.scratch), len(a.scratch))
+}
+
+// appendTo appends the bytes [start, end) to dst.
+func (a *textArena) appendTo(dst []byte, start, end uint64) []byte {
+	for start < end {
+		b, off := start>>arenaBits, start&(arenaBlock-1)
+		k := min(end-start, arenaBlock-off)
+		dst = append(dst, a.blocks[b][off:off+k]...)
+		start += k
+	}
+	return dst
 }

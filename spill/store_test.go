@@ -85,6 +85,12 @@ func TestSpilledReportIsByteIdenticalToTheInMemoryOne(t *testing.T) {
 	if len(want) == 0 {
 		t.Fatal("empty report")
 	}
+	// Evidence shows the args of repeated calls as the collector chose to
+	// keep them (the third repeat among a run's recent calls): a choice that
+	// spans spills, so the corpus must make it often.
+	if n := bytes.Count(want, []byte(`"keys":["http_get {`)); n < 50 {
+		t.Fatalf("only %d evidence keys show args: the corpus does not exercise their choice", n)
+	}
 	for _, tc := range []struct {
 		name       string
 		maxBytes   int64
@@ -98,12 +104,15 @@ func TestSpilledReportIsByteIdenticalToTheInMemoryOne(t *testing.T) {
 		{"spilled, 1 partition split in many", 64 << 10, 1, true, true},
 		{"half held, then spilled", 1 << 20, 16, true, false},
 		{"tiny budget: partitions split again and again", 4 << 10, 2, true, true},
+		{"many spills, 128 partitions", 40 << 10, 128, true, false},
+		{"many spills, 3 partitions, some split", 100 << 10, 3, true, true},
+		{"a few spills, 16 partitions", 400 << 10, 16, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer alloc.AssertSize(t, 0)
 			dir := t.TempDir()
-			s, err := spill.New(spill.Options{Alloc: alloc, Policy: policy, Dir: dir, MaxBytes: tc.maxBytes, Partitions: tc.partitions})
+			s, err := spill.New(spill.Options{Policy: policy, Dir: dir, MaxBytes: tc.maxBytes, Partitions: tc.partitions})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,12 +145,12 @@ func TestCloseRemovesTheSpillBeforeAnalysis(t *testing.T) {
 	alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer alloc.AssertSize(t, 0)
 	dir := t.TempDir()
-	s, err := spill.New(spill.Options{Alloc: alloc, Policy: detect.DefaultPolicy(), Dir: dir, MaxBytes: 1})
+	s, err := spill.New(spill.Options{Policy: detect.DefaultPolicy(), Dir: dir, MaxBytes: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	read(t, corpus(t, 50), alloc, s.Add, s.SetSourceName)
-	entries, _ := filepath.Glob(filepath.Join(dir, "runaway-spill-*", "part-*.arrows"))
+	entries, _ := filepath.Glob(filepath.Join(dir, "runaway-spill-*", "part-*"))
 	if len(entries) == 0 {
 		t.Fatal("nothing spilled")
 	}

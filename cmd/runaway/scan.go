@@ -47,22 +47,21 @@ type scanFlags struct {
 // memoryBudgets splits --max-memory: the input being decoded at once (at
 // most 48 MiB: more buys no speed), a reserve for the runtime, buffers and
 // the analysis of one partition, then, of the rest, a sixth (a quarter from
-// 512 MiB on) for the steps collected in memory (detect's estimate; the heap
-// holds about twice that with the collector's chunks, maps and the garbage
-// collector's headroom) and a twenty-fourth (a twelfth from 512 MiB on) for
-// input held before it spills (regrouping it briefly takes about three
-// times that). The shares are measured (docs/performance.md): at 128MiB a
-// twelfth for held input peaked at 138 MiB on 10 GB and 147 MiB on 20 GB, a
-// twenty-fourth at 127 and 147 MiB, for about 5% more time.
-func memoryBudgets(limit int64) (inFlight, collected, pending int64) {
+// 512 MiB on) for the steps collected in memory before they spill (detect's
+// estimate; the heap holds about twice that with the collector's chunks,
+// maps and the garbage collector's headroom). Measured on the 1 GB bench
+// corpus at 128MiB (docs/performance.md): a sixth peaked at 115-116 MiB RSS,
+// a quarter at 122-126, a third at 127-130, a half at 151, for about 5% less
+// CPU: larger shares only spill less often, and spilling is cheap.
+func memoryBudgets(limit int64) (inFlight, collected int64) {
 	const reserve = 40 << 20
 	inFlight = min(limit/8, 48<<20)
 	rest := max(limit-inFlight-reserve, 8<<20)
 	if limit >= 512<<20 {
 		// Large budgets have room for the collector's slack: a quarter.
-		return inFlight, rest / 4, rest / 12
+		return inFlight, rest / 4
 	}
-	return inFlight, rest / 6, rest / 24
+	return inFlight, rest / 6
 }
 
 // setMemoryLimit makes the garbage collector work harder as the heap nears
@@ -164,7 +163,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The runtime keeps freed pages until its limit is near, so RSS sits
 	// near the limit whatever the live heap: aim it below --max-memory.
 	setMemoryLimit(int64(maxMemory) * 7 / 8)
-	inFlight, collected, pending := memoryBudgets(int64(maxMemory))
+	inFlight, collected := memoryBudgets(int64(maxMemory))
 	f.inFlightBytes = int(inFlight)
 	var store *spill.Store
 	defer func() {
@@ -175,8 +174,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}()
 	_, stats, code := f.readInto(ctx, "scan", fs, stdin, stderr, func(policy detect.Policy) (batchSink, error) {
-		s, err := spill.New(spill.Options{Alloc: memory.NewGoAllocator(), Policy: policy, Dir: f.spillDir,
-			MaxBytes: collected, PendingBytes: pending})
+		s, err := spill.New(spill.Options{Policy: policy, Dir: f.spillDir, MaxBytes: collected})
 		store = s
 		return s, err
 	})
