@@ -11,11 +11,27 @@ type chunked[T any] struct {
 const chunkBits = 16
 const chunkSize = 1 << chunkBits
 
+// firstChunk is the capacity a column's first chunk starts with. A
+// collector of one small run (explain, the minimizer's thousands of trials)
+// would otherwise zero 64Ki values a column, about 5 MB, for a few rows.
+const firstChunk = 256
+
 func (c *chunked[T]) append(v T) {
 	if c.n&(chunkSize-1) == 0 {
-		c.chunks = append(c.chunks, make([]T, 0, chunkSize))
+		size := chunkSize
+		if len(c.chunks) == 0 {
+			size = firstChunk
+		}
+		c.chunks = append(c.chunks, make([]T, 0, size))
 	}
 	last := &c.chunks[len(c.chunks)-1]
+	if len(*last) == cap(*last) {
+		// Double a short chunk, never past chunkSize: chunk i must hold
+		// rows i*chunkSize and on (at).
+		grown := make([]T, len(*last), min(max(2*cap(*last), firstChunk), chunkSize))
+		copy(grown, *last)
+		*last = grown
+	}
 	*last = append(*last, v)
 	c.n++
 }
