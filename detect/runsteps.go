@@ -36,6 +36,11 @@ func (r RunSteps) HasCall(i int) bool { return r.v.flags[i]&flagCall != 0 }
 // CallKey identifies the call (tool and canonical args); 0 without a call.
 func (r RunSteps) CallKey(i int) uint64 { return r.v.call[i] }
 
+// NormKey identifies the call up to near-duplicates: tool and args equal
+// once normalised (case, white space, key order, volatile keys; RA103); 0
+// without args.
+func (r RunSteps) NormKey(i int) uint32 { return r.v.norm[i] }
+
 // Tool is the called tool's name.
 func (r RunSteps) Tool(i int) string { return r.v.names.toolName(r.v.tool[i]) }
 

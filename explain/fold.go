@@ -11,8 +11,9 @@ import (
 const maxPeriod = 4
 
 // The fold rule (docs/explain.md). Two steps are alike when they have the
-// same state, the same call (tool and canonical args; the same decision
-// text for a step without a call), and both are inside the loop segment or
+// same state, the same call (tool and args equal once normalised, so
+// near-duplicates that differ in a request id fold too, and the row says
+// so; the same decision text for a step without a call), and both are inside the loop segment or
 // both outside it. Outside the loop, a step with a progress event (a new
 // artifact or memory, a call that returned new data, STOP) is alike no
 // other step: it is the honest work a reader needs to see. Inside the
@@ -67,6 +68,9 @@ func signature(s *Step, i int) alike {
 	switch {
 	case s.Progress && !s.InLoop:
 		a.unique = i + 1
+	case s.Tool != "" && s.NormKey != 0:
+		// Near-duplicates are the same call to a reader, as to RA103.
+		a.tool, a.call = s.Tool, uint64(s.NormKey)
 	case s.Tool != "":
 		a.tool, a.call = s.Tool, s.CallKey
 	default:
@@ -80,6 +84,9 @@ func makeRow(steps []Step, first, period, reps int) Row {
 	for i := row.First; i <= row.Last; i++ {
 		if steps[i].Progress {
 			row.Progress++
+		}
+		if steps[i].CallKey != steps[row.First+(i-row.First)%period].CallKey {
+			row.NearDuplicates = true
 		}
 	}
 	for p := 0; p < period; p++ {

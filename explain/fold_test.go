@@ -96,3 +96,29 @@ func TestFormatOffset(t *testing.T) {
 		}
 	}
 }
+
+// Calls whose args differ as logged but are equal once normalised (a new
+// request id each time) fold as one call, and the row says so; calls that
+// differ once normalised do not fold.
+func TestNearDuplicatesFoldAndAreNamed(t *testing.T) {
+	st := steps("A A A B B")
+	for i := range st {
+		st[i].CallKey = uint64(100 + i) // every call's args differ as logged
+	}
+	for i := range 3 {
+		st[i].NormKey = 7 // the A calls are equal once normalised
+	}
+	st[3].NormKey, st[4].NormKey = 8, 9 // the B calls are not
+	rows := fold(st)
+	if got := shape(rows, st); got != "0-2/1x3 3 4" {
+		t.Fatalf("rows %s, want 0-2/1x3 3 4", got)
+	}
+	if !rows[0].NearDuplicates || rows[1].NearDuplicates {
+		t.Errorf("near-duplicates flagged %v, %v; want the folded row only", rows[0].NearDuplicates, rows[1].NearDuplicates)
+	}
+	same := steps("A A")
+	same[0].NormKey, same[1].NormKey = 7, 7
+	if r := fold(same); len(r) != 1 || r[0].NearDuplicates {
+		t.Errorf("identical calls: %+v, want one row not marked near-duplicate", r)
+	}
+}

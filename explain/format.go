@@ -170,6 +170,9 @@ func (run *Run) notes(row *Row) []string {
 		if row.Progress > 0 {
 			what += fmt.Sprintf(" (%d with a progress event)", row.Progress)
 		}
+		if row.NearDuplicates {
+			what += "; args differ only once normalised (near-duplicates, shown as first logged)"
+		}
 		notes = append(notes, what)
 	}
 	if m := run.Memory; m != nil && m.WrittenAt >= first && m.WrittenAt <= last {

@@ -46,6 +46,7 @@ type Step struct {
 	Tool    string
 	Args    string
 	CallKey uint64 // tool and canonical args; 0 without a call
+	NormKey uint32 // tool and args once normalised (near-duplicates); 0 without args
 	Result  Result
 	// Retrieved and Written are the memory ids read and written;
 	// WriteTags the tags of the writes (write_tags, else entry types).
@@ -90,6 +91,9 @@ type Row struct {
 	InLoop      bool
 	// Progress counts the row's steps with a progress event.
 	Progress int
+	// NearDuplicates: the row folds calls whose args differ as logged but
+	// are equal once normalised (a request id, a timestamp, the case).
+	NearDuplicates bool
 	// Positions describes each step of the repeated block, over its
 	// repetitions (one position for an unfolded row).
 	Positions []Position
