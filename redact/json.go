@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 // smallInt bounds the integers kept verbatim: counts, limits, page numbers,
@@ -65,9 +67,9 @@ func (w *jsonWriter) value(credential bool) {
 	case c == '"':
 		s := w.str()
 		if credential {
-			w.out = appendString(w.out, w.r.secretPlaceholder("credential", s))
+			w.out = schema.AppendJSONString(w.out, w.r.secretPlaceholder("credential", s))
 		} else {
-			w.out = appendString(w.out, w.r.Text(s))
+			w.out = schema.AppendJSONString(w.out, w.r.Text(s))
 		}
 	case c == 't' || c == 'n':
 		w.out = append(w.out, w.in[w.pos:w.pos+4]...)
@@ -152,31 +154,6 @@ func (w *jsonWriter) str() string {
 	var s string
 	_ = json.Unmarshal(w.in[start:w.pos], &s) // valid: checked by JSON
 	return s
-}
-
-// appendString writes s as a JSON string, escaping only what JSON requires
-// (no HTML escaping: the output is data, not markup).
-func appendString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\n':
-			dst = append(dst, '\\', 'n')
-		case c == '\r':
-			dst = append(dst, '\\', 'r')
-		case c == '\t':
-			dst = append(dst, '\\', 't')
-		case c < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, '"')
 }
 
 // number maps a JSON number. Equal values map to equal values whatever

@@ -396,6 +396,11 @@ func (p *canonParser) hex4() (rune, bool) {
 	return rune(v), true
 }
 
+// AppendJSONString appends s as a JSON string with the fewest escapes (those
+// of JCS, RFC 8785) and no HTML escaping: for code that writes JSON data
+// by hand, as the canonical form does.
+func AppendJSONString(dst []byte, s string) []byte { return appendCanonString(dst, s) }
+
 // appendCanonString writes s with the JCS escapes: \" \\ \b \f \n \r \t and
 // \u00xx (lower-case hex) for the other control characters; nothing else.
 func appendCanonString(dst []byte, s string) []byte {
