@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"slices"
@@ -696,16 +697,6 @@ func (c *Collector) groupRows() (order, rows, offsets []int32) {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int { return compareStrings(c.runIDs[a], c.runIDs[b]) })
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(c.runIDs[a], c.runIDs[b]) })
 	return order, rows, offsets
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -2,6 +2,7 @@ package explain
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"slices"
 
@@ -38,9 +39,9 @@ func decodeLines(lines [][]byte) (out []decoded, undecoded int) {
 	slices.SortStableFunc(out, func(a, b decoded) int {
 		switch {
 		case *a.step.Step != *b.step.Step:
-			return cmpInt(*a.step.Step, *b.step.Step)
+			return cmp.Compare(*a.step.Step, *b.step.Step)
 		case ts(&a) != ts(&b):
-			return cmpInt(ts(&a), ts(&b))
+			return cmp.Compare(ts(&a), ts(&b))
 		}
 		return a.order - b.order
 	})
@@ -52,14 +53,4 @@ func decodeLines(lines [][]byte) (out []decoded, undecoded int) {
 		kept = append(kept, d)
 	}
 	return kept, undecoded
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,7 +1,6 @@
 package explain
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/runawayhq/runaway/detect"
@@ -72,15 +71,5 @@ func (x *redaction) result(res detect.RunResult) detect.RunResult {
 	if x.red == nil {
 		return res
 	}
-	res.Headline = x.replace(res.Headline)
-	res.Findings = slices.Clone(res.Findings)
-	for k := range res.Findings {
-		f := &res.Findings[k]
-		f.Message = x.replace(f.Message)
-		f.Evidence.Keys = slices.Clone(f.Evidence.Keys)
-		for i, key := range f.Evidence.Keys {
-			f.Evidence.Keys[i] = x.replace(key)
-		}
-	}
-	return res
+	return report.RewriteCallTexts(res, x.replace)
 }

@@ -87,15 +87,21 @@ func RedactRun(r detect.RunResult, red Redactor) detect.RunResult {
 	if len(pairs) == 0 {
 		return r
 	}
-	rep := NewReplacer(pairs)
-	r.Headline = rep.Replace(r.Headline)
+	return RewriteCallTexts(r, NewReplacer(pairs).Replace)
+}
+
+// RewriteCallTexts returns r with replace applied to the texts that quote
+// calls: the headline, each finding's message and evidence keys. r's
+// slices are not modified.
+func RewriteCallTexts(r detect.RunResult, replace func(string) string) detect.RunResult {
+	r.Headline = replace(r.Headline)
 	r.Findings = slices.Clone(r.Findings)
 	for k := range r.Findings {
 		f := &r.Findings[k]
-		f.Message = rep.Replace(f.Message)
+		f.Message = replace(f.Message)
 		f.Evidence.Keys = slices.Clone(f.Evidence.Keys)
 		for i, key := range f.Evidence.Keys {
-			f.Evidence.Keys[i] = rep.Replace(key)
+			f.Evidence.Keys[i] = replace(key)
 		}
 	}
 	return r
