@@ -13,9 +13,10 @@ import (
 // rendering. Canonicalising is the most expensive part of decoding a line,
 // and the logs this tool exists for repeat the same args again and again.
 type argsCache struct {
-	norm    *schema.ArgsNormalizer
-	sets    [][2]argsEntry // two ways, the one used last first: a direct-mapped cache thrashes on two frequent args
-	scratch argsEntry      // args too large to cache
+	norm          *schema.ArgsNormalizer
+	sets          [][2]argsEntry // two ways, the one used last first: a direct-mapped cache thrashes on two frequent args
+	scratch       argsEntry      // args too large to cache
+	digestScratch []byte         // the digest's normalised text, reused
 }
 
 type argsEntry struct {
@@ -61,7 +62,8 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 	}
 	e := c.entry(tc.Args)
 	if empty && !e.hasWords {
-		if d, err := c.norm.Digest(tc.Args, true); err == nil {
+		d, scratch, err := c.norm.DigestScratch(tc.Args, true, c.digestScratch)
+		if c.digestScratch = scratch; err == nil {
 			e.digest.Words = d.Words
 		}
 		e.hasWords = true
@@ -122,7 +124,8 @@ func (c *argsCache) entry(args []byte) *argsEntry {
 	}
 	e.raw = append(e.raw[:0], args...)
 	e.canon, e.hash = e.canon[:0], ""
-	e.digest, _ = c.norm.Digest(args, false) // unreadable args have no near-duplicates
+	// Unreadable args have no near-duplicates: a zero digest.
+	e.digest, c.digestScratch, _ = c.norm.DigestScratch(args, false, c.digestScratch)
 	e.hasWords = false
 	e.short = schema.AppendShortArgs(e.short[:0], args, schema.ShortArgsBytes)
 	e.valid = true

@@ -32,24 +32,32 @@ type ArgsDigest struct {
 // only calls that came back empty need it, and it costs a third of the
 // time.
 func (n *ArgsNormalizer) Digest(raw []byte, withWords bool) (ArgsDigest, error) {
-	var buf [256]byte
-	d := digester{norm: n, p: canonParser{in: raw, norm: n}, withWords: withWords, scratch: buf[:0]}
+	d, _, err := n.DigestScratch(raw, withWords, nil)
+	return d, err
+}
+
+// DigestScratch is Digest with a scratch buffer for the normalised text of
+// string values, returned (maybe grown) for the next call: a decoder that
+// digests every call's args keeps one instead of allocating one a call.
+func (n *ArgsNormalizer) DigestScratch(raw []byte, withWords bool, scratch []byte) (ArgsDigest, []byte, error) {
+	d := digester{norm: n, p: canonParser{in: raw, norm: n}, withWords: withWords, scratch: scratch[:0]}
 	d.p.skipSpace()
 	if len(raw) == 0 || d.p.pos == len(raw) {
-		return ArgsDigest{}, errors.New("args: empty")
+		return ArgsDigest{}, d.scratch, errors.New("args: empty")
 	}
 	h, err := d.value(0)
 	if errors.Is(err, errRepeatedKey) {
-		return n.digestSlow(raw, withWords)
+		out, err := n.digestSlow(raw, withWords)
+		return out, d.scratch, err
 	}
 	if err != nil {
-		return ArgsDigest{}, err
+		return ArgsDigest{}, d.scratch, err
 	}
 	d.p.skipSpace()
 	if d.p.pos != len(raw) {
-		return ArgsDigest{}, d.p.errorf("unexpected data after the value")
+		return ArgsDigest{}, d.scratch, d.p.errorf("unexpected data after the value")
 	}
-	return ArgsDigest{Norm: h | 1, Words: d.words}, nil
+	return ArgsDigest{Norm: h | 1, Words: d.words}, d.scratch, nil
 }
 
 var errRepeatedKey = errors.New("repeated key")
