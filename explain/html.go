@@ -35,6 +35,21 @@ func WriteHTML(w io.Writer, runs []*Run) error {
 	return bw.Flush()
 }
 
+// TimelineSVG renders one run's SVG timeline, with its legend, as the
+// explain page draws it: the same template, so a page that embeds it (the
+// scan's overview) shows the same drawing, escaped the same way. The model
+// is sanitized first, as WriteHTML does. Its style is report.HTMLStyle,
+// which every runaway page already carries.
+func TimelineSVG(run *Run) (template.HTML, error) {
+	var b strings.Builder
+	if err := explainTemplate.ExecuteTemplate(&b, "timeline", timelineSVG(sanitized(run))); err != nil {
+		return "", err
+	}
+	// html/template escaped every string where it landed: the result is
+	// markup to insert as is.
+	return template.HTML(b.String()), nil
+}
+
 type htmlPage struct {
 	Title  string
 	Policy string
@@ -163,8 +178,50 @@ var explainTemplate = template.Must(template.New("explain").Parse(`<!DOCTYPE htm
 <dt>{{.Label}}</dt><dd>{{if .Code}}<code>{{.Code}}</code> {{end}}{{.Value}}</dd>
 {{- end}}
 </dl>
-<figure class="timeline">
-{{with .SVG}}
+{{template "timeline" .SVG}}
+<h3>Timeline</h3>
+<p class="note">Shaded rows are the loop segment; alike steps in a row are folded into one line (docs/explain.md).</p>
+<div class="scroll"><table class="steps">
+<thead><tr><th></th><th class="num">step</th><th class="num">ts</th><th>state</th><th>call</th><th>result</th><th>memory</th><th>note</th></tr></thead>
+<tbody>
+{{- range .Lines}}
+<tr class="{{if .Loop}}loop{{end}}{{if not .First}} cont{{end}}"><td class="mark">{{if .Loop}}▶{{end}}</td><td class="num">{{.Steps}}</td><td class="num">{{.TS}}</td><td>{{.State}}</td><td>{{if .Call}}<code>{{.Call}}</code>{{else}}{{.Decision}}{{end}}{{if .Reps}} {{.Reps}}{{end}}</td><td>{{.Result}}</td><td>{{.Memory}}</td><td>{{.Note}}</td></tr>
+{{- end}}
+</tbody>
+</table></div>
+<h3>Evidence</h3>
+{{if .Findings}}<ul class="findings">
+{{- range .Findings}}
+<li><strong>{{.Detector}}</strong> {{.Slug}} ({{.Severity}}, {{.Cause}}): {{.Message}}<br>
+<span class="note">evidence: {{.Evidence}}{{range .Keys}}; key <code>{{.}}</code>{{end}}</span><br>
+<span class="note">fix: {{.Fix}}</span></li>
+{{- end}}
+{{- if .MemoryID}}
+<li><strong>Contaminating memory</strong> <code>{{.MemoryID}}</code>: {{.Memory}}</li>
+{{- end}}
+</ul>{{else}}<p>No detector fired.</p>{{end}}
+{{if .Guards}}
+<h3>Guards replayed</h3>
+<table class="guards">
+<thead><tr><th>guard</th><th class="num">stop</th><th class="num">vs onset</th><th class="num">saved</th><th>reason</th></tr></thead>
+<tbody>
+{{- range .Guards}}
+<tr><td>{{if .Recommended}}<strong>{{.Name}}</strong> (recommended){{else}}{{.Name}}{{end}}</td><td class="num">{{.Stop}}</td><td class="num">{{.Delay}}</td><td class="num">{{.Saved}}</td><td>{{.Reason}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{end}}
+<h3>Recommended guard</h3>
+{{if .Healthy}}<p>None: the run is healthy.</p>
+{{else if .Guard}}<p><strong>{{.Guard.Name}}</strong>: {{.GuardMsg}}.</p>
+<ul><li>its reason: {{.Guard.Reason}}</li><li>chosen: {{.Guard.Why}}</li><li>the fix the report recommends: {{.Fix}}</li></ul>
+{{else}}<p>{{.GuardMsg}}.</p><ul><li>the fix the report recommends: {{.Fix}}</li></ul>{{end}}
+</section>
+{{end}}
+</body>
+</html>
+{{define "timeline"}}<figure class="timeline">
+{{with .}}
 <div class="scroll">
 <svg class="timeline" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="timeline">
 {{- with .Loop}}
@@ -217,46 +274,4 @@ var explainTemplate = template.Must(template.New("explain").Parse(`<!DOCTYPE htm
 </div>
 {{end}}
 <figcaption class="legend"><span><i class="st-plan" style="background:#8250df"></i>PLAN</span><span><i style="background:#0969da"></i>ACT</span><span><i style="background:#1a7f37"></i>EVAL</span><span><i style="background:#bc4c00"></i>RECOVER</span><span><i style="background:#24292f"></i>STOP</span><span>call colour: one per call (tool and args)</span><span><i style="background:#cf222e"></i>error</span><span>○ empty result</span><span>■ memory written, ○ read, linked</span><span><i style="background:rgba(207,34,46,.25)"></i>loop segment</span></figcaption>
-</figure>
-<h3>Timeline</h3>
-<p class="note">Shaded rows are the loop segment; alike steps in a row are folded into one line (docs/explain.md).</p>
-<div class="scroll"><table class="steps">
-<thead><tr><th></th><th class="num">step</th><th class="num">ts</th><th>state</th><th>call</th><th>result</th><th>memory</th><th>note</th></tr></thead>
-<tbody>
-{{- range .Lines}}
-<tr class="{{if .Loop}}loop{{end}}{{if not .First}} cont{{end}}"><td class="mark">{{if .Loop}}▶{{end}}</td><td class="num">{{.Steps}}</td><td class="num">{{.TS}}</td><td>{{.State}}</td><td>{{if .Call}}<code>{{.Call}}</code>{{else}}{{.Decision}}{{end}}{{if .Reps}} {{.Reps}}{{end}}</td><td>{{.Result}}</td><td>{{.Memory}}</td><td>{{.Note}}</td></tr>
-{{- end}}
-</tbody>
-</table></div>
-<h3>Evidence</h3>
-{{if .Findings}}<ul class="findings">
-{{- range .Findings}}
-<li><strong>{{.Detector}}</strong> {{.Slug}} ({{.Severity}}, {{.Cause}}): {{.Message}}<br>
-<span class="note">evidence: {{.Evidence}}{{range .Keys}}; key <code>{{.}}</code>{{end}}</span><br>
-<span class="note">fix: {{.Fix}}</span></li>
-{{- end}}
-{{- if .MemoryID}}
-<li><strong>Contaminating memory</strong> <code>{{.MemoryID}}</code>: {{.Memory}}</li>
-{{- end}}
-</ul>{{else}}<p>No detector fired.</p>{{end}}
-{{if .Guards}}
-<h3>Guards replayed</h3>
-<table class="guards">
-<thead><tr><th>guard</th><th class="num">stop</th><th class="num">vs onset</th><th class="num">saved</th><th>reason</th></tr></thead>
-<tbody>
-{{- range .Guards}}
-<tr><td>{{if .Recommended}}<strong>{{.Name}}</strong> (recommended){{else}}{{.Name}}{{end}}</td><td class="num">{{.Stop}}</td><td class="num">{{.Delay}}</td><td class="num">{{.Saved}}</td><td>{{.Reason}}</td></tr>
-{{- end}}
-</tbody>
-</table>
-{{end}}
-<h3>Recommended guard</h3>
-{{if .Healthy}}<p>None: the run is healthy.</p>
-{{else if .Guard}}<p><strong>{{.Guard.Name}}</strong>: {{.GuardMsg}}.</p>
-<ul><li>its reason: {{.Guard.Reason}}</li><li>chosen: {{.Guard.Why}}</li><li>the fix the report recommends: {{.Fix}}</li></ul>
-{{else}}<p>{{.GuardMsg}}.</p><ul><li>the fix the report recommends: {{.Fix}}</li></ul>{{end}}
-</section>
-{{end}}
-</body>
-</html>
-`))
+</figure>{{end}}`))

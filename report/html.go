@@ -30,6 +30,12 @@ type HTMLOverview struct {
 	// holds [2^(b-1), 2^b).
 	hist [65]int64
 	kept overviewHeap
+	// timelines are the step-by-step timelines embedded in the runs'
+	// sections, by run id; timelinesSet says SetTimelines was called, and
+	// timelinesWhy why the runs without one have none.
+	timelines    map[string]template.HTML
+	timelinesSet bool
+	timelinesWhy string
 }
 
 // NewHTMLOverview keeps at most max runs (--max-rows), never more than
@@ -94,6 +100,42 @@ func (h *overviewHeap) Pop() any {
 	return x
 }
 
+// TopRunIDs returns the run ids of the first k rows of the page's table, in
+// its default order: the runs whose timelines SetTimelines should get.
+func (o *HTMLOverview) TopRunIDs(k int) []string {
+	runs := o.sorted()
+	ids := make([]string, 0, min(k, len(runs)))
+	for _, r := range runs[:min(k, len(runs))] {
+		ids = append(ids, r.RunID)
+	}
+	return ids
+}
+
+// SetTimelines embeds a step-by-step timeline in the section of each run
+// of byRunID (by raw run id); why says, on the page, why the other runs
+// have none. The markup is the explain package's (explain.TimelineSVG:
+// report cannot import explain, which imports report), escaped there and
+// inserted as is; its classes are styled by HTMLStyle, which the page
+// already carries, and it loads nothing, so the page's policy is unchanged.
+func (o *HTMLOverview) SetTimelines(byRunID map[string]template.HTML, why string) {
+	o.timelines, o.timelinesSet, o.timelinesWhy = byRunID, true, why
+}
+
+// sorted returns the kept runs in table order.
+func (o *HTMLOverview) sorted() []*detect.RunResult {
+	runs := slices.Clone([]*detect.RunResult(o.kept))
+	slices.SortFunc(runs, func(a, b *detect.RunResult) int {
+		if tableBefore(a, b) {
+			return -1
+		}
+		if tableBefore(b, a) {
+			return 1
+		}
+		return 0
+	})
+	return runs
+}
+
 // writeHTML is Write's html format: the overview of scan.Runs.
 func writeHTML(w *bufio.Writer, scan *Scan, opts Options) error {
 	o := NewHTMLOverview(opts.MaxRows)
@@ -105,8 +147,9 @@ func writeHTML(w *bufio.Writer, scan *Scan, opts Options) error {
 
 // Write writes the page: the scan's summary, flagged runs by root cause, a
 // histogram of wasted steps, and the kept runs in a sortable table whose
-// rows link to a section per run (findings, evidence, a timeline of the
-// findings, the `runaway explain` command for the step-by-step timeline).
+// rows link to a section per run (findings, evidence, the step-by-step
+// timeline given by SetTimelines or else the `runaway explain` command that
+// draws it); each row has a small timeline of the run's findings.
 // Every string from a log is sanitized, then escaped by html/template.
 func (o *HTMLOverview) Write(w io.Writer, s *Summary) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -117,23 +160,20 @@ func (o *HTMLOverview) Write(w io.Writer, s *Summary) error {
 }
 
 func (o *HTMLOverview) write(w *bufio.Writer, s *Summary) error {
-	runs := slices.Clone([]*detect.RunResult(o.kept))
-	slices.SortFunc(runs, func(a, b *detect.RunResult) int {
-		if tableBefore(a, b) {
-			return -1
-		}
-		if tableBefore(b, a) {
-			return 1
-		}
-		return 0
-	})
+	runs := o.sorted()
 	page := overviewPage{Policy: HTMLPolicy, Style: HTMLStyle, Script: HTMLSortScript,
 		Summary: summaryFields(s), Partial: s.Partial, Failed: sanitizeAll(s.Input.FailedSources),
 		Flagged: formatCount(o.flagged), Shown: len(runs), Cut: int64(len(runs)) < o.flagged,
 		Causes: causeChart(s), Hist: o.histogram()}
 	for k, r := range runs {
-		page.Runs = append(page.Runs, overviewRun(k, r))
+		p := overviewRun(k, r)
+		if t, ok := o.timelines[r.RunID]; ok {
+			p.Timeline = t
+			page.TimelineCount++
+		}
+		page.Runs = append(page.Runs, p)
 	}
+	page.Timelines, page.TimelinesWhy = o.timelinesSet, sanitize(o.timelinesWhy)
 	return overviewTemplate.Execute(w, page)
 }
 
@@ -150,6 +190,12 @@ type overviewPage struct {
 	Causes  *barChart
 	Hist    *barChart
 	Runs    []pageRun
+	// Timelines: the scan decided which runs get a step-by-step timeline
+	// (SetTimelines); TimelineCount have one, TimelinesWhy says why the
+	// others have none.
+	Timelines     bool
+	TimelineCount int
+	TimelinesWhy  string
 }
 
 type labelValue struct{ Label, Value string }
@@ -297,6 +343,7 @@ type pageRun struct {
 	StepsText, WastedStepsText                             string
 	Command                                                string
 	Spark                                                  *spark
+	Timeline                                               template.HTML // explain's markup, or empty
 	Findings                                               []pageFinding
 }
 

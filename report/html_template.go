@@ -57,6 +57,9 @@ svg .sev-runaway{fill:var(--runaway)}svg .sev-suspicious{fill:var(--suspicious)}
 {{if .Runs}}
 <p class="note">{{if .Cut}}Showing the {{.Shown}} worst of {{.Flagged}} flagged runs (runaway first, then the most wasted steps); the page lists at most {{.Shown}} so that it stays small. The json, ndjson and parquet outputs list every run.{{else}}All {{.Flagged}} flagged runs, runaway first, then the most wasted steps.{{end}}
 The timeline column shows each finding's steps over the run, the wasted part shaded.</p>
+{{- if .Timelines}}
+<p class="note">{{if eq .TimelineCount .Shown}}Every run listed shows its step-by-step timeline in its section.{{else if .TimelineCount}}{{.TimelineCount}} of the {{.Shown}} runs listed, the first in this order, show their step-by-step timeline in their section.{{else}}No run shows its step-by-step timeline here: {{.TimelinesWhy}}.{{end}}</p>
+{{- end}}
 <div class="scroll"><table class="sortable runs">
 <thead><tr><th data-type="num" class="num">#</th><th>run</th><th data-type="num">verdict</th><th>root cause</th><th data-type="num" class="num">onset</th><th data-type="num" class="num">steps</th><th data-type="num" class="num">wasted steps</th><th data-type="num" class="num">wasted cost</th><th>timeline</th><th>evidence</th></tr></thead>
 <tbody>
@@ -69,7 +72,10 @@ The timeline column shows each finding's steps over the run, the wasted part sha
 <section class="run" id="{{.Anchor}}">
 <h3>Run <code>{{.RunID}}</code> <span class="verdict v-{{.Verdict}}">{{.Verdict}}</span> {{.Cause}}</h3>
 <p>{{.Headline}}</p>
-<p class="note">onset step {{.Onset}}; {{.WastedStepsText}} of {{.StepsText}} steps wasted ({{.Cost}}). Step by step: <code>{{.Command}}</code></p>
+<p class="note">onset step {{.Onset}}; {{.WastedStepsText}} of {{.StepsText}} steps wasted ({{.Cost}}). {{if .Timeline}}Step by step below; with the folded steps, the guards replayed and the memory: <code>{{.Command}}</code>{{else if $.Timelines}}Step-by-step timeline left out of this page ({{$.TimelinesWhy}}): <code>{{.Command}}</code>{{else}}Step by step: <code>{{.Command}}</code>{{end}}</p>
+{{- with .Timeline}}
+{{.}}
+{{- end}}
 <ul class="findings">
 {{- range .Findings}}
 <li><strong>{{.Detector}}</strong> {{.Slug}} ({{.Severity}}, {{.Cause}}): {{.Message}}<br><span class="note">evidence: {{.Evidence}}{{range .Keys}}; key <code>{{.}}</code>{{end}}</span><br><span class="note">fix: {{.Guard}}</span></li>

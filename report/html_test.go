@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"html/template"
 	"strings"
 	"testing"
 
@@ -92,4 +93,44 @@ func attr(n *html.Node, key string) string {
 		}
 	}
 	return ""
+}
+
+// TopRunIDs names the first rows in table order, and SetTimelines puts each
+// one's markup, as is, in its own section; the others' sections say why
+// they have none.
+func TestHTMLOverviewTimelines(t *testing.T) {
+	o := NewHTMLOverview(0)
+	var s Summarizer
+	for i := range 5 {
+		r := detect.RunResult{RunID: fmt.Sprintf("r<%d>", i), Verdict: detect.Suspicious, RootCause: detect.CauseReplanLoop,
+			OnsetStep: 1, Steps: 10, WastedSteps: int64(i)}
+		s.Add(&r)
+		o.Add(&r)
+	}
+	ids := o.TopRunIDs(2)
+	if strings.Join(ids, " ") != "r<4> r<3>" || len(o.TopRunIDs(9)) != 5 {
+		t.Fatalf("TopRunIDs(2) = %q", ids)
+	}
+	o.SetTimelines(map[string]template.HTML{ids[0]: `<svg class="timeline" id="t0"></svg>`, ids[1]: `<svg class="timeline" id="t1"></svg>`}, "only <2>")
+	var b bytes.Buffer
+	sum := s.Summary(InputStats{})
+	if err := o.Write(&b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	walk(doc, func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Data == "svg" && attr(n, "id") != "" {
+			got = append(got, attr(n.Parent, "id")+">"+attr(n, "id"))
+		}
+	})
+	if strings.Join(got, " ") != "run-0>t0 run-1>t1" {
+		t.Errorf("timelines in %q, want run-0>t0 run-1>t1", got)
+	}
+	if !strings.Contains(b.String(), "2 of the 5 runs listed") || !strings.Contains(b.String(), "left out of this page (only &lt;2&gt;)") {
+		t.Error("the page does not say which runs have a timeline, or why the others have none")
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/runawayhq/runaway/explain"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/redact"
+	"github.com/runawayhq/runaway/replay"
 	"github.com/runawayhq/runaway/report"
 )
 
@@ -78,26 +79,16 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
-	lines := make(map[string][][]byte, len(ids))
-	in.runIDs = ids
-	in.onStepLine = func(l ingest.StepLine) { lines[l.RunID] = append(lines[l.RunID], l.Raw) }
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	collector, stats, code := in.read(ctx, "explain", fs, stdin, stderr)
-	if code != exitClean {
-		return code
-	}
-	in.progress.finish()
 	var redactor report.Redactor
 	if redactArgs {
 		redactor = redact.New(nil)
 	}
-	built := make(map[string]*explain.Run, len(ids))
-	collector.Visit(in.workers, func(r detect.RunSteps, res *detect.RunResult) {
-		// Visit calls one at a time: the guards are reset for each run.
-		built[r.ID()] = explain.Build(explain.Input{Steps: r, Result: res, Lines: lines[r.ID()], Guards: selected, Redact: redactor})
-		delete(lines, r.ID())
-	})
+	built, stats, code := in.explainRuns(ctx, "explain", fs, stdin, stderr, ids, selected, redactor)
+	if code != exitClean {
+		return code
+	}
 	var runs []*explain.Run
 	var missing []string
 	for _, id := range ids {
@@ -130,6 +121,30 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFailure
 	}
 	return exitClean
+}
+
+// explainRuns reads the lines of the runs ids from the inputs (fs.Args())
+// and builds their models, by run id; a run not in the input has none.
+// Only the lines that can hold the ids are decoded. It is explain's
+// pipeline, and the scan's for the timelines its html overview embeds. A
+// code other than exitClean means stop with it (stderr says why).
+func (in *inputFlags) explainRuns(ctx context.Context, cmd string, fs *pflag.FlagSet, stdin io.Reader, stderr io.Writer,
+	ids []string, guards []replay.Guard, redactor report.Redactor) (map[string]*explain.Run, ingest.Stats, int) {
+	lines := make(map[string][][]byte, len(ids))
+	in.runIDs = ids
+	in.onStepLine = func(l ingest.StepLine) { lines[l.RunID] = append(lines[l.RunID], l.Raw) }
+	collector, stats, code := in.read(ctx, cmd, fs, stdin, stderr)
+	if code != exitClean {
+		return nil, stats, code
+	}
+	in.progress.finish()
+	built := make(map[string]*explain.Run, len(ids))
+	collector.Visit(in.workers, func(r detect.RunSteps, res *detect.RunResult) {
+		// Visit calls one at a time: the guards are reset for each run.
+		built[r.ID()] = explain.Build(explain.Input{Steps: r, Result: res, Lines: lines[r.ID()], Guards: guards, Redact: redactor})
+		delete(lines, r.ID())
+	})
+	return built, stats, exitClean
 }
 
 func writeExplain(w io.Writer, format string, runs []*explain.Run, color bool) error {

@@ -186,7 +186,8 @@ func checkScreenshot(t *testing.T, shot []byte) {
 
 // The scan page's table sorts on a click, in the browser: by wasted steps
 // ascending, then descending on a second click (ties keep their order),
-// then by run id; every run links to a section of the page.
+// then by run id; every run links to a section of the page, and following
+// the first row's link shows that run's step-by-step timeline, drawn.
 func TestBrowserSortsTheScanTable(t *testing.T) {
 	ctx := browser(t)
 	url := writePage(t, "scan", "--format", "html", fixturesDir)
@@ -221,6 +222,29 @@ func TestBrowserSortsTheScanTable(t *testing.T) {
 	dangling, err := chromedp.Run(ctx, chromedp.Evaluate[int](`[...document.querySelectorAll("a[href^='#']")].filter(a => !document.getElementById(a.getAttribute("href").slice(1))).length`))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Following the first row's link shows its section, with the run's
+	// step-by-step timeline drawn.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("table.runs tbody tr:first-child a"))); err != nil {
+		t.Fatal(err)
+	}
+	type shown struct {
+		Hash                 string
+		W, H, SectionTop, VH float64
+		States               int
+	}
+	target, err := chromedp.Run(ctx, chromedp.Evaluate[shown](`(() => {
+		const sec = document.getElementById(location.hash.slice(1)), s = sec && sec.querySelector("svg.timeline");
+		if (!s) return {Hash: location.hash};
+		const r = s.getBoundingClientRect();
+		return {Hash: location.hash, W: r.width, H: r.height, SectionTop: sec.getBoundingClientRect().top, VH: innerHeight,
+			States: s.querySelectorAll("g.states rect").length};
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if target.W <= 0 || target.H <= 0 || target.States == 0 || target.SectionTop < -1 || target.SectionTop > target.VH {
+		t.Errorf("after following the first row's link: %+v, want its section in view with a drawn timeline", target)
 	}
 	if len(initial) < 10 {
 		t.Fatalf("%d rows: the fixtures should flag more runs", len(initial))

@@ -102,6 +102,16 @@ func TestHostileLogsAreInertInEveryFormat(t *testing.T) {
 	if !strings.Contains(outs["scan ndjson"], "memory-contamination") || !strings.Contains(outs["scan ndjson"], "queries like TOOL") {
 		t.Fatalf("the hostile runs are not flagged as expected:\n%s", outs["scan ndjson"])
 	}
+	// The scan page embeds both runs' timelines, drawn by explain from the
+	// second read: the hostile ids, tools and args flow through them too.
+	if rows, timelines := timelinesOf(t, outs["scan html"]); rows != 2 || timelines != 2 {
+		t.Fatalf("scan html: %d rows, %d timelines; want both runs' timelines", rows, timelines)
+	}
+	for _, svg := range find(parseOverview(t, outs["scan html"]).doc, "svg", "timeline") {
+		if text := textOf(svg); !strings.Contains(text, "TOOL "+hostile[0]) || !strings.Contains(text, `\u003cscript\u003ealert(1)`) { // in the args, as the log escapes it
+			t.Errorf("scan html: a timeline without the hostile calls: %q", text)
+		}
+	}
 	for name, out := range outs {
 		t.Run(name, func(t *testing.T) {
 			noControls(t, out)

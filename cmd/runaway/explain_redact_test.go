@@ -58,6 +58,17 @@ func TestRedactEveryOutput(t *testing.T) {
 		}
 		outs["scan "+f] = string(data)
 	}
+	// The scan page embeds both runs' timelines (explain's model, redacted
+	// by the same redactor): their calls' args are checked below with the
+	// rest of the page, and hold the same placeholder as the evidence.
+	var timelines strings.Builder
+	for _, svg := range find(parseOverview(t, outs["scan html"]).doc, "svg", "timeline") {
+		timelines.WriteString(textOf(svg))
+	}
+	if rows, n := timelinesOf(t, outs["scan html"]); rows != 2 || n != 2 || !strings.Contains(timelines.String(), "crm_lookup {") {
+		t.Fatalf("scan html: %d rows, %d timelines with the calls' args: %.300q", rows, n, timelines.String())
+	}
+	outs["scan html timelines"] = timelines.String()
 	for name, out := range outs {
 		if m := secretWords.FindString(out); m != "" {
 			t.Errorf("%s: %q survived --redact", name, m)
@@ -72,6 +83,9 @@ func TestRedactEveryOutput(t *testing.T) {
 	args := regexp.MustCompile(`crm_lookup (\{[^}]*\}) x8`).FindStringSubmatch(text)
 	if args == nil {
 		t.Fatalf("no folded crm_lookup line:\n%s", text)
+	}
+	if !strings.Contains(outs["scan html timelines"], "crm_lookup "+args[1]) {
+		t.Errorf("the scan page's timeline does not show the placeholder %s", args[1])
 	}
 	if !strings.Contains(text, "key: crm_lookup "+args[1]) || !strings.Contains(outs["scan ndjson"], strings.ReplaceAll(args[1], `"`, `\"`)) {
 		t.Errorf("the evidence does not show the timeline's placeholder %s", args[1])

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"iter"
 	"os"
@@ -21,6 +23,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/explain"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/internal/atomicfile"
 	"github.com/runawayhq/runaway/redact"
@@ -42,7 +45,15 @@ type scanFlags struct {
 	maxMemory string
 	spillDir  string
 	redact    bool
+	// timelines is --html-timelines: the flagged runs, first in the html
+	// overview's order, whose step-by-step timelines it embeds.
+	timelines int
 }
+
+// maxHTMLTimelines caps --html-timelines at ingest's maxPrefilterIDs (not
+// exported): up to that many run ids, the second read decodes only the
+// lines whose bytes hold one of them; more would decode every line again.
+const maxHTMLTimelines = 32
 
 // memoryBudgets splits --max-memory: the input being decoded at once (at
 // most 48 MiB: more buys no speed), a reserve for the runtime, buffers and
@@ -124,6 +135,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.spillDir, "spill-dir", "", "directory for spilled input (default: $TMPDIR or /tmp); its files are removed on exit")
 	fs.StringArrayVar(&f.outputs, "output", nil, "also write FORMAT=PATH from the same pass (repeatable); FORMAT: "+strings.Join(outputFormats, ", "))
 	fs.BoolVar(&f.redact, "redact", false, "replace args values in evidence, messages and headlines with stable placeholders, in every output (docs/output.md)")
+	fs.IntVar(&f.timelines, "html-timelines", 25, fmt.Sprintf("html: embed the step-by-step timelines of this many flagged runs, the first in the page's order, read again from the input (0 = none, at most %d)", maxHTMLTimelines))
 	bindInputFlags(fs, &f.inputFlags)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: runaway scan [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n.gz and .zst input is read transparently.\n\nFlags:\n%s", fs.FlagUsages())
@@ -138,6 +150,10 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if !validFormat(f.format) {
 		fmt.Fprintf(stderr, "runaway scan: --format %q: want one of %s\n", f.format, strings.Join(report.Formats, ", "))
+		return exitUsage
+	}
+	if f.timelines < 0 || f.timelines > maxHTMLTimelines {
+		fmt.Fprintf(stderr, "runaway scan: --html-timelines %d: want 0 to %d\n", f.timelines, maxHTMLTimelines)
 		return exitUsage
 	}
 	outputs, err := parseOutputs(f.outputs)
@@ -181,7 +197,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code != exitClean {
 		return code
 	}
-	return f.analyze(ctx, store, stats, start, outputs, failOn, stdout, stderr)
+	return f.analyze(ctx, store, stats, start, outputs, failOn, fs, stdin, stdout, stderr)
 }
 
 // analyze analyzes every run once and writes every output from that pass:
@@ -191,7 +207,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // until the summary, which comes first, is known. A scan interrupted here
 // writes no report.
 func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats ingest.Stats, start time.Time,
-	outputs []output, failOn *detect.Verdict, stdout, stderr io.Writer) int {
+	outputs []output, failOn *detect.Verdict, fs *pflag.FlagSet, stdin io.Reader, stdout, stderr io.Writer) int {
 	var streamed []*streamSink
 	defer func() {
 		for _, s := range streamed {
@@ -291,6 +307,11 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 	in.DuplicateSteps, in.ConflictingSteps = dupes[0], dupes[1]
 	scan := &report.Scan{Summary: sum.Summary(in), Runs: runs}
 	timing := scanTiming(start)
+	// Before any report is committed: interrupted here, the scan writes none.
+	if overview != nil && !f.embedTimelines(ctx, overview, redactor, fs, stdin, stderr) {
+		fmt.Fprintf(stderr, "runaway scan: interrupted while reading the html timelines; no report written\n")
+		return exitFailure
+	}
 	for _, s := range streamed {
 		if err := s.commit(); err != nil {
 			fmt.Fprintf(stderr, "runaway scan: writing the %s report: %v\n", s.out.format, err)
@@ -315,6 +336,69 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 		return exitFindings
 	}
 	return exitClean
+}
+
+// beforeTimelineRead is nil but in a test, which removes the input there
+// to check that a failed second read leaves the scan as it was.
+var beforeTimelineRead func()
+
+// embedTimelines gives the overview the step-by-step timelines of its
+// first --html-timelines runs: a second, selective read of the input (only
+// the lines that can hold their run ids are decoded) through explain's
+// pipeline, drawn by explain's renderer. It is best effort: when the input
+// cannot be read again, the page says so, a warning goes to stderr, and the
+// scan's other outputs and exit code are those it would have without. It
+// returns false only when ctx was cancelled.
+func (f *scanFlags) embedTimelines(ctx context.Context, overview *report.HTMLOverview, redactor report.Redactor,
+	fs *pflag.FlagSet, stdin io.Reader, stderr io.Writer) bool {
+	ids := overview.TopRunIDs(f.timelines)
+	switch {
+	case f.timelines == 0:
+		overview.SetTimelines(nil, "--html-timelines 0")
+		return true
+	case len(ids) == 0:
+		return true
+	case slices.Contains(fs.Args(), "-"):
+		overview.SetTimelines(nil, "the input was read from stdin, which cannot be read again")
+		return true
+	}
+	// A copy: the first read's settings stay as they were. No rejects file
+	// (it holds the first read's rejects), no progress bar, and its
+	// messages (rejects, skipped sources) held back: stderr has them once,
+	// from the first read.
+	in := f.inputFlags
+	in.rejects, in.quiet, in.progress = "", true, nil
+	if beforeTimelineRead != nil {
+		beforeTimelineRead()
+	}
+	var msgs bytes.Buffer
+	guards, _ := parseGuards(nil) // every built-in guard, as explain's default
+	built, _, code := in.explainRuns(ctx, "scan", fs, stdin, &msgs, ids, guards, redactor)
+	if ctx.Err() != nil {
+		return false
+	}
+	if code != exitClean {
+		// The read's first message says why, prefixed as the warning is.
+		why, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(msgs.String()), "runaway scan: "), "\n")
+		fmt.Fprintf(stderr, "runaway scan: warning: the html overview has no step-by-step timelines: reading the input again failed: %s\n", why)
+		overview.SetTimelines(nil, "reading the input again failed")
+		return true
+	}
+	timelines := make(map[string]template.HTML, len(ids))
+	for _, id := range ids {
+		r := built[id]
+		if r == nil {
+			continue // gone from the input since the first read: its row says it has none
+		}
+		svg, err := explain.TimelineSVG(r)
+		if err != nil {
+			fmt.Fprintf(stderr, "runaway scan: warning: the timeline of a run is left out of the html overview: %v\n", err)
+			continue
+		}
+		timelines[id] = svg
+	}
+	overview.SetTimelines(timelines, fmt.Sprintf("only the first %d runs have one; --html-timelines sets how many", f.timelines))
+	return true
 }
 
 // read checks the input arguments and flags, and reads every source named
