@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -67,5 +68,55 @@ func TestRunIDsSelectOnlyThoseRunsAndKeepTheirLines(t *testing.T) {
 	want := []string{`{"run_id":"r1","step":0}`, `{"run_id":"\u00721","step":1}`, `{"run_id":"r1","step":2,"goal":"g"}`}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") || lines[2].Line != 8 {
 		t.Errorf("kept lines %q (last at line %d), want %q at line 8", got, lines[len(lines)-1].Line, want)
+	}
+}
+
+// The selector may decode lines of other runs, but must never skip a line
+// the decoder would read as a step of a selected run, however the line
+// spells its run_id: case, escapes, nesting, a repeated key, bad UTF-8.
+func TestRunSelectorNeverSkipsASelectedRun(t *testing.T) {
+	lines := []string{
+		`{"run_id":"r1","step":0}`,
+		`{"run_id" : "r1" ,"step":0}`,
+		`{"step":0,"run_id":"r1"}`,
+		`{"RUN_ID":"r1","step":0}`,
+		`{"Run_Id":"r1","step":0}`,
+		`{"run_id":"r2","RUN_ID":"r1","step":0}`,
+		`{"RUN_ID":"r1","run_id":"r2","step":0}`,
+		`{"run_id":"r2","run_id":"r1","step":0}`,
+		`{"run\u005fid":"r1","step":0}`,
+		`{"run_id":"r2","run\u005fid":"r1","step":0}`,
+		`{"run_id":"\u00721","step":0}`,
+		`{"run_id":"r1","step":0,"tool_call":{"name":"t","args":{"run_id":"r2"}}}`,
+		`{"tool_call":{"name":"t","args":{"run_id":"r2"}},"run_id":"r1","step":0}`,
+		`{"run_id":"r1","step":0,"goal":"say \"run_id\": \"r2\""}`,
+		"{\"run_id\":\"r\xff1\",\"step\":0}",
+		`{"run_id":"r10","step":0}`,
+		`{"run_id":"x-r1","step":0}`,
+	}
+	var ids []string
+	for i := range 40 { // more than maxPrefilterIDs: only the quick path and decoding decide
+		ids = append(ids, fmt.Sprintf("other-%d", i))
+	}
+	for _, sel := range [][]string{{"r1"}, append([]string{"r1"}, ids...), {"r\ufffd1"}} {
+		s := newRunSelector(sel)
+		for _, line := range lines {
+			var d stepDecoder
+			step, err := d.decode([]byte(line))
+			if err != nil {
+				t.Fatalf("%s: %v", line, err.Reason)
+			}
+			if s.selected(step.RunID) && !s.mayHold([]byte(line)) {
+				t.Errorf("selecting %d ids: %s (run %q) skipped", len(sel), line, step.RunID)
+			}
+		}
+	}
+	// Plain lines of other runs are skipped before decoding, however many
+	// runs are asked for.
+	s := newRunSelector(append([]string{"r1"}, ids...))
+	for _, line := range []string{`{"run_id":"r10","step":0}`, `{"step":3,"run_id" : "r2","tool_call":{"name":"t","args":{"request_id":"r1"}}}`} {
+		if s.mayHold([]byte(line)) {
+			t.Errorf("%s: decoded, want skipped", line)
+		}
 	}
 }
