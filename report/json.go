@@ -197,6 +197,10 @@ func escapeInvisibles(b []byte) []byte {
 	var out []byte // allocated on the first escape; most documents need none
 	last := 0
 	for i := 0; i < len(b); {
+		if b[i] < 0x7f { // printable ASCII and the controls JSON escaped already
+			i++
+			continue
+		}
 		r, size := rune(b[i]), 1
 		if r >= utf8.RuneSelf {
 			r, size = utf8.DecodeRune(b[i:])
