@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Canonicalize appends the RFC 8785 (JSON Canonicalization Scheme) form of the
@@ -96,7 +97,7 @@ func (p *canonParser) value(dst []byte, depth int) ([]byte, error) {
 	case c == '[':
 		return p.array(dst, depth)
 	case c == '"':
-		s, err := p.str()
+		s, err := p.strView()
 		if err != nil {
 			return dst, err
 		}
@@ -143,7 +144,7 @@ func (p *canonParser) object(dst []byte, depth int) ([]byte, error) {
 		if p.pos >= len(p.in) || p.in[p.pos] != '"' {
 			return dst, p.errorf("want an object key")
 		}
-		key, err := p.str()
+		key, err := p.strView()
 		if err != nil {
 			return dst, err
 		}
@@ -299,6 +300,24 @@ func AppendES6Number(dst []byte, f float64) []byte {
 }
 
 // str decodes a JSON string starting at p.pos (the opening quote).
+// strView reads the string at p.pos like str, but a plain ASCII string
+// without escapes is returned as a view of the input instead of a copy:
+// keys and values are used and dropped within the call that parses them,
+// and most of them are plain, so canonicalising allocates little.
+func (p *canonParser) strView() (string, error) {
+	start := p.pos + 1
+	for end := start; end < len(p.in); end++ {
+		switch c := p.in[end]; {
+		case c == '"':
+			p.pos = end + 1
+			return unsafe.String(unsafe.SliceData(p.in[start:]), end-start), nil
+		case c == '\\' || c < 0x20 || c >= utf8.RuneSelf:
+			return p.str()
+		}
+	}
+	return p.str()
+}
+
 func (p *canonParser) str() (string, error) {
 	p.pos++ // "
 	start := p.pos

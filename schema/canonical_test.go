@@ -192,3 +192,21 @@ func TestArgsHashFormat(t *testing.T) {
 		t.Fatal("absent args should hash as null")
 	}
 }
+
+// strView, the copy-free reader of plain strings, reads what str reads.
+func FuzzStrViewMatchesStr(f *testing.F) {
+	for _, s := range []string{`"abc"`, `""`, `"a\"b"`, `"é"`, "\"a\x01\"", `"unterminated`, `"a\u0041"`, "\"\xff\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if len(in) == 0 || in[0] != '"' {
+			return
+		}
+		a, b := canonParser{in: in}, canonParser{in: in}
+		want, werr := a.str()
+		got, gerr := b.strView()
+		if want != got || (werr == nil) != (gerr == nil) || a.pos != b.pos {
+			t.Fatalf("%q: str %q %v at %d, strView %q %v at %d", in, want, werr, a.pos, got, gerr, b.pos)
+		}
+	})
+}
