@@ -48,8 +48,15 @@ type decompressed struct {
 // decompress recognises the compression by its magic bytes, not by the file
 // name: logs get renamed, and a .jsonl that is really gzip must still be read.
 // An error is either a readFailure or a broken stream (see streamBreakReason).
-func decompress(raw io.Reader) (*decompressed, error) {
-	br := bufio.NewReaderSize(failureTaggingReader{raw}, 256<<10)
+// size is the source's size if known (< 0 if not): a small source gets a
+// read buffer no larger than itself, so reading many small inputs (a
+// fixture, each minimize trial) does not allocate 256 KiB each.
+func decompress(raw io.Reader, size int64) (*decompressed, error) {
+	bufSize := 256 << 10
+	if size >= 0 && size < int64(bufSize) {
+		bufSize = max(int(size), 4<<10)
+	}
+	br := bufio.NewReaderSize(failureTaggingReader{raw}, bufSize)
 	head, err := br.Peek(len(zstdMagic))
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
 		return &decompressed{Reader: br, close: func() {}}, err

@@ -163,7 +163,7 @@ func (fr *framing) frameSource(idx int, src Source) bool {
 			f.cur.releaseBlocks()
 		}
 	}()
-	dec, err := decompress(rc)
+	dec, err := decompress(rc, src.Size)
 	defer dec.close()
 	f.in, f.format = dec, dec.format
 	if err != nil {

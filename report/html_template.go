@@ -31,12 +31,7 @@ svg .sev-runaway{fill:var(--runaway)}svg .sev-suspicious{fill:var(--suspicious)}
 {{with .Causes}}
 <h2>Flagged runs by root cause</h2>
 <svg class="chart causes" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="flagged runs by root cause">
-{{- range .Bars}}
-<rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect>
-{{- end}}
-{{- range .Labels}}
-<text x="{{.X}}" y="{{.Y}}"{{if .Anchor}} text-anchor="{{.Anchor}}"{{end}}>{{.Text}}</text>
-{{- end}}
+{{- template "marks" .}}
 </svg>
 <p class="legend"><span><i style="background:#cf222e"></i>runaway</span><span><i style="background:#9a6700"></i>suspicious</span></p>
 {{end}}
@@ -45,12 +40,7 @@ svg .sev-runaway{fill:var(--runaway)}svg .sev-suspicious{fill:var(--suspicious)}
 <p class="note">Flagged runs by the steps they spent from the onset of their loop to their end, in bins that double.</p>
 <svg class="chart histogram" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="histogram of wasted steps">
 <line class="axis" x1="0" y1="{{.Axis}}" x2="{{.Width}}" y2="{{.Axis}}"></line>
-{{- range .Bars}}
-<rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect>
-{{- end}}
-{{- range .Labels}}
-<text x="{{.X}}" y="{{.Y}}"{{if .Anchor}} text-anchor="{{.Anchor}}"{{end}}>{{.Text}}</text>
-{{- end}}
+{{- template "marks" .}}
 </svg>
 {{end}}
 <h2>Flagged runs</h2>
@@ -89,5 +79,12 @@ The timeline column shows each finding's steps over the run, the wasted part sha
 <script>{{.Script}}</script>
 </body>
 </html>
-{{define "spark"}}<svg class="spark" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="findings over the run"><rect class="spark-base" x="0" y="0" width="{{.Width}}" height="{{.Height}}"></rect>{{with .Waste}}<rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect>{{end}}{{range .Bars}}<rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect>{{end}}{{if ge .Onset 0}}<line class="spark-onset" x1="{{.Onset}}" y1="0" x2="{{.Onset}}" y2="{{.Height}}"></line>{{end}}</svg>{{end}}
+{{define "spark"}}<svg class="spark" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="findings over the run"><rect class="spark-base" x="0" y="0" width="{{.Width}}" height="{{.Height}}"></rect>{{with .Waste}}<rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect>{{end}}{{range .Bars}}<rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect>{{end}}{{if ge .Onset 0}}<line class="spark-onset" x1="{{.Onset}}" y1="0" x2="{{.Onset}}" y2="{{.Height}}"></line>{{end}}</svg>{{end}}{{define "marks"}}
+{{- range .Bars}}
+<rect class="{{.Class}}" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect>
+{{- end}}
+{{- range .Labels}}
+<text x="{{.X}}" y="{{.Y}}"{{if .Anchor}} text-anchor="{{.Anchor}}"{{end}}>{{.Text}}</text>
+{{- end}}
+{{- end}}
 `))

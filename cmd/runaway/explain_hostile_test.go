@@ -29,6 +29,38 @@ var hostile = []string{
 
 var evil = strings.Join(hostile, " ")
 
+// everyOutput runs explain in each of its formats (with explainArgs: the
+// runs, flags) and scan once with every other output (with scanFlags), and
+// returns each output by "command format".
+func everyOutput(t *testing.T, path string, explainArgs, scanFlags []string) map[string]string {
+	t.Helper()
+	outs := map[string]string{}
+	for _, f := range explainFormats {
+		args := append(append([]string{"explain"}, explainArgs...), "--format", f, path)
+		code, out, stderr := runCLI(t, "", args...)
+		if code != exitClean {
+			t.Fatalf("explain %s: exit %d: %s", f, code, stderr)
+		}
+		outs["explain "+f] = out
+	}
+	dir := t.TempDir()
+	args := append(append([]string{"scan"}, scanFlags...), path, "--output", "json="+filepath.Join(dir, "s.json"),
+		"--output", "ndjson="+filepath.Join(dir, "s.ndjson"), "--output", "html="+filepath.Join(dir, "s.html"))
+	code, table, stderr := runCLI(t, "", args...)
+	if code != exitClean {
+		t.Fatalf("scan: exit %d: %s", code, stderr)
+	}
+	outs["scan table"] = table
+	for _, f := range []string{"json", "ndjson", "html"} {
+		data, err := os.ReadFile(filepath.Join(dir, "s."+f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs["scan "+f] = string(data)
+	}
+	return outs
+}
+
 // hostileLog writes two runs whose every string is hostile: a contaminated
 // retry loop of one failing call, and an empty-result loop whose headline
 // quotes its args.
@@ -75,28 +107,7 @@ func hostileLog(t *testing.T) (path string, runs []string) {
 // reads back the exact strings.
 func TestHostileLogsAreInertInEveryFormat(t *testing.T) {
 	path, runs := hostileLog(t)
-	dir := t.TempDir()
-	outs := map[string]string{}
-	for _, f := range explainFormats {
-		code, out, stderr := runCLI(t, "", "explain", runs[0], "--run", runs[1], "--format", f, path)
-		if code != exitClean {
-			t.Fatalf("explain %s: exit %d: %s", f, code, stderr)
-		}
-		outs["explain "+f] = out
-	}
-	code, table, stderr := runCLI(t, "", "scan", "--strict", path, "--output", "json="+filepath.Join(dir, "s.json"),
-		"--output", "ndjson="+filepath.Join(dir, "s.ndjson"), "--output", "html="+filepath.Join(dir, "s.html"))
-	if code != exitClean {
-		t.Fatalf("scan: exit %d: %s", code, stderr)
-	}
-	outs["scan table"] = table
-	for _, f := range []string{"json", "ndjson", "html"} {
-		data, err := os.ReadFile(filepath.Join(dir, "s."+f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		outs["scan "+f] = string(data)
-	}
+	outs := everyOutput(t, path, []string{runs[0], "--run", runs[1]}, []string{"--strict"})
 
 	// The runs were analysed as loops, so their strings reach messages and keys.
 	if !strings.Contains(outs["scan ndjson"], "memory-contamination") || !strings.Contains(outs["scan ndjson"], "queries like TOOL") {

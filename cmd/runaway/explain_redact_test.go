@@ -36,28 +36,7 @@ var secretWords = regexp.MustCompile(`(?i)zebulon|quixote|INV-884213|884213|sett
 // repeated call reads the same at every step.
 func TestRedactEveryOutput(t *testing.T) {
 	path := secretLog(t)
-	dir := t.TempDir()
-	outs := map[string]string{}
-	for _, f := range explainFormats {
-		code, out, stderr := runCLI(t, "", "explain", "r-loop", "--run", "r-empty", "--redact", "--format", f, path)
-		if code != exitClean {
-			t.Fatalf("explain %s: exit %d: %s", f, code, stderr)
-		}
-		outs["explain "+f] = out
-	}
-	code, table, stderr := runCLI(t, "", "scan", "--redact", path, "--output", "json="+filepath.Join(dir, "s.json"),
-		"--output", "ndjson="+filepath.Join(dir, "s.ndjson"), "--output", "html="+filepath.Join(dir, "s.html"))
-	if code != exitClean {
-		t.Fatalf("scan: exit %d: %s", code, stderr)
-	}
-	outs["scan table"] = table
-	for _, f := range []string{"json", "ndjson", "html"} {
-		data, err := os.ReadFile(filepath.Join(dir, "s."+f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		outs["scan "+f] = string(data)
-	}
+	outs := everyOutput(t, path, []string{"r-loop", "--run", "r-empty", "--redact"}, []string{"--redact"})
 	// The scan page embeds both runs' timelines (explain's model, redacted
 	// by the same redactor): their calls' args are checked below with the
 	// rest of the page, and hold the same placeholder as the evidence.
