@@ -27,7 +27,13 @@ type readResult struct {
 // memory is left allocated afterwards.
 func read(t testing.TB, sources []Source, opts Options) readResult {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	return readWith(t, memory.NewGoAllocator(), sources, opts)
+}
+
+// readWith is read with batches built by alloc.
+func readWith(t testing.TB, alloc memory.Allocator, sources []Source, opts Options) readResult {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(alloc)
 	defer mem.AssertSize(t, 0)
 	var res readResult
 	var rejected bytes.Buffer

@@ -8,9 +8,18 @@ import (
 )
 
 // startProfile writes a CPU profile to $RUNAWAY_CPUPROFILE while a command
-// runs, for docs/performance.md's "where the time goes"; it is not a flag
-// because users have no use for it.
+// runs, and the allocations it made to $RUNAWAY_MEMPROFILE when it ends, for
+// docs/performance.md's "where the time goes"; they are not flags because
+// users have no use for them.
 func startProfile(stderr io.Writer) (stop func()) {
+	stopCPU := startCPUProfile(stderr)
+	return func() {
+		stopCPU()
+		writeAllocProfile(stderr)
+	}
+}
+
+func startCPUProfile(stderr io.Writer) (stop func()) {
 	path := os.Getenv("RUNAWAY_CPUPROFILE")
 	if path == "" {
 		return func() {}
@@ -28,5 +37,22 @@ func startProfile(stderr io.Writer) (stop func()) {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+	}
+}
+
+func writeAllocProfile(stderr io.Writer) {
+	path := os.Getenv("RUNAWAY_MEMPROFILE")
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "runaway: RUNAWAY_MEMPROFILE: %v\n", err)
 	}
 }

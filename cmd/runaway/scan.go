@@ -26,6 +26,7 @@ import (
 	"github.com/runawayhq/runaway/explain"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/internal/atomicfile"
+	"github.com/runawayhq/runaway/internal/bufpool"
 	"github.com/runawayhq/runaway/redact"
 	"github.com/runawayhq/runaway/report"
 	"github.com/runawayhq/runaway/spill"
@@ -95,9 +96,17 @@ type inputFlags struct {
 	// inFlightBytes bounds the input being decoded at once (scan's
 	// --max-memory); 0 is ingest's default.
 	inFlightBytes int
-	include       []string
-	exclude       []string
-	policy        *policyFlags
+	// gcPaced: the command set the garbage collector's pace itself
+	// (scan, by --max-memory).
+	gcPaced bool
+	// reuseBuffers, when positive, has batches built in buffers recycled
+	// from released ones, keeping up to that many idle bytes: for a sink
+	// that keeps nothing of a batch after it returns (scan's collector
+	// copies what it needs).
+	reuseBuffers int
+	include      []string
+	exclude      []string
+	policy       *policyFlags
 
 	// runIDs, set by explain and fixture, reads only these runs (see
 	// ingest.Options.RunIDs); nil reads every run.
@@ -175,11 +184,11 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "runaway scan: --max-memory %q: want a size of at least 64MiB, such as 512MiB or 2GiB\n", f.maxMemory)
 		return exitUsage
 	}
-	// The runtime keeps freed pages until its limit is near, so RSS sits
-	// near the limit whatever the live heap: aim it below --max-memory.
-	setMemoryLimit(int64(maxMemory) * 7 / 8)
+	defer paceGCByBudget(int64(maxMemory))()
+	f.gcPaced = true
 	inFlight, collected := memoryBudgets(int64(maxMemory))
 	f.inFlightBytes = int(inFlight)
+	f.reuseBuffers = int(inFlight)
 	var store *spill.Store
 	defer func() {
 		if store != nil {
@@ -432,7 +441,9 @@ func (f *inputFlags) readInto(ctx context.Context, cmd string, fs *pflag.FlagSet
 		fmt.Fprintf(stderr, "runaway %s: --max-line-bytes must be at least 1024\n", cmd)
 		return nil, ingest.Stats{}, exitUsage
 	}
-	lowerGCTarget()
+	if !f.gcPaced {
+		lowerGCTarget()
+	}
 	policy := detect.DefaultPolicy()
 	if f.policyFile != "" {
 		if err := detect.LoadPolicyFile(f.policyFile, &policy); err != nil {
@@ -492,8 +503,12 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[
 		defer rejectsFile.Abort()
 	}
 	printed := 0
+	var alloc memory.Allocator = memory.NewGoAllocator()
+	if f.reuseBuffers > 0 {
+		alloc = bufpool.New(f.reuseBuffers)
+	}
 	opts := ingest.Options{
-		Alloc:         memory.NewGoAllocator(),
+		Alloc:         alloc,
 		MaxLineBytes:  f.maxLineBytes,
 		Workers:       f.workers,
 		KeepGoing:     f.keepGoing,
