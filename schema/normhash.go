@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -287,15 +288,37 @@ func (d *digester) object(depth int) (uint64, error) {
 }
 
 // AppendNormalizedText appends normalizeText(s): lower case, trimmed, runs
-// of white space collapsed to one space.
+// of white space collapsed to one space. ASCII text, nearly all of it, is
+// written through a table into room made once: this runs on every logged
+// reason and every call's args.
 func AppendNormalizedText(dst, s []byte) []byte {
-	space := false
 	start := len(dst)
-	for i := 0; i < len(s); {
+	dst = slices.Grow(dst, len(s))
+	out := dst[:len(dst)+len(s)] // ASCII never grows: n <= start+i below
+	n, space, i := len(dst), false, 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			break
+		}
+		if asciiSpace[c] {
+			space = n > start
+			continue
+		}
+		if space {
+			out[n] = ' '
+			n++
+			space = false
+		}
+		out[n] = asciiLower[c]
+		n++
+	}
+	dst = out[:n]
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			i++
-			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' {
+			if asciiSpace[c] {
 				space = len(dst) > start
 				continue
 			}
@@ -303,10 +326,7 @@ func AppendNormalizedText(dst, s []byte) []byte {
 				dst = append(dst, ' ')
 				space = false
 			}
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			dst = append(dst, c)
+			dst = append(dst, asciiLower[c])
 			continue
 		}
 		r, size := utf8.DecodeRune(s[i:])
@@ -323,6 +343,16 @@ func AppendNormalizedText(dst, s []byte) []byte {
 	}
 	return dst
 }
+
+// asciiLower and asciiSpace are the ASCII cases of unicode.ToLower and
+// unicode.IsSpace.
+var asciiLower, asciiSpace = func() (lower [utf8.RuneSelf]byte, space [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		lower[c] = byte(unicode.ToLower(rune(c)))
+		space[c] = unicode.IsSpace(rune(c))
+	}
+	return lower, space
+}()
 
 // stopWords are left out of word signatures: they say nothing about what
 // is searched for, and short queries would otherwise overlap through them.

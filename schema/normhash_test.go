@@ -1,6 +1,9 @@
 package schema
 
-import "testing"
+import (
+	"testing"
+	"unicode/utf8"
+)
 
 func digest(t *testing.T, n *ArgsNormalizer, in string) ArgsDigest {
 	t.Helper()
@@ -113,4 +116,23 @@ func TestIsNormalTextAgreesWithNormalization(t *testing.T) {
 			t.Errorf("%q: string and bytes disagree", s)
 		}
 	}
+}
+
+// AppendNormalizedText has an ASCII fast path; normalizeText is the
+// reference it must agree with, whatever precedes it in dst.
+func FuzzAppendNormalizedTextMatchesNormalizeText(f *testing.F) {
+	for _, s := range []string{"", " ", "Plan: 1) Check  the\tLOGS ", "café  Über", "a\u00a0b", "\u0085x", "x \xff y", "ÀB  c\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			// Bytes that are not UTF-8 become U+FFFD here; normalizeText keeps
+			// them. Both callers hand it decoded or validated text.
+			return
+		}
+		got := AppendNormalizedText([]byte("prefix"), []byte(s))
+		if want := "prefix" + normalizeText(s); string(got) != want {
+			t.Fatalf("%q: got %q, want %q", s, got, want)
+		}
+	})
 }
