@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -160,4 +161,65 @@ func TestCloseRemovesTheSpillBeforeAnalysis(t *testing.T) {
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Fatalf("temporary files left: %v", left)
 	}
+}
+
+// The next partition is loaded while one is analyzed: a partition that
+// cannot be loaded, like a report that cannot be written, must end Analyze
+// with that error, neither hang nor leave files.
+func TestAnalyzeStopsAtTheFirstFailure(t *testing.T) {
+	srcs := corpus(t, 600)
+	policy := detect.DefaultPolicy()
+	spilled := func(t *testing.T) (*spill.Store, string) {
+		dir := t.TempDir()
+		s, err := spill.New(spill.Options{Policy: policy, Dir: dir, MaxBytes: 40 << 10, Partitions: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		read(t, srcs, memory.NewGoAllocator(), s.Add, s.SetSourceName)
+		if ok, _ := s.Spilled(); !ok {
+			t.Fatal("nothing spilled")
+		}
+		return s, dir
+	}
+	t.Run("emit fails", func(t *testing.T) {
+		s, dir := spilled(t)
+		stop := errors.New("disk full")
+		n := 0
+		err := s.Analyze(2, func(*detect.RunResult) error {
+			if n++; n == 200 {
+				return stop
+			}
+			return nil
+		})
+		if !errors.Is(err, stop) {
+			t.Fatalf("Analyze: %v, want the emit error", err)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Fatalf("temporary files left: %v", left)
+		}
+	})
+	t.Run("a partition file is damaged", func(t *testing.T) {
+		s, dir := spilled(t)
+		parts, _ := filepath.Glob(filepath.Join(dir, "runaway-spill-*", "part-*.seg"))
+		if len(parts) < 4 {
+			t.Fatalf("%d partition files", len(parts))
+		}
+		damaged := parts[len(parts)/2]
+		if err := os.WriteFile(damaged, []byte("not a segment"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		err := s.Analyze(2, func(*detect.RunResult) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), filepath.Base(damaged)) {
+			t.Fatalf("Analyze: %v, want an error naming %s", err, filepath.Base(damaged))
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Fatalf("temporary files left: %v", left)
+		}
+	})
 }
