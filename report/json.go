@@ -96,10 +96,16 @@ func WriteRunNDJSON(w io.Writer, r *detect.RunResult) error {
 	if err != nil {
 		return fmt.Errorf("run %q: %w", r.RunID, err)
 	}
-	line = append(line, '\n')
-	_, err = w.Write(line)
+	// Two writes, not append(line, '\n'): the encoder's slice is exactly
+	// full, so appending copied every line (160 MB on the 1 GB corpus).
+	if _, err := w.Write(line); err != nil {
+		return err
+	}
+	_, err = w.Write(newline)
 	return err
 }
+
+var newline = []byte{'\n'}
 
 // Layouts for encodeJSON.
 const (
