@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -332,7 +331,7 @@ func (c *Collector) addCalls(rec arrow.RecordBatch, n int) {
 // remembered for evidence.
 func (c *Collector) argsKeyOf(h string) uint64 {
 	if len(h) >= 7+16 && h[:7] == "sha256:" {
-		if v, err := strconv.ParseUint(h[7:7+16], 16, 64); err == nil {
+		if v, ok := parseHex64(h[7 : 7+16]); ok {
 			return v
 		}
 	}
@@ -342,6 +341,36 @@ func (c *Collector) argsKeyOf(h string) uint64 {
 	}
 	return k
 }
+
+// parseHex64 is strconv.ParseUint(s, 16, 64) for exactly 16 hex digits,
+// without its error value: it runs once per tool call.
+func parseHex64(s string) (uint64, bool) {
+	if len(s) != 16 {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < 16; i++ {
+		d := hexDigit[s[i]]
+		if d > 15 {
+			return 0, false
+		}
+		v = v<<4 | uint64(d)
+	}
+	return v, true
+}
+
+var hexDigit = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 255
+	}
+	for i, c := range "0123456789abcdef" {
+		t[c] = byte(i)
+	}
+	for i, c := range "ABCDEF" {
+		t[c] = byte(10 + i)
+	}
+	return t
+}()
 
 func (c *Collector) addStates(col *array.String, n int) {
 	for i := 0; i < n; i++ {
