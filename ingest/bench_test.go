@@ -12,10 +12,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/runawayhq/runaway/schema"
 )
 
 // benchLines is a realistic step log: about 500-byte lines with a tool call
@@ -122,20 +119,20 @@ func BenchmarkDecodeLine(b *testing.B) {
 	})
 	b.Run("row", func(b *testing.B) {
 		mem := memory.NewGoAllocator()
-		bld := array.NewRecordBuilder(mem, schema.StepArrowSchema)
-		defer bld.Release()
+		w := newBatchWriter(mem)
+		defer w.release()
 		d := NewLineDecoder(false, 0)
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
 		for b.Loop() {
-			d.beginChunk(bld, len(lines), len(data))
+			w.beginChunk(len(lines), len(data))
 			for i, l := range lines {
-				if err := d.DecodeLine(bld, l, 0, int64(i+1)); err != nil {
+				if err := d.DecodeLine(w, l, 0, int64(i+1)); err != nil {
 					b.Fatal(err)
 				}
 			}
-			d.endChunk(len(data))
-			bld.NewRecordBatch().Release()
+			w.endChunk(len(data))
+			w.newBatch().Release()
 		}
 	})
 }

@@ -13,12 +13,13 @@ import (
 	"github.com/runawayhq/runaway/internal/bufpool"
 )
 
-// Scan builds batches in recycled buffers (internal/bufpool). Arrow's
-// builders leave some bytes unwritten (the value slots of nulls), so a
-// recycled buffer that kept its old bytes would give batches that differ
-// from fresh ones where a reader does not look at validity first. Every
-// buffer of every batch, byte for byte, must be what Go's fresh, zeroed
-// memory gives, even when every buffer the pool hands out was dirtied first.
+// Scan builds batches in recycled buffers (internal/bufpool). A byte of a
+// batch that neither the pool nor the batch writer zeroes (a null's value
+// slot, a bitmap's unused bits) would keep what the buffer held before, and
+// batches would differ from fresh ones where a reader does not look at
+// validity first. Every buffer of every batch, byte for byte, must be what
+// Go's fresh, zeroed memory gives, even when every buffer the pool hands out
+// was dirtied first.
 func TestBatchesInRecycledBuffersEqualFreshOnes(t *testing.T) {
 	paths, err := filepath.Glob("../fixtures/*/*.jsonl")
 	if err != nil || len(paths) < 10 {
@@ -72,9 +73,8 @@ func TestBatchesInRecycledBuffersEqualFreshOnes(t *testing.T) {
 
 // readBuffers reads sources in small chunks, so that released batches'
 // buffers are reused by later ones, and returns a copy of every buffer of
-// every batch, children included, in order. One worker: with two, which
-// decoder sized a chunk's builders varies, and with it the padding bytes of
-// some buffers.
+// every batch, children included, in order. One worker, so that which
+// buffers are recycled into which batch is the same in every run.
 func readBuffers(t *testing.T, alloc memory.Allocator, sources []Source) [][][]byte {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(alloc)

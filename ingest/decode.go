@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
-
 	"github.com/runawayhq/runaway/schema"
 )
 
@@ -16,16 +14,11 @@ type LineDecoder struct {
 	keepText     bool
 	maxLineBytes int
 
-	fast  stepDecoder
-	args  argsCache
-	cols  columns
-	colsB *array.RecordBuilder // the builder cols belongs to
-	vars  []varColumn          // size hints of cols' variable-length builders
+	fast stepDecoder
+	args argsCache
 
-	fingerprint  []byte // what result_hash hashes
-	reasonText   []byte // normalised decision.reason, for reason_hash
-	reservedRows int    // rows every column has room for: see reserveRow
-	sized        bool   // vars have learned sizes: see sizeRest
+	fingerprint []byte // what result_hash hashes
+	reasonText  []byte // normalised decision.reason, for reason_hash
 
 	sel       *runSelector // Options.RunIDs; nil: every run
 	keepLines bool         // Options.OnStepLine is set: remember lastRunID
@@ -54,12 +47,12 @@ func (d *LineDecoder) SetVolatileKeys(keys []string) {
 	d.args = argsCache{norm: schema.NewArgsNormalizer(keys)}
 }
 
-// DecodeLine appends one row for line to b, a builder of
-// schema.StepArrowSchema, or appends nothing and says why the line is
-// rejected. line is one line without its terminator (Read strips "\n" and a
-// trailing "\r"); srcFile and srcLine fill the src_file and src_line columns.
-// It never panics, and a nil result means exactly one row was appended.
-func (d *LineDecoder) DecodeLine(b *array.RecordBuilder, line []byte, srcFile int32, srcLine int64) *LineError {
+// DecodeLine appends one row for line to w, or appends nothing and says why
+// the line is rejected. line is one line without its terminator (Read
+// strips "\n" and a trailing "\r"); srcFile and srcLine fill the src_file
+// and src_line columns. It never panics, and a nil result means exactly one
+// row was appended.
+func (d *LineDecoder) DecodeLine(w *batchWriter, line []byte, srcFile int32, srcLine int64) *LineError {
 	if len(line) > d.maxLineBytes {
 		return lineError(KindLineTooLong, fmt.Sprintf("line exceeds %d bytes", d.maxLineBytes))
 	}
@@ -91,6 +84,6 @@ func (d *LineDecoder) DecodeLine(b *array.RecordBuilder, line []byte, srcFile in
 	if lerr != nil {
 		return lerr
 	}
-	d.appendRow(b, s, &args, empty, line, srcFile, srcLine)
+	d.appendRow(w, s, &args, empty, line, srcFile, srcLine)
 	return nil
 }

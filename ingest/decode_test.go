@@ -21,14 +21,14 @@ import (
 func decodeLines(t *testing.T, keepText bool, lines ...string) (arrow.RecordBatch, []*LineError, func()) {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	b := array.NewRecordBuilder(mem, schema.StepArrowSchema)
+	w := newBatchWriter(mem)
 	dec := NewLineDecoder(keepText, 0)
 	var errs []*LineError
 	for i, l := range lines {
-		errs = append(errs, dec.DecodeLine(b, []byte(l), 0, int64(i+1)))
+		errs = append(errs, dec.DecodeLine(w, []byte(l), 0, int64(i+1)))
 	}
-	rec := b.NewRecordBatch()
-	b.Release()
+	rec := w.newBatch()
+	w.release()
 	return rec, errs, func() {
 		rec.Release()
 		mem.AssertSize(t, 0)
@@ -317,35 +317,35 @@ func TestDecodeLoggedArgsHashSavesUncanonicalisableArgs(t *testing.T) {
 func TestDecodeLineTooLong(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	b := array.NewRecordBuilder(mem, schema.StepArrowSchema)
-	defer b.Release()
-	err := NewLineDecoder(false, 10).DecodeLine(b, []byte(`{"run_id":"r","step":1}`), 0, 1)
+	w := newBatchWriter(mem)
+	defer w.release()
+	err := NewLineDecoder(false, 10).DecodeLine(w, []byte(`{"run_id":"r","step":1}`), 0, 1)
 	if err == nil || err.Kind != KindLineTooLong || err.Reason != "line exceeds 10 bytes" {
 		t.Fatalf("got %v", err)
 	}
 }
 
 // TestDecodeLineAcrossBatches: rows stay whole whatever the batches and the
-// sizing calls around them (appendRow appends fixed-width columns without a
-// capacity check each: see reserveRow).
+// sizing calls around them (appendRow writes a row's slots without a
+// capacity check each: see batchWriter.addRow).
 func TestDecodeLineAcrossBatches(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	b := array.NewRecordBuilder(mem, schema.StepArrowSchema)
-	defer b.Release()
+	w := newBatchWriter(mem)
+	defer w.release()
 	dec := NewLineDecoder(false, 0)
 	lines := splitLines(benchLines(3000))
 	next := int64(1)
 	cut := map[int]bool{1: true, 2: true, 67: true, 131: true, 1200: true, 2999: true}
 	for i, l := range lines {
 		if i == 500 || i == 2000 {
-			dec.beginChunk(b, 10, 10*len(l)) // an estimate too small
+			w.beginChunk(10, 10*len(l)) // an estimate too small
 		}
-		if err := dec.DecodeLine(b, l, 0, int64(i+1)); err != nil {
+		if err := dec.DecodeLine(w, l, 0, int64(i+1)); err != nil {
 			t.Fatal(err)
 		}
 		if cut[i] || i == len(lines)-1 {
-			rec := b.NewRecordBatch()
+			rec := w.newBatch()
 			lineNos := rec.Column(schema.ColSrcLine).(*array.Int64)
 			steps := rec.Column(schema.ColStep).(*array.Int64)
 			for r := range int(rec.NumRows()) {

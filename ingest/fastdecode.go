@@ -34,8 +34,8 @@ import (
 //     order of the line, rejects it.
 //
 // Strings without escapes are slices of the line; others are decoded into
-// scratch. Both stay valid until the next line: the record builders copy
-// what they keep.
+// scratch. Both stay valid until the next line: the batch writer copies
+// what it keeps.
 type stepDecoder struct {
 	line    []byte
 	pos     int

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/runawayhq/runaway/schema"
@@ -47,19 +46,18 @@ func compareWithReference(t *testing.T, lines [][]byte) {
 	t.Helper()
 	for _, keepText := range []bool{false, true} {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		fastB := array.NewRecordBuilder(mem, schema.StepArrowSchema)
-		refB := array.NewRecordBuilder(mem, schema.StepArrowSchema)
+		fastW, refW := newBatchWriter(mem), newBatchWriter(mem)
 		fast, ref := NewLineDecoder(keepText, 1<<20), NewLineDecoder(keepText, 1<<20)
 		for i, line := range lines {
-			fe := fast.DecodeLine(fastB, line, 0, int64(i+1))
-			re := ref.referenceDecodeLine(refB, line, 0, int64(i+1))
+			fe := fast.DecodeLine(fastW, line, 0, int64(i+1))
+			re := ref.referenceDecodeLine(refW, line, 0, int64(i+1))
 			if !sameReject(fe, re, line) {
 				t.Errorf("keepText=%v line %d %q:\n fast      %v\n reference %v", keepText, i+1, line, describeReject(fe), describeReject(re))
 			}
 		}
-		fastRec, refRec := fastB.NewRecordBatch(), refB.NewRecordBatch()
-		fastB.Release()
-		refB.Release()
+		fastRec, refRec := fastW.newBatch(), refW.newBatch()
+		fastW.release()
+		refW.release()
 		if fastRec.NumRows() != refRec.NumRows() {
 			t.Errorf("keepText=%v: %d rows, reference %d", keepText, fastRec.NumRows(), refRec.NumRows())
 		} else {

@@ -8,8 +8,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/runawayhq/runaway/schema"
 )
 
 // decodeLineSeeds seed FuzzDecodeLine and FuzzFastMatchesReference.
@@ -45,10 +43,10 @@ func FuzzDecodeLine(f *testing.F) {
 		defer mem.AssertSize(t, 0)
 		var accepted [2]bool
 		for i, keepText := range []bool{false, true} {
-			b := array.NewRecordBuilder(mem, schema.StepArrowSchema)
-			lerr := NewLineDecoder(keepText, 1<<20).DecodeLine(b, line, 0, 1)
-			rec := b.NewRecordBatch() // panics if the columns have different lengths
-			b.Release()
+			w := newBatchWriter(mem)
+			lerr := NewLineDecoder(keepText, 1<<20).DecodeLine(w, line, 0, 1)
+			rec := w.newBatch() // panics if a column is shorter than the batch
+			w.release()
 			rows := rec.NumRows()
 			for c, col := range rec.Columns() {
 				if bad := invalidUTF8(col); bad != "" {

@@ -12,10 +12,7 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/runawayhq/runaway/schema"
 )
 
 // Options configure Read. Zero values take the defaults.
@@ -347,30 +344,30 @@ type chunkResult struct {
 	steps   int64
 }
 
-// decodeChunks is a worker: one decoder and one record builder, reused.
+// decodeChunks is a worker: one decoder and one batch writer, reused.
 func (r *reader) decodeChunks() {
 	dec := NewLineDecoder(r.opts.KeepText, r.opts.MaxLineBytes)
 	dec.SetVolatileKeys(r.opts.VolatileKeys)
 	dec.sel = newRunSelector(r.opts.RunIDs)
 	dec.keepLines = r.opts.OnStepLine != nil
-	b := array.NewRecordBuilder(r.opts.Alloc, schema.StepArrowSchema)
-	defer b.Release()
+	w := newBatchWriter(r.opts.Alloc)
+	defer w.release()
 	for it := range r.work {
 		if r.ctx.Err() == nil {
-			decodeChunk(dec, b, it)
+			decodeChunk(dec, w, it)
 		}
 		it.releaseBlocks()
 		close(it.done)
 	}
 }
 
-// sizingLines is how many lines of its first chunk a decoder decodes before
-// it sizes its builders for the rest of the chunk from them.
+// sizingLines is how many lines of its first chunk a worker decodes before
+// it sizes its batch writer for the rest of the chunk from them.
 const sizingLines = 256
 
-func decodeChunk(dec *LineDecoder, b *array.RecordBuilder, it *item) {
+func decodeChunk(dec *LineDecoder, w *batchWriter, it *item) {
 	res := &it.result
-	dec.beginChunk(b, it.lines, it.size)
+	w.beginChunk(it.lines, it.size)
 	lineNo := it.firstLine
 	src := int32(it.src)
 	done := 0 // bytes of the chunk decoded
@@ -383,7 +380,7 @@ func decodeChunk(dec *LineDecoder, b *array.RecordBuilder, it *item) {
 				seg = nil
 			}
 			if done += len(raw) + 1; lineNo-it.firstLine == sizingLines {
-				dec.sizeRest(done, it.size)
+				w.sizeRest(done, it.size)
 			}
 			line := raw
 			if n := len(line); n > 0 && line[n-1] == '\r' {
@@ -397,7 +394,7 @@ func decodeChunk(dec *LineDecoder, b *array.RecordBuilder, it *item) {
 				res.skipped++
 			default:
 				res.lines++
-				switch err := dec.DecodeLine(b, line, src, lineNo); {
+				switch err := dec.DecodeLine(w, line, src, lineNo); {
 				case err == errNotSelected:
 					res.skipped++
 				case err != nil:
@@ -418,9 +415,9 @@ func decodeChunk(dec *LineDecoder, b *array.RecordBuilder, it *item) {
 		res.lines++
 		res.rejects = append(res.rejects, *it.tail)
 	}
-	dec.endChunk(it.size)
+	w.endChunk(it.size)
 	if res.steps > 0 {
-		res.batch = b.NewRecordBatch()
+		res.batch = w.newBatch()
 	}
 }
 

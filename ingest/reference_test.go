@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
 	json "github.com/goccy/go-json"
 
 	"github.com/runawayhq/runaway/schema"
@@ -19,8 +18,8 @@ import (
 // every line; the reference is kept only for that.
 
 // referenceDecodeLine is DecodeLine with the goccy decoder. It shares d's
-// args cache and column bindings, not its step decoder.
-func (d *LineDecoder) referenceDecodeLine(b *array.RecordBuilder, line []byte, srcFile int32, srcLine int64) *LineError {
+// args cache, not its step decoder.
+func (d *LineDecoder) referenceDecodeLine(w *batchWriter, line []byte, srcFile int32, srcLine int64) *LineError {
 	if len(line) > d.maxLineBytes {
 		return lineError(KindLineTooLong, "line exceeds "+strconv.Itoa(d.maxLineBytes)+" bytes")
 	}
@@ -32,7 +31,7 @@ func (d *LineDecoder) referenceDecodeLine(b *array.RecordBuilder, line []byte, s
 		return lerr
 	}
 	s := new(schema.Step)
-	// Strings refer to line instead of being copied: the builders copy them.
+	// Strings refer to line instead of being copied: the writer copies them.
 	if err := json.UnmarshalWithOption(line, s, json.DecodeNoCopyString()); err != nil {
 		return referenceDecodeError(err, line)
 	}
@@ -49,7 +48,7 @@ func (d *LineDecoder) referenceDecodeLine(b *array.RecordBuilder, line []byte, s
 	if lerr != nil {
 		return lerr
 	}
-	d.appendRow(b, s, &args, empty, line, srcFile, srcLine)
+	d.appendRow(w, s, &args, empty, line, srcFile, srcLine)
 	return nil
 }
 

@@ -47,7 +47,8 @@ func classOf(size int) int {
 }
 
 // Allocate returns size zeroed bytes, as Go's allocator does: Arrow's
-// builders leave the value slots of nulls unwritten.
+// builders (the Parquet writer's, say) leave the value slots of nulls
+// unwritten and count on zeros there.
 func (p *Pool) Allocate(size int) []byte {
 	c := classOf(size)
 	if c >= classes {
