@@ -14,17 +14,21 @@ import (
 // and the logs this tool exists for repeat the same args again and again.
 type argsCache struct {
 	norm          *schema.ArgsNormalizer
+	pass          *schema.ArgsPass
 	sets          [][2]argsEntry // two ways, the one used last first: a direct-mapped cache thrashes on two frequent args
 	scratch       argsEntry      // args too large to cache
 	digestScratch []byte         // the digest's normalised text, reused
 }
 
 type argsEntry struct {
-	raw   []byte // args as logged
-	canon []byte
-	hash  string // "" until canon is computed (it is not needed when args_hash is logged)
-	// digest and short are computed with the entry; bad marks args that
-	// cannot be digested (they get no near-duplicate key, no other harm).
+	raw []byte // args as logged
+	// canon and hash are computed when a call needs them (not when
+	// args_hash is logged): hash is "" and canonErr nil until then.
+	canon    []byte
+	hash     string
+	canonErr error
+	// digest and short are computed with the entry; args that cannot be
+	// digested get a zero digest (no near-duplicate key, no other harm).
 	digest   schema.ArgsDigest
 	hasWords bool // digest.Words is computed (only calls that came back empty need it)
 	short    []byte
@@ -60,7 +64,8 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 		}
 		return derivedArgs{hash: hash}, nil
 	}
-	e := c.entry(tc.Args)
+	needCanon := tc.ArgsHash == "" || keepText
+	e := c.entry(tc.Args, needCanon, empty)
 	if empty && !e.hasWords {
 		d, scratch, err := c.norm.DigestScratch(tc.Args, true, c.digestScratch)
 		if c.digestScratch = scratch; err == nil {
@@ -72,19 +77,17 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 	if !empty {
 		out.digest.Words = 0 // only empty results carry their query's words
 	}
-	if tc.ArgsHash != "" && !keepText {
+	if !needCanon {
 		return out, nil
 	}
-	if e.hash == "" {
-		canon, err := schema.Canonicalize(e.canon[:0], tc.Args)
-		if err != nil {
-			e.canon = canon[:0]
-			if tc.ArgsHash == "" {
-				return derivedArgs{}, lineError(KindInvalidValue, "tool_call."+err.Error())
-			}
-			return out, nil
+	if e.hash == "" && e.canonErr == nil {
+		e.setCanon(schema.Canonicalize(e.canon[:0], tc.Args))
+	}
+	if e.canonErr != nil {
+		if tc.ArgsHash == "" {
+			return derivedArgs{}, lineError(KindInvalidValue, "tool_call."+e.canonErr.Error())
 		}
-		e.canon, e.hash = canon, schema.HashCanonical(canon)
+		return out, nil
 	}
 	if keepText {
 		out.text = e.canon
@@ -98,10 +101,15 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 var nullArgsHash = schema.HashCanonical([]byte("null"))
 
 // entry returns the cache entry of args, filled with the digest and short
-// rendering; its canonical form is computed by resolve when needed.
-func (c *argsCache) entry(args []byte) *argsEntry {
-	if c.norm == nil {
-		c.norm = schema.NewArgsNormalizer(schema.DefaultVolatileKeys)
+// rendering, and with the canonical form and word signature when asked:
+// new args get all of them from one pass. An entry found without what a
+// later call needs is completed by resolve.
+func (c *argsCache) entry(args []byte, canon, words bool) *argsEntry {
+	if c.pass == nil {
+		if c.norm == nil {
+			c.norm = schema.NewArgsNormalizer(schema.DefaultVolatileKeys)
+		}
+		c.pass = schema.NewArgsPass(c.norm)
 	}
 	var e *argsEntry
 	if len(args) > argsCacheMaxBytes {
@@ -123,11 +131,21 @@ func (c *argsCache) entry(args []byte) *argsEntry {
 		e = &set[0]
 	}
 	e.raw = append(e.raw[:0], args...)
-	e.canon, e.hash = e.canon[:0], ""
+	f := c.pass.Derive(args, words, canon, e.short[:0], e.canon[:0])
 	// Unreadable args have no near-duplicates: a zero digest.
-	e.digest, c.digestScratch, _ = c.norm.DigestScratch(args, false, c.digestScratch)
-	e.hasWords = false
-	e.short = schema.AppendShortArgs(e.short[:0], args, schema.ShortArgsBytes)
+	e.digest, e.hasWords, e.short = f.Digest, words, f.Short
+	e.canon, e.hash, e.canonErr = e.canon[:0], "", nil
+	if canon {
+		e.setCanon(f.Canon, f.CanonErr)
+	}
 	e.valid = true
 	return e
+}
+
+func (e *argsEntry) setCanon(canon []byte, err error) {
+	if err != nil {
+		e.canon, e.canonErr = canon[:0], err
+		return
+	}
+	e.canon, e.hash = canon, schema.HashCanonical(canon)
 }

@@ -3,6 +3,9 @@ package schema
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 // DefaultVolatileKeys are args keys whose values change on every call
@@ -19,13 +22,19 @@ var DefaultVolatileKeys = []string{
 // of white space collapsed, keys sorted (RFC 8785 canonical form otherwise).
 type ArgsNormalizer struct {
 	keys map[string]bool
+	// hashBits has bit xxhash(k)%64 set for every key: most keys are lower
+	// case ASCII, and for them a clear bit answers volatileHashed without
+	// the map.
+	hashBits uint64
 }
 
 // NewArgsNormalizer matches volatile keys ignoring case.
 func NewArgsNormalizer(volatileKeys []string) *ArgsNormalizer {
 	n := &ArgsNormalizer{keys: make(map[string]bool, len(volatileKeys))}
 	for _, k := range volatileKeys {
-		n.keys[strings.ToLower(k)] = true
+		k = strings.ToLower(k)
+		n.keys[k] = true
+		n.hashBits |= 1 << (xxhash.Sum64String(k) & 63)
 	}
 	return n
 }
@@ -35,6 +44,23 @@ func (n *ArgsNormalizer) volatile(key string) bool {
 		return true
 	}
 	return n.keys[strings.ToLower(key)]
+}
+
+// volatileHashed is volatile for a key whose xxhash is kh.
+func (n *ArgsNormalizer) volatileHashed(key string, kh uint64) bool {
+	if n.hashBits&(1<<(kh&63)) == 0 && isLowerASCII(key) {
+		return false // key is its own lower case, and not among the keys
+	}
+	return n.volatile(key)
+}
+
+func isLowerASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || ('A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // Normalize appends the normalised form of the JSON value raw to dst.

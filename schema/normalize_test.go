@@ -1,6 +1,11 @@
 package schema
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/cespare/xxhash/v2"
+)
 
 func norm(t *testing.T, n *ArgsNormalizer, in string) string {
 	t.Helper()
@@ -43,5 +48,24 @@ func TestNormalizeTextIsIdempotent(t *testing.T) {
 	}
 	if got := normalizeText(" A  b\t\nC "); got != "a b c" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// volatileHashed skips the map for most keys; it must agree with volatile
+// on every key, volatile or not, in any case.
+func TestVolatileHashedAgreesWithVolatile(t *testing.T) {
+	n := NewArgsNormalizer(append([]string{"Idempotency_KEY", "ÉTAT"}, DefaultVolatileKeys...))
+	var keys []string
+	for _, k := range append(DefaultVolatileKeys, "idempotency_key", "état", "q", "top_k", "", "k", "request", "timestamps") {
+		keys = append(keys, k, strings.ToUpper(k), strings.ToUpper(k[:len(k)/2])+k[len(k)/2:])
+	}
+	keys = append(keys, "idempotency_\u212aey", "ÉTAT", "État", "Ts", "tS")
+	for _, k := range keys {
+		if got, want := n.volatileHashed(k, xxhash.Sum64String(k)), n.volatile(k); got != want {
+			t.Errorf("%q: volatileHashed %v, volatile %v", k, got, want)
+		}
+	}
+	if !n.volatileHashed("ts", xxhash.Sum64String("ts")) || !n.volatileHashed("TS", xxhash.Sum64String("TS")) {
+		t.Error("ts is volatile in any case")
 	}
 }

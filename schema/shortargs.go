@@ -35,16 +35,22 @@ func AppendShortArgs(dst, raw []byte, max int) []byte {
 			c = ' ' // a raw control character inside a string stays on one line
 		}
 		if len(dst)-start >= max {
-			cut := len(dst)
-			for cut > start && !utf8.RuneStart(dst[cut-1]) {
-				cut--
-			}
-			if cut > start && dst[cut-1] >= utf8.RuneSelf {
-				cut-- // drop the incomplete character's lead byte too
-			}
-			return append(dst[:cut], "…"...)
+			return cutShort(dst, start)
 		}
 		dst = append(dst, c)
 	}
 	return dst
+}
+
+// cutShort ends a rendering, dst[start:], that is longer than allowed: on a
+// character boundary, with "…".
+func cutShort(dst []byte, start int) []byte {
+	cut := len(dst)
+	for cut > start && !utf8.RuneStart(dst[cut-1]) {
+		cut--
+	}
+	if cut > start && dst[cut-1] >= utf8.RuneSelf {
+		cut-- // drop the incomplete character's lead byte too
+	}
+	return append(dst[:cut], "…"...)
 }
