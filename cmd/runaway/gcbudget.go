@@ -7,7 +7,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
-	"sync/atomic"
+	"sync"
 )
 
 // paceGCByBudget sets the garbage collector's pace from --max-memory and
@@ -42,7 +42,11 @@ func paceGCByBudget(maxMemory int64) (restore func()) {
 	oldPercent := debug.SetGCPercent(p.percent(0))
 	p.arm()
 	return func() {
-		p.stopped.Store(true)
+		// Under mu, so that a finalizer running now cannot set GOGC after
+		// the old value is back.
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.stopped = true
 		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(oldLimit)
 	}
@@ -62,7 +66,8 @@ func heapBudget(maxMemory, fileBytes int64) int64 {
 type gcPacer struct {
 	headroom int64
 	live     []metrics.Sample
-	stopped  atomic.Bool
+	mu       sync.Mutex
+	stopped  bool
 }
 
 // gcCycle is garbage whose finalizer runs after the collection that found
@@ -72,12 +77,15 @@ type gcCycle struct{ p *gcPacer }
 
 func (p *gcPacer) arm() {
 	runtime.SetFinalizer(&gcCycle{p}, func(c *gcCycle) {
-		if c.p.stopped.Load() {
+		p := c.p
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.stopped {
 			return
 		}
-		metrics.Read(c.p.live)
-		debug.SetGCPercent(c.p.percent(int64(c.p.live[0].Value.Uint64())))
-		c.p.arm()
+		metrics.Read(p.live)
+		debug.SetGCPercent(p.percent(int64(p.live[0].Value.Uint64())))
+		p.arm()
 	})
 }
 

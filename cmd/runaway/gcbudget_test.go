@@ -1,8 +1,11 @@
 package main
 
 import (
+	"os"
 	"runtime"
+	"runtime/debug"
 	"testing"
+	"time"
 )
 
 func TestHeapBudgetLeavesRoomForTheBinarysPages(t *testing.T) {
@@ -26,5 +29,52 @@ func TestResidentFileBytesSeesTheBinary(t *testing.T) {
 	}
 	if got <= 0 {
 		t.Fatalf("residentFileBytes() = %d", got)
+	}
+}
+
+// The pacer must follow the collections: after one, GOGC gives the small
+// live heap of a test the headroom (far above 40%), and restoring puts the
+// caller's settings back and stops it.
+func TestGCPacerFollowsCollectionsAndRestores(t *testing.T) {
+	if _, set := os.LookupEnv("GOGC"); set {
+		t.Skip("GOGC is set: the pacer leaves it alone")
+	}
+	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
+		t.Skip("GOMEMLIMIT is set: the pacer leaves it alone")
+	}
+	before := debug.SetGCPercent(73)
+	defer debug.SetGCPercent(before)
+	limitBefore := debug.SetMemoryLimit(-1)
+
+	restore := paceGCByBudget(256 << 20)
+	debug.SetGCPercent(41) // the pacer must set it again after the next collection
+	var got int
+	for range 20 { // the finalizer runs on its own goroutine, soon after the cycle
+		runtime.GC()
+		time.Sleep(5 * time.Millisecond)
+		got = debug.SetGCPercent(41)
+		if got != 41 {
+			break
+		}
+	}
+	if got <= 100 {
+		t.Errorf("GOGC after a collection with a small live heap: %d, want the headroom's (well above 100)", got)
+	}
+	if limit := debug.SetMemoryLimit(-1); limit >= 256<<20 || limit < 64<<20 {
+		t.Errorf("memory limit %d MiB, want under the 256 MiB budget by the binary's pages", limit>>20)
+	}
+	restore()
+	if got := debug.SetGCPercent(-1); got != 73 {
+		t.Errorf("GOGC after restore: %d, want the caller's 73", got)
+	}
+	debug.SetGCPercent(73)
+	runtime.GC()
+	time.Sleep(20 * time.Millisecond)
+	if got := debug.SetGCPercent(-1); got != 73 {
+		t.Errorf("GOGC after restore and a collection: %d, want 73 (the pacer must stop)", got)
+	}
+	debug.SetGCPercent(73)
+	if limit := debug.SetMemoryLimit(-1); limit != limitBefore {
+		t.Errorf("memory limit after restore: %d, want %d", limit, limitBefore)
 	}
 }
