@@ -25,6 +25,11 @@ type analysis struct {
 	counts  map[uint64]int64
 	winCnt  map[uint64]int64
 	errType map[string]int64
+
+	// longestChain's chains and each key's open one (an index into chains),
+	// kept from run to run so a run's calls allocate no chains.
+	chains  []callChain
+	chainOf map[uint64]int32
 }
 
 func newAnalysis() *analysis {
@@ -34,6 +39,7 @@ func newAnalysis() *analysis {
 		answers: map[uint64]bool{},
 		counts:  map[uint64]int64{},
 		winCnt:  map[uint64]int64{},
+		chainOf: map[uint64]int32{},
 	}
 }
 

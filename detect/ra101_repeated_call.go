@@ -78,16 +78,23 @@ func chainHit(v *runView, a *analysis, p *Policy, best *callChain, how string, c
 // takes no part) in which every call returned what the previous call of
 // that key returned, at most Window calls apart, that is at least
 // RepeatSuspicious long and that accept lets through. Ties go to the chain
-// that began first.
+// that began first. The chain is a's, valid until the next call.
 func longestChain(v *runView, a *analysis, p *Policy, key func(i int) uint64, accept func(*callChain) bool) *callChain {
-	open := map[uint64]*callChain{}
-	var best *callChain
-	consider := func(c *callChain) {
+	clear(a.chainOf)
+	a.chains = a.chains[:0]
+	best := -1
+	consider := func(ci int32) {
+		c := &a.chains[ci]
 		if len(c.idx) < p.RepeatSuspicious || !accept(c) {
 			return
 		}
-		if best == nil || len(c.idx) > len(best.idx) || (len(c.idx) == len(best.idx) && c.idx[0] < best.idx[0]) {
-			best = c
+		if best < 0 {
+			best = int(ci)
+			return
+		}
+		b := &a.chains[best]
+		if len(c.idx) > len(b.idx) || (len(c.idx) == len(b.idx) && c.idx[0] < b.idx[0]) {
+			best = int(ci)
 		}
 	}
 	for ord, i := range a.calls {
@@ -97,20 +104,21 @@ func longestChain(v *runView, a *analysis, p *Policy, key func(i int) uint64, ac
 		}
 		f := v.flags[i]
 		res, hasRes := v.res[i], f&flagResult != 0
-		c := open[k]
-		if c != nil && ord-c.lastOrd <= p.Window && hasRes == c.hasResult && res == c.lastRes {
-			c.idx = append(c.idx, i)
-		} else {
-			if c != nil {
-				if ord-c.lastOrd <= p.Window {
-					c.brokenBy = i
-				}
-				consider(c)
+		ci, open := a.chainOf[k]
+		if !open {
+			ci = a.newChain(k)
+			a.chainOf[k] = ci
+		} else if c := &a.chains[ci]; ord-c.lastOrd > p.Window || hasRes != c.hasResult || res != c.lastRes {
+			if ord-c.lastOrd <= p.Window {
+				c.brokenBy = i
 			}
-			c = &callChain{key: k, brokenBy: -1}
-			c.idx = append(c.idx, i)
-			open[k] = c
+			c.finalized = true
+			consider(ci)
+			ci = a.newChain(k)
+			a.chainOf[k] = ci
 		}
+		c := &a.chains[ci]
+		c.idx = append(c.idx, i)
 		c.lastOrd, c.lastRes, c.hasResult = ord, res, hasRes
 		if f&flagError != 0 {
 			c.errors++
@@ -119,16 +127,30 @@ func longestChain(v *runView, a *analysis, p *Policy, key func(i int) uint64, ac
 			}
 		}
 	}
-	// Close the chains still open, in call order so ties resolve the same way.
-	for _, i := range a.calls {
-		if k := key(i); k != 0 {
-			if c := open[k]; c != nil && !c.finalized {
-				c.finalized = true
-				consider(c)
-			}
+	// Close the chains still open. Any order picks the same best: no two
+	// chains begin at the same step, so ties resolve the same way.
+	for ci := range a.chains {
+		if !a.chains[ci].finalized {
+			consider(int32(ci))
 		}
 	}
-	return best
+	if best < 0 {
+		return nil
+	}
+	return &a.chains[best]
+}
+
+// newChain starts a chain of key k in a.chains, reusing the step list of
+// the chain a previous run left in that place.
+func (a *analysis) newChain(k uint64) int32 {
+	n := len(a.chains)
+	if n < cap(a.chains) {
+		a.chains = a.chains[:n+1]
+		a.chains[n] = callChain{key: k, idx: a.chains[n].idx[:0], brokenBy: -1}
+	} else {
+		a.chains = append(a.chains, callChain{key: k, brokenBy: -1})
+	}
+	return int32(n)
 }
 
 // pollingWithBackoff recognises legitimate polling: the chain ended because

@@ -48,24 +48,61 @@ type runView struct {
 	names nameTable
 
 	order []int32 // scratch
-	// pos maps a collector row to its step index; built at most once per
-	// run, and only for runs that log artifacts or memory.
-	pos      map[int32]int
+	// rows is the run's rows in input order, that is ascending; at maps
+	// rows[j] to its step index (-1: a duplicate line dropped), so a search
+	// in rows finds a row's step without a map to fill for every run. at
+	// is built at most once per run, and only for runs that log artifacts
+	// or memory.
+	rows     []int32
+	at       []int32
+	inOrder  bool // order kept the rows' order (gather did not sort them)
 	posBuilt bool
+	next     int // where position's last search ended in rows
 }
 
-func (v *runView) positions() map[int32]int {
+// position is the step index of the collector's row, if the run holds it.
+func (v *runView) position(row int32) (int, bool) {
 	if !v.posBuilt {
-		if v.pos == nil {
-			v.pos = make(map[int32]int, len(v.order))
-		}
-		clear(v.pos)
-		for i, row := range v.order {
-			v.pos[row] = i
+		v.at = resize(v.at, len(v.rows))
+		if v.inOrder {
+			j := 0
+			for i, r := range v.order {
+				for v.rows[j] != r {
+					v.at[j] = -1
+					j++
+				}
+				v.at[j] = int32(i)
+				j++
+			}
+			for ; j < len(v.rows); j++ {
+				v.at[j] = -1
+			}
+		} else {
+			for j := range v.at {
+				v.at[j] = -1
+			}
+			for i, r := range v.order {
+				j, _ := slices.BinarySearch(v.rows, r)
+				v.at[j] = int32(i)
+			}
 		}
 		v.posBuilt = true
 	}
-	return v.pos
+	// The side tables list a run's rows in ascending order, so the search
+	// mostly walks on from where the previous one ended.
+	rows, j := v.rows, v.next
+	if j < len(rows) && rows[j] <= row {
+		for j < len(rows) && rows[j] < row {
+			j++
+		}
+	} else {
+		j, _ = slices.BinarySearch(rows, row)
+	}
+	v.next = j
+	if j == len(rows) || rows[j] != row || v.at[j] < 0 {
+		return 0, false
+	}
+	return int(v.at[j]), true
 }
 
 // nameTable turns the interned ids of a view back into text.
@@ -143,8 +180,9 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.run = r
 	v.names = c
 	v.dataProblems = nil
-	v.posBuilt = false
+	v.posBuilt, v.next = false, 0
 	v.duplicates, v.conflicts = 0, 0
+	v.rows = rows
 	v.order = append(v.order[:0], rows...)
 	sorted := true
 	for i := 1; i < len(v.order); i++ {
@@ -164,6 +202,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 			return 0
 		})
 	}
+	v.inOrder = sorted
 	kept := v.order[:0]
 	for i, row := range v.order {
 		if i > 0 && c.step.at(row) == c.step.at(v.order[i-1]) {
@@ -238,9 +277,8 @@ func placeValues[T any](v *runView, t *rowValues[T], r int32, dst []T) {
 	if len(refs) == 0 {
 		return
 	}
-	pos := v.positions()
 	for _, k := range refs {
-		if i, ok := pos[t.row.at(k)]; ok {
+		if i, ok := v.position(t.row.at(k)); ok {
 			dst[i] = t.val.at(k)
 		}
 	}
@@ -254,14 +292,13 @@ func (c *Collector) placeMemory(v *runView, r int32) {
 	if len(reads) == 0 && len(writes) == 0 {
 		return
 	}
-	pos := v.positions()
 	for _, k := range reads {
-		if i, ok := pos[c.memReads.row.at(k)]; ok {
+		if i, ok := v.position(c.memReads.row.at(k)); ok {
 			v.memReads = append(v.memReads, memAt{i, c.memReads.val.at(k)})
 		}
 	}
 	for _, w := range writes {
-		if i, ok := pos[w.row]; ok {
+		if i, ok := v.position(w.row); ok {
 			v.suspect = append(v.suspect, suspectAt{i, uint32(w.id) ^ uint32(w.id>>32), w.name, w.why})
 		}
 	}
@@ -299,10 +336,9 @@ func (c *Collector) markNewArtifacts(v *runView, r int32) {
 	if len(refs) == 0 {
 		return
 	}
-	pos := v.positions()
 	var list []memAt
 	for _, k := range refs {
-		if i, ok := pos[c.artifacts.row.at(k)]; ok {
+		if i, ok := v.position(c.artifacts.row.at(k)); ok {
 			list = append(list, memAt{i, c.artifacts.val.at(k)})
 		}
 	}

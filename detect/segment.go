@@ -347,12 +347,11 @@ func (p *Partitioned) WriteSegment(w *bufio.Writer, part int32) error {
 		}
 		sw.raw(asBytes(sw.lens))
 		for _, i := range texts {
-			start := uint64(0)
-			if i > 0 {
-				start = c.texts.end.at(i - 1)
+			// Straight from the arena: a text is copied to a buffer only
+			// when it crosses a block.
+			if t := c.texts.text(i); sw.err == nil && len(t) > 0 {
+				_, sw.err = sw.w.WriteString(t)
 			}
-			sw.small = c.texts.data.appendTo(sw.small[:0], start, c.texts.end.at(i))
-			sw.raw(sw.small)
 		}
 	}
 	return sw.err
