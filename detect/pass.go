@@ -24,7 +24,6 @@ type analysis struct {
 	answers map[uint64]bool   // (tool, result) pairs seen, for results with a payload
 	counts  map[uint64]int64
 	winCnt  map[uint64]int64
-	errType map[string]int64
 
 	// longestChain's chains and each key's open one (an index into chains),
 	// kept from run to run so a run's calls allocate no chains.
