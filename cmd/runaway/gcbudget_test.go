@@ -13,8 +13,9 @@ func TestHeapBudgetLeavesRoomForTheBinarysPages(t *testing.T) {
 	for _, c := range []struct{ maxMemory, file, want int64 }{
 		{128 * mib, 42 * mib, 128*mib - 42*mib - 128*mib/10}, // the bench: less the pages, less a tenth
 		{1024 * mib, 42 * mib, 1024*mib - 42*mib - 1024*mib/10},
-		{64 * mib, 48 * mib, 16 * mib}, // never under a quarter
-		{48 * mib, 10 * mib, 32 * mib}, // slack at least 6 MiB
+		{64 * mib, 48 * mib, 32 * mib},                    // never under half: the heap would thrash
+		{96 * mib, 10 * mib, 96*mib - 10*mib - 96*mib/10}, // slack a tenth
+		{40 * mib, 4 * mib, 30 * mib},                     // slack at least 6 MiB
 	} {
 		if got := heapBudget(c.maxMemory, c.file); got != c.want {
 			t.Errorf("heapBudget(%d MiB, %d MiB) = %d MiB, want %d MiB", c.maxMemory/mib, c.file/mib, got/mib, c.want/mib)
