@@ -259,7 +259,7 @@ func (d *digester) object(depth int) (uint64, error) {
 		}
 		p.pos++
 		p.skipSpace()
-		volatile := d.norm.volatile(key)
+		volatile := d.norm.volatileHashed(key, kh)
 		saved := d.words
 		v, err := d.value(depth + 1)
 		if err != nil {

@@ -54,9 +54,9 @@ func (s *Store) analyzeTo(workers int) ([]string, error) {
 	go func() {
 		defer close(loaded)
 		for p := range s.parts {
-			lp := s.loadPartition(int32(p), last, workers, g)
-			if lp.err == nil && lp.c == nil && g.stopped() {
-				return
+			lp, ok := s.loadPartition(int32(p), last, workers, g)
+			if !ok {
+				return // the analysis stopped
 			}
 			loaded <- lp
 			if lp.err != nil {
@@ -104,21 +104,21 @@ type loadedPartition struct {
 const maxSplits = 3
 
 // loadPartition loads partition p into a collector, once the gate lets its
-// steps into memory; a partition too large for the budget is split by
+// steps into memory (false: the gate was stopped first); a partition too large for the budget is split by
 // another hash of the run id and its pieces analyzed in turn, alone. The
 // partition's file is removed once read.
-func (s *Store) loadPartition(p int32, last *detect.Partitioned, workers int, g *memoryGate) loadedPartition {
+func (s *Store) loadPartition(p int32, last *detect.Partitioned, workers int, g *memoryGate) (loadedPartition, bool) {
 	need := s.parts[p].bytes + last.ApproxBytes(p)
 	if s.parts[p].file != nil && need > 2*s.opts.MaxBytes && s.level < maxSplits {
 		if !g.acquireAll() {
-			return loadedPartition{}
+			return loadedPartition{}, false
 		}
 		paths, err := s.split(p, last, need, workers)
 		g.release(g.limit)
-		return loadedPartition{paths: paths, err: err}
+		return loadedPartition{paths: paths, err: err}, true
 	}
 	if !g.acquire(need) {
-		return loadedPartition{}
+		return loadedPartition{}, false
 	}
 	lp := loadedPartition{held: true, need: need}
 	c, err := detect.NewCollector(s.opts.Policy, s.names)
@@ -130,10 +130,10 @@ func (s *Store) loadPartition(p int32, last *detect.Partitioned, workers int, g 
 	}
 	if err != nil {
 		lp.err = err
-		return lp
+		return lp, true
 	}
 	lp.c = c
-	return lp
+	return lp, true
 }
 
 // memoryGate bounds the partitions' steps held at once. One partition is
@@ -191,12 +191,6 @@ func (g *memoryGate) stop() {
 	g.halted = true
 	g.cond.Broadcast()
 	g.mu.Unlock()
-}
-
-func (g *memoryGate) stopped() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.halted
 }
 
 // split analyzes a partition too large for the budget: a child store reads
