@@ -13,6 +13,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/synth"
 )
 
 // benchLines is a realistic step log: about 500-byte lines with a tool call
@@ -117,7 +119,22 @@ func BenchmarkDecodeLine(b *testing.B) {
 			}
 		}
 	})
-	b.Run("row", func(b *testing.B) {
+	b.Run("row", func(b *testing.B) { benchRows(b, data, lines) })
+	// The generated bench corpus: reasons, args and results as varied as
+	// runaway gen makes them (benchLines repeats a few).
+	var gen bytes.Buffer
+	if _, err := synth.Generate(synth.Config{TargetBytes: 8 << 20, RunawayRate: 0.2, Seed: 7}, &gen, nil); err != nil {
+		b.Fatal(err)
+	}
+	var genLines [][]byte
+	for l := range bytes.SplitSeq(bytes.TrimSuffix(gen.Bytes(), []byte("\n")), []byte("\n")) {
+		genLines = append(genLines, l)
+	}
+	b.Run("row-generated", func(b *testing.B) { benchRows(b, gen.Bytes(), genLines) })
+}
+
+func benchRows(b *testing.B, data []byte, lines [][]byte) {
+	{
 		mem := memory.NewGoAllocator()
 		w := newBatchWriter(mem)
 		defer w.release()
@@ -134,5 +151,5 @@ func BenchmarkDecodeLine(b *testing.B) {
 			w.endChunk(len(data))
 			w.newBatch().Release()
 		}
-	})
+	}
 }

@@ -5,17 +5,42 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 )
 
-// startProfile writes a CPU profile to $RUNAWAY_CPUPROFILE while a command
-// runs, and the allocations it made to $RUNAWAY_MEMPROFILE when it ends, for
-// docs/performance.md's "where the time goes"; they are not flags because
-// users have no use for them.
+// startProfile writes a CPU profile to $RUNAWAY_CPUPROFILE and an execution
+// trace to $RUNAWAY_TRACE while a command runs, and the allocations it made
+// to $RUNAWAY_MEMPROFILE when it ends, for docs/performance.md's "where the
+// time goes" (the trace shows when a core sits idle); they are not flags
+// because users have no use for them.
 func startProfile(stderr io.Writer) (stop func()) {
 	stopCPU := startCPUProfile(stderr)
+	stopTrace := startTrace(stderr)
 	return func() {
+		stopTrace()
 		stopCPU()
 		writeAllocProfile(stderr)
+	}
+}
+
+func startTrace(stderr io.Writer) (stop func()) {
+	path := os.Getenv("RUNAWAY_TRACE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		if err = trace.Start(f); err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "runaway: RUNAWAY_TRACE: %v\n", err)
+		return func() {}
+	}
+	return func() {
+		trace.Stop()
+		f.Close()
 	}
 }
 
