@@ -73,6 +73,7 @@ type Collector struct {
 	seg         *segReader // ReadSegment's buffers
 
 	runScratch []int32
+	only       []bool // StreamRuns: the runs to analyze; nil: all
 	// heldBytes estimates what the maps and strings hold (ApproxBytes).
 	heldBytes int64
 }
@@ -633,6 +634,9 @@ func (c *Collector) stream(workers int, visit func(*runView, *analysis, *RunResu
 		workers = runtime.GOMAXPROCS(0)
 	}
 	order, rows, offsets := c.groupRows()
+	if c.only != nil {
+		order = slices.DeleteFunc(order, func(r int32) bool { return !c.only[r] })
+	}
 	// Small inputs get smaller chunks, so every worker has some.
 	chunk := min(max(len(order)/(4*workers), 1), streamChunk)
 	nChunks := (len(order) + chunk - 1) / chunk

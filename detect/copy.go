@@ -59,9 +59,14 @@ func (c *Collector) sideTables() [4]*rowValues[uint32] {
 // Partition groups c by partOf, which maps a run id to 0..n-1. c must not
 // change afterwards.
 func (c *Collector) Partition(n int, partOf func(runID string) int32) *Partitioned {
+	return c.PartitionRuns(n, func(run int) int32 { return partOf(c.runIDs[run]) })
+}
+
+// PartitionRuns is Partition by the runs' indices in c (as Idle gives them).
+func (c *Collector) PartitionRuns(n int, partOf func(run int) int32) *Partitioned {
 	p := &Partitioned{c: c, runPart: make([]int32, len(c.runIDs)), runLocal: make([]int32, len(c.runIDs))}
-	for r, id := range c.runIDs {
-		p.runPart[r] = partOf(id)
+	for r := range c.runIDs {
+		p.runPart[r] = partOf(r)
 	}
 	p.runs = groupBy(n, p.runPart)
 	for part := range n {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/runawayhq/runaway/detect"
@@ -20,14 +21,94 @@ import (
 // budget is split again, recursively. Analyze stops at the first error emit
 // returns. emit must not keep r after it returns.
 func (s *Store) Analyze(workers int, emit func(*detect.RunResult) error) error {
-	if s.spills == 0 {
-		return s.cur.Stream(workers, emit)
-	}
-	results, err := s.analyzeTo(workers)
+	split, err := s.Finish(workers)
 	if err != nil {
 		return err
 	}
-	return mergeResults(results, emit)
+	if len(split) > 0 {
+		return fmt.Errorf("spill: %d runs logged again after they were analyzed (Options.CloseIdle); their steps must be read again (Replace)", len(split))
+	}
+	return s.Emit(emit)
+}
+
+// Finish analyzes what is not analyzed yet, into result files, and returns
+// the runs, sorted, that were analyzed in pieces: runs that CloseIdle took
+// for finished and that logged again later. Their steps must then be read
+// again, theirs only, into a second store given to Replace before Emit.
+// Without CloseIdle there are none.
+func (s *Store) Finish(workers int) ([]string, error) {
+	if s.finished {
+		return s.splitIDs, nil
+	}
+	s.finished, s.workers = true, workers
+	switch {
+	case s.spills == 0 && len(s.early) == 0:
+		return nil, nil // Emit streams the one collector
+	case s.spills == 0:
+		path, err := s.writeResults(func(emit func(*detect.RunResult) error) error {
+			return s.cur.Stream(workers, emit)
+		})
+		if err != nil {
+			return nil, err
+		}
+		s.cur = nil
+		s.final = append(slices.Clone(s.early), path)
+	default:
+		results, err := s.analyzeTo(workers)
+		if err != nil {
+			return nil, err
+		}
+		s.final = append(slices.Clone(s.early), results...)
+	}
+	if len(s.early) == 0 {
+		return nil, nil
+	}
+	split, err := splitRuns(s.final)
+	s.splitIDs = split
+	return split, err
+}
+
+// Replace takes the results of the runs Finish found split from second, a
+// store that read their steps, and only theirs, again.
+func (s *Store) Replace(second *Store, workers int) error {
+	if !s.finished || s.replaced != "" {
+		return errors.New("spill: Replace before Finish, or twice")
+	}
+	if split, err := second.Finish(workers); err != nil {
+		return err
+	} else if len(split) > 0 {
+		return errors.New("spill: the second store analyzed runs in pieces too")
+	}
+	path, err := s.writeResults(second.Emit)
+	if err != nil {
+		return err
+	}
+	s.replaced = path
+	return nil
+}
+
+// Emit calls emit with each result in run-id order, after Finish (and
+// Replace, when Finish found runs analyzed in pieces). It stops at the
+// first error emit returns. emit must not keep r after it returns.
+func (s *Store) Emit(emit func(*detect.RunResult) error) error {
+	switch {
+	case !s.finished:
+		return errors.New("spill: Emit before Finish")
+	case len(s.splitIDs) > 0 && s.replaced == "":
+		return fmt.Errorf("spill: %d runs analyzed in pieces were not read again (Replace)", len(s.splitIDs))
+	case s.final == nil:
+		return s.cur.Stream(s.workers, emit)
+	}
+	var drop map[string]bool
+	paths := s.final
+	if s.replaced != "" {
+		drop = make(map[string]bool, len(s.splitIDs))
+		for _, id := range s.splitIDs {
+			drop[id] = true
+		}
+		paths = append(slices.Clone(paths), s.replaced)
+	}
+	return mergeResultsDropping(paths, len(s.final), drop, emit)
 }
 
 // analyzeTo analyzes every partition into result files and returns them.
@@ -40,9 +121,6 @@ func (s *Store) Analyze(workers int, emit func(*detect.RunResult) error) error {
 // one partition may (twice the collector budget); a partition split again
 // is loaded and analyzed alone.
 func (s *Store) analyzeTo(workers int) ([]string, error) {
-	if s.results == "" {
-		s.results = s.dir
-	}
 	if s.r == nil {
 		s.r = bufio.NewReaderSize(nil, ioBuffer)
 	}

@@ -322,6 +322,7 @@ func (rw *resultWriter) write(r *detect.RunResult) error {
 
 // resultSource reads a result file one result ahead.
 type resultSource struct {
+	drop map[string]bool // results of these runs are left out
 	file *os.File
 	r    *bufio.Reader
 	buf  []byte
@@ -362,13 +363,19 @@ func (s *resultSource) next() (bool, error) {
 // batch of results ahead of emit: emit (encoding the reports) is the
 // longer part, and it need not wait for the decoding.
 func mergeResults(paths []string, emit func(*detect.RunResult) error) error {
+	return mergeResultsDropping(paths, 0, nil, emit)
+}
+
+// mergeResultsDropping is mergeResults leaving out the results of the runs
+// in drop from the first n files: their runs' results come from the others.
+func mergeResultsDropping(paths []string, n int, drop map[string]bool, emit func(*detect.RunResult) error) error {
 	batches := make(chan []detect.RunResult, 2)
 	free := make(chan []detect.RunResult, 3)
 	stop := make(chan struct{})
 	var readErr error
 	go func() {
 		defer close(batches)
-		readErr = readMerged(paths, free, batches, stop)
+		readErr = readMerged(paths, n, drop, free, batches, stop)
 	}()
 	var err error
 	for batch := range batches {
@@ -394,21 +401,25 @@ func mergeResults(paths []string, emit func(*detect.RunResult) error) error {
 const mergeBatch = 256
 
 // readMerged merges the files into batches of results sent to out, taking
-// emptied batches back from free, until the files end or stop closes.
-func readMerged(paths []string, free <-chan []detect.RunResult, out chan<- []detect.RunResult, stop <-chan struct{}) error {
+// emptied batches back from free, until the files end or stop closes; the
+// first n files' results of runs in drop are left out.
+func readMerged(paths []string, n int, drop map[string]bool, free <-chan []detect.RunResult, out chan<- []detect.RunResult, stop <-chan struct{}) error {
 	h := &resultHeap{}
 	defer func() {
 		for _, src := range h.items {
 			src.file.Close()
 		}
 	}()
-	for _, path := range paths {
+	for i, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
 			return fmt.Errorf("spill: %w", err)
 		}
 		// One reader per result file, all open at once: small buffers.
 		src := &resultSource{file: f, r: bufio.NewReaderSize(f, 16<<10)}
+		if i < n {
+			src.drop = drop
+		}
 		ok, err := src.next()
 		if err != nil {
 			f.Close()
@@ -438,9 +449,11 @@ func readMerged(paths []string, free <-chan []detect.RunResult, out chan<- []det
 	batch = make([]detect.RunResult, 0, mergeBatch)
 	for h.Len() > 0 {
 		src := h.items[0]
-		batch = append(batch, src.cur)
-		if len(batch) == mergeBatch && !send() {
-			return nil
+		if !src.drop[src.cur.RunID] {
+			batch = append(batch, src.cur)
+			if len(batch) == mergeBatch && !send() {
+				return nil
+			}
 		}
 		ok, err := src.next()
 		if err != nil {

@@ -37,6 +37,13 @@ type Options struct {
 	// it spills; a partition's collector may hold up to twice that before
 	// the partition is split again. Default 32 MiB.
 	MaxBytes int64
+	// CloseIdle analyzes the runs that look finished when the collector is
+	// full, instead of spilling them (idle.go). The input must be one that
+	// can be read again: runs that log again after that are read again
+	// (Finish, Replace).
+	CloseIdle bool
+	// Workers analyze idle runs (CloseIdle); default GOMAXPROCS.
+	Workers int
 }
 
 const (
@@ -62,6 +69,17 @@ type Store struct {
 	parts   []partition
 	rows    int64
 	spills  int
+	closes  int      // times idle runs were analyzed early (CloseIdle)
+	grown   int64    // the collector's budget while it closes idle runs (0: not yet set)
+	early   []string // their result files, in run-id order each
+
+	// Finish's: the result files Emit merges (nil: the collector streams),
+	// the runs analyzed in pieces, and the results that replace theirs.
+	finished bool
+	workers  int
+	final    []string
+	splitIDs []string
+	replaced string
 	// One writer and one reader for all the partitions' files (and a split
 	// partition's store): a segment is written or read whole, one at a time.
 	w *bufio.Writer
@@ -136,8 +154,8 @@ func (s *Store) Add(rec arrow.RecordBatch) error {
 		return err
 	}
 	s.rows += n
-	if s.cur.ApproxBytes() > s.opts.MaxBytes {
-		return s.spill()
+	if s.cur.ApproxBytes() > s.limit() {
+		return s.flush()
 	}
 	return nil
 }
@@ -156,12 +174,8 @@ func (s *Store) partitionOf(runID string) int32 {
 // run's steps from the start, so the ones after it defer the choice of args
 // renderings to the partitions' collectors (detect.Collector.DeferShortArgs).
 func (s *Store) spill() error {
-	if s.dir == "" {
-		dir, err := os.MkdirTemp(s.opts.Dir, "runaway-spill-")
-		if err != nil {
-			return fmt.Errorf("spill: %w", err)
-		}
-		s.dir = dir
+	if err := s.makeDir(); err != nil {
+		return err
 	}
 	if s.w == nil {
 		s.w = bufio.NewWriterSize(nil, ioBuffer)

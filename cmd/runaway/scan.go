@@ -104,9 +104,11 @@ type inputFlags struct {
 	// that keeps nothing of a batch after it returns (scan's collector
 	// copies what it needs).
 	reuseBuffers int
-	include      []string
-	exclude      []string
-	policy       *policyFlags
+	// collected is the budget of scan's collector (spill.Options.MaxBytes).
+	collected int64
+	include   []string
+	exclude   []string
+	policy    *policyFlags
 
 	// runIDs, set by explain and fixture, reads only these runs (see
 	// ingest.Options.RunIDs); nil reads every run.
@@ -189,6 +191,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	inFlight, collected := memoryBudgets(int64(maxMemory))
 	f.inFlightBytes = int(inFlight)
 	f.reuseBuffers = int(inFlight)
+	f.collected = collected
 	var store *spill.Store
 	defer func() {
 		if store != nil {
@@ -198,7 +201,8 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}()
 	_, stats, code := f.readInto(ctx, "scan", fs, stdin, stderr, func(policy detect.Policy) (batchSink, error) {
-		s, err := spill.New(spill.Options{Policy: policy, Dir: f.spillDir, MaxBytes: collected})
+		s, err := spill.New(spill.Options{Policy: policy, Dir: f.spillDir, MaxBytes: collected,
+			CloseIdle: canReadTwice(fs.Args()), Workers: f.workers})
 		store = s
 		return s, err
 	})
@@ -266,7 +270,7 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 		analyzed int
 		dupes    [2]int64
 	)
-	err := store.Analyze(f.workers, func(r *detect.RunResult) error {
+	err := f.analyzeStore(ctx, store, fs, stdin, stderr, func(r *detect.RunResult) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -344,6 +348,69 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 		return exitFindings
 	}
 	return exitClean
+}
+
+// analyzeStore analyzes every run in store and emits the results in run-id
+// order. The store analyzed the runs that looked finished while it read
+// (spill.Options.CloseIdle); those that logged again later were analyzed
+// in pieces, and are read again, theirs only, before anything is emitted.
+func (f *scanFlags) analyzeStore(ctx context.Context, store *spill.Store, fs *pflag.FlagSet, stdin io.Reader, stderr io.Writer,
+	emit func(*detect.RunResult) error) error {
+	split, err := store.Finish(f.workers)
+	if err != nil {
+		return err
+	}
+	if len(split) > 0 {
+		if err := f.readSplitRuns(ctx, store, split, fs, stdin); err != nil {
+			return err
+		}
+		// Why the scan read its input twice, for whoever times it.
+		fmt.Fprintf(stderr, "runaway scan: note: %d runs logged again after the scan had taken them for finished; their steps were read again\n", len(split))
+	}
+	return store.Emit(emit)
+}
+
+// readSplitRuns reads the steps of the runs store analyzed in pieces again,
+// into a second store whose results replace theirs.
+func (f *scanFlags) readSplitRuns(ctx context.Context, store *spill.Store, split []string, fs *pflag.FlagSet, stdin io.Reader) error {
+	// As embedTimelines: the first read's settings stay, and its rejects
+	// and messages are not repeated.
+	in := f.inputFlags
+	in.rejects, in.quiet, in.progress, in.runIDs = "", true, nil, split
+	var second *spill.Store
+	defer func() {
+		if second != nil {
+			second.Close()
+		}
+	}()
+	var msgs bytes.Buffer
+	_, _, code := in.readInto(ctx, "scan", fs, stdin, &msgs, func(policy detect.Policy) (batchSink, error) {
+		s, err := spill.New(spill.Options{Policy: policy, Dir: f.spillDir, MaxBytes: f.collected})
+		second = s
+		return s, err
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if code != exitClean {
+		why, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(msgs.String()), "runaway scan: "), "\n")
+		return fmt.Errorf("%d runs logged again after they were analyzed, and reading their steps again failed: %s", len(split), why)
+	}
+	return store.Replace(second, f.workers)
+}
+
+// canReadTwice reports whether the inputs can be read a second time: not
+// stdin, nor a pipe or a device named as a file.
+func canReadTwice(args []string) bool {
+	for _, a := range args {
+		if a == "-" {
+			return false
+		}
+		if info, err := os.Stat(a); err == nil && !info.Mode().IsRegular() && !info.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // beforeTimelineRead is nil but in a test, which removes the input there

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/runawayhq/runaway/synth"
+)
+
+// A scan analyzes the runs that look finished while it reads. Runs that
+// log again long after (here: the last steps of every 40th run, moved to
+// the end of the input) are read again, and the report is byte for byte
+// the one of a scan that held everything (stdin, which cannot be read
+// twice, is never analyzed early).
+func TestRunsThatLogAgainLateAreReadAgain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates 40 MB")
+	}
+	var gen bytes.Buffer
+	if _, err := synth.Generate(synth.Config{TargetBytes: 40 << 20, RunawayRate: 0.3, Seed: 21}, &gen, nil); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(gen.String(), "\n"), "\n")
+	seen := map[string]int{} // run id -> its order of appearance
+	left := map[string]int{} // run id -> lines still to come
+	for _, l := range lines {
+		id := lineRunID(l)
+		if _, ok := seen[id]; !ok {
+			seen[id] = len(seen)
+		}
+		left[id]++
+	}
+	var head, tail []string
+	for _, l := range lines {
+		id := lineRunID(l)
+		left[id]--
+		if seen[id]%40 == 0 && left[id] < 3 {
+			tail = append(tail, l)
+		} else {
+			head = append(head, l)
+		}
+	}
+	input := strings.Join(append(head, tail...), "")
+	path := filepath.Join(t.TempDir(), "late.jsonl")
+	if err := os.WriteFile(path, []byte(input), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	code, want, stderr := runCLI(t, input, "scan", "--format", "ndjson", "--max-memory", "64MiB", "-")
+	if code != exitClean || strings.Contains(stderr, "read again") {
+		t.Fatalf("stdin: exit %d, stderr %q", code, stderr)
+	}
+	code, got, stderr := runCLI(t, "", "scan", "--format", "ndjson", "--max-memory", "64MiB", path)
+	if code != exitClean {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stderr, "runs logged again after the scan had taken them for finished; their steps were read again") {
+		t.Fatalf("no run was read again; stderr %q", stderr)
+	}
+	if got != want {
+		t.Fatalf("the report differs from the one of a scan that held every run (%d vs %d bytes)", len(got), len(want))
+	}
+}
+
+func lineRunID(line string) string {
+	_, rest, _ := strings.Cut(line, `"run_id":"`)
+	id, _, _ := strings.Cut(rest, `"`)
+	return id
+}

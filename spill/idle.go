@@ -1,0 +1,266 @@
+package spill
+
+import (
+	"bufio"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/runawayhq/runaway/detect"
+)
+
+// Closing idle runs (Options.CloseIdle). Logs interleave the runs that are
+// going on at once, and a run's steps are usually close together: the bench
+// corpus has 16 runs open at a time among 85,000. When the collector passes
+// its budget, the runs none of whose steps is among its most recent ones are
+// taken for finished: they are analyzed there and then, into a result file
+// in run-id order, and only the others are carried over to a fresh
+// collector, with all they collected. Memory then follows the runs open at
+// once, and nothing goes to disk but results, where spilling wrote every
+// step once and read it back.
+//
+// A run taken for finished may log again later (a paused run, a late file).
+// Its steps are then analyzed in two pieces, and its run id is in two result
+// files: Finish finds such runs, and the caller reads their steps again,
+// whole, into a second store (Replace), whose results take their place. So
+// the report is the same byte for byte whatever the order of the input; an
+// input that cannot be read twice (stdin, a pipe) must not use CloseIdle.
+//
+// Once the store has spilled, it keeps spilling: collectors after a spill
+// hold parts of runs (detect.Collector.DeferShortArgs) and cannot analyze
+// any run alone.
+
+// idleShare: a run is idle when none of its steps is among the last
+// 1/idleShare of the collector's steps.
+const idleShare = 4
+
+// maxCarryShare: when the active runs hold more than 1/maxCarryShare of the
+// collector's steps, carrying them over would leave too little room to be
+// worth it, and the store spills instead.
+const maxCarryShare = 2
+
+// maxEarlyFiles bounds the result files of idle runs: past it they are
+// merged into one, so that the final merge keeps few files open.
+const maxEarlyFiles = 256
+
+// firstBudget is the collector's budget when it starts closing idle runs:
+// a small collector is quicker to add to and to analyze (on the 1 GB bench
+// corpus, 12 MiB took 10% less CPU than 230 MiB), and it grows, up to
+// MaxBytes, only while the runs going on at once need more.
+const firstBudget = 16 << 20
+
+// limit is what the collector may hold before flush.
+func (s *Store) limit() int64 {
+	if !s.opts.CloseIdle || s.spills > 0 {
+		return s.opts.MaxBytes
+	}
+	if s.grown == 0 {
+		s.grown = min(firstBudget, s.opts.MaxBytes)
+	}
+	return s.grown
+}
+
+// flush makes room once the collector has passed its budget: it closes
+// idle runs, or grows the budget when too few are idle, or spills.
+func (s *Store) flush() error {
+	if s.opts.CloseIdle && s.spills == 0 {
+		closed, err := s.closeIdle()
+		if err != nil || closed {
+			return err
+		}
+		if s.grown < s.opts.MaxBytes {
+			s.grown = min(2*s.grown, s.opts.MaxBytes)
+			return nil
+		}
+	}
+	return s.spill()
+}
+
+// closeIdle analyzes the idle runs and carries the others over; false when
+// too many runs are active, and nothing was done.
+func (s *Store) closeIdle() (bool, error) {
+	c := s.cur
+	idle, activeRows := c.Idle(c.Rows() / idleShare)
+	if activeRows > c.Rows()/maxCarryShare || activeRows == c.Rows() {
+		return false, nil
+	}
+	next, err := detect.NewCollector(s.opts.Policy, slices.Clone(s.names))
+	if err != nil {
+		return false, err
+	}
+	// Carry first: analysis groups the collector's side tables.
+	p := c.PartitionRuns(2, func(run int) int32 {
+		if idle[run] {
+			return 0
+		}
+		return 1
+	})
+	if err := p.CopyTo(next, 1); err != nil {
+		return false, err
+	}
+	if err := s.makeDir(); err != nil {
+		return false, err
+	}
+	path, err := s.writeResults(func(emit func(*detect.RunResult) error) error {
+		return c.StreamRuns(s.opts.Workers, idle, emit)
+	})
+	if err != nil {
+		return false, err
+	}
+	s.cur = next
+	s.early = append(s.early, path)
+	s.closes++
+	if len(s.early) >= maxEarlyFiles {
+		merged, err := s.writeResults(func(emit func(*detect.RunResult) error) error {
+			return mergeResults(s.early, emit)
+		})
+		if err != nil {
+			return false, err
+		}
+		for _, f := range s.early {
+			os.Remove(f)
+		}
+		s.early = append(s.early[:0], merged)
+	}
+	return true, nil
+}
+
+// Closes is how many times idle runs were analyzed before the input ended.
+func (s *Store) Closes() int { return s.closes }
+
+// makeDir makes the store's temporary directory, once.
+func (s *Store) makeDir() error {
+	if s.dir != "" {
+		return nil
+	}
+	dir, err := os.MkdirTemp(s.opts.Dir, "runaway-spill-")
+	if err != nil {
+		return fmt.Errorf("spill: %w", err)
+	}
+	s.dir = dir
+	if s.results == "" {
+		s.results = dir
+	}
+	return nil
+}
+
+// writeResults writes what stream emits (in run-id order) to a new result
+// file.
+func (s *Store) writeResults(stream func(emit func(*detect.RunResult) error) error) (string, error) {
+	*s.seq++
+	out := filepath.Join(s.results, fmt.Sprintf("results-%06d.bin", *s.seq))
+	f, err := os.Create(out)
+	if err != nil {
+		return "", fmt.Errorf("spill: %w", err)
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, ioBuffer)
+	rw := &resultWriter{w: w}
+	if err := stream(rw.write); err != nil {
+		return "", fmt.Errorf("spill: writing %s: %w", out, err)
+	}
+	if err := errors.Join(w.Flush(), f.Close()); err != nil {
+		return "", fmt.Errorf("spill: writing %s: %w", out, err)
+	}
+	return out, nil
+}
+
+// splitRuns returns, sorted, the run ids found in more than one of the
+// result files: runs analyzed in pieces.
+func splitRuns(paths []string) ([]string, error) {
+	h := &idHeap{}
+	defer func() {
+		for _, src := range h.items {
+			src.file.Close()
+		}
+	}()
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("spill: %w", err)
+		}
+		src := &idSource{file: f, r: bufio.NewReaderSize(f, 16<<10)}
+		ok, err := src.next()
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("spill: reading %s: %w", path, err)
+		}
+		if ok {
+			h.items = append(h.items, src)
+		} else {
+			f.Close()
+		}
+	}
+	heap.Init(h)
+	var split []string
+	last, seen := "", false
+	for h.Len() > 0 {
+		src := h.items[0]
+		if seen && src.cur == last {
+			if n := len(split); n == 0 || split[n-1] != last {
+				split = append(split, last)
+			}
+		}
+		last, seen = src.cur, true
+		ok, err := src.next()
+		if err != nil {
+			return nil, fmt.Errorf("spill: reading %s: %w", src.file.Name(), err)
+		}
+		if ok {
+			heap.Fix(h, 0)
+		} else {
+			src.file.Close()
+			heap.Pop(h)
+		}
+	}
+	return split, nil
+}
+
+// idSource reads the run ids of a result file, skipping the rest.
+type idSource struct {
+	file *os.File
+	r    *bufio.Reader
+	cur  string
+	buf  []byte
+}
+
+func (s *idSource) next() (bool, error) {
+	n, err := binary.ReadUvarint(s.r)
+	if errors.Is(err, io.EOF) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if n > 1<<30 {
+		return false, fmt.Errorf("a result of %d bytes", n)
+	}
+	if uint64(cap(s.buf)) < n {
+		s.buf = make([]byte, n)
+	}
+	s.buf = s.buf[:n]
+	if _, err := io.ReadFull(s.r, s.buf); err != nil {
+		return false, fmt.Errorf("result cut short: %w", err)
+	}
+	d := resultDecoder{b: s.buf}
+	s.cur = d.str() // a result starts with its run id
+	return true, d.err
+}
+
+type idHeap struct{ items []*idSource }
+
+func (h *idHeap) Len() int           { return len(h.items) }
+func (h *idHeap) Less(i, j int) bool { return h.items[i].cur < h.items[j].cur }
+func (h *idHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *idHeap) Push(x any)         { h.items = append(h.items, x.(*idSource)) }
+func (h *idHeap) Pop() any {
+	old := h.items
+	x := old[len(old)-1]
+	h.items = old[:len(old)-1]
+	return x
+}
