@@ -4,22 +4,30 @@ package detect
 // is still being read (spill.Options.CloseIdle), and carry the others over.
 
 // Idle reports, for each run (by its index in the collector), whether none
-// of its steps is among the last recent steps collected, and how many steps
-// the other, active, runs hold.
-func (c *Collector) Idle(recent int) (idle []bool, activeRows int) {
-	idle = make([]bool, len(c.runIDs))
-	for i := range idle {
-		idle[i] = true
-	}
-	from := int32(max(c.run.len()-recent, 0))
-	for row := from; row < int32(c.run.len()); row++ {
-		idle[c.run.at(row)] = false
-	}
+// of its steps is among the last window(maxGap) steps collected, and how
+// many steps the other, active, runs hold. maxGap is the longest stretch of
+// steps of other runs seen between two consecutive steps of one run: how
+// long a run that is still going has been seen to stay silent.
+func (c *Collector) Idle(window func(maxGap int) int) (idle []bool, activeRows int) {
+	n := len(c.runIDs)
+	last := make([]int32, n) // row+1 of the run's last step
+	count := make([]int32, n)
+	maxGap, row := 0, int32(0)
 	for ci := range c.run.chunks {
 		for _, r := range c.run.chunks[ci] {
-			if !idle[r] {
-				activeRows++
+			row++
+			if l := last[r]; l > 0 {
+				maxGap = max(maxGap, int(row-l-1))
 			}
+			last[r] = row
+			count[r]++
+		}
+	}
+	from := int32(max(int(row)-window(maxGap), 0))
+	idle = make([]bool, n)
+	for r := range idle {
+		if idle[r] = last[r] <= from; !idle[r] {
+			activeRows += int(count[r])
 		}
 	}
 	return idle, activeRows

@@ -35,9 +35,15 @@ import (
 // hold parts of runs (detect.Collector.DeferShortArgs) and cannot analyze
 // any run alone.
 
-// idleShare: a run is idle when none of its steps is among the last
-// 1/idleShare of the collector's steps.
-const idleShare = 4
+// A run is idle when none of its steps is among the collector's last
+// 1/idleShare, nor among the last idleGaps times the longest silence of a
+// run that logged again (detect.Collector.Idle). On the bench corpus that
+// silence is at most 189 steps of other runs, and the collector holds some
+// 100,000 steps; runs interleaved 400 at a time are silent for thousands.
+const (
+	idleShare = 16
+	idleGaps  = 4
+)
 
 // maxCarryShare: when the active runs hold more than 1/maxCarryShare of the
 // collector's steps, carrying them over would leave too little room to be
@@ -85,7 +91,10 @@ func (s *Store) flush() error {
 // too many runs are active, and nothing was done.
 func (s *Store) closeIdle() (bool, error) {
 	c := s.cur
-	idle, activeRows := c.Idle(c.Rows() / idleShare)
+	idle, activeRows := c.Idle(func(maxGap int) int {
+		s.maxGap = max(s.maxGap, maxGap)
+		return max(c.Rows()/idleShare, idleGaps*s.maxGap)
+	})
 	if activeRows > c.Rows()/maxCarryShare || activeRows == c.Rows() {
 		return false, nil
 	}

@@ -71,6 +71,7 @@ type Store struct {
 	spills  int
 	closes  int      // times idle runs were analyzed early (CloseIdle)
 	grown   int64    // the collector's budget while it closes idle runs (0: not yet set)
+	maxGap  int      // the longest silence of a run seen so far, in steps (detect.Collector.Idle)
 	early   []string // their result files, in run-id order each
 
 	// Finish's: the result files Emit merges (nil: the collector streams),
