@@ -51,8 +51,9 @@ const (
 const maxCarryShare = 2
 
 // maxEarlyFiles bounds the result files of idle runs: past it they are
-// merged into one, so that the final merge keeps few files open.
-const maxEarlyFiles = 256
+// merged into one, so that the final merge keeps few files open. A
+// variable for a test.
+var maxEarlyFiles = 256
 
 // firstBudget is the collector's budget when it starts closing idle runs:
 // a small collector is quicker to add to and to analyze (on the 1 GB bench

@@ -96,17 +96,20 @@ func TestClosingIdleRunsGivesTheSameReport(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		srcs     []ingest.Source
+		maxFiles int // result files of idle runs before they are merged (0: the default)
 		maxBytes int64
 		closes   bool
 		spills   bool
 		split    []string
 	}{
-		{"runs close together", sources(close16[:len(close16)/2], close16[len(close16)/2:]), 256 << 10, true, false, nil},
-		{"runs spread wide: spills", sources(wide), 256 << 10, false, true, nil},
-		{"some runs log again at the end", sources(late), 256 << 10, true, false, moved},
-		{"runs close together, then spread wide", sources(close16, wide), 256 << 10, true, true, nil},
-		{"some runs log again, after a spill", sources(lateWide), 256 << 10, true, true, movedWide},
-		{"held", sources(late), 1 << 40, false, false, nil},
+		{"runs close together", sources(close16[:len(close16)/2], close16[len(close16)/2:]), 0, 256 << 10, true, false, nil},
+		{"result files merged as they pile up", sources(close16), 3, 256 << 10, true, false, nil},
+		{"runs spread wide: spills", sources(wide), 0, 256 << 10, false, true, nil},
+		{"some runs log again at the end", sources(late), 0, 256 << 10, true, false, moved},
+		{"some runs log again, result files merged", sources(late), 4, 256 << 10, true, false, moved},
+		{"runs close together, then spread wide", sources(close16, wide), 0, 256 << 10, true, true, nil},
+		{"some runs log again, after a spill", sources(lateWide), 0, 256 << 10, true, true, movedWide},
+		{"held", sources(late), 0, 1 << 40, false, false, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := ndjsonOf(t, func(emit func(*detect.RunResult) error) error {
@@ -117,6 +120,9 @@ func TestClosingIdleRunsGivesTheSameReport(t *testing.T) {
 				read(t, tc.srcs, memory.NewGoAllocator(), c.Add, nil)
 				return c.Stream(2, emit)
 			})
+			if tc.maxFiles > 0 {
+				defer spill.SetMaxEarlyFiles(tc.maxFiles)()
+			}
 			alloc := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer alloc.AssertSize(t, 0)
 			dir := t.TempDir()
