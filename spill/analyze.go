@@ -45,7 +45,7 @@ func (s *Store) Finish(workers int) ([]string, error) {
 	case s.spills == 0 && len(s.early) == 0:
 		return nil, nil // Emit streams the one collector
 	case s.spills == 0:
-		path, err := s.writeResults(func(emit func(*detect.RunResult) error) error {
+		path, err := s.writeResults(s.cur.SourceRanges(), func(emit func(*detect.RunResult) error) error {
 			return s.cur.Stream(workers, emit)
 		})
 		if err != nil {
@@ -63,10 +63,15 @@ func (s *Store) Finish(workers int) ([]string, error) {
 	if len(s.early) == 0 {
 		return nil, nil
 	}
-	split, err := splitRuns(s.final)
-	s.splitIDs = split
+	split, sources, err := splitRuns(s.final)
+	s.splitIDs, s.splitSources = split, sources
 	return split, err
 }
+
+// SplitSources are the indices (src_file) of the sources that hold the
+// steps of the runs Finish found analyzed in pieces: the sources to read
+// again, in the order they were read.
+func (s *Store) SplitSources() []int32 { return s.splitSources }
 
 // Replace takes the results of the runs Finish found split from second, a
 // store that read their steps, and only theirs, again.
@@ -79,7 +84,7 @@ func (s *Store) Replace(second *Store, workers int) error {
 	} else if len(split) > 0 {
 		return errors.New("spill: the second store analyzed runs in pieces too")
 	}
-	path, err := s.writeResults(second.Emit)
+	path, err := s.writeResults(nil, second.Emit)
 	if err != nil {
 		return err
 	}
@@ -353,7 +358,7 @@ func (s *Store) resultsOf(c *detect.Collector, workers int) ([]string, error) {
 	defer f.Close()
 	// The segments' writer: nothing is spilled while a partition is analyzed.
 	s.w.Reset(f)
-	rw := &resultWriter{w: s.w}
+	rw := &resultWriter{w: s.w, sources: c.SourceRanges()}
 	if err := c.Stream(workers, rw.write); err != nil {
 		return nil, fmt.Errorf("spill: writing %s: %w", out, err)
 	}

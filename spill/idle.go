@@ -116,7 +116,7 @@ func (s *Store) closeIdle() (bool, error) {
 	if err := s.makeDir(); err != nil {
 		return false, err
 	}
-	path, err := s.writeResults(func(emit func(*detect.RunResult) error) error {
+	path, err := s.writeResults(c.SourceRanges(), func(emit func(*detect.RunResult) error) error {
 		return c.StreamRuns(s.opts.Workers, idle, emit)
 	})
 	if err != nil {
@@ -126,9 +126,7 @@ func (s *Store) closeIdle() (bool, error) {
 	s.early = append(s.early, path)
 	s.closes++
 	if len(s.early) >= maxEarlyFiles {
-		merged, err := s.writeResults(func(emit func(*detect.RunResult) error) error {
-			return mergeResults(s.early, emit)
-		})
+		merged, err := s.mergeRaw(s.early)
 		if err != nil {
 			return false, err
 		}
@@ -160,8 +158,8 @@ func (s *Store) makeDir() error {
 }
 
 // writeResults writes what stream emits (in run-id order) to a new result
-// file.
-func (s *Store) writeResults(stream func(emit func(*detect.RunResult) error) error) (string, error) {
+// file, each result with the range of its run's sources.
+func (s *Store) writeResults(sources func(string) (int32, int32), stream func(emit func(*detect.RunResult) error) error) (string, error) {
 	*s.seq++
 	out := filepath.Join(s.results, fmt.Sprintf("results-%06d.bin", *s.seq))
 	f, err := os.Create(out)
@@ -170,7 +168,7 @@ func (s *Store) writeResults(stream func(emit func(*detect.RunResult) error) err
 	}
 	defer f.Close()
 	w := bufio.NewWriterSize(f, ioBuffer)
-	rw := &resultWriter{w: w}
+	rw := &resultWriter{w: w, sources: sources}
 	if err := stream(rw.write); err != nil {
 		return "", fmt.Errorf("spill: writing %s: %w", out, err)
 	}
@@ -181,24 +179,96 @@ func (s *Store) writeResults(stream func(emit func(*detect.RunResult) error) err
 }
 
 // splitRuns returns, sorted, the run ids found in more than one of the
-// result files: runs analyzed in pieces.
-func splitRuns(paths []string) ([]string, error) {
-	h := &idHeap{}
-	defer func() {
-		for _, src := range h.items {
-			src.file.Close()
+// result files (runs analyzed in pieces), and the sources, sorted, that
+// their steps came from.
+func splitRuns(paths []string) (split []string, sources []int32, err error) {
+	h, err := openIDSources(paths)
+	defer h.close()
+	if err != nil {
+		return nil, nil, err
+	}
+	type span struct{ lo, hi int32 }
+	var spans []span // of the pieces of split runs
+	last, seen := idSource{}, false
+	for h.Len() > 0 {
+		src := h.items[0]
+		if seen && src.cur == last.cur {
+			if n := len(split); n == 0 || split[n-1] != last.cur {
+				split = append(split, last.cur)
+				spans = append(spans, span{last.lo, last.hi})
+			}
+			spans = append(spans, span{src.lo, src.hi})
 		}
-	}()
+		last.cur, last.lo, last.hi, seen = src.cur, src.lo, src.hi, true
+		if err := h.advance(); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(spans) == 0 {
+		return nil, nil, nil
+	}
+	slices.SortFunc(spans, func(a, b span) int { return int(a.lo) - int(b.lo) })
+	for _, sp := range spans {
+		from := sp.lo
+		if n := len(sources); n > 0 {
+			from = max(from, sources[n-1]+1)
+		}
+		for i := from; i <= sp.hi; i++ {
+			sources = append(sources, i)
+		}
+	}
+	return split, sources, nil
+}
+
+// mergeRaw merges result files into a new one without decoding the
+// results, and removes them.
+func (s *Store) mergeRaw(paths []string) (string, error) {
+	*s.seq++
+	out := filepath.Join(s.results, fmt.Sprintf("results-%06d.bin", *s.seq))
+	f, err := os.Create(out)
+	if err != nil {
+		return "", fmt.Errorf("spill: %w", err)
+	}
+	defer f.Close()
+	h, err := openIDSources(paths)
+	defer h.close()
+	if err != nil {
+		return "", err
+	}
+	w := bufio.NewWriterSize(f, ioBuffer)
+	var n []byte
+	for h.Len() > 0 {
+		src := h.items[0]
+		n = binary.AppendUvarint(n[:0], uint64(len(src.buf)))
+		w.Write(n)
+		w.Write(src.buf)
+		if err := h.advance(); err != nil {
+			return "", err
+		}
+	}
+	if err := errors.Join(w.Flush(), f.Close()); err != nil {
+		return "", fmt.Errorf("spill: writing %s: %w", out, err)
+	}
+	for _, p := range paths {
+		os.Remove(p)
+	}
+	return out, nil
+}
+
+// openIDSources opens the result files for a merge by run id; close h
+// whatever the error.
+func openIDSources(paths []string) (*idHeap, error) {
+	h := &idHeap{}
 	for _, path := range paths {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, fmt.Errorf("spill: %w", err)
+			return h, fmt.Errorf("spill: %w", err)
 		}
 		src := &idSource{file: f, r: bufio.NewReaderSize(f, 16<<10)}
 		ok, err := src.next()
 		if err != nil {
 			f.Close()
-			return nil, fmt.Errorf("spill: reading %s: %w", path, err)
+			return h, fmt.Errorf("spill: reading %s: %w", path, err)
 		}
 		if ok {
 			h.items = append(h.items, src)
@@ -207,36 +277,40 @@ func splitRuns(paths []string) ([]string, error) {
 		}
 	}
 	heap.Init(h)
-	var split []string
-	last, seen := "", false
-	for h.Len() > 0 {
-		src := h.items[0]
-		if seen && src.cur == last {
-			if n := len(split); n == 0 || split[n-1] != last {
-				split = append(split, last)
-			}
-		}
-		last, seen = src.cur, true
-		ok, err := src.next()
-		if err != nil {
-			return nil, fmt.Errorf("spill: reading %s: %w", src.file.Name(), err)
-		}
-		if ok {
-			heap.Fix(h, 0)
-		} else {
-			src.file.Close()
-			heap.Pop(h)
-		}
-	}
-	return split, nil
+	return h, nil
 }
 
-// idSource reads the run ids of a result file, skipping the rest.
+// advance moves the least source on by one result.
+func (h *idHeap) advance() error {
+	src := h.items[0]
+	ok, err := src.next()
+	if err != nil {
+		return fmt.Errorf("spill: reading %s: %w", src.file.Name(), err)
+	}
+	if ok {
+		heap.Fix(h, 0)
+	} else {
+		src.file.Close()
+		heap.Pop(h)
+	}
+	return nil
+}
+
+func (h *idHeap) close() {
+	for _, src := range h.items {
+		src.file.Close()
+	}
+	h.items = nil
+}
+
+// idSource reads the run ids and source ranges of a result file, and
+// keeps each result's bytes as they are.
 type idSource struct {
-	file *os.File
-	r    *bufio.Reader
-	cur  string
-	buf  []byte
+	file   *os.File
+	r      *bufio.Reader
+	cur    string
+	lo, hi int32
+	buf    []byte
 }
 
 func (s *idSource) next() (bool, error) {
@@ -258,6 +332,7 @@ func (s *idSource) next() (bool, error) {
 		return false, fmt.Errorf("result cut short: %w", err)
 	}
 	d := resultDecoder{b: s.buf}
+	s.lo, s.hi = int32(d.u64()), int32(d.u64())
 	s.cur = d.str() // a result starts with its run id
 	return true, d.err
 }

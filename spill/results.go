@@ -302,15 +302,25 @@ func (d *resultDecoder) indicators(in *detect.Indicators) {
 	in.EndedWithStop = d.bool()
 }
 
-// resultWriter appends results to w, each with its length first.
+// resultWriter appends results to w, each with its length first, and with
+// the range of sources its run's steps came from (sources; nil: 0, 0) before
+// it: splitRuns reads the ranges, and the run id that starts a result,
+// without decoding the rest.
 type resultWriter struct {
-	w   *bufio.Writer
-	enc resultEncoder
-	len []byte
+	w       *bufio.Writer
+	sources func(runID string) (lo, hi int32)
+	enc     resultEncoder
+	len     []byte
 }
 
 func (rw *resultWriter) write(r *detect.RunResult) error {
 	rw.enc.buf = rw.enc.buf[:0]
+	var lo, hi int32
+	if rw.sources != nil {
+		lo, hi = rw.sources(r.RunID)
+	}
+	rw.enc.u64(uint64(lo))
+	rw.enc.u64(uint64(hi))
 	rw.enc.result(r)
 	rw.len = binary.AppendUvarint(rw.len[:0], uint64(len(rw.enc.buf)))
 	if _, err := rw.w.Write(rw.len); err != nil {
@@ -349,6 +359,8 @@ func (s *resultSource) next() (bool, error) {
 		return false, fmt.Errorf("result cut short: %w", err)
 	}
 	d := resultDecoder{b: s.buf}
+	d.u64() // the sources' range: splitRuns reads it
+	d.u64()
 	s.cur = detect.RunResult{}
 	d.result(&s.cur)
 	if d.err == nil && len(d.b) > 0 {

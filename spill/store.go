@@ -80,7 +80,9 @@ type Store struct {
 	workers  int
 	final    []string
 	splitIDs []string
-	replaced string
+	// the sources their steps came from
+	splitSources []int32
+	replaced     string
 	// One writer and one reader for all the partitions' files (and a split
 	// partition's store): a segment is written or read whole, one at a time.
 	w *bufio.Writer

@@ -113,6 +113,9 @@ type inputFlags struct {
 	// runIDs, set by explain and fixture, reads only these runs (see
 	// ingest.Options.RunIDs); nil reads every run.
 	runIDs []string
+	// onlySources, sorted, reads only the sources of these indices in the
+	// listing (src_file); nil reads every one.
+	onlySources []int32
 	// onStepLine, if set, receives every step line read, verbatim.
 	onStepLine func(ingest.StepLine)
 
@@ -371,12 +374,17 @@ func (f *scanFlags) analyzeStore(ctx context.Context, store *spill.Store, fs *pf
 }
 
 // readSplitRuns reads the steps of the runs store analyzed in pieces again,
-// into a second store whose results replace theirs.
+// from the sources that held them, into a second store whose results
+// replace theirs.
 func (f *scanFlags) readSplitRuns(ctx context.Context, store *spill.Store, split []string, fs *pflag.FlagSet, stdin io.Reader) error {
 	// As embedTimelines: the first read's settings stay, and its rejects
 	// and messages are not repeated.
 	in := f.inputFlags
 	in.rejects, in.quiet, in.progress, in.runIDs = "", true, nil, split
+	in.onlySources = store.SplitSources()
+	if beforeSplitRead != nil {
+		beforeSplitRead(in.onlySources)
+	}
 	var second *spill.Store
 	defer func() {
 		if second != nil {
@@ -398,6 +406,9 @@ func (f *scanFlags) readSplitRuns(ctx context.Context, store *spill.Store, split
 	}
 	return store.Replace(second, f.workers)
 }
+
+// beforeSplitRead is nil but in a test, which sees the sources read again.
+var beforeSplitRead func(sources []int32)
 
 // canReadTwice reports whether the inputs can be read a second time: not
 // stdin, nor a pipe or a device named as a file.
@@ -535,8 +546,14 @@ func (f *inputFlags) readInto(ctx context.Context, cmd string, fs *pflag.FlagSet
 	}
 	f.progress = startProgress(stderr, f.quiet)
 	sources := func(yield func(ingest.Source, error) bool) {
+		index := int32(-1) // as ingest numbers sources: listing errors take none
 		for s, err := range listed {
 			if err == nil {
+				if index++; f.onlySources != nil {
+					if _, ok := slices.BinarySearch(f.onlySources, index); !ok {
+						continue
+					}
+				}
 				s = f.progress.source(s)
 			}
 			if !yield(s, err) {

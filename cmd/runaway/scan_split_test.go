@@ -43,22 +43,37 @@ func TestRunsThatLogAgainLateAreReadAgain(t *testing.T) {
 			head = append(head, l)
 		}
 	}
-	input := strings.Join(append(head, tail...), "")
-	path := filepath.Join(t.TempDir(), "late.jsonl")
-	if err := os.WriteFile(path, []byte(input), 0o644); err != nil {
+	// Another file first, with none of those runs: it is not read again.
+	var other bytes.Buffer
+	if _, err := synth.Generate(synth.Config{TargetBytes: 4 << 20, Seed: 22}, &other, nil); err != nil {
 		t.Fatal(err)
 	}
+	late := strings.Join(append(head, tail...), "")
+	input := other.String() + late
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a-other.jsonl"), other.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b-late.jsonl"), []byte(late), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { beforeSplitRead = nil }()
+	var readAgain []int32
+	beforeSplitRead = func(sources []int32) { readAgain = sources }
 
 	code, want, stderr := runCLI(t, input, "scan", "--format", "ndjson", "--max-memory", "64MiB", "-")
 	if code != exitClean || strings.Contains(stderr, "read again") {
 		t.Fatalf("stdin: exit %d, stderr %q", code, stderr)
 	}
-	code, got, stderr := runCLI(t, "", "scan", "--format", "ndjson", "--max-memory", "64MiB", path)
+	code, got, stderr := runCLI(t, "", "scan", "--format", "ndjson", "--max-memory", "64MiB", dir)
 	if code != exitClean {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	if !strings.Contains(stderr, "runs logged again after the scan had taken them for finished; their steps were read again") {
 		t.Fatalf("no run was read again; stderr %q", stderr)
+	}
+	if len(readAgain) != 1 || readAgain[0] != 1 {
+		t.Fatalf("sources read again: %v, want only the second file's", readAgain)
 	}
 	if got != want {
 		t.Fatalf("the report differs from the one of a scan that held every run (%d vs %d bytes)", len(got), len(want))
