@@ -9,6 +9,11 @@
 // written, then takes the partition's runs from the last collector, still in
 // memory. Each run's steps reach it in input order, so its results are byte
 // for byte what one collector gives; they come out in run-id order.
+//
+// Before it spills, a store with Options.CloseIdle first tries to make room
+// by analyzing the runs that look finished and carrying only the others to
+// the fresh collector (idle.go); it spills only when most runs are still
+// going once its budget is reached.
 package spill
 
 import (
