@@ -38,6 +38,10 @@ func (c *Collector) Idle(window func(maxGap int) int) (idle []bool, activeRows i
 	return idle, activeRows
 }
 
+// RunID is the id of a run by its index, as Idle and PartitionRuns number
+// runs.
+func (c *Collector) RunID(run int) string { return c.runIDs[run] }
+
 // StreamRuns is Stream over the runs whose index has keep set.
 func (c *Collector) StreamRuns(workers int, keep []bool, emit func(*RunResult) error) error {
 	c.only = keep

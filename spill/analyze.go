@@ -14,12 +14,15 @@ import (
 )
 
 // Analyze analyzes every run and calls emit with each result in run-id
-// order. When nothing spilled, the one collector analyzes them all.
-// Otherwise each partition gets a collector of its own (its segments, then
-// its runs from the last collector), whose results go to a temporary file
-// in run-id order, and the files are merged. A partition too large for the
+// order: Finish, then Emit. When nothing spilled, the one collector
+// analyzes them all. Otherwise each partition gets a collector of its own
+// (its segments, then its runs from the last collector), whose results go
+// to a temporary file in run-id order, and the files are merged with those
+// of the runs closed early (CloseIdle). A partition too large for the
 // budget is split again, recursively. Analyze stops at the first error emit
-// returns. emit must not keep r after it returns.
+// returns; it fails if runs were analyzed in pieces (a store with
+// CloseIdle needs Finish, Replace and Emit). emit must not keep r after it
+// returns.
 func (s *Store) Analyze(workers int, emit func(*detect.RunResult) error) error {
 	split, err := s.Finish(workers)
 	if err != nil {
