@@ -30,6 +30,13 @@ func TestCompactEncodingIsEncodingJSONs(t *testing.T) {
 			if !bytes.Equal(escapeInvisibles(a), b) {
 				t.Errorf("%q %v:\n%s\n%s", id, f, a, b)
 			}
+			var line bytes.Buffer
+			if err := WriteRunNDJSON(&line, &r); err != nil {
+				t.Fatal(err)
+			}
+			if want := string(escapeInvisibles(a)) + "\n"; line.String() != want {
+				t.Errorf("ndjson line of %q %v:\n%s\n%s", id, f, line.String(), want)
+			}
 		}
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -224,4 +225,36 @@ func TestNonFiniteCostNamesTheRun(t *testing.T) {
 	if err := Write(io.Discard, "table", scan, Options{}); err != nil {
 		t.Errorf("table: %v", err)
 	}
+}
+
+// escapeInvisibles skips eight plain bytes at a time; it must rewrite what
+// the byte-by-byte scan rewrites, wherever in a word the bytes fall.
+func FuzzEscapeInvisiblesMatchesByteByByte(f *testing.F) {
+	for _, s := range []string{"", "plain ascii text, longer than a word", "\x7f", "ab\u0085cdefghij", "0123456\u202e", "\xff\xfe0123456789", "\u0080\u009f\u2066"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want := escapeInvisiblesByteByByte(b)
+		if got := escapeInvisibles(bytes.Clone(b)); !bytes.Equal(got, want) {
+			t.Fatalf("escapeInvisibles(%q) = %q, want %q", b, got, want)
+		}
+	})
+}
+
+// escapeInvisiblesByteByByte is escapeInvisibles without the word skip.
+func escapeInvisiblesByteByByte(b []byte) []byte {
+	var out []byte
+	for i := 0; i < len(b); {
+		r, size := rune(b[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(b[i:])
+		}
+		if r == 0x7f || isC1(r) || isBidiControl(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
 }
