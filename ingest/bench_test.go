@@ -130,6 +130,17 @@ func BenchmarkDecodeLine(b *testing.B) {
 	for l := range bytes.SplitSeq(bytes.TrimSuffix(gen.Bytes(), []byte("\n")), []byte("\n")) {
 		genLines = append(genLines, l)
 	}
+	b.Run("parse-generated", func(b *testing.B) {
+		var d stepDecoder
+		b.SetBytes(int64(gen.Len()))
+		for b.Loop() {
+			for _, l := range genLines {
+				if _, err := d.decode(l); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 	b.Run("row-generated", func(b *testing.B) { benchRows(b, gen.Bytes(), genLines) })
 }
 
