@@ -71,10 +71,19 @@ func (s *Store) Finish(workers int) ([]string, error) {
 	return split, err
 }
 
-// SplitSources are the indices (src_file) of the sources that hold the
-// steps of the runs Finish found analyzed in pieces: the sources to read
-// again, in the order they were read.
-func (s *Store) SplitSources() []int32 { return s.splitSources }
+// SplitSources names the sources (as SetSourceName named them) that hold
+// the steps of the runs Finish found analyzed in pieces: the sources to
+// read again, in the order they were read. Names, not indices: a listing
+// made again may hold objects the first did not.
+func (s *Store) SplitSources() []string {
+	names := make([]string, 0, len(s.splitSources))
+	for _, i := range s.splitSources {
+		if int(i) < len(s.names) {
+			names = append(names, s.names[i])
+		}
+	}
+	return names
+}
 
 // Replace takes the results of the runs Finish found split from second, a
 // store that read their steps, and only theirs, again.

@@ -170,10 +170,12 @@ func TestClosingIdleRunsGivesTheSameReport(t *testing.T) {
 				// Only the sources that hold split runs' steps are read
 				// again: the report shows that none was missed.
 				var again []ingest.Source
-				for _, i := range s.SplitSources() {
-					again = append(again, tc.srcs[i])
+				for _, src := range tc.srcs {
+					if slices.Contains(s.SplitSources(), src.Name) {
+						again = append(again, src)
+					}
 				}
-				if tc.firstClean && slices.Contains(s.SplitSources(), 0) {
+				if tc.firstClean && slices.Contains(s.SplitSources(), tc.srcs[0].Name) {
 					t.Fatalf("sources read again: %v; the first holds no split run", s.SplitSources())
 				}
 				second, err := spill.New(spill.Options{Policy: policy, Dir: dir, MaxBytes: tc.maxBytes})

@@ -113,9 +113,8 @@ type inputFlags struct {
 	// runIDs, set by explain and fixture, reads only these runs (see
 	// ingest.Options.RunIDs); nil reads every run.
 	runIDs []string
-	// onlySources, sorted, reads only the sources of these indices in the
-	// listing (src_file); nil reads every one.
-	onlySources []int32
+	// onlySources, if non-nil, reads only the sources of these names.
+	onlySources map[string]bool
 	// onStepLine, if set, receives every step line read, verbatim.
 	onStepLine func(ingest.StepLine)
 
@@ -381,9 +380,13 @@ func (f *scanFlags) readSplitRuns(ctx context.Context, store *spill.Store, split
 	// and messages are not repeated.
 	in := f.inputFlags
 	in.rejects, in.quiet, in.progress, in.runIDs = "", true, nil, split
-	in.onlySources = store.SplitSources()
+	names := store.SplitSources()
+	in.onlySources = make(map[string]bool, len(names))
+	for _, name := range names {
+		in.onlySources[name] = true
+	}
 	if beforeSplitRead != nil {
-		beforeSplitRead(in.onlySources)
+		beforeSplitRead(names)
 	}
 	var second *spill.Store
 	defer func() {
@@ -408,7 +411,7 @@ func (f *scanFlags) readSplitRuns(ctx context.Context, store *spill.Store, split
 }
 
 // beforeSplitRead is nil but in a test, which sees the sources read again.
-var beforeSplitRead func(sources []int32)
+var beforeSplitRead func(sources []string)
 
 // canReadTwice reports whether the inputs can be read a second time: not
 // stdin, nor a pipe or a device named as a file.
@@ -546,13 +549,10 @@ func (f *inputFlags) readInto(ctx context.Context, cmd string, fs *pflag.FlagSet
 	}
 	f.progress = startProgress(stderr, f.quiet)
 	sources := func(yield func(ingest.Source, error) bool) {
-		index := int32(-1) // as ingest numbers sources: listing errors take none
 		for s, err := range listed {
 			if err == nil {
-				if index++; f.onlySources != nil {
-					if _, ok := slices.BinarySearch(f.onlySources, index); !ok {
-						continue
-					}
+				if f.onlySources != nil && !f.onlySources[s.Name] {
+					continue
 				}
 				s = f.progress.source(s)
 			}

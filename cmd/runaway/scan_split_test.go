@@ -12,9 +12,9 @@ import (
 
 // A scan analyzes the runs that look finished while it reads. Runs that
 // log again long after (here: the last steps of every 40th run, moved to
-// the end of the input) are read again, and the report is byte for byte
-// the one of a scan that held everything (stdin, which cannot be read
-// twice, is never analyzed early).
+// the end of the input) are read again, from the file that holds them
+// only, and the report is byte for byte the one of a scan that held
+// everything (stdin, which cannot be read twice, is never analyzed early).
 func TestRunsThatLogAgainLateAreReadAgain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates 40 MB")
@@ -58,8 +58,16 @@ func TestRunsThatLogAgainLateAreReadAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { beforeSplitRead = nil }()
-	var readAgain []int32
-	beforeSplitRead = func(sources []int32) { readAgain = sources }
+	var readAgain []string
+	beforeSplitRead = func(sources []string) {
+		readAgain = sources
+		// A file that arrives between the reads, listed before the late
+		// one, with steps of the late runs: the second read takes the
+		// sources it names, not the first ones of a new listing.
+		if err := os.WriteFile(filepath.Join(dir, "a-new.jsonl"), []byte(strings.Join(tail, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	code, want, stderr := runCLI(t, input, "scan", "--format", "ndjson", "--max-memory", "64MiB", "-")
 	if code != exitClean || strings.Contains(stderr, "read again") {
@@ -72,8 +80,8 @@ func TestRunsThatLogAgainLateAreReadAgain(t *testing.T) {
 	if !strings.Contains(stderr, "runs logged again after the scan had taken them for finished; their steps were read again") {
 		t.Fatalf("no run was read again; stderr %q", stderr)
 	}
-	if len(readAgain) != 1 || readAgain[0] != 1 {
-		t.Fatalf("sources read again: %v, want only the second file's", readAgain)
+	if want := filepath.Join(dir, "b-late.jsonl"); len(readAgain) != 1 || readAgain[0] != want {
+		t.Fatalf("sources read again: %q, want only %q", readAgain, want)
 	}
 	if got != want {
 		t.Fatalf("the report differs from the one of a scan that held every run (%d vs %d bytes)", len(got), len(want))
