@@ -2,11 +2,9 @@ package spill
 
 import (
 	"bufio"
-	"container/heap"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -182,7 +180,7 @@ func (s *Store) writeResults(sources func(string) (int32, int32), stream func(em
 // result files (runs analyzed in pieces), and the sources, sorted, that
 // their steps came from.
 func splitRuns(paths []string) (split []string, sources []int32, err error) {
-	h, err := openIDSources(paths)
+	h, err := openSources(paths, newIDSource)
 	defer h.close()
 	if err != nil {
 		return nil, nil, err
@@ -230,7 +228,7 @@ func (s *Store) mergeRaw(paths []string) (string, error) {
 		return "", fmt.Errorf("spill: %w", err)
 	}
 	defer f.Close()
-	h, err := openIDSources(paths)
+	h, err := openSources(paths, newIDSource)
 	defer h.close()
 	if err != nil {
 		return "", err
@@ -255,81 +253,24 @@ func (s *Store) mergeRaw(paths []string) (string, error) {
 	return out, nil
 }
 
-// openIDSources opens the result files for a merge by run id; close h
-// whatever the error.
-func openIDSources(paths []string) (*idHeap, error) {
-	h := &idHeap{}
-	for _, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			return h, fmt.Errorf("spill: %w", err)
-		}
-		src := &idSource{file: f, r: bufio.NewReaderSize(f, 16<<10)}
-		ok, err := src.next()
-		if err != nil {
-			f.Close()
-			return h, fmt.Errorf("spill: reading %s: %w", path, err)
-		}
-		if ok {
-			h.items = append(h.items, src)
-		} else {
-			f.Close()
-		}
-	}
-	heap.Init(h)
-	return h, nil
-}
-
-// advance moves the least source on by one result.
-func (h *idHeap) advance() error {
-	src := h.items[0]
-	ok, err := src.next()
-	if err != nil {
-		return fmt.Errorf("spill: reading %s: %w", src.file.Name(), err)
-	}
-	if ok {
-		heap.Fix(h, 0)
-	} else {
-		src.file.Close()
-		heap.Pop(h)
-	}
-	return nil
-}
-
-func (h *idHeap) close() {
-	for _, src := range h.items {
-		src.file.Close()
-	}
-	h.items = nil
-}
-
 // idSource reads the run ids and source ranges of a result file, and
 // keeps each result's bytes as they are.
 type idSource struct {
-	file   *os.File
+	f      *os.File
 	r      *bufio.Reader
 	cur    string
 	lo, hi int32
 	buf    []byte
 }
 
+func (s *idSource) runID() string  { return s.cur }
+func (s *idSource) file() *os.File { return s.f }
+
 func (s *idSource) next() (bool, error) {
-	n, err := binary.ReadUvarint(s.r)
-	if errors.Is(err, io.EOF) {
-		return false, nil
-	}
-	if err != nil {
+	var ok bool
+	var err error
+	if s.buf, ok, err = readRecord(s.r, s.buf); !ok || err != nil {
 		return false, err
-	}
-	if n > 1<<30 {
-		return false, fmt.Errorf("a result of %d bytes", n)
-	}
-	if uint64(cap(s.buf)) < n {
-		s.buf = make([]byte, n)
-	}
-	s.buf = s.buf[:n]
-	if _, err := io.ReadFull(s.r, s.buf); err != nil {
-		return false, fmt.Errorf("result cut short: %w", err)
 	}
 	d := resultDecoder{b: s.buf}
 	s.lo, s.hi = int32(d.u64()), int32(d.u64())
@@ -337,15 +278,4 @@ func (s *idSource) next() (bool, error) {
 	return true, d.err
 }
 
-type idHeap struct{ items []*idSource }
-
-func (h *idHeap) Len() int           { return len(h.items) }
-func (h *idHeap) Less(i, j int) bool { return h.items[i].cur < h.items[j].cur }
-func (h *idHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *idHeap) Push(x any)         { h.items = append(h.items, x.(*idSource)) }
-func (h *idHeap) Pop() any {
-	old := h.items
-	x := old[len(old)-1]
-	h.items = old[:len(old)-1]
-	return x
-}
+func newIDSource(_ int, f *os.File, r *bufio.Reader) *idSource { return &idSource{f: f, r: r} }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -191,16 +190,7 @@ func TestClosingIdleRunsGivesTheSameReport(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got := ndjsonOf(t, s.Emit)
-			if err := s.Close(); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("report differs from the in-memory one (%d vs %d bytes)", len(got), len(want))
-			}
-			if left, _ := os.ReadDir(dir); len(left) != 0 {
-				t.Fatalf("temporary files left: %v", left)
-			}
+			closeAndCompare(t, s, dir, ndjsonOf(t, s.Emit), want)
 		})
 	}
 }

@@ -2,7 +2,6 @@ package spill
 
 import (
 	"bufio"
-	"container/heap"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -330,33 +329,47 @@ func (rw *resultWriter) write(r *detect.RunResult) error {
 	return err
 }
 
+// readRecord reads the next result's bytes, as resultWriter wrote them,
+// into buf; false at the end of the file.
+func readRecord(r *bufio.Reader, buf []byte) ([]byte, bool, error) {
+	n, err := binary.ReadUvarint(r)
+	if errors.Is(err, io.EOF) {
+		return buf, false, nil
+	}
+	if err != nil {
+		return buf, false, err
+	}
+	if n > 1<<30 {
+		return buf, false, fmt.Errorf("a result of %d bytes", n)
+	}
+	if uint64(cap(buf)) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
+	if _, err := io.ReadFull(r, buf); err != nil {
+		return buf, false, fmt.Errorf("result cut short: %w", err)
+	}
+	return buf, true, nil
+}
+
 // resultSource reads a result file one result ahead.
 type resultSource struct {
 	drop map[string]bool // results of these runs are left out
-	file *os.File
+	f    *os.File
 	r    *bufio.Reader
 	buf  []byte
 	cur  detect.RunResult
 }
 
+func (s *resultSource) runID() string  { return s.cur.RunID }
+func (s *resultSource) file() *os.File { return s.f }
+
 // next reads the next result into cur; false at the end of the file.
 func (s *resultSource) next() (bool, error) {
-	n, err := binary.ReadUvarint(s.r)
-	if errors.Is(err, io.EOF) {
-		return false, nil
-	}
-	if err != nil {
+	var ok bool
+	var err error
+	if s.buf, ok, err = readRecord(s.r, s.buf); !ok || err != nil {
 		return false, err
-	}
-	if n > 1<<30 {
-		return false, fmt.Errorf("a result of %d bytes", n)
-	}
-	if uint64(cap(s.buf)) < n {
-		s.buf = make([]byte, n)
-	}
-	s.buf = s.buf[:n]
-	if _, err := io.ReadFull(s.r, s.buf); err != nil {
-		return false, fmt.Errorf("result cut short: %w", err)
 	}
 	d := resultDecoder{b: s.buf}
 	d.u64() // the sources' range: splitRuns reads it
@@ -416,34 +429,17 @@ const mergeBatch = 256
 // emptied batches back from free, until the files end or stop closes; the
 // first n files' results of runs in drop are left out.
 func readMerged(paths []string, n int, drop map[string]bool, free <-chan []detect.RunResult, out chan<- []detect.RunResult, stop <-chan struct{}) error {
-	h := &resultHeap{}
-	defer func() {
-		for _, src := range h.items {
-			src.file.Close()
-		}
-	}()
-	for i, path := range paths {
-		f, err := os.Open(path)
-		if err != nil {
-			return fmt.Errorf("spill: %w", err)
-		}
-		// One reader per result file, all open at once: small buffers.
-		src := &resultSource{file: f, r: bufio.NewReaderSize(f, 16<<10)}
+	h, err := openSources(paths, func(i int, f *os.File, r *bufio.Reader) *resultSource {
+		src := &resultSource{f: f, r: r}
 		if i < n {
 			src.drop = drop
 		}
-		ok, err := src.next()
-		if err != nil {
-			f.Close()
-			return fmt.Errorf("spill: reading %s: %w", path, err)
-		}
-		if ok {
-			h.items = append(h.items, src)
-		} else {
-			f.Close()
-		}
+		return src
+	})
+	defer h.close()
+	if err != nil {
+		return err
 	}
-	heap.Init(h)
 	var batch []detect.RunResult
 	send := func() bool {
 		select {
@@ -467,31 +463,12 @@ func readMerged(paths []string, n int, drop map[string]bool, free <-chan []detec
 				return nil
 			}
 		}
-		ok, err := src.next()
-		if err != nil {
-			return fmt.Errorf("spill: reading %s: %w", src.file.Name(), err)
-		}
-		if ok {
-			heap.Fix(h, 0)
-		} else {
-			src.file.Close()
-			heap.Pop(h)
+		if err := h.advance(); err != nil {
+			return err
 		}
 	}
 	if len(batch) > 0 {
 		send()
 	}
 	return nil
-}
-
-type resultHeap struct{ items []*resultSource }
-
-func (h *resultHeap) Len() int           { return len(h.items) }
-func (h *resultHeap) Less(i, j int) bool { return h.items[i].cur.RunID < h.items[j].cur.RunID }
-func (h *resultHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *resultHeap) Push(x any)         { h.items = append(h.items, x.(*resultSource)) }
-func (h *resultHeap) Pop() any {
-	x := h.items[len(h.items)-1]
-	h.items = h.items[:len(h.items)-1]
-	return x
 }

@@ -127,16 +127,23 @@ func TestSpilledReportIsByteIdenticalToTheInMemoryOne(t *testing.T) {
 			if (s.Splits() > 0) != tc.splits {
 				t.Errorf("%d partitions split, want splits: %v", s.Splits(), tc.splits)
 			}
-			if err := s.Close(); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("report differs from the in-memory one (%d vs %d bytes)", len(got), len(want))
-			}
-			if left, _ := os.ReadDir(dir); len(left) != 0 {
-				t.Fatalf("temporary files left: %v", left)
-			}
+			closeAndCompare(t, s, dir, got, want)
 		})
+	}
+}
+
+// closeAndCompare closes s and checks that its report is want and that it
+// left no file in dir.
+func closeAndCompare(t *testing.T, s *spill.Store, dir string, got, want []byte) {
+	t.Helper()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("report differs from the in-memory one (%d vs %d bytes)", len(got), len(want))
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("temporary files left: %v", left)
 	}
 }
 
