@@ -12,10 +12,29 @@ import (
 	"github.com/runawayhq/runaway/synth"
 )
 
-// BenchmarkIndicatorPass measures detect alone: collecting already-decoded
-// Arrow batches and analyzing every run (bytes are those of the JSONL the
-// batches came from, so MB/s compares with the decoder's).
-func BenchmarkIndicatorPass(b *testing.B) {
+// BenchmarkCollectorAdd measures copying decoded batches into a
+// collector's columns, without analysis.
+func BenchmarkCollectorAdd(b *testing.B) {
+	corpus, batches := benchBatches(b)
+	b.SetBytes(int64(corpus))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c, err := detect.NewCollector(detect.DefaultPolicy(), []string{"corpus.jsonl"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, rec := range batches {
+			if err := c.Add(rec); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+// benchBatches decodes a generated corpus of 4000 runs into Arrow batches
+// (released when b ends) and returns the corpus size in bytes.
+func benchBatches(b *testing.B) (int, []arrow.RecordBatch) {
 	var corpus bytes.Buffer
 	if _, err := synth.Generate(synth.Config{Runs: 4000, RunawayRate: 0.2, Seed: 3}, &corpus, nil); err != nil {
 		b.Fatal(err)
@@ -27,12 +46,20 @@ func BenchmarkIndicatorPass(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer func() {
+	b.Cleanup(func() {
 		for _, rec := range batches {
 			rec.Release()
 		}
-	}()
-	b.SetBytes(int64(corpus.Len()))
+	})
+	return corpus.Len(), batches
+}
+
+// BenchmarkIndicatorPass measures detect alone: collecting already-decoded
+// Arrow batches and analyzing every run (bytes are those of the JSONL the
+// batches came from, so MB/s compares with the decoder's).
+func BenchmarkIndicatorPass(b *testing.B) {
+	corpus, batches := benchBatches(b)
+	b.SetBytes(int64(corpus))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

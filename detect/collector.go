@@ -147,9 +147,21 @@ func (c *Collector) Add(rec arrow.RecordBatch) error {
 	if c.run.len()+n > maxRows {
 		return fmt.Errorf("detect: more than %d steps in one collector", maxRows)
 	}
+	if n > chunkSize {
+		// extend takes at most a chunk at a time.
+		for lo := 0; lo < n; lo += chunkSize {
+			part := rec.NewSlice(int64(lo), int64(min(lo+chunkSize, n)))
+			err := c.Add(part)
+			part.Release()
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	base := int32(c.run.len())
 	c.addRunIDs(rec.Column(schema.ColRunID).(*array.String), n)
-	c.step.appendAll(rec.Column(schema.ColStep).(*array.Int64).Int64Values())
+	c.step.extend(n).copyFrom(rec.Column(schema.ColStep).(*array.Int64).Int64Values())
 	c.addTimestamps(rec.Column(schema.ColTSMillis).(*array.Int64), n)
 	c.addCalls(rec, n)
 	c.addStates(rec.Column(schema.ColState).(*array.String), n)
@@ -166,20 +178,25 @@ func (c *Collector) Add(rec arrow.RecordBatch) error {
 }
 
 func (c *Collector) addIntents(col *array.String, n int) {
+	out := c.intent.extend(n)
+	// A run's steps often share an intent: skip the map for a repeat.
+	last, lastIdx := "", int32(0)
 	for i := 0; i < n; i++ {
-		if col.IsNull(i) || col.Value(i) == "" {
-			c.intent.append(0)
+		name := col.Value(i)
+		if col.IsNull(i) || name == "" {
 			continue
 		}
-		name := col.Value(i)
-		idx, ok := c.intentIdx[name]
-		if !ok {
-			name = string([]byte(name))
-			idx = int32(len(c.intents))
-			c.intents = append(c.intents, name)
-			c.intentIdx[name] = idx
+		if name != last {
+			idx, ok := c.intentIdx[name]
+			if !ok {
+				name = string([]byte(name))
+				idx = int32(len(c.intents))
+				c.intents = append(c.intents, name)
+				c.intentIdx[name] = idx
+			}
+			last, lastIdx = name, idx
 		}
-		c.intent.append(idx)
+		out.set(i, lastIdx)
 	}
 }
 
@@ -262,15 +279,10 @@ func (c *Collector) addSuspectWrites(run, row int32, written, tags, entries *arr
 	}
 }
 
-func (c *chunked[T]) appendAll(vs []T) {
-	for _, v := range vs {
-		c.append(v)
-	}
-}
-
 func (c *Collector) addRunIDs(col *array.String, n int) {
 	last, lastIdx := "", int32(-1)
 	c.runScratch = c.runScratch[:0]
+	out := c.run.extend(n)
 	for i := 0; i < n; i++ {
 		id := col.Value(i)
 		if lastIdx < 0 || id != last {
@@ -284,18 +296,20 @@ func (c *Collector) addRunIDs(col *array.String, n int) {
 			}
 			last, lastIdx = id, idx
 		}
-		c.run.append(lastIdx)
+		out.set(i, lastIdx)
 		c.runScratch = append(c.runScratch, lastIdx)
 	}
 }
 
 func (c *Collector) addTimestamps(col *array.Int64, n int) {
-	vals := col.Int64Values()
+	out := c.ts.extend(n)
+	out.copyFrom(col.Int64Values())
+	if col.NullN() == 0 {
+		return
+	}
 	for i := 0; i < n; i++ {
 		if col.IsNull(i) {
-			c.ts.append(tsNull)
-		} else {
-			c.ts.append(vals[i])
+			out.set(i, tsNull)
 		}
 	}
 }
@@ -304,10 +318,10 @@ func (c *Collector) addCalls(rec arrow.RecordBatch, n int) {
 	names := rec.Column(schema.ColToolName).(*array.String)
 	hashes := rec.Column(schema.ColArgsHash).(*array.String)
 	lastName, lastTool := "", int32(-1)
+	tools, keys := c.tool.extend(n), c.argsKey.extend(n)
 	for i := 0; i < n; i++ {
 		if hashes.IsNull(i) && names.IsNull(i) {
-			c.tool.append(-1)
-			c.argsKey.append(0)
+			tools.set(i, -1)
 			continue
 		}
 		name := names.Value(i)
@@ -321,8 +335,8 @@ func (c *Collector) addCalls(rec arrow.RecordBatch, n int) {
 			}
 			lastName, lastTool = name, idx
 		}
-		c.tool.append(lastTool)
-		c.argsKey.append(c.argsKeyOf(hashes.Value(i)))
+		tools.set(i, lastTool)
+		keys.set(i, c.argsKeyOf(hashes.Value(i)))
 	}
 }
 
@@ -374,11 +388,12 @@ var hexDigit = func() (t [256]byte) {
 }()
 
 func (c *Collector) addStates(col *array.String, n int) {
+	out := c.state.extend(n)
 	for i := 0; i < n; i++ {
 		if col.IsNull(i) {
-			c.state.append(schema.StateNone)
+			out.set(i, schema.StateNone)
 		} else {
-			c.state.append(schema.StateCode(col.Value(i)))
+			out.set(i, schema.StateCode(col.Value(i)))
 		}
 	}
 }
@@ -396,6 +411,7 @@ func (c *Collector) addResults(rec arrow.RecordBatch, n int) {
 	tags := rec.Column(schema.ColMemWriteTags).(*array.List)
 	entries := rec.Column(schema.ColMemEntries).(*array.List)
 	artifacts := rec.Column(schema.ColArtifacts).(*array.List)
+	flags, errTypes, resHashes := c.flags.extend(n), c.errType.extend(n), c.resHash.extend(n)
 	for i := 0; i < n; i++ {
 		var f uint16
 		var et uint16
@@ -426,10 +442,9 @@ func (c *Collector) addResults(rec arrow.RecordBatch, n int) {
 				f |= flagArtifacts
 			}
 		}
-		c.flags.append(f)
-		c.errType.append(et)
-		h := resHash[i]
-		c.resHash.append(uint32(h) ^ uint32(h>>32))
+		flags.set(i, f)
+		errTypes.set(i, et)
+		resHashes.set(i, fold32(resHash[i]))
 	}
 }
 
@@ -494,6 +509,7 @@ func (c *Collector) addUsage(rec arrow.RecordBatch, n int) {
 	prompt := rec.Column(schema.ColPromptTokens).(*array.Int64)
 	completion := rec.Column(schema.ColCompletionTokens).(*array.Int64)
 	cost := rec.Column(schema.ColCostUSD).(*array.Float64)
+	tokens, costs := c.tokens.extend(n), c.cost.extend(n)
 	for i := 0; i < n; i++ {
 		var t int64
 		if prompt.IsValid(i) {
@@ -502,11 +518,9 @@ func (c *Collector) addUsage(rec arrow.RecordBatch, n int) {
 		if completion.IsValid(i) {
 			t += max(completion.Value(i), 0)
 		}
-		c.tokens.append(uint32(min(t, 1<<32-1)))
+		tokens.set(i, uint32(min(t, 1<<32-1)))
 		if cost.IsValid(i) && cost.Value(i) > 0 {
-			c.cost.append(cost.Value(i))
-		} else {
-			c.cost.append(0)
+			costs.set(i, cost.Value(i))
 		}
 	}
 }
@@ -515,10 +529,11 @@ func (c *Collector) addSource(rec arrow.RecordBatch, n int) {
 	file := rec.Column(schema.ColSrcFile).(*array.Int32).Int32Values()
 	line := rec.Column(schema.ColSrcLine).(*array.Int64).Int64Values()
 	lh := rec.Column(schema.ColLineHash).(*array.Uint64).Uint64Values()
+	c.file.extend(n).copyFrom(file)
+	lines, hashes := c.line.extend(n), c.lineHash.extend(n)
 	for i := 0; i < n; i++ {
-		c.file.append(file[i])
-		c.line.append(uint32(min(max(line[i], 0), 1<<32-1)))
-		c.lineHash.append(uint32(lh[i]) ^ uint32(lh[i]>>32))
+		lines.set(i, uint32(min(max(line[i], 0), 1<<32-1)))
+		hashes.set(i, fold32(lh[i]))
 	}
 }
 

@@ -36,6 +36,63 @@ func (c *chunked[T]) append(v T) {
 	c.n++
 }
 
+// extend appends n zero values, n <= chunkSize, for a caller to fill: a
+// batch's values then cost a store each rather than a call to append.
+func (c *chunked[T]) extend(n int) (s span[T]) {
+	if n > chunkSize {
+		panic("detect: chunked.extend past one chunk")
+	}
+	s.a = c.grow(min(n, chunkSize-c.n&(chunkSize-1)))
+	s.b = c.grow(n - len(s.a))
+	return s
+}
+
+// grow appends k zero values that fit in the last chunk (or a new one) and
+// returns them. The first chunk grows by doubling from firstChunk, as
+// append's does, so a small collector stays small.
+func (c *chunked[T]) grow(k int) []T {
+	if k == 0 {
+		return nil
+	}
+	if c.n&(chunkSize-1) == 0 {
+		var next []T // the first chunk: sized below
+		if len(c.chunks) > 0 {
+			next = make([]T, 0, chunkSize)
+		}
+		c.chunks = append(c.chunks, next)
+	}
+	last := &c.chunks[len(c.chunks)-1]
+	l := len(*last)
+	if l+k > cap(*last) {
+		size := max(cap(*last), firstChunk)
+		for size < l+k {
+			size *= 2
+		}
+		grown := make([]T, l, min(size, chunkSize))
+		copy(grown, *last)
+		*last = grown
+	}
+	*last = (*last)[:l+k]
+	c.n += k
+	return (*last)[l:]
+}
+
+// span is n values that extend appended, split where a chunk ends.
+type span[T any] struct{ a, b []T }
+
+func (s span[T]) set(i int, v T) {
+	if i < len(s.a) {
+		s.a[i] = v
+	} else {
+		s.b[i-len(s.a)] = v
+	}
+}
+
+// copyFrom sets the span to vs, which is as long.
+func (s span[T]) copyFrom(vs []T) {
+	copy(s.b, vs[copy(s.a, vs):])
+}
+
 func (c *chunked[T]) at(i int32) T {
 	return c.chunks[i>>chunkBits][i&(chunkSize-1)]
 }

@@ -64,15 +64,15 @@ func (c *Collector) addNearDuplicateKeys(rec arrow.RecordBatch, base int32, n in
 	norm := rec.Column(schema.ColArgsNorm).(*array.Uint64).Uint64Values()
 	words := rec.Column(schema.ColArgsWords).(*array.Uint64).Uint64Values()
 	short := rec.Column(schema.ColArgsShort).(*array.String)
+	keys := c.normKey.extend(n)
 	for i := 0; i < n; i++ {
 		row := base + int32(i)
 		f := c.flags.at(row)
 		if f&flagCall == 0 || norm[i] == 0 {
-			c.normKey.append(0)
 			continue
 		}
 		k := fold32(norm[i]) | 1
-		c.normKey.append(k)
+		keys.set(i, k)
 		if f&flagEmpty != 0 {
 			c.emptyWords.add(row, words[i])
 		}
