@@ -78,6 +78,8 @@ var promMetrics = []promMetric{
 			}
 			return sortedSamples(out)
 		}},
+	{name: "runaway_input_runs_read_again", help: "Runs that logged again after the last scan had analyzed them as finished, whose steps it read a second time.",
+		series: func(s *Summary, _ ScanTiming) []promSample { return one(float64(s.Input.RunsReadAgain)) }},
 	{name: "runaway_input_sources_failed", help: "Input sources the last scan could not read (--keep-going).",
 		series: func(s *Summary, _ ScanTiming) []promSample { return one(float64(len(s.Input.FailedSources))) }},
 	{name: "runaway_scan_partial", help: "1 when the last scan skipped sources it could not read, so its counts cover part of the input.",

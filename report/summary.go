@@ -19,6 +19,9 @@ type InputStats struct {
 	// ConflictingSteps share (run_id, step) with different content, kept.
 	DuplicateSteps   int64 `json:"duplicate_steps"`
 	ConflictingSteps int64 `json:"conflicting_steps"`
+	// RunsReadAgain logged again after the scan had analyzed them as
+	// finished, so their steps were read a second time (docs/nightly.md).
+	RunsReadAgain int64 `json:"runs_read_again"`
 	// FailedSources lists, with --keep-going, the sources that could not be
 	// read, as "path: error".
 	FailedSources []string `json:"failed_sources"`

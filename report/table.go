@@ -170,6 +170,9 @@ func writeSummary(w *bufio.Writer, s *Summary, opts Options) {
 	} else {
 		input += ", none rejected"
 	}
+	if in.RunsReadAgain > 0 {
+		input += fmt.Sprintf(", %s read again (logged again after analysis)", plural(in.RunsReadAgain, "1 run", formatCount(in.RunsReadAgain)+" runs"))
+	}
 	summaryLine(w, "Input", input)
 
 	steps := formatCount(in.Steps)

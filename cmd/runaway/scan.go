@@ -272,7 +272,7 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 		analyzed int
 		dupes    [2]int64
 	)
-	err := f.analyzeStore(ctx, store, fs, stdin, stderr, func(r *detect.RunResult) error {
+	readAgain, err := f.analyzeStore(ctx, store, fs, stdin, stderr, func(r *detect.RunResult) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -319,6 +319,7 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 	}
 	in := inputStats(stats)
 	in.DuplicateSteps, in.ConflictingSteps = dupes[0], dupes[1]
+	in.RunsReadAgain = int64(readAgain)
 	scan := &report.Scan{Summary: sum.Summary(in), Runs: runs}
 	timing := scanTiming(start)
 	// Before any report is committed: interrupted here, the scan writes none.
@@ -356,20 +357,21 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 // order. The store analyzed the runs that looked finished while it read
 // (spill.Options.CloseIdle); those that logged again later were analyzed
 // in pieces, and are read again, theirs only, before anything is emitted.
+// It returns how many runs were read again.
 func (f *scanFlags) analyzeStore(ctx context.Context, store *spill.Store, fs *pflag.FlagSet, stdin io.Reader, stderr io.Writer,
-	emit func(*detect.RunResult) error) error {
+	emit func(*detect.RunResult) error) (int, error) {
 	split, err := store.Finish(f.workers)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if len(split) > 0 {
 		if err := f.readSplitRuns(ctx, store, split, fs, stdin); err != nil {
-			return err
+			return 0, err
 		}
 		// Why the scan read its input twice, for whoever times it.
 		fmt.Fprintf(stderr, "runaway scan: note: %d runs logged again after the scan had taken them for finished; their steps were read again\n", len(split))
 	}
-	return store.Emit(emit)
+	return len(split), store.Emit(emit)
 }
 
 // readSplitRuns reads the steps of the runs store analyzed in pieces again,

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,12 +75,30 @@ func TestRunsThatLogAgainLateAreReadAgain(t *testing.T) {
 	if code != exitClean || strings.Contains(stderr, "read again") {
 		t.Fatalf("stdin: exit %d, stderr %q", code, stderr)
 	}
-	code, got, stderr := runCLI(t, "", "scan", "--format", "ndjson", "--max-memory", "64MiB", dir)
+	out := t.TempDir()
+	jsonPath, promPath := filepath.Join(out, "scan.json"), filepath.Join(out, "scan.prom")
+	code, got, stderr := runCLI(t, "", "scan", "--format", "ndjson", "--max-memory", "64MiB",
+		"--output", "json="+jsonPath, "--output", "prom="+promPath, dir)
 	if code != exitClean {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	if !strings.Contains(stderr, "runs logged again after the scan had taken them for finished; their steps were read again") {
+	var n int
+	if _, err := fmt.Sscanf(stderr[strings.Index(stderr, "note: ")+len("note: "):], "%d runs logged again after the scan had taken them for finished; their steps were read again", &n); err != nil || n == 0 {
 		t.Fatalf("no run was read again; stderr %q", stderr)
+	}
+	// The summary and the metrics say so too, for a nightly job's dashboard.
+	var doc struct {
+		Summary struct {
+			Input struct {
+				RunsReadAgain int `json:"runs_read_again"`
+			} `json:"input"`
+		} `json:"summary"`
+	}
+	if b, err := os.ReadFile(jsonPath); err != nil || json.Unmarshal(b, &doc) != nil || doc.Summary.Input.RunsReadAgain != n {
+		t.Fatalf("json summary: runs_read_again %d, want %d (%v)", doc.Summary.Input.RunsReadAgain, n, err)
+	}
+	if b, err := os.ReadFile(promPath); err != nil || !strings.Contains(string(b), fmt.Sprintf("\nrunaway_input_runs_read_again %d\n", n)) {
+		t.Fatalf("prom: no runaway_input_runs_read_again %d (%v)", n, err)
 	}
 	if want := filepath.Join(dir, "b-late.jsonl"); len(readAgain) != 1 || readAgain[0] != want {
 		t.Fatalf("sources read again: %q, want only %q", readAgain, want)
