@@ -20,16 +20,22 @@ func BenchmarkCollectorAdd(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c, err := detect.NewCollector(detect.DefaultPolicy(), []string{"corpus.jsonl"})
-		if err != nil {
+		collectAll(b, batches)
+	}
+}
+
+// collectAll adds the batches to a fresh collector.
+func collectAll(b *testing.B, batches []arrow.RecordBatch) *detect.Collector {
+	c, err := detect.NewCollector(detect.DefaultPolicy(), []string{"corpus.jsonl"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, rec := range batches {
+		if err := c.Add(rec); err != nil {
 			b.Fatal(err)
 		}
-		for _, rec := range batches {
-			if err := c.Add(rec); err != nil {
-				b.Fatal(err)
-			}
-		}
 	}
+	return c
 }
 
 // benchBatches decodes a generated corpus of 4000 runs into Arrow batches
@@ -63,16 +69,7 @@ func BenchmarkIndicatorPass(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c, err := detect.NewCollector(detect.DefaultPolicy(), []string{"corpus.jsonl"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, rec := range batches {
-			if err := c.Add(rec); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if rs := c.Results(0); len(rs) != 4000 {
+		if rs := collectAll(b, batches).Results(0); len(rs) != 4000 {
 			b.Fatalf("%d runs", len(rs))
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -177,6 +178,20 @@ func (c *Collector) Add(rec arrow.RecordBatch) error {
 	return nil
 }
 
+// internBatchName is the index of name in list, which index maps; a name
+// not there yet is copied before it is kept: it points into a batch's
+// buffers, which are not the collector's to keep.
+func internBatchName(list *[]string, index map[string]int32, name string) int32 {
+	if idx, ok := index[name]; ok {
+		return idx
+	}
+	name = strings.Clone(name)
+	idx := int32(len(*list))
+	*list = append(*list, name)
+	index[name] = idx
+	return idx
+}
+
 func (c *Collector) addIntents(col *array.String, n int) {
 	out := c.intent.extend(n)
 	// A run's steps often share an intent: skip the map for a repeat.
@@ -187,14 +202,7 @@ func (c *Collector) addIntents(col *array.String, n int) {
 			continue
 		}
 		if name != last {
-			idx, ok := c.intentIdx[name]
-			if !ok {
-				name = string([]byte(name))
-				idx = int32(len(c.intents))
-				c.intents = append(c.intents, name)
-				c.intentIdx[name] = idx
-			}
-			last, lastIdx = name, idx
+			last, lastIdx = name, internBatchName(&c.intents, c.intentIdx, name)
 		}
 		out.set(i, lastIdx)
 	}
@@ -326,14 +334,7 @@ func (c *Collector) addCalls(rec arrow.RecordBatch, n int) {
 		}
 		name := names.Value(i)
 		if lastTool < 0 || name != lastName {
-			idx, ok := c.toolIdx[name]
-			if !ok {
-				name = string([]byte(name))
-				idx = int32(len(c.tools))
-				c.tools = append(c.tools, name)
-				c.toolIdx[name] = idx
-			}
-			lastName, lastTool = name, idx
+			lastName, lastTool = name, internBatchName(&c.tools, c.toolIdx, name)
 		}
 		tools.set(i, lastTool)
 		keys.set(i, c.argsKeyOf(hashes.Value(i)))
