@@ -74,7 +74,6 @@ type Collector struct {
 	seg         *segReader // ReadSegment's buffers
 
 	runScratch []int32
-	only       []bool // StreamRuns: the runs to analyze; nil: all
 	// heldBytes estimates what the maps and strings hold (ApproxBytes).
 	heldBytes int64
 }
@@ -621,7 +620,7 @@ func (c *Collector) Results(workers int) []RunResult {
 func (c *Collector) results(workers int, visit func(*runView, *analysis, *RunResult)) []RunResult {
 	out := make([]RunResult, 0, len(c.runIDs))
 	// Collecting every result cannot fail.
-	_ = c.stream(workers, visit, func(r *RunResult) error {
+	_ = c.stream(workers, nil, visit, func(r *RunResult) error {
 		out = append(out, *r)
 		return nil
 	})
@@ -633,7 +632,7 @@ func (c *Collector) results(workers int, visit func(*runView, *analysis, *RunRes
 // bounded window of analyzed runs waits for its turn. It stops at the first
 // error emit returns and returns it.
 func (c *Collector) Stream(workers int, emit func(*RunResult) error) error {
-	return c.stream(workers, nil, emit)
+	return c.stream(workers, nil, nil, emit)
 }
 
 // streamWindow bounds how far analysis may run ahead of emission.
@@ -645,13 +644,15 @@ const streamWindow = 4096
 // on the 1 GB bench corpus.
 const streamChunk = 64
 
-func (c *Collector) stream(workers int, visit func(*runView, *analysis, *RunResult), emit func(*RunResult) error) error {
+// stream is Stream over the runs whose index has keep set (nil: every
+// run), calling visit, if set, with each run's view as it is analyzed.
+func (c *Collector) stream(workers int, keep []bool, visit func(*runView, *analysis, *RunResult), emit func(*RunResult) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	order, rows, offsets := c.groupRows()
-	if c.only != nil {
-		order = slices.DeleteFunc(order, func(r int32) bool { return !c.only[r] })
+	if keep != nil {
+		order = slices.DeleteFunc(order, func(r int32) bool { return !keep[r] })
 	}
 	// Small inputs get smaller chunks, so every worker has some.
 	chunk := min(max(len(order)/(4*workers), 1), streamChunk)

@@ -44,9 +44,7 @@ func (c *Collector) RunID(run int) string { return c.runIDs[run] }
 
 // StreamRuns is Stream over the runs whose index has keep set.
 func (c *Collector) StreamRuns(workers int, keep []bool, emit func(*RunResult) error) error {
-	c.only = keep
-	defer func() { c.only = nil }()
-	return c.stream(workers, nil, emit)
+	return c.stream(workers, keep, nil, emit)
 }
 
 // SourceRanges gives, for each run, the lowest and highest src_file its

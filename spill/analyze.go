@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 
@@ -67,7 +66,12 @@ func (s *Store) Finish(workers int) ([]string, error) {
 		return nil, nil
 	}
 	split, sources, err := splitRuns(s.final)
-	s.splitIDs, s.splitSources = split, sources
+	s.splitIDs = split
+	for _, i := range sources {
+		if int(i) < len(s.names) {
+			s.splitSources = append(s.splitSources, s.names[i])
+		}
+	}
 	return split, err
 }
 
@@ -75,15 +79,7 @@ func (s *Store) Finish(workers int) ([]string, error) {
 // the steps of the runs Finish found analyzed in pieces: the sources to
 // read again, in the order they were read. Names, not indices: a listing
 // made again may hold objects the first did not.
-func (s *Store) SplitSources() []string {
-	names := make([]string, 0, len(s.splitSources))
-	for _, i := range s.splitSources {
-		if int(i) < len(s.names) {
-			names = append(names, s.names[i])
-		}
-	}
-	return names
-}
+func (s *Store) SplitSources() []string { return s.splitSources }
 
 // Replace takes the results of the runs Finish found split from second, a
 // store that read their steps, and only theirs, again.
@@ -361,21 +357,11 @@ func (s *Store) resultsOf(c *detect.Collector, workers int) ([]string, error) {
 	if c.Runs() == 0 {
 		return nil, nil
 	}
-	*s.seq++
-	out := filepath.Join(s.results, fmt.Sprintf("results-%06d.bin", *s.seq))
-	f, err := os.Create(out)
+	path, err := s.writeResults(c.SourceRanges(), func(emit func(*detect.RunResult) error) error {
+		return c.Stream(workers, emit)
+	})
 	if err != nil {
-		return nil, fmt.Errorf("spill: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	// The segments' writer: nothing is spilled while a partition is analyzed.
-	s.w.Reset(f)
-	rw := &resultWriter{w: s.w, sources: c.SourceRanges()}
-	if err := c.Stream(workers, rw.write); err != nil {
-		return nil, fmt.Errorf("spill: writing %s: %w", out, err)
-	}
-	if err := errors.Join(s.w.Flush(), f.Close()); err != nil {
-		return nil, fmt.Errorf("spill: writing %s: %w", out, err)
-	}
-	return []string{out}, nil
+	return []string{path}, nil
 }

@@ -156,6 +156,15 @@ func (s *Store) makeDir() error {
 // writeResults writes what stream emits (in run-id order) to a new result
 // file, each result with the range of its run's sources.
 func (s *Store) writeResults(sources func(string) (int32, int32), stream func(emit func(*detect.RunResult) error) error) (string, error) {
+	return s.createResults(func(w *bufio.Writer) error {
+		rw := &resultWriter{w: w, sources: sources}
+		return stream(rw.write)
+	})
+}
+
+// createResults writes a new result file through the store's one writer:
+// result files, like segments, are written one at a time.
+func (s *Store) createResults(write func(w *bufio.Writer) error) (string, error) {
 	*s.seq++
 	out := filepath.Join(s.results, fmt.Sprintf("results-%06d.bin", *s.seq))
 	f, err := os.Create(out)
@@ -163,12 +172,14 @@ func (s *Store) writeResults(sources func(string) (int32, int32), stream func(em
 		return "", fmt.Errorf("spill: %w", err)
 	}
 	defer f.Close()
-	w := bufio.NewWriterSize(f, ioBuffer)
-	rw := &resultWriter{w: w, sources: sources}
-	if err := stream(rw.write); err != nil {
+	if s.w == nil {
+		s.w = bufio.NewWriterSize(nil, ioBuffer)
+	}
+	s.w.Reset(f)
+	if err := write(s.w); err != nil {
 		return "", fmt.Errorf("spill: writing %s: %w", out, err)
 	}
-	if err := errors.Join(w.Flush(), f.Close()); err != nil {
+	if err := errors.Join(s.w.Flush(), f.Close()); err != nil {
 		return "", fmt.Errorf("spill: writing %s: %w", out, err)
 	}
 	return out, nil
@@ -219,31 +230,26 @@ func splitRuns(paths []string) (split []string, sources []int32, err error) {
 // mergeRaw merges result files into a new one without decoding the
 // results, and removes them.
 func (s *Store) mergeRaw(paths []string) (string, error) {
-	*s.seq++
-	out := filepath.Join(s.results, fmt.Sprintf("results-%06d.bin", *s.seq))
-	f, err := os.Create(out)
-	if err != nil {
-		return "", fmt.Errorf("spill: %w", err)
-	}
-	defer f.Close()
 	h, err := openSources(paths, newIDSource)
 	defer h.close()
 	if err != nil {
 		return "", err
 	}
-	w := bufio.NewWriterSize(f, ioBuffer)
-	var n []byte
-	for h.Len() > 0 {
-		src := h.items[0]
-		n = binary.AppendUvarint(n[:0], uint64(len(src.buf)))
-		w.Write(n)
-		w.Write(src.buf)
-		if err := h.advance(); err != nil {
-			return "", err
+	out, err := s.createResults(func(w *bufio.Writer) error {
+		var n []byte
+		for h.Len() > 0 {
+			src := h.items[0]
+			n = binary.AppendUvarint(n[:0], uint64(len(src.buf)))
+			w.Write(n)
+			w.Write(src.buf) // a write error sticks until Flush
+			if err := h.advance(); err != nil {
+				return err
+			}
 		}
-	}
-	if err := errors.Join(w.Flush(), f.Close()); err != nil {
-		return "", fmt.Errorf("spill: writing %s: %w", out, err)
+		return nil
+	})
+	if err != nil {
+		return "", err
 	}
 	for _, p := range paths {
 		os.Remove(p)

@@ -85,8 +85,8 @@ type Store struct {
 	workers  int
 	final    []string
 	splitIDs []string
-	// the sources their steps came from
-	splitSources []int32
+	// the names of the sources their steps came from
+	splitSources []string
 	replaced     string
 	// One writer and one reader for all the partitions' files (and a split
 	// partition's store): a segment is written or read whole, one at a time.
