@@ -300,17 +300,20 @@ func skipDigits(in []byte, pos int) int {
 	return pos
 }
 
+// canonByte writes c to the canonical form, when one is asked for.
+func (a *ArgsPass) canonByte(c byte) {
+	if a.withCanon {
+		a.out = append(a.out, c)
+	}
+}
+
 func (a *ArgsPass) array(depth int) (uint64, bool) {
 	a.pos++ // [
-	if a.withCanon {
-		a.out = append(a.out, '[')
-	}
+	a.canonByte('[')
 	a.skipSpace()
 	if a.pos < len(a.in) && a.in[a.pos] == ']' {
 		a.pos++
-		if a.withCanon {
-			a.out = append(a.out, ']')
-		}
+		a.canonByte(']')
 		return seedArray, true
 	}
 	h, n := seedArray, uint64(0)
@@ -328,14 +331,10 @@ func (a *ArgsPass) array(depth int) (uint64, bool) {
 		switch a.in[a.pos] {
 		case ',':
 			a.pos++
-			if a.withCanon {
-				a.out = append(a.out, ',')
-			}
+			a.canonByte(',')
 		case ']':
 			a.pos++
-			if a.withCanon {
-				a.out = append(a.out, ']')
-			}
+			a.canonByte(']')
 			return mix(h, n), true
 		default:
 			return 0, false
@@ -351,15 +350,11 @@ func (a *ArgsPass) array(depth int) (uint64, bool) {
 func (a *ArgsPass) object(depth int) (uint64, bool) {
 	a.pos++ // {
 	open := len(a.out)
-	if a.withCanon {
-		a.out = append(a.out, '{')
-	}
+	a.canonByte('{')
 	a.skipSpace()
 	if a.pos < len(a.in) && a.in[a.pos] == '}' {
 		a.pos++
-		if a.withCanon {
-			a.out = append(a.out, '}')
-		}
+		a.canonByte('}')
 		return seedObject, true
 	}
 	var keysBuf [16]uint64
