@@ -25,19 +25,51 @@ func (e *elements) grownCap(k int) int {
 	return max(e.n+k, 2*e.capacity, 64)
 }
 
+// listSlots is what every list column has besides its values: a row's
+// offsets and validity, and the count of values.
+type listSlots struct {
+	off offsets
+	validity
+	elems elements
+}
+
+func (l *listSlots) grow(alloc memory.Allocator, n int) {
+	l.off.grow(alloc, n)
+	l.growBits(alloc, n)
+}
+
+func (l *listSlots) used() int { return l.elems.n }
+
+// endRow closes row i after its values (a null list when present is false).
+func (l *listSlots) endRow(i int, present bool) {
+	if present {
+		l.valid(i)
+	} else {
+		l.null()
+	}
+	l.off.v[i+1] = int32(l.elems.n)
+}
+
+// finishSlots makes the list's data over its values, and empties l.
+func (l *listSlots) finishSlots(alloc memory.Allocator, dtype arrow.DataType, n int, values arrow.ArrayData) *array.Data {
+	bits, nulls := l.finishBits(alloc, n)
+	d := newData(dtype, n, []*memory.Buffer{bits, l.off.finish(alloc, n)}, []arrow.ArrayData{values}, nulls)
+	l.elems = elements{}
+	return d
+}
+
+func (l *listSlots) freeSlots(alloc memory.Allocator) {
+	l.off.free(alloc)
+	l.freeBits(alloc)
+	l.elems = elements{}
+}
+
 // strList is a list<string> column; a list is null when its field was
 // absent (nil), empty for [].
 type strList struct {
 	alloc memory.Allocator
-	off   offsets
-	validity
-	elems elements
-	vals  strs
-}
-
-func (l *strList) grow(alloc memory.Allocator, n int) {
-	l.off.grow(alloc, n)
-	l.growBits(alloc, n)
+	listSlots
+	vals strs
 }
 
 func (l *strList) reserve(k int) {
@@ -47,54 +79,36 @@ func (l *strList) reserve(k int) {
 	}
 }
 
-func (l *strList) used() int { return l.elems.n }
-
 func (l *strList) put(i int, vs []string) {
-	if vs != nil {
+	if len(vs) > 0 {
 		l.reserve(len(vs))
 		for _, v := range vs {
 			l.vals.put(l.elems.n, v)
 			l.elems.n++
 		}
-		l.valid(i)
-	} else {
-		l.null()
 	}
-	l.off.v[i+1] = int32(l.elems.n)
+	l.endRow(i, vs != nil)
 }
 
 func (l *strList) finish(alloc memory.Allocator, dtype arrow.DataType, n int) *array.Data {
 	if l.elems.capacity == 0 { // the values' buffers exist even when no row has a value
 		l.reserve(1)
 	}
-	vals := l.vals.finish(alloc, dtype.(*arrow.ListType).Elem(), l.elems.n)
-	bits, nulls := l.finishBits(alloc, n)
-	d := newData(dtype, n, []*memory.Buffer{bits, l.off.finish(alloc, n)}, []arrow.ArrayData{vals}, nulls)
-	l.elems = elements{}
-	return d
+	return l.finishSlots(alloc, dtype, n, l.vals.finish(alloc, dtype.(*arrow.ListType).Elem(), l.elems.n))
 }
 
 func (l *strList) free(alloc memory.Allocator) {
-	l.off.free(alloc)
-	l.freeBits(alloc)
+	l.freeSlots(alloc)
 	l.vals.free(alloc)
-	l.elems = elements{}
 }
 
 // entryList is the mem_entries column: a list of schema.MemoryEntryType
 // structs, which are never null themselves.
 type entryList struct {
 	alloc memory.Allocator
-	off   offsets
-	validity
-	elems           elements
+	listSlots
 	id, typ, source optStrs
 	confidence      opt[float64]
-}
-
-func (l *entryList) grow(alloc memory.Allocator, n int) {
-	l.off.grow(alloc, n)
-	l.growBits(alloc, n)
 }
 
 func (l *entryList) reserve(k int) {
@@ -107,24 +121,19 @@ func (l *entryList) reserve(k int) {
 	}
 }
 
-func (l *entryList) used() int { return l.elems.n }
-
 func (l *entryList) put(i int, entries []schema.MemoryEntry) {
-	if entries != nil {
+	if len(entries) > 0 {
 		l.reserve(len(entries))
-		for k := range entries {
-			e, j := &entries[k], l.elems.n
-			l.id.putNonEmpty(j, e.ID)
-			l.typ.putNonEmpty(j, e.Type)
-			l.source.putNonEmpty(j, e.Source)
-			l.confidence.putPtr(j, e.Confidence)
-			l.elems.n++
-		}
-		l.valid(i)
-	} else {
-		l.null()
 	}
-	l.off.v[i+1] = int32(l.elems.n)
+	for k := range entries {
+		e, j := &entries[k], l.elems.n
+		l.id.putNonEmpty(j, e.ID)
+		l.typ.putNonEmpty(j, e.Type)
+		l.source.putNonEmpty(j, e.Source)
+		l.confidence.putPtr(j, e.Confidence)
+		l.elems.n++
+	}
+	l.endRow(i, entries != nil)
 }
 
 func (l *entryList) finish(alloc memory.Allocator, dtype arrow.DataType, n int) *array.Data {
@@ -138,19 +147,13 @@ func (l *entryList) finish(alloc memory.Allocator, dtype arrow.DataType, n int) 
 		l.source.finish(alloc, st.Field(2).Type, m),
 		l.confidence.finish(alloc, st.Field(3).Type, m),
 	}
-	entries := newData(st, m, []*memory.Buffer{nil}, fields, 0)
-	bits, nulls := l.finishBits(alloc, n)
-	d := newData(dtype, n, []*memory.Buffer{bits, l.off.finish(alloc, n)}, []arrow.ArrayData{entries}, nulls)
-	l.elems = elements{}
-	return d
+	return l.finishSlots(alloc, dtype, n, newData(st, m, []*memory.Buffer{nil}, fields, 0))
 }
 
 func (l *entryList) free(alloc memory.Allocator) {
-	l.off.free(alloc)
-	l.freeBits(alloc)
+	l.freeSlots(alloc)
 	l.id.free(alloc)
 	l.typ.free(alloc)
 	l.source.free(alloc)
 	l.confidence.free(alloc)
-	l.elems = elements{}
 }
