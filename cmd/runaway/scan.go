@@ -378,10 +378,8 @@ func (f *scanFlags) analyzeStore(ctx context.Context, store *spill.Store, fs *pf
 // from the sources that held them, into a second store whose results
 // replace theirs.
 func (f *scanFlags) readSplitRuns(ctx context.Context, store *spill.Store, split []string, fs *pflag.FlagSet, stdin io.Reader) error {
-	// As embedTimelines: the first read's settings stay, and its rejects
-	// and messages are not repeated.
-	in := f.inputFlags
-	in.rejects, in.quiet, in.progress, in.runIDs = "", true, nil, split
+	in := f.rereadFlags()
+	in.runIDs = split
 	names := store.SplitSources()
 	in.onlySources = make(map[string]bool, len(names))
 	for _, name := range names {
@@ -406,8 +404,7 @@ func (f *scanFlags) readSplitRuns(ctx context.Context, store *spill.Store, split
 		return err
 	}
 	if code != exitClean {
-		why, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(msgs.String()), "runaway scan: "), "\n")
-		return fmt.Errorf("%d runs logged again after they were analyzed, and reading their steps again failed: %s", len(split), why)
+		return fmt.Errorf("%d runs logged again after they were analyzed, and reading their steps again failed: %s", len(split), firstMessage(&msgs))
 	}
 	return store.Replace(second, f.workers)
 }
@@ -427,6 +424,24 @@ func canReadTwice(args []string) bool {
 		}
 	}
 	return true
+}
+
+// rereadFlags are the input flags of a second, selective read of the
+// input: a copy, so the first read's settings stay as they were. No
+// rejects file (it holds the first read's rejects), no progress bar; the
+// caller holds the read's messages (rejects, skipped sources) back: stderr
+// has them once, from the first read.
+func (f *scanFlags) rereadFlags() inputFlags {
+	in := f.inputFlags
+	in.rejects, in.quiet, in.progress = "", true, nil
+	return in
+}
+
+// firstMessage is why a second read failed: its first message, without
+// the command's prefix.
+func firstMessage(msgs *bytes.Buffer) string {
+	why, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(msgs.String()), "runaway scan: "), "\n")
+	return why
 }
 
 // beforeTimelineRead is nil but in a test, which removes the input there
@@ -453,12 +468,7 @@ func (f *scanFlags) embedTimelines(ctx context.Context, overview *report.HTMLOve
 		overview.SetTimelines(nil, "the input was read from stdin, which cannot be read again")
 		return true
 	}
-	// A copy: the first read's settings stay as they were. No rejects file
-	// (it holds the first read's rejects), no progress bar, and its
-	// messages (rejects, skipped sources) held back: stderr has them once,
-	// from the first read.
-	in := f.inputFlags
-	in.rejects, in.quiet, in.progress = "", true, nil
+	in := f.rereadFlags()
 	if beforeTimelineRead != nil {
 		beforeTimelineRead()
 	}
@@ -470,8 +480,7 @@ func (f *scanFlags) embedTimelines(ctx context.Context, overview *report.HTMLOve
 	}
 	if code != exitClean {
 		// The read's first message says why, prefixed as the warning is.
-		why, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(msgs.String()), "runaway scan: "), "\n")
-		fmt.Fprintf(stderr, "runaway scan: warning: the html overview has no step-by-step timelines: reading the input again failed: %s\n", why)
+		fmt.Fprintf(stderr, "runaway scan: warning: the html overview has no step-by-step timelines: reading the input again failed: %s\n", firstMessage(&msgs))
 		overview.SetTimelines(nil, "reading the input again failed")
 		return true
 	}
