@@ -22,8 +22,15 @@ func source(name, text string) ingest.Source {
 }
 
 // scan runs the real pipeline (ingest -> Collector) over JSONL texts, with a
-// checked allocator that must end at zero bytes.
+// checked allocator that must end at zero bytes, and analyzes every run.
 func scan(t *testing.T, p detect.Policy, texts ...string) []detect.RunResult {
+	t.Helper()
+	return collect(t, p, texts...).Results(2)
+}
+
+// collect reads JSONL texts, one source each ("in0.jsonl", ...), into a
+// collector.
+func collect(t *testing.T, p detect.Policy, texts ...string) *detect.Collector {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -46,7 +53,7 @@ func scan(t *testing.T, p detect.Policy, texts ...string) []detect.RunResult {
 	if stats.Rejected > 0 {
 		t.Fatalf("test input has %d rejected lines", stats.Rejected)
 	}
-	return c.Results(2)
+	return c
 }
 
 func one(t *testing.T, p detect.Policy, text string) detect.RunResult {

@@ -1,39 +1,15 @@
 package detect_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/runawayhq/runaway/detect"
-	"github.com/runawayhq/runaway/ingest"
 )
 
-// collect reads JSONL texts, one source each, into a collector.
-func collect(t *testing.T, texts ...string) *detect.Collector {
-	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	var sources []ingest.Source
-	for i, text := range texts {
-		sources = append(sources, source(fmt.Sprintf("in%d.jsonl", i), text))
-	}
-	c, err := detect.NewCollector(detect.DefaultPolicy(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ingest.Read(context.Background(), sources, ingest.Options{Alloc: mem, BatchRows: 7, Workers: 2},
-		func(rec arrow.RecordBatch) error { return c.Add(rec) }); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
+// steps appends the steps from..to-1 of run, each a line.
 func steps(lines *[]string, run string, from, to int) {
 	for s := from; s < to; s++ {
 		*lines = append(*lines, fmt.Sprintf(`{"run_id":%q,"step":%d,"state":"ACT"}`, run, s))
@@ -53,7 +29,7 @@ func TestIdleFollowsTheLongestSilence(t *testing.T) {
 	steps(&lines, "c", 2, 3)   // row 28: c was silent for 12 steps
 	steps(&lines, "e", 0, 60)  // rows 29-88
 	steps(&lines, "a", 10, 11) // row 89: a was silent for 79 steps, more than half of 90
-	c := collect(t, strings.Join(lines, "\n")+"\n")
+	c := collect(t, detect.DefaultPolicy(), strings.Join(lines, "\n")+"\n")
 	byID := func(idle []bool) (out []string) {
 		for _, id := range []string{"a", "b", "c", "d", "e"} {
 			if idle[slices.Index(runIDs(c), id)] {
@@ -98,7 +74,7 @@ func TestSourceRangesSpanTheRunsFiles(t *testing.T) {
 	steps(&three, "a", 2, 3)
 	steps(&three, "c", 1, 2)
 	join := func(l []string) string { return strings.Join(l, "\n") + "\n" }
-	c := collect(t, join(one), join(two), join(three))
+	c := collect(t, detect.DefaultPolicy(), join(one), join(two), join(three))
 	ranges := c.SourceRanges()
 	for id, want := range map[string][2]int32{"a": {0, 2}, "b": {0, 0}, "c": {1, 2}, "missing": {0, 0}} {
 		if lo, hi := ranges(id); lo != want[0] || hi != want[1] {
