@@ -121,7 +121,7 @@ func (s *Store) Emit(emit func(*detect.RunResult) error) error {
 		}
 		paths = append(slices.Clone(paths), s.replaced)
 	}
-	return mergeResultsDropping(paths, len(s.final), drop, emit)
+	return mergeResults(paths, len(s.final), drop, emit)
 }
 
 // analyzeTo analyzes every partition into result files and returns them.

@@ -383,17 +383,13 @@ func (s *resultSource) next() (bool, error) {
 }
 
 // mergeResults emits the results of the files (each in run-id order) in
-// run-id order. Run ids are unique across files: a run lives in one
-// partition. The files are read and decoded on a goroutine of their own, a
-// batch of results ahead of emit: emit (encoding the reports) is the
-// longer part, and it need not wait for the decoding.
-func mergeResults(paths []string, emit func(*detect.RunResult) error) error {
-	return mergeResultsDropping(paths, 0, nil, emit)
-}
-
-// mergeResultsDropping is mergeResults leaving out the results of the runs
-// in drop from the first n files: their runs' results come from the others.
-func mergeResultsDropping(paths []string, n int, drop map[string]bool, emit func(*detect.RunResult) error) error {
+// run-id order, leaving out the results of the runs in drop from the first
+// n files: those runs were analyzed in pieces, and the later files hold
+// their whole results (Store.Replace). Otherwise a run lives in one file.
+// The files are read and decoded on a goroutine of their own, a batch of
+// results ahead of emit: emit (encoding the reports) is the longer part,
+// and it need not wait for the decoding.
+func mergeResults(paths []string, n int, drop map[string]bool, emit func(*detect.RunResult) error) error {
 	batches := make(chan []detect.RunResult, 2)
 	free := make(chan []detect.RunResult, 3)
 	stop := make(chan struct{})

@@ -74,7 +74,7 @@ func roundTrip(t *testing.T, in []detect.RunResult) []detect.RunResult {
 		t.Fatal(err)
 	}
 	var out []detect.RunResult
-	if err := mergeResults([]string{path}, func(r *detect.RunResult) error {
+	if err := mergeResults([]string{path}, 0, nil, func(r *detect.RunResult) error {
 		out = append(out, *r)
 		return nil
 	}); err != nil {
@@ -122,7 +122,7 @@ func TestResultFilesCutShortAreErrors(t *testing.T) {
 		if err := os.WriteFile(path, b, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if err := mergeResults([]string{path}, func(*detect.RunResult) error { return nil }); err == nil {
+		if err := mergeResults([]string{path}, 0, nil, func(*detect.RunResult) error { return nil }); err == nil {
 			t.Errorf("%d bytes of a %d-byte result file read without error", len(b), len(whole))
 		}
 	}
@@ -151,7 +151,7 @@ func TestMergeOrdersAcrossFilesAndStopsAtAnEmitError(t *testing.T) {
 		paths = append(paths, path)
 	}
 	n := 0
-	if err := mergeResults(paths, func(r *detect.RunResult) error {
+	if err := mergeResults(paths, 0, nil, func(r *detect.RunResult) error {
 		if want := fmt.Sprintf("run-%05d", n); r.RunID != want || r.Steps != int64(n) {
 			return fmt.Errorf("result %d is %s (steps %d), want %s", n, r.RunID, r.Steps, want)
 		}
@@ -162,7 +162,7 @@ func TestMergeOrdersAcrossFilesAndStopsAtAnEmitError(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	n = 0
-	err := mergeResults(paths, func(*detect.RunResult) error {
+	err := mergeResults(paths, 0, nil, func(*detect.RunResult) error {
 		if n++; n == 700 {
 			return stop
 		}
