@@ -202,8 +202,13 @@ type objectKind struct {
 // loggers write the fields of an object in one order, so a key is most
 // often recognised by comparing it with the one expected, without scanning
 // it first. By slot (0 before the first member, field+1 after a field,
-// len(names)+1 after an unknown key), the expected field + 1, or 0.
-type keyOrder [16]int8
+// len(names)+1 after an unknown key), the expected field + 1, or 0. An
+// optional field makes two keys follow one (a result's "ok" is followed
+// by "status" or "error_type"): the key expected before the last miss is
+// tried second.
+type keyOrder struct {
+	next, alt [16]int8
+}
 
 const (
 	memberNext = iota // a key was read; d.pos is at its value
@@ -237,16 +242,19 @@ func (d *stepDecoder) member(slot int, kind *objectKind, order *keyOrder) (key [
 	if c != '"' {
 		return nil, -1, memberBad
 	}
-	// The expected key, closing quote included, is the key: it holds no
+	// An expected key, closing quote included, is the key: it holds no
 	// escape, no quote and no control character.
-	end := 0
-	if p := int(order[slot]) - 1; p >= 0 {
-		name := kind.names[p]
-		if e := i + 1 + len(name); e < len(buf) && buf[e] == '"' && string(buf[i+1:e]) == name {
-			key, field, end = buf[i+1:e], p, e+1
+	field = int(order.next[slot]) - 1
+	if field < 0 || !isKeyAt(buf, i, kind.names[field]) {
+		if field = int(order.alt[slot]) - 1; field >= 0 && !isKeyAt(buf, i, kind.names[field]) {
+			field = -1
 		}
 	}
-	if end == 0 {
+	var end int
+	if field >= 0 {
+		end = i + 2 + len(kind.names[field])
+		key = buf[i+1 : end-1]
+	} else {
 		var flags stringFlags
 		var ok bool
 		if end, flags, ok = scanString(buf, i); !ok {
@@ -261,7 +269,7 @@ func (d *stepDecoder) member(slot int, kind *objectKind, order *keyOrder) (key [
 			key = d.scratch[n:]
 		}
 		field = kind.field(key)
-		order[slot] = int8(field + 1)
+		order.alt[slot], order.next[slot] = order.next[slot], int8(field+1)
 	}
 	i = skipSpace(buf, end)
 	if i >= len(buf) || buf[i] != ':' {
@@ -272,6 +280,13 @@ func (d *stepDecoder) member(slot int, kind *objectKind, order *keyOrder) (key [
 	}
 	d.pos = i
 	return key, field, memberNext
+}
+
+// isKeyAt reports whether the string at buf[i] is name, closing quote
+// included.
+func isKeyAt(buf []byte, i int, name string) bool {
+	e := i + 1 + len(name)
+	return e < len(buf) && buf[e] == '"' && string(buf[i+1:e]) == name
 }
 
 // nextSlot is the keyOrder slot after a member of field f.
