@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/binary"
 	"errors"
 	"math"
 	"math/bits"
@@ -289,29 +290,55 @@ func (d *digester) object(depth int) (uint64, error) {
 
 // AppendNormalizedText appends normalizeText(s): lower case, trimmed, runs
 // of white space collapsed to one space. ASCII text, nearly all of it, is
-// written through a table into room made once: this runs on every logged
-// reason and every call's args.
+// written through a table into room made once, and eight bytes at a time
+// where they hold no white space but single spaces: this runs on every
+// logged reason and every call's args.
 func AppendNormalizedText(dst, s []byte) []byte {
 	start := len(dst)
 	dst = slices.Grow(dst, len(s))
 	out := dst[:len(dst)+len(s)] // ASCII never grows: n <= start+i below
 	n, space, i := len(dst), false, 0
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			break
+ascii:
+	for i < len(s) {
+		end := len(s)
+		if i+8 <= len(s) {
+			if x := binary.LittleEndian.Uint64(s[i:]); x&msb == 0 {
+				spaces, plain := singleSpaces(x)
+				// A space first is kept only where the byte-wise loop would keep it.
+				if plain && (spaces&0x80 == 0 || (!space && n > start)) {
+					if space {
+						out[n] = ' '
+						n++
+					}
+					binary.LittleEndian.PutUint64(out[n:], lowerASCII(x))
+					n, i = n+8, i+8
+					// A space last is pending, as in the byte-wise loop: it is
+					// written only if a word follows.
+					if space = spaces>>63 != 0; space {
+						n--
+					}
+					continue
+				}
+			}
+			end = i + 8 // these eight go byte by byte
 		}
-		if asciiSpace[c] {
-			space = n > start
-			continue
-		}
-		if space {
-			out[n] = ' '
+		for ; i < end; i++ {
+			c := s[i]
+			if c >= utf8.RuneSelf {
+				break ascii
+			}
+			if asciiSpace[c] {
+				space = n > start
+				continue
+			}
+			if space {
+				out[n] = ' '
+				n++
+				space = false
+			}
+			out[n] = asciiLower[c]
 			n++
-			space = false
 		}
-		out[n] = asciiLower[c]
-		n++
 	}
 	dst = out[:n]
 	for i < len(s) {
@@ -342,6 +369,30 @@ func AppendNormalizedText(dst, s []byte) []byte {
 		dst = utf8.AppendRune(dst, unicode.ToLower(r))
 	}
 	return dst
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// singleSpaces looks at x, eight ASCII bytes in little-endian order: spaces
+// has the high bit of each byte that is ' ', and plain says that these are
+// its only bytes up to ' ' (no control character, no other white space) and
+// that no two of them are adjacent. Bytes below 0x80 never borrow from
+// their neighbours here, so the masks are exact.
+func singleSpaces(x uint64) (spaces uint64, plain bool) {
+	low := ^((x | msb) - lsb*0x21) & msb // bytes below '!'
+	sp := x ^ lsb*' '
+	spaces = ^((sp | msb) - lsb) & msb
+	return spaces, low == spaces && spaces&(spaces<<8) == 0
+}
+
+// lowerASCII is asciiLower applied to each of x's eight ASCII bytes.
+func lowerASCII(x uint64) uint64 {
+	y := x | msb
+	upper := (y - lsb*'A') &^ (y - lsb*('Z'+1)) & msb
+	return x | upper>>2
 }
 
 // asciiLower and asciiSpace are the ASCII cases of unicode.ToLower and

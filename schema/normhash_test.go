@@ -121,7 +121,12 @@ func TestIsNormalTextAgreesWithNormalization(t *testing.T) {
 // AppendNormalizedText has an ASCII fast path; normalizeText is the
 // reference it must agree with, whatever precedes it in dst.
 func FuzzAppendNormalizedTextMatchesNormalizeText(f *testing.F) {
-	for _, s := range []string{"", " ", "Plan: 1) Check  the\tLOGS ", "café  Über", "a\u00a0b", "\u0085x", "x \xff y", "ÀB  c\n"} {
+	for _, s := range []string{"", " ", "Plan: 1) Check  the\tLOGS ", "café  Über", "a\u00a0b", "\u0085x", "x \xff y", "ÀB  c\n",
+		// Eight bytes at a time: spaces at a word's edges, doubled across
+		// words, leading, trailing, and white space that is not a space.
+		"Plan: 1) check payment provider events 2) check refund policy",
+		"        Leading SPACES and trailing        ", "abcdefg  hijklmn opqrstu\vvwxyzAB ZZ@[`{",
+		"1234567 \t2345678 \n  ABCDEFGH IJKLMNO\x01 déjà vu    tail      "} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
