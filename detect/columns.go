@@ -6,10 +6,6 @@ package detect
 type chunked[T any] struct {
 	chunks [][]T
 	n      int
-	// spare are full chunks of a collector done with (recycle), used
-	// before new ones: allocating and faulting in fresh chunks, and
-	// collecting the old ones, cost more than clearing them.
-	spare [][]T
 }
 
 const chunkBits = 16
@@ -22,7 +18,11 @@ const firstChunk = 256
 
 func (c *chunked[T]) append(v T) {
 	if c.n&(chunkSize-1) == 0 {
-		c.chunks = append(c.chunks, c.newChunk())
+		size := chunkSize
+		if len(c.chunks) == 0 {
+			size = firstChunk
+		}
+		c.chunks = append(c.chunks, make([]T, 0, size))
 	}
 	last := &c.chunks[len(c.chunks)-1]
 	if len(*last) == cap(*last) {
@@ -55,7 +55,11 @@ func (c *chunked[T]) grow(k int) []T {
 		return nil
 	}
 	if c.n&(chunkSize-1) == 0 {
-		c.chunks = append(c.chunks, c.newChunk())
+		var next []T // the first chunk: sized below
+		if len(c.chunks) > 0 {
+			next = make([]T, 0, chunkSize)
+		}
+		c.chunks = append(c.chunks, next)
 	}
 	last := &c.chunks[len(c.chunks)-1]
 	l := len(*last)
@@ -73,21 +77,6 @@ func (c *chunked[T]) grow(k int) []T {
 	return (*last)[l:]
 }
 
-// newChunk is an empty chunk to fill: a spare, cleared, else a new one, but
-// for a column's first chunk, which grows from nothing (grow, append).
-func (c *chunked[T]) newChunk() []T {
-	if k := len(c.spare) - 1; k >= 0 {
-		next := c.spare[k]
-		c.spare = c.spare[:k]
-		clear(next[:chunkSize])
-		return next[:0]
-	}
-	if len(c.chunks) == 0 {
-		return nil
-	}
-	return make([]T, 0, chunkSize)
-}
-
 // span is n values that extend appended, split where a chunk ends.
 type span[T any] struct{ a, b []T }
 
@@ -102,19 +91,6 @@ func (s span[T]) set(i int, v T) {
 // copyFrom sets the span to vs, which is as long.
 func (s span[T]) copyFrom(vs []T) {
 	copy(s.b, vs[copy(s.a, vs):])
-}
-
-// recycle takes the full chunks of from, a column no longer read, as
-// spares, as many as c needs to grow as large as from was: more would be
-// memory that no budget counts, and would pile up from one collector to
-// the next (c's own chunks, the steps carried over, are new).
-func (c *chunked[T]) recycle(from *chunked[T]) {
-	for _, ch := range from.chunks {
-		if cap(ch) == chunkSize && len(c.chunks)+len(c.spare) < len(from.chunks) {
-			c.spare = append(c.spare, ch)
-		}
-	}
-	*from = chunked[T]{}
 }
 
 func (c *chunked[T]) at(i int32) T {
@@ -134,26 +110,3 @@ const (
 	flagArtifacts                      // logged artifacts (see runArtifacts for ids)
 	flagPayload                        // the result carries items, data or result_count
 )
-
-// Recycle takes the column chunks of old, a collector whose steps are no
-// longer read (its runs analyzed, the others copied to c), for c to fill
-// before it allocates any: a scan that closes idle runs goes through
-// collectors of the same size again and again. old must not be used after.
-func (c *Collector) Recycle(old *Collector) {
-	c.run.recycle(&old.run)
-	c.step.recycle(&old.step)
-	c.ts.recycle(&old.ts)
-	c.argsKey.recycle(&old.argsKey)
-	c.tool.recycle(&old.tool)
-	c.state.recycle(&old.state)
-	c.flags.recycle(&old.flags)
-	c.errType.recycle(&old.errType)
-	c.resHash.recycle(&old.resHash)
-	c.tokens.recycle(&old.tokens)
-	c.cost.recycle(&old.cost)
-	c.file.recycle(&old.file)
-	c.line.recycle(&old.line)
-	c.lineHash.recycle(&old.lineHash)
-	c.intent.recycle(&old.intent)
-	c.normKey.recycle(&old.normKey)
-}

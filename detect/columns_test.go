@@ -55,38 +55,3 @@ func TestChunkedExtendFirstChunkGrowth(t *testing.T) {
 		t.Fatalf("extend(0) allocated")
 	}
 }
-
-// A column filled from recycled chunks reads as a new one: what extend
-// hands out is zero, whatever the chunk held before. It takes no more
-// spares than the old column had chunks, whatever it already holds, so
-// spares do not pile up from one collector to the next.
-func TestChunkedRecycleClearsAndBoundsSpares(t *testing.T) {
-	var old chunked[int64]
-	for i := 0; i < 3*chunkSize; i++ {
-		old.append(int64(i) + 1)
-	}
-	var c chunked[int64]
-	c.extend(10) // a carried-over step: c already holds a chunk of its own
-	c.recycle(&old)
-	if got, want := len(c.chunks)+len(c.spare), 3; got != want {
-		t.Fatalf("%d chunks and spares after recycling 3 chunks into a column of 1, want %d", got, want)
-	}
-	if old.len() != 0 || old.chunks != nil {
-		t.Fatalf("the recycled column still holds %d values", old.len())
-	}
-	s := c.extend(chunkSize)
-	for _, part := range [][]int64{s.a, s.b} {
-		for i, v := range part {
-			if v != 0 {
-				t.Fatalf("extend handed out %d at %d of a recycled chunk, want 0", v, i)
-			}
-		}
-	}
-	if len(c.spare) != 1 {
-		t.Fatalf("%d spares left after one new chunk, want 1", len(c.spare))
-	}
-	c.append(7)
-	if got := c.at(int32(c.len() - 1)); got != 7 {
-		t.Fatalf("append into a recycled chunk reads back %d", got)
-	}
-}

@@ -121,7 +121,6 @@ func (s *Store) closeIdle() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	next.Recycle(c)
 	s.cur = next
 	s.early = append(s.early, path)
 	s.closes++
