@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -74,6 +75,7 @@ type Collector struct {
 	seg         *segReader // ReadSegment's buffers
 
 	runScratch []int32
+	whys       []string // internWhy's
 	// heldBytes estimates what the maps and strings hold (ApproxBytes).
 	heldBytes int64
 }
@@ -160,12 +162,15 @@ func (c *Collector) Add(rec arrow.RecordBatch) error {
 		return nil
 	}
 	base := int32(c.run.len())
+	flags := rec.Column(schema.ColFlags).(*array.Uint16).Uint16Values()
 	c.addRunIDs(rec.Column(schema.ColRunID).(*array.String), n)
 	c.step.extend(n).copyFrom(rec.Column(schema.ColStep).(*array.Int64).Int64Values())
 	c.addTimestamps(rec.Column(schema.ColTSMillis).(*array.Int64), n)
-	c.addCalls(rec, n)
-	c.addStates(rec.Column(schema.ColState).(*array.String), n)
-	c.addResults(rec, n)
+	c.flags.extend(n).copyFrom(flags)
+	c.addCalls(rec, flags, n)
+	states := rec.Column(schema.ColState).(*array.Uint8).Uint8Values()
+	c.state.extend(n).copyFrom(unsafe.Slice((*schema.State)(unsafe.SliceData(states)), len(states)))
+	c.addResults(rec, flags, n)
 	c.addUsage(rec, n)
 	c.addSource(rec, n)
 	c.addBudgets(rec, n)
@@ -207,8 +212,7 @@ func (c *Collector) addIntents(col *array.String, n int) {
 	}
 }
 
-// suspectWrite is a memory written from a guess or a failure (seed 001 1-3:
-// "observation and inference not told apart").
+// suspectWrite is a schema.SuspectWrite of a row, its id hashed.
 type suspectWrite struct {
 	row  int32
 	id   uint64
@@ -216,74 +220,54 @@ type suspectWrite struct {
 	why  string
 }
 
-// lowConfidence is the confidence at or below which a written memory entry
-// is suspect (seed 000's not-found result carries confidence 0.2).
-const lowConfidence = 0.3
-
+// addMemory keeps the hashes of the memories each step read and the
+// suspect writes (ingest found them: schema.AppendSuspectWrites).
 func (c *Collector) addMemory(rec arrow.RecordBatch, base int32, n int) {
 	retrieved := rec.Column(schema.ColMemRetrieved).(*array.List)
-	written := rec.Column(schema.ColMemWritten).(*array.List)
-	tags := rec.Column(schema.ColMemWriteTags).(*array.List)
-	entries := rec.Column(schema.ColMemEntries).(*array.List)
-	if retrieved.NullN() == n && written.NullN() == n && entries.NullN() == n {
+	suspect := rec.Column(schema.ColMemSuspect).(*array.List)
+	if retrieved.NullN() < n {
+		hashes := retrieved.ListValues().(*array.Uint64).Uint64Values()
+		for i := 0; i < n; i++ {
+			if retrieved.IsValid(i) {
+				s, e := retrieved.ValueOffsets(i)
+				for _, h := range hashes[s:e] {
+					c.memReads.add(base+int32(i), fold32(h))
+				}
+			}
+		}
+	}
+	if suspect.NullN() == n {
 		return
 	}
+	st := suspect.ListValues().(*array.Struct)
+	ids, whys := st.Field(0).(*array.String), st.Field(1).(*array.String)
 	for i := 0; i < n; i++ {
+		if !suspect.IsValid(i) {
+			continue
+		}
 		run, row := c.runScratch[i], base+int32(i)
-		if retrieved.IsValid(i) {
-			vals := retrieved.ListValues().(*array.String)
-			s, e := retrieved.ValueOffsets(i)
-			for j := s; j < e; j++ {
-				c.memReads.addID(row, vals.Value(int(j)))
-			}
-		}
-		c.addSuspectWrites(run, row, written, tags, entries, i)
-	}
-}
-
-func (c *Collector) addSuspectWrites(run, row int32, written, tags, entries *array.List, i int) {
-	tagWhy := ""
-	if tags.IsValid(i) {
-		vals := tags.ListValues().(*array.String)
-		s, e := tags.ValueOffsets(i)
-		for j := s; j < e; j++ {
-			if t := vals.Value(int(j)); t == schema.MemInference || t == schema.MemToolError {
-				tagWhy = "tagged " + t
-			}
-		}
-	}
-	if tagWhy != "" && written.IsValid(i) {
-		vals := written.ListValues().(*array.String)
-		s, e := written.ValueOffsets(i)
-		for j := s; j < e; j++ {
-			id := vals.Value(int(j))
-			c.memSuspect[run] = append(c.memSuspect[run], suspectWrite{row: row, id: xxhash.Sum64String(id), name: string([]byte(id)), why: tagWhy})
+		s, e := suspect.ValueOffsets(i)
+		for j := int(s); j < int(e); j++ {
+			id := ids.Value(j)
+			c.memSuspect[run] = append(c.memSuspect[run], suspectWrite{row: row, id: xxhash.Sum64String(id), name: strings.Clone(id), why: c.internWhy(whys.Value(j))})
 			c.heldBytes += suspectBytes
 		}
 	}
-	if entries.IsValid(i) {
-		st := entries.ListValues().(*array.Struct)
-		ids, types := st.Field(0).(*array.String), st.Field(1).(*array.String)
-		conf := st.Field(3).(*array.Float64)
-		s, e := entries.ValueOffsets(i)
-		for j := int(s); j < int(e); j++ {
-			if !ids.IsValid(j) {
-				continue
-			}
-			why := ""
-			switch {
-			case types.IsValid(j) && (types.Value(j) == schema.MemInference || types.Value(j) == schema.MemToolError):
-				why = "type " + types.Value(j)
-			case conf.IsValid(j) && conf.Value(j) <= lowConfidence:
-				why = fmt.Sprintf("confidence %.2g", conf.Value(j))
-			}
-			if why != "" {
-				id := ids.Value(j)
-				c.memSuspect[run] = append(c.memSuspect[run], suspectWrite{row: row, id: xxhash.Sum64String(id), name: string([]byte(id)), why: why})
-				c.heldBytes += suspectBytes
-			}
+}
+
+// internWhy returns why without copying it again when it is the reason a
+// suspect write before had: a handful of reasons recur.
+func (c *Collector) internWhy(why string) string {
+	for _, w := range c.whys {
+		if w == why {
+			return w
 		}
 	}
+	why = strings.Clone(why)
+	if len(c.whys) < 16 {
+		c.whys = append(c.whys, why)
+	}
+	return why
 }
 
 func (c *Collector) addRunIDs(col *array.String, n int) {
@@ -321,13 +305,15 @@ func (c *Collector) addTimestamps(col *array.Int64, n int) {
 	}
 }
 
-func (c *Collector) addCalls(rec arrow.RecordBatch, n int) {
+func (c *Collector) addCalls(rec arrow.RecordBatch, flags []uint16, n int) {
 	names := rec.Column(schema.ColToolName).(*array.String)
 	hashes := rec.Column(schema.ColArgsHash).(*array.String)
+	keys := rec.Column(schema.ColArgsKey).(*array.Uint64).Uint64Values()
 	lastName, lastTool := "", int32(-1)
-	tools, keys := c.tool.extend(n), c.argsKey.extend(n)
+	tools := c.tool.extend(n)
+	c.argsKey.extend(n).copyFrom(keys)
 	for i := 0; i < n; i++ {
-		if hashes.IsNull(i) && names.IsNull(i) {
+		if flags[i]&flagCall == 0 {
 			tools.set(i, -1)
 			continue
 		}
@@ -336,114 +322,29 @@ func (c *Collector) addCalls(rec arrow.RecordBatch, n int) {
 			lastName, lastTool = name, internBatchName(&c.tools, c.toolIdx, name)
 		}
 		tools.set(i, lastTool)
-		keys.set(i, c.argsKeyOf(hashes.Value(i)))
 	}
-}
-
-// argsKeyOf reduces an args_hash to 64 bits. For the canonical
-// "sha256:<hex>" form the key is the first 16 hex digits, so evidence can
-// print a prefix of the hash that is in the log; other forms are hashed and
-// remembered for evidence.
-func (c *Collector) argsKeyOf(h string) uint64 {
-	if len(h) >= 7+16 && h[:7] == "sha256:" {
-		if v, ok := parseHex64(h[7 : 7+16]); ok {
-			return v
-		}
+	if hashes.NullN() == n {
+		return
 	}
-	k := xxhash.Sum64String(h)
-	if _, ok := c.otherArgs[k]; !ok {
-		c.otherArgs[k] = string([]byte(h))
-	}
-	return k
-}
-
-// parseHex64 is strconv.ParseUint(s, 16, 64) for exactly 16 hex digits,
-// without its error value: it runs once per tool call.
-func parseHex64(s string) (uint64, bool) {
-	if len(s) != 16 {
-		return 0, false
-	}
-	var v uint64
-	for i := 0; i < 16; i++ {
-		d := hexDigit[s[i]]
-		if d > 15 {
-			return 0, false
-		}
-		v = v<<4 | uint64(d)
-	}
-	return v, true
-}
-
-var hexDigit = func() (t [256]byte) {
-	for i := range t {
-		t[i] = 255
-	}
-	for i, c := range "0123456789abcdef" {
-		t[c] = byte(i)
-	}
-	for i, c := range "ABCDEF" {
-		t[c] = byte(10 + i)
-	}
-	return t
-}()
-
-func (c *Collector) addStates(col *array.String, n int) {
-	out := c.state.extend(n)
+	// args_hash is there only when its key is not a prefix of it: keep
+	// the text for evidence.
 	for i := 0; i < n; i++ {
-		if col.IsNull(i) {
-			out.set(i, schema.StateNone)
-		} else {
-			out.set(i, schema.StateCode(col.Value(i)))
+		if hashes.IsValid(i) {
+			if _, ok := c.otherArgs[keys[i]]; !ok {
+				c.otherArgs[keys[i]] = strings.Clone(hashes.Value(i))
+			}
 		}
 	}
 }
 
-func (c *Collector) addResults(rec arrow.RecordBatch, n int) {
-	ok := rec.Column(schema.ColResultOK).(*array.Boolean)
+func (c *Collector) addResults(rec arrow.RecordBatch, flags []uint16, n int) {
 	errType := rec.Column(schema.ColErrorType).(*array.String)
-	empty := rec.Column(schema.ColEmpty).(*array.Boolean)
-	retryable := rec.Column(schema.ColRetryable).(*array.Boolean)
 	resHash := rec.Column(schema.ColResultHash).(*array.Uint64).Uint64Values()
-	payload := rec.Column(schema.ColResultPayload).(*array.Boolean)
-	names := rec.Column(schema.ColToolName).(*array.String)
-	hashes := rec.Column(schema.ColArgsHash).(*array.String)
-	written := rec.Column(schema.ColMemWritten).(*array.List)
-	tags := rec.Column(schema.ColMemWriteTags).(*array.List)
-	entries := rec.Column(schema.ColMemEntries).(*array.List)
-	artifacts := rec.Column(schema.ColArtifacts).(*array.List)
-	flags, errTypes, resHashes := c.flags.extend(n), c.errType.extend(n), c.resHash.extend(n)
+	errTypes, resHashes := c.errType.extend(n), c.resHash.extend(n)
 	for i := 0; i < n; i++ {
-		var f uint16
-		var et uint16
-		if !hashes.IsNull(i) || !names.IsNull(i) {
-			f |= flagCall
+		if flags[i]&flagError != 0 {
+			errTypes.set(i, c.errTypeIndex(errType, i))
 		}
-		if !ok.IsNull(i) {
-			f |= flagResult
-			if !ok.Value(i) {
-				f |= flagError
-				et = c.errTypeIndex(errType, i)
-			}
-			if empty.Value(i) {
-				f |= flagEmpty
-			}
-			if !retryable.IsNull(i) && !retryable.Value(i) {
-				f |= flagRetryableF
-			}
-			if payload.Value(i) {
-				f |= flagPayload
-			}
-		}
-		if memoryProgress(written, tags, entries, i) {
-			f |= flagMemProgress
-		}
-		if artifacts.IsValid(i) {
-			if s, e := artifacts.ValueOffsets(i); e > s {
-				f |= flagArtifacts
-			}
-		}
-		flags.set(i, f)
-		errTypes.set(i, et)
 		resHashes.set(i, fold32(resHash[i]))
 	}
 }
@@ -466,59 +367,14 @@ func (c *Collector) errTypeIndex(col *array.String, i int) uint16 {
 	return idx
 }
 
-// memoryProgress: the step wrote memory typed as an observation or a
-// decision, and nothing it wrote is tagged inference or tool_error (a
-// recorded failure or a guess is not progress; seed 001 5-1).
-func memoryProgress(written, tags, entries *array.List, i int) bool {
-	if !written.IsValid(i) {
-		return false
-	}
-	if s, e := written.ValueOffsets(i); e <= s {
-		return false
-	}
-	good, bad := false, false
-	check := func(t string) {
-		switch t {
-		case schema.MemObservation, schema.MemDecision:
-			good = true
-		case schema.MemInference, schema.MemToolError:
-			bad = true
-		}
-	}
-	if tags.IsValid(i) {
-		vals := tags.ListValues().(*array.String)
-		s, e := tags.ValueOffsets(i)
-		for j := s; j < e; j++ {
-			check(vals.Value(int(j)))
-		}
-	}
-	if entries.IsValid(i) {
-		st := entries.ListValues().(*array.Struct)
-		types := st.Field(1).(*array.String)
-		s, e := entries.ValueOffsets(i)
-		for j := s; j < e; j++ {
-			if types.IsValid(int(j)) {
-				check(types.Value(int(j)))
-			}
-		}
-	}
-	return good && !bad
-}
-
 func (c *Collector) addUsage(rec arrow.RecordBatch, n int) {
-	prompt := rec.Column(schema.ColPromptTokens).(*array.Int64)
-	completion := rec.Column(schema.ColCompletionTokens).(*array.Int64)
 	cost := rec.Column(schema.ColCostUSD).(*array.Float64)
-	tokens, costs := c.tokens.extend(n), c.cost.extend(n)
+	c.tokens.extend(n).copyFrom(rec.Column(schema.ColTokens).(*array.Uint32).Uint32Values())
+	costs := c.cost.extend(n)
+	if cost.NullN() == n {
+		return
+	}
 	for i := 0; i < n; i++ {
-		var t int64
-		if prompt.IsValid(i) {
-			t += max(prompt.Value(i), 0)
-		}
-		if completion.IsValid(i) {
-			t += max(completion.Value(i), 0)
-		}
-		tokens.set(i, uint32(min(t, 1<<32-1)))
 		if cost.IsValid(i) && cost.Value(i) > 0 {
 			costs.set(i, cost.Value(i))
 		}
@@ -597,14 +453,14 @@ func (c *Collector) addArtifacts(col *array.List, base int32, n int) {
 	if col.NullN() == n {
 		return
 	}
-	vals := col.ListValues().(*array.String)
+	hashes := col.ListValues().(*array.Uint64).Uint64Values()
 	for i := 0; i < n; i++ {
 		if !col.IsValid(i) {
 			continue
 		}
 		s, e := col.ValueOffsets(i)
-		for j := s; j < e; j++ {
-			c.artifacts.addID(base+int32(i), vals.Value(int(j)))
+		for _, h := range hashes[s:e] {
+			c.artifacts.add(base+int32(i), fold32(h))
 		}
 	}
 }

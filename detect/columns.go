@@ -1,5 +1,7 @@
 package detect
 
+import "github.com/runawayhq/runaway/schema"
+
 // chunked is an append-only column stored in fixed-size chunks, so a column
 // of millions of rows grows without the copy-and-double of a slice (which
 // would briefly hold twice the data).
@@ -99,14 +101,15 @@ func (c *chunked[T]) at(i int32) T {
 
 func (c *chunked[T]) len() int { return c.n }
 
-// Row flags: what a step did and got back.
+// Row flags: what a step did and got back (schema.Flag*, which ingest
+// computes; the collector keeps them as they come).
 const (
-	flagCall        uint16 = 1 << iota // has a tool call
-	flagResult                         // has a tool result
-	flagError                          // the result is an error
-	flagEmpty                          // the result is empty
-	flagRetryableF                     // retryable is logged and false
-	flagMemProgress                    // wrote memory typed observation/decision
-	flagArtifacts                      // logged artifacts (see runArtifacts for ids)
-	flagPayload                        // the result carries items, data or result_count
+	flagCall        = schema.FlagCall
+	flagResult      = schema.FlagResult
+	flagError       = schema.FlagError
+	flagEmpty       = schema.FlagEmpty
+	flagRetryableF  = schema.FlagRetryableFalse
+	flagMemProgress = schema.FlagMemProgress
+	flagArtifacts   = schema.FlagArtifacts
+	flagPayload     = schema.FlagPayload
 )

@@ -6,7 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/cespare/xxhash/v2"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -50,10 +49,9 @@ func (p *rowValues[T]) group(c *Collector) {
 // ofRun returns the pair indices of run r.
 func (p *rowValues[T]) ofRun(r int32) []int32 { return p.byRun[p.offsets[r]:p.offsets[r+1]] }
 
-// rowRefs pair rows with the hash of an id (an artifact, a memory).
+// rowRefs pair rows with the hash of an id (an artifact, a memory),
+// folded to 32 bits.
 type rowRefs struct{ rowValues[uint32] }
-
-func (p *rowRefs) addID(row int32, id string) { p.add(row, fold32(xxhash.Sum64String(id))) }
 
 func fold32(h uint64) uint32 { return uint32(h) ^ uint32(h>>32) }
 
@@ -93,9 +91,8 @@ func (c *Collector) addNearDuplicateKeys(rec arrow.RecordBatch, base int32, n in
 // again, the same thought thought again.
 func (c *Collector) addDecisions(rec arrow.RecordBatch, base int32, n int) {
 	reason := rec.Column(schema.ColReasonHash).(*array.Uint64).Uint64Values()
-	next := rec.Column(schema.ColNextState).(*array.String)
-	written := rec.Column(schema.ColMemWritten).(*array.List)
-	tags := rec.Column(schema.ColMemWriteTags).(*array.List)
+	decision := rec.Column(schema.ColDecisionKey).(*array.Uint64).Uint64Values()
+	plan := rec.Column(schema.ColPlanKey).(*array.Uint64).Uint64Values()
 	for i := 0; i < n; i++ {
 		row := base + int32(i)
 		if c.state.at(row) == schema.StatePlan {
@@ -103,45 +100,14 @@ func (c *Collector) addDecisions(rec arrow.RecordBatch, base int32, n int) {
 			// fresh for every plan, so it identifies one only without a reason.
 			if reason[i] != 0 {
 				c.planKeys.add(row, fold32(reason[i])|1)
-			} else if k := planMemoryKey(written, tags, i); k != 0 {
-				c.planKeys.add(row, k)
+			} else if plan[i] != 0 {
+				c.planKeys.add(row, fold32(plan[i])|1)
 			}
 		}
 		if c.flags.at(row)&flagCall == 0 && reason[i] != 0 {
-			k := reason[i]
-			if next.IsValid(i) {
-				k ^= xxhash.Sum64String(next.Value(i)) * 0x9E3779B97F4A7C15
-			}
-			c.decisions.add(row, fold32(k)|1)
+			c.decisions.add(row, fold32(decision[i])|1)
 		}
 	}
-}
-
-// planMemoryKey hashes the ids a step wrote when it tagged the write plan;
-// 0 when it did not. The ids, not their order, make the plan.
-func planMemoryKey(written, tags *array.List, i int) uint32 {
-	if !written.IsValid(i) || !tags.IsValid(i) {
-		return 0
-	}
-	tv := tags.ListValues().(*array.String)
-	ts, te := tags.ValueOffsets(i)
-	isPlan := false
-	for j := ts; j < te; j++ {
-		isPlan = isPlan || tv.Value(int(j)) == schema.MemPlan
-	}
-	if !isPlan {
-		return 0
-	}
-	wv := written.ListValues().(*array.String)
-	ws, we := written.ValueOffsets(i)
-	var sum uint64
-	for j := ws; j < we; j++ {
-		sum += xxhash.Sum64String(wv.Value(int(j)))
-	}
-	if sum == 0 {
-		return 0
-	}
-	return fold32(sum) | 1
 }
 
 // shortArgs keeps a short rendering of args that a run repeats, for

@@ -16,20 +16,22 @@ type batchWriter struct {
 	alloc         memory.Allocator
 	rows, rowsCap int
 
-	runID                                                                    strs
-	state, nextState, intent, toolName, argsHash, args, argsShort, errorType optStrs
-	goal, reason                                                             optStrs
+	runID                                                  strs
+	intent, toolName, argsHash, args, argsShort, errorType optStrs
+	goal, reason                                           optStrs
 
-	step, srcLine                                                 values[int64]
-	tsMillis, status, resultCount, promptTokens, completionTokens opt[int64]
-	budgetMaxSteps, budgetMaxToolCalls, budgetMaxTokens           opt[int64]
-	costUSD, budgetMaxCostUSD, budgetMaxSeconds                   opt[float64]
-	resultOK, retryable                                           optBools
-	empty, resultPayload                                          bools
-	resultHash, lineHash, argsNorm, argsWords, reasonHash         values[uint64]
-	srcFile                                                       values[int32]
-	memRetrieved, memWritten, memWriteTags, artifacts             strList
-	memEntries                                                    entryList
+	step, srcLine                                       values[int64]
+	tsMillis                                            opt[int64]
+	budgetMaxSteps, budgetMaxToolCalls, budgetMaxTokens opt[int64]
+	costUSD, budgetMaxCostUSD, budgetMaxSeconds         opt[float64]
+	state                                               values[schema.State]
+	flags                                               values[uint16]
+	tokens                                              values[uint32]
+	argsKey, resultHash, lineHash, argsNorm, argsWords  values[uint64]
+	reasonHash, decisionKey, planKey                    values[uint64]
+	srcFile                                             values[int32]
+	memRetrieved, artifacts                             hashList
+	memSuspect                                          suspectList
 
 	cols  [schema.NumCols]column // the above in schema order
 	hints []sizeHint
@@ -49,37 +51,34 @@ func newBatchWriter(alloc memory.Allocator) *batchWriter {
 	w := &batchWriter{alloc: alloc}
 	w.cols = [schema.NumCols]column{
 		schema.ColRunID: &w.runID, schema.ColStep: &w.step, schema.ColTSMillis: &w.tsMillis,
-		schema.ColState: &w.state, schema.ColNextState: &w.nextState, schema.ColIntent: &w.intent,
-		schema.ColToolName: &w.toolName, schema.ColArgsHash: &w.argsHash, schema.ColArgs: &w.args,
+		schema.ColState: &w.state, schema.ColIntent: &w.intent, schema.ColToolName: &w.toolName,
+		schema.ColArgsKey: &w.argsKey, schema.ColArgsHash: &w.argsHash, schema.ColArgs: &w.args,
 		schema.ColArgsNorm: &w.argsNorm, schema.ColArgsWords: &w.argsWords, schema.ColArgsShort: &w.argsShort,
-		schema.ColResultOK: &w.resultOK, schema.ColErrorType: &w.errorType, schema.ColStatus: &w.status,
-		schema.ColEmpty: &w.empty, schema.ColRetryable: &w.retryable, schema.ColResultCount: &w.resultCount,
-		schema.ColResultHash: &w.resultHash, schema.ColResultPayload: &w.resultPayload,
-		schema.ColMemRetrieved: &w.memRetrieved, schema.ColMemWritten: &w.memWritten,
-		schema.ColMemWriteTags: &w.memWriteTags, schema.ColMemEntries: &w.memEntries, schema.ColArtifacts: &w.artifacts,
-		schema.ColPromptTokens: &w.promptTokens, schema.ColCompletionTokens: &w.completionTokens,
+		schema.ColFlags: &w.flags, schema.ColErrorType: &w.errorType, schema.ColResultHash: &w.resultHash,
+		schema.ColMemRetrieved: &w.memRetrieved, schema.ColMemSuspect: &w.memSuspect,
+		schema.ColPlanKey: &w.planKey, schema.ColArtifacts: &w.artifacts, schema.ColTokens: &w.tokens,
 		schema.ColCostUSD: &w.costUSD, schema.ColBudgetMaxSteps: &w.budgetMaxSteps,
 		schema.ColBudgetMaxToolCalls: &w.budgetMaxToolCalls, schema.ColBudgetMaxTokens: &w.budgetMaxTokens,
 		schema.ColBudgetMaxCostUSD: &w.budgetMaxCostUSD, schema.ColBudgetMaxSeconds: &w.budgetMaxSeconds,
 		schema.ColGoal: &w.goal, schema.ColReason: &w.reason, schema.ColReasonHash: &w.reasonHash,
-		schema.ColSrcFile: &w.srcFile, schema.ColSrcLine: &w.srcLine, schema.ColLineHash: &w.lineHash,
+		schema.ColDecisionKey: &w.decisionKey,
+		schema.ColSrcFile:     &w.srcFile, schema.ColSrcLine: &w.srcLine, schema.ColLineHash: &w.lineHash,
 	}
 	// The buffers that grow by what the rows hold rather than by rows.
 	for _, s := range []*strs{
-		&w.runID, &w.state.strs, &w.nextState.strs, &w.intent.strs, &w.toolName.strs, &w.argsHash.strs,
+		&w.runID, &w.intent.strs, &w.toolName.strs, &w.argsHash.strs,
 		&w.args.strs, &w.argsShort.strs, &w.errorType.strs, &w.goal.strs, &w.reason.strs,
-		&w.memRetrieved.vals, &w.memWritten.vals, &w.memWriteTags.vals, &w.artifacts.vals,
-		&w.memEntries.id.strs, &w.memEntries.typ.strs, &w.memEntries.source.strs,
+		&w.memSuspect.id, &w.memSuspect.why,
 	} {
 		s.alloc = alloc
 		w.hints = append(w.hints, sizeHint{buf: s})
 	}
-	for _, l := range []*strList{&w.memRetrieved, &w.memWritten, &w.memWriteTags, &w.artifacts} {
+	for _, l := range []*hashList{&w.memRetrieved, &w.artifacts} {
 		l.alloc = alloc
 		w.hints = append(w.hints, sizeHint{buf: l})
 	}
-	w.memEntries.alloc = alloc
-	w.hints = append(w.hints, sizeHint{buf: &w.memEntries})
+	w.memSuspect.alloc = alloc
+	w.hints = append(w.hints, sizeHint{buf: &w.memSuspect})
 	return w
 }
 

@@ -75,7 +75,7 @@ func view[T any](buf []byte) []T {
 }
 
 type number interface {
-	~int32 | ~int64 | ~uint64 | ~float64
+	~uint8 | ~uint16 | ~uint32 | ~int32 | ~int64 | ~uint64 | ~float64
 }
 
 // values is a column of numbers that are never null.

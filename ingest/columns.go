@@ -20,19 +20,27 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 	} else {
 		w.tsMillis.putNull(i)
 	}
-	w.state.putNonEmpty(i, s.State)
+	w.state.put(i, schema.StateCode(s.State))
 	var nextState, reason string
 	if s.Decision != nil {
 		nextState, reason = s.Decision.NextState, s.Decision.Reason
 	}
-	w.nextState.putNonEmpty(i, nextState)
 	w.intent.putNonEmpty(i, s.Intent)
 
+	var flags uint16
 	if tc := s.ToolCall; tc != nil {
+		flags |= schema.FlagCall
 		w.toolName.put(i, tc.Name) // a call without a name is still a call
-		w.argsHash.put(i, args.hash)
+		key, canonical := schema.ArgsKey(args.hash)
+		w.argsKey.put(i, key)
+		if canonical {
+			w.argsHash.putNull(i)
+		} else {
+			w.argsHash.put(i, args.hash)
+		}
 	} else {
 		w.toolName.putNull(i)
+		w.argsKey.put(i, 0)
 		w.argsHash.putNull(i)
 	}
 	if args.text != nil {
@@ -49,45 +57,50 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 	}
 
 	if r := s.ToolResult; r != nil {
-		w.resultOK.put(i, !r.IsError())
+		flags |= schema.FlagResult
+		if r.IsError() {
+			flags |= schema.FlagError
+		}
+		if empty {
+			flags |= schema.FlagEmpty
+		}
+		if r.Retryable != nil && !*r.Retryable {
+			flags |= schema.FlagRetryableFalse
+		}
+		if r.HasPayload() {
+			flags |= schema.FlagPayload
+		}
 		w.errorType.putNonEmpty(i, r.NormalizedErrorType())
-		w.status.putPtr(i, r.Status)
-		w.empty.put(i, empty)
-		w.retryable.putPtr(i, r.Retryable)
-		w.resultCount.putPtr(i, r.ResultCount)
 		w.resultHash.put(i, d.resultFingerprint(r))
-		w.resultPayload.put(i, r.HasPayload())
 	} else {
-		w.resultOK.putNull(i)
 		w.errorType.putNull(i)
-		w.status.putNull(i)
-		w.empty.put(i, false)
-		w.retryable.putNull(i)
-		w.resultCount.putNull(i)
 		w.resultHash.put(i, 0)
-		w.resultPayload.put(i, false)
 	}
 
 	if m := s.Memory; m != nil {
+		if schema.MemoryProgress(m) {
+			flags |= schema.FlagMemProgress
+		}
 		w.memRetrieved.put(i, m.Retrieved)
-		w.memWritten.put(i, m.Written)
-		w.memWriteTags.put(i, m.WriteTags)
-		w.memEntries.put(i, m.Entries)
+		d.suspects = schema.AppendSuspectWrites(d.suspects[:0], m)
+		w.memSuspect.put(i, d.suspects)
+		w.planKey.put(i, schema.PlanMemoryKey(m))
 	} else {
 		w.memRetrieved.put(i, nil)
-		w.memWritten.put(i, nil)
-		w.memWriteTags.put(i, nil)
-		w.memEntries.put(i, nil)
+		w.memSuspect.put(i, nil)
+		w.planKey.put(i, 0)
+	}
+	if len(s.Artifacts) > 0 {
+		flags |= schema.FlagArtifacts
 	}
 	w.artifacts.put(i, s.Artifacts)
+	w.flags.put(i, flags)
 
+	var tokens int64
 	if s.Usage != nil || s.Tokens != nil {
-		w.promptTokens.put(i, s.PromptTokens())
-		w.completionTokens.put(i, s.CompletionTokens())
-	} else {
-		w.promptTokens.putNull(i)
-		w.completionTokens.putNull(i)
+		tokens = max(s.PromptTokens(), 0) + max(s.CompletionTokens(), 0)
 	}
+	w.tokens.put(i, uint32(min(tokens, 1<<32-1)))
 	var cost float64
 	if s.Usage != nil {
 		cost = s.Usage.CostUSD
@@ -104,7 +117,9 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 	w.budgetMaxCostUSD.putNonZero(i, budget.MaxCostUSD)
 	w.budgetMaxSeconds.putNonZero(i, budget.MaxSeconds)
 
-	w.reasonHash.put(i, d.reasonHash(reason))
+	rh := d.reasonHash(reason)
+	w.reasonHash.put(i, rh)
+	w.decisionKey.put(i, schema.DecisionKey(rh, nextState))
 	if d.keepText {
 		w.goal.putNonEmpty(i, s.Goal)
 		w.reason.putNonEmpty(i, reason)

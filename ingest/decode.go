@@ -19,6 +19,7 @@ type LineDecoder struct {
 
 	fingerprint []byte // what result_hash hashes
 	reasonText  []byte // normalised decision.reason, for reason_hash
+	suspects    []schema.SuspectWrite
 
 	sel       *runSelector // Options.RunIDs; nil: every run
 	keepLines bool         // Options.OnStepLine is set: remember lastRunID

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,12 @@ func cell(arr arrow.Array, i int) any {
 		return a.Value(i)
 	case *array.Uint64:
 		return a.Value(i)
+	case *array.Uint32:
+		return a.Value(i)
+	case *array.Uint16:
+		return a.Value(i)
+	case *array.Uint8:
+		return a.Value(i)
 	case *array.Float64:
 		return a.Value(i)
 	case *array.Boolean:
@@ -90,6 +97,17 @@ const fullLine = `{"run_id":"run-7","step":3,"ts":"2026-11-29T10:00:00.250Z","st
 	`"budget":{"max_steps":50,"max_tool_calls":20,"max_tokens":100000,"max_cost_usd":1.5,"max_seconds":600},` +
 	`"unknown_field":{"ignored":true}}`
 
+// sha256Prefix is the args_key of a "sha256:<hex>" args_hash: its first 16
+// hex digits.
+func sha256Prefix(t *testing.T, h string) uint64 {
+	t.Helper()
+	v, err := strconv.ParseUint(strings.TrimPrefix(h, "sha256:")[:16], 16, 64)
+	if err != nil || !strings.HasPrefix(h, "sha256:") {
+		t.Fatalf("%q is not a sha256 args hash: %v", h, err)
+	}
+	return v
+}
+
 func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 	rec, errs, done := decodeLines(t, true, fullLine)
 	defer done()
@@ -102,34 +120,33 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 	}
 	argsHash, _ := schema.ArgsHash([]byte(`{"filters":{"airline":"UA","max":2},"q":"SFO"}`))
 	argsDigest, _ := schema.NewArgsNormalizer(schema.DefaultVolatileKeys).Digest([]byte(`{"q":"sfo","filters":{"max":2,"airline":"ua"}}`), false)
+	reasonHash := xxhash.Sum64String("retry later") | 1
 	want := map[string]any{
-		"run_id":                "run-7",
-		"step":                  int64(3),
-		"ts_ms":                 time.Date(2026, 11, 29, 10, 0, 0, 250e6, time.UTC).UnixMilli(),
-		"state":                 "ACT",
-		"next_state":            "EVAL",
-		"intent":                "find-flights",
-		"tool_name":             "search",
-		"args_hash":             argsHash,
-		"args":                  `{"filters":{"airline":"UA","max":2},"q":"SFO"}`,
-		"args_norm":             argsDigest.Norm,
-		"args_words":            argsDigest.Words,
-		"args_short":            `{"q":"SFO","filters":{"max":2,"airline":"UA"}}`,
-		"result_ok":             false,
-		"error_type":            "RATE_LIMIT",
-		"status":                int64(429),
-		"empty":                 false,
-		"retryable":             true,
-		"result_count":          int64(5),
-		"result_hash":           result.ResultFingerprint(xxhash.Sum64),
-		"result_payload":        true,
-		"mem_retrieved":         []any{"m1", "m2"},
-		"mem_written":           []any{"m3"},
-		"mem_write_tags":        []any{"inference"},
-		"mem_entries":           []any{map[string]any{"id": "m3", "type": "inference", "source": "llm", "confidence": 0.4}, map[string]any{"id": "m4", "type": nil, "source": nil, "confidence": nil}},
-		"artifacts":             []any{"a1"},
-		"prompt_tokens":         int64(1200),
-		"completion_tokens":     int64(80),
+		"run_id":     "run-7",
+		"step":       int64(3),
+		"ts_ms":      time.Date(2026, 11, 29, 10, 0, 0, 250e6, time.UTC).UnixMilli(),
+		"state":      uint8(schema.StateAct),
+		"intent":     "find-flights",
+		"tool_name":  "search",
+		"args_key":   sha256Prefix(t, argsHash),
+		"args_hash":  nil, // its key is its prefix
+		"args":       `{"filters":{"airline":"UA","max":2},"q":"SFO"}`,
+		"args_norm":  argsDigest.Norm,
+		"args_words": argsDigest.Words,
+		"args_short": `{"q":"SFO","filters":{"max":2,"airline":"UA"}}`,
+		// An error with a payload; retryable is true, and the write tagged
+		// inference is no progress.
+		"flags":         schema.FlagCall | schema.FlagResult | schema.FlagError | schema.FlagPayload | schema.FlagArtifacts,
+		"error_type":    "RATE_LIMIT",
+		"result_hash":   result.ResultFingerprint(xxhash.Sum64),
+		"mem_retrieved": []any{xxhash.Sum64String("m1"), xxhash.Sum64String("m2")},
+		"mem_suspect": []any{
+			map[string]any{"id": "m3", "why": "tagged inference"},
+			map[string]any{"id": "m3", "why": "type inference"},
+		},
+		"plan_key":              uint64(0),
+		"artifacts":             []any{xxhash.Sum64String("a1")},
+		"tokens":                uint32(1280),
 		"cost_usd":              0.0123,
 		"budget_max_steps":      int64(50),
 		"budget_max_tool_calls": int64(20),
@@ -138,7 +155,8 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		"budget_max_seconds":    600.0,
 		"goal":                  "book a flight",
 		"reason":                "retry later",
-		"reason_hash":           xxhash.Sum64String("retry later") | 1,
+		"reason_hash":           reasonHash,
+		"decision_key":          reasonHash ^ xxhash.Sum64String("EVAL")*0x9E3779B97F4A7C15,
 		"src_file":              int32(0),
 		"src_line":              int64(1),
 		"line_hash":             xxhash.Sum64String(fullLine),
@@ -166,8 +184,8 @@ func TestDecodeWithoutKeepTextLeavesTextColumnsNull(t *testing.T) {
 			t.Errorf("%s = %#v, want null without KeepText", name, got[name])
 		}
 	}
-	if got["args_hash"] == nil || got["tool_name"] != "search" {
-		t.Errorf("args_hash and tool_name must not depend on KeepText: %v %v", got["args_hash"], got["tool_name"])
+	if got["args_key"] == uint64(0) || got["tool_name"] != "search" {
+		t.Errorf("args_key and tool_name must not depend on KeepText: %v %v", got["args_key"], got["tool_name"])
 	}
 }
 
@@ -180,7 +198,8 @@ func TestDecodeMinimalLine(t *testing.T) {
 	}
 	got := row(rec, 0)
 	notNull := map[string]any{
-		"run_id": "r", "step": int64(0), "empty": false, "result_hash": uint64(0), "result_payload": false,
+		"run_id": "r", "step": int64(0), "state": uint8(schema.StateNone), "flags": uint16(0), "tokens": uint32(0),
+		"args_key": uint64(0), "result_hash": uint64(0), "plan_key": uint64(0), "decision_key": uint64(0),
 		"args_norm": uint64(0), "args_words": uint64(0), "reason_hash": uint64(0),
 		"src_file": int32(0), "src_line": int64(1), "line_hash": xxhash.Sum64String(line),
 	}
@@ -203,11 +222,12 @@ func TestDecodeResultCountZeroIsEmpty(t *testing.T) {
 	if errs[0] != nil || errs[1] != nil {
 		t.Fatal(errs)
 	}
-	if got := row(rec, 0); got["empty"] != true || got["result_ok"] != true || got["result_count"] != int64(0) {
-		t.Errorf("result_count 0: empty=%v result_ok=%v result_count=%v, want true true 0", got["empty"], got["result_ok"], got["result_count"])
+	result := schema.FlagCall | schema.FlagResult | schema.FlagPayload // result_count is a payload
+	if got := row(rec, 0)["flags"]; got != result|schema.FlagEmpty {
+		t.Errorf("result_count 0: flags = %b, want %b: a result, empty, not an error", got, result|schema.FlagEmpty)
 	}
-	if got := row(rec, 1); got["empty"] != false {
-		t.Errorf("result_count 3: empty=%v, want false", got["empty"])
+	if got := row(rec, 1)["flags"]; got != result {
+		t.Errorf("result_count 3: flags = %b, want %b: not empty", got, result)
 	}
 }
 
@@ -226,18 +246,18 @@ func TestDecodeArgsHashIsCanonicalWhenAbsent(t *testing.T) {
 	}
 	want, _ := schema.ArgsHash([]byte(`{"q":"x","opts":{"a":"é","b":[1,2.5]}}`))
 	first, second := row(rec, 0), row(rec, 1)
-	if first["args_hash"] != want || second["args_hash"] != want {
-		t.Errorf("args_hash = %v and %v, want both %v", first["args_hash"], second["args_hash"], want)
+	if k := sha256Prefix(t, want); first["args_key"] != k || second["args_key"] != k || first["args_hash"] != nil {
+		t.Errorf("args_key = %v and %v, args_hash %v; want both %x (%v) and null", first["args_key"], second["args_key"], first["args_hash"], k, want)
 	}
 	if first["args"] != `{"opts":{"a":"é","b":[1,2.5]},"q":"x"}` || second["args"] != first["args"] {
 		t.Errorf("args = %v and %v, want the canonical JSON", first["args"], second["args"])
 	}
-	if got := row(rec, 2)["args_hash"]; got != "logged-hash" {
-		t.Errorf("a logged args_hash must be kept: got %v", got)
+	if got := row(rec, 2); got["args_hash"] != "logged-hash" || got["args_key"] != xxhash.Sum64String("logged-hash") {
+		t.Errorf("a logged args_hash must be kept and keyed by its hash: got %v %v", got["args_hash"], got["args_key"])
 	}
 	noArgs, _ := schema.ArgsHash(nil)
-	if got := row(rec, 3); got["args_hash"] != noArgs || got["args"] != nil {
-		t.Errorf("call without args: args_hash=%v args=%v, want %v and null", got["args_hash"], got["args"], noArgs)
+	if got := row(rec, 3); got["args_key"] != sha256Prefix(t, noArgs) || got["args"] != nil {
+		t.Errorf("call without args: args_key=%v args=%v, want the key of %v and null", got["args_key"], got["args"], noArgs)
 	}
 	if got := row(rec, 4)["tool_name"]; got != "" {
 		t.Errorf("tool_call without a name: tool_name = %#v, want \"\" (a call, not a reject)", got)
@@ -307,7 +327,7 @@ func TestDecodeLoggedArgsHashSavesUncanonicalisableArgs(t *testing.T) {
 		rec, errs, done := decodeLines(t, keepText, line)
 		if errs[0] != nil {
 			t.Errorf("keepText=%v: rejected: %v", keepText, errs[0])
-		} else if got := row(rec, 0); got["args_hash"] != "h" || got["args"] != nil {
+		} else if got := row(rec, 0); got["args_hash"] != "h" || got["args_key"] != xxhash.Sum64String("h") || got["args"] != nil {
 			t.Errorf("keepText=%v: args_hash=%v args=%v", keepText, got["args_hash"], got["args"])
 		}
 		done()

@@ -4,6 +4,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/cespare/xxhash/v2"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -64,96 +65,88 @@ func (l *listSlots) freeSlots(alloc memory.Allocator) {
 	l.elems = elements{}
 }
 
-// strList is a list<string> column; a list is null when its field was
-// absent (nil), empty for [].
-type strList struct {
+// hashList is a list<uint64> column of the xxhash64 of ids (memory
+// reads, artifacts): the pass compares ids, never prints them. A list is
+// null when its field was absent (nil), empty for [].
+type hashList struct {
 	alloc memory.Allocator
 	listSlots
-	vals strs
+	vals values[uint64]
 }
 
-func (l *strList) reserve(k int) {
+func (l *hashList) reserve(k int) {
 	if c := l.elems.grownCap(k); c > 0 {
 		l.vals.grow(l.alloc, c)
 		l.elems.capacity = c
 	}
 }
 
-func (l *strList) put(i int, vs []string) {
-	if len(vs) > 0 {
-		l.reserve(len(vs))
-		for _, v := range vs {
-			l.vals.put(l.elems.n, v)
+func (l *hashList) put(i int, ids []string) {
+	if len(ids) > 0 {
+		l.reserve(len(ids))
+		for _, id := range ids {
+			l.vals.put(l.elems.n, xxhash.Sum64String(id))
 			l.elems.n++
 		}
 	}
-	l.endRow(i, vs != nil)
+	l.endRow(i, ids != nil)
 }
 
-func (l *strList) finish(alloc memory.Allocator, dtype arrow.DataType, n int) *array.Data {
+func (l *hashList) finish(alloc memory.Allocator, dtype arrow.DataType, n int) *array.Data {
 	if l.elems.capacity == 0 { // the values' buffers exist even when no row has a value
 		l.reserve(1)
 	}
 	return l.finishSlots(alloc, dtype, n, l.vals.finish(alloc, dtype.(*arrow.ListType).Elem(), l.elems.n))
 }
 
-func (l *strList) free(alloc memory.Allocator) {
+func (l *hashList) free(alloc memory.Allocator) {
 	l.freeSlots(alloc)
 	l.vals.free(alloc)
 }
 
-// entryList is the mem_entries column: a list of schema.MemoryEntryType
-// structs, which are never null themselves.
-type entryList struct {
+// suspectList is the mem_suspect column: a list of
+// schema.SuspectWriteType structs, null for a step without any (most).
+type suspectList struct {
 	alloc memory.Allocator
 	listSlots
-	id, typ, source optStrs
-	confidence      opt[float64]
+	id, why strs
 }
 
-func (l *entryList) reserve(k int) {
+func (l *suspectList) reserve(k int) {
 	if c := l.elems.grownCap(k); c > 0 {
 		l.id.grow(l.alloc, c)
-		l.typ.grow(l.alloc, c)
-		l.source.grow(l.alloc, c)
-		l.confidence.grow(l.alloc, c)
+		l.why.grow(l.alloc, c)
 		l.elems.capacity = c
 	}
 }
 
-func (l *entryList) put(i int, entries []schema.MemoryEntry) {
-	if len(entries) > 0 {
-		l.reserve(len(entries))
+func (l *suspectList) put(i int, ws []schema.SuspectWrite) {
+	if len(ws) > 0 {
+		l.reserve(len(ws))
 	}
-	for k := range entries {
-		e, j := &entries[k], l.elems.n
-		l.id.putNonEmpty(j, e.ID)
-		l.typ.putNonEmpty(j, e.Type)
-		l.source.putNonEmpty(j, e.Source)
-		l.confidence.putPtr(j, e.Confidence)
+	for k := range ws {
+		j := l.elems.n
+		l.id.put(j, ws[k].ID)
+		l.why.put(j, ws[k].Why)
 		l.elems.n++
 	}
-	l.endRow(i, entries != nil)
+	l.endRow(i, len(ws) > 0)
 }
 
-func (l *entryList) finish(alloc memory.Allocator, dtype arrow.DataType, n int) *array.Data {
+func (l *suspectList) finish(alloc memory.Allocator, dtype arrow.DataType, n int) *array.Data {
 	if l.elems.capacity == 0 { // the values' buffers exist even when no row has a value
 		l.reserve(1)
 	}
 	st, m := dtype.(*arrow.ListType).Elem().(*arrow.StructType), l.elems.n
 	fields := []arrow.ArrayData{
 		l.id.finish(alloc, st.Field(0).Type, m),
-		l.typ.finish(alloc, st.Field(1).Type, m),
-		l.source.finish(alloc, st.Field(2).Type, m),
-		l.confidence.finish(alloc, st.Field(3).Type, m),
+		l.why.finish(alloc, st.Field(1).Type, m),
 	}
 	return l.finishSlots(alloc, dtype, n, newData(st, m, []*memory.Buffer{nil}, fields, 0))
 }
 
-func (l *entryList) free(alloc memory.Allocator) {
+func (l *suspectList) free(alloc memory.Allocator) {
 	l.freeSlots(alloc)
 	l.id.free(alloc)
-	l.typ.free(alloc)
-	l.source.free(alloc)
-	l.confidence.free(alloc)
+	l.why.free(alloc)
 }

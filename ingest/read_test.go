@@ -14,8 +14,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/gzip"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 func TestReadBadLinesAreRejectedWithFileLineAndVerbatimText(t *testing.T) {
@@ -454,7 +457,7 @@ func TestReadBatchesHoldOneSourceAndAtMostBatchRows(t *testing.T) {
 	var sizes []int64
 	_, err := Read(context.Background(), sources, Options{Alloc: mem, BatchRows: 100}, func(b arrow.RecordBatch) error {
 		sizes = append(sizes, b.NumRows())
-		files := b.Column(31) // src_file
+		files := b.Column(schema.ColSrcFile)
 		for i := 1; i < files.Len(); i++ {
 			if files.ValueStr(i) != files.ValueStr(0) {
 				t.Errorf("a batch spans sources")

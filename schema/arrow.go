@@ -9,29 +9,22 @@ const (
 	ColStep
 	ColTSMillis
 	ColState
-	ColNextState
 	ColIntent
 	ColToolName
+	ColArgsKey
 	ColArgsHash
 	ColArgs
 	ColArgsNorm
 	ColArgsWords
 	ColArgsShort
-	ColResultOK
+	ColFlags
 	ColErrorType
-	ColStatus
-	ColEmpty
-	ColRetryable
-	ColResultCount
 	ColResultHash
-	ColResultPayload
 	ColMemRetrieved
-	ColMemWritten
-	ColMemWriteTags
-	ColMemEntries
+	ColMemSuspect
+	ColPlanKey
 	ColArtifacts
-	ColPromptTokens
-	ColCompletionTokens
+	ColTokens
 	ColCostUSD
 	ColBudgetMaxSteps
 	ColBudgetMaxToolCalls
@@ -41,72 +34,86 @@ const (
 	ColGoal
 	ColReason
 	ColReasonHash
+	ColDecisionKey
 	ColSrcFile
 	ColSrcLine
 	ColLineHash
 	NumCols
 )
 
-var stringList = arrow.ListOf(arrow.BinaryTypes.String)
-
-// MemoryEntryType is the Arrow type of one memory.entries[] element.
-var MemoryEntryType = arrow.StructOf(
-	arrow.Field{Name: "id", Type: arrow.BinaryTypes.String, Nullable: true},
-	arrow.Field{Name: "type", Type: arrow.BinaryTypes.String, Nullable: true},
-	arrow.Field{Name: "source", Type: arrow.BinaryTypes.String, Nullable: true},
-	arrow.Field{Name: "confidence", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+// Row flags: the flags column, what a step did and got back. Spilled
+// segments keep them as they are, so a bit keeps its meaning.
+const (
+	FlagCall           uint16 = 1 << iota // has a tool call
+	FlagResult                            // has a tool result
+	FlagError                             // the result is an error (IsError)
+	FlagEmpty                             // the result is empty (IsEmpty)
+	FlagRetryableFalse                    // retryable is logged and false
+	FlagMemProgress                       // MemoryProgress: wrote memory typed observation or decision
+	FlagArtifacts                         // logged at least one artifact
+	FlagPayload                           // the result carries items, data or result_count (HasPayload)
 )
 
-// StepArrowSchema is the columnar form of a batch of steps. Interpretation
-// that the input contract fixes (what counts as empty, the error type of an
-// error, the canonical args hash) is done once at ingest, so every reader of
-// the columns agrees on it:
+var hashList = arrow.ListOf(arrow.PrimitiveTypes.Uint64)
+
+// SuspectWriteType is the Arrow type of one mem_suspect element.
+var SuspectWriteType = arrow.StructOf(
+	arrow.Field{Name: "id", Type: arrow.BinaryTypes.String},
+	arrow.Field{Name: "why", Type: arrow.BinaryTypes.String},
+)
+
+// StepArrowSchema is the columnar form of a batch of steps, as the
+// indicator pass reads it. Interpretation that the input contract fixes
+// (what counts as empty, the error type of an error, the canonical args
+// hash, which memory writes are suspect) is done once at ingest, where the
+// parsed step is at hand, so every reader of the columns agrees on it and
+// none does it again per row:
 //
 //   - ts_ms: epoch milliseconds, null when ts is absent.
-//   - state, next_state: as logged (schema.StateCode maps them).
-//   - args_hash: as logged, else the canonical hash of args; null without a tool call.
+//   - state: StateCode of the state; StateNone when absent.
+//   - args_key: ArgsKey of args_hash; 0 without a tool call.
+//   - args_hash: args_hash when ArgsKey could not take its key from a
+//     "sha256:<hex>" prefix (evidence shows it), else null.
 //   - args: canonical JSON of args; filled only when the reader asks for text.
 //   - args_norm, args_words: ArgsDigest of args (near-duplicates; words only
-//     for calls whose result is empty); 0 when
-//     no args are logged or they cannot be read.
+//     for calls whose result is empty); 0 when no args are logged or they
+//     cannot be read.
 //   - args_short: AppendShortArgs of args, for evidence; null without args.
-//   - result_ok: null when there is no tool_result; false for every error (IsError).
+//   - flags: the Flag* bits.
 //   - error_type: NormalizedErrorType; null when the result is not an error.
-//   - empty: IsEmpty; false when there is no result.
 //   - result_hash: ResultFingerprint of the result; 0 when there is no result.
-//   - result_payload: HasPayload; false when there is no result.
+//   - mem_retrieved: xxhash64 of each memory.retrieved id; null when absent.
+//   - mem_suspect: SuspectWrites of the step's memory; null when none.
+//   - plan_key: PlanMemoryKey of the step's memory; 0 when it wrote no plan.
+//   - artifacts: xxhash64 of each artifact id; null when absent.
+//   - tokens: prompt plus completion tokens (negatives as 0), at most 2^32-1.
 //   - goal, reason: free text, filled only when the reader asks for text.
 //   - reason_hash: xxhash64 of the normalised decision.reason; 0 without one.
+//   - decision_key: DecisionKey of the reason and decision.next_state; 0
+//     without a reason.
 //   - src_file: index into the list of input sources; src_line: 1-based line.
 //   - line_hash: xxhash64 of the raw line, so re-shipped duplicate lines are recognised.
 var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "run_id", Type: arrow.BinaryTypes.String},
 	{Name: "step", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "ts_ms", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "state", Type: arrow.BinaryTypes.String, Nullable: true},
-	{Name: "next_state", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "state", Type: arrow.PrimitiveTypes.Uint8},
 	{Name: "intent", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "tool_name", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "args_key", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "args_hash", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "args", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "args_norm", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "args_words", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "args_short", Type: arrow.BinaryTypes.String, Nullable: true},
-	{Name: "result_ok", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
+	{Name: "flags", Type: arrow.PrimitiveTypes.Uint16},
 	{Name: "error_type", Type: arrow.BinaryTypes.String, Nullable: true},
-	{Name: "status", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "empty", Type: arrow.FixedWidthTypes.Boolean},
-	{Name: "retryable", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
-	{Name: "result_count", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 	{Name: "result_hash", Type: arrow.PrimitiveTypes.Uint64},
-	{Name: "result_payload", Type: arrow.FixedWidthTypes.Boolean},
-	{Name: "mem_retrieved", Type: stringList, Nullable: true},
-	{Name: "mem_written", Type: stringList, Nullable: true},
-	{Name: "mem_write_tags", Type: stringList, Nullable: true},
-	{Name: "mem_entries", Type: arrow.ListOf(MemoryEntryType), Nullable: true},
-	{Name: "artifacts", Type: stringList, Nullable: true},
-	{Name: "prompt_tokens", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-	{Name: "completion_tokens", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	{Name: "mem_retrieved", Type: hashList, Nullable: true},
+	{Name: "mem_suspect", Type: arrow.ListOf(SuspectWriteType), Nullable: true},
+	{Name: "plan_key", Type: arrow.PrimitiveTypes.Uint64},
+	{Name: "artifacts", Type: hashList, Nullable: true},
+	{Name: "tokens", Type: arrow.PrimitiveTypes.Uint32},
 	{Name: "cost_usd", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
 	{Name: "budget_max_steps", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
 	{Name: "budget_max_tool_calls", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
@@ -116,6 +123,7 @@ var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "goal", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "reason", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "reason_hash", Type: arrow.PrimitiveTypes.Uint64},
+	{Name: "decision_key", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "src_file", Type: arrow.PrimitiveTypes.Int32},
 	{Name: "src_line", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "line_hash", Type: arrow.PrimitiveTypes.Uint64},

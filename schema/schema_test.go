@@ -41,8 +41,8 @@ func TestArrowSchemaIndices(t *testing.T) {
 	if StepArrowSchema.NumFields() != NumCols {
 		t.Fatalf("schema has %d fields, NumCols = %d", StepArrowSchema.NumFields(), NumCols)
 	}
-	checks := map[int]string{ColRunID: "run_id", ColStep: "step", ColArgsHash: "args_hash", ColEmpty: "empty",
-		ColMemEntries: "mem_entries", ColBudgetMaxSeconds: "budget_max_seconds", ColLineHash: "line_hash", ColSrcLine: "src_line"}
+	checks := map[int]string{ColRunID: "run_id", ColStep: "step", ColArgsHash: "args_hash", ColFlags: "flags",
+		ColMemSuspect: "mem_suspect", ColDecisionKey: "decision_key", ColBudgetMaxSeconds: "budget_max_seconds", ColLineHash: "line_hash", ColSrcLine: "src_line"}
 	for i, name := range checks {
 		if got := StepArrowSchema.Field(i).Name; got != name {
 			t.Errorf("column %d is %q, want %q", i, got, name)
