@@ -22,10 +22,11 @@ type argsCache struct {
 
 type argsEntry struct {
 	raw []byte // args as logged
-	// canon and hash are computed when a call needs them (not when
-	// args_hash is logged): hash is "" and canonErr nil until then.
+	// canon and key are computed when a call needs them (not when
+	// args_hash is logged): keyed is false and canonErr nil until then.
 	canon    []byte
-	hash     string
+	key      uint64 // schema.CanonicalKey(canon)
+	keyed    bool
 	canonErr error
 	// digest and short are computed with the entry; args that cannot be
 	// digested get a zero digest (no near-duplicate key, no other harm).
@@ -37,7 +38,8 @@ type argsEntry struct {
 
 // derivedArgs is what a call's args contribute to its row.
 type derivedArgs struct {
-	hash   string // as logged, else canonical
+	key    uint64 // schema.ArgsKey of the args hash: as logged, else canonical
+	other  string // the logged args hash when key is not its prefix, else ""
 	text   []byte // canonical args, only with keepText
 	digest schema.ArgsDigest
 	short  []byte // nil without args
@@ -58,11 +60,10 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 	}
 	if len(tc.Args) == 0 {
 		// schema.ArgsHash hashes absent args as JSON null; no text is shown for them.
-		hash := tc.ArgsHash
-		if hash == "" {
-			hash = nullArgsHash
+		if tc.ArgsHash == "" {
+			return derivedArgs{key: nullArgsKey}, nil
 		}
-		return derivedArgs{hash: hash}, nil
+		return loggedKey(tc.ArgsHash), nil
 	}
 	needCanon := tc.ArgsHash == "" || keepText
 	e := c.entry(tc.Args, needCanon, empty)
@@ -73,14 +74,18 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 		}
 		e.hasWords = true
 	}
-	out := derivedArgs{hash: tc.ArgsHash, digest: e.digest, short: e.short}
+	out := derivedArgs{digest: e.digest, short: e.short}
+	if tc.ArgsHash != "" {
+		logged := loggedKey(tc.ArgsHash)
+		out.key, out.other = logged.key, logged.other
+	}
 	if !empty {
 		out.digest.Words = 0 // only empty results carry their query's words
 	}
 	if !needCanon {
 		return out, nil
 	}
-	if e.hash == "" && e.canonErr == nil {
+	if !e.keyed && e.canonErr == nil {
 		e.setCanon(schema.Canonicalize(e.canon[:0], tc.Args))
 	}
 	if e.canonErr != nil {
@@ -93,12 +98,22 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 		out.text = e.canon
 	}
 	if tc.ArgsHash == "" {
-		out.hash = e.hash
+		out.key = e.key
 	}
 	return out, nil
 }
 
-var nullArgsHash = schema.HashCanonical([]byte("null"))
+var nullArgsKey = schema.CanonicalKey([]byte("null"))
+
+// loggedKey is the key of a logged args hash, with the hash kept when the
+// key is not its prefix.
+func loggedKey(h string) derivedArgs {
+	key, canonical := schema.ArgsKey(h)
+	if canonical {
+		return derivedArgs{key: key}
+	}
+	return derivedArgs{key: key, other: h}
+}
 
 // entry returns the cache entry of args, filled with the digest and short
 // rendering, and with the canonical form and word signature when asked:
@@ -134,7 +149,7 @@ func (c *argsCache) entry(args []byte, canon, words bool) *argsEntry {
 	f := c.pass.Derive(args, words, canon, e.short[:0], e.canon[:0])
 	// Unreadable args have no near-duplicates: a zero digest.
 	e.digest, e.hasWords, e.short = f.Digest, words, f.Short
-	e.canon, e.hash, e.canonErr = e.canon[:0], "", nil
+	e.canon, e.keyed, e.canonErr = e.canon[:0], false, nil
 	if canon {
 		e.setCanon(f.Canon, f.CanonErr)
 	}
@@ -147,5 +162,5 @@ func (e *argsEntry) setCanon(canon []byte, err error) {
 		e.canon, e.canonErr = canon[:0], err
 		return
 	}
-	e.canon, e.hash = canon, schema.HashCanonical(canon)
+	e.canon, e.key, e.keyed = canon, schema.CanonicalKey(canon), true
 }

@@ -61,18 +61,30 @@ func BenchmarkArgsResolve(b *testing.B) {
 // resolveUncached is what resolve answers, computed with the functions
 // ArgsPass stands for and no cache.
 func resolveUncached(n *schema.ArgsNormalizer, tc *schema.ToolCall, keepText, empty bool) (derivedArgs, *LineError) {
+	// The key comes from the hash's text, as a logged one's does.
+	keyOf := func(hash string) derivedArgs {
+		key, canonical := schema.ArgsKey(hash)
+		if canonical {
+			return derivedArgs{key: key}
+		}
+		return derivedArgs{key: key, other: hash}
+	}
 	if len(tc.Args) == 0 {
 		hash := tc.ArgsHash
 		if hash == "" {
-			hash = nullArgsHash
+			hash, _ = schema.ArgsHash(nil)
 		}
-		return derivedArgs{hash: hash}, nil
+		return keyOf(hash), nil
 	}
 	digest, _, err := n.DigestScratch(tc.Args, empty, nil)
 	if err != nil {
 		digest = schema.ArgsDigest{}
 	}
-	out := derivedArgs{hash: tc.ArgsHash, digest: digest, short: schema.AppendShortArgs(nil, tc.Args, schema.ShortArgsBytes)}
+	out := derivedArgs{digest: digest, short: schema.AppendShortArgs(nil, tc.Args, schema.ShortArgsBytes)}
+	if tc.ArgsHash != "" {
+		logged := keyOf(tc.ArgsHash)
+		out.key, out.other = logged.key, logged.other
+	}
 	if tc.ArgsHash != "" && !keepText {
 		return out, nil
 	}
@@ -87,7 +99,7 @@ func resolveUncached(n *schema.ArgsNormalizer, tc *schema.ToolCall, keepText, em
 		out.text = canon
 	}
 	if tc.ArgsHash == "" {
-		out.hash = schema.HashCanonical(canon)
+		out.key = keyOf(schema.HashCanonical(canon)).key
 	}
 	return out, nil
 }
@@ -119,7 +131,7 @@ func FuzzArgsCacheMatchesUncached(f *testing.F) {
 			if (gerr == nil) != (werr == nil) || (gerr != nil && *gerr != *werr) {
 				t.Fatalf("call %d %q: error %v, uncached %v", i, tc.Args, gerr, werr)
 			}
-			if got.hash != want.hash || got.digest != want.digest || !bytes.Equal(got.text, want.text) || !bytes.Equal(got.short, want.short) {
+			if got.key != want.key || got.other != want.other || got.digest != want.digest || !bytes.Equal(got.text, want.text) || !bytes.Equal(got.short, want.short) {
 				t.Fatalf("call %d %q keepText=%v empty=%v:\n got %+v\nwant %+v", i, tc.Args, keepText, empty, got, want)
 			}
 		}

@@ -31,12 +31,11 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 	if tc := s.ToolCall; tc != nil {
 		flags |= schema.FlagCall
 		w.toolName.put(i, tc.Name) // a call without a name is still a call
-		key, canonical := schema.ArgsKey(args.hash)
-		w.argsKey.put(i, key)
-		if canonical {
-			w.argsHash.putNull(i)
+		w.argsKey.put(i, args.key)
+		if args.other != "" {
+			w.argsHash.put(i, args.other)
 		} else {
-			w.argsHash.put(i, args.hash)
+			w.argsHash.putNull(i)
 		}
 	} else {
 		w.toolName.putNull(i)

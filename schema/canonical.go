@@ -2,6 +2,7 @@ package schema
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -58,6 +59,13 @@ func HashCanonical(canon []byte) string {
 	copy(out[:], "sha256:")
 	hex.Encode(out[7:], sum[:])
 	return string(out[:])
+}
+
+// CanonicalKey is ArgsKey(HashCanonical(canon)) without the text: the
+// first 8 bytes of the digest are its first 16 hex digits.
+func CanonicalKey(canon []byte) uint64 {
+	sum := sha256.Sum256(canon)
+	return binary.BigEndian.Uint64(sum[:8])
 }
 
 const maxCanonDepth = 512

@@ -115,3 +115,12 @@ func mustHex(t *testing.T, s string) uint64 {
 	}
 	return v
 }
+
+func TestCanonicalKeyIsTheHashsPrefix(t *testing.T) {
+	for _, canon := range []string{"null", `{"q":"x"}`, `[1,2.5,"é"]`, ""} {
+		key, canonical := ArgsKey(HashCanonical([]byte(canon)))
+		if got := CanonicalKey([]byte(canon)); !canonical || got != key {
+			t.Errorf("%q: CanonicalKey %x, ArgsKey of the hash %x (canonical %v)", canon, got, key, canonical)
+		}
+	}
+}
