@@ -3,6 +3,8 @@ package ingest
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -136,4 +138,46 @@ func FuzzArgsCacheMatchesUncached(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestArgsCacheMatchesUncachedAcrossEvictions runs many more distinct args
+// than the cache holds, so entries are replaced, their buffers reused, and
+// old args come back after that: every answer must still be the uncached one.
+func TestArgsCacheMatchesUncachedAcrossEvictions(t *testing.T) {
+	n := schema.NewArgsNormalizer(schema.DefaultVolatileKeys)
+	c := argsCache{norm: n}
+	rng := rand.New(rand.NewPCG(7, 7))
+	pool := make([][]byte, 6*argsCacheSets)
+	for i := range pool {
+		switch i % 97 {
+		case 0:
+			pool[i] = []byte(`{"n":1e400,"i":` + strconv.Itoa(i) + `}`) // no canonical form
+		case 1:
+			pool[i] = []byte(`{"blob":"` + strings.Repeat("x", argsCacheMaxBytes) + strconv.Itoa(i) + `"}`) // not cached
+		default:
+			pool[i] = fmt.Appendf(nil, `{"q":"Query %d %s","k":%d,"filters":{"z":%d,"a":"\u00e9"}}`, i, strings.Repeat("w ", i%40), i%7, i)
+		}
+	}
+	for call := range 60000 {
+		// Mostly recent args, sometimes old ones: hits, misses and
+		// evicted entries.
+		i := rng.IntN(len(pool))
+		if call%3 != 0 {
+			i = (call/3 + rng.IntN(64)) % len(pool)
+		}
+		tc := schema.ToolCall{Args: pool[i]}
+		if rng.IntN(3) == 0 {
+			tc.ArgsHash = "logged-" + strconv.Itoa(i)
+		}
+		keepText, empty := rng.IntN(8) == 0, rng.IntN(4) == 0
+		got, gerr := c.resolve(&tc, keepText, empty)
+		want, werr := resolveUncached(n, &tc, keepText, empty)
+		if (gerr == nil) != (werr == nil) || (gerr != nil && *gerr != *werr) {
+			t.Fatalf("call %d args %d: error %v, uncached %v", call, i, gerr, werr)
+		}
+		if got.key != want.key || got.other != want.other || got.digest != want.digest || !bytes.Equal(got.text, want.text) ||
+			!bytes.Equal(got.short, want.short) || (got.short == nil) != (want.short == nil) {
+			t.Fatalf("call %d args %d keepText=%v empty=%v:\n got %+v\nwant %+v", call, i, keepText, empty, got, want)
+		}
+	}
 }
