@@ -16,7 +16,7 @@ type runView struct {
 	step []int64
 	ts   []int64
 	call []uint64 // call identity: tool and args; 0 when the step made no call
-	args []uint64 // args key (see argsKeyOf)
+	args []uint64 // args key (schema.ArgsKey)
 	norm []uint32 // normalised args key (near-duplicates); 0 without args
 	// words is the word signature of calls that returned empty; plan the
 	// plan of PLAN steps; decision the decision of steps without a call
