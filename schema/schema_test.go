@@ -50,13 +50,16 @@ func TestArrowSchemaIndices(t *testing.T) {
 	}
 }
 
-func decodeResult(t *testing.T, s string) *ToolResult {
+func decodeResult(t *testing.T, s string) *ToolResult { return unmarshalled[ToolResult](t, s) }
+
+// unmarshalled is s decoded into a new T.
+func unmarshalled[T any](t *testing.T, s string) *T {
 	t.Helper()
-	var r ToolResult
-	if err := json.Unmarshal([]byte(s), &r); err != nil {
+	var v T
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
 		t.Fatal(err)
 	}
-	return &r
+	return &v
 }
 
 func TestIsEmpty(t *testing.T) {

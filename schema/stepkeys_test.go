@@ -1,21 +1,13 @@
 package schema
 
 import (
-	"encoding/json"
 	"reflect"
 	"testing"
 
 	"github.com/cespare/xxhash/v2"
 )
 
-func memoryOf(t *testing.T, s string) *Memory {
-	t.Helper()
-	var m Memory
-	if err := json.Unmarshal([]byte(s), &m); err != nil {
-		t.Fatal(err)
-	}
-	return &m
-}
+func memoryOf(t *testing.T, s string) *Memory { return unmarshalled[Memory](t, s) }
 
 func TestMemoryProgressNeedsAGoodWriteAndNoGuess(t *testing.T) {
 	for _, tc := range []struct {
