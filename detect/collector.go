@@ -75,7 +75,6 @@ type Collector struct {
 	seg         *segReader // ReadSegment's buffers
 
 	runScratch []int32
-	whys       []string // internWhy's
 	// heldBytes estimates what the maps and strings hold (ApproxBytes).
 	heldBytes int64
 }
@@ -249,25 +248,10 @@ func (c *Collector) addMemory(rec arrow.RecordBatch, base int32, n int) {
 		s, e := suspect.ValueOffsets(i)
 		for j := int(s); j < int(e); j++ {
 			id := ids.Value(j)
-			c.memSuspect[run] = append(c.memSuspect[run], suspectWrite{row: row, id: xxhash.Sum64String(id), name: strings.Clone(id), why: c.internWhy(whys.Value(j))})
+			c.memSuspect[run] = append(c.memSuspect[run], suspectWrite{row: row, id: xxhash.Sum64String(id), name: strings.Clone(id), why: strings.Clone(whys.Value(j))})
 			c.heldBytes += suspectBytes
 		}
 	}
-}
-
-// internWhy returns why without copying it again when it is the reason a
-// suspect write before had: a handful of reasons recur.
-func (c *Collector) internWhy(why string) string {
-	for _, w := range c.whys {
-		if w == why {
-			return w
-		}
-	}
-	why = strings.Clone(why)
-	if len(c.whys) < 16 {
-		c.whys = append(c.whys, why)
-	}
-	return why
 }
 
 func (c *Collector) addRunIDs(col *array.String, n int) {

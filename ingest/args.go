@@ -63,7 +63,8 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 		if tc.ArgsHash == "" {
 			return derivedArgs{key: nullArgsKey}, nil
 		}
-		return loggedKey(tc.ArgsHash), nil
+		key, other := loggedKey(tc.ArgsHash)
+		return derivedArgs{key: key, other: other}, nil
 	}
 	needCanon := tc.ArgsHash == "" || keepText
 	e := c.entry(tc.Args, needCanon, empty)
@@ -76,8 +77,7 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 	}
 	out := derivedArgs{digest: e.digest, short: e.short}
 	if tc.ArgsHash != "" {
-		logged := loggedKey(tc.ArgsHash)
-		out.key, out.other = logged.key, logged.other
+		out.key, out.other = loggedKey(tc.ArgsHash)
 	}
 	if !empty {
 		out.digest.Words = 0 // only empty results carry their query's words
@@ -105,14 +105,14 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 
 var nullArgsKey = schema.CanonicalKey([]byte("null"))
 
-// loggedKey is the key of a logged args hash, with the hash kept when the
-// key is not its prefix.
-func loggedKey(h string) derivedArgs {
+// loggedKey is the key of a logged args hash, and the hash itself when the
+// key is not its prefix (evidence shows it), else "".
+func loggedKey(h string) (key uint64, other string) {
 	key, canonical := schema.ArgsKey(h)
 	if canonical {
-		return derivedArgs{key: key}
+		return key, ""
 	}
-	return derivedArgs{key: key, other: h}
+	return key, h
 }
 
 // entry returns the cache entry of args, filled with the digest and short
