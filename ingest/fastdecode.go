@@ -49,6 +49,7 @@ type stepDecoder struct {
 
 	stepNum  int64
 	ts       schema.Timestamp
+	hours    hourCache
 	tc       schema.ToolCall
 	tr       schema.ToolResult
 	trBools  [5]bool // ok, empty, retryable, done, found
@@ -929,7 +930,7 @@ func (d *stepDecoder) timestamp() bool {
 			return false
 		}
 		if flags&strEscaped == 0 {
-			if ms, ok := parseRFC3339Millis(d.line[start+1 : end-1]); ok {
+			if ms, ok := d.hours.parse(d.line[start+1 : end-1]); ok {
 				d.ts.UnixMilli, d.s.TS = ms, &d.ts
 				return true
 			}
@@ -1235,19 +1236,36 @@ func (d *stepDecoder) decodeBudget() bool {
 // reports false and the caller falls back to schema.ParseTimestamp, which
 // gives the same answer or the same error as before.
 func parseRFC3339Millis(s []byte) (int64, bool) {
+	var h hourCache
+	return h.parse(s)
+}
+
+// hourCache remembers the last date and hour parsed: a log's timestamps
+// come in order, so most share them with the line before, and only the
+// minutes, seconds, fraction and offset are left to read.
+type hourCache struct {
+	prefix [len("2006-01-02T15")]byte
+	base   int64 // seconds from the epoch to prefix's hour, before the offset
+	valid  bool
+}
+
+// parse is parseRFC3339Millis(s), the date and hour taken from the cache
+// when s starts with the ones cached.
+func (h *hourCache) parse(s []byte) (int64, bool) {
 	if len(s) < len("2006-01-02T15:04:05") {
 		return 0, false
 	}
-	year, ok1 := parseDigits(s[0:4], 0, 9999)
-	month, ok2 := parseDigits(s[5:7], 1, 12)
-	if !ok1 || !ok2 {
-		return 0, false
+	if !h.valid || string(s[:len(h.prefix)]) != string(h.prefix[:]) {
+		base, ok := parseDateHour(s[:len(h.prefix)])
+		if !ok {
+			return 0, false
+		}
+		copy(h.prefix[:], s)
+		h.base, h.valid = base, true
 	}
-	day, ok3 := parseDigits(s[8:10], 1, daysIn(month, year))
-	hour, ok4 := parseDigits(s[11:13], 0, 23)
-	minute, ok5 := parseDigits(s[14:16], 0, 59)
-	sec, ok6 := parseDigits(s[17:19], 0, 59)
-	if !ok3 || !ok4 || !ok5 || !ok6 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+	minute, ok1 := parseDigits(s[14:16], 0, 59)
+	sec, ok2 := parseDigits(s[17:19], 0, 59)
+	if !ok1 || !ok2 || s[13] != ':' || s[16] != ':' {
 		return 0, false
 	}
 	s = s[19:]
@@ -1281,8 +1299,23 @@ func parseRFC3339Millis(s []byte) (int64, bool) {
 			offset = -offset
 		}
 	}
-	secs := daysFromCivil(year, month, day)*86400 + int64(hour*3600+minute*60+sec-offset)
+	secs := h.base + int64(minute*60+sec-offset)
 	return secs*1000 + int64(nsec/1e6), true
+}
+
+// parseDateHour reads "2006-01-02T15" into seconds from the epoch.
+func parseDateHour(s []byte) (int64, bool) {
+	year, ok1 := parseDigits(s[0:4], 0, 9999)
+	month, ok2 := parseDigits(s[5:7], 1, 12)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	day, ok3 := parseDigits(s[8:10], 1, daysIn(month, year))
+	hour, ok4 := parseDigits(s[11:13], 0, 23)
+	if !ok3 || !ok4 || s[4] != '-' || s[7] != '-' || s[10] != 'T' {
+		return 0, false
+	}
+	return daysFromCivil(year, month, day)*86400 + int64(hour*3600), true
 }
 
 // daysFromCivil is the number of days from 1970-01-01 to a date of the

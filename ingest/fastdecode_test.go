@@ -231,9 +231,39 @@ func TestParseRFC3339MillisMatchesTime(t *testing.T) {
 }
 
 func FuzzParseRFC3339Millis(f *testing.F) {
-	f.Add("2026-11-29T10:00:00.250Z")
-	f.Add("2024-02-29T23:59:59.5-08:00")
-	f.Fuzz(checkRFC3339)
+	f.Add("2026-11-29T10:00:00.250Z", "2026-11-29T10:59:59.999Z")
+	f.Add("2024-02-29T23:59:59.5-08:00", "2024-02-29T23:00:00+01:00")
+	f.Add("2026-11-29T10:00:00Z", "2026-11-29T11:00:00Z")
+	f.Fuzz(func(t *testing.T, first, second string) {
+		checkRFC3339(t, first)
+		checkHourCache(t, first, second)
+	})
+}
+
+// TestHourCacheMatchesTime parses timestamps in the order a log has them,
+// sharing a date and hour with the one before or not, and some that are
+// not timestamps in between: the cached hour must never leak into the
+// answer for a timestamp of another hour, nor make a bad one pass.
+func TestHourCacheMatchesTime(t *testing.T) {
+	seq := []string{"2026-11-29T10:00:00Z", "2026-11-29T10:59:59.999Z", "2026-11-29T10:30:00+05:30",
+		"2026-11-29T11:00:00Z", "2026-11-29T11:60:00Z", "2026-11-29T11:00:00", "2026-11-29T1x:00:00Z",
+		"2026-11-30T11:00:00.5Z", "2026-11-29T11:00:00Z", "2026-02-29T11:00:00Z", "2024-02-29T11:00:00Z"}
+	for i := 1; i < len(seq); i++ {
+		checkHourCache(t, seq[i-1], seq[i])
+	}
+}
+
+func checkHourCache(t *testing.T, first, second string) {
+	var h hourCache
+	h.parse([]byte(first))
+	got, ok := h.parse([]byte(second))
+	want, err := schema.ParseTimestamp(second)
+	if ok && (err != nil || got != want) {
+		t.Errorf("%q after %q: cached %d, time %d %v", second, first, got, want, err)
+	}
+	if uncached, uok := parseRFC3339Millis([]byte(second)); uok != ok || uncached != got {
+		t.Errorf("%q after %q: cached %d %v, uncached %d %v", second, first, got, ok, uncached, uok)
+	}
 }
 
 func checkRFC3339(t *testing.T, s string) {
