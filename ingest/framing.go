@@ -81,6 +81,7 @@ type item struct {
 	blocks    []*block
 	firstLine int64
 	lines     int         // lines in segs, blank ones included
+	lineLens  []int       // each line's length in segs, its '\n' included: the workers need not look for them again
 	size      int         // bytes in segs
 	tail      *lineReject // the partial line at which a compressed stream broke
 	done      chan struct{}
@@ -144,6 +145,8 @@ type framer struct {
 	bytes    int64
 	line     int64 // number of the line at pos
 	cur      *item
+	// lastLines is the number of lines in the chunk sent last.
+	lastLines int
 }
 
 // frameSource frames one source and reports false if the read was stopped.
@@ -204,7 +207,9 @@ func (f *framer) frame() bool {
 }
 
 func (f *framer) newChunk() *item {
-	return &item{kind: itemChunk, src: f.src, name: f.name, firstLine: f.line}
+	// Sized as the chunk before, the usual size of the next.
+	lens := make([]int, 0, f.lastLines)
+	return &item{kind: itemChunk, src: f.src, name: f.name, firstLine: f.line, lineLens: lens}
 }
 
 // scanLines moves pos over complete lines into the current chunk and reports
@@ -222,6 +227,7 @@ func (f *framer) scanLines() bool {
 		}
 		f.pos += i + 1
 		c.lines++
+		c.lineLens = append(c.lineLens, i+1)
 		f.line++
 	}
 	return true
@@ -248,7 +254,7 @@ func (f *framer) flushChunk() bool {
 		c.firstLine = f.line
 		return true
 	}
-	f.cur = nil
+	f.cur, f.lastLines = nil, c.lines
 	if !f.send(c) {
 		return false
 	}
@@ -302,6 +308,7 @@ func (f *framer) finish() bool {
 		if len(partial) > 0 { // a last line without '\n'
 			f.pos = f.end
 			f.cur.lines++
+			f.cur.lineLens = append(f.cur.lineLens, len(partial))
 			f.line++
 		}
 	case f.format == "" || isReadFailure(err):

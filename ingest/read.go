@@ -371,13 +371,15 @@ func decodeChunk(dec *LineDecoder, w *batchWriter, it *item) {
 	lineNo := it.firstLine
 	src := int32(it.src)
 	done := 0 // bytes of the chunk decoded
+	lens := it.lineLens
 	for _, seg := range it.segs {
 		for len(seg) > 0 {
-			raw := seg
-			if i := bytes.IndexByte(seg, '\n'); i >= 0 {
-				raw, seg = seg[:i], seg[i+1:]
-			} else {
-				seg = nil
+			n := lens[0]
+			lens = lens[1:]
+			raw := seg[:n]
+			seg = seg[n:]
+			if raw[n-1] == '\n' {
+				raw = raw[:n-1]
 			}
 			if done += len(raw) + 1; lineNo-it.firstLine == sizingLines {
 				w.sizeRest(done, it.size)
