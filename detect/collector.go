@@ -11,7 +11,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/cespare/xxhash/v2"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -248,7 +247,7 @@ func (c *Collector) addMemory(rec arrow.RecordBatch, base int32, n int) {
 		s, e := suspect.ValueOffsets(i)
 		for j := int(s); j < int(e); j++ {
 			id := ids.Value(j)
-			c.memSuspect[run] = append(c.memSuspect[run], suspectWrite{row: row, id: xxhash.Sum64String(id), name: strings.Clone(id), why: strings.Clone(whys.Value(j))})
+			c.memSuspect[run] = append(c.memSuspect[run], suspectWrite{row: row, id: schema.IDHash(id), name: strings.Clone(id), why: strings.Clone(whys.Value(j))})
 			c.heldBytes += suspectBytes
 		}
 	}

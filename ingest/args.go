@@ -3,7 +3,7 @@ package ingest
 import (
 	"bytes"
 
-	"github.com/cespare/xxhash/v2"
+	"github.com/zeebo/xxh3"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -133,7 +133,7 @@ func (c *argsCache) entry(args []byte, canon, words bool) *argsEntry {
 		if c.sets == nil {
 			c.sets = make([][2]argsEntry, argsCacheSets)
 		}
-		set := &c.sets[xxhash.Sum64(args)%argsCacheSets]
+		set := &c.sets[xxh3.Hash(args)%argsCacheSets]
 		if e := &set[0]; e.valid && bytes.Equal(e.raw, args) {
 			return e
 		}

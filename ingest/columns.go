@@ -3,7 +3,7 @@ package ingest
 import (
 	"unsafe"
 
-	"github.com/cespare/xxhash/v2"
+	"github.com/zeebo/xxh3"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -129,7 +129,7 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 
 	w.srcFile.put(i, srcFile)
 	w.srcLine.put(i, srcLine)
-	w.lineHash.put(i, xxhash.Sum64(line))
+	w.lineHash.put(i, xxh3.Hash(line))
 }
 
 // reasonHash is the hash of the normalised reason, so "Retry the search."
@@ -139,17 +139,17 @@ func (d *LineDecoder) reasonHash(reason string) uint64 {
 		return 0
 	}
 	if schema.IsNormalText(reason) { // most reasons: hash them as they are
-		return xxhash.Sum64String(reason) | 1
+		return xxh3.HashString(reason) | 1
 	}
 	d.reasonText = schema.AppendNormalizedText(d.reasonText[:0], unsafe.Slice(unsafe.StringData(reason), len(reason)))
-	return xxhash.Sum64(d.reasonText) | 1
+	return xxh3.Hash(d.reasonText) | 1
 }
 
-// resultFingerprint is r.ResultFingerprint(xxhash.Sum64) without its
+// resultFingerprint is r.ResultFingerprint(xxh3.Hash) without its
 // allocation.
 func (d *LineDecoder) resultFingerprint(r *schema.ToolResult) uint64 {
 	d.fingerprint = r.AppendFingerprintInput(d.fingerprint[:0])
-	if h := xxhash.Sum64(d.fingerprint); h != 0 {
+	if h := xxh3.Hash(d.fingerprint); h != 0 {
 		return h
 	}
 	return 1

@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/cespare/xxhash/v2"
+	"github.com/zeebo/xxh3"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -120,7 +120,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 	}
 	argsHash, _ := schema.ArgsHash([]byte(`{"filters":{"airline":"UA","max":2},"q":"SFO"}`))
 	argsDigest, _ := schema.NewArgsNormalizer(schema.DefaultVolatileKeys).Digest([]byte(`{"q":"sfo","filters":{"max":2,"airline":"ua"}}`), false)
-	reasonHash := xxhash.Sum64String("retry later") | 1
+	reasonHash := xxh3.HashString("retry later") | 1
 	want := map[string]any{
 		"run_id":     "run-7",
 		"step":       int64(3),
@@ -138,14 +138,14 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		// inference is no progress.
 		"flags":         schema.FlagCall | schema.FlagResult | schema.FlagError | schema.FlagPayload | schema.FlagArtifacts,
 		"error_type":    "RATE_LIMIT",
-		"result_hash":   result.ResultFingerprint(xxhash.Sum64),
-		"mem_retrieved": []any{xxhash.Sum64String("m1"), xxhash.Sum64String("m2")},
+		"result_hash":   result.ResultFingerprint(xxh3.Hash),
+		"mem_retrieved": []any{schema.IDHash("m1"), schema.IDHash("m2")},
 		"mem_suspect": []any{
 			map[string]any{"id": "m3", "why": "tagged inference"},
 			map[string]any{"id": "m3", "why": "type inference"},
 		},
 		"plan_key":              uint64(0),
-		"artifacts":             []any{xxhash.Sum64String("a1")},
+		"artifacts":             []any{schema.IDHash("a1")},
 		"tokens":                uint32(1280),
 		"cost_usd":              0.0123,
 		"budget_max_steps":      int64(50),
@@ -156,10 +156,10 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		"goal":                  "book a flight",
 		"reason":                "retry later",
 		"reason_hash":           reasonHash,
-		"decision_key":          reasonHash ^ xxhash.Sum64String("EVAL")*0x9E3779B97F4A7C15,
+		"decision_key":          reasonHash ^ schema.IDHash("EVAL")*0x9E3779B97F4A7C15,
 		"src_file":              int32(0),
 		"src_line":              int64(1),
-		"line_hash":             xxhash.Sum64String(fullLine),
+		"line_hash":             xxh3.HashString(fullLine),
 	}
 	got := row(rec, 0)
 	if len(got) != schema.NumCols || len(want) != schema.NumCols {
@@ -201,7 +201,7 @@ func TestDecodeMinimalLine(t *testing.T) {
 		"run_id": "r", "step": int64(0), "state": uint8(schema.StateNone), "flags": uint16(0), "tokens": uint32(0),
 		"args_key": uint64(0), "result_hash": uint64(0), "plan_key": uint64(0), "decision_key": uint64(0),
 		"args_norm": uint64(0), "args_words": uint64(0), "reason_hash": uint64(0),
-		"src_file": int32(0), "src_line": int64(1), "line_hash": xxhash.Sum64String(line),
+		"src_file": int32(0), "src_line": int64(1), "line_hash": xxh3.HashString(line),
 	}
 	for name, v := range got {
 		if w, ok := notNull[name]; ok {
@@ -252,7 +252,7 @@ func TestDecodeArgsHashIsCanonicalWhenAbsent(t *testing.T) {
 	if first["args"] != `{"opts":{"a":"é","b":[1,2.5]},"q":"x"}` || second["args"] != first["args"] {
 		t.Errorf("args = %v and %v, want the canonical JSON", first["args"], second["args"])
 	}
-	if got := row(rec, 2); got["args_hash"] != "logged-hash" || got["args_key"] != xxhash.Sum64String("logged-hash") {
+	if got := row(rec, 2); got["args_hash"] != "logged-hash" || got["args_key"] != schema.IDHash("logged-hash") {
 		t.Errorf("a logged args_hash must be kept and keyed by its hash: got %v %v", got["args_hash"], got["args_key"])
 	}
 	noArgs, _ := schema.ArgsHash(nil)
@@ -327,7 +327,7 @@ func TestDecodeLoggedArgsHashSavesUncanonicalisableArgs(t *testing.T) {
 		rec, errs, done := decodeLines(t, keepText, line)
 		if errs[0] != nil {
 			t.Errorf("keepText=%v: rejected: %v", keepText, errs[0])
-		} else if got := row(rec, 0); got["args_hash"] != "h" || got["args_key"] != xxhash.Sum64String("h") || got["args"] != nil {
+		} else if got := row(rec, 0); got["args_hash"] != "h" || got["args_key"] != schema.IDHash("h") || got["args"] != nil {
 			t.Errorf("keepText=%v: args_hash=%v args=%v", keepText, got["args_hash"], got["args"])
 		}
 		done()
@@ -387,7 +387,7 @@ func TestDecodeLineAcrossBatches(t *testing.T) {
 func TestReasonHashIsTheNormalisedReasonsHash(t *testing.T) {
 	d := NewLineDecoder(false, 0)
 	for _, r := range []string{"retry later", "Retry  later", " retry later", "retry later ", "retry\tlater", "réessayer plus tard", "RÉESSAYER  plus tard", "a", "A"} {
-		want := xxhash.Sum64(schema.AppendNormalizedText(nil, []byte(r))) | 1
+		want := xxh3.Hash(schema.AppendNormalizedText(nil, []byte(r))) | 1
 		if got := d.reasonHash(r); got != want {
 			t.Errorf("%q: %x, want %x", r, got, want)
 		}

@@ -4,7 +4,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/cespare/xxhash/v2"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -65,7 +64,7 @@ func (l *listSlots) freeSlots(alloc memory.Allocator) {
 	l.elems = elements{}
 }
 
-// hashList is a list<uint64> column of the xxhash64 of ids (memory
+// hashList is a list<uint64> column of the schema.IDHash of ids (memory
 // reads, artifacts): the pass compares ids, never prints them. A list is
 // null when its field was absent (nil), empty for [].
 type hashList struct {
@@ -85,7 +84,7 @@ func (l *hashList) put(i int, ids []string) {
 	if len(ids) > 0 {
 		l.reserve(len(ids))
 		for _, id := range ids {
-			l.vals.put(l.elems.n, xxhash.Sum64String(id))
+			l.vals.put(l.elems.n, schema.IDHash(id))
 			l.elems.n++
 		}
 	}

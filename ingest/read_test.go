@@ -15,8 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/gzip"
+	"github.com/zeebo/xxh3"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -321,7 +321,7 @@ func TestReadCRLFAndBOM(t *testing.T) {
 	if !reflect.DeepEqual(a.rows, b.rows) || len(a.rows) != 2 {
 		t.Errorf("CRLF+BOM rows differ from LF rows:\n%v\n%v", a.rows, b.rows)
 	}
-	if num(b.rows[0]["line_hash"]) != fmt.Sprint(xxhash.Sum64String(`{"run_id":"r","step":0}`)) {
+	if num(b.rows[0]["line_hash"]) != fmt.Sprint(xxh3.HashString(`{"run_id":"r","step":0}`)) {
 		t.Errorf("line_hash must not include the BOM or the CR")
 	}
 	if !reflect.DeepEqual(a.rejects, b.rejects) || b.rejected != "bad\r\n" {

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/zeebo/xxh3"
 )
 
 // ArgsPass derives in one parse of a call's args everything ingest keeps of
@@ -219,7 +220,7 @@ func (a *ArgsPass) stringValue() (uint64, bool) {
 	if a.withWords {
 		a.words |= wordBits(norm)
 	}
-	return mix(seedString, xxhash.Sum64(norm)), true
+	return mix(seedString, xxh3.Hash(norm)), true
 }
 
 // number reads a number as canonParser.number does. An integer of at most
@@ -372,7 +373,8 @@ func (a *ArgsPass) object(depth int) (uint64, bool) {
 			return 0, false
 		}
 		// Keys are told apart by hash, as digester.object does, so the
-		// digest falls back exactly when Digest's does.
+		// digest falls back exactly when Digest's does; xxhash, as
+		// NewArgsNormalizer hashes the volatile keys for volatileHashed.
 		kh := xxhash.Sum64String(key)
 		if slices.Contains(keys, kh) {
 			return 0, false

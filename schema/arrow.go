@@ -82,17 +82,17 @@ var SuspectWriteType = arrow.StructOf(
 //   - flags: the Flag* bits.
 //   - error_type: NormalizedErrorType; null when the result is not an error.
 //   - result_hash: ResultFingerprint of the result; 0 when there is no result.
-//   - mem_retrieved: xxhash64 of each memory.retrieved id; null when absent.
+//   - mem_retrieved: IDHash of each memory.retrieved id; null when absent.
 //   - mem_suspect: SuspectWrites of the step's memory; null when none.
 //   - plan_key: PlanMemoryKey of the step's memory; 0 when it wrote no plan.
-//   - artifacts: xxhash64 of each artifact id; null when absent.
+//   - artifacts: IDHash of each artifact id; null when absent.
 //   - tokens: prompt plus completion tokens (negatives as 0), at most 2^32-1.
 //   - goal, reason: free text, filled only when the reader asks for text.
-//   - reason_hash: xxhash64 of the normalised decision.reason; 0 without one.
+//   - reason_hash: XXH3 of the normalised decision.reason; 0 without one.
 //   - decision_key: DecisionKey of the reason and decision.next_state; 0
 //     without a reason.
 //   - src_file: index into the list of input sources; src_line: 1-based line.
-//   - line_hash: xxhash64 of the raw line, so re-shipped duplicate lines are recognised.
+//   - line_hash: XXH3 of the raw line, so re-shipped duplicate lines are recognised.
 var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "run_id", Type: arrow.BinaryTypes.String},
 	{Name: "step", Type: arrow.PrimitiveTypes.Int64},

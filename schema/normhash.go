@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/zeebo/xxh3"
 )
 
 // ArgsDigest is what ingest keeps of a call's args for near-duplicate
@@ -170,7 +171,7 @@ func (d *digester) str(words bool) (uint64, error) {
 	if words && d.withWords {
 		d.words |= wordBits(norm)
 	}
-	return mix(seedString, xxhash.Sum64(norm)), nil
+	return mix(seedString, xxh3.Hash(norm)), nil
 }
 
 // IsNormalText reports whether AppendNormalizedText would return s as it
@@ -247,6 +248,7 @@ func (d *digester) object(depth int) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
+		// xxhash, as NewArgsNormalizer hashes the volatile keys for volatileHashed.
 		kh := xxhash.Sum64String(key)
 		for _, k := range keys {
 			if k == kh {

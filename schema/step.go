@@ -331,7 +331,7 @@ func (r *ToolResult) HasPayload() bool {
 // that finally succeeds). It hashes the outcome fields only (ok, error type,
 // status, empty, found, result_count, items, data), not reason or
 // confidence, which tools fill with volatile text. hash is the caller's
-// 64-bit hash (ingest uses xxhash); 0 is reserved for "no result".
+// 64-bit hash (ingest uses xxh3.Hash); 0 is reserved for "no result".
 func (r *ToolResult) ResultFingerprint(hash func([]byte) uint64) uint64 {
 	if r == nil {
 		return 0

@@ -3,7 +3,7 @@ package schema
 import (
 	"fmt"
 
-	"github.com/cespare/xxhash/v2"
+	"github.com/zeebo/xxh3"
 )
 
 // What ingest derives from a parsed step for the indicator pass (the
@@ -11,6 +11,13 @@ import (
 // live here, beside the input contract, because they are its reading: the
 // decoder calls them with the step at hand, and their tests say what a
 // detector sees.
+
+// IDHash is the hash kept in place of an id (a memory or artifact id, an
+// args_hash not in sha256 form, a next_state). Detectors only compare such
+// hashes, so any good 64-bit hash does, and XXH3 is the fastest at hand on
+// short strings. Every side that matches an id against a kept hash calls
+// this one function, so the two cannot drift apart.
+func IDHash(id string) uint64 { return xxh3.HashString(id) }
 
 // ArgsKey reduces an args_hash to 64 bits. For the canonical "sha256:<hex>"
 // form the key is the first 16 hex digits, so evidence can print a prefix
@@ -22,7 +29,7 @@ func ArgsKey(h string) (key uint64, canonical bool) {
 			return v, true
 		}
 	}
-	return xxhash.Sum64String(h), false
+	return IDHash(h), false
 }
 
 // parseHex64 is strconv.ParseUint(s, 16, 64) for exactly 16 hex digits,
@@ -127,7 +134,7 @@ func AppendSuspectWrites(dst []SuspectWrite, m *Memory) []SuspectWrite {
 	return dst
 }
 
-// PlanMemoryKey is the sum of the xxhash64 of the ids the step wrote when
+// PlanMemoryKey is the sum of the IDHash of the ids the step wrote when
 // it tagged the write plan, 0 when it did not: the ids, not their order,
 // make the plan.
 func PlanMemoryKey(m *Memory) uint64 {
@@ -143,7 +150,7 @@ func PlanMemoryKey(m *Memory) uint64 {
 	}
 	var sum uint64
 	for _, id := range m.Written {
-		sum += xxhash.Sum64String(id)
+		sum += IDHash(id)
 	}
 	return sum
 }
@@ -156,7 +163,7 @@ func DecisionKey(reasonHash uint64, nextState string) uint64 {
 		return 0
 	}
 	if nextState != "" {
-		reasonHash ^= xxhash.Sum64String(nextState) * 0x9E3779B97F4A7C15
+		reasonHash ^= IDHash(nextState) * 0x9E3779B97F4A7C15
 	}
 	return reasonHash
 }

@@ -3,8 +3,6 @@ package schema
 import (
 	"reflect"
 	"testing"
-
-	"github.com/cespare/xxhash/v2"
 )
 
 func memoryOf(t *testing.T, s string) *Memory { return unmarshalled[Memory](t, s) }
@@ -60,7 +58,7 @@ func TestSuspectWritesNameWhatAndWhy(t *testing.T) {
 
 func TestPlanMemoryKeyIsTheSetOfPlanIDs(t *testing.T) {
 	ab := PlanMemoryKey(memoryOf(t, `{"written":["a","b"],"write_tags":["plan"]}`))
-	if want := xxhash.Sum64String("a") + xxhash.Sum64String("b"); ab != want {
+	if want := IDHash("a") + IDHash("b"); ab != want {
 		t.Errorf("key %x, want %x", ab, want)
 	}
 	if ba := PlanMemoryKey(memoryOf(t, `{"written":["b","a"],"write_tags":["observation","plan"]}`)); ba != ab {
@@ -74,7 +72,7 @@ func TestPlanMemoryKeyIsTheSetOfPlanIDs(t *testing.T) {
 }
 
 func TestDecisionKeyMixesTheNextState(t *testing.T) {
-	r := xxhash.Sum64String("retry") | 1
+	r := IDHash("retry") | 1
 	if DecisionKey(0, "ACT") != 0 {
 		t.Error("no reason, no decision")
 	}
@@ -93,8 +91,8 @@ func TestArgsKeyTakesTheSHA256Prefix(t *testing.T) {
 		t.Errorf("%s: key %x canonical %v", h, k, canonical)
 	}
 	for _, h := range []string{"logged-hash", "sha256:0123", "sha256:0123456789abcdeX0000", "SHA256:0123456789abcdef"} {
-		if k, canonical := ArgsKey(h); canonical || k != xxhash.Sum64String(h) {
-			t.Errorf("%s: key %x canonical %v, want its xxhash and not canonical", h, k, canonical)
+		if k, canonical := ArgsKey(h); canonical || k != IDHash(h) {
+			t.Errorf("%s: key %x canonical %v, want its IDHash and not canonical", h, k, canonical)
 		}
 	}
 }
