@@ -8,6 +8,9 @@ import "github.com/runawayhq/runaway/schema"
 type chunked[T any] struct {
 	chunks [][]T
 	n      int
+	// expect is the capacity the first chunk takes, at least, when it is
+	// made or next grows (Collector.Expect); 0 leaves it to doubling.
+	expect int
 }
 
 const chunkBits = 16
@@ -22,7 +25,7 @@ func (c *chunked[T]) append(v T) {
 	if c.n&(chunkSize-1) == 0 {
 		size := chunkSize
 		if len(c.chunks) == 0 {
-			size = firstChunk
+			size = max(firstChunk, c.expect)
 		}
 		c.chunks = append(c.chunks, make([]T, 0, size))
 	}
@@ -30,12 +33,22 @@ func (c *chunked[T]) append(v T) {
 	if len(*last) == cap(*last) {
 		// Double a short chunk, never past chunkSize: chunk i must hold
 		// rows i*chunkSize and on (at).
-		grown := make([]T, len(*last), min(max(2*cap(*last), firstChunk), chunkSize))
+		grown := make([]T, len(*last), min(max(2*cap(*last), firstChunk, c.atLeast()), chunkSize))
 		copy(grown, *last)
 		*last = grown
 	}
 	*last = append(*last, v)
 	c.n++
+}
+
+// atLeast is the capacity the last chunk takes, at least, when it is made
+// or grows: expect while it is the first (a segment's reader makes short
+// later chunks too; doubling suits them).
+func (c *chunked[T]) atLeast() int {
+	if c.n < chunkSize {
+		return c.expect
+	}
+	return 0
 }
 
 // extend appends n zero values, n <= chunkSize, for a caller to fill: a
@@ -51,7 +64,8 @@ func (c *chunked[T]) extend(n int) (s span[T]) {
 
 // grow appends k zero values that fit in the last chunk (or a new one) and
 // returns them. The first chunk grows by doubling from firstChunk, as
-// append's does, so a small collector stays small.
+// append's does, so a small collector stays small (unless told to expect
+// more).
 func (c *chunked[T]) grow(k int) []T {
 	if k == 0 {
 		return nil
@@ -70,7 +84,7 @@ func (c *chunked[T]) grow(k int) []T {
 		for size < l+k {
 			size *= 2
 		}
-		grown := make([]T, l, min(size, chunkSize))
+		grown := make([]T, l, min(max(size, c.atLeast()), chunkSize))
 		copy(grown, *last)
 		*last = grown
 	}

@@ -121,6 +121,8 @@ func (s *Store) closeIdle() (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	// Only now: next's chunks are then made once c is garbage.
+	next.Expect(c.Sizes())
 	s.cur = next
 	s.early = append(s.early, path)
 	s.closes++
