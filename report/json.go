@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	gojson "github.com/goccy/go-json"
 	"io"
 	"sync"
 	"unicode/utf8"
@@ -52,15 +51,16 @@ func newJSONHead(s Summary) jsonHead {
 // writeJSON writes one indented document:
 // {"schema_version", "tool", "summary", "runs": [every run]}.
 func writeJSON(w *bufio.Writer, scan *Scan, _ Options) error {
-	head, err := encodeJSON(newJSONHead(scan.Summary), indented, "")
+	head, err := encodeJSON(newJSONHead(scan.Summary))
 	if err != nil {
 		return fmt.Errorf("summary: %w", err)
 	}
 	// The head ends in "\n}"; the runs continue the same object.
 	w.Write(head[:len(head)-2])
 	w.WriteString(",\n" + jsonIndent + `"runs": [`)
+	var run []byte
 	for i := range scan.Runs {
-		run, err := encodeJSON(normalizeRun(scan.Runs[i]), indented, jsonRunPrefix)
+		run, err = appendRunJSONIndented(run[:0], &scan.Runs[i])
 		if err != nil {
 			return fmt.Errorf("run %q: %w", scan.Runs[i].RunID, err)
 		}
@@ -94,47 +94,30 @@ func writeNDJSON(w *bufio.Writer, scan *Scan, _ Options) error {
 // format does, so a caller can stream runs as they are analyzed. w should be
 // buffered.
 func WriteRunNDJSON(w io.Writer, r *detect.RunResult) error {
-	// encodeJSON's compact form, newline included, into a buffer used
-	// again: a fresh slice a line was 120 MB on the 1 GB corpus.
-	buf := lineBuffers.Get().(*bytes.Buffer)
+	// The line is built in a buffer used again, and written whole or not at
+	// all: a fresh slice a line was 120 MB on the 1 GB corpus.
+	buf := lineBuffers.Get().(*[]byte)
 	defer lineBuffers.Put(buf)
-	buf.Reset()
-	if err := gojson.NewEncoder(buf).EncodeWithOption(normalizeRun(*r), gojson.DisableHTMLEscape()); err != nil {
+	line, err := appendRunJSON((*buf)[:0], r)
+	if err != nil {
 		return fmt.Errorf("run %q: %w", r.RunID, err)
 	}
-	_, err := w.Write(escapeInvisibles(buf.Bytes()))
+	line = append(line, '\n')
+	*buf = line
+	_, err = w.Write(line)
 	return err
 }
 
-var lineBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+var lineBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
-// Layouts for encodeJSON.
-const (
-	compact  = false
-	indented = true
-)
-
-// encodeJSON encodes v without a trailing newline, compact or indented (then
-// every line after the first starts with prefix). HTML escaping is off: the
-// output is not embedded in HTML, and "\u003e" in every "A -> B" headline
-// would only hurt people reading the ndjson raw.
-func encodeJSON(v any, layout bool, prefix string) ([]byte, error) {
-	if layout == compact {
-		// goccy/go-json writes what encoding/json writes, about twice as fast
-		// (a run's line is most of the ndjson output's cost); the golden
-		// tests and the bench corpus compare the bytes.
-		b, err := gojson.MarshalWithOption(v, gojson.DisableHTMLEscape())
-		if err != nil {
-			return nil, err
-		}
-		return escapeInvisibles(b), nil
-	}
+// encodeJSON encodes v indented, without a trailing newline. HTML escaping
+// is off: the output is not embedded in HTML, and "\u003e" in every
+// "A -> B" headline would only hurt people reading the json raw.
+func encodeJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if layout == indented {
-		enc.SetIndent(prefix, jsonIndent)
-	}
+	enc.SetIndent("", jsonIndent)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
@@ -157,36 +140,6 @@ func normalizeSummary(s Summary) Summary {
 		s.RunawayByRootCause = map[detect.RootCause]int{}
 	}
 	return s
-}
-
-// normalizeRun returns a copy of r whose always-present collections
-// (signals, findings, each finding's evidence steps, errors by type) are
-// empty rather than nil, so they encode as [] and {}, never null. r itself is
-// not modified: the caller's results may be shared.
-func normalizeRun(r detect.RunResult) detect.RunResult {
-	if r.Signals == nil {
-		r.Signals = []string{}
-	}
-	if r.Indicators.ToolErrorsByType == nil {
-		r.Indicators.ToolErrorsByType = map[string]int64{}
-	}
-	if r.Findings == nil {
-		r.Findings = []detect.Finding{}
-	}
-	for i := range r.Findings {
-		if r.Findings[i].Evidence.Steps == nil {
-			findings := make([]detect.Finding, len(r.Findings))
-			copy(findings, r.Findings)
-			for j := range findings {
-				if findings[j].Evidence.Steps == nil {
-					findings[j].Evidence.Steps = []detect.StepRange{}
-				}
-			}
-			r.Findings = findings
-			break
-		}
-	}
-	return r
 }
 
 // escapeInvisibles rewrites, in valid JSON text, the characters that

@@ -18,6 +18,7 @@ type JSONSpool struct {
 	file *os.File
 	buf  *bufio.Writer
 	runs int
+	line []byte // a run's json, its buffer kept for the next
 }
 
 // NewJSONSpool spools into a new temporary file in dir ("" is the system's
@@ -32,7 +33,8 @@ func NewJSONSpool(dir string) (*JSONSpool, error) {
 
 // Add encodes one run, in the order they are to appear.
 func (s *JSONSpool) Add(r *detect.RunResult) error {
-	run, err := encodeJSON(normalizeRun(*r), indented, jsonRunPrefix)
+	var err error
+	s.line, err = appendRunJSONIndented(s.line[:0], r)
 	if err != nil {
 		return fmt.Errorf("run %q: %w", r.RunID, err)
 	}
@@ -41,7 +43,7 @@ func (s *JSONSpool) Add(r *detect.RunResult) error {
 	}
 	s.runs++
 	s.buf.WriteString("\n" + jsonRunPrefix)
-	_, err = s.buf.Write(run)
+	_, err = s.buf.Write(s.line)
 	return err
 }
 
@@ -50,7 +52,7 @@ func (s *JSONSpool) WriteDocument(w io.Writer, summary Summary) error {
 	if err := s.buf.Flush(); err != nil {
 		return err
 	}
-	head, err := encodeJSON(newJSONHead(summary), indented, "")
+	head, err := encodeJSON(newJSONHead(summary))
 	if err != nil {
 		return fmt.Errorf("summary: %w", err)
 	}
