@@ -113,13 +113,21 @@ func residentFileBytes() int64 {
 	if err != nil {
 		return unknownFileBytes
 	}
-	fields := bytes.Fields(b)
+	if n, ok := statmSharedBytes(b); ok {
+		return n
+	}
+	return unknownFileBytes
+}
+
+// statmSharedBytes reads the "shared" field of /proc/self/statm, in bytes.
+func statmSharedBytes(statm []byte) (int64, bool) {
+	fields := bytes.Fields(statm)
 	if len(fields) < 3 {
-		return unknownFileBytes
+		return 0, false
 	}
 	pages, err := strconv.ParseInt(string(fields[2]), 10, 64)
 	if err != nil || pages <= 0 {
-		return unknownFileBytes
+		return 0, false
 	}
-	return pages * int64(os.Getpagesize())
+	return pages * int64(os.Getpagesize()), true
 }
