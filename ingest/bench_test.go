@@ -76,7 +76,7 @@ func BenchmarkFraming(b *testing.B) {
 			pool:       sharedBlocks,
 			stopped:    func() bool { return false },
 			send: func(it *item) bool {
-				lines += it.lines
+				lines += len(it.lineLens)
 				it.releaseBlocks()
 				if it.kind == itemLongLine {
 					go io.Copy(io.Discard, it.long.pipe)

@@ -80,8 +80,7 @@ type item struct {
 	segs      [][]byte // whole lines; only the last segment of a source may lack its final '\n'
 	blocks    []*block
 	firstLine int64
-	lines     int         // lines in segs, blank ones included
-	lineLens  []int       // each line's length in segs, its '\n' included: the workers need not look for them again
+	lineLens  []int       // each line's length in segs, its '\n' included, blank ones too: the workers need not look for them again
 	size      int         // bytes in segs
 	tail      *lineReject // the partial line at which a compressed stream broke
 	done      chan struct{}
@@ -217,7 +216,7 @@ func (f *framer) newChunk() *item {
 func (f *framer) scanLines() bool {
 	buf := f.blk.buf[:f.end]
 	c := f.cur
-	for c.lines < f.batchRows {
+	for len(c.lineLens) < f.batchRows {
 		if c.size+f.pos-f.segStart >= f.chunkBytes {
 			return true
 		}
@@ -226,7 +225,6 @@ func (f *framer) scanLines() bool {
 			return false
 		}
 		f.pos += i + 1
-		c.lines++
 		c.lineLens = append(c.lineLens, i+1)
 		f.line++
 	}
@@ -250,11 +248,11 @@ func (f *framer) closeSeg() {
 func (f *framer) flushChunk() bool {
 	f.closeSeg()
 	c := f.cur
-	if c.lines == 0 && c.tail == nil {
+	if len(c.lineLens) == 0 && c.tail == nil {
 		c.firstLine = f.line
 		return true
 	}
-	f.cur, f.lastLines = nil, c.lines
+	f.cur, f.lastLines = nil, len(c.lineLens)
 	if !f.send(c) {
 		return false
 	}
@@ -307,7 +305,6 @@ func (f *framer) finish() bool {
 	case err == io.EOF:
 		if len(partial) > 0 { // a last line without '\n'
 			f.pos = f.end
-			f.cur.lines++
 			f.cur.lineLens = append(f.cur.lineLens, len(partial))
 			f.line++
 		}

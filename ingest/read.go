@@ -367,7 +367,7 @@ const sizingLines = 256
 
 func decodeChunk(dec *LineDecoder, w *batchWriter, it *item) {
 	res := &it.result
-	w.beginChunk(it.lines, it.size)
+	w.beginChunk(len(it.lineLens), it.size)
 	lineNo := it.firstLine
 	src := int32(it.src)
 	done := 0 // bytes of the chunk decoded
