@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"reflect"
@@ -78,7 +77,7 @@ func appendRunJSON(dst []byte, r *detect.RunResult) ([]byte, error) {
 // appendRunJSONIndented appends the run as an element of the json
 // document's "runs": what encoding/json's Encoder writes for it with
 // SetIndent(jsonRunPrefix, jsonIndent), then escapeInvisibles. That Encoder
-// indents its compact form with json.Indent, so this does the same.
+// indents its compact form, so this does the same.
 func appendRunJSONIndented(dst []byte, r *detect.RunResult) ([]byte, error) {
 	buf := lineBuffers.Get().(*[]byte)
 	defer lineBuffers.Put(buf)
@@ -87,11 +86,56 @@ func appendRunJSONIndented(dst []byte, r *detect.RunResult) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	out := bytes.NewBuffer(dst)
-	if err := json.Indent(out, compact, jsonRunPrefix, jsonIndent); err != nil {
-		return dst, err
+	return appendIndentedJSON(dst, compact, jsonRunPrefix, jsonIndent), nil
+}
+
+// appendIndentedJSON appends src as json.Indent writes it. src must be
+// compact json as appendRunJSON writes it: valid, with no blanks outside
+// strings, so the structure is every byte outside a string and no scanner
+// is needed to find it.
+func appendIndentedJSON(dst, src []byte, prefix, indent string) []byte {
+	depth := 0
+	newline := func() {
+		dst = append(dst, '\n')
+		dst = append(dst, prefix...)
+		for range depth {
+			dst = append(dst, indent...)
+		}
 	}
-	return out.Bytes(), nil
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '"':
+			j := i + 1
+			for ; src[j] != '"'; j++ {
+				if src[j] == '\\' {
+					j++ // the escaped byte, '"' included
+				}
+			}
+			dst = append(dst, src[i:j+1]...)
+			i = j
+		case '{', '[':
+			dst = append(dst, c)
+			if next := src[i+1]; next == '}' || next == ']' {
+				dst = append(dst, next) // empty: {} and [], as json.Indent writes them
+				i++
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, c, ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 func appendJSONInt(b []byte, n int64) []byte {
