@@ -92,7 +92,9 @@ func appendRunJSONIndented(dst []byte, r *detect.RunResult) ([]byte, error) {
 // appendIndentedJSON appends src as json.Indent writes it. src must be
 // compact json as appendRunJSON writes it: valid, with no blanks outside
 // strings, so the structure is every byte outside a string and no scanner
-// is needed to find it.
+// is needed to find it. json.Indent itself, which validates as it goes,
+// made a run of the json format cost 7.5 us instead of 2.5 (BenchmarkRunJSON
+// on the 1 GB corpus's runs): 0.4 s a GB at the end of a scan.
 func appendIndentedJSON(dst, src []byte, prefix, indent string) []byte {
 	depth := 0
 	newline := func() {
