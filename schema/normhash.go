@@ -177,6 +177,8 @@ func (d *digester) str(words bool) (uint64, error) {
 // IsNormalText reports whether AppendNormalizedText would return s as it
 // is: ASCII without upper case or control white space, single spaces
 // between words and none at the ends. Most values are, and skip the copy.
+// Eight bytes are checked at a time (normalWord); isNormalTextBytewise is
+// the reference it must agree with.
 func IsNormalText[T string | []byte](s T) bool {
 	if len(s) == 0 {
 		return true
@@ -184,7 +186,15 @@ func IsNormalText[T string | []byte](s T) bool {
 	if s[0] == ' ' || s[len(s)-1] == ' ' {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
+	i, space := 0, false // space: the byte before i is ' '
+	for ; i+8 <= len(s); i += 8 {
+		spaces, ok := normalWord(load64(s, i))
+		if !ok || space && spaces&0x80 != 0 {
+			return false
+		}
+		space = spaces>>63 != 0
+	}
+	for ; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c >= 0x80, 'A' <= c && c <= 'Z', c == '\t', c == '\n', c == '\r', c == '\v', c == '\f':
@@ -194,6 +204,29 @@ func IsNormalText[T string | []byte](s T) bool {
 		}
 	}
 	return true
+}
+
+// normalWord looks at x, eight bytes in little-endian order: ok says that
+// they are ASCII without upper case, \t to \r, or two adjacent spaces, and
+// spaces has the high bit of each byte that is ' '. With the high bits clear
+// no byte borrows from its neighbour, so the masks are exact.
+func normalWord(x uint64) (spaces uint64, ok bool) {
+	if x&msb != 0 {
+		return 0, false
+	}
+	y := x | msb
+	upper := (y - lsb*'A') &^ (y - lsb*('Z'+1)) & msb
+	ctrl := (y - lsb*'\t') &^ (y - lsb*('\r'+1)) & msb
+	spaces = ^((x ^ lsb*' ' | msb) - lsb) & msb
+	return spaces, upper|ctrl == 0 && spaces&(spaces<<8) == 0
+}
+
+// load64 reads s[i:i+8] in little-endian order (one load: the compiler
+// combines the bytes).
+func load64[T string | []byte](s T, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
 }
 
 func (d *digester) array(depth int) (uint64, error) {

@@ -118,6 +118,49 @@ func TestIsNormalTextAgreesWithNormalization(t *testing.T) {
 	}
 }
 
+// isNormalTextBytewise is IsNormalText one byte at a time: the reference
+// its eight-byte path must agree with.
+func isNormalTextBytewise(s string) bool {
+	if len(s) == 0 {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x80, 'A' <= c && c <= 'Z', c == '\t', c == '\n', c == '\r', c == '\v', c == '\f':
+			return false
+		case c == ' ' && s[i-1] == ' ':
+			return false
+		}
+	}
+	return true
+}
+
+func FuzzIsNormalTextMatchesBytewise(f *testing.F) {
+	for _, s := range []string{"", "a", " a", "a ", "plan: check the logs", "plan: check  the logs",
+		// Each refused byte at each of a word's eight positions, spaces
+		// doubled inside a word and across two, and the bytes around the
+		// refused ranges ('@' '[' \b \x0e \x7f \x80).
+		"abcdefg hijklmn", "abcdefg  hijklmn", "abcdefgh ijklmno", "abcdefg\thijklmn", "abcdefgh\vijklmn",
+		"abcdefghZjklmnop", "Abcdefghijklmnop", "abcdefghijklmnoP", "abc@efg[ijk`mno{", "a\bc\x0ed\x7fefghij",
+		"abcdefghijkl\x80no", "abc\x80efghijklmnop", "abc€defghijk", "caf\u00e9 au lait x", "1234567 \r2345678 ",
+		"abcdefg\rhijklmno", "abcdefgh\x0cijklmno", "x y z w v u t s r q p"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := isNormalTextBytewise(s)
+		if got := IsNormalText(s); got != want {
+			t.Fatalf("IsNormalText(%q) = %v, byte by byte %v", s, got, want)
+		}
+		if got := IsNormalText([]byte(s)); got != want {
+			t.Fatalf("IsNormalText([]byte(%q)) = %v, byte by byte %v", s, got, want)
+		}
+	})
+}
+
 // AppendNormalizedText has an ASCII fast path; normalizeText is the
 // reference it must agree with, whatever precedes it in dst.
 func FuzzAppendNormalizedTextMatchesNormalizeText(f *testing.F) {
