@@ -35,10 +35,10 @@ func paceGCByBudget(maxMemory int64) (restore func()) {
 		setMemoryLimit(maxMemory * 7 / 8)
 		return func() {}
 	}
-	limit := heapBudget(maxMemory, residentFileBytes())
-	p := &gcPacer{headroom: min(limit/2, 64<<20)}
+	p := &gcPacer{maxMemory: maxMemory}
 	p.live = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	oldLimit := debug.SetMemoryLimit(limit)
+	oldLimit := debug.SetMemoryLimit(-1)
+	p.budget(residentFileBytes())
 	oldPercent := debug.SetGCPercent(p.percent(0))
 	p.arm()
 	return func() {
@@ -70,10 +70,12 @@ func heapBudget(maxMemory, fileBytes int64) int64 {
 // gcPacer re-sets GOGC after every collection so that the next one comes
 // after the heap grew by headroom bytes or 40%, whichever is more.
 type gcPacer struct {
-	headroom int64
-	live     []metrics.Sample
-	mu       sync.Mutex
-	stopped  bool
+	maxMemory int64
+	fileBytes int64 // the binary's and libraries' resident pages, as last read
+	headroom  int64
+	live      []metrics.Sample
+	mu        sync.Mutex
+	stopped   bool
 }
 
 // gcCycle is garbage whose finalizer runs after the collection that found
@@ -89,10 +91,25 @@ func (p *gcPacer) arm() {
 		if p.stopped {
 			return
 		}
+		p.budget(residentFileBytes())
 		metrics.Read(p.live)
 		debug.SetGCPercent(p.percent(int64(p.live[0].Value.Uint64())))
 		p.arm()
 	})
+}
+
+// budget sets the memory limit and the headroom for fileBytes of resident
+// file pages. They are read again after every collection: the binary's pages
+// come back as the scan runs code it had not run since they were released
+// (releaseExecutablePages), and the heap's share shrinks by what they take.
+func (p *gcPacer) budget(fileBytes int64) {
+	if fileBytes == p.fileBytes {
+		return
+	}
+	p.fileBytes = fileBytes
+	limit := heapBudget(p.maxMemory, fileBytes)
+	p.headroom = min(limit/2, 64<<20)
+	debug.SetMemoryLimit(limit)
 }
 
 // percent is the GOGC that lets a heap of live bytes grow by the headroom,

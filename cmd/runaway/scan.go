@@ -189,6 +189,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "runaway scan: --max-memory %q: want a size of at least 64MiB, such as 512MiB or 2GiB\n", f.maxMemory)
 		return exitUsage
 	}
+	releaseExecutablePages()
 	adviseHeapHugePages(int64(maxMemory))
 	defer paceGCByBudget(int64(maxMemory))()
 	f.gcPaced = true
