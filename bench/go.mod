@@ -87,7 +87,6 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
 	gocloud.dev v0.47.0 // indirect
 	golang.org/x/crypto v0.56.0 // indirect
-	golang.org/x/exp v0.0.0-20260112195511-716be5621a96 // indirect
 	golang.org/x/net v0.58.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
@@ -106,6 +105,7 @@ require (
 require (
 	github.com/apache/arrow-go/v18 v18.8.0
 	github.com/runawayhq/runaway v0.0.0
+	golang.org/x/exp v0.0.0-20260112195511-716be5621a96
 )
 
 replace github.com/runawayhq/runaway => ../
