@@ -68,7 +68,8 @@ func heapBudget(maxMemory, fileBytes int64) int64 {
 }
 
 // gcPacer re-sets GOGC after every collection so that the next one comes
-// after the heap grew by headroom bytes or 40%, whichever is more.
+// after the heap grew by headroom bytes or 40%, whichever is more, and the
+// memory limit from the file pages resident then (budget).
 type gcPacer struct {
 	maxMemory int64
 	fileBytes int64 // the binary's and libraries' resident pages, as last read

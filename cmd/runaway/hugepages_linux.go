@@ -49,8 +49,7 @@ func adviseHeapHugePages(maxMemory int64) {
 	}
 	grown := make([]byte, heapBytes)
 	lo, hi, ok := heapRun(uintptr(unsafe.Pointer(unsafe.SliceData(grown))))
-	runtime.KeepAlive(grown)
-	grown = nil
+	runtime.KeepAlive(grown) // dead from here: the collection below frees it
 	if ok {
 		adviseHuge(lo, hi)
 	}
@@ -59,8 +58,8 @@ func adviseHeapHugePages(maxMemory int64) {
 
 // hugeHeapBytes is how much heap to advise for a --max-memory budget on a
 // machine with ramBytes of memory: the budget, at most 256 MiB (the heap of
-// a spilling scan stays under it; at the default 1GiB it peaks near 150
-// MiB) and at most a quarter of the machine, so that the one mapping is
+// a spilling scan stays under it: at the default 1GiB the whole process
+// peaks near 135 MiB) and at most a quarter of the machine, so that the one mapping is
 // never one the kernel would refuse. Under 128MiB nothing: the memory limit
 // is then so tight that the runtime keeps handing pages back, which splits
 // the huge pages again (1 GB at 64MiB: 16,000 faults left, the same CPU,
