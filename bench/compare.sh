@@ -22,6 +22,9 @@
 #   AGREE_SIZE [20MB]    corpus size for the agreement check
 #   DUCK_MEMORY_LIMIT [] DuckDB memory_limit (default: 75% of RAM, so no spilling)
 #   MAX_MEMORY []        runaway scan --max-memory (default: scan's own, 1GiB)
+#   RUNAWAY_BIN []       time this runaway binary instead of building one (a release
+#                        build, or a copy: how the kernel caches a binary moves a scan's
+#                        CPU by up to 6%, docs/performance.md, session 9)
 set -euo pipefail
 
 if [[ ${1:-} == quick ]]; then
@@ -60,7 +63,12 @@ trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$BENCH_DIR"
 
 log "building runaway, duckpeer and agree into $WORK"
-(cd "$ROOT" && go build -o "$WORK/runaway" ./cmd/runaway) || die "building runaway failed"
+if [[ -n ${RUNAWAY_BIN:-} ]]; then
+	[[ -x $RUNAWAY_BIN ]] || die "RUNAWAY_BIN=$RUNAWAY_BIN is not an executable file"
+	cp "$RUNAWAY_BIN" "$WORK/runaway"
+else
+	(cd "$ROOT" && go build -o "$WORK/runaway" ./cmd/runaway) || die "building runaway failed"
+fi
 (cd "$ROOT/bench" && go build -o "$WORK/duckpeer" ./duckpeer && go build -o "$WORK/agree" ./agree) ||
 	die "building bench/duckpeer or bench/agree failed"
 RUNAWAY=$WORK/runaway
@@ -164,6 +172,11 @@ RESULT="$BENCH_DIR/compare-$SIZE-seed$SEED.txt"
 	echo "corpus: $CORPUS, $BYTES bytes, $LINES lines (runaway gen --size $SIZE --seed $SEED)"
 	echo "commands: ${runaway_cmd[*]//$WORK\//} >/dev/null"
 	echo "          ${duckdb_cmd[*]//$WORK\//}"
+	if [[ -n ${RUNAWAY_BIN:-} ]]; then
+		echo "runaway binary: a copy of $RUNAWAY_BIN"
+	else
+		echo "runaway binary: built from the tree by go build"
+	fi
 	echo "runs: $REPEAT each, alternating; wall and CPU (user + sys) = median, RSS = max"
 	echo
 	printf '%-8s %14s %8s %14s %12s %13s\n' tool "median wall s" "MB/s" "median CPU s" "MB/CPU-s" "peak RSS MiB"
