@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -30,7 +30,9 @@ import (
 // unrelocated bytes.
 func releaseExecutablePages() {
 	exe, err := os.Readlink("/proc/self/exe")
-	if err != nil {
+	// A binary deleted or replaced since it started reads "path (deleted)":
+	// names with spaces are left alone rather than matched loosely.
+	if err != nil || strings.Contains(exe, " ") {
 		return
 	}
 	f, err := os.Open("/proc/self/smaps")
@@ -52,32 +54,29 @@ func releaseExecutablePages() {
 func cleanReadOnlyMappings(smaps io.Reader, path string) [][2]uintptr {
 	var (
 		out      [][2]uintptr
-		cur      [2]uintptr
-		inside   bool // the mapping being read is one of path's read-only ones
+		cur      mapping
+		inside   bool // cur is one of path's read-only mappings
 		copied   bool // it has anonymous pages
 		sawCount bool // it has an Anonymous line (an smaps without one is not trusted)
 	)
 	flush := func() {
 		if inside && sawCount && !copied {
-			out = append(out, cur)
+			out = append(out, [2]uintptr{cur.start, cur.end})
 		}
 		inside, copied, sawCount = false, false, false
 	}
 	sc := bufio.NewScanner(smaps)
 	for sc.Scan() {
 		line := sc.Bytes()
-		if start, end, _, ok := parseMapsLine(line); ok {
+		if m, ok := parseMapping(line); ok {
 			flush()
-			fields := bytes.Fields(line)
-			perms := string(fields[1])
-			inside = len(fields) == 6 && string(fields[5]) == path && (perms == "r-xp" || perms == "r--p")
-			cur = [2]uintptr{start, end}
+			cur = m
+			inside = m.name == path && (m.perms == "r-xp" || m.perms == "r--p")
 			continue
 		}
 		if v, ok := bytes.CutPrefix(line, []byte("Anonymous:")); ok && inside {
-			kb, err := strconv.ParseInt(string(bytes.TrimSuffix(bytes.TrimSpace(v), []byte(" kB"))), 10, 64)
-			sawCount = err == nil
-			copied = err != nil || kb != 0
+			n, ok := kilobytes(v)
+			sawCount, copied = ok, !ok || n != 0
 		}
 	}
 	flush()

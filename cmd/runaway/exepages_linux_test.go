@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -64,26 +63,13 @@ func TestReleaseExecutablePages(t *testing.T) {
 // exeResidentKB sums the Rss of the mappings of path in /proc/self/smaps.
 func exeResidentKB(t *testing.T, path string) int64 {
 	t.Helper()
-	f, err := os.Open("/proc/self/smaps")
-	if err != nil {
-		t.Skipf("no smaps: %v", err)
-	}
-	defer f.Close()
 	var total int64
-	inside := false
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if _, _, _, ok := parseMapsLine(sc.Bytes()); ok {
-			inside = strings.HasSuffix(sc.Text(), " "+path)
-			continue
+	for _, v := range smapsValues(t, func(m mapping) bool { return m.name == path }, "Rss:") {
+		n, ok := kilobytes([]byte(v))
+		if !ok {
+			t.Fatalf("Rss %q", v)
 		}
-		if v, ok := strings.CutPrefix(sc.Text(), "Rss:"); ok && inside {
-			var kb int64
-			for _, c := range strings.TrimSuffix(strings.TrimSpace(v), " kB") {
-				kb = 10*kb + int64(c-'0')
-			}
-			total += kb
-		}
+		total += n >> 10
 	}
 	return total
 }

@@ -2,12 +2,10 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"unsafe"
 
@@ -123,11 +121,12 @@ func anonRunAround(maps io.Reader, p uintptr) (lo, hi uintptr, ok bool) {
 	found := false
 	sc := bufio.NewScanner(maps)
 	for sc.Scan() {
-		start, end, anon, parsed := parseMapsLine(sc.Bytes())
+		m, parsed := parseMapping(sc.Bytes())
 		if !parsed {
 			continue
 		}
-		if !anon || start != hi {
+		anon := m.anonymousRW()
+		if !anon || m.start != hi {
 			if found {
 				break
 			}
@@ -137,38 +136,15 @@ func anonRunAround(maps io.Reader, p uintptr) (lo, hi uintptr, ok bool) {
 			continue
 		}
 		if hi == 0 {
-			lo = start
+			lo = m.start
 		}
-		hi = end
-		found = found || (start <= p && p < end)
+		hi = m.end
+		found = found || m.contains(p)
 	}
 	if !found {
 		return 0, 0, false
 	}
 	return lo, hi, true
-}
-
-// parseMapsLine reads "start-end perms offset dev inode [path]". A mapping
-// is anonymous with no path or with a name the kernel gives anonymous
-// memory ("[anon:...]", which is how the runtime labels its heap where the
-// kernel lets it); "[heap]" is the C allocator's, "[stack]" a thread's.
-func parseMapsLine(line []byte) (start, end uintptr, anon, ok bool) {
-	fields := bytes.Fields(line)
-	if len(fields) < 5 {
-		return 0, 0, false, false
-	}
-	from, to, cut := bytes.Cut(fields[0], []byte{'-'})
-	if !cut {
-		return 0, 0, false, false
-	}
-	a, errA := strconv.ParseUint(string(from), 16, 64)
-	b, errB := strconv.ParseUint(string(to), 16, 64)
-	if errA != nil || errB != nil || b <= a {
-		return 0, 0, false, false
-	}
-	named := len(fields) > 5
-	anon = string(fields[1]) == "rw-p" && (!named || bytes.HasPrefix(fields[5], []byte("[anon:")))
-	return uintptr(a), uintptr(b), anon, true
 }
 
 // adviseHuge advises the whole huge pages inside [lo, hi).

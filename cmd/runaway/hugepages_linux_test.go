@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -127,11 +126,11 @@ func statusBytes(t *testing.T, field string) int64 {
 	t.Helper()
 	for line := range strings.SplitSeq(readSmallFile("/proc/self/status"), "\n") {
 		if v, ok := strings.CutPrefix(line, field); ok {
-			kib, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			if err != nil {
-				t.Fatalf("%s %q: %v", field, v, err)
+			n, ok := kilobytes([]byte(v))
+			if !ok {
+				t.Fatalf("%s %q", field, v)
 			}
-			return kib << 10
+			return n
 		}
 	}
 	t.Fatalf("no %s in /proc/self/status", field)
@@ -141,22 +140,33 @@ func statusBytes(t *testing.T, field string) int64 {
 // vmFlagsAt returns the VmFlags line of the mapping holding p.
 func vmFlagsAt(t *testing.T, p uintptr) string {
 	t.Helper()
+	flags := smapsValues(t, func(m mapping) bool { return m.contains(p) }, "VmFlags:")
+	if len(flags) == 0 {
+		t.Fatalf("no mapping in /proc/self/smaps holds %#x", p)
+	}
+	return flags[0]
+}
+
+// smapsValues returns the values of field ("Rss:") of the mappings in
+// /proc/self/smaps that keep accepts.
+func smapsValues(t *testing.T, keep func(mapping) bool, field string) []string {
+	t.Helper()
 	f, err := os.Open("/proc/self/smaps")
 	if err != nil {
 		t.Skipf("no smaps: %v", err)
 	}
 	defer f.Close()
+	var values []string
 	inside := false
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if start, end, _, ok := parseMapsLine(sc.Bytes()); ok {
-			inside = start <= p && p < end
+		if m, ok := parseMapping(sc.Bytes()); ok {
+			inside = keep(m)
 			continue
 		}
-		if v, ok := strings.CutPrefix(sc.Text(), "VmFlags:"); ok && inside {
-			return strings.TrimSpace(v)
+		if v, ok := strings.CutPrefix(sc.Text(), field); ok && inside {
+			values = append(values, strings.TrimSpace(v))
 		}
 	}
-	t.Fatalf("no mapping in /proc/self/smaps holds %#x", p)
-	return ""
+	return values
 }
