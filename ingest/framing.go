@@ -7,6 +7,8 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+
+	"github.com/runawayhq/runaway/ingest/adapters"
 )
 
 // Framing cuts each decompressed source into chunks of whole lines, which
@@ -83,8 +85,18 @@ type item struct {
 	lineLens  []int       // each line's length in segs, its '\n' included, blank ones too: the workers need not look for them again
 	size      int         // bytes in segs
 	tail      *lineReject // the partial line at which a compressed stream broke
-	done      chan struct{}
-	result    chunkResult
+	// An adapted source's chunk: the adapter its lines are documents of
+	// (nil for a document read whole, which is recognised by itself), and
+	// the document when the source is read whole.
+	adapter  *adapters.Format
+	doc      []byte
+	docLines int64
+	// unknownWhy, when set, is why the line unknownLine of a source read as
+	// steps is no format at all: the reason its reject gives.
+	unknownWhy  string
+	unknownLine int64
+	done        chan struct{}
+	result      chunkResult
 
 	long *longLine // itemLongLine
 
@@ -127,6 +139,9 @@ type framing struct {
 	pool       *blockPool
 	stopped    func() bool
 	send       func(*item) bool // false once the read is stopped
+
+	inputFormat string // Options.InputFormat
+	maxDoc      int    // Options.MaxDocBytes
 }
 
 // framer is the state of one source being framed.
@@ -146,6 +161,10 @@ type framer struct {
 	cur      *item
 	// lastLines is the number of lines in the chunk sent last.
 	lastLines int
+
+	adapter     *adapters.Format // sniff: the lines are documents of this adapter
+	unknownWhy  string           // sniff: no format recognised the first line, and why
+	unknownLine int64
 }
 
 // frameSource frames one source and reports false if the read was stopped.
@@ -158,7 +177,8 @@ func (fr *framing) frameSource(idx int, src Source) bool {
 		return fr.send(&item{kind: itemSourceFailed, src: idx, name: src.Name, err: err})
 	}
 	defer rc.Close()
-	f := &framer{framing: fr, src: idx, name: src.Name, line: 1, blk: fr.pool.get(fr.pool.size)}
+	own := *fr // sniff may raise maxLine for this source only
+	f := &framer{framing: &own, src: idx, name: src.Name, line: 1, blk: fr.pool.get(fr.pool.size)}
 	defer func() {
 		f.blk.release()
 		if f.cur != nil {
@@ -174,6 +194,9 @@ func (fr *framing) frameSource(idx int, src Source) bool {
 		f.fill()
 		if bytes.HasPrefix(f.blk.buf[:f.end], bom) {
 			f.pos, f.segStart = len(bom), len(bom)
+		}
+		if f.sniff() {
+			return f.frameDocument()
 		}
 	}
 	return f.frame()
@@ -208,7 +231,8 @@ func (f *framer) frame() bool {
 func (f *framer) newChunk() *item {
 	// Sized as the chunk before, the usual size of the next.
 	lens := make([]int, 0, f.lastLines)
-	return &item{kind: itemChunk, src: f.src, name: f.name, firstLine: f.line, lineLens: lens}
+	return &item{kind: itemChunk, src: f.src, name: f.name, firstLine: f.line, lineLens: lens,
+		adapter: f.adapter, unknownWhy: f.unknownWhy, unknownLine: f.unknownLine}
 }
 
 // scanLines moves pos over complete lines into the current chunk and reports

@@ -50,6 +50,14 @@ type Options struct {
 	// with a memory budget sets it, at some cost in throughput.
 	InFlightBytes int
 
+	// InputFormat is how sources are read: FormatAuto (or "") looks at each
+	// source's start and picks runaway's steps or an adapter (adapt.go);
+	// FormatSteps or an adapter's name forces that reading on every source.
+	InputFormat string
+	// MaxDocBytes bounds a document read whole (a trajectory file, or one
+	// line of a file of them); default 256 MiB. A longer one is a reject.
+	MaxDocBytes int
+
 	// Tests shrink these to reach block and chunk boundaries with small inputs.
 	blockBytes int // read buffer; default 4 MiB
 	chunkBytes int // bytes of lines after which a chunk is cut; default 4 MiB
@@ -68,6 +76,12 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MaxLineBytes <= 0 {
 		o.MaxLineBytes = defaultMaxLineBytes
+	}
+	if o.MaxDocBytes <= 0 {
+		o.MaxDocBytes = defaultMaxDocBytes
+	}
+	if err := checkInputFormat(o.InputFormat); err != nil {
+		return o, err
 	}
 	if o.BatchRows <= 0 {
 		o.BatchRows = defaultBatchRows
@@ -275,6 +289,9 @@ func (r *reader) frameAll(next <-chan listed) {
 		pool:       blockPoolFor(r.opts.blockBytes),
 		stopped:    func() bool { return r.ctx.Err() != nil },
 		send:       r.send,
+
+		inputFormat: r.opts.InputFormat,
+		maxDoc:      r.opts.MaxDocBytes,
 	}
 	for idx := 0; ; {
 		var l listed
@@ -335,7 +352,8 @@ func (r *reader) send(it *item) bool {
 
 // chunkResult is a worker's output for one chunk.
 type chunkResult struct {
-	batch   arrow.RecordBatch // nil when no line made a row
+	more    []arrow.RecordBatch // full batches before batch: an adapted chunk can make many rows
+	batch   arrow.RecordBatch   // nil when no line made a row
 	rejects []lineReject
 	kept    []StepLine // with OnStepLine
 	skipped int64
@@ -354,7 +372,11 @@ func (r *reader) decodeChunks() {
 	defer w.release()
 	for it := range r.work {
 		if r.ctx.Err() == nil {
-			decodeChunk(dec, w, it)
+			if it.doc != nil || it.adapter != nil {
+				decodeAdapted(dec, w, it, r.opts.BatchRows)
+			} else {
+				decodeChunk(dec, w, it)
+			}
 		}
 		it.releaseBlocks()
 		close(it.done)
@@ -400,8 +422,12 @@ func decodeChunk(dec *LineDecoder, w *batchWriter, it *item) {
 				case err == errNotSelected:
 					res.skipped++
 				case err != nil:
+					kind, reason := err.Kind, err.Reason
+					if it.unknownWhy != "" && lineNo == it.unknownLine {
+						kind, reason = KindUnknownFormat, it.unknownWhy
+					}
 					res.rejects = append(res.rejects, lineReject{
-						line: lineNo, kind: err.Kind, reason: err.Reason, raw: bytes.Clone(raw),
+						line: lineNo, kind: kind, reason: reason, raw: bytes.Clone(raw),
 					})
 				default:
 					res.steps++
@@ -466,6 +492,18 @@ func (r *reader) consume(it *item) error {
 			r.opts.OnStepLine(l)
 		}
 		res.kept = nil
+		for len(res.more) > 0 {
+			batch := res.more[0]
+			res.more = res.more[1:]
+			var err error
+			if r.emit != nil {
+				err = r.emit(batch)
+			}
+			batch.Release()
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+		}
 		if res.batch != nil {
 			batch := res.batch
 			res.batch = nil
@@ -537,6 +575,10 @@ func (r *reader) discard(it *item) {
 	switch it.kind {
 	case itemChunk:
 		<-it.done
+		for _, b := range it.result.more {
+			b.Release()
+		}
+		it.result.more = nil
 		if it.result.batch != nil {
 			it.result.batch.Release()
 			it.result.batch = nil

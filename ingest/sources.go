@@ -256,6 +256,9 @@ func (e *expander) addPath(path string, info fs.FileInfo, root string, found boo
 	if !found {
 		root = path
 	}
+	if files, ok := eventDirFiles(path); ok {
+		return e.addEventDir(path, files)
+	}
 	more := true
 	filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -274,6 +277,17 @@ func (e *expander) addPath(path string, info fs.FileInfo, root string, found boo
 				return fs.SkipDir
 			}
 			return nil
+		}
+		if d.IsDir() && p != path {
+			if files, ok := eventDirFiles(p); ok {
+				if e.filter.keep(relSlash(root, p)) {
+					more = e.addEventDir(p, files)
+				}
+				if !more {
+					return fs.SkipAll
+				}
+				return fs.SkipDir
+			}
 		}
 		if d.IsDir() || !isLogName(d.Name()) || !e.filter.keep(relSlash(root, p)) {
 			return nil
@@ -318,6 +332,16 @@ func (e *expander) addFile(path string, info fs.FileInfo) bool {
 	}, nil)
 }
 
+// addEventDir adds an OpenHands event directory as one source (eventdir.go).
+func (e *expander) addEventDir(path string, files []string) bool {
+	key := filepath.Clean(path)
+	if e.seen[key] {
+		return true
+	}
+	e.seen[key] = true
+	return e.yield(eventDirSource(path, files), nil)
+}
+
 func (e *expander) addFailing(path string, err error) bool {
 	key := filepath.Clean(path)
 	if e.seen[key] {
@@ -349,5 +373,6 @@ func isLogName(name string) bool {
 	if strings.HasSuffix(name, ".want.json") {
 		return false
 	}
-	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".ndjson") || strings.HasSuffix(name, ".json")
+	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".ndjson") || strings.HasSuffix(name, ".json") ||
+		strings.HasSuffix(name, ".traj") // SWE-agent's trajectories
 }

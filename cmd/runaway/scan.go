@@ -91,6 +91,8 @@ type inputFlags struct {
 	strict       bool
 	keepGoing    bool
 	maxLineBytes int
+	inputFormat  string // --input-format: auto, jsonl or an adapter name
+	maxDocBytes  int
 	policyFile   string
 	workers      int
 	quiet        bool
@@ -128,6 +130,8 @@ func bindInputFlags(fs *pflag.FlagSet, f *inputFlags) {
 	fs.BoolVar(&f.strict, "strict", false, "exit 3 when any input line is rejected")
 	fs.BoolVar(&f.keepGoing, "keep-going", false, "skip inputs that cannot be read and mark the report partial, instead of exit 3")
 	fs.IntVar(&f.maxLineBytes, "max-line-bytes", 16<<20, "reject lines longer than this")
+	fs.StringVar(&f.inputFormat, "input-format", ingest.FormatAuto, "how to read each input: "+strings.Join(ingest.InputFormats(), ", ")+" (auto: runaway's step lines or, recognised by their content, agent trajectories; docs/adapters/)")
+	fs.IntVar(&f.maxDocBytes, "max-doc-bytes", 256<<20, "reject a document read whole (a trajectory file, one line of a file of them) longer than this")
 	fs.StringVar(&f.policyFile, "policy", "", "YAML file of detector thresholds (see 'runaway detectors')")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "decode and analysis goroutines")
 	fs.StringSliceVar(&f.include, "include", nil, "read only files and objects whose name matches one of these globs (a pattern with / matches the path below the directory or prefix given)")
@@ -536,6 +540,14 @@ func (f *inputFlags) readInto(ctx context.Context, cmd string, fs *pflag.FlagSet
 		fmt.Fprintf(stderr, "runaway %s: --max-line-bytes must be at least 1024\n", cmd)
 		return nil, ingest.Stats{}, exitUsage
 	}
+	if !slices.Contains(ingest.InputFormats(), f.inputFormat) {
+		fmt.Fprintf(stderr, "runaway %s: --input-format %q: want one of %s\n", cmd, f.inputFormat, strings.Join(ingest.InputFormats(), ", "))
+		return nil, ingest.Stats{}, exitUsage
+	}
+	if f.maxDocBytes < 1024 {
+		fmt.Fprintf(stderr, "runaway %s: --max-doc-bytes must be at least 1024\n", cmd)
+		return nil, ingest.Stats{}, exitUsage
+	}
 	if !f.gcPaced {
 		lowerGCTarget()
 	}
@@ -608,6 +620,8 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[
 	opts := ingest.Options{
 		Alloc:         alloc,
 		MaxLineBytes:  f.maxLineBytes,
+		MaxDocBytes:   f.maxDocBytes,
+		InputFormat:   f.inputFormat,
 		Workers:       f.workers,
 		KeepGoing:     f.keepGoing,
 		VolatileKeys:  policy.Volatile(),

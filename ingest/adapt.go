@@ -1,0 +1,372 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/runawayhq/runaway/ingest/adapters"
+	"github.com/runawayhq/runaway/schema"
+)
+
+// Input formats. Each source is read as runaway's own steps (one JSON
+// object per line) or through one of the adapters, which turn what agent
+// frameworks write (trajectories, chat conversations) into steps. With
+// FormatAuto the framer looks at the start of every source and picks
+// (sniff); any other value forces one reading on every source.
+const (
+	FormatAuto  = "auto"
+	FormatSteps = "jsonl" // runaway's own step lines (schema v1)
+)
+
+// InputFormats lists the values Options.InputFormat accepts.
+func InputFormats() []string {
+	return append([]string{FormatAuto, FormatSteps}, adapters.Names()...)
+}
+
+// checkInputFormat validates Options.InputFormat.
+func checkInputFormat(name string) error {
+	if name == "" || name == FormatAuto || name == FormatSteps || adapters.Lookup(name) != nil {
+		return nil
+	}
+	return fmt.Errorf("ingest: unknown input format %q (want one of %s)", name, strings.Join(InputFormats(), ", "))
+}
+
+// Reject kinds of adapted sources.
+const (
+	KindUnknownFormat  = "unknown_format"   // no adapter recognises the document
+	KindAdapter        = "adapter_error"    // an adapter recognised the document but could not convert it
+	KindDocumentTooBig = "document_too_big" // a document read whole is over MaxDocBytes
+)
+
+// defaultMaxDocBytes bounds a document read whole: a trajectory file, or
+// one line of a JSON Lines file of trajectories.
+const defaultMaxDocBytes = 256 << 20
+
+// sniff decides how the source being framed is read, from its first bytes:
+// a JSON array, or an object that does not end on its first line (a
+// pretty-printed file), is one document read whole; a file of one line is
+// one document too; otherwise the file is JSON Lines, and its first line
+// says whether the lines are steps or documents of an adapter. It reports
+// true when the source is to be read whole. It may read on to find the end
+// of a long first line; the block then holds it.
+func (f *framer) sniff() (whole bool) {
+	forced := f.inputFormat
+	if forced == FormatSteps {
+		return false
+	}
+	start, ok := f.firstNonWhite()
+	if !ok {
+		return false // blank: nothing to decide
+	}
+	if c := f.blk.buf[start]; c == '[' {
+		return true
+	} else if c != '{' {
+		if forced != "" && forced != FormatAuto {
+			f.adapter = adapters.Lookup(forced)
+			f.maxLine = max(f.maxLine, f.maxDoc)
+		}
+		return false // not JSON: the lines are rejected as what they are
+	}
+	// Read on until the first line is whole (or the source ends).
+	saved := f.maxLine
+	f.maxLine = max(f.maxLine, f.maxDoc)
+	nl := bytes.IndexByte(f.blk.buf[start:f.end], '\n')
+	for nl < 0 && f.readErr == nil && f.end-f.pos <= f.maxDoc {
+		off := start - f.pos
+		f.refill()
+		start = f.pos + off
+		nl = bytes.IndexByte(f.blk.buf[start:f.end], '\n')
+	}
+	f.maxLine = saved
+	end := f.end
+	if nl >= 0 {
+		end = start + nl
+	}
+	line := bytes.TrimRight(f.blk.buf[start:end], " \t\r")
+	if !json.Valid(line) {
+		// A pretty-printed document opens with "{" alone, or with a line
+		// whose next line is an indented member; a JSON Lines file whose
+		// first line is broken goes on with another object.
+		next := []byte(nil)
+		if nl >= 0 {
+			next = f.blk.buf[start+nl+1 : f.end]
+			if i := bytes.IndexByte(next, '\n'); i >= 0 {
+				next = next[:i]
+			}
+		}
+		trimmed := bytes.TrimLeft(next, " \t")
+		return bytes.Equal(bytes.TrimSpace(line), []byte("{")) ||
+			(len(trimmed) < len(next) && len(trimmed) > 0 && trimmed[0] == '"')
+	}
+	if nl < 0 || (f.readErr != nil && isBlank(f.blk.buf[end:f.end])) {
+		// The whole source is this one line: a document, unless it is a step.
+		if forced != "" && forced != FormatAuto {
+			return true
+		}
+		return !hasTopKey(line, "run_id")
+	}
+	if forced != "" && forced != FormatAuto {
+		f.adapter = adapters.Lookup(forced)
+		f.maxLine = max(f.maxLine, f.maxDoc)
+		return false
+	}
+	if hasTopKey(line, "run_id") {
+		return false
+	}
+	d, err := adapters.ParseDoc(f.name, f.line, false, line)
+	if err != nil {
+		return false
+	}
+	a, err := adapters.Detect(d)
+	if err != nil {
+		f.unknownLine = f.line + int64(bytes.Count(f.blk.buf[f.pos:start], []byte{'\n'}))
+		f.unknownWhy = "not a runaway step (no run_id) and " + err.Error()
+		return false
+	}
+	f.adapter = a
+	f.maxLine = max(f.maxLine, f.maxDoc)
+	return false
+}
+
+// firstNonWhite is the index in the block of the source's first byte that
+// is not JSON white space, if the first block holds one.
+func (f *framer) firstNonWhite() (int, bool) {
+	for i := f.pos; i < f.end; i++ {
+		switch f.blk.buf[i] {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return i, true
+	}
+	return 0, false
+}
+
+// hasTopKey reports whether the JSON object line has key at its top level.
+func hasTopKey(line []byte, key string) bool {
+	if !bytes.Contains(line, []byte(`"`+key+`"`)) {
+		return false // the common answer for foreign documents, without parsing
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(line, &obj) != nil {
+		return false
+	}
+	_, ok := obj[key]
+	return ok
+}
+
+// frameDocument reads the rest of the source as one document and hands it
+// to a worker. A document over MaxDocBytes is a reject, kept verbatim
+// through the long-line pipe.
+func (f *framer) frameDocument() bool {
+	first := f.line
+	if start, ok := f.firstNonWhite(); ok {
+		first += int64(bytes.Count(f.blk.buf[f.pos:start], []byte{'\n'}))
+	}
+	var doc bytes.Buffer
+	doc.Write(f.blk.buf[f.pos:f.end])
+	f.pos, f.segStart = f.end, f.end
+	for f.readErr == nil && doc.Len() <= f.maxDoc {
+		f.end, f.pos, f.segStart = 0, 0, 0
+		f.fill()
+		doc.Write(f.blk.buf[:f.end])
+		f.pos, f.segStart = f.end, f.end
+	}
+	lines := int64(bytes.Count(doc.Bytes(), []byte{'\n'}))
+	if b := doc.Bytes(); len(b) > 0 && b[len(b)-1] != '\n' {
+		lines++
+	}
+	if doc.Len() > f.maxDoc {
+		return f.streamDocumentReject(first, doc.Bytes())
+	}
+	switch err := f.readErr; {
+	case err == io.EOF:
+	case f.format == "" || isReadFailure(err):
+		var rf *readFailure
+		if errors.As(err, &rf) {
+			err = rf.err
+		}
+		return f.send(&item{kind: itemSourceFailed, src: f.src, name: f.name, err: err, bytes: f.bytes})
+	default:
+		it := f.newChunk()
+		it.firstLine = first
+		it.tail = &lineReject{line: first, kind: KindTruncatedInput, reason: streamBreakReason(f.format, err), raw: doc.Bytes()}
+		f.line += lines
+		return f.send(it) && f.send(&item{kind: itemSourceEnd, src: f.src, name: f.name, bytes: f.bytes})
+	}
+	it := f.newChunk()
+	it.firstLine, it.doc, it.docLines = first, doc.Bytes(), lines
+	f.line += lines
+	return f.send(it) && f.send(&item{kind: itemSourceEnd, src: f.src, name: f.name, bytes: f.bytes})
+}
+
+// streamDocumentReject sends a document over MaxDocBytes, and the rest of
+// the source, to the rejects through the long-line pipe.
+func (f *framer) streamDocumentReject(first int64, head []byte) bool {
+	pr, pw := io.Pipe()
+	ll := &longLine{line: first, pipe: pr, kind: KindDocumentTooBig, reason: fmt.Sprintf("document exceeds %d bytes (--max-doc-bytes)", f.maxDoc)}
+	if !f.send(&item{kind: itemLongLine, src: f.src, name: f.name, long: ll}) {
+		pr.Close()
+		return false
+	}
+	ok := true
+	if _, err := pw.Write(head); err != nil {
+		ok = false
+	}
+	for ok && f.readErr == nil {
+		f.end, f.pos, f.segStart = 0, 0, 0
+		f.fill()
+		if _, err := pw.Write(bytes.TrimRight(f.blk.buf[:f.end], "\n")); err != nil {
+			ok = false
+		}
+	}
+	f.pos, f.segStart = f.end, f.end
+	if !ok {
+		pw.CloseWithError(errAborted)
+		return false
+	}
+	pw.Close()
+	return f.send(&item{kind: itemSourceEnd, src: f.src, name: f.name, bytes: f.bytes})
+}
+
+// adaptedDecoder converts documents into steps and decodes the steps as
+// lines, so an adapted step is checked and derived exactly as a logged one.
+type adaptedDecoder struct {
+	dec       *LineDecoder
+	w         *batchWriter
+	batchRows int
+	res       *chunkResult
+	src       int32
+	line      []byte // scratch: the step being decoded, as JSON
+}
+
+// document converts one document (a whole file, or one line) and decodes
+// its steps, all located at line. A document that cannot be read is one
+// reject, whose raw bytes are the document.
+func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byte, forced *adapters.Format) {
+	fail := func(kind, reason string) {
+		a.res.rejects = append(a.res.rejects, lineReject{line: line, kind: kind, reason: reason, raw: bytes.Clone(raw)})
+	}
+	d, err := adapters.ParseDoc(name, line, whole, raw)
+	if err != nil {
+		fail(KindMalformedJSON, err.Error())
+		return
+	}
+	if d.IsArray() && forced == nil && arrayOfSteps(raw) {
+		a.stepArray(line, raw)
+		return
+	}
+	format := forced
+	if format == nil {
+		if format, err = adapters.Detect(d); err != nil {
+			fail(KindUnknownFormat, "not runaway steps and "+err.Error())
+			return
+		}
+	} else if err := format.Recognize(d); err != nil {
+		fail(KindUnknownFormat, fmt.Sprintf("not a %s document: %v", format.Name, err))
+		return
+	}
+	var stepErr *LineError
+	err = format.Convert(d, func(s *schema.Step) error {
+		var jerr error
+		if a.line, jerr = adapters.AppendStepJSON(a.line[:0], s); jerr != nil {
+			return jerr
+		}
+		if lerr := a.decode(line); lerr != nil {
+			stepErr = lerr
+			return lerr
+		}
+		return nil
+	})
+	switch {
+	case stepErr != nil:
+		fail(stepErr.Kind, fmt.Sprintf("%s: a converted step: %s", format.Name, stepErr.Reason))
+	case err != nil:
+		fail(KindAdapter, format.Name+": "+err.Error())
+	}
+}
+
+// decode decodes a.line as a step at line and cuts a batch when it is full.
+func (a *adaptedDecoder) decode(line int64) *LineError {
+	switch err := a.dec.DecodeLine(a.w, a.line, a.src, line); {
+	case err == errNotSelected:
+		a.res.skipped++
+	case err != nil:
+		return err
+	default:
+		a.res.steps++
+		if a.dec.keepLines {
+			a.res.kept = append(a.res.kept, StepLine{Source: int(a.src), Line: line, RunID: a.dec.lastRunID, Raw: bytes.Clone(a.line)})
+		}
+		if a.w.rows >= a.batchRows {
+			a.res.more = append(a.res.more, a.w.newBatch())
+		}
+	}
+	return nil
+}
+
+// arrayOfSteps reports whether raw is a JSON array of runaway steps.
+func arrayOfSteps(raw []byte) bool {
+	var first []json.RawMessage
+	if json.Unmarshal(raw, &first) != nil || len(first) == 0 {
+		return false
+	}
+	t := bytes.TrimSpace(first[0])
+	return len(t) > 0 && t[0] == '{' && hasTopKey(t, "run_id")
+}
+
+// stepArray decodes each element of a JSON array of steps as a line.
+func (a *adaptedDecoder) stepArray(line int64, raw []byte) {
+	var els []json.RawMessage
+	json.Unmarshal(raw, &els)
+	for i, el := range els {
+		a.line = append(a.line[:0], el...)
+		if lerr := a.decode(line); lerr != nil {
+			a.res.rejects = append(a.res.rejects, lineReject{line: line, kind: lerr.Kind, reason: fmt.Sprintf("element %d: %s", i, lerr.Reason), raw: bytes.Clone(el)})
+		}
+	}
+}
+
+// decodeAdapted decodes a chunk of an adapted source: a document read
+// whole, or lines that are each a document.
+func decodeAdapted(dec *LineDecoder, w *batchWriter, it *item, batchRows int) {
+	res := &it.result
+	a := &adaptedDecoder{dec: dec, w: w, batchRows: batchRows, res: res, src: int32(it.src)}
+	if it.doc != nil {
+		res.lines += it.docLines
+		a.document(it.name, it.firstLine, true, it.doc, it.adapter)
+		it.doc = nil
+	} else {
+		lineNo := it.firstLine
+		lens := it.lineLens
+		for _, seg := range it.segs {
+			for len(seg) > 0 {
+				n := lens[0]
+				lens = lens[1:]
+				raw := seg[:n]
+				seg = seg[n:]
+				if raw[n-1] == '\n' {
+					raw = raw[:n-1]
+				}
+				line := bytes.TrimRight(raw, "\r")
+				if isBlank(line) {
+					res.blank++
+				} else {
+					res.lines++
+					a.document(it.name, lineNo, false, line, it.adapter)
+				}
+				lineNo++
+			}
+		}
+	}
+	if it.tail != nil {
+		res.lines++
+		res.rejects = append(res.rejects, *it.tail)
+	}
+	if w.rows > 0 {
+		res.batch = w.newBatch()
+	}
+}

@@ -1,0 +1,224 @@
+package adapters
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// chatMessage is one message of an OpenAI-style conversation. Both the
+// current tool_calls/tool shape and the older function_call/function one
+// are read.
+type chatMessage struct {
+	Role         string          `json:"role"`
+	Content      json.RawMessage `json:"content"`
+	ToolCalls    []chatToolCall  `json:"tool_calls"`
+	FunctionCall *chatFunction   `json:"function_call"`
+	ToolCallID   string          `json:"tool_call_id"`
+	Name         string          `json:"name"`
+}
+
+type chatToolCall struct {
+	ID       string       `json:"id"`
+	Function chatFunction `json:"function"`
+}
+
+type chatFunction struct {
+	Name string `json:"name"`
+	// Arguments is a JSON string holding JSON (the API's shape) or, in some
+	// dumps, the object itself.
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// args returns the call's arguments as JSON.
+func (f *chatFunction) args() json.RawMessage {
+	a := f.Arguments
+	if len(a) > 0 && a[0] == '"' {
+		var s string
+		if json.Unmarshal(a, &s) == nil {
+			if strings.TrimSpace(s) == "" {
+				return json.RawMessage("{}")
+			}
+			return json.RawMessage(s) // setRawCall keeps it as a string if it does not parse
+		}
+	}
+	if len(a) == 0 || string(a) == "null" {
+		return json.RawMessage("{}")
+	}
+	return a
+}
+
+// chatStyle is what differs between the producers of chat messages.
+type chatStyle struct {
+	// textAction, if set, reads the action an assistant message wrote in
+	// its text (mini-swe-agent), given the harness's reply: ok false when
+	// the turn held no action the harness ran (a format error).
+	textAction func(content, reply string) (cmd string, ok bool)
+	// harnessError, if set, recognises a message by which the harness
+	// rejected a turn it did not record (mini-swe-agent 2 keeps only the
+	// rejection): such a message is a failed step of its own.
+	harnessError func(content string) bool
+	// observation turns a reply's text into the output the agent saw, with
+	// an exit code when the text carries one.
+	observation func(content string) (out string, exitCode *int)
+	rules       []OutputRule
+	// stop reports whether a call ends the run (a submit).
+	stop func(tool string, args json.RawMessage) bool
+}
+
+// convertChat turns a conversation into steps. An assistant message with
+// tool calls is one step per call, numbered by the message's position for
+// its first call and by its reply's position for the others (positions are
+// unique, so every step keeps a number the source shows). An assistant
+// message without a call is a step without one; when it is the
+// conversation's last message it is STOP. Other roles are not steps: their
+// contents are the calls' results or the user's turns.
+func convertChat(r *run, msgs []chatMessage, st chatStyle) {
+	lastAssistant := -1
+	for i := range msgs {
+		if msgs[i].Role == "assistant" {
+			lastAssistant = i
+		}
+	}
+	replied := map[int]bool{}
+	for i := 0; i < len(msgs); i++ {
+		m := &msgs[i]
+		if m.Role != "assistant" {
+			if st.harnessError != nil && i > 1 && !replied[i] && st.harnessError(text(m.Content)) {
+				s := r.add(i, schema.StateAct.String())
+				setCall(s, "format_error", map[string]string{"invalid": "no single action"})
+				setResult(s, text(m.Content), "FORMAT_ERROR", false)
+			}
+			continue
+		}
+		content := text(m.Content)
+		switch {
+		case len(m.ToolCalls) > 0:
+			replies := matchReplies(msgs, i)
+			for _, j := range replies {
+				replied[j] = true
+			}
+			for k := range m.ToolCalls {
+				tc := &m.ToolCalls[k]
+				pos := i
+				if k > 0 {
+					if replies[k] < 0 {
+						continue // no number left for an unanswered parallel call
+					}
+					pos = replies[k]
+				}
+				s := r.add(pos, schema.StateAct.String())
+				if k == 0 {
+					setReason(s, content)
+				}
+				chatCall(s, tc.Function.Name, tc.Function.args(), msgs, replies[k], st)
+			}
+		case m.FunctionCall != nil:
+			s := r.add(i, schema.StateAct.String())
+			setReason(s, content)
+			reply := -1
+			if i+1 < len(msgs) && (msgs[i+1].Role == "function" || msgs[i+1].Role == "tool") {
+				reply = i + 1
+				replied[reply] = true
+			}
+			chatCall(s, m.FunctionCall.Name, m.FunctionCall.args(), msgs, reply, st)
+		case st.textAction != nil:
+			s := r.add(i, schema.StateAct.String())
+			setReason(s, content)
+			reply, replyText := -1, ""
+			if i+1 < len(msgs) && msgs[i+1].Role != "assistant" {
+				reply, replyText = i+1, text(msgs[i+1].Content)
+				replied[reply] = true
+			}
+			cmd, ok := st.textAction(content, replyText)
+			if !ok {
+				// No action the harness ran: it answered with a format
+				// error, a failed turn like a failed call.
+				setCall(s, "format_error", map[string]string{"invalid": "no single action"})
+				setResult(s, replyText, "FORMAT_ERROR", false)
+				continue
+			}
+			chatCall(s, "bash", mustJSON(map[string]string{"command": cmd}), msgs, reply, st)
+		default:
+			state := ""
+			if i == lastAssistant {
+				state = schema.StateStop.String()
+			}
+			s := r.add(i, state)
+			setReason(s, content)
+		}
+	}
+}
+
+// chatCall fills a call step and, when the call was answered, its result.
+func chatCall(s *schema.Step, tool string, args json.RawMessage, msgs []chatMessage, reply int, st chatStyle) {
+	setRawCall(s, tool, args)
+	if st.stop != nil && st.stop(tool, args) {
+		s.State = schema.StateStop.String()
+	}
+	if reply < 0 {
+		return
+	}
+	out := text(msgs[reply].Content)
+	var exit *int
+	if st.observation != nil {
+		out, exit = st.observation(out)
+	}
+	search := isSearch(tool)
+	view := false
+	if tool == "bash" || tool == "shell" || tool == "execute_bash" || tool == "run" {
+		var a struct {
+			Command string `json:"command"`
+			Cmd     string `json:"cmd"`
+		}
+		json.Unmarshal(args, &a)
+		prog := program(a.Command + a.Cmd)
+		search, view = isSearch(prog), viewPrograms[prog]
+	}
+	errType, empty := classify(out, search, view, st.rules)
+	if errType == "" && !empty && exit != nil && *exit != 0 {
+		errType = "EXIT_CODE"
+	}
+	setResult(s, out, errType, empty)
+}
+
+// matchReplies finds, for each tool call of the assistant message at i, the
+// position of its reply: the tool message after it with the call's id, else
+// the tool messages in order (-1 when unanswered).
+func matchReplies(msgs []chatMessage, i int) []int {
+	calls := msgs[i].ToolCalls
+	out := make([]int, len(calls))
+	for k := range out {
+		out[k] = -1
+	}
+	var unmatched []int
+	for j := i + 1; j < len(msgs) && msgs[j].Role != "assistant"; j++ {
+		if msgs[j].Role != "tool" && msgs[j].Role != "function" {
+			continue
+		}
+		found := false
+		if id := msgs[j].ToolCallID; id != "" {
+			for k := range calls {
+				if calls[k].ID == id && out[k] < 0 {
+					out[k], found = j, true
+					break
+				}
+			}
+		}
+		if !found {
+			unmatched = append(unmatched, j)
+		}
+	}
+	for k := range out {
+		if out[k] < 0 && len(unmatched) > 0 {
+			out[k], unmatched = unmatched[0], unmatched[1:]
+		}
+	}
+	return out
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}

@@ -1,0 +1,97 @@
+package adapters
+
+import (
+	"path"
+	"strings"
+)
+
+// program names what a shell command line runs, for reading its output: the
+// first word of the first pipeline segment that is not a cd, an export, an
+// environment assignment or a wrapper (timeout, sudo, env, time, nohup),
+// without its directory. "git grep" is named as such, since grep's rule
+// (blank output found nothing) holds for it. An empty line names nothing.
+func program(cmd string) string {
+	for _, seg := range splitSegments(cmd) {
+		words := strings.Fields(seg)
+		for len(words) > 0 {
+			w := words[0]
+			switch {
+			case strings.Contains(w, "=") && !strings.HasPrefix(w, "-") && !strings.ContainsAny(w[:strings.IndexByte(w, '=')], "/'\""):
+				words = words[1:] // VAR=value
+				continue
+			case wrappers[w]:
+				words = skipWrapperArgs(words[1:])
+				continue
+			}
+			break
+		}
+		if len(words) == 0 {
+			continue
+		}
+		w := path.Base(strings.Trim(words[0], `"'(`))
+		if w == "cd" || w == "export" || w == "source" || w == "." || w == "set" {
+			continue
+		}
+		if w == "git" && len(words) > 1 && words[1] == "grep" {
+			return "git grep"
+		}
+		return w
+	}
+	return ""
+}
+
+var wrappers = map[string]bool{"timeout": true, "sudo": true, "env": true, "time": true, "nohup": true, "exec": true, "command": true}
+
+// skipWrapperArgs drops a wrapper's own options and, for timeout, its
+// duration.
+func skipWrapperArgs(words []string) []string {
+	for len(words) > 0 && strings.HasPrefix(words[0], "-") {
+		words = words[1:]
+	}
+	if len(words) > 0 && len(words[0]) > 0 && words[0][0] >= '0' && words[0][0] <= '9' {
+		words = words[1:] // timeout 30 cmd
+	}
+	return words
+}
+
+// splitSegments cuts a command line at &&, ||, ;, | and newlines outside
+// quotes.
+func splitSegments(cmd string) []string {
+	var out []string
+	var quote byte
+	start := 0
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\\':
+			i++
+		case c == ';' || c == '|' || c == '&' || c == '\n':
+			out = append(out, cmd[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, cmd[start:])
+}
+
+// viewPrograms show file content: error-like text in their output is as
+// likely the file's own.
+var viewPrograms = map[string]bool{
+	"cat": true, "head": true, "tail": true, "less": true, "more": true, "nl": true, "bat": true,
+}
+
+// firstWord is the first white-space separated word of s.
+func firstWord(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, " \t\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

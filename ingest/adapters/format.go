@@ -1,0 +1,187 @@
+package adapters
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// Format is one foreign log format: what it is called and documented as,
+// how it is recognised, and how a document of it becomes steps.
+type Format struct {
+	// Name is the --input-format value and the page docs/adapters/<Name>.md.
+	Name string
+	// Title says in a few words what writes this format.
+	Title string
+	// Recognize returns nil when d is a document of this format, else why
+	// not in a few words ("no \"trajectory\" list"): when no format takes a
+	// file, the user is told what each one missed.
+	Recognize func(d *Doc) error
+	// Convert emits the steps of every run in d, each run's steps in order.
+	// An error means the document is not what Recognize took it for; the
+	// steps emitted before it stand.
+	Convert func(d *Doc, emit func(*schema.Step) error) error
+}
+
+// Registry lists the formats in the order they are tried. Recognisers look
+// for keys that only their format has, so the order decides nothing but
+// which reasons are listed first.
+var Registry = []*Format{
+	SWEAgent,
+	MiniSWEAgent,
+	OpenHands,
+	OpenAIMessages,
+}
+
+// Lookup returns the format with the given name, or nil.
+func Lookup(name string) *Format {
+	for _, f := range Registry {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// Names lists the format names in registry order.
+func Names() []string {
+	out := make([]string, len(Registry))
+	for i, f := range Registry {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// Doc is one JSON document of a source: the whole file, or one line of a
+// JSON Lines file. Its top-level value is parsed once, into raw members, so
+// each recogniser looks at keys without decoding what it does not read.
+type Doc struct {
+	Source string // the source's name as reports show it (a path or URL)
+	Line   int64  // 1-based line of the source where the document starts
+	Whole  bool   // the document is the whole file, not one line of it
+	Raw    []byte
+
+	obj map[string]json.RawMessage // the top-level value, if an object
+	arr []json.RawMessage          // the top-level value, if an array
+}
+
+// ParseDoc parses raw, the document at line of source, down to its
+// top-level members. An error means raw is not one JSON object or array.
+func ParseDoc(source string, line int64, whole bool, raw []byte) (*Doc, error) {
+	d := &Doc{Source: source, Line: line, Whole: whole, Raw: raw}
+	t := bytes.TrimLeft(raw, " \t\r\n\ufeff")
+	switch {
+	case len(t) == 0:
+		return nil, errors.New("empty document")
+	case t[0] == '{':
+		if err := json.Unmarshal(raw, &d.obj); err != nil {
+			return nil, jsonError(err)
+		}
+	case t[0] == '[':
+		if err := json.Unmarshal(raw, &d.arr); err != nil {
+			return nil, jsonError(err)
+		}
+	default:
+		return nil, errors.New("not a JSON object or array")
+	}
+	return d, nil
+}
+
+// jsonError shortens encoding/json's messages, which name Go types the user
+// never wrote.
+func jsonError(err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("malformed JSON at byte %d: %s", se.Offset, se.Error())
+	}
+	return fmt.Errorf("malformed JSON: %v", err)
+}
+
+// IsObject and IsArray say what the top-level value is.
+func (d *Doc) IsObject() bool { return d.obj != nil }
+func (d *Doc) IsArray() bool  { return d.arr != nil }
+
+// Has reports whether the top-level object has all the keys.
+func (d *Doc) Has(keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := d.obj[k]; !ok {
+			return false
+		}
+	}
+	return d.obj != nil
+}
+
+// Keys lists the top-level object's keys, sorted, for messages.
+func (d *Doc) Keys() []string {
+	keys := make([]string, 0, len(d.obj))
+	for k := range d.obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Detect returns the format that recognises d, trying the registry in order.
+// When none does, the error lists every format and why it refused.
+func Detect(d *Doc) (*Format, error) {
+	var why []string
+	for _, f := range Registry {
+		err := f.Recognize(d)
+		if err == nil {
+			return f, nil
+		}
+		why = append(why, f.Name+": "+err.Error())
+	}
+	return nil, &UnknownError{Reasons: why}
+}
+
+// UnknownError says that no format recognised a document, and why each
+// refused.
+type UnknownError struct{ Reasons []string }
+
+func (e *UnknownError) Error() string {
+	return "no adapter recognises this document (" + strings.Join(e.Reasons, "; ") + ")"
+}
+
+// runName names a run so a person can find it: the file when the document
+// is the whole file and holds one run; file:line for a run on one line of a
+// JSON Lines file; [i] for the i-th run of a list; then #id when the run
+// carries an id of its own. The file always comes first: ids such as
+// SWE-bench instance ids repeat across systems and attempts, and two runs
+// under one name would be merged into one.
+func runName(d *Doc, index int, many bool, ownID string) string {
+	var b strings.Builder
+	b.WriteString(d.Source)
+	if !d.Whole {
+		b.WriteByte(':')
+		b.WriteString(strconv.FormatInt(d.Line, 10))
+	}
+	if many {
+		b.WriteByte('[')
+		b.WriteString(strconv.Itoa(index))
+		b.WriteByte(']')
+	}
+	if ownID = strings.TrimSpace(ownID); ownID != "" {
+		b.WriteByte('#')
+		b.WriteString(ownID)
+	}
+	return b.String()
+}
+
+// AppendStepJSON appends s as one line of schema v1 JSON (no newline).
+func AppendStepJSON(dst []byte, s *schema.Step) ([]byte, error) {
+	buf := bytes.NewBuffer(dst)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		return dst, err
+	}
+	out := buf.Bytes()
+	return out[:len(out)-1], nil // Encode ends with a newline
+}

@@ -1,0 +1,157 @@
+package adapters
+
+import (
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// MiniSWEAgent reads mini-swe-agent's .traj.json files: one JSON document
+// per run holding the whole conversation ("messages") and, under "info",
+// the exit status and model statistics. The agent writes one shell command
+// per turn in a ```bash block (or, with tool-calling models, a bash tool
+// call); the harness answers with <returncode> and <output>.
+var MiniSWEAgent = &Format{
+	Name:      "mini-swe-agent",
+	Title:     "mini-swe-agent trajectories (.traj.json)",
+	Recognize: recognizeMini,
+	Convert:   convertMini,
+}
+
+type miniTraj struct {
+	Messages []chatMessage `json:"messages"`
+	Info     struct {
+		ModelStats struct {
+			InstanceCost float64 `json:"instance_cost"`
+		} `json:"model_stats"`
+	} `json:"info"`
+	InstanceID string `json:"instance_id"`
+}
+
+func recognizeMini(d *Doc) error {
+	if !d.IsObject() {
+		return errors.New("not a JSON object")
+	}
+	if !d.Has("messages") {
+		return errors.New(`no "messages" list`)
+	}
+	if tf, ok := d.obj["trajectory_format"]; ok && strings.Contains(string(tf), "mini-swe-agent") {
+		return nil
+	}
+	if info, ok := d.obj["info"]; ok && (strings.Contains(string(info), `"mini_version"`) || strings.Contains(string(info), "minisweagent")) {
+		return nil
+	}
+	return errors.New(`no "trajectory_format": "mini-swe-agent-..." nor "info.mini_version"`)
+}
+
+var (
+	reMiniAction     = regexp.MustCompile("(?s)```bash\\s*\\n(.*?)\\n```")
+	reMiniReturnCode = regexp.MustCompile(`<returncode>\s*(-?\d+)\s*</returncode>`)
+	reMiniOutput     = regexp.MustCompile(`(?s)<output>\n?(.*?)</output>`)
+	reMiniHead       = regexp.MustCompile(`(?s)<output_head>\n?(.*?)</output_head>`)
+	reMiniTail       = regexp.MustCompile(`(?s)<output_tail>\n?(.*?)</output_tail>`)
+)
+
+// miniSubmit is the line mini-swe-agent's prompts ask the agent to echo to
+// hand in its work.
+var miniSubmit = []string{"COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_AGENT_FINAL_OUTPUT"}
+
+var miniStyle = chatStyle{
+	textAction:   miniTextAction,
+	harnessError: miniFormatError,
+	observation:  miniObservation,
+	rules: []OutputRule{{
+		Name: "format-error", ErrorType: "FORMAT_ERROR", ViewsToo: true,
+		Doc: "the harness rejected the turn: `Please always provide EXACTLY ONE action`, `No tool calls found`, `Could not extract function name`",
+		match: func(o *output) (string, bool) {
+			return "", miniFormatError(o.text)
+		},
+	}},
+	stop: func(tool string, args json.RawMessage) bool {
+		for _, s := range miniSubmit {
+			if strings.Contains(string(args), s) {
+				return true
+			}
+		}
+		return false
+	},
+}
+
+// miniFormatError recognises the harness's rejection of a turn.
+func miniFormatError(s string) bool {
+	return strings.Contains(s, "EXACTLY ONE action") || strings.HasPrefix(strings.TrimSpace(s), "No tool calls found") ||
+		strings.Contains(s, "Could not extract function name")
+}
+
+// miniTextAction reads the action of a turn: its single ```bash block; or,
+// when the harness ran something without one (it answered with a
+// <returncode>: variants whose action is a Python function), the turn's
+// text without its comment lines. A turn the harness rejected has none.
+func miniTextAction(content, reply string) (string, bool) {
+	if miniFormatError(reply) {
+		return "", false
+	}
+	m := reMiniAction.FindAllStringSubmatch(content, -1)
+	if len(m) == 1 {
+		return strings.TrimSpace(m[0][1]), true
+	}
+	if !reMiniReturnCode.MatchString(reply) {
+		return "", false
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(content, "\n") {
+		if t := strings.TrimSpace(line); t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "THOUGHT:") {
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return strings.TrimSpace(b.String()), true
+}
+
+// miniObservation reads the harness's reply: the exit code from
+// <returncode>, the output from <output>, or from <output_head> and
+// <output_tail> when the harness elided the middle of a long output. A
+// reply in neither shape (a timeout, a format error) is kept whole.
+func miniObservation(content string) (string, *int) {
+	var exit *int
+	if m := reMiniReturnCode.FindStringSubmatch(content); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil {
+			exit = &n
+		}
+	}
+	if m := reMiniOutput.FindStringSubmatch(content); m != nil {
+		return m[1], exit
+	}
+	head, tail := reMiniHead.FindStringSubmatch(content), reMiniTail.FindStringSubmatch(content)
+	if head != nil || tail != nil {
+		var b strings.Builder
+		if head != nil {
+			b.WriteString(head[1])
+		}
+		if tail != nil {
+			b.WriteString("\n")
+			b.WriteString(tail[1])
+		}
+		return b.String(), exit
+	}
+	return content, exit
+}
+
+func convertMini(d *Doc, emit func(*schema.Step) error) error {
+	var t miniTraj
+	if err := json.Unmarshal(d.Raw, &t); err != nil {
+		return jsonError(err)
+	}
+	r := newRun(runName(d, 0, false, ""))
+	convertChat(r, t.Messages, miniStyle)
+	r.spreadUsage(0, 0, t.Info.ModelStats.InstanceCost)
+	if len(r.steps) == 0 {
+		return errors.New("the conversation has no assistant turn")
+	}
+	return r.emit(emit)
+}

@@ -1,0 +1,164 @@
+package adapters
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// OpenAIMessages reads conversations in the OpenAI chat format: assistant
+// messages with "tool_calls" (or the older "function_call") and the "tool"
+// (or "function") messages that answer them. A conversation is a JSON
+// array of messages, an object with a "messages" list, or an object with a
+// "traj" list (tau-bench's results); a file holds one, a JSON Lines file
+// one per line, and a JSON array of such objects one per element.
+var OpenAIMessages = &Format{
+	Name:      "openai-messages",
+	Title:     "OpenAI chat messages with tool calls (tau-bench, AgentBench, LangChain dumps, home-grown loops)",
+	Recognize: recognizeOpenAI,
+	Convert:   convertOpenAI,
+}
+
+// conversationKeys hold a conversation's messages, in the order tried.
+var conversationKeys = []string{"messages", "traj", "conversation", "history"}
+
+// idKeys hold a conversation's own id, in the order tried; tau-bench's
+// task_id is joined with its trial.
+var idKeys = []string{"id", "conversation_id", "session_id", "thread_id", "task_id", "instance_id"}
+
+func recognizeOpenAI(d *Doc) error {
+	switch {
+	case d.IsObject():
+		_, err := conversationOf(d.obj)
+		return err
+	case d.IsArray():
+		if len(d.arr) == 0 {
+			return errors.New("an empty list")
+		}
+		if isMessage(d.arr[0]) {
+			return nil
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(d.arr[0], &obj) != nil {
+			return errors.New("a list whose first element is neither a message nor an object")
+		}
+		if _, err := conversationOf(obj); err != nil {
+			return fmt.Errorf("a list whose first element has %v", err)
+		}
+		return nil
+	}
+	return errors.New("not a JSON object or array")
+}
+
+// conversationOf finds the messages list of a conversation object.
+func conversationOf(obj map[string]json.RawMessage) (json.RawMessage, error) {
+	for _, k := range conversationKeys {
+		raw, ok := obj[k]
+		if !ok {
+			continue
+		}
+		var first []json.RawMessage
+		if json.Unmarshal(raw, &first) != nil || len(first) == 0 || !isMessage(first[0]) {
+			continue
+		}
+		return raw, nil
+	}
+	return nil, errors.New(`no list of {"role": ...} messages under "messages", "traj", "conversation" or "history"`)
+}
+
+// isMessage reports whether raw is an object with a string "role".
+func isMessage(raw json.RawMessage) bool {
+	var m struct {
+		Role *string `json:"role"`
+	}
+	return json.Unmarshal(raw, &m) == nil && m.Role != nil
+}
+
+// ownID is a conversation's own id, if it logs one.
+func ownID(obj map[string]json.RawMessage) string {
+	for _, k := range idKeys {
+		raw, ok := obj[k]
+		if !ok {
+			continue
+		}
+		id := scalar(raw)
+		if id == "" {
+			continue
+		}
+		if k == "task_id" {
+			if trial := scalar(obj["trial"]); trial != "" {
+				id = "task_id=" + id + ",trial=" + trial
+			} else {
+				id = "task_id=" + id
+			}
+		}
+		return id
+	}
+	return ""
+}
+
+// scalar renders a JSON string or number; anything else is "".
+func scalar(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	if raw[0] == '"' {
+		var s string
+		json.Unmarshal(raw, &s)
+		return s
+	}
+	if (raw[0] >= '0' && raw[0] <= '9') || raw[0] == '-' {
+		return strings.TrimSpace(string(raw))
+	}
+	return ""
+}
+
+var openAIStyle = chatStyle{}
+
+func convertOpenAI(d *Doc, emit func(*schema.Step) error) error {
+	one := func(index int, many bool, obj map[string]json.RawMessage, msgsRaw json.RawMessage) error {
+		var msgs []chatMessage
+		if err := json.Unmarshal(msgsRaw, &msgs); err != nil {
+			return jsonError(err)
+		}
+		id := ""
+		if obj != nil {
+			id = ownID(obj)
+		}
+		r := newRun(runName(d, index, many, id))
+		convertChat(r, msgs, openAIStyle)
+		if len(r.steps) == 0 {
+			return nil // a conversation without an assistant turn has no step
+		}
+		return r.emit(emit)
+	}
+	switch {
+	case d.IsObject():
+		msgs, err := conversationOf(d.obj)
+		if err != nil {
+			return err
+		}
+		return one(0, false, d.obj, msgs)
+	case d.IsArray() && len(d.arr) > 0 && isMessage(d.arr[0]):
+		return one(0, false, nil, d.Raw)
+	case d.IsArray():
+		for i, el := range d.arr {
+			var obj map[string]json.RawMessage
+			if err := json.Unmarshal(el, &obj); err != nil {
+				return fmt.Errorf("element %d: %v", i, jsonError(err))
+			}
+			msgs, err := conversationOf(obj)
+			if err != nil {
+				return fmt.Errorf("element %d: %v", i, err)
+			}
+			if err := one(i, true, obj, msgs); err != nil {
+				return fmt.Errorf("element %d: %v", i, err)
+			}
+		}
+		return nil
+	}
+	return errors.New("not a conversation")
+}

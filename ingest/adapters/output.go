@@ -1,0 +1,198 @@
+package adapters
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// An OutputRule reads a tool's output text and says whether the call failed
+// (ErrorType) or came back empty. Trajectories rarely say either in a field
+// of its own, so the adapters read it from the text the agent saw. Rules
+// are tried in order; the first that matches decides. Every rule is listed,
+// with its Doc, on the adapters' pages (TestAdapterDocs).
+type OutputRule struct {
+	Name      string
+	ErrorType string // "" for a rule that finds an empty result
+	Doc       string
+	// ViewsToo: the rule also applies to the output of a tool that shows
+	// file content (open, view, cat, read), where error-like text is as
+	// likely to be the file's own content.
+	ViewsToo bool
+	match    func(o *output) (errType string, ok bool)
+}
+
+// output is a tool output being classified, with its first and last
+// non-blank lines found once.
+type output struct {
+	text        string
+	first, last string
+	search      bool // the call searched: blank output is an empty result
+}
+
+func newOutput(text string, search bool) *output {
+	o := &output{text: text, search: search}
+	t := strings.TrimSpace(text)
+	if i := strings.IndexByte(t, '\n'); i >= 0 {
+		o.first = strings.TrimSpace(t[:i])
+		o.last = strings.TrimSpace(t[strings.LastIndexByte(t, '\n')+1:])
+	} else {
+		o.first, o.last = t, t
+	}
+	return o
+}
+
+var (
+	reTracebackEnd  = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure))(?::|$)`)
+	reCompilerError = regexp.MustCompile(`(?m)^[^\s:]+:\d+(?::\d+)?: (?:fatal )?error:`)
+	reHTTPStatus    = regexp.MustCompile(`(?m)^HTTP/\d(?:\.\d)? ([45]\d\d)\b`)
+	reNotFoundCmd   = regexp.MustCompile(`(?m)(?:command not found|: not found)$`)
+	reNoSuchFile    = regexp.MustCompile(`(?m)No such file or directory['")]*\s*$`)
+	reErrorPrefix   = regexp.MustCompile(`^(?:Error|ERROR|error|Exception|FAILED|Failed)(?:\[\w+\])?[: ]`)
+	reTimedOut      = regexp.MustCompile(`(?i)\b(?:timed out|timeout expired|time limit exceeded)\b`)
+	reEmptyPhrase   = regexp.MustCompile(`(?i)^(?:no (?:matches|results|files?|entries|items|records|documents|hits)(?: were)? found|no match(?:es)? for|found 0 (?:matches|results|files)|0 (?:matches|results) found|did not find any|nothing found|no results)\b`)
+)
+
+// OutputRules are the generic rules, shared by every adapter. Format-specific
+// rules (an editor's "edit rejected" message) come before them in each
+// adapter.
+var OutputRules = []OutputRule{
+	{
+		Name: "timeout", ErrorType: schema.ErrTimeout,
+		Doc: "the first or last line says `timed out`, `timeout expired` or `time limit exceeded`",
+		match: func(o *output) (string, bool) {
+			return "", reTimedOut.MatchString(o.first) || reTimedOut.MatchString(o.last)
+		},
+	},
+	{
+		Name: "python-traceback", ErrorType: "<exception class>",
+		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`); the error type is the exception's class name",
+		match: func(o *output) (string, bool) {
+			i := strings.Index(o.text, "Traceback (most recent call last):")
+			if i < 0 {
+				return "", false
+			}
+			m := reTracebackEnd.FindAllStringSubmatch(o.text[i:], -1)
+			if len(m) == 0 {
+				return "EXCEPTION", true
+			}
+			return m[len(m)-1][1], true
+		},
+	},
+	{
+		Name: "command-not-found", ErrorType: "COMMAND_NOT_FOUND",
+		Doc: "a line ends with `command not found` or `: not found` (bash, sh)",
+		match: func(o *output) (string, bool) {
+			return "", reNotFoundCmd.MatchString(o.text)
+		},
+	},
+	{
+		Name: "no-such-file", ErrorType: "NO_SUCH_FILE",
+		Doc: "a line ends with `No such file or directory`", ViewsToo: false,
+		match: func(o *output) (string, bool) {
+			return "", reNoSuchFile.MatchString(o.text)
+		},
+	},
+	{
+		Name: "compiler-error", ErrorType: "COMPILE_ERROR",
+		Doc: "a line `FILE:LINE[:COL]: error:` (gcc, clang, go, javac style)",
+		match: func(o *output) (string, bool) {
+			return "", reCompilerError.MatchString(o.text)
+		},
+	},
+	{
+		Name: "http-status", ErrorType: "HTTP_<code>",
+		Doc: "a status line `HTTP/1.1 4xx` or `5xx`; 429 is RATE_LIMIT, 408 and 504 TIMEOUT",
+		match: func(o *output) (string, bool) {
+			m := reHTTPStatus.FindStringSubmatch(o.text)
+			if m == nil {
+				return "", false
+			}
+			switch m[1] {
+			case "429":
+				return schema.ErrRateLimit, true
+			case "408", "504":
+				return schema.ErrTimeout, true
+			}
+			return "HTTP_" + m[1], true
+		},
+	},
+	{
+		Name: "error-prefix", ErrorType: "ERROR",
+		Doc: "the output's first line begins `Error:`, `ERROR:`, `error:`, `error[E0308]:`, `Exception:`, `FAILED` or `Failed`",
+		match: func(o *output) (string, bool) {
+			return "", reErrorPrefix.MatchString(o.first)
+		},
+	},
+	{
+		Name: "empty-phrase", ViewsToo: true,
+		Doc: "the first line says nothing was found: `No matches found`, `No results found`, `Found 0 matches`, `0 results found`, `no match for`, `Nothing found` and the like",
+		match: func(o *output) (string, bool) {
+			return "", reEmptyPhrase.MatchString(o.first)
+		},
+	},
+	{
+		Name: "empty-search",
+		Doc:  "a search (grep, rg, ag, ack, find, fd, git grep, a tool named *search*, *find*, *lookup*, *query*) printed nothing, or only `[]`, `{}`, `null` or `None`",
+		match: func(o *output) (string, bool) {
+			if !o.search {
+				return "", false
+			}
+			switch strings.TrimSpace(o.text) {
+			case "", "[]", "{}", "null", "None":
+				return "", true
+			}
+			return "", false
+		},
+	},
+}
+
+// classify applies the format's rules, then the generic ones, to a tool's
+// output. view says the tool shows file content, where only rules marked
+// ViewsToo apply.
+func classify(text string, search, view bool, formatRules []OutputRule) (errType string, empty bool) {
+	o := newOutput(text, search)
+	for _, rules := range [][]OutputRule{formatRules, OutputRules} {
+		for i := range rules {
+			r := &rules[i]
+			if view && !r.ViewsToo {
+				continue
+			}
+			t, ok := r.match(o)
+			if !ok {
+				continue
+			}
+			if r.ErrorType == "" {
+				return "", true
+			}
+			if t == "" {
+				t = r.ErrorType
+			}
+			return t, false
+		}
+	}
+	return "", false
+}
+
+// searchTools are programs and tool names whose blank output means "found
+// nothing".
+var searchTools = map[string]bool{
+	"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true,
+	"find": true, "fd": true, "locate": true, "git grep": true,
+}
+
+// isSearch reports whether a tool (or the program a shell command runs)
+// searches.
+func isSearch(name string) bool {
+	n := strings.ToLower(name)
+	if searchTools[n] {
+		return true
+	}
+	for _, w := range []string{"search", "find", "lookup", "query", "grep"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}

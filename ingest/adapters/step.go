@@ -1,0 +1,240 @@
+package adapters
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// run collects the steps of one run before they are emitted, so that
+// run-level figures (a total cost, the final exit status) can be spread over
+// or attached to them.
+type run struct {
+	id    string
+	steps []*schema.Step
+}
+
+func newRun(id string) *run { return &run{id: id} }
+
+// add appends the step at position pos of the source's list.
+func (r *run) add(pos int, state string) *schema.Step {
+	n := int64(pos)
+	s := &schema.Step{RunID: r.id, Step: &n, State: state}
+	r.steps = append(r.steps, s)
+	return s
+}
+
+// emit hands the steps on in order.
+func (r *run) emit(emit func(*schema.Step) error) error {
+	for _, s := range r.steps {
+		if err := emit(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// calls counts the steps that made a tool call.
+func (r *run) calls() int {
+	n := 0
+	for _, s := range r.steps {
+		if s.ToolCall != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// spreadUsage shares a run's total tokens and cost evenly among its steps
+// that made a call (all steps when none did): trajectories that log only
+// totals still say what a loop's steps cost, as an estimate.
+func (r *run) spreadUsage(prompt, completion int64, cost float64) {
+	if prompt <= 0 && completion <= 0 && cost <= 0 {
+		return
+	}
+	var on []*schema.Step
+	for _, s := range r.steps {
+		if s.ToolCall != nil {
+			on = append(on, s)
+		}
+	}
+	if len(on) == 0 {
+		on = r.steps
+	}
+	if len(on) == 0 {
+		return
+	}
+	n := int64(len(on))
+	for i, s := range on {
+		u := &schema.Usage{
+			PromptTokens:     share(prompt, n, int64(i)),
+			CompletionTokens: share(completion, n, int64(i)),
+			CostUSD:          max(cost, 0) / float64(n),
+		}
+		if u.PromptTokens != 0 || u.CompletionTokens != 0 || u.CostUSD != 0 {
+			s.Usage = u
+		}
+	}
+}
+
+// share is the i-th of n integer shares of total, the remainder going to
+// the first shares, so the shares add up to total.
+func share(total, n, i int64) int64 {
+	if total <= 0 {
+		return 0
+	}
+	q, r := total/n, total%n
+	if i < r {
+		return q + 1
+	}
+	return q
+}
+
+// setCall records a tool call; args is any value that marshals to JSON.
+func setCall(s *schema.Step, tool string, args any) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		raw = []byte("null")
+	}
+	s.ToolCall = &schema.ToolCall{Name: tool, Args: raw}
+}
+
+// setRawCall records a tool call whose args are already JSON. Args that do
+// not parse (models write broken JSON) are kept as a string, so the call is
+// still compared by what was asked.
+func setRawCall(s *schema.Step, tool string, args json.RawMessage) {
+	if len(args) == 0 || !json.Valid(args) {
+		setCall(s, tool, map[string]string{"raw": string(args)})
+		return
+	}
+	s.ToolCall = &schema.ToolCall{Name: tool, Args: args}
+}
+
+// setResult records a tool's output: an error when errType is set, empty
+// when the output says nothing was found. The text goes into the result as
+// data, so results are compared by what the agent saw.
+func setResult(s *schema.Step, text, errType string, empty bool) {
+	text = clipOutput(stripANSI(text))
+	ok := errType == ""
+	r := &schema.ToolResult{OK: &ok, ErrorType: errType}
+	if empty {
+		t := true
+		r.Empty = &t
+	}
+	if strings.TrimSpace(text) != "" || empty {
+		r.Data = jsonString(text)
+	}
+	s.ToolResult = r
+}
+
+// setReason keeps the agent's words for the step (a thought, a message),
+// shortened: they show in explain, and steps without a call that say the
+// same thing again are a monologue.
+func setReason(s *schema.Step, text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	s.Decision = &schema.Decision{Reason: clip(text, maxReason)}
+}
+
+const maxReason = 2000
+
+// clip shortens s to at most n bytes at a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func jsonString(s string) json.RawMessage {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// text decodes a JSON value that should be a string. Chat formats also
+// write a list of parts ([{"type":"text","text":...}]): their texts are
+// joined. Anything else is returned as its JSON.
+func text(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+	case 'n':
+		if string(raw) == "null" {
+			return ""
+		}
+	case '[':
+		var parts []struct {
+			Type    string          `json:"type"`
+			Text    string          `json:"text"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(raw, &parts) == nil {
+			var b strings.Builder
+			for _, p := range parts {
+				t := p.Text
+				if t == "" && len(p.Content) > 0 {
+					t = text(p.Content)
+				}
+				if t == "" {
+					continue
+				}
+				if b.Len() > 0 {
+					b.WriteByte('\n')
+				}
+				b.WriteString(t)
+			}
+			return b.String()
+		}
+	}
+	return string(raw)
+}
+
+// maxOutput bounds the tool output kept of one step: its head and tail,
+// where outputs say what happened. A step is one line of JSON to the
+// decoder, and a gigantic output says no more about a loop than its ends.
+const maxOutput = 1 << 20
+
+func clipOutput(s string) string {
+	if len(s) <= maxOutput {
+		return s
+	}
+	return clip(s, maxOutput/2) + "\n[...]\n" + s[len(s)-maxOutput/2+runeTail(s[len(s)-maxOutput/2:]):]
+}
+
+// runeTail is how many bytes at the start of s continue a rune begun before it.
+func runeTail(s string) int {
+	n := 0
+	for n < len(s) && n < 3 && !utf8.RuneStart(s[n]) {
+		n++
+	}
+	return n
+}
+
+// stripANSI removes terminal escape sequences (colours, bracketed-paste
+// toggles) from tool output: they are how a terminal drew the text, not
+// what it said.
+func stripANSI(s string) string {
+	if strings.IndexByte(s, 0x1b) < 0 {
+		return s
+	}
+	return reANSI.ReplaceAllString(s, "")
+}
+
+var reANSI = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])`)

@@ -1,0 +1,156 @@
+package adapters
+
+import (
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// SWEAgent reads SWE-agent's .traj files: one JSON document per run whose
+// "trajectory" lists the agent's turns (action, observation, thought), with
+// the exit status and the run's model statistics under "info".
+var SWEAgent = &Format{
+	Name:      "swe-agent",
+	Title:     "SWE-agent trajectories (.traj)",
+	Recognize: recognizeSWEAgent,
+	Convert:   convertSWEAgent,
+}
+
+type sweTraj struct {
+	Trajectory []sweEntry `json:"trajectory"`
+	Info       struct {
+		ExitStatus *string `json:"exit_status"`
+		ModelStats struct {
+			InstanceCost   float64 `json:"instance_cost"`
+			TokensSent     int64   `json:"tokens_sent"`
+			TokensReceived int64   `json:"tokens_received"`
+		} `json:"model_stats"`
+	} `json:"info"`
+}
+
+type sweEntry struct {
+	Action      string          `json:"action"`
+	Observation json.RawMessage `json:"observation"`
+	Thought     string          `json:"thought"`
+}
+
+func recognizeSWEAgent(d *Doc) error {
+	if !d.IsObject() {
+		return errors.New("not a JSON object")
+	}
+	raw, ok := d.obj["trajectory"]
+	if !ok {
+		return errors.New(`no "trajectory" list`)
+	}
+	if !d.Has("info") && !d.Has("history") && !d.Has("environment") {
+		return errors.New(`"trajectory" without "info", "history" or "environment"`)
+	}
+	var first []struct {
+		Action      *json.RawMessage `json:"action"`
+		Observation *json.RawMessage `json:"observation"`
+	}
+	if json.Unmarshal(raw, &first) != nil {
+		return errors.New(`"trajectory" is not a list of objects`)
+	}
+	if len(first) > 0 && (first[0].Action == nil || first[0].Observation == nil) {
+		return errors.New(`"trajectory" entries lack "action" and "observation"`)
+	}
+	return nil
+}
+
+// sweCommands are SWE-agent's own tools (0.x and 1.x tool bundles): an
+// action that starts with one is a call of that tool; any other action is a
+// shell command.
+var sweCommands = map[string]bool{
+	"open": true, "goto": true, "scroll_up": true, "scroll_down": true, "create": true, "edit": true,
+	"search_dir": true, "search_file": true, "find_file": true, "submit": true, "exit_forfeit": true,
+	"str_replace_editor": true, "insert": true, "append": true, "filemap": true, "view": true,
+	"str_replace": true, "undo_edit": true, "windowed_edit_linting": true,
+}
+
+// sweViews show file content.
+var sweViews = map[string]bool{"open": true, "goto": true, "scroll_up": true, "scroll_down": true, "filemap": true, "view": true}
+
+var (
+	reSWENotFound = regexp.MustCompile(`^(?:File|Directory) .* not found$|^The path .* does not exist`)
+	reSWEUsage    = regexp.MustCompile(`^(?:Usage: |Invalid |No file open|Error: )`)
+)
+
+// sweRules come before the generic rules for SWE-agent's outputs.
+var sweRules = []OutputRule{
+	{
+		Name: "edit-rejected", ErrorType: "EDIT_REJECTED", ViewsToo: true,
+		Doc: "the editor refused the edit: `Your proposed edit has introduced new syntax error(s)`, `No replacement was performed`, `did not appear verbatim`",
+		match: func(o *output) (string, bool) {
+			return "", strings.Contains(o.text, "Your proposed edit has introduced new syntax error") ||
+				strings.Contains(o.text, "No replacement was performed") ||
+				strings.Contains(o.text, "did not appear verbatim")
+		},
+	},
+	{
+		Name: "usage-error", ErrorType: "USAGE_ERROR", ViewsToo: true,
+		Doc: "the command was called wrongly: the first line begins `Usage: `, `Invalid `, `No file open` or `Error: `",
+		match: func(o *output) (string, bool) {
+			return "", reSWEUsage.MatchString(o.first)
+		},
+	},
+	{
+		Name: "not-found", ErrorType: "NO_SUCH_FILE", ViewsToo: true,
+		Doc: "the first line is `File X not found`, `Directory X not found` or `The path X does not exist`",
+		match: func(o *output) (string, bool) {
+			return "", reSWENotFound.MatchString(o.first)
+		},
+	},
+}
+
+func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
+	var t sweTraj
+	if err := json.Unmarshal(d.Raw, &t); err != nil {
+		return jsonError(err)
+	}
+	r := newRun(runName(d, 0, false, ""))
+	for i, e := range t.Trajectory {
+		action := strings.TrimSpace(e.Action)
+		s := r.add(i, "")
+		setReason(s, e.Thought)
+		if action == "" {
+			continue // a turn that ran nothing (a format error, an exit)
+		}
+		name := firstWord(action)
+		tool, search, view := "bash", false, false
+		var args any
+		if sweCommands[name] {
+			tool = name
+			rest := strings.TrimSpace(strings.TrimPrefix(action, name))
+			if name == "str_replace_editor" {
+				sub := firstWord(rest)
+				view = sub == "view"
+			}
+			view = view || sweViews[name]
+			search = isSearch(name)
+			args = map[string]string{"args": rest}
+		} else {
+			prog := program(action)
+			search = isSearch(prog)
+			view = viewPrograms[prog]
+			args = map[string]string{"command": action}
+		}
+		setCall(s, tool, args)
+		s.State = schema.StateAct.String()
+		if name == "submit" || name == "exit_forfeit" {
+			s.State = schema.StateStop.String()
+		}
+		obs := text(e.Observation)
+		errType, empty := classify(obs, search, view, sweRules)
+		setResult(s, obs, errType, empty)
+	}
+	ms := t.Info.ModelStats
+	r.spreadUsage(ms.TokensSent, ms.TokensReceived, ms.InstanceCost)
+	if len(r.steps) == 0 {
+		return errors.New("the trajectory is empty")
+	}
+	return r.emit(emit)
+}

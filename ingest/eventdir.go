@@ -1,0 +1,119 @@
+package ingest
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// An OpenHands session stores its event stream as a directory events/ of
+// one JSON file per event, named by the event's id (0.json, 1.json, ...).
+// Such a directory is one run, so it is read as one source: its files in
+// the order of their ids, presented as one JSON array, which the openhands
+// adapter reads like an exported event stream.
+
+// eventDirFiles returns the files of dir in id order when dir is such an
+// event directory: named "events", holding at least one file, every file
+// named <digits>.json. Anything else in it (or a read error) means it is
+// not one, and it is walked as any directory.
+func eventDirFiles(dir string) ([]string, bool) {
+	if filepath.Base(dir) != "events" {
+		return nil, false
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		return nil, false
+	}
+	type numbered struct {
+		n    int
+		name string
+	}
+	files := make([]numbered, 0, len(entries))
+	for _, e := range entries {
+		base, ok := strings.CutSuffix(e.Name(), ".json")
+		n, err := strconv.Atoi(base)
+		if !ok || err != nil || n < 0 || !e.Type().IsRegular() {
+			return nil, false
+		}
+		files = append(files, numbered{n, e.Name()})
+	}
+	slices.SortFunc(files, func(a, b numbered) int { return a.n - b.n })
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = filepath.Join(dir, f.name)
+	}
+	return out, true
+}
+
+// eventDirSource is the source of an event directory: "[", the files'
+// contents joined by ",", "]". Files are opened one at a time as the
+// reader reaches them.
+func eventDirSource(dir string, files []string) Source {
+	return Source{
+		Name: dir,
+		Size: -1,
+		Open: func() (io.ReadCloser, error) {
+			return &eventDirReader{files: files}, nil
+		},
+	}
+}
+
+// eventDirReader reads "[", then each file with "," between them, then
+// "]". JSON allows white space between tokens, so the files are read as
+// they are.
+type eventDirReader struct {
+	files []string
+	part  int       // 0: "[", 2k+1: file k, 2k+2: the separator after it
+	cur   io.Reader // the part being read
+	f     *os.File
+}
+
+func (r *eventDirReader) Read(p []byte) (int, error) {
+	for {
+		if r.cur == nil {
+			last := 2 * len(r.files)
+			switch {
+			case r.part > last:
+				return 0, io.EOF
+			case r.part == 0:
+				r.cur = strings.NewReader("[\n")
+			case r.part%2 == 1:
+				f, err := os.Open(r.files[r.part/2])
+				if err != nil {
+					return 0, err
+				}
+				r.f, r.cur = f, f
+			case r.part == last:
+				r.cur = strings.NewReader("\n]\n")
+			default:
+				r.cur = strings.NewReader(",\n")
+			}
+		}
+		n, err := r.cur.Read(p)
+		if err == io.EOF {
+			r.closeFile()
+			r.cur = nil
+			r.part++
+			if n > 0 {
+				return n, nil
+			}
+			continue
+		}
+		return n, err
+	}
+}
+
+func (r *eventDirReader) closeFile() {
+	if r.f != nil {
+		r.f.Close()
+		r.f = nil
+	}
+}
+
+func (r *eventDirReader) Close() error {
+	r.closeFile()
+	return nil
+}
