@@ -21,11 +21,13 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		labels string
 		format string
 		out    string
+		split  string
 		min    score.Thresholds
 	)
 	fs.StringVar(&labels, "labels", "", "labels file, one JSON per run as 'runaway gen --labels' writes (required)")
 	fs.StringVar(&format, "format", "table", "output format: table, json")
 	fs.StringVarP(&out, "out", "o", "", "write the report to FILE (atomically) instead of stdout")
+	fs.StringVar(&split, "split", "", "score only the labels of this split (a labels file of real runs has dev and test)")
 	fs.Float64Var(&min.Precision, "min-precision", 0, "exit 1 when the runaway verdict's precision is below this")
 	fs.Float64Var(&min.Recall, "min-recall", 0, "exit 1 when the runaway verdict's recall is below this")
 	fs.Float64Var(&min.CauseAccuracy, "min-cause-accuracy", 0, "exit 1 when root-cause accuracy (over runaway runs found) is below this")
@@ -60,6 +62,12 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "runaway eval: --labels: %v\n", err)
 		return exitFailure
+	}
+	if split != "" {
+		if truth = score.SelectSplit(truth, split); len(truth) == 0 {
+			fmt.Fprintf(stderr, "runaway eval: --split %q: no label has this split\n", split)
+			return exitUsage
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

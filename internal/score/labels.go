@@ -13,13 +13,18 @@ import (
 const (
 	LabelRunaway = "runaway"
 	LabelHealthy = "healthy"
+	// LabelBorderline is a run a person could not call either way (some
+	// repetition, but short or unclear): left out of precision and recall,
+	// and reported.
+	LabelBorderline = "borderline"
 )
 
 // ReadLabels reads labels, one JSON object per line as `runaway gen
-// --labels` writes them, into a map by run id. Blank lines are skipped; a
-// line that is not a label (bad JSON, no run_id, a label other than runaway
-// or healthy, a run labelled twice) is an error naming the line: scoring
-// against half-read truth would mislead.
+// --labels` writes them (or as a person labelled real runs: with a source,
+// a split, borderline runs), into a map by run id. Blank lines are
+// skipped; a line that is not a label (bad JSON, no run_id, a label other
+// than runaway, borderline or healthy, a run labelled twice) is an error
+// naming the line: scoring against half-read truth would mislead.
 func ReadLabels(r io.Reader) (map[string]Label, error) {
 	out := map[string]Label{}
 	sc := bufio.NewScanner(r)
@@ -36,8 +41,8 @@ func ReadLabels(r io.Reader) (map[string]Label, error) {
 		switch {
 		case l.RunID == "":
 			return nil, fmt.Errorf("line %d: no run_id", n)
-		case l.Label != LabelRunaway && l.Label != LabelHealthy:
-			return nil, fmt.Errorf("line %d: label %q: want %s or %s", n, l.Label, LabelRunaway, LabelHealthy)
+		case l.Label != LabelRunaway && l.Label != LabelHealthy && l.Label != LabelBorderline:
+			return nil, fmt.Errorf("line %d: label %q: want %s, %s or %s", n, l.Label, LabelRunaway, LabelBorderline, LabelHealthy)
 		}
 		if _, dup := out[l.RunID]; dup {
 			return nil, fmt.Errorf("line %d: run %q labelled twice", n, l.RunID)

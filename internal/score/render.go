@@ -39,7 +39,18 @@ func WriteTable(out io.Writer, r Report, checks []Check) error {
 	fmt.Fprintf(w, "Healthy runs     flagged (suspicious or runaway) %d/%d = %s; runaway (false positives) %d/%d = %s\n",
 		r.HealthyFlagged, r.Healthy, pct(r.HealthyFlaggedRate), r.FalsePositives, r.Healthy, pct(r.FalsePositiveRate))
 	fmt.Fprintf(w, "Root cause       accuracy %.4f (%d/%d runaway runs found)\n", r.RootCauseAccuracy, r.RootCauseCorrect, r.TruePositives)
-	fmt.Fprintf(w, "Onset            within +-2 steps of the label %.4f (%d/%d)\n\n", r.OnsetAccuracy, r.OnsetWithin2, r.TruePositives)
+	fmt.Fprintf(w, "Onset            within +-2 steps of the label %.4f (%d/%d)\n", r.OnsetAccuracy, r.OnsetWithin2, r.TruePositives)
+	if r.Borderline > 0 {
+		fmt.Fprintf(w, "Borderline runs  %d, left out of the figures above: %d given the runaway verdict, %d flagged (suspicious or runaway)\n",
+			r.Borderline, r.BorderlineRunaway, r.BorderlineFlagged)
+	}
+	w.WriteByte('\n')
+	if len(r.Sources) > 0 {
+		if err := sourceTable(w, r); err != nil {
+			return err
+		}
+		w.WriteByte('\n')
+	}
 	if err := confusionTable(w, r); err != nil {
 		return err
 	}
@@ -150,6 +161,30 @@ func confounderTable(w io.Writer, r Report) error {
 func render(w io.Writer, t *tablewriter.Table, buf *bytes.Buffer) error {
 	return report.RenderTable(w, t, buf)
 }
+
+// sourceTable gives each label source's figures, so a detector that does
+// well on one system cannot hide that it fails on another.
+func sourceTable(w io.Writer, r Report) error {
+	names := make([]string, 0, len(r.Sources))
+	for n := range r.Sources {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var buf bytes.Buffer
+	t := newTable(&buf, 10)
+	t.Header([]string{"SOURCE", "RUNAWAY", "BORDERLINE", "HEALTHY", "PRECISION", "RECALL", "ROOT CAUSE", "ONSET +-2", "FP", "BORDERLINE AS RUNAWAY"})
+	for _, n := range names {
+		s := r.Sources[n]
+		if err := t.Append([]string{n, strconv.Itoa(s.TruePositives + s.FalseNegatives), strconv.Itoa(s.Borderline), strconv.Itoa(s.Healthy),
+			fmt4(s.Precision), fmt4(s.Recall), fmt4(s.RootCauseAccuracy), fmt4(s.OnsetAccuracy),
+			strconv.Itoa(s.FalsePositives), strconv.Itoa(s.BorderlineRunaway)}); err != nil {
+			return err
+		}
+	}
+	return render(w, t, &buf)
+}
+
+func fmt4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 
 func pct(v float64) string { return strconv.FormatFloat(100*v, 'f', 2, 64) + "%" }
 

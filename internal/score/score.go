@@ -15,10 +15,20 @@ import (
 // Label is the truth about one run.
 type Label struct {
 	RunID      string `json:"run_id"`
-	Label      string `json:"label"` // "runaway" or "healthy"
+	Label      string `json:"label"` // "runaway", "borderline" or "healthy"
 	RootCause  string `json:"root_cause"`
 	OnsetStep  int64  `json:"onset_step"`
 	Confounder string `json:"confounder,omitempty"`
+	// Source names where a real run came from (a system, a producer):
+	// the report gives each source's figures too.
+	Source string `json:"source,omitempty"`
+	// Split is the label's part of a corpus ("dev" for tuning, "test" for
+	// the figures quoted), which --split selects.
+	Split string `json:"split,omitempty"`
+	// EndStep and Note: the last step of the stuck stretch and the
+	// labeller's sentence, kept for people reading the labels.
+	EndStep int64  `json:"end_step,omitempty"`
+	Note    string `json:"note,omitempty"`
 }
 
 // Report is the score of one scan.
@@ -58,6 +68,14 @@ type Report struct {
 	// FailedSources are the inputs skipped with --keep-going: the score
 	// covers the rest. Score leaves it empty; the caller fills it.
 	FailedSources []string `json:"failed_sources,omitempty"`
+	// Borderline runs are left out of every figure above; how many the scan
+	// called runaway and suspicious is reported.
+	Borderline         int `json:"borderline"`
+	BorderlineRunaway  int `json:"borderline_runaway"`
+	BorderlineFlagged  int `json:"borderline_flagged"`
+	// Sources holds the same figures per label source, when labels name
+	// their sources.
+	Sources map[string]*Report `json:"sources,omitempty"`
 }
 
 // ConfounderScore is how the healthy runs carrying one confounder fared.
@@ -71,8 +89,51 @@ type ConfounderScore struct {
 	RunawayRate float64 `json:"runaway_rate"`
 }
 
-// Score compares results with labels.
+// Score compares results with labels; when labels name their sources, the
+// report holds each source's score too.
 func Score(labels map[string]Label, results []detect.RunResult) Report {
+	r := score(labels, results)
+	bySource := map[string]map[string]Label{}
+	for id, l := range labels {
+		if l.Source == "" {
+			continue
+		}
+		if bySource[l.Source] == nil {
+			bySource[l.Source] = map[string]Label{}
+		}
+		bySource[l.Source][id] = l
+	}
+	if len(bySource) > 0 {
+		r.Sources = map[string]*Report{}
+		for src, ls := range bySource {
+			var mine []detect.RunResult
+			for _, res := range results {
+				if _, ok := ls[res.RunID]; ok {
+					mine = append(mine, res)
+				}
+			}
+			sr := score(ls, mine)
+			r.Sources[src] = &sr
+		}
+	}
+	return r
+}
+
+// SelectSplit keeps the labels of one split ("" keeps all).
+func SelectSplit(labels map[string]Label, split string) map[string]Label {
+	if split == "" {
+		return labels
+	}
+	out := map[string]Label{}
+	for id, l := range labels {
+		if l.Split == split {
+			out[id] = l
+		}
+	}
+	return out
+}
+
+func score(labels map[string]Label, results []detect.RunResult) Report {
 	r := Report{Confusion: map[string]map[string]int{}, FlaggedByConfounder: map[string]int{}, Confounders: map[string]ConfounderScore{}}
 	seen := map[string]bool{}
 	for _, res := range results {
@@ -82,6 +143,16 @@ func Score(labels map[string]Label, results []detect.RunResult) Report {
 			continue
 		}
 		seen[res.RunID] = true
+		if l.Label == LabelBorderline {
+			r.Borderline++
+			if res.Verdict == detect.Runaway {
+				r.BorderlineRunaway++
+			}
+			if res.Verdict != detect.Healthy {
+				r.BorderlineFlagged++
+			}
+			continue
+		}
 		r.Runs++
 		predRunaway := res.Verdict == detect.Runaway
 		switch {
