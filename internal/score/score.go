@@ -70,9 +70,9 @@ type Report struct {
 	FailedSources []string `json:"failed_sources,omitempty"`
 	// Borderline runs are left out of every figure above; how many the scan
 	// called runaway and suspicious is reported.
-	Borderline         int `json:"borderline"`
-	BorderlineRunaway  int `json:"borderline_runaway"`
-	BorderlineFlagged  int `json:"borderline_flagged"`
+	Borderline        int `json:"borderline"`
+	BorderlineRunaway int `json:"borderline_runaway"`
+	BorderlineFlagged int `json:"borderline_flagged"`
 	// Sources holds the same figures per label source, when labels name
 	// their sources.
 	Sources map[string]*Report `json:"sources,omitempty"`
