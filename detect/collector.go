@@ -64,6 +64,9 @@ type Collector struct {
 	// read (sidetables.go).
 	normKey    chunked[uint32]
 	emptyWords rowValues[uint64]
+	// resultSims holds the SimHash of results that have one: most logs
+	// carry no payload to compare, so a column would be mostly zeros.
+	resultSims rowValues[uint64]
 	planKeys   rowValues[uint32]
 	decisions  rowValues[uint32]
 	shorts     shortArgs
@@ -323,12 +326,17 @@ func (c *Collector) addCalls(rec arrow.RecordBatch, flags []uint16, n int) {
 func (c *Collector) addResults(rec arrow.RecordBatch, flags []uint16, n int) {
 	errType := rec.Column(schema.ColErrorType).(*array.String)
 	resHash := rec.Column(schema.ColResultHash).(*array.Uint64).Uint64Values()
+	resSim := rec.Column(schema.ColResultSim).(*array.Uint64).Uint64Values()
 	errTypes, resHashes := c.errType.extend(n), c.resHash.extend(n)
+	base := int32(c.resHash.len() - n)
 	for i := 0; i < n; i++ {
 		if flags[i]&flagError != 0 {
 			errTypes.set(i, c.errTypeIndex(errType, i))
 		}
 		resHashes.set(i, fold32(resHash[i]))
+		if resSim[i] != 0 {
+			c.resultSims.add(base+int32(i), resSim[i])
+		}
 	}
 }
 
@@ -588,6 +596,7 @@ func (c *Collector) groupRows() (order, rows, offsets []int32) {
 	c.artifacts.group(c)
 	c.memReads.group(c)
 	c.emptyWords.group(c)
+	c.resultSims.group(c)
 	c.planKeys.group(c)
 	c.decisions.group(c)
 	order = make([]int32, nRuns)

@@ -10,6 +10,13 @@ type analysis struct {
 	ind Indicators
 	// progress marks steps with a progress event (docs/indicators.md).
 	progress []bool
+	// lastingBefore[i] counts the steps before step i whose progress lasted:
+	// a progress event that is not the first instance of a call repeated
+	// with the same answer within Window calls (the first lap of a cycle
+	// looks new, and is not). Whether anything lasting happened between two
+	// steps is a subtraction.
+	lastingBefore []int32
+	nextSame      map[uint64][2]int // scratch of lastingPass: identity -> (step index, call ordinal)
 	// calls lists the indices of steps that made a tool call, in order.
 	calls []int
 	// budgetCross is the index of the first step past a budget limit, -1 if none.
@@ -19,11 +26,15 @@ type analysis struct {
 	// budgetWhat names the limit crossed first ("max_steps 20").
 	budgetWhat string
 
-	seen    map[uint64]uint32 // call identity -> last result
-	norms   map[uint64]int64  // (tool, normalised args) -> calls
-	answers map[uint64]bool   // (tool, result) pairs seen, for results with a payload
-	counts  map[uint64]int64
-	winCnt  map[uint64]int64
+	lastOf  map[uint64]int   // sameCall identity -> index of its last call with a result, -1 if none had one
+	norms   map[uint64]int64 // (tool, normalised args) -> calls
+	answers map[uint64]bool  // (tool, result) pairs seen, for results with a payload
+	// simAnswers holds, per tool, the SimHashes of its last text answers,
+	// so an answer near-identical to one given before is not new.
+	simAnswers map[int32][]uint64
+	simBits    int
+	counts     map[uint64]int64
+	winCnt     map[uint64]int64
 
 	// longestChain's chains and each key's open one (an index into chains),
 	// kept from run to run so a run's calls allocate no chains.
@@ -33,12 +44,13 @@ type analysis struct {
 
 func newAnalysis() *analysis {
 	return &analysis{
-		seen:    map[uint64]uint32{},
-		norms:   map[uint64]int64{},
-		answers: map[uint64]bool{},
-		counts:  map[uint64]int64{},
-		winCnt:  map[uint64]int64{},
-		chainOf: map[uint64]int32{},
+		lastOf:     map[uint64]int{},
+		norms:      map[uint64]int64{},
+		answers:    map[uint64]bool{},
+		simAnswers: map[int32][]uint64{},
+		counts:     map[uint64]int64{},
+		winCnt:     map[uint64]int64{},
+		chainOf:    map[uint64]int32{},
 	}
 }
 
@@ -46,9 +58,13 @@ func newAnalysis() *analysis {
 // its columns.
 func indicatorPass(v *runView, p *Policy, a *analysis) {
 	n := v.n
-	clear(a.seen)
+	clear(a.lastOf)
 	clear(a.norms)
 	clear(a.answers)
+	for t, s := range a.simAnswers {
+		a.simAnswers[t] = s[:0]
+	}
+	a.simBits = p.simBits()
 	clear(a.counts)
 	clear(a.winCnt)
 	a.progress = resize(a.progress, n)
@@ -81,23 +97,23 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 				a.norms[nk]++
 				ind.SameNormArgsMax = max(ind.SameNormArgsMax, a.norms[nk])
 			}
-			prevRes, seenBefore := a.seen[k]
+			sk := v.sameCall(i)
+			prev, seenBefore := a.lastOf[sk]
 			okData := f&flagResult != 0 && f&(flagError|flagEmpty) == 0
-			if okData && (!seenBefore || prevRes != v.res[i]) {
+			if okData && (!seenBefore || prev < 0 || !v.sameAnswer(prev, i, a.simBits)) {
 				// New information: a first call, or the same call answering
 				// differently; and, when the result shows what it returned,
 				// an answer this tool has not given before in the run (a call
 				// whose args differ only by a trace id learns nothing).
-				answer := uint64(uint32(v.tool[i]))<<32 | uint64(v.res[i])
-				if f&flagPayload == 0 || !a.answers[answer] {
+				if f&flagPayload == 0 || !a.answeredBefore(v, i) {
 					prog = true
 				}
 			}
 			if okData && f&flagPayload != 0 {
-				a.answers[uint64(uint32(v.tool[i]))<<32|uint64(v.res[i])] = true
+				a.rememberAnswer(v, i)
 			}
 			if f&flagResult != 0 {
-				a.seen[k] = v.res[i]
+				a.lastOf[sk] = i
 				if f&flagError != 0 {
 					ind.ToolErrors++
 					ind.ToolErrorsByType[v.names.errTypeName(v.err[i])]++
@@ -110,7 +126,7 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 					ind.EmptyResults++
 				}
 			} else if !seenBefore {
-				a.seen[k] = 0
+				a.lastOf[sk] = -1
 			}
 		}
 		a.progress[i] = prog
@@ -126,6 +142,7 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 	ind.CostUSD = roundCost(ind.CostUSD)
 	ind.DistinctCalls = int64(len(a.counts))
 	ind.SameCallMaxWindow = maxInWindow(v, a, p.Window)
+	lastingPass(v, a, p.Window)
 	statePass(v, a, &ind)
 	ind.MaxRepeatedDecision = int64(repeatedDecisions(v).n)
 	usagePass(v, &ind)
@@ -134,6 +151,82 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 		ind.EndedWithStop = v.state[n-1] == schema.StateStop
 	}
 	a.ind = ind
+}
+
+// lastingPass fills lastingBefore: it walks the calls backwards,
+// remembering the next call of each identity and its call ordinal.
+func lastingPass(v *runView, a *analysis, window int) {
+	n := v.n
+	a.lastingBefore = resize(a.lastingBefore, n+1)
+	if a.nextSame == nil {
+		a.nextSame = map[uint64][2]int{}
+	}
+	clear(a.nextSame)
+	ord := len(a.calls)
+	a.lastingBefore[n] = 0 // filled forwards below; this walk marks lasting steps by count
+	lasting := 0
+	for i := n - 1; i >= 0; i-- {
+		last := a.progress[i]
+		if v.flags[i]&flagCall != 0 {
+			ord--
+			k := v.sameCall(i)
+			if next, ok := a.nextSame[k]; ok && last && next[1]-ord <= window && v.sameAnswer(i, next[0], a.simBits) {
+				last = false
+			}
+			a.nextSame[k] = [2]int{i, ord}
+		}
+		if last {
+			lasting++
+		}
+		a.lastingBefore[i] = int32(lasting) // for now: lasting steps at i or after
+	}
+	// Turn "at or after" counts into "before" counts.
+	for i := 0; i <= n; i++ {
+		a.lastingBefore[i] = int32(lasting) - a.lastingBefore[i]
+	}
+}
+
+// lasting reports whether step i made progress that lasted.
+func (a *analysis) lasting(i int) bool { return a.lastingBefore[i+1] > a.lastingBefore[i] }
+
+// progressedBetween reports whether a step strictly between steps i and j
+// (i < j) made progress that lasted.
+func (a *analysis) progressedBetween(i, j int) bool {
+	return j > i+1 && a.lastingBefore[j]-a.lastingBefore[i+1] > 0
+}
+
+// maxToolAnswers is how many text answers of one tool answeredBefore
+// compares with: the most recent ones, which a loop repeats.
+const maxToolAnswers = 64
+
+// answeredBefore reports whether the tool of call i gave this answer
+// before in the run: an equal fingerprint, or a near-identical text.
+func (a *analysis) answeredBefore(v *runView, i int) bool {
+	if a.answers[uint64(uint32(v.tool[i]))<<32|uint64(v.res[i])] {
+		return true
+	}
+	if v.sim[i] == 0 {
+		return false
+	}
+	for _, s := range a.simAnswers[v.tool[i]] {
+		if schema.SimHashSimilar(s, v.sim[i], a.simBits) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *analysis) rememberAnswer(v *runView, i int) {
+	a.answers[uint64(uint32(v.tool[i]))<<32|uint64(v.res[i])] = true
+	if v.sim[i] == 0 {
+		return
+	}
+	s := a.simAnswers[v.tool[i]]
+	if len(s) == maxToolAnswers {
+		copy(s, s[1:])
+		s = s[:len(s)-1]
+	}
+	a.simAnswers[v.tool[i]] = append(s, v.sim[i])
 }
 
 // maxInWindow is the most calls of one key among any Window consecutive calls.

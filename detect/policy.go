@@ -66,6 +66,11 @@ type Policy struct {
 	// tool call that repeat the same decision.
 	MonologueSuspicious int `yaml:"monologue_suspicious"`
 	MonologueRunaway    int `yaml:"monologue_runaway"`
+	// ResultSimilarity: two text results of at least
+	// schema.MinSimilarityWords words whose estimated similarity (the
+	// cosine of their word-shingle vectors, from SimHash) is at least this
+	// are the same answer.
+	ResultSimilarity float64 `yaml:"result_similarity"`
 	// VolatileKeys are args keys left out when calls are compared for
 	// near-duplicates (request ids, timestamps, nonces); nil means
 	// schema.DefaultVolatileKeys. Ingest applies them, so the caller passes
@@ -110,6 +115,7 @@ func DefaultPolicy() Policy {
 		MonologueSuspicious:    3,
 		MonologueRunaway:       5,
 		BudgetRunawayRatio:     1.5,
+		ResultSimilarity:       0.9,
 	}
 }
 
@@ -150,6 +156,7 @@ func Params() []Param {
 		{"memory_share", fmt.Sprint(d.MemoryShare), "ours", "the least share of the stretch's steps that retrieved the memory", []string{"RA501"}},
 		{"monologue_suspicious", fmt.Sprint(d.MonologueSuspicious), "OpenHands stuck detector: 3 identical monologue messages", "steps in a row without a tool call that repeat the same decision: suspicious", []string{"RA204"}},
 		{"monologue_runaway", fmt.Sprint(d.MonologueRunaway), "ours: as repeat_runaway", "steps in a row without a tool call that repeat the same decision: runaway", []string{"RA204"}},
+		{"result_similarity", fmt.Sprint(d.ResultSimilarity), "ours: 9 of 64 SimHash bits; unrelated texts differ in about 32 (sd 4)", "text results of 12 words or more at least this similar (estimated cosine of their word 3-shingles) are the same answer", []string{"RA101", "RA102", "RA103", "RA202"}},
 		{"volatile_keys", strings.Join(schema.DefaultVolatileKeys, ","), "ours: ids, timestamps and nonces that change on every call", "args keys ignored (at any depth, any case) when comparing calls for near-duplicates", []string{"RA103"}},
 		{"budget_runaway_ratio", fmt.Sprint(d.BudgetRunawayRatio), "ours", "usage of a limit at which a budget overrun is runaway (any crossing is suspicious)", []string{"RA401"}},
 		{"max_steps", "0 (none)", "seed 000 uses 10, seed 002 maxIterations 6", "budget for runs that log none: steps", []string{"RA401"}},
@@ -199,6 +206,7 @@ func (p *Policy) Validate() error {
 		{"monologue_suspicious must be >= 2", p.MonologueSuspicious >= 2},
 		{"monologue_runaway must be >= monologue_suspicious", p.MonologueRunaway >= p.MonologueSuspicious},
 		{"budget_runaway_ratio must be >= 1", p.BudgetRunawayRatio >= 1},
+		{"result_similarity must be within 0.5..1", p.ResultSimilarity >= 0.5 && p.ResultSimilarity <= 1},
 		{"budget limits must not be negative", p.MaxSteps >= 0 && p.MaxToolCalls >= 0 && p.MaxTokens >= 0 && p.MaxCostUSD >= 0 && p.MaxSeconds >= 0},
 	}
 	for _, c := range checks {

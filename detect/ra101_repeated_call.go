@@ -20,16 +20,17 @@ var RepeatedCall = &Detector{
 	run:       runRepeatedCall,
 }
 
-// callChain is a sequence of calls of one key where each call returned what
-// the previous call of that key returned, at most Window calls apart.
+// callChain is a sequence of calls of one key where each call got the same
+// answer as the previous call of that key (equal or near-identical:
+// answers.go), at most Window calls apart, with no progress made in
+// between: re-running a check after a change that worked is an
+// experiment, not a repeat.
 type callChain struct {
-	key       uint64
-	idx       []int // step indices
-	lastOrd   int   // call ordinal of the last call
-	lastRes   uint32
-	hasResult bool
-	brokenBy  int // step index of the call of this key that broke the chain with a new result, -1 if none
-	errors    int
+	key      uint64
+	idx      []int // step indices
+	lastOrd  int   // call ordinal of the last call
+	brokenBy int   // step index of the call of this key that broke the chain with a new result, -1 if none
+	errors   int
 	// nonRetryable counts errors that say retrying cannot help: SCHEMA_ERROR
 	// or retryable:false (seed 001 4-2: SCHEMA_ERROR is never retried).
 	nonRetryable int
@@ -103,14 +104,14 @@ func longestChain(v *runView, a *analysis, p *Policy, key func(i int) uint64, ac
 			continue
 		}
 		f := v.flags[i]
-		res, hasRes := v.res[i], f&flagResult != 0
 		ci, open := a.chainOf[k]
 		if !open {
 			ci = a.newChain(k)
 			a.chainOf[k] = ci
-		} else if c := &a.chains[ci]; ord-c.lastOrd > p.Window || hasRes != c.hasResult || res != c.lastRes {
-			if ord-c.lastOrd <= p.Window {
-				c.brokenBy = i
+		} else if c := &a.chains[ci]; ord-c.lastOrd > p.Window || !v.sameAnswer(c.idx[len(c.idx)-1], i, a.simBits) ||
+			a.progressedBetween(c.idx[len(c.idx)-1], i) {
+			if ord-c.lastOrd <= p.Window && !v.sameAnswer(c.idx[len(c.idx)-1], i, a.simBits) {
+				c.brokenBy = i // the same call answered differently
 			}
 			c.finalized = true
 			consider(ci)
@@ -119,7 +120,7 @@ func longestChain(v *runView, a *analysis, p *Policy, key func(i int) uint64, ac
 		}
 		c := &a.chains[ci]
 		c.idx = append(c.idx, i)
-		c.lastOrd, c.lastRes, c.hasResult = ord, res, hasRes
+		c.lastOrd = ord
 		if f&flagError != 0 {
 			c.errors++
 			if f&flagRetryableF != 0 || v.names.errTypeName(v.err[i]) == schema.ErrSchemaError {

@@ -26,7 +26,7 @@ func runCallCycle(v *runView, a *analysis, p *Policy) *hit {
 	calls := a.calls
 	same := func(j, k int) bool {
 		x, y := calls[j], calls[k]
-		return v.call[x] == v.call[y] && v.res[x] == v.res[y] && v.flags[x]&flagResult == v.flags[y]&flagResult
+		return v.sameCall(x) == v.sameCall(y) && v.sameAnswer(x, y, a.simBits)
 	}
 	bestReps, bestPeriod, bestStart, bestEnd := 0, 0, 0, 0
 	for period := 2; period <= maxCyclePeriod; period++ {
@@ -81,7 +81,7 @@ func runCallCycle(v *runView, a *analysis, p *Policy) *hit {
 func distinctKeys(v *runView, idx []int) int {
 	seen := map[uint64]bool{}
 	for _, i := range idx {
-		seen[v.call[i]] = true
+		seen[v.sameCall(i)] = true
 	}
 	return len(seen)
 }

@@ -7,7 +7,9 @@ import (
 )
 
 // ErrorStreak finds a long run of failed tool calls with no circuit breaker
-// stepping in (seed 001, 4-4; seed 002 ErrorCircuitBreaker).
+// stepping in (seed 001, 4-4; seed 002 ErrorCircuitBreaker): failures that
+// repeat, the same error coming back, not an agent fixing one different
+// error after another.
 var ErrorStreak = &Detector{
 	ID:        "RA301",
 	Slug:      "error-streak",
@@ -20,12 +22,13 @@ var ErrorStreak = &Detector{
 }
 
 func runErrorStreak(v *runView, a *analysis, p *Policy) *hit {
-	if a.ind.MaxErrorStreak < int64(p.ErrorStreakSuspicious) {
+	if a.ind.ToolErrors < int64(p.ErrorStreakSuspicious) {
 		return nil
 	}
-	s := longestStreak(a.callSteps,
-		func(i int) bool { return v.flags[i]&flagResult == 0 },
-		func(i int) bool { return v.flags[i]&flagError != 0 })
+	s := stormStreak(v, a)
+	if s.n < p.ErrorStreakSuspicious {
+		return nil
+	}
 	bestLen, bestFirst, bestLast := s.n, s.first, s.last
 	byType := map[string]int64{}
 	keys := map[uint64]int{}
@@ -67,4 +70,102 @@ func runErrorStreak(v *runView, a *analysis, p *Policy) *hit {
 		last:       bestLast,
 		errorShare: 1,
 	}
+}
+
+// stormStreak finds the error storm, the larger (in failures) of two
+// shapes:
+//
+//   - a streak: failed calls one after another, calls that succeeded
+//     without progress (the same file viewed again) neither breaking nor
+//     extending it, in which failures repeat: they are at most half as many
+//     distinct answers (answers.go) as failures, so errors come back rather
+//     than an agent fixing one different error after another;
+//   - a stretch: it begins and ends with a failure, at least half of its
+//     answered calls failed, no two calls in a row inside it brought
+//     lasting progress (a file read between two failing edits does not end
+//     it), and one tool's one answer is at least half of its failures, and
+//     at least three of them: the same error of the same tool coming back
+//     through the agent's attempts around it.
+//
+// n counts the failures.
+func stormStreak(v *runView, a *analysis) streak {
+	var best streak
+	var fails []int
+	consider := func(ok func([]int) bool) {
+		if len(fails) > best.n && ok(fails) {
+			best = streak{first: fails[0], last: fails[len(fails)-1], n: len(fails)}
+		}
+		fails = fails[:0]
+	}
+	fewDistinct := func(idx []int) bool { return 2*distinctAnswers(v, a, idx, false) <= len(idx) }
+	for _, i := range a.calls {
+		switch f := v.flags[i]; {
+		case f&flagResult == 0:
+		case f&flagError != 0:
+			fails = append(fails, i)
+		case a.progress[i]:
+			consider(fewDistinct)
+		}
+	}
+	consider(fewDistinct)
+
+	answered, answeredAtLast := 0, 0 // calls with a result since the stretch began; at its last failure
+	prevLasting := false
+	oneAnswer := func(idx []int) bool {
+		top := distinctAnswers(v, a, idx, true)
+		return 2*len(idx) >= answeredAtLast && 2*top >= len(idx) && top >= 3
+	}
+	for _, i := range a.calls {
+		f := v.flags[i]
+		if f&flagResult == 0 {
+			continue
+		}
+		if f&flagError != 0 {
+			fails = append(fails, i)
+			answered++
+			answeredAtLast, prevLasting = answered, false
+			continue
+		}
+		if len(fails) == 0 {
+			continue
+		}
+		lasting := a.lasting(i)
+		if lasting && prevLasting {
+			consider(oneAnswer)
+			answered, answeredAtLast, prevLasting = 0, 0, false
+			continue
+		}
+		answered++
+		prevLasting = lasting
+	}
+	consider(oneAnswer)
+	return best
+}
+
+// distinctAnswers counts the distinct answers (answers.go) among the
+// failures at idx, or, with top, how many the most common answer of one
+// tool has.
+func distinctAnswers(v *runView, a *analysis, idx []int, top bool) int {
+	type class struct{ rep, n int }
+	var classes []class
+	most := 0
+	for _, i := range idx {
+		k := -1
+		for c := range classes {
+			if (!top || v.tool[classes[c].rep] == v.tool[i]) && v.sameAnswer(classes[c].rep, i, a.simBits) {
+				k = c
+				break
+			}
+		}
+		if k < 0 {
+			classes = append(classes, class{rep: i})
+			k = len(classes) - 1
+		}
+		classes[k].n++
+		most = max(most, classes[k].n)
+	}
+	if top {
+		return most
+	}
+	return len(classes)
 }

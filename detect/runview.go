@@ -21,7 +21,9 @@ type runView struct {
 	// words is the word signature of calls that returned empty; plan the
 	// plan of PLAN steps; decision the decision of steps without a call
 	// (sidetables.go); 0 where there is none.
-	words    []uint64
+	words []uint64
+	// sim is the SimHash of each step's result, 0 when it has none.
+	sim      []uint64
 	plan     []uint32
 	decision []uint32
 	tool     []int32
@@ -228,6 +230,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.args = resize(v.args, n)
 	v.norm = resize(v.norm, n)
 	v.words = resize(v.words, n)
+	v.sim = resize(v.sim, n)
 	v.plan = resize(v.plan, n)
 	v.decision = resize(v.decision, n)
 	v.tool = resize(v.tool, n)
@@ -245,7 +248,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 		v.tool[i] = c.tool.at(row)
 		v.args[i] = c.argsKey.at(row)
 		v.norm[i] = c.normKey.at(row)
-		v.words[i], v.plan[i], v.decision[i] = 0, 0, 0
+		v.words[i], v.plan[i], v.decision[i], v.sim[i] = 0, 0, 0, 0
 		v.flags[i] = c.flags.at(row)
 		if v.flags[i]&flagCall != 0 {
 			v.call[i] = callIdentity(v.tool[i], v.args[i])
@@ -267,6 +270,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	c.markNewArtifacts(v, r)
 	c.placeMemory(v, r)
 	placeValues(v, &c.emptyWords, r, v.words)
+	placeValues(v, &c.resultSims, r, v.sim)
 	placeValues(v, &c.planKeys, r, v.plan)
 	placeValues(v, &c.decisions, r, v.decision)
 }

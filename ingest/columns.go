@@ -71,9 +71,11 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		}
 		w.errorType.putNonEmpty(i, r.NormalizedErrorType())
 		w.resultHash.put(i, d.resultFingerprint(r))
+		w.resultSim.put(i, d.resultSim(r))
 	} else {
 		w.errorType.putNull(i)
 		w.resultHash.put(i, 0)
+		w.resultSim.put(i, 0)
 	}
 
 	if m := s.Memory; m != nil {
@@ -143,6 +145,13 @@ func (d *LineDecoder) reasonHash(reason string) uint64 {
 	}
 	d.reasonText = schema.AppendNormalizedText(d.reasonText[:0], unsafe.Slice(unsafe.StringData(reason), len(reason)))
 	return xxh3.Hash(d.reasonText) | 1
+}
+
+// resultSim is r.ResultSimHash with the decoder's scratch buffer.
+func (d *LineDecoder) resultSim(r *schema.ToolResult) uint64 {
+	var h uint64
+	h, d.simText = r.ResultSimHash(d.simText)
+	return h
 }
 
 // resultFingerprint is r.ResultFingerprint(xxh3.Hash) without its

@@ -18,6 +18,7 @@ type LineDecoder struct {
 	args argsCache
 
 	fingerprint []byte // what result_hash hashes
+	simText     []byte // what result_sim hashes
 	reasonText  []byte // normalised decision.reason, for reason_hash
 	suspects    []schema.SuspectWrite
 

@@ -139,6 +139,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		"flags":         schema.FlagCall | schema.FlagResult | schema.FlagError | schema.FlagPayload | schema.FlagArtifacts,
 		"error_type":    "RATE_LIMIT",
 		"result_hash":   result.ResultFingerprint(xxh3.Hash),
+		"result_sim":    uint64(0), // structured data is compared exactly
 		"mem_retrieved": []any{schema.IDHash("m1"), schema.IDHash("m2")},
 		"mem_suspect": []any{
 			map[string]any{"id": "m3", "why": "tagged inference"},
@@ -199,7 +200,7 @@ func TestDecodeMinimalLine(t *testing.T) {
 	got := row(rec, 0)
 	notNull := map[string]any{
 		"run_id": "r", "step": int64(0), "state": uint8(schema.StateNone), "flags": uint16(0), "tokens": uint32(0),
-		"args_key": uint64(0), "result_hash": uint64(0), "plan_key": uint64(0), "decision_key": uint64(0),
+		"args_key": uint64(0), "result_hash": uint64(0), "result_sim": uint64(0), "plan_key": uint64(0), "decision_key": uint64(0),
 		"args_norm": uint64(0), "args_words": uint64(0), "reason_hash": uint64(0),
 		"src_file": int32(0), "src_line": int64(1), "line_hash": xxh3.HashString(line),
 	}

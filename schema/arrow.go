@@ -20,6 +20,7 @@ const (
 	ColFlags
 	ColErrorType
 	ColResultHash
+	ColResultSim
 	ColMemRetrieved
 	ColMemSuspect
 	ColPlanKey
@@ -82,6 +83,8 @@ var SuspectWriteType = arrow.StructOf(
 //   - flags: the Flag* bits.
 //   - error_type: NormalizedErrorType; null when the result is not an error.
 //   - result_hash: ResultFingerprint of the result; 0 when there is no result.
+//   - result_sim: ResultSimHash of the result's payload; 0 when it has too
+//     few words to compare by similarity (or no payload).
 //   - mem_retrieved: IDHash of each memory.retrieved id; null when absent.
 //   - mem_suspect: SuspectWrites of the step's memory; null when none.
 //   - plan_key: PlanMemoryKey of the step's memory; 0 when it wrote no plan.
@@ -109,6 +112,7 @@ var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "flags", Type: arrow.PrimitiveTypes.Uint16},
 	{Name: "error_type", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "result_hash", Type: arrow.PrimitiveTypes.Uint64},
+	{Name: "result_sim", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "mem_retrieved", Type: hashList, Nullable: true},
 	{Name: "mem_suspect", Type: arrow.ListOf(SuspectWriteType), Nullable: true},
 	{Name: "plan_key", Type: arrow.PrimitiveTypes.Uint64},

@@ -330,8 +330,13 @@ func (r *ToolResult) HasPayload() bool {
 // got the same answer again" can be told from "the world changed" (polling
 // that finally succeeds). It hashes the outcome fields only (ok, error type,
 // status, empty, found, result_count, items, data), not reason or
-// confidence, which tools fill with volatile text. hash is the caller's
-// 64-bit hash (ingest uses xxh3.Hash); 0 is reserved for "no result".
+// confidence, which tools fill with volatile text. Data that is text (a
+// JSON string: the output a shell, an editor or a browser printed) is
+// hashed after AppendVolatileNormalized, so two outputs that differ only in
+// a timing, a temp path or an id are the same answer; structured data is
+// hashed as logged, since an id in a record names the record. hash is the
+// caller's 64-bit hash (ingest uses xxh3.Hash); 0 is reserved for "no
+// result".
 func (r *ToolResult) ResultFingerprint(hash func([]byte) uint64) uint64 {
 	if r == nil {
 		return 0
@@ -370,6 +375,60 @@ func (r *ToolResult) AppendFingerprintInput(dst []byte) []byte {
 	buf = append(buf, "\x00it="...)
 	buf = append(buf, bytes.TrimSpace(r.Items)...)
 	buf = append(buf, "\x00da="...)
-	buf = append(buf, bytes.TrimSpace(r.Data)...)
+	if data := bytes.TrimSpace(r.Data); IsJSONString(data) {
+		buf = AppendVolatileNormalized(buf, data)
+	} else {
+		buf = append(buf, data...)
+	}
 	return buf
+}
+
+// IsJSONString reports whether raw (trimmed) is a JSON string.
+func IsJSONString(raw []byte) bool { return len(raw) >= 2 && raw[0] == '"' }
+
+// MinSimilarityWords is the fewest words a text result must have to be
+// compared by similarity: in a short answer every word counts ("3 failed"
+// is not "4 failed"), so short results are compared exactly.
+const MinSimilarityWords = 12
+
+// AppendSimHashText appends the text ResultSimHash hashes: the result's
+// data when it is text (a JSON string), its escapes turned into spaces,
+// after AppendVolatileNormalized; nothing for results without text.
+func (r *ToolResult) AppendSimHashText(dst []byte) []byte {
+	if r == nil {
+		return dst
+	}
+	data := bytes.TrimSpace(r.Data)
+	if !IsJSONString(data) {
+		return dst
+	}
+	start := len(dst)
+	dst = AppendVolatileNormalized(dst, data[1:len(data)-1])
+	// JSON escapes (\n, \", \u00e9) only need to stop joining words:
+	// a space in the backslash's place does that.
+	for i := start; i < len(dst); i++ {
+		if dst[i] == '\\' {
+			dst[i] = ' '
+			if i+1 < len(dst) && dst[i+1] != 'u' {
+				dst[i+1] = ' '
+				i++
+			}
+		}
+	}
+	return dst
+}
+
+// ResultSimHash is the SimHash (TextSimHash) of AppendSimHashText's text,
+// 0 when the result has no text of at least MinSimilarityWords words.
+// scratch is a buffer the caller reuses, returned grown.
+func (r *ToolResult) ResultSimHash(scratch []byte) (uint64, []byte) {
+	scratch = r.AppendSimHashText(scratch[:0])
+	if len(scratch) == 0 {
+		return 0, scratch
+	}
+	h, words := TextSimHash(scratch)
+	if words < MinSimilarityWords {
+		return 0, scratch
+	}
+	return h, scratch
 }

@@ -583,11 +583,12 @@ func tempPathAt(t []byte, i int, afterName bool) (start, end int) {
 }
 
 // tempPathEnd is the end of a path continuing at i: the next white space,
-// control byte, quote, bracket, ',', ';' or ':'.
+// control byte, quote, bracket, ',', ';', ':' or backslash (in text still
+// JSON-escaped, "\n" ends the line the path is on).
 func tempPathEnd(t []byte, i int) int {
 	for ; i < len(t); i++ {
 		switch c := t[i]; c {
-		case '"', '\'', '`', '(', ')', '[', ']', '{', '}', '<', '>', ',', ';', ':':
+		case '"', '\'', '`', '(', ')', '[', ']', '{', '}', '<', '>', ',', ';', ':', '\\':
 			return i
 		default:
 			if c <= ' ' || c == 0x7f {

@@ -1,0 +1,43 @@
+package detect
+
+import "github.com/runawayhq/runaway/schema"
+
+// Real tools rarely answer twice with the same bytes: a test log carries
+// its timing, a page its ad, a file view its line numbers. Two results are
+// the same answer when their fingerprints are equal (ingest normalises
+// text output's volatile tokens first) or, for text of at least
+// schema.MinSimilarityWords words, when their SimHashes differ in at most
+// Policy.ResultSimilarity's bits. Likewise two calls are the same call when
+// their normalised args are equal (near-duplicates). Progress needs new
+// information, not new bytes.
+
+// sameAnswer reports whether steps i and j got the same answer: both
+// without a result, or both with results that are equal or near-identical.
+func (v *runView) sameAnswer(i, j int, simBits int) bool {
+	ri, rj := v.flags[i]&flagResult != 0, v.flags[j]&flagResult != 0
+	if ri != rj {
+		return false
+	}
+	if !ri || v.res[i] == v.res[j] {
+		return true
+	}
+	if (v.flags[i]^v.flags[j])&(flagError|flagEmpty) != 0 {
+		return false // a failure and a success are never the same answer
+	}
+	if v.flags[i]&flagError != 0 && v.err[i] != v.err[j] {
+		return false // another kind of error is another answer, however alike the texts
+	}
+	return schema.SimHashSimilar(v.sim[i], v.sim[j], simBits)
+}
+
+// sameCall is the call identity near-duplicates share: tool and
+// normalised args, or the exact identity for calls without args.
+func (v *runView) sameCall(i int) uint64 {
+	if v.norm[i] == 0 {
+		return v.call[i]
+	}
+	return callIdentity(v.tool[i], uint64(v.norm[i]))
+}
+
+// simBits is the policy's similarity as a Hamming distance.
+func (p *Policy) simBits() int { return schema.SimilarityBits(p.ResultSimilarity) }
