@@ -17,6 +17,9 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 			continue
 		}
 		h.Detector, h.Slug, h.RootCause, h.Guard = d.ID, d.Slug, d.RootCause, d.Guard
+		if h.cause != "" {
+			h.RootCause = h.cause
+		}
 		h.WastedSteps, h.WastedTokens, h.WastedCostUSD = wasteFrom(v, h.first)
 		hits = append(hits, h)
 	}
@@ -43,9 +46,10 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 		res.Signals = append(res.Signals, h.Slug)
 	}
 	res.RootCause = primary.RootCause
-	res.OnsetStep = primary.OnsetStep
+	onset := stretchStart(primary, hits)
+	res.OnsetStep = v.step[onset]
 	res.Headline = primary.Message
-	res.WastedSteps, res.WastedTokens, res.WastedCostUSD = primary.WastedSteps, primary.WastedTokens, primary.WastedCostUSD
+	res.WastedSteps, res.WastedTokens, res.WastedCostUSD = wasteFrom(v, onset)
 	slices.SortStableFunc(hits, func(x, y *hit) int {
 		switch {
 		case x == primary:
@@ -136,6 +140,15 @@ func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 			}
 		}
 	}
+	// Searches that come back empty because the same query is sent again
+	// and again are a retry loop: the repeat or cycle gives the evidence.
+	if empty := byID[EmptyResultLoop.ID]; empty != nil && empty.repeatShare >= 0.5 {
+		for _, id := range []string{RepeatedCall.ID, CallCycle.ID, NearDuplicateCall.ID} {
+			if h := byID[id]; h != nil && overlaps(empty, h) && h.Severity >= empty.Severity {
+				dropped[empty] = true
+			}
+		}
+	}
 	if replan := byID[ReplanLoop.ID]; replan != nil && !dropped[replan] {
 		for _, id := range []string{RepeatedCall.ID, CallCycle.ID, NearDuplicateCall.ID} {
 			if h := byID[id]; h != nil && overlaps(replan, h) {
@@ -163,7 +176,52 @@ func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
 	if len(kept) == 0 {
 		return pickWorst(patterns) // the rules cannot drop everything, but never guess empty
 	}
-	return pickWorst(kept)
+	p := pickWorst(kept)
+	if failingRetry(p) {
+		// The same failing call retried without a real change is an error
+		// storm, also when it is one call each time; retrying what failed
+		// for good (a non-retryable error) stays the agent's retry loop.
+		p.RootCause = CauseErrorStorm
+	}
+	return p
+}
+
+// failingRetry: a repeated call or cycle whose calls mostly failed, and not
+// mostly with a non-retryable error.
+func failingRetry(h *hit) bool {
+	switch h.Detector {
+	case RepeatedCall.ID, NearDuplicateCall.ID, CallCycle.ID:
+		return h.errorShare >= 0.5 && 2*h.nonRetryableShare < h.errorShare
+	}
+	return false
+}
+
+// stretchStart is where the stuck stretch the primary finding lies in
+// began: the earliest start of the action-level loop findings (repeats,
+// cycles, error storms, empty searches) that overlap it. A loop often
+// shows first as one pattern and then as another (rephrased empty
+// searches settling into an exact A B A B, a burst of failures before the
+// long storm): the onset is the first action of the whole stretch. A
+// re-planning loop begins with its plans, however early a call it repeats
+// was first made; symptoms (no progress, a budget crossed) and a run's
+// unfinished end are not loops.
+func stretchStart(primary *hit, hits []*hit) int {
+	if !actionLoop[primary.Detector] {
+		return primary.first
+	}
+	first := primary.first
+	for _, h := range hits {
+		if h != primary && actionLoop[h.Detector] && overlaps(h, primary) {
+			first = min(first, h.first)
+		}
+	}
+	return first
+}
+
+// actionLoop lists the detectors of loops in the actions themselves.
+var actionLoop = map[string]bool{
+	RepeatedCall.ID: true, CallCycle.ID: true, NearDuplicateCall.ID: true,
+	ErrorStreak.ID: true, NonRetryableRetry.ID: true, EmptyResultLoop.ID: true,
 }
 
 // wasteFrom is what the run spent from step index first to its end.

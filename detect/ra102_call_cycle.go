@@ -2,17 +2,18 @@ package detect
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// CallCycle finds calls repeating in a cycle of period 2 to 4 (A B A B,
-// A B C A B C) with the same results: the agent goes round the same few
+// CallCycle finds calls repeating in a cycle of period 2 to 16 (A B A B,
+// A B C A B C, a block of a dozen actions replayed) with the same results: the agent goes round the same few
 // calls and learns nothing. Seed 003's breaker only sees identical calls in
 // a row, so these loops pass it; OpenHands catches period 2 over 6 actions.
 var CallCycle = &Detector{
 	ID:        "RA102",
 	Slug:      "call-cycle",
-	Title:     "Calls repeating in a cycle of 2 to 4 with the same results",
+	Title:     "Calls repeating in a cycle of 2 to 16 with the same results",
 	RootCause: CauseToolRetryLoop,
 	Guard:     "windowed dedup on (tool, canonical args) over the last 10-20 calls, not only consecutive ones (seed 004's window; OpenHands' alternating-pattern check)",
 	Reads:     []string{"tool_calls", "distinct_calls"},
@@ -20,7 +21,10 @@ var CallCycle = &Detector{
 	run:       runCallCycle,
 }
 
-const maxCyclePeriod = 4
+// maxCyclePeriod is the longest cycle looked for: agents replay blocks of
+// a dozen actions (the same greps and views, in the same order) as well as
+// A B A B.
+const maxCyclePeriod = 16
 
 func runCallCycle(v *runView, a *analysis, p *Policy) *hit {
 	calls := a.calls
@@ -51,7 +55,7 @@ func runCallCycle(v *runView, a *analysis, p *Policy) *hit {
 	if bestReps < p.CycleSuspicious {
 		return nil
 	}
-	first, last := calls[bestStart], calls[bestEnd]
+	first, last := firstLap(v, a, calls[bestStart:bestStart+bestPeriod], p.Window), calls[bestEnd]
 	var keys []string
 	for _, i := range calls[bestStart : bestStart+bestPeriod] {
 		keys = append(keys, v.callText(i))
@@ -76,6 +80,28 @@ func runCallCycle(v *runView, a *analysis, p *Policy) *hit {
 		last:       last,
 		errorShare: segmentErrorShare(v, a, first, last),
 	}
+}
+
+// firstLap is where a cycle began: the first instance of what then
+// repeats. The calls of its first found lap may have been made before, the
+// same calls getting the same answers, with nothing lasting learned in
+// between (a block of greps and views run once, then replayed); the
+// earliest such instance within window calls is the onset.
+func firstLap(v *runView, a *analysis, lap []int, window int) int {
+	first := lap[0]
+	for _, i := range lap {
+		ord := slices.Index(a.calls, i)
+		for o := ord - 1; o >= 0 && ord-o <= window; o-- {
+			j := a.calls[o]
+			if a.progressedBetween(j, i) {
+				break
+			}
+			if v.sameCall(j) == v.sameCall(i) && v.sameAnswer(j, i, a.simBits) {
+				first = min(first, j)
+			}
+		}
+	}
+	return first
 }
 
 func distinctKeys(v *runView, idx []int) int {

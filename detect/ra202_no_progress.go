@@ -1,6 +1,10 @@
 package detect
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/runawayhq/runaway/schema"
+)
 
 // NoProgress finds long stretches with no progress event: no new artifact, no
 // memory written as an observation or decision, no call that returned new
@@ -46,5 +50,27 @@ func runNoProgress(v *runView, a *analysis, p *Policy) *hit {
 		},
 		first: first,
 		last:  last,
+		cause: stuckCause(v, first, last),
 	}
+}
+
+// stuckCause names what a stretch without progress is: a re-planning loop
+// when the agent planned or judged in it (PLAN, EVAL, or steps that only
+// decided), a retry loop when it only made calls that brought nothing new.
+func stuckCause(v *runView, first, last int) RootCause {
+	calls, thinking := 0, 0
+	for i := first; i <= last; i++ {
+		switch {
+		case v.state[i] == schema.StatePlan || v.state[i] == schema.StateEval:
+			thinking++
+		case v.flags[i]&flagCall != 0:
+			calls++
+		default:
+			thinking++
+		}
+	}
+	if thinking == 0 && calls > 0 {
+		return CauseToolRetryLoop
+	}
+	return CauseReplanLoop
 }

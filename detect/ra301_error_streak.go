@@ -90,30 +90,42 @@ func runErrorStreak(v *runView, a *analysis, p *Policy) *hit {
 // n counts the failures.
 func stormStreak(v *runView, a *analysis) streak {
 	var best streak
-	var fails []int
-	consider := func(ok func([]int) bool) {
-		if len(fails) > best.n && ok(fails) {
+	keep := func(fails []int) {
+		if len(fails) > best.n {
 			best = streak{first: fails[0], last: fails[len(fails)-1], n: len(fails)}
+		}
+	}
+
+	var fails []int
+	streakEnds := func() {
+		if 2*len(distinctAnswers(v, a, fails, false)) <= len(fails) {
+			keep(fails)
 		}
 		fails = fails[:0]
 	}
-	fewDistinct := func(idx []int) bool { return 2*distinctAnswers(v, a, idx, false) <= len(idx) }
 	for _, i := range a.calls {
 		switch f := v.flags[i]; {
 		case f&flagResult == 0:
 		case f&flagError != 0:
 			fails = append(fails, i)
 		case a.progress[i]:
-			consider(fewDistinct)
+			streakEnds()
 		}
 	}
-	consider(fewDistinct)
+	streakEnds()
 
 	answered, answeredAtLast := 0, 0 // calls with a result since the stretch began; at its last failure
 	prevLasting := false
-	oneAnswer := func(idx []int) bool {
-		top := distinctAnswers(v, a, idx, true)
-		return 2*len(idx) >= answeredAtLast && 2*top >= len(idx) && top >= 3
+	stretchEnds := func() {
+		if len(fails) > 0 && 2*len(fails) >= answeredAtLast {
+			top := distinctAnswers(v, a, fails, true)
+			if 2*len(top) >= len(fails) && len(top) >= 3 {
+				// The storm begins with the first instance of the error
+				// that comes back: failures before it are not the storm.
+				keep(fails[slices.Index(fails, top[0]):])
+			}
+		}
+		fails, answered, answeredAtLast, prevLasting = fails[:0], 0, 0, false
 	}
 	for _, i := range a.calls {
 		f := v.flags[i]
@@ -131,41 +143,49 @@ func stormStreak(v *runView, a *analysis) streak {
 		}
 		lasting := a.lasting(i)
 		if lasting && prevLasting {
-			consider(oneAnswer)
-			answered, answeredAtLast, prevLasting = 0, 0, false
+			stretchEnds()
 			continue
 		}
 		answered++
 		prevLasting = lasting
 	}
-	consider(oneAnswer)
+	stretchEnds()
 	return best
 }
 
-// distinctAnswers counts the distinct answers (answers.go) among the
-// failures at idx, or, with top, how many the most common answer of one
-// tool has.
-func distinctAnswers(v *runView, a *analysis, idx []int, top bool) int {
-	type class struct{ rep, n int }
-	var classes []class
-	most := 0
+// distinctAnswers returns one failure of each distinct answer (answers.go)
+// among the failures at idx or, with top, the failures of the most common
+// answer of one tool.
+func distinctAnswers(v *runView, a *analysis, idx []int, top bool) []int {
+	var classes [][]int
+	most := -1
 	for _, i := range idx {
 		k := -1
 		for c := range classes {
-			if (!top || v.tool[classes[c].rep] == v.tool[i]) && v.sameAnswer(classes[c].rep, i, a.simBits) {
+			rep := classes[c][0]
+			if (!top || v.tool[rep] == v.tool[i]) && v.sameAnswer(rep, i, a.simBits) {
 				k = c
 				break
 			}
 		}
 		if k < 0 {
-			classes = append(classes, class{rep: i})
+			classes = append(classes, nil)
 			k = len(classes) - 1
 		}
-		classes[k].n++
-		most = max(most, classes[k].n)
+		classes[k] = append(classes[k], i)
+		if most < 0 || len(classes[k]) > len(classes[most]) {
+			most = k
+		}
 	}
 	if top {
-		return most
+		if most < 0 {
+			return nil
+		}
+		return classes[most]
 	}
-	return len(classes)
+	reps := make([]int, len(classes))
+	for c := range classes {
+		reps[c] = classes[c][0]
+	}
+	return reps
 }

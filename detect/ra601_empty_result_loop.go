@@ -112,7 +112,8 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 				Counts: []Count{{"empty_results", n}, {"distinct_queries", int64(len(best.queries))}},
 			},
 		},
-		first: first,
-		last:  last,
+		first:       first,
+		last:        last,
+		repeatShare: 1 - float64(len(best.queries))/float64(best.empties),
 	}
 }

@@ -61,6 +61,14 @@ type hit struct {
 	// nonRetryableShare the share that failed with a non-retryable error.
 	errorShare        float64
 	nonRetryableShare float64
+	// repeatShare is, for an empty-result loop, the share of its empty
+	// results that repeated a query already made: the same search again is
+	// a retry loop, a rephrased one a search loop.
+	repeatShare float64
+	// cause, when set, is the root cause the evidence shows, in place of
+	// the detector's own (a stretch without progress made of calls and no
+	// plans is a retry loop, not a re-planning one).
+	cause RootCause
 }
 
 func severityFor(value int64, suspicious, runaway int) Verdict {
