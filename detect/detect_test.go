@@ -247,13 +247,13 @@ func TestWasteIsCountedFromTheOnset(t *testing.T) {
 
 func TestPolicyThresholdsChangeVerdicts(t *testing.T) {
 	r := newRun("p").repeat(4, search+`,`+sameAnswer)
-	if got := one(t, detect.DefaultPolicy(), r.text()).Verdict; got != detect.Suspicious {
-		t.Fatalf("4 identical calls: %v, want suspicious", got)
+	if got := one(t, detect.DefaultPolicy(), r.text()).Verdict; got != detect.Runaway {
+		t.Fatalf("4 identical calls: %v, want runaway (OpenHands' 4 identical pairs)", got)
 	}
 	p := detect.DefaultPolicy()
-	p.RepeatRunaway = 4
-	if got := one(t, p, r.text()).Verdict; got != detect.Runaway {
-		t.Fatalf("with repeat_runaway 4: %v", got)
+	p.RepeatRunaway = 5
+	if got := one(t, p, r.text()).Verdict; got != detect.Suspicious {
+		t.Fatalf("with repeat_runaway 5: %v", got)
 	}
 	p.RepeatSuspicious, p.RepeatRunaway = 5, 6
 	if got := one(t, p, r.text()).Verdict; got != detect.Healthy {

@@ -147,12 +147,23 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 			}
 			s := r.add(i, state)
 			setReason(s, content)
+			if i+1 < len(msgs) && msgs[i+1].Role == "user" {
+				// Talking to the user is an action whose result is the
+				// user's answer: the same question asked again and
+				// answered alike is a loop like any other.
+				setMessage(s, content, text(msgs[i+1].Content))
+			}
 		}
 	}
 }
 
 // chatCall fills a call step and, when the call was answered, its result.
 func chatCall(s *schema.Step, tool string, args json.RawMessage, msgs []chatMessage, reply int, st chatStyle) {
+	if reply >= 0 && msgs[reply].Name != "" && msgs[reply].Name != tool {
+		// Some harnesses log every call under one name and the tool that
+		// really ran in its reply: the reply knows what ran.
+		tool = msgs[reply].Name
+	}
 	setRawCall(s, tool, args)
 	if st.stop != nil && st.stop(tool, args) {
 		s.State = schema.StateStop.String()
@@ -175,6 +186,9 @@ func chatCall(s *schema.Step, tool string, args json.RawMessage, msgs []chatMess
 		json.Unmarshal(args, &a)
 		prog := program(a.Command + a.Cmd)
 		search, view = isSearch(prog), viewPrograms[prog]
+	}
+	if search {
+		s.Intent = searchIntent
 	}
 	errType, empty := classify(out, search, view, st.rules)
 	if errType == "" && !empty && exit != nil && *exit != 0 {

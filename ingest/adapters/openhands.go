@@ -293,6 +293,22 @@ func ohAnswers(events []ohEvent, pairObs map[int]*ohEvent) []*ohEvent {
 			answers[i] = o
 		}
 	}
+	// An agent's message is answered by the user's next message (in
+	// evaluation, an automatic "please continue").
+	for i := range events {
+		if events[i].action != "message" || events[i].source == "user" {
+			continue
+		}
+		for j := i + 1; j < len(events); j++ {
+			if events[j].action == "" || ohSkipped[events[j].action] {
+				continue
+			}
+			if events[j].action == "message" && events[j].source == "user" {
+				answers[i] = &events[j]
+			}
+			break
+		}
+	}
 	for i := range events {
 		e := &events[i]
 		if e.obs == "" || e.obs == "null" || e.obs == "agent_state_changed" {
@@ -364,6 +380,9 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 	switch e.action {
 	case "message":
 		setReason(s, e.content)
+		if obs != nil {
+			setMessage(s, e.content, obs.content)
+		}
 		return
 	case "think":
 		s.State = schema.StatePlan.String()
@@ -397,6 +416,9 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 		view = true
 	case e.action == "edit" || e.action == "str_replace_editor" || e.action == "file_editor":
 		view = cmd == "view"
+	}
+	if search {
+		s.Intent = searchIntent
 	}
 	errType, empty := classify(out, search, view, ohRules)
 	switch {

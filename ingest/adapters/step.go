@@ -93,6 +93,11 @@ func share(total, n, i int64) int64 {
 	return q
 }
 
+// searchIntent is the intent of every call that searches (grep, find, a
+// search tool): a run of them that keeps coming back empty is one search
+// rephrased, whatever its words.
+const searchIntent = "search"
+
 // setCall records a tool call; args is any value that marshals to JSON.
 func setCall(s *schema.Step, tool string, args any) {
 	raw, err := json.Marshal(args)
@@ -128,6 +133,20 @@ func setResult(s *schema.Step, text, errType string, empty bool) {
 		r.Data = jsonString(text)
 	}
 	s.ToolResult = r
+}
+
+// MessageTool is the tool name of a message the agent sent to the user (or
+// to a simulated one) and got an answer to.
+const MessageTool = "message"
+
+// setMessage records a message to the user as a call whose result is the
+// user's reply.
+func setMessage(s *schema.Step, content, reply string) {
+	if s.State == "" {
+		s.State = schema.StateAct.String()
+	}
+	setCall(s, MessageTool, map[string]string{"text": content})
+	setResult(s, reply, "", false)
 }
 
 // setReason keeps the agent's words for the step (a thought, a message),

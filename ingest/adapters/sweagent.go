@@ -144,6 +144,9 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 			s.State = schema.StateStop.String()
 		}
 		obs := text(e.Observation)
+		if search {
+			s.Intent = searchIntent
+		}
 		errType, empty := classify(obs, search, view, sweRules)
 		setResult(s, obs, errType, empty)
 	}
