@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"github.com/runawayhq/runaway/schema"
 	"slices"
 	"strings"
 )
@@ -153,6 +154,21 @@ func stormStreak(v *runView, a *analysis) streak {
 	return best
 }
 
+// sameFailure: two failures are the same answer (answers.go); within one
+// tool, also two failures of one specific error type (an edit rejected, a
+// format error, a timeout), whose texts echo what the agent sent and so
+// differ with every attempt. Generic types (EXIT_CODE, ERROR, UNKNOWN)
+// name no failure in particular: their texts must match.
+func sameFailure(v *runView, a *analysis, i, j int, sameTool bool) bool {
+	if sameTool && v.err[i] == v.err[j] && !genericError[v.names.errTypeName(v.err[i])] {
+		return true
+	}
+	return v.sameAnswer(i, j, a.simBits)
+}
+
+// genericError are error types that say a call failed, not how.
+var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true}
+
 // distinctAnswers returns one failure of each distinct answer (answers.go)
 // among the failures at idx or, with top, the failures of the most common
 // answer of one tool.
@@ -163,7 +179,7 @@ func distinctAnswers(v *runView, a *analysis, idx []int, top bool) []int {
 		k := -1
 		for c := range classes {
 			rep := classes[c][0]
-			if (!top || v.tool[rep] == v.tool[i]) && v.sameAnswer(rep, i, a.simBits) {
+			if (!top || v.tool[rep] == v.tool[i]) && sameFailure(v, a, rep, i, top) {
 				k = c
 				break
 			}
