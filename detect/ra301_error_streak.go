@@ -116,17 +116,24 @@ func stormStreak(v *runView, a *analysis) streak {
 	streakEnds()
 
 	answered, answeredAtLast := 0, 0 // calls with a result since the stretch began; at its last failure
-	prevLasting := false
+	lastingInARow := 0
 	stretchEnds := func() {
 		if len(fails) > 0 && 2*len(fails) >= answeredAtLast {
 			top := distinctAnswers(v, a, fails, true)
 			if 2*len(top) >= len(fails) && len(top) >= 3 {
 				// The storm begins with the first instance of the error
 				// that comes back: failures before it are not the storm.
-				keep(fails[slices.Index(fails, top[0]):])
+				storm := fails[slices.Index(fails, top[0]):]
+				// Nor are the first failures that something worked after:
+				// the storm is where failures follow failures with nothing
+				// learned between them.
+				for len(storm) > 1 && a.progressedBetween(storm[0], storm[1]) {
+					storm = storm[1:]
+				}
+				keep(storm[burstStart(v, a, storm):])
 			}
 		}
-		fails, answered, answeredAtLast, prevLasting = fails[:0], 0, 0, false
+		fails, answered, answeredAtLast, lastingInARow = fails[:0], 0, 0, 0
 	}
 	for _, i := range a.calls {
 		f := v.flags[i]
@@ -136,19 +143,19 @@ func stormStreak(v *runView, a *analysis) streak {
 		if f&flagError != 0 {
 			fails = append(fails, i)
 			answered++
-			answeredAtLast, prevLasting = answered, false
+			answeredAtLast, lastingInARow = answered, 0
 			continue
 		}
 		if len(fails) == 0 {
 			continue
 		}
-		lasting := a.lasting(i)
-		if lasting && prevLasting {
-			stretchEnds()
-			continue
+		if a.lasting(i) {
+			if lastingInARow++; lastingInARow > maxStormPause {
+				stretchEnds()
+				continue
+			}
 		}
 		answered++
-		prevLasting = lasting
 	}
 	stretchEnds()
 	return best
@@ -168,6 +175,33 @@ func sameFailure(v *runView, a *analysis, i, j int, sameTool bool) bool {
 
 // genericError are error types that say a call failed, not how.
 var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true}
+
+// maxStormPause is how many calls in a row that brought something lasting
+// a storm goes on through: a file read between two failing edits
+// interrupts it; a second success in a row ends it.
+const maxStormPause = 1
+
+// minBurst is the fewest failures in a row that make the start of a storm:
+// a person reading a run sees a stuck stretch from about four failed
+// actions on; single failures before it are an agent trying things.
+const minBurst = 4
+
+// burstStart is the index in storm of the first failure of its first run
+// of minBurst failures with only calls that brought nothing between them,
+// or 0 when it has none.
+func burstStart(v *runView, a *analysis, storm []int) int {
+	run := 1
+	for k := 1; k < len(storm); k++ {
+		if a.progressedBetween(storm[k-1], storm[k]) {
+			run = 1
+			continue
+		}
+		if run++; run == minBurst {
+			return k - minBurst + 1
+		}
+	}
+	return 0
+}
 
 // distinctAnswers returns one failure of each distinct answer (answers.go)
 // among the failures at idx or, with top, the failures of the most common
