@@ -34,6 +34,7 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 		queries     map[uint64]bool
 		tool        int32
 		words       uint64 // of the last query; 0 for a search grouped by tool alone
+		lastOrd     int    // call ordinal of its last empty result
 	}
 	// The intent groups calls. Without one, the empty calls of one tool whose
 	// queries share most of their words are one search rephrased; queries
@@ -41,7 +42,7 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 	byIntent := map[int32]*search{}
 	var byWords []*search
 	var best *search
-	for _, i := range a.calls {
+	for ord, i := range a.calls {
 		f := v.flags[i]
 		if f&flagResult == 0 || f&flagError != 0 {
 			continue
@@ -52,7 +53,10 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 				delete(byIntent, in) // a useful result ends the search
 				continue
 			}
-			if s = byIntent[in]; s == nil {
+			if s = byIntent[in]; s != nil && ord-s.lastOrd > p.Window {
+				s = nil // empties far apart are searches of their own
+			}
+			if s == nil {
 				s = &search{first: i, shown: -1, queries: map[uint64]bool{}}
 				byIntent[in] = s
 			}
@@ -75,7 +79,7 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 			}
 			s.words = w
 		}
-		s.last = i
+		s.last, s.lastOrd = i, ord
 		if s.shown < 0 && v.names.hasShortArgs(v.run, v.norm[i]) {
 			s.shown = i
 		}

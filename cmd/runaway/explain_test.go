@@ -102,8 +102,10 @@ func TestExplainSkipsOtherRuns(t *testing.T) {
 	if code != exitFailure {
 		t.Fatalf("exit %d, want 3", code)
 	}
-	// The fixtures hold 430 lines, none of run absent-run.
-	if !strings.Contains(stderr, "(430 lines read, 430 of other runs skipped)") {
+	// The fixtures hold 2508 lines, none of run absent-run: 430 step lines
+	// and the lines of the trajectories, whose 163 steps are skipped once
+	// converted.
+	if !strings.Contains(stderr, "(2508 lines read, 593 of other runs skipped)") {
 		t.Errorf("stderr %q", stderr)
 	}
 }
