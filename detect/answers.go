@@ -39,5 +39,14 @@ func (v *runView) sameCall(i int) uint64 {
 	return callIdentity(v.tool[i], uint64(v.norm[i]))
 }
 
+// likeCall reports whether calls i and j are the same call, or calls of
+// one tool with near-identical long args (an edit re-sent with another
+// indentation or a word changed: answers.go's similarity, applied to what
+// was asked).
+func (v *runView) likeCall(i, j int, simBits int) bool {
+	return v.sameCall(i) == v.sameCall(j) ||
+		(v.tool[i] == v.tool[j] && schema.SimHashSimilar(v.argSim[i], v.argSim[j], simBits))
+}
+
 // simBits is the policy's similarity as a Hamming distance.
 func (p *Policy) simBits() int { return schema.SimilarityBits(p.ResultSimilarity) }

@@ -67,6 +67,7 @@ type Collector struct {
 	// resultSims holds the SimHash of results that have one: most logs
 	// carry no payload to compare, so a column would be mostly zeros.
 	resultSims rowValues[uint64]
+	argsSims   rowValues[uint64] // likewise for long args
 	planKeys   rowValues[uint32]
 	decisions  rowValues[uint32]
 	shorts     shortArgs
@@ -597,6 +598,7 @@ func (c *Collector) groupRows() (order, rows, offsets []int32) {
 	c.memReads.group(c)
 	c.emptyWords.group(c)
 	c.resultSims.group(c)
+	c.argsSims.group(c)
 	c.planKeys.group(c)
 	c.decisions.group(c)
 	order = make([]int32, nRuns)

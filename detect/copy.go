@@ -22,6 +22,7 @@ type Partitioned struct {
 	pairs    [4]groups
 	empties  groups     // pair indices of emptyWords
 	sims     groups     // pair indices of resultSims
+	argSims  groups     // pair indices of argsSims
 	texts    groups     // entries of texts
 	byKey    [][]uint64 // keys of shorts.byKey, sorted
 	seg      *segWriter
@@ -102,6 +103,7 @@ func (c *Collector) PartitionRuns(n int, partOf func(run int) int32) *Partitione
 	}
 	p.empties = groupBy(n, rowsOf(&c.emptyWords.row))
 	p.sims = groupBy(n, rowsOf(&c.resultSims.row))
+	p.argSims = groupBy(n, rowsOf(&c.argsSims.row))
 	p.texts = groupBy(n, rowsOf(&c.texts.row))
 	p.byKey = make([][]uint64, n)
 	for k := range c.shorts.byKey {
@@ -127,7 +129,7 @@ func (p *Partitioned) ApproxBytes(part int32) int64 {
 	for t := range p.pairs {
 		n += int64(len(p.pairs[t].of(part))) * 8
 	}
-	n += int64(len(p.empties.of(part))+len(p.sims.of(part))) * 12
+	n += int64(len(p.empties.of(part))+len(p.sims.of(part))+len(p.argSims.of(part))) * 12
 	for _, r := range p.runs.of(part) {
 		n += int64(len(c.runIDs[r])) + perRunBytes + int64(len(c.memSuspect[r]))*suspectBytes
 	}
@@ -196,6 +198,7 @@ func (p *Partitioned) CopyTo(dst *Collector, part int32) error {
 	}
 	copyPairs(&c.emptyWords, &dst.emptyWords, p.empties.of(part), rowMap)
 	copyPairs(&c.resultSims, &dst.resultSims, p.sims.of(part), rowMap)
+	copyPairs(&c.argsSims, &dst.argsSims, p.argSims.of(part), rowMap)
 	for i, r := range runs {
 		dr := runMap[i]
 		for _, w := range c.memSuspect[r] {
@@ -374,6 +377,6 @@ const (
 func (c *Collector) ApproxBytes() int64 {
 	n := int64(c.run.len()) * rowBytes
 	n += int64(c.artifacts.row.len()+c.memReads.row.len()+c.planKeys.row.len()+c.decisions.row.len()) * 8
-	n += int64(c.emptyWords.row.len()+c.resultSims.row.len()) * 12
+	n += int64(c.emptyWords.row.len()+c.resultSims.row.len()+c.argsSims.row.len()) * 12
 	return n + c.heldBytes + c.shorts.bytes + c.texts.bytes()
 }

@@ -120,7 +120,7 @@ func stormStreak(v *runView, a *analysis) streak {
 	stretchEnds := func() {
 		if len(fails) > 0 && 2*len(fails) >= answeredAtLast {
 			top := distinctAnswers(v, a, fails, true)
-			if 2*len(top) >= len(fails) && len(top) >= 3 {
+			if 2*len(top) >= len(fails) && len(top) >= 3 && retried(v, a, top) {
 				// The storm begins with the first instance of the error
 				// that comes back: failures before it are not the storm.
 				storm := fails[slices.Index(fails, top[0]):]
@@ -175,6 +175,22 @@ func sameFailure(v *runView, a *analysis, i, j int, sameTool bool) bool {
 
 // genericError are error types that say a call failed, not how.
 var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true}
+
+// retried reports whether the failures at idx are mostly the same call
+// made again (likeCall: an edit re-sent with other indentation is the same
+// edit), not different calls that each fail.
+func retried(v *runView, a *analysis, idx []int) bool {
+	again := 0
+	for k, i := range idx {
+		for _, j := range idx[:k] {
+			if v.likeCall(j, i, a.simBits) {
+				again++
+				break
+			}
+		}
+	}
+	return 2*again >= len(idx)
+}
 
 // maxStormPause is how many calls in a row that brought something lasting
 // a storm goes on through: a file read between two failing edits

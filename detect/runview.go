@@ -23,7 +23,9 @@ type runView struct {
 	// (sidetables.go); 0 where there is none.
 	words []uint64
 	// sim is the SimHash of each step's result, 0 when it has none.
-	sim      []uint64
+	sim []uint64
+	// argSim is the SimHash of each call\'s args, 0 when they have none.
+	argSim   []uint64
 	plan     []uint32
 	decision []uint32
 	tool     []int32
@@ -231,6 +233,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.norm = resize(v.norm, n)
 	v.words = resize(v.words, n)
 	v.sim = resize(v.sim, n)
+	v.argSim = resize(v.argSim, n)
 	v.plan = resize(v.plan, n)
 	v.decision = resize(v.decision, n)
 	v.tool = resize(v.tool, n)
@@ -248,7 +251,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 		v.tool[i] = c.tool.at(row)
 		v.args[i] = c.argsKey.at(row)
 		v.norm[i] = c.normKey.at(row)
-		v.words[i], v.plan[i], v.decision[i], v.sim[i] = 0, 0, 0, 0
+		v.words[i], v.plan[i], v.decision[i], v.sim[i], v.argSim[i] = 0, 0, 0, 0, 0
 		v.flags[i] = c.flags.at(row)
 		if v.flags[i]&flagCall != 0 {
 			v.call[i] = callIdentity(v.tool[i], v.args[i])
@@ -271,6 +274,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	c.placeMemory(v, r)
 	placeValues(v, &c.emptyWords, r, v.words)
 	placeValues(v, &c.resultSims, r, v.sim)
+	placeValues(v, &c.argsSims, r, v.argSim)
 	placeValues(v, &c.planKeys, r, v.plan)
 	placeValues(v, &c.decisions, r, v.decision)
 }

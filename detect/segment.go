@@ -40,6 +40,7 @@ type segHeader struct {
 	pairs    [4]uint32
 	empties  uint32
 	sims     uint32
+	argSims  uint32
 	suspects uint32
 	budgets  uint32
 	others   uint32
@@ -232,7 +233,7 @@ func (p *Partitioned) WriteSegment(w *bufio.Writer, part int32) error {
 	}
 	hdr := segHeader{magic: segMagic, flags: flags, rows: uint32(len(rows)), runs: uint32(len(runs)),
 		tools: uint32(len(sw.tools.list)), errTypes: uint32(len(sw.errTypes.list)), intents: uint32(len(sw.intents.list)),
-		empties: uint32(len(p.empties.of(part))), sims: uint32(len(p.sims.of(part))), others: uint32(len(sw.others)),
+		empties: uint32(len(p.empties.of(part))), sims: uint32(len(p.sims.of(part))), argSims: uint32(len(p.argSims.of(part))), others: uint32(len(sw.others)),
 		chosen: uint32(len(chosen)), texts: uint32(len(texts))}
 	for t := range p.pairs {
 		hdr.pairs[t] = uint32(len(p.pairs[t].of(part)))
@@ -287,6 +288,8 @@ func (p *Partitioned) WriteSegment(w *bufio.Writer, part int32) error {
 	writeColumn(sw, &c.emptyWords.val, p.empties.of(part))
 	writePairs(&c.resultSims.row, p.sims.of(part))
 	writeColumn(sw, &c.resultSims.val, p.sims.of(part))
+	writePairs(&c.argsSims.row, p.argSims.of(part))
+	writeColumn(sw, &c.argsSims.val, p.argSims.of(part))
 
 	for i, r := range runs {
 		for _, s := range c.memSuspect[r] {
@@ -575,6 +578,8 @@ func (c *Collector) ReadSegment(r *bufio.Reader) error {
 	readColumn(s, &c.emptyWords.val, int(hdr.empties), nil)
 	readColumn(s, &c.resultSims.row, int(hdr.sims), toRow)
 	readColumn(s, &c.resultSims.val, int(hdr.sims), nil)
+	readColumn(s, &c.argsSims.row, int(hdr.argSims), toRow)
+	readColumn(s, &c.argsSims.val, int(hdr.argSims), nil)
 
 	run := func(local uint32) int32 {
 		if int(local) >= len(s.runs) {

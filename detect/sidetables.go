@@ -60,12 +60,16 @@ func fold32(h uint64) uint32 { return uint32(h) ^ uint32(h>>32) }
 // that repeat.
 func (c *Collector) addNearDuplicateKeys(rec arrow.RecordBatch, base int32, n int) {
 	norm := rec.Column(schema.ColArgsNorm).(*array.Uint64).Uint64Values()
+	argsSim := rec.Column(schema.ColArgsSim).(*array.Uint64).Uint64Values()
 	words := rec.Column(schema.ColArgsWords).(*array.Uint64).Uint64Values()
 	short := rec.Column(schema.ColArgsShort).(*array.String)
 	keys := c.normKey.extend(n)
 	for i := 0; i < n; i++ {
 		row := base + int32(i)
 		f := c.flags.at(row)
+		if f&flagCall != 0 && argsSim[i] != 0 {
+			c.argsSims.add(row, argsSim[i])
+		}
 		if f&flagCall == 0 || norm[i] == 0 {
 			continue
 		}

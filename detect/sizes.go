@@ -5,13 +5,13 @@ import "math/bits"
 // Sizes are how many values each of a collector's columns holds, for
 // sizing a collector that will hold about as many (Expect).
 type Sizes struct {
-	rows, empties, sims, texts int
-	pairs                      [4]int // sideTables' order
+	rows, empties, sims, argSims, texts int
+	pairs                               [4]int // sideTables' order
 }
 
 // Sizes returns what c holds, for Expect.
 func (c *Collector) Sizes() Sizes {
-	s := Sizes{rows: c.run.len(), empties: c.emptyWords.row.len(), sims: c.resultSims.row.len(), texts: c.texts.row.len()}
+	s := Sizes{rows: c.run.len(), empties: c.emptyWords.row.len(), sims: c.resultSims.row.len(), argSims: c.argsSims.row.len(), texts: c.texts.row.len()}
 	for t, table := range c.sideTables() {
 		s.pairs[t] = table.row.len()
 	}
@@ -38,6 +38,7 @@ func (c *Collector) Expect(s Sizes) {
 	}
 	c.emptyWords.row.expect, c.emptyWords.val.expect = doublingCap(s.empties), doublingCap(s.empties)
 	c.resultSims.row.expect, c.resultSims.val.expect = doublingCap(s.sims), doublingCap(s.sims)
+	c.argsSims.row.expect, c.argsSims.val.expect = doublingCap(s.argSims), doublingCap(s.argSims)
 	c.texts.row.expect, c.texts.end.expect = doublingCap(s.texts), doublingCap(s.texts)
 }
 

@@ -28,7 +28,7 @@ type batchWriter struct {
 	flags                                               values[uint16]
 	tokens                                              values[uint32]
 	argsKey, resultHash, lineHash, argsNorm, argsWords  values[uint64]
-	resultSim                                           values[uint64]
+	resultSim, argsSim                                  values[uint64]
 	reasonHash, decisionKey, planKey                    values[uint64]
 	srcFile                                             values[int32]
 	memRetrieved, artifacts                             hashList
@@ -54,7 +54,7 @@ func newBatchWriter(alloc memory.Allocator) *batchWriter {
 		schema.ColRunID: &w.runID, schema.ColStep: &w.step, schema.ColTSMillis: &w.tsMillis,
 		schema.ColState: &w.state, schema.ColIntent: &w.intent, schema.ColToolName: &w.toolName,
 		schema.ColArgsKey: &w.argsKey, schema.ColArgsHash: &w.argsHash, schema.ColArgs: &w.args,
-		schema.ColArgsNorm: &w.argsNorm, schema.ColArgsWords: &w.argsWords, schema.ColArgsShort: &w.argsShort,
+		schema.ColArgsNorm: &w.argsNorm, schema.ColArgsWords: &w.argsWords, schema.ColArgsSim: &w.argsSim, schema.ColArgsShort: &w.argsShort,
 		schema.ColFlags: &w.flags, schema.ColErrorType: &w.errorType, schema.ColResultHash: &w.resultHash, schema.ColResultSim: &w.resultSim,
 		schema.ColMemRetrieved: &w.memRetrieved, schema.ColMemSuspect: &w.memSuspect,
 		schema.ColPlanKey: &w.planKey, schema.ColArtifacts: &w.artifacts, schema.ColTokens: &w.tokens,

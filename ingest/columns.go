@@ -49,6 +49,11 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 	}
 	w.argsNorm.put(i, args.digest.Norm)
 	w.argsWords.put(i, args.digest.Words)
+	var argsSim uint64
+	if tc := s.ToolCall; tc != nil && s.ToolResult.IsError() {
+		argsSim = d.argsSim(tc.Args) // only failed retries are compared by their args
+	}
+	w.argsSim.put(i, argsSim)
 	if args.short != nil {
 		w.argsShort.putBytes(i, args.short)
 	} else {
@@ -145,6 +150,13 @@ func (d *LineDecoder) reasonHash(reason string) uint64 {
 	}
 	d.reasonText = schema.AppendNormalizedText(d.reasonText[:0], unsafe.Slice(unsafe.StringData(reason), len(reason)))
 	return xxh3.Hash(d.reasonText) | 1
+}
+
+// argsSim is schema.ArgsSimHash with the decoder's scratch buffer.
+func (d *LineDecoder) argsSim(args []byte) uint64 {
+	var h uint64
+	h, d.simText = schema.ArgsSimHash(args, d.simText)
+	return h
 }
 
 // resultSim is r.ResultSimHash with the decoder's scratch buffer.

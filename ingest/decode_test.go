@@ -133,6 +133,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		"args":       `{"filters":{"airline":"UA","max":2},"q":"SFO"}`,
 		"args_norm":  argsDigest.Norm,
 		"args_words": argsDigest.Words,
+		"args_sim":   uint64(0), // args too short to compare by similarity
 		"args_short": `{"q":"SFO","filters":{"max":2,"airline":"UA"}}`,
 		// An error with a payload; retryable is true, and the write tagged
 		// inference is no progress.
@@ -201,7 +202,7 @@ func TestDecodeMinimalLine(t *testing.T) {
 	notNull := map[string]any{
 		"run_id": "r", "step": int64(0), "state": uint8(schema.StateNone), "flags": uint16(0), "tokens": uint32(0),
 		"args_key": uint64(0), "result_hash": uint64(0), "result_sim": uint64(0), "plan_key": uint64(0), "decision_key": uint64(0),
-		"args_norm": uint64(0), "args_words": uint64(0), "reason_hash": uint64(0),
+		"args_norm": uint64(0), "args_words": uint64(0), "args_sim": uint64(0), "reason_hash": uint64(0),
 		"src_file": int32(0), "src_line": int64(1), "line_hash": xxh3.HashString(line),
 	}
 	for name, v := range got {

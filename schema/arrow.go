@@ -16,6 +16,7 @@ const (
 	ColArgs
 	ColArgsNorm
 	ColArgsWords
+	ColArgsSim
 	ColArgsShort
 	ColFlags
 	ColErrorType
@@ -79,6 +80,9 @@ var SuspectWriteType = arrow.StructOf(
 //   - args_norm, args_words: ArgsDigest of args (near-duplicates; words only
 //     for calls whose result is empty); 0 when no args are logged or they
 //     cannot be read.
+//   - args_sim: ArgsSimHash of the args of a call that failed (an edit
+//     re-sent with another indentation is the same retry); 0 for calls that
+//     did not fail and for args of fewer than MinSimilarityWords words.
 //   - args_short: AppendShortArgs of args, for evidence; null without args.
 //   - flags: the Flag* bits.
 //   - error_type: NormalizedErrorType; null when the result is not an error.
@@ -108,6 +112,7 @@ var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "args", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "args_norm", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "args_words", Type: arrow.PrimitiveTypes.Uint64},
+	{Name: "args_sim", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "args_short", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "flags", Type: arrow.PrimitiveTypes.Uint16},
 	{Name: "error_type", Type: arrow.BinaryTypes.String, Nullable: true},

@@ -418,6 +418,26 @@ func (r *ToolResult) AppendSimHashText(dst []byte) []byte {
 	return dst
 }
 
+// minSimArgsBytes: args shorter than this cannot hold MinSimilarityWords
+// words worth comparing, and are not hashed (most calls' args).
+const minSimArgsBytes = 64
+
+// ArgsSimHash is the SimHash of a call's args (raw JSON) after
+// AppendVolatileNormalized, so two calls that differ in indentation, a
+// temp path or a few words are near-identical; 0 for args of fewer than
+// MinSimilarityWords words. scratch is reused, and returned grown.
+func ArgsSimHash(args []byte, scratch []byte) (uint64, []byte) {
+	if len(args) < minSimArgsBytes {
+		return 0, scratch
+	}
+	scratch = AppendVolatileNormalized(scratch[:0], args)
+	h, words := TextSimHash(scratch)
+	if words < MinSimilarityWords {
+		return 0, scratch
+	}
+	return h, scratch
+}
+
 // ResultSimHash is the SimHash (TextSimHash) of AppendSimHashText's text,
 // 0 when the result has no text of at least MinSimilarityWords words.
 // scratch is a buffer the caller reuses, returned grown.
