@@ -58,6 +58,12 @@ func (f *framer) sniff() (whole bool) {
 	if forced == FormatSteps {
 		return false
 	}
+	if forced != "" && forced != FormatAuto {
+		// Every document of the source goes through the forced adapter,
+		// whether it is read whole or line by line.
+		f.adapter = adapters.Lookup(forced)
+		f.maxLine = max(f.maxLine, f.maxDoc)
+	}
 	start, ok := f.firstNonWhite()
 	if !ok {
 		return false // blank: nothing to decide
@@ -65,10 +71,6 @@ func (f *framer) sniff() (whole bool) {
 	if c := f.blk.buf[start]; c == '[' {
 		return true
 	} else if c != '{' {
-		if forced != "" && forced != FormatAuto {
-			f.adapter = adapters.Lookup(forced)
-			f.maxLine = max(f.maxLine, f.maxDoc)
-		}
 		return false // not JSON: the lines are rejected as what they are
 	}
 	// Read on until the first line is whole (or the source ends).
@@ -102,7 +104,7 @@ func (f *framer) sniff() (whole bool) {
 		return bytes.Equal(bytes.TrimSpace(line), []byte("{")) ||
 			(len(trimmed) < len(next) && len(trimmed) > 0 && trimmed[0] == '"')
 	}
-	if nl < 0 || (f.readErr != nil && isBlank(f.blk.buf[end:f.end])) {
+	if nl < 0 || (f.readErr != nil && len(bytes.TrimSpace(f.blk.buf[end:f.end])) == 0) {
 		// The whole source is this one line: a document, unless it is a step.
 		if forced != "" && forced != FormatAuto {
 			return true
@@ -110,8 +112,6 @@ func (f *framer) sniff() (whole bool) {
 		return !hasTopKey(line, "run_id")
 	}
 	if forced != "" && forced != FormatAuto {
-		f.adapter = adapters.Lookup(forced)
-		f.maxLine = max(f.maxLine, f.maxDoc)
 		return false
 	}
 	if hasTopKey(line, "run_id") {
@@ -212,16 +212,30 @@ func (f *framer) streamDocumentReject(first int64, head []byte) bool {
 		pr.Close()
 		return false
 	}
-	ok := true
-	if _, err := pw.Write(head); err != nil {
-		ok = false
+	// The document goes to the rejects verbatim but for its final line
+	// breaks (the rejects file ends each reject with its own): the line
+	// breaks a block ends with are held back until more of it follows.
+	var held []byte
+	write := func(b []byte) bool {
+		t := bytes.TrimRight(b, "\r\n")
+		if len(t) == 0 {
+			held = append(held, b...)
+			return true
+		}
+		if len(held) > 0 {
+			if _, err := pw.Write(held); err != nil {
+				return false
+			}
+		}
+		held = append(held[:0], b[len(t):]...)
+		_, err := pw.Write(t)
+		return err == nil
 	}
+	ok := write(head)
 	for ok && f.readErr == nil {
 		f.end, f.pos, f.segStart = 0, 0, 0
 		f.fill()
-		if _, err := pw.Write(bytes.TrimRight(f.blk.buf[:f.end], "\n")); err != nil {
-			ok = false
-		}
+		ok = write(f.blk.buf[:f.end])
 	}
 	f.pos, f.segStart = f.end, f.end
 	if !ok {
@@ -248,7 +262,9 @@ type adaptedDecoder struct {
 // reject, whose raw bytes are the document.
 func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byte, forced *adapters.Format) {
 	fail := func(kind, reason string) {
-		a.res.rejects = append(a.res.rejects, lineReject{line: line, kind: kind, reason: reason, raw: bytes.Clone(raw)})
+		// Without the document's final line breaks: the rejects file ends
+		// each reject with its own.
+		a.res.rejects = append(a.res.rejects, lineReject{line: line, kind: kind, reason: reason, raw: bytes.Clone(bytes.TrimRight(raw, "\r\n"))})
 	}
 	d, err := adapters.ParseDoc(name, line, whole, raw)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -218,7 +219,29 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code != exitClean {
 		return code
 	}
+	if stats.Steps == 0 && stats.Rejected > 0 {
+		// Nothing could be read: not a clean scan of nothing.
+		f.progress.finish()
+		fmt.Fprintf(stderr, "runaway scan: nothing analysed: all %d input lines and documents were rejected (%s); no report written\n",
+			stats.Rejected, rejectKinds(stats.RejectsByKind))
+		return exitFailure
+	}
 	return f.analyze(ctx, store, stats, start, outputs, failOn, fs, stdin, stdout, stderr)
+}
+
+// rejectKinds renders reject counts by kind, most first: "unknown_format 3, malformed_json 1".
+func rejectKinds(byKind map[string]int64) string {
+	kinds := make([]string, 0, len(byKind))
+	for k := range byKind {
+		kinds = append(kinds, k)
+	}
+	slices.SortFunc(kinds, func(a, b string) int {
+		return cmp.Or(cmp.Compare(byKind[b], byKind[a]), strings.Compare(a, b))
+	})
+	for i, k := range kinds {
+		kinds[i] = fmt.Sprintf("%s %d", k, byKind[k])
+	}
+	return strings.Join(kinds, ", ")
 }
 
 // analyze analyzes every run once and writes every output from that pass:

@@ -66,7 +66,7 @@ var miniStyle = chatStyle{
 	observation:  miniObservation,
 	rules: []OutputRule{{
 		Name: "format-error", ErrorType: "FORMAT_ERROR", ViewsToo: true,
-		Doc: "the harness rejected the turn: `Please always provide EXACTLY ONE action`, `No tool calls found`, `Could not extract function name`",
+		Doc: "the harness rejected the turn: the reply begins `Please always provide EXACTLY ONE action`, `No tool calls found` or `Could not extract function name`",
 		match: func(o *output) (string, bool) {
 			return "", miniFormatError(o.text)
 		},
@@ -81,10 +81,13 @@ var miniStyle = chatStyle{
 	},
 }
 
-// miniFormatError recognises the harness's rejection of a turn.
+// miniFormatError recognises the harness's rejection of a turn: a reply
+// that begins with it. A command's output that merely holds the words (a
+// cat of the harness's own config) ran, and is not one.
 func miniFormatError(s string) bool {
-	return strings.Contains(s, "EXACTLY ONE action") || strings.HasPrefix(strings.TrimSpace(s), "No tool calls found") ||
-		strings.Contains(s, "Could not extract function name")
+	s = strings.TrimSpace(s)
+	return strings.HasPrefix(s, "Please always provide EXACTLY ONE action") || strings.HasPrefix(s, "No tool calls found") ||
+		strings.HasPrefix(s, "Could not extract function name")
 }
 
 // miniTextAction reads the action of a turn: its single ```bash block; or,

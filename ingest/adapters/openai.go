@@ -30,6 +30,17 @@ var conversationKeys = []string{"messages", "traj", "conversation", "history"}
 var idKeys = []string{"id", "conversation_id", "session_id", "thread_id", "task_id", "instance_id"}
 
 func recognizeOpenAI(d *Doc) error {
+	// SWE-agent and mini-swe-agent trajectories, and OpenDevin's output,
+	// also hold lists of chat messages ("history", "messages"): they are
+	// read by their own adapters, whatever the order of the registry.
+	for _, other := range []struct {
+		name      string
+		recognize func(*Doc) error
+	}{{"swe-agent", recognizeSWEAgent}, {"mini-swe-agent", recognizeMini}, {"openhands", recognizeOpenHands}} {
+		if other.recognize(d) == nil {
+			return fmt.Errorf("a document of the %s format, not a conversation", other.name)
+		}
+	}
 	switch {
 	case d.IsObject():
 		_, err := conversationOf(d.obj)

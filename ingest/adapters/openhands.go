@@ -450,7 +450,7 @@ var ohRules = []OutputRule{
 		},
 	},
 	{
-		Name: "edit-rejected", ErrorType: "EDIT_REJECTED", ViewsToo: true,
+		Name: "edit-rejected", ErrorType: "EDIT_REJECTED",
 		Doc: "the editor refused the edit: `No replacement was performed`, `Your proposed edit has introduced new syntax error(s)`, `No exact match found`",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "No replacement was performed") ||

@@ -149,10 +149,10 @@ var OutputRules = []OutputRule{
 }
 
 // classify applies the format's rules, then the generic ones, to a tool's
-// output. view says the tool shows file content, where only rules marked
-// ViewsToo apply.
+// output, without its terminal escapes (as the result keeps it). view says
+// the tool shows file content, where only rules marked ViewsToo apply.
 func classify(text string, search, view bool, formatRules []OutputRule) (errType string, empty bool) {
-	o := newOutput(text, search)
+	o := newOutput(stripANSI(text), search)
 	for _, rules := range [][]OutputRule{formatRules, OutputRules} {
 		for i := range rules {
 			r := &rules[i]

@@ -82,7 +82,7 @@ var (
 // sweRules come before the generic rules for SWE-agent's outputs.
 var sweRules = []OutputRule{
 	{
-		Name: "edit-rejected", ErrorType: "EDIT_REJECTED", ViewsToo: true,
+		Name: "edit-rejected", ErrorType: "EDIT_REJECTED",
 		Doc: "the editor refused the edit: `Your proposed edit has introduced new syntax error(s)`, `No replacement was performed`, `did not appear verbatim`",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "Your proposed edit has introduced new syntax error") ||

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var trajectoriesDir = filepath.Join(fixturesDir, "trajectories")
+
+// trajectoryDir lays out one sample of each format, as a user's directory
+// of agent logs holds them, and returns it.
+func trajectoryDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	copyFile := func(from, to string) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(trajectoriesDir, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		to = filepath.Join(dir, to)
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyFile("swe-agent/edit-syntax-error-loop.traj", "swe/confparse-12.traj")
+	copyFile("mini-swe-agent/healthy-tool-calls.traj.json", "mini/httpkit-322/httpkit-322.traj.json")
+	copyFile("openhands/output.ndjson", "openhands/eval/output.jsonl")
+	events, err := os.ReadDir(filepath.Join(trajectoriesDir, "openhands", "session-5f0c2a", "events"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events {
+		copyFile(filepath.Join("openhands", "session-5f0c2a", "events", e.Name()), filepath.Join("openhands", "sessions", "s1", "events", e.Name()))
+	}
+	copyFile("openai-messages/tau-bench-results.json", "tau/results.json")
+	return dir
+}
+
+// verdicts scans paths with no format flag and returns each run's verdict.
+func verdicts(t *testing.T, args ...string) map[string]string {
+	t.Helper()
+	code, out, stderr := runCLI(t, "", append([]string{"scan", "--format", "ndjson"}, args...)...)
+	if code != exitClean {
+		t.Fatalf("scan: exit %d: %s", code, stderr)
+	}
+	got := map[string]string{}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var r struct {
+			RunID   string `json:"run_id"`
+			Verdict string `json:"verdict"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%v: %s", err, sc.Text())
+		}
+		got[r.RunID] = r.Verdict
+	}
+	return got
+}
+
+// A directory of trajectories in every format is scanned as it is, with no
+// flag: each file goes to its adapter, each run gets the verdict a person
+// reading it would give.
+func TestScanTrajectoriesOfEveryFormat(t *testing.T) {
+	dir := trajectoryDir(t)
+	want := map[string]string{
+		filepath.Join(dir, "swe/confparse-12.traj"):                                "runaway",
+		filepath.Join(dir, "mini/httpkit-322/httpkit-322.traj.json"):               "healthy",
+		filepath.Join(dir, "openhands/eval/output.jsonl") + ":1#acme__widgets-101": "runaway",
+		filepath.Join(dir, "openhands/eval/output.jsonl") + ":2#acme__widgets-117": "healthy",
+		filepath.Join(dir, "openhands/sessions/s1/events"):                         "healthy",
+		filepath.Join(dir, "tau/results.json") + "[0]#task_id=7,trial=0":           "runaway",
+		filepath.Join(dir, "tau/results.json") + "[1]#task_id=7,trial=1":           "healthy",
+	}
+	got := verdicts(t, dir)
+	for id, v := range want {
+		if got[id] != v {
+			t.Errorf("%s: %q, want %s", id, got[id], v)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d runs, want %d: %v", len(got), len(want), got)
+	}
+	// The bundled samples: every loop runaway, every other run healthy.
+	for id, v := range verdicts(t, trajectoriesDir) {
+		loop := strings.Contains(id, "loop") || strings.Contains(id, "storm") || strings.Contains(id, "traj-export") ||
+			strings.HasSuffix(id, ":1#acme__widgets-101") || strings.HasSuffix(id, ":1#moment-lite__moment-lite-58") ||
+			strings.HasSuffix(id, ":2#shop-unit-tests") || strings.HasSuffix(id, "[0]#task_id=7,trial=0") || strings.HasSuffix(id, ":1#sess-0193")
+		if want := map[bool]string{true: "runaway", false: "healthy"}[loop]; v != want {
+			t.Errorf("sample %s: %s, want %s", id, v, want)
+		}
+	}
+}
+
+// explain, replay and fixture work on a run read through an adapter, and
+// the fixture written is runaway's own JSON Lines, which verify passes.
+func TestAdaptedRunExplainReplayFixture(t *testing.T) {
+	dir := trajectoryDir(t)
+	run := filepath.Join(dir, "openhands/eval/output.jsonl") + ":1#acme__widgets-101"
+
+	code, out, stderr := runCLI(t, "", "explain", run, dir)
+	if code != exitClean || !strings.Contains(out, "Verdict:   runaway") || !strings.Contains(out, "EDIT_REJECTED") {
+		t.Fatalf("explain: exit %d\n%s\n%s", code, out, stderr)
+	}
+	code, out, stderr = runCLI(t, "", "explain", run, "--format", "md", dir)
+	if code != exitClean || !strings.Contains(out, "acme__widgets-101") {
+		t.Errorf("explain --format md: exit %d: %s", code, stderr)
+	}
+
+	code, out, stderr = runCLI(t, "", "replay", dir)
+	if code != exitClean || !strings.Contains(out, "dedup") {
+		t.Errorf("replay: exit %d\n%s\n%s", code, out, stderr)
+	}
+
+	fixtures := t.TempDir()
+	code, _, stderr = runCLI(t, "", "fixture", run, dir, "--out", fixtures)
+	if code != exitClean {
+		t.Fatalf("fixture: exit %d: %s", code, stderr)
+	}
+	steps, err := filepath.Glob(filepath.Join(fixtures, "*.jsonl"))
+	if err != nil || len(steps) != 1 {
+		t.Fatalf("fixture files %v %v", steps, err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(readFile(t, steps[0]))), "\n")
+	if len(lines) != 7 {
+		t.Errorf("%d step lines, want the run's 7", len(lines))
+	}
+	for _, l := range lines {
+		var s struct {
+			RunID *string `json:"run_id"`
+			Step  *int64  `json:"step"`
+		}
+		if err := json.Unmarshal([]byte(l), &s); err != nil || s.RunID == nil || s.Step == nil {
+			t.Fatalf("not a runaway step: %s (%v)", l, err)
+		}
+	}
+	want := readFile(t, strings.TrimSuffix(steps[0], ".jsonl")+".want.json")
+	if !strings.Contains(string(want), `"verdict": "runaway"`) {
+		t.Errorf("want file:\n%s", want)
+	}
+	code, out, stderr = runCLI(t, "", "verify", fixtures)
+	if code != exitClean {
+		t.Errorf("verify: exit %d\n%s\n%s", code, out, stderr)
+	}
+}
+
+// A directory holding only documents runaway cannot read is not a clean
+// scan of nothing: every reject is reported with every adapter's reason,
+// and the scan exits 3 without a report.
+func TestScanOfOnlyUnknownDocumentsFails(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"notes.json":    "{\n  \"title\": \"meeting notes\",\n  \"items\": [1, 2]\n}\n",
+		"events.jsonl":  "{\"event\": \"login\", \"user\": 1}\n{\"event\": \"logout\", \"user\": 1}\n",
+		"config.json":   "[1, 2, 3]\n",
+		"one-line.json": "{\"model\": \"x\", \"temperature\": 0.2}",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, stderr := runCLI(t, "", "scan", dir)
+	if code != exitFailure {
+		t.Fatalf("exit %d, want 3; stdout %q stderr %q", code, out, stderr)
+	}
+	if strings.Contains(out, "No runaway or suspicious runs") || out != "" {
+		t.Errorf("a report was written: %q", out)
+	}
+	for _, loc := range []string{"notes.json:1: rejected", "events.jsonl:1: rejected", "events.jsonl:2: rejected", "config.json:1: rejected", "one-line.json:1: rejected"} {
+		if !strings.Contains(stderr, loc) {
+			t.Errorf("stderr does not locate %s:\n%s", loc, stderr)
+		}
+	}
+	for _, name := range []string{"swe-agent: ", "mini-swe-agent: ", "openhands: ", "openai-messages: "} {
+		if !strings.Contains(stderr, name) {
+			t.Errorf("stderr does not give %s's reason", name)
+		}
+	}
+	// events.jsonl's first line decided how it is read: as steps, so its
+	// second line lacks a run_id.
+	if !strings.Contains(stderr, "nothing analysed: all 5 input lines and documents were rejected (unknown_format 4, missing_field 1)") {
+		t.Errorf("stderr does not say nothing was analysed:\n%s", stderr)
+	}
+
+	// One readable run among them: the rejects are reported, the scan is clean.
+	b := readFile(t, filepath.Join(trajectoriesDir, "swe-agent", "healthy-fix.traj"))
+	if err := os.WriteFile(filepath.Join(dir, "fix.traj"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "", "scan", dir); code != exitClean || !strings.Contains(stderr, "notes.json:1: rejected") {
+		t.Errorf("with a readable run: exit %d: %s", code, stderr)
+	}
+}

@@ -1,0 +1,260 @@
+package ingest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/runawayhq/runaway/ingest/adapters"
+)
+
+// trajectories is the directory of the sample trajectories.
+var trajectories = filepath.Join("..", "fixtures", "trajectories")
+
+func sample(t testing.TB, rel string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(trajectories, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// runSteps counts the rows of each run.
+func runSteps(rows []map[string]any) map[string]int {
+	out := map[string]int{}
+	for _, r := range rows {
+		out[r["run_id"].(string)]++
+	}
+	return out
+}
+
+func runIDs(rows []map[string]any) []string {
+	var ids []string
+	for id := range runSteps(rows) {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// A pretty-printed document is read whole, through the adapter that
+// recognises it: one run named after the source, its steps located at the
+// document's first line.
+func TestSniffPrettyPrintedFileIsOneDocument(t *testing.T) {
+	data := sample(t, "swe-agent/healthy-fix.traj")
+	res := mustRead(t, []Source{memSource("runs/healthy-fix.traj", data)}, Options{})
+	if len(res.rejects) != 0 {
+		t.Fatalf("rejects: %v", res.rejects)
+	}
+	if got := runSteps(res.rows); len(got) != 1 || got["runs/healthy-fix.traj"] != 11 {
+		t.Errorf("runs %v, want one run of 11 steps named after the file", got)
+	}
+	if res.stats.Steps != 11 || res.stats.Lines != int64(strings.Count(string(data), "\n")) || res.stats.Files != 1 {
+		t.Errorf("stats %+v", res.stats)
+	}
+	for _, r := range res.rows {
+		if num(r["src_line"]) != "1" {
+			t.Fatalf("src_line %v, want the document's first line", r["src_line"])
+		}
+	}
+}
+
+// A file of one line is one document, read whole, with or without its
+// line break: its run has no :line (a file written compactly by json.dump
+// is named like the same file pretty-printed).
+func TestSniffOneLineFileIsOneDocument(t *testing.T) {
+	line := sampleLine(t, "openai-messages/conversations.ndjson", 2)
+	for data, want := range map[string]string{
+		string(line):        "c.json#sess-0194",
+		string(line) + "\n": "c.json#sess-0194",
+	} {
+		res := mustRead(t, []Source{memSource("c.json", []byte(data))}, Options{})
+		if got := runSteps(res.rows); len(got) != 1 || got[want] != 6 || len(res.rejects) != 0 {
+			t.Errorf("runs %v rejects %v, want %s of 6 steps", got, res.rejects, want)
+		}
+	}
+	// A single runaway step on one line stays a step.
+	res := mustRead(t, []Source{memSource("s.jsonl", []byte(`{"run_id":"r","step":0}`))}, Options{})
+	if got := runIDs(res.rows); len(got) != 1 || got[0] != "r" {
+		t.Errorf("one step line: runs %v", got)
+	}
+}
+
+func sampleLine(t testing.TB, rel string, n int) []byte {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(string(sample(t, rel)), "\n"), "\n")
+	return []byte(lines[n-1])
+}
+
+// A JSON Lines file whose first line is a document of an adapter: every
+// line is one, a run per line named source:line#id, located at its line.
+func TestSniffJSONLinesOfDocuments(t *testing.T) {
+	data := sample(t, "openhands/output.ndjson")
+	res := mustRead(t, []Source{memSource("eval/output.jsonl", data)}, Options{})
+	want := []string{"eval/output.jsonl:1#acme__widgets-101", "eval/output.jsonl:2#acme__widgets-117"}
+	if got := runIDs(res.rows); fmt.Sprint(got) != fmt.Sprint(want) || len(res.rejects) != 0 {
+		t.Fatalf("runs %v rejects %v", got, res.rejects)
+	}
+	for _, r := range res.rows {
+		if r["run_id"] == want[1] && num(r["src_line"]) != "2" {
+			t.Fatalf("a step of line 2 at line %v", r["src_line"])
+		}
+	}
+	if res.stats.Lines != 2 || res.stats.Steps != 15 {
+		t.Errorf("stats %+v", res.stats)
+	}
+}
+
+// A JSON array of runaway steps is read as steps.
+func TestSniffArrayOfSteps(t *testing.T) {
+	data := "[\n  {\"run_id\": \"r\", \"step\": 0, \"state\": \"PLAN\"},\n  {\"run_id\": \"r\", \"step\": 1, \"state\": \"STOP\"},\n  {\"run_id\": \"r\", \"step\": \"two\"}\n]\n"
+	res := mustRead(t, []Source{memSource("steps.json", []byte(data))}, Options{})
+	if got := runSteps(res.rows); got["r"] != 2 {
+		t.Errorf("runs %v", got)
+	}
+	if len(res.rejects) != 1 || !strings.Contains(res.rejects[0].Reason, "element 2") {
+		t.Errorf("rejects %v, want element 2's", res.rejects)
+	}
+}
+
+// A JSON Lines file whose first line is broken is still read as steps:
+// the broken line is rejected, the others are steps.
+func TestSniffBrokenFirstLineIsStillSteps(t *testing.T) {
+	data := "{\"run_id\":\"a\",\"step\":0,\"state\":\n{\"run_id\":\"a\",\"step\":1}\n{\"run_id\":\"a\",\"step\":2}\n"
+	res := mustRead(t, []Source{memSource("a.jsonl", []byte(data))}, Options{})
+	if got := runSteps(res.rows); got["a"] != 2 {
+		t.Errorf("runs %v", got)
+	}
+	if len(res.rejects) != 1 || res.rejects[0].Line != 1 || res.stats.RejectsByKind[KindMalformedJSON] != 1 {
+		t.Errorf("rejects %v %v", res.rejects, res.stats.RejectsByKind)
+	}
+}
+
+// --input-format forces one reading on every source.
+func TestInputFormatForcesTheReading(t *testing.T) {
+	traj := sample(t, "swe-agent/healthy-fix.traj")
+	mini := sample(t, "mini-swe-agent/healthy-fix.traj.json")
+
+	res := mustRead(t, []Source{memSource("a.traj", traj)}, Options{InputFormat: FormatSteps})
+	if len(res.rows) != 0 || res.stats.Rejected == 0 {
+		t.Errorf("jsonl on a trajectory: %d rows, %d rejected; want every line rejected", len(res.rows), res.stats.Rejected)
+	}
+
+	res = mustRead(t, []Source{memSource("a.traj", traj)}, Options{InputFormat: "swe-agent"})
+	if runSteps(res.rows)["a.traj"] != 11 {
+		t.Errorf("swe-agent forced: %v", runSteps(res.rows))
+	}
+
+	res = mustRead(t, []Source{memSource("m.json", mini)}, Options{InputFormat: "openai-messages"})
+	if len(res.rows) != 0 || len(res.rejects) != 1 || res.stats.RejectsByKind[KindUnknownFormat] != 1 ||
+		res.rejects[0].Reason != "not a openai-messages document: a document of the mini-swe-agent format, not a conversation" {
+		t.Errorf("openai-messages forced on mini-swe-agent: %d rows, rejects %v", len(res.rows), res.rejects)
+	}
+	if res.rejected != string(mini)+"\n" && res.rejected != string(mini) {
+		t.Errorf("the refused document is not kept verbatim: %d bytes of %d", len(res.rejected), len(mini))
+	}
+
+	// A JSON Lines file read line by line through the forced adapter.
+	res = mustRead(t, []Source{memSource("c.jsonl", sample(t, "openai-messages/conversations.ndjson"))}, Options{InputFormat: "openai-messages"})
+	if got := runIDs(res.rows); len(got) != 2 || got[0] != "c.jsonl:1#sess-0193" {
+		t.Errorf("forced on JSON Lines: %v", got)
+	}
+
+	if res := read(t, nil, Options{InputFormat: "nope"}); res.err == nil {
+		t.Error("an unknown input format is accepted")
+	}
+	if err := checkInputFormat("nope"); err == nil || !strings.Contains(err.Error(), "openai-messages") {
+		t.Errorf("checkInputFormat: %v", err)
+	}
+}
+
+// A document over MaxDocBytes is one reject of kind document_too_big, kept
+// verbatim.
+func TestDocumentOverMaxDocBytesIsRejectedVerbatim(t *testing.T) {
+	data := sample(t, "swe-agent/healthy-fix.traj")
+	// Read blocks of many sizes: some end with a line break inside the
+	// document, which must stay.
+	for block := 256; block < 320; block++ {
+		res := mustRead(t, []Source{memSource("big.traj", data)}, Options{MaxDocBytes: 1024, blockBytes: block})
+		if len(res.rows) != 0 || len(res.rejects) != 1 || res.stats.RejectsByKind[KindDocumentTooBig] != 1 {
+			t.Fatalf("%d rows, rejects %v, kinds %v", len(res.rows), res.rejects, res.stats.RejectsByKind)
+		}
+		if r := res.rejects[0]; r.File != "big.traj" || r.Line != 1 || !strings.Contains(r.Reason, "document exceeds 1024 bytes") {
+			t.Errorf("reject %+v", r)
+		}
+		if res.rejected != string(data) {
+			t.Fatalf("blocks of %d: rejects hold %d bytes, want the %d of the document and a line break", block, len(res.rejected), len(data))
+		}
+	}
+}
+
+// A document no adapter recognises is a reject of kind unknown_format that
+// names every adapter and why it refused; a JSON Lines file of such
+// documents is rejected line by line.
+func TestUnknownDocumentIsRejectedWithEveryAdaptersReason(t *testing.T) {
+	doc := "{\n  \"title\": \"meeting notes\",\n  \"items\": [1, 2]\n}\n"
+	lines := "{\"event\": \"login\", \"user\": 1}\n{\"event\": \"logout\", \"user\": 1}\n"
+	res := mustRead(t, []Source{memSource("notes.json", []byte(doc)), memSource("events.jsonl", []byte(lines))}, Options{})
+	if len(res.rows) != 0 || len(res.rejects) != 3 || res.stats.RejectsByKind[KindUnknownFormat] < 2 {
+		t.Fatalf("%d rows, rejects %v, kinds %v", len(res.rows), res.rejects, res.stats.RejectsByKind)
+	}
+	for _, r := range res.rejects[:2] {
+		for _, name := range adapters.Names() {
+			if !strings.Contains(r.Reason, name+": ") {
+				t.Errorf("%s:%d: reason %q does not say why %s refused", r.File, r.Line, r.Reason, name)
+			}
+		}
+	}
+	if r := res.rejects[1]; r.File != "events.jsonl" || r.Line != 1 {
+		t.Errorf("first line's reject at %s:%d", r.File, r.Line)
+	}
+	if want := doc + lines; res.rejected != want {
+		t.Errorf("rejects %q, want %q", res.rejected, want)
+	}
+}
+
+// An OpenHands session's events/ directory is one source, read as one
+// JSON array of its files in number order: one run.
+func TestEventDirectoryIsOneSource(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sessions", "abc", "events")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(trajectories, "openhands", "session-5f0c2a", "events")
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sources, err := ExpandPaths([]string{filepath.Dir(filepath.Dir(dir))}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sources) != 1 || sources[0].Name != dir {
+		t.Fatalf("sources %v, want the events directory alone", sources)
+	}
+	res := mustRead(t, sources, Options{})
+	if got := runSteps(res.rows); len(got) != 1 || got[dir] != 7 || len(res.rejects) != 0 {
+		t.Errorf("runs %v rejects %v", got, res.rejects)
+	}
+	// Ordered by number, not by name: 10.json comes after 9.json.
+	var steps []string
+	for _, r := range res.rows {
+		steps = append(steps, num(r["step"]))
+	}
+	if fmt.Sprint(steps) != "[5 7 9 11 13 15 17]" {
+		t.Errorf("steps %v", steps)
+	}
+}

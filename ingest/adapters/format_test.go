@@ -1,0 +1,166 @@
+package adapters
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// sampleDocs are one document of each shape the samples hold, with the
+// format that reads it.
+var sampleDocs = []struct {
+	rel    string
+	line   int // 0: the whole file; else this line of it
+	format *Format
+}{
+	{"swe-agent/edit-syntax-error-loop.traj", 0, SWEAgent},
+	{"swe-agent/healthy-fix.traj", 0, SWEAgent},
+	{"mini-swe-agent/sed-retry-loop.traj.json", 0, MiniSWEAgent},
+	{"mini-swe-agent/format-error-storm.traj.json", 0, MiniSWEAgent},
+	{"openhands/output.ndjson", 1, OpenHands},
+	{"openhands/opendevin-pairs.ndjson", 1, OpenHands},
+	{"openhands/v1-sdk-output.ndjson", 1, OpenHands},
+	{"openhands/traj-export.json", 0, OpenHands},
+	{"openai-messages/support-conversation.json", 0, OpenAIMessages},
+	{"openai-messages/tau-bench-results.json", 0, OpenAIMessages},
+	{"openai-messages/conversations.ndjson", 1, OpenAIMessages},
+}
+
+func sampleDoc(t testing.TB, rel string, line int) *Doc {
+	t.Helper()
+	raw := readSample(t, rel)
+	if line > 0 {
+		raw = sampleLines(t, rel)[line-1]
+	}
+	d, err := ParseDoc(rel, int64(max(line, 1)), line == 0, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// Every format takes its own samples and refuses every other format's,
+// saying why: which format reads a file never depends on the registry's
+// order.
+func TestRecognizeRefusesOtherFormats(t *testing.T) {
+	for _, s := range sampleDocs {
+		d := sampleDoc(t, s.rel, s.line)
+		for _, f := range Registry {
+			err := f.Recognize(d)
+			switch {
+			case f == s.format && err != nil:
+				t.Errorf("%s does not recognise its sample %s: %v", f.Name, s.rel, err)
+			case f != s.format && err == nil:
+				t.Errorf("%s recognises %s, a %s document", f.Name, s.rel, s.format.Name)
+			case f != s.format && strings.TrimSpace(err.Error()) == "":
+				t.Errorf("%s refuses %s without a reason", f.Name, s.rel)
+			}
+		}
+	}
+	// The reasons a person reads when a file is not what they thought.
+	for _, c := range []struct {
+		rel    string
+		line   int
+		format *Format
+		why    string
+	}{
+		{"mini-swe-agent/sed-retry-loop.traj.json", 0, SWEAgent, `no "trajectory" list`},
+		{"openhands/traj-export.json", 0, SWEAgent, "not a JSON object"},
+		{"swe-agent/healthy-fix.traj", 0, MiniSWEAgent, `no "messages" list`},
+		{"openai-messages/support-conversation.json", 0, MiniSWEAgent, `no "trajectory_format": "mini-swe-agent-..." nor "info.mini_version"`},
+		{"swe-agent/healthy-fix.traj", 0, OpenHands, `"history" holds neither events ({"action"|"observation"|"kind": ...}) nor [action, observation] pairs`},
+		{"openai-messages/tau-bench-results.json", 0, OpenHands, `not a list of events with "action", "observation" or "kind"`},
+		{"swe-agent/healthy-fix.traj", 0, OpenAIMessages, "a document of the swe-agent format, not a conversation"},
+		{"mini-swe-agent/format-error-storm.traj.json", 0, OpenAIMessages, "a document of the mini-swe-agent format, not a conversation"},
+		{"openhands/traj-export.json", 0, OpenAIMessages, "a document of the openhands format, not a conversation"},
+	} {
+		err := c.format.Recognize(sampleDoc(t, c.rel, c.line))
+		if err == nil || err.Error() != c.why {
+			t.Errorf("%s on %s: %v, want %q", c.format.Name, c.rel, err, c.why)
+		}
+	}
+}
+
+// A document no format takes: Detect lists every format with its reason,
+// in the registry's order.
+func TestDetectUnknownListsEveryReason(t *testing.T) {
+	d, err := ParseDoc("notes.json", 1, true, []byte(`{"title": "meeting notes", "items": [1, 2]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Detect(d)
+	var unknown *UnknownError
+	if f != nil || !errors.As(err, &unknown) {
+		t.Fatalf("Detect: %v %v, want an *UnknownError", f, err)
+	}
+	if len(unknown.Reasons) != len(Registry) {
+		t.Fatalf("%d reasons for %d formats: %q", len(unknown.Reasons), len(Registry), unknown.Reasons)
+	}
+	for i, f := range Registry {
+		if !strings.HasPrefix(unknown.Reasons[i], f.Name+": ") {
+			t.Errorf("reason %d %q does not name %s", i, unknown.Reasons[i], f.Name)
+		}
+		if !strings.Contains(err.Error(), unknown.Reasons[i]) {
+			t.Errorf("the message %q leaves out %q", err, unknown.Reasons[i])
+		}
+	}
+	if want := `swe-agent: no "trajectory" list`; unknown.Reasons[0] != want {
+		t.Errorf("first reason %q, want %q", unknown.Reasons[0], want)
+	}
+}
+
+func TestParseDoc(t *testing.T) {
+	for _, c := range []struct{ raw, why string }{
+		{"", "empty document"},
+		{" \n\t", "empty document"},
+		{`"text"`, "not a JSON object or array"},
+		{`{"a": 1`, "malformed JSON"},
+		{`[1, 2`, "malformed JSON"},
+	} {
+		if _, err := ParseDoc("x", 1, true, []byte(c.raw)); err == nil || !strings.Contains(err.Error(), c.why) {
+			t.Errorf("%q: %v, want %q", c.raw, err, c.why)
+		}
+	}
+	if d, err := ParseDoc("x", 1, true, []byte(`{"b": 1, "a": 2}`)); err != nil || !d.IsObject() || d.IsArray() || strings.Join(d.Keys(), ",") != "a,b" || !d.Has("a", "b") || d.Has("c") {
+		t.Errorf("object: %v", err)
+	}
+}
+
+// Run names as runName builds them: the file; file:line on a line of a
+// JSON Lines file; [i] for the i-th run of a list; #id when the run has
+// one.
+func TestRunName(t *testing.T) {
+	whole := &Doc{Source: "runs/a.json", Line: 1, Whole: true}
+	line := &Doc{Source: "runs/b.jsonl", Line: 7}
+	for _, c := range []struct {
+		d     *Doc
+		index int
+		many  bool
+		id    string
+		want  string
+	}{
+		{whole, 0, false, "", "runs/a.json"},
+		{whole, 0, false, " conv-1 ", "runs/a.json#conv-1"},
+		{whole, 3, true, "task_id=4,trial=0", "runs/a.json[3]#task_id=4,trial=0"},
+		{line, 0, false, "", "runs/b.jsonl:7"},
+		{line, 2, true, "x", "runs/b.jsonl:7[2]#x"},
+	} {
+		if got := runName(c.d, c.index, c.many, c.id); got != c.want {
+			t.Errorf("runName %+v: %q, want %q", c, got, c.want)
+		}
+	}
+}
+
+func TestLookupAndNames(t *testing.T) {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages" {
+		t.Errorf("Names: %s", got)
+	}
+	for _, f := range Registry {
+		if Lookup(f.Name) != f || f.Title == "" || f.Recognize == nil || f.Convert == nil {
+			t.Errorf("%s: incomplete or not found", f.Name)
+		}
+	}
+	if Lookup("jsonl") != nil {
+		t.Error("Lookup of an unknown name")
+	}
+}

@@ -1,0 +1,173 @@
+package adapters
+
+import (
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// mini-swe-agent v1: a step is an assistant message, numbered by its
+// position in "messages"; its action is the ```bash block, its result the
+// next user message's <output>, an error when <returncode> is not 0.
+func TestMiniSWEAgentV1Sample(t *testing.T) {
+	const name = "sed-retry-loop.traj.json"
+	c := convert(t, MiniSWEAgent, name, 1, true, readSample(t, "mini-swe-agent/sed-retry-loop.traj.json"))
+	if got := c.numbers(name); len(got) != 8 || got[0] != 2 || got[7] != 16 {
+		t.Fatalf("steps %v, want the assistant messages 2, 4, ..., 16", got)
+	}
+	s := c.step(t, name, 2)
+	if tool(s) != "bash" || args(t, s)["command"] != `grep -rn "def format_duration" src/` || s.Intent != searchIntent || result(s) != "ok" {
+		t.Errorf("step 2: %s %s intent %q %s", tool(s), s.ToolCall.Args, s.Intent, result(s))
+	}
+	if data(t, s) != "src/humanize/time.py:88:def format_duration(seconds):\n" {
+		t.Errorf("step 2 data %q: want the <output> without the harness's tags", data(t, s))
+	}
+	if !contains(reason(s), "THOUGHT: Find the function.") {
+		t.Errorf("step 2 reason %q", reason(s))
+	}
+	for n := int64(6); n <= 16; n += 2 {
+		if s := c.step(t, name, n); result(s) != "error EXIT_CODE" || s.State != schema.StateAct.String() {
+			t.Errorf("step %d: %s %s, want the failing sed", n, s.State, result(s))
+		}
+	}
+	if _, _, cost, steps := usageSum(c, name); !near(cost, 0.0812) || steps != 8 {
+		t.Errorf("cost $%g over %d steps, want $0.0812 over 8", cost, steps)
+	}
+}
+
+// A v1 turn with two actions is a failed step of its own (the harness's
+// format error); echoing the submit line ends the run.
+func TestMiniSWEAgentV1HealthySample(t *testing.T) {
+	const name = "healthy-fix.traj.json"
+	c := convert(t, MiniSWEAgent, name, 1, true, readSample(t, "mini-swe-agent/healthy-fix.traj.json"))
+	want := map[int64]struct{ tool, result string }{
+		2:  {"bash", "ok"},
+		4:  {"format_error", "error FORMAT_ERROR"},
+		6:  {"bash", "ok"},
+		8:  {"bash", "error KeyError"},
+		10: {"bash", "ok"},          // sed -i prints nothing: not a search, not empty
+		12: {"bash", "error ERROR"}, // pytest: FAILED ...
+		16: {"bash", "ok"},
+		18: {"bash", "ok"},
+	}
+	for n, w := range want {
+		if s := c.step(t, name, n); tool(s) != w.tool || result(s) != w.result {
+			t.Errorf("step %d: %s %s, want %s %s", n, tool(s), result(s), w.tool, w.result)
+		}
+	}
+	if s := c.step(t, name, 18); s.State != schema.StateStop.String() {
+		t.Errorf("submit: state %q, want STOP", s.State)
+	}
+	if s := c.step(t, name, 16); s.State != schema.StateAct.String() {
+		t.Errorf("step 16: state %q", s.State)
+	}
+}
+
+// mini-swe-agent v2 (mini-swe-agent-1.1): bash tool calls answered by tool
+// messages; a FormatError user message is a failed step numbered by its own
+// position (the rejected response is not stored); the exit message is not
+// a step.
+func TestMiniSWEAgentV2Sample(t *testing.T) {
+	const name = "format-error-storm.traj.json"
+	c := convert(t, MiniSWEAgent, name, 1, true, readSample(t, "mini-swe-agent/format-error-storm.traj.json"))
+	want := []int64{2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 18, 19, 20}
+	got := c.numbers(name)
+	if len(got) != len(want) {
+		t.Fatalf("steps %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("steps %v, want %v", got, want)
+		}
+	}
+	for _, n := range []int64{6, 12, 15, 20} {
+		s := c.step(t, name, n)
+		if tool(s) != "format_error" || result(s) != "error FORMAT_ERROR" || !contains(data(t, s), "No tool calls found") {
+			t.Errorf("step %d: %s %s %q", n, tool(s), result(s), data(t, s))
+		}
+	}
+	if s := c.step(t, name, 13); tool(s) != "bash" || args(t, s)["command"] != "sed -n '41,60p' /testbed/src/client/session.py" || result(s) != "ok" {
+		t.Errorf("step 13: %s %s %s", tool(s), s.ToolCall.Args, result(s))
+	}
+	for _, s := range c.steps {
+		if s.State == schema.StateStop.String() {
+			t.Errorf("step %d is STOP in a run that hit its limits", *s.Step)
+		}
+	}
+}
+
+func TestMiniSWEAgentV2HealthySample(t *testing.T) {
+	const name = "healthy-tool-calls.traj.json"
+	c := convert(t, MiniSWEAgent, name, 1, true, readSample(t, "mini-swe-agent/healthy-tool-calls.traj.json"))
+	want := map[int64]struct{ tool, result string }{
+		2:  {"bash", "ok"},
+		8:  {"format_error", "error FORMAT_ERROR"},
+		9:  {"bash", "ok"},
+		11: {"bash", "error NameError"},
+		17: {"bash", "ok"},
+	}
+	for n, w := range want {
+		if s := c.step(t, name, n); tool(s) != w.tool || result(s) != w.result {
+			t.Errorf("step %d: %s %s, want %s %s", n, tool(s), result(s), w.tool, w.result)
+		}
+	}
+	if s := c.step(t, name, 17); s.State != schema.StateStop.String() {
+		t.Errorf("submit: state %q, want STOP", s.State)
+	}
+	if s := c.step(t, name, 2); s.Intent != searchIntent || reason(s) != "Let me find where Retry-After is parsed." {
+		t.Errorf("grep: intent %q reason %q", s.Intent, reason(s))
+	}
+}
+
+// miniV1 is a mini-swe-agent v1 conversation of one turn and its reply.
+func miniV1(t testing.TB, content, reply string) []byte {
+	return mustMarshal(t, map[string]any{
+		"trajectory_format": "mini-swe-agent-1",
+		"info":              map[string]any{"mini_version": "1.17.3"},
+		"messages": []map[string]string{
+			{"role": "system", "content": "s"}, {"role": "user", "content": "task"},
+			{"role": "assistant", "content": content}, {"role": "user", "content": reply},
+		},
+	})
+}
+
+// The harness ran the command and answered with <output_head> and
+// <output_tail>; a reply without <returncode> or <output> (a timeout) is
+// kept whole. The CaM variant's action is the turn's text.
+func TestMiniSWEAgentObservations(t *testing.T) {
+	c, run := convertOne(t, MiniSWEAgent, miniV1(t, "THOUGHT: x\n\n```bash\nseq 100000\n```",
+		"<returncode>0</returncode>\n<warning>too long</warning><output_head>\n1\n2\n</output_head>\n<elided_chars>588888 characters elided</elided_chars>\n<output_tail>\n99999\n100000\n</output_tail>"))
+	if s := c.step(t, run, 2); data(t, s) != "1\n2\n\n99999\n100000\n" || result(s) != "ok" {
+		t.Errorf("head and tail: %q %s", data(t, s), result(s))
+	}
+	c, run = convertOne(t, MiniSWEAgent, miniV1(t, "THOUGHT: x\n\n```bash\nsleep 999\n```",
+		"The last command <command>sleep 999</command> timed out and has been killed.\nPlease try another command and make sure to avoid those requiring interactive input."))
+	if s := c.step(t, run, 2); result(s) != "error TIMEOUT" {
+		t.Errorf("timeout: %s", result(s))
+	}
+	c, run = convertOne(t, MiniSWEAgent, miniV1(t, "# Thoughts: find the option parser\n@bug_localization\ndef grep_opts():\n    return exec_bash_cmd(\"grep -n opt x.py\")\n",
+		"<returncode>0</returncode>\n<output>\nbash execution output:\n 12:opt = 1\n\n</output>"))
+	if s := c.step(t, run, 2); tool(s) != "bash" || !contains(args(t, s)["command"].(string), "def grep_opts():") || contains(args(t, s)["command"].(string), "# Thoughts") {
+		t.Errorf("CaM action: %s", s.ToolCall.Args)
+	}
+}
+
+func TestMiniSWEAgentRecognize(t *testing.T) {
+	for _, c := range []struct{ doc, why string }{
+		{`{"trajectory": [], "info": {}}`, `no "messages" list`},
+		{`{"messages": [{"role": "user", "content": "x"}]}`, `no "trajectory_format": "mini-swe-agent-..." nor "info.mini_version"`},
+		{`[{"role": "user", "content": "x"}]`, "not a JSON object"},
+	} {
+		d, err := ParseDoc("x", 1, true, []byte(c.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := MiniSWEAgent.Recognize(d); err == nil || err.Error() != c.why {
+			t.Errorf("%s: %v, want %q", c.doc, err, c.why)
+		}
+	}
+	d, _ := ParseDoc("x", 1, true, []byte(`{"messages": [], "info": {"mini_version": "1.0"}}`))
+	if err := MiniSWEAgent.Recognize(d); err != nil {
+		t.Errorf("info.mini_version: %v", err)
+	}
+}

@@ -1,0 +1,161 @@
+package adapters
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// One conversation per file: the run is file#id; a step is an assistant
+// message, numbered by its position in "messages"; a text reply to the user
+// is a call of "message" whose result is the user's answer; the last
+// assistant message is STOP.
+func TestOpenAIConversationSample(t *testing.T) {
+	const file = "support-conversation.json"
+	c := convert(t, OpenAIMessages, file, 1, true, readSample(t, "openai-messages/support-conversation.json"))
+	run := file + "#conv_2f81c0"
+	if len(c.runs) != 1 || c.runs[0] != run {
+		t.Fatalf("runs %q, want %q", c.runs, run)
+	}
+	if got := fmt.Sprint(c.numbers(run)); got != "[2 4 6 8 10]" {
+		t.Errorf("steps %s", got)
+	}
+	s := c.step(t, run, 2)
+	if tool(s) != "find_user_id_by_email" || args(t, s)["email"] != "noah.kim@example.com" || result(s) != "ok" || data(t, s) != "noah_kim_4417" {
+		t.Errorf("step 2: %s %s %s %q", tool(s), s.ToolCall.Args, result(s), data(t, s))
+	}
+	msg := c.step(t, run, 8)
+	if tool(msg) != MessageTool || msg.State != schema.StateAct.String() || data(t, msg) != "No, that's the one. When will I get the money?" {
+		t.Errorf("message: %s %s %q", msg.State, tool(msg), data(t, msg))
+	}
+	if !contains(args(t, msg)["text"].(string), "I found order #W8830214") || !contains(reason(msg), "I found order") {
+		t.Errorf("message args %s reason %q", msg.ToolCall.Args, reason(msg))
+	}
+	last := c.step(t, run, 10)
+	if last.State != schema.StateStop.String() || tool(last) != MessageTool || data(t, last) != "No, thanks! ###STOP###" {
+		t.Errorf("last: %s %s %q", last.State, tool(last), data(t, last))
+	}
+}
+
+// tau-bench's results: a JSON array of {task_id, trial, traj}, one run per
+// element named file[i]#task_id=N,trial=M; arguments written as a Python
+// repr are kept as a string; a search's "[]" is empty.
+func TestOpenAITauBenchSample(t *testing.T) {
+	const file = "tau-bench-results.json"
+	c := convert(t, OpenAIMessages, file, 1, true, readSample(t, "openai-messages/tau-bench-results.json"))
+	loop, ok := file+"[0]#task_id=7,trial=0", file+"[1]#task_id=7,trial=1"
+	if fmt.Sprint(c.runs) != fmt.Sprint([]string{loop, ok}) {
+		t.Fatalf("runs %q", c.runs)
+	}
+	for n := int64(2); n <= 10; n += 2 {
+		s := c.step(t, loop, n)
+		if tool(s) != MessageTool || result(s) != "ok" || !contains(data(t, s), "I don't have my user ID handy") {
+			t.Errorf("loop step %d: %s %s %q", n, tool(s), result(s), data(t, s))
+		}
+	}
+	if s := c.step(t, loop, 12); s.State != schema.StateStop.String() || !contains(data(t, s), "###STOP###") {
+		t.Errorf("loop's last: %s %q", s.State, data(t, s))
+	}
+	think := c.step(t, ok, 8)
+	if tool(think) != "think" || !contains(args(t, think)["raw"].(string), "{'thought': ") {
+		t.Errorf("think: %s %s, want the repr kept as a string", tool(think), think.ToolCall.Args)
+	}
+	if s := c.step(t, ok, 10); result(s) != "ok empty" || s.Intent != searchIntent {
+		t.Errorf("empty search: %s intent %q", result(s), s.Intent)
+	}
+	if s := c.step(t, ok, 14); result(s) != "ok" || s.Intent != searchIntent {
+		t.Errorf("search with flights: %s", result(s))
+	}
+}
+
+// JSON Lines of {"messages": [...]}: a run per line, named file:line#id.
+func TestOpenAIJSONLinesSample(t *testing.T) {
+	const file = "conversations.ndjson"
+	lines := sampleLines(t, "openai-messages/conversations.ndjson")
+	c := convert(t, OpenAIMessages, file, 1, false, lines[0])
+	run := file + ":1#sess-0193"
+	for n := int64(4); n <= 12; n += 2 {
+		s := c.step(t, run, n)
+		if tool(s) != "get_order_details" || result(s) != "error ERROR" || data(t, s) != "Error: order not found" {
+			t.Errorf("step %d: %s %s %q", n, tool(s), result(s), data(t, s))
+		}
+	}
+	if s := c.step(t, run, 14); s.State != schema.StateStop.String() || s.ToolCall != nil {
+		t.Errorf("last message without a user answer: %s %v", s.State, s.ToolCall)
+	}
+	c = convert(t, OpenAIMessages, file, 2, false, lines[1])
+	run = file + ":2#sess-0194"
+	for n, page := range map[int64]float64{4: 1, 6: 2, 8: 3, 10: 4} {
+		if s := c.step(t, run, n); args(t, s)["page"] != page || result(s) != "ok" {
+			t.Errorf("step %d: %s %s", n, s.ToolCall.Args, result(s))
+		}
+	}
+}
+
+// Parallel calls: the first is numbered by the assistant message, the
+// others by their replies' positions, matched by tool_call_id; the older
+// function_call shape; a reply's name names the tool that really ran; an
+// unanswered call has no result.
+func TestOpenAICallShapes(t *testing.T) {
+	doc := `{"id": "c1", "messages": [
+		{"role": "user", "content": "weather in Oslo and Bergen"},
+		{"role": "assistant", "content": "Checking both.", "tool_calls": [
+			{"id": "a", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Oslo\"}"}},
+			{"id": "b", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Bergen\"}"}}]},
+		{"role": "tool", "tool_call_id": "b", "content": "rain, 9C"},
+		{"role": "tool", "tool_call_id": "a", "content": "sun, 12C"},
+		{"role": "assistant", "content": null, "function_call": {"name": "lookup_forecast", "arguments": "{\"city\": "}},
+		{"role": "function", "name": "lookup_forecast", "content": "[]"},
+		{"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "think", "arguments": "{}"}}]},
+		{"role": "tool", "tool_call_id": "c", "name": "list_products", "content": "[{\"id\": 1}]"},
+		{"role": "assistant", "content": null, "tool_calls": [{"id": "d", "type": "function", "function": {"name": "book", "arguments": ""}}]}
+	]}`
+	c, run := convertOne(t, OpenAIMessages, []byte(doc))
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 2 4 6 8]" {
+		t.Fatalf("steps %s", got)
+	}
+	if s := c.step(t, run, 1); args(t, s)["city"] != "Oslo" || data(t, s) != "sun, 12C" || reason(s) != "Checking both." {
+		t.Errorf("first call: %s %q %q", s.ToolCall.Args, data(t, s), reason(s))
+	}
+	if s := c.step(t, run, 2); args(t, s)["city"] != "Bergen" || data(t, s) != "rain, 9C" {
+		t.Errorf("second call, numbered by its reply: %s %q", s.ToolCall.Args, data(t, s))
+	}
+	if s := c.step(t, run, 4); tool(s) != "lookup_forecast" || args(t, s)["raw"] != `{"city": ` || result(s) != "ok empty" {
+		t.Errorf("function_call with broken args: %s %s %s", tool(s), s.ToolCall.Args, result(s))
+	}
+	if s := c.step(t, run, 6); tool(s) != "list_products" {
+		t.Errorf("reply's name: %s", tool(s))
+	}
+	if s := c.step(t, run, 8); s.ToolResult != nil || string(s.ToolCall.Args) != "{}" || s.State != schema.StateAct.String() {
+		t.Errorf("unanswered call: %s %v %s", s.ToolCall.Args, s.ToolResult, s.State)
+	}
+}
+
+func TestOpenAIRecognize(t *testing.T) {
+	for _, c := range []struct{ doc, why string }{
+		{`{"messages": []}`, `no list of {"role": ...} messages under "messages", "traj", "conversation" or "history"`},
+		{`{"traj": [{"content": "x"}]}`, `no list of {"role": ...} messages under "messages", "traj", "conversation" or "history"`},
+		{`[]`, "an empty list"},
+		{`[1, 2]`, "a list whose first element is neither a message nor an object"},
+		{`[{"task_id": 1}]`, `a list whose first element has no list of {"role": ...} messages under "messages", "traj", "conversation" or "history"`},
+	} {
+		d, err := ParseDoc("x", 1, true, []byte(c.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := OpenAIMessages.Recognize(d); err == nil || err.Error() != c.why {
+			t.Errorf("%s: %v, want %q", c.doc, err, c.why)
+		}
+	}
+	for _, doc := range []string{
+		`[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]`,
+		`{"conversation": [{"role": "user", "content": "hi"}]}`,
+		`{"history": [{"role": "user", "content": "hi"}]}`,
+	} {
+		d, _ := ParseDoc("x", 1, true, []byte(doc))
+		if err := OpenAIMessages.Recognize(d); err != nil {
+			t.Errorf("%s: %v", doc, err)
+		}
+	}
+}

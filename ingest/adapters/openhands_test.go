@@ -1,0 +1,270 @@
+package adapters
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// The evaluation harness's output.jsonl: one run per line, named
+// file:line#instance_id; a step is an agent action, numbered by its
+// position in "history"; observations are the results of the actions they
+// name in "cause"; think is PLAN, finish is STOP; timestamps are kept.
+func TestOpenHandsOutputJSONLSample(t *testing.T) {
+	const file = "fixtures/trajectories/openhands/output.ndjson"
+	lines := sampleLines(t, "openhands/output.ndjson")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	loop := convert(t, OpenHands, file, 1, false, lines[0])
+	run := file + ":1#acme__widgets-101"
+	if len(loop.runs) != 1 || loop.runs[0] != run {
+		t.Fatalf("runs %q, want %q", loop.runs, run)
+	}
+	if got := fmt.Sprint(loop.numbers(run)); got != "[5 7 9 11 13 15 17]" {
+		t.Errorf("steps %s, want the agent's actions at their history positions", got)
+	}
+	if s := loop.step(t, run, 5); tool(s) != "run" || s.Intent != searchIntent || result(s) != "ok" || s.TS == nil {
+		t.Errorf("step 5: %s intent %q %s ts %v", tool(s), s.Intent, result(s), s.TS)
+	}
+	if s := loop.step(t, run, 5); fmt.Sprint(args(t, s)) != `map[command:grep -rn "def render_card" /workspace/acme__widgets__2.1/widgets is_input:false]` {
+		t.Errorf("run args %v: want the command without thought, blocking, cwd and the like", args(t, s))
+	}
+	if s := loop.step(t, run, 7); tool(s) != "read" || result(s) != "ok" {
+		t.Errorf("step 7: %s %s", tool(s), result(s))
+	}
+	for n := int64(9); n <= 17; n += 2 {
+		if s := loop.step(t, run, n); tool(s) != "edit" || result(s) != "error EDIT_REJECTED" {
+			t.Errorf("step %d: %s %s", n, tool(s), result(s))
+		}
+	}
+	if _, _, cost, steps := usageSum(loop, run); !near(cost, 0.61) || steps != 7 {
+		t.Errorf("cost $%g over %d steps, want metrics.accumulated_cost over the 7 calls", cost, steps)
+	}
+	ok := convert(t, OpenHands, file, 2, false, lines[1])
+	run = file + ":2#acme__widgets-117"
+	want := map[int64]struct{ state, tool, result string }{
+		5:  {"ACT", "run", "ok"},
+		7:  {"ACT", "read", "ok"},
+		9:  {"PLAN", "", "none"},
+		11: {"ACT", "edit", "ok"},
+		13: {"ACT", "run", "error EXIT_CODE"},
+		15: {"ACT", "edit", "ok"},
+		17: {"ACT", "run", "ok"},
+		19: {"STOP", "", "none"},
+	}
+	if len(ok.numbers(run)) != len(want) {
+		t.Errorf("steps %v", ok.numbers(run))
+	}
+	for n, w := range want {
+		if s := ok.step(t, run, n); s.State != w.state || tool(s) != w.tool || result(s) != w.result {
+			t.Errorf("step %d: %s %s %s, want %v", n, s.State, tool(s), result(s), w)
+		}
+	}
+	if s := ok.step(t, run, 9); !contains(reason(s), "Integer division drops the remainder") {
+		t.Errorf("think reason %q", reason(s))
+	}
+	if s := ok.step(t, run, 19); !contains(reason(s), "keeps the last partial page") {
+		t.Errorf("finish reason %q", reason(s))
+	}
+	if a, b := ok.step(t, run, 5).TS, ok.step(t, run, 7).TS; a == nil || b == nil || b.UnixMilli <= a.UnixMilli {
+		t.Errorf("timestamps %v %v", a, b)
+	}
+}
+
+// OpenDevin's [action, observation] pairs: a step is a pair, numbered by
+// the pair's position; the exit code is in extras.
+func TestOpenHandsPairsSample(t *testing.T) {
+	const file = "opendevin-pairs.ndjson"
+	lines := sampleLines(t, "openhands/opendevin-pairs.ndjson")
+	loop := convert(t, OpenHands, file, 1, false, lines[0])
+	run := file + ":1#moment-lite__moment-lite-58"
+	if got := fmt.Sprint(loop.numbers(run)); got != "[1 2 3 4 5 6 7]" {
+		t.Errorf("steps %s, want the pairs 1..7 (pair 0 is the user's task)", got)
+	}
+	for n := int64(2); n <= 7; n++ {
+		s := loop.step(t, run, n)
+		if result(s) != "error COMMAND_NOT_FOUND" || !contains(data(t, s), "ENVIRONMENT REMINDER") {
+			t.Errorf("step %d: %s", n, result(s))
+		}
+	}
+	ok := convert(t, OpenHands, file, 2, false, lines[1])
+	run = file + ":2#tally__tally-12"
+	if s := ok.step(t, run, 4); result(s) != "error NameError" {
+		t.Errorf("step 4: %s", result(s))
+	}
+	if s := ok.step(t, run, 7); s.State != schema.StateStop.String() || s.ToolCall != nil {
+		t.Errorf("finish: %s %v", s.State, s.ToolCall)
+	}
+}
+
+// The V1 SDK's typed events: ActionEvent and ObservationEvent linked by
+// action_id, ThinkAction is PLAN, FinishAction is STOP, the tool's name is
+// the call's; a grep whose output is only terminal escapes found nothing.
+func TestOpenHandsV1Sample(t *testing.T) {
+	const file = "v1-sdk-output.ndjson"
+	lines := sampleLines(t, "openhands/v1-sdk-output.ndjson")
+	ok := convert(t, OpenHands, file, 1, false, lines[0])
+	run := file + ":1#project-csv-dates"
+	want := map[int64]struct{ state, tool, result string }{
+		1:  {"ACT", "execute_bash", "ok"},
+		3:  {"ACT", "execute_bash", "ok empty"},
+		5:  {"ACT", "file_editor", "ok"},
+		7:  {"PLAN", "", "none"},
+		9:  {"ACT", "file_editor", "ok"},
+		11: {"ACT", "execute_bash", "error EXIT_CODE"},
+		13: {"ACT", "file_editor", "ok"},
+		15: {"ACT", "execute_bash", "ok"},
+		17: {"STOP", "", "none"},
+	}
+	if len(ok.numbers(run)) != len(want) {
+		t.Errorf("steps %v", ok.numbers(run))
+	}
+	for n, w := range want {
+		if s := ok.step(t, run, n); s.State != w.state || tool(s) != w.tool || result(s) != w.result {
+			t.Errorf("step %d: %s %s %s, want %v", n, s.State, tool(s), result(s), w)
+		}
+	}
+	grep := ok.step(t, run, 3)
+	if grep.Intent != searchIntent || data(t, grep) != "" {
+		t.Errorf("grep: intent %q data %q: want a search, its escapes stripped", grep.Intent, data(t, grep))
+	}
+	if s := ok.step(t, run, 15); bytes.IndexByte([]byte(data(t, s)), 0x1b) >= 0 {
+		t.Errorf("escapes left in %q", data(t, s))
+	}
+	if s := ok.step(t, run, 1); reason(s) != "Let me look at the exporter package." || s.TS == nil {
+		t.Errorf("thought %q ts %v", reason(s), s.TS)
+	}
+	loop := convert(t, OpenHands, file, 2, false, lines[1])
+	run = file + ":2#shop-unit-tests"
+	for n := int64(3); n <= 11; n += 2 {
+		if s := loop.step(t, run, n); result(s) != "error USAGE_ERROR" {
+			t.Errorf("step %d: %s", n, result(s))
+		}
+	}
+}
+
+// An exported event stream is a JSON array, one run named after the file.
+// An agent's message is a call of "message" whose result is the user's
+// next message.
+func TestOpenHandsExportSample(t *testing.T) {
+	const file = "traj-export.json"
+	c := convert(t, OpenHands, file, 1, true, readSample(t, "openhands/traj-export.json"))
+	if len(c.runs) != 1 || c.runs[0] != file {
+		t.Fatalf("runs %q", c.runs)
+	}
+	if got := fmt.Sprint(c.numbers(file)); got != "[5 7 11 15 19 23 27]" {
+		t.Errorf("steps %s", got)
+	}
+	for n := int64(7); n <= 27; n += 4 {
+		s := c.step(t, file, n)
+		if tool(s) != MessageTool || s.State != schema.StateAct.String() || result(s) != "ok" {
+			t.Errorf("step %d: %s %s %s, want a message answered", n, s.State, tool(s), result(s))
+			continue
+		}
+		if !contains(args(t, s)["text"].(string), "<function=execute_bash>") || !contains(data(t, s), "Please continue working on the task") {
+			t.Errorf("step %d: %s -> %q", n, s.ToolCall.Args, data(t, s))
+		}
+	}
+}
+
+// A session's events/ directory, read as one array of its files in the
+// order of their numbers (ingest does this), is one run: polling that ends
+// with a change.
+func TestOpenHandsEventDirSample(t *testing.T) {
+	dir := filepath.Join(samples, "openhands", "session-5f0c2a", "events")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc bytes.Buffer
+	doc.WriteString("[\n")
+	for i := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%d.json", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 {
+			doc.WriteString(",\n")
+		}
+		doc.Write(b)
+	}
+	doc.WriteString("\n]\n")
+	c := convert(t, OpenHands, "session-5f0c2a/events", 1, true, doc.Bytes())
+	run := "session-5f0c2a/events"
+	if got := fmt.Sprint(c.numbers(run)); got != "[5 7 9 11 13 15 17]" {
+		t.Errorf("steps %s: want the file numbers of the agent's actions", got)
+	}
+	first, last := c.step(t, run, 7), c.step(t, run, 13)
+	if string(first.ToolCall.Args) != string(last.ToolCall.Args) || data(t, first) == data(t, last) {
+		t.Errorf("the polls: %s %q / %s %q", first.ToolCall.Args, data(t, first), last.ToolCall.Args, data(t, last))
+	}
+	if s := c.step(t, run, 17); s.State != schema.StateStop.String() {
+		t.Errorf("finish: %q", s.State)
+	}
+}
+
+// ohV0 is an evaluation output line with the given events as its history.
+func ohV0(t testing.TB, events ...map[string]any) []byte {
+	return mustMarshal(t, map[string]any{"instance_id": "i-1", "history": events})
+}
+
+// Exit codes, the harness's error flag and its errors: what an observation
+// says of its action beyond its text. An error observation that answers no
+// action (a tool call that failed validation) is a failed step of its own.
+func TestOpenHandsObservationFlags(t *testing.T) {
+	run := func(id int, cmd string) map[string]any {
+		return map[string]any{"id": id, "source": "agent", "action": "run", "args": map[string]any{"command": cmd}}
+	}
+	obs := func(id, cause int, content string, exit int) map[string]any {
+		return map[string]any{"id": id, "cause": cause, "source": "agent", "observation": "run", "content": content,
+			"extras": map[string]any{"metadata": map[string]any{"exit_code": exit}}}
+	}
+	c := convert(t, OpenHands, "o.jsonl", 3, false, ohV0(t,
+		run(0, "make test"), obs(1, 0, "make: *** [test] Error 2", 2),
+		run(2, "python server.py"), obs(3, 2, "Serving on :8000\n[The command has no new output after 30 seconds.]", -1),
+		run(4, "grep -rn TODO src"), obs(5, 4, "", 1),
+		map[string]any{"id": 6, "source": "agent", "observation": "error", "content": "Missing required parameters for function 'str_replace_editor': {'security_risk'}", "extras": map[string]any{}},
+		run(7, "ls"), map[string]any{"id": 8, "cause": 7, "source": "agent", "observation": "error", "content": "Browser environment took too long to respond.", "extras": map[string]any{}},
+		map[string]any{"id": 9, "source": "agent", "action": "reject", "args": map[string]any{"outputs": map[string]any{"reason": "cannot"}}},
+	))
+	runID := "o.jsonl:3#i-1"
+	want := map[int64]struct{ tool, result string }{
+		0: {"run", "error EXIT_CODE"},
+		2: {"run", "error TIMEOUT"},
+		4: {"run", "ok empty"}, // grep's exit code 1 found nothing
+		6: {"str_replace_editor", "error INVALID_CALL"},
+		7: {"run", "error ERROR"},
+		9: {"", "none"},
+	}
+	for n, w := range want {
+		if s := c.step(t, runID, n); tool(s) != w.tool || result(s) != w.result {
+			t.Errorf("step %d: %s %s, want %v", n, tool(s), result(s), w)
+		}
+	}
+	if s := c.step(t, runID, 9); s.State != schema.StateStop.String() {
+		t.Errorf("reject: state %q, want STOP", s.State)
+	}
+}
+
+func TestOpenHandsRecognize(t *testing.T) {
+	for _, c := range []struct{ doc, why string }{
+		{`{"messages": []}`, `no "history" list`},
+		{`{"history": 3}`, `"history" is not a list`},
+		{`{"history": [{"role": "user", "content": "x"}]}`, `"history" holds neither events ({"action"|"observation"|"kind": ...}) nor [action, observation] pairs`},
+		{`[]`, "an empty list"},
+		{`[{"role": "user", "content": "x"}]`, `not a list of events with "action", "observation" or "kind"`},
+	} {
+		d, err := ParseDoc("x", 1, true, []byte(c.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := OpenHands.Recognize(d); err == nil || err.Error() != c.why {
+			t.Errorf("%s: %v, want %q", c.doc, err, c.why)
+		}
+	}
+}

@@ -1,0 +1,251 @@
+package adapters
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// formatRules are the rules each format applies before OutputRules: every
+// format of the registry must be listed (TestEveryRuleIsTestedBothWays,
+// TestAdapterDocs).
+var formatRules = map[string][]OutputRule{
+	"swe-agent":       sweRules,
+	"mini-swe-agent":  miniStyle.rules,
+	"openhands":       ohRules,
+	"openai-messages": openAIStyle.rules,
+}
+
+// chatDoc is an OpenAI conversation whose assistant calls tool with args
+// (a JSON object) and gets reply; the call is step 1.
+func chatDoc(t testing.TB, tool string, args map[string]any, reply string) []byte {
+	return mustMarshal(t, map[string]any{"messages": []map[string]any{
+		{"role": "user", "content": "go"},
+		{"role": "assistant", "content": nil, "tool_calls": []map[string]any{
+			{"id": "c1", "type": "function", "function": map[string]any{"name": tool, "arguments": string(mustMarshal(t, args))}}}},
+		{"role": "tool", "tool_call_id": "c1", "content": reply},
+	}})
+}
+
+func bashDoc(t testing.TB, cmd, reply string) []byte {
+	return chatDoc(t, "bash", map[string]any{"command": cmd}, reply)
+}
+
+// ohDoc is an OpenHands evaluation line whose agent runs action with args
+// and gets content (and exit code, unless nil) back; the action is step 0.
+func ohDoc(t testing.TB, action string, args map[string]any, content string, exit any) []byte {
+	extras := map[string]any{}
+	if exit != nil {
+		extras["metadata"] = map[string]any{"exit_code": exit}
+	}
+	return ohV0(t,
+		map[string]any{"id": 0, "source": "agent", "action": action, "args": args},
+		map[string]any{"id": 1, "cause": 0, "source": "agent", "observation": action, "content": content, "extras": extras})
+}
+
+// ruleCase is one output and what a rule makes of it: a hit (an error or
+// an empty result) or a near miss (what merely looks like one, left "ok").
+type ruleCase struct {
+	rule   string // the OutputRule's Name
+	format *Format
+	doc    []byte
+	step   int64
+	want   string // result(): "error TYPE", "ok empty" or "ok"
+}
+
+func ruleCases(t testing.TB) []ruleCase {
+	oa, swe, mini, oh := OpenAIMessages, SWEAgent, MiniSWEAgent, OpenHands
+	read := func(path, content string) []byte {
+		return ohDoc(t, "read", map[string]any{"path": path}, "Here's the result of running `cat -n` on "+path+":\n"+content, nil)
+	}
+	return []ruleCase{
+		// Generic rules.
+		{"timeout", oa, bashDoc(t, "pytest tests/test_net.py", "collected 4 items\n\ntests/test_net.py ..\nTimeout expired after 120 seconds"), 1, "error TIMEOUT"},
+		{"timeout", oa, bashDoc(t, "cat docs/retries.md", "Requests that timed out are retried twice.\n"), 1, "ok"},
+		{"timeout", oa, bashDoc(t, "pytest -q tests/test_net.py", "tests/test_net.py::test_start PASSED\ntests/test_net.py::test_request_timed_out PASSED\n2 passed in 0.3s"), 1, "ok"},
+		{"python-traceback", oa, bashDoc(t, "python manage.py migrate", "Traceback (most recent call last):\n  File \"manage.py\", line 22, in <module>\n    main()\nrequests.exceptions.ConnectionError: HTTPConnectionPool(host='db', port=5432)"), 1, "error requests.exceptions.ConnectionError"},
+		{"python-traceback", oa, bashDoc(t, "python -c 'int(\"x\")'", "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nValueError: invalid literal for int() with base 10: 'x'"), 1, "error ValueError"},
+		{"python-traceback", oa, bashDoc(t, "head -20 docs/debugging.md", "When it fails you see:\n\n    Traceback (most recent call last):\n    ValueError: bad\n"), 1, "ok"},
+		{"command-not-found", oa, bashDoc(t, "pytest -q", "bash: pytest: command not found"), 1, "error COMMAND_NOT_FOUND"},
+		{"command-not-found", oa, bashDoc(t, "rg foo", "sh: 1: rg: not found"), 1, "error COMMAND_NOT_FOUND"},
+		{"command-not-found", oa, bashDoc(t, "cat TROUBLESHOOTING", "If the shell says\nbash: pytest: command not found\ninstall the dev extras."), 1, "ok"},
+		{"no-such-file", oa, bashDoc(t, "ls tests/fixtures", "ls: cannot access 'tests/fixtures': No such file or directory"), 1, "error NO_SUCH_FILE"},
+		{"no-such-file", oa, bashDoc(t, "tail -n 3 /var/log/app.log", "12:01 started\n12:02 open config.yaml: No such file or directory\n12:03 using defaults"), 1, "ok"},
+		{"compiler-error", oa, bashDoc(t, "gcc -o app main.c", "main.c: In function 'main':\nmain.c:12:5: error: expected ';' before 'return'"), 1, "error COMPILE_ERROR"},
+		{"compiler-error", oa, bashDoc(t, "gcc -Wall -o app main.c", "main.c:8:9: warning: unused variable 'n' [-Wunused-variable]"), 1, "ok"},
+		{"http-status", oa, bashDoc(t, "curl -si localhost:8080/api/items", "HTTP/1.1 503 Service Unavailable\nContent-Length: 0"), 1, "error HTTP_503"},
+		{"http-status", oa, bashDoc(t, "curl -si localhost:8080/api/items", "HTTP/2 429\nretry-after: 30"), 1, "error RATE_LIMIT"},
+		{"http-status", oa, bashDoc(t, "curl -si localhost:8080/api/slow", "HTTP/1.1 504 Gateway Timeout"), 1, "error TIMEOUT"},
+		{"http-status", oa, bashDoc(t, "curl -si localhost:8080/api/items", "HTTP/1.1 200 OK\nContent-Type: application/json\n\n[]"), 1, "ok"},
+		{"error-prefix", oa, chatDoc(t, "get_order_details", map[string]any{"order_id": "#W1"}, "Error: order not found"), 1, "error ERROR"},
+		{"error-prefix", oa, bashDoc(t, "cargo build", "error[E0308]: mismatched types\n --> src/main.rs:4:18"), 1, "error ERROR"},
+		{"error-prefix", oa, bashDoc(t, "cat CHANGELOG.md", "Error: messages now name the file (#41)\n"), 1, "ok"},
+		{"error-prefix", oa, chatDoc(t, "lint", map[string]any{}, "Errors: 0, warnings: 2"), 1, "ok"},
+		{"empty-phrase", oa, chatDoc(t, "docs_lookup", map[string]any{"q": "retry budget"}, "No results found for 'retry budget'."), 1, "ok empty"},
+		{"empty-phrase", swe, sweDoc(t, "search_file \"def foo\" src/a.py", "No matches found for \"def foo\" in /repo/src/a.py"), 0, "ok empty"},
+		{"empty-phrase", oa, bashDoc(t, "grep -rn \"No results found\" src/", "src/ui/empty.tsx:4:  return <p>No results found</p>;"), 1, "ok"},
+		{"empty-search", oa, bashDoc(t, "grep -rn resolveAlias src/", ""), 1, "ok empty"},
+		{"empty-search", oa, chatDoc(t, "search_products", map[string]any{"q": "lamp"}, "[]"), 1, "ok empty"},
+		{"empty-search", oa, bashDoc(t, "rm -f build/tmp.o", ""), 1, "ok"},
+		{"empty-search", oa, bashDoc(t, "grep -rn resolveAlias src/", "src/alias.py:3:def resolveAlias(name):"), 1, "ok"},
+
+		// SWE-agent's rules.
+		{"edit-rejected", swe, sweDoc(t, "edit 4:4\n    return x[1:\nend_of_edit", "Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit commmand.\n\nERRORS:\n- E999 SyntaxError: '[' was never closed"), 0, "error EDIT_REJECTED"},
+		{"edit-rejected", swe, sweDoc(t, "str_replace_editor str_replace /testbed/a.py   --old_str 'x = 1' --new_str 'x = 2'", "No replacement was performed, old_str `x = 1` did not appear verbatim in /testbed/a.py."), 0, "error EDIT_REJECTED"},
+		{"edit-rejected", swe, sweDoc(t, "open tools/windowed/bin/edit", "[File: /repo/tools/windowed/bin/edit (60 lines total)]\n41:    print(\"Your proposed edit has introduced new syntax error(s).\")\n42:    print(\"No replacement was performed\")"), 0, "ok"},
+		{"edit-rejected", swe, sweDoc(t, "str_replace_editor view /testbed/tools/edit.py", "Here's the result of running `cat -n` on /testbed/tools/edit.py:\n     9\tMSG = \"old_str did not appear verbatim\""), 0, "ok"},
+		{"usage-error", swe, sweDoc(t, "goto", "Usage: goto <line_number>"), 0, "error USAGE_ERROR"},
+		{"usage-error", swe, sweDoc(t, "scroll_down", "No file open. Use the `open` command first."), 0, "error USAGE_ERROR"},
+		{"usage-error", swe, sweDoc(t, "open README.md", "[File: /repo/README.md (12 lines total)]\n1:# confparse\n2:Usage: confparse FILE"), 0, "ok"},
+		{"not-found", swe, sweDoc(t, "open src/nope.py", "File src/nope.py not found"), 0, "error NO_SUCH_FILE"},
+		{"not-found", swe, sweDoc(t, "str_replace_editor view /testbed/x.py", "The path /testbed/x.py does not exist. Please provide a valid path."), 0, "error NO_SUCH_FILE"},
+		{"not-found", swe, sweDoc(t, "search_dir \"not found\" src", "Found 2 matches for \"not found\" in /repo/src:\n/repo/src/io.py (2 matches)\nEnd of matches for \"not found\" in /repo/src"), 0, "ok"},
+
+		// mini-swe-agent's rule.
+		{"format-error", mini, miniV1(t, "THOUGHT: two\n\n```bash\nls\n```\n\n```bash\npwd\n```", "Please always provide EXACTLY ONE action in triple backticks, found 2 actions."), 2, "error FORMAT_ERROR"},
+		{"format-error", mini, miniV1(t, "THOUGHT: read the config\n\n```bash\ncat src/minisweagent/config/default.yaml\n```",
+			"<returncode>0</returncode>\n<output>\nagent:\n  format_error_template: |\n    Please always provide EXACTLY ONE action in triple backticks, found {{actions|length}} actions.\n</output>"), 2, "ok"},
+
+		// OpenHands' rules.
+		{"not-executed", oh, ohDoc(t, "run", map[string]any{"command": "npm test"}, "The action has not been executed. This may have occurred because the user pressed the stop button, or because the runtime system crashed and restarted due to resource constraints.", nil), 0, "error NOT_EXECUTED"},
+		{"not-executed", oh, read("/workspace/docs/faq.md", "     1\t## Why did my command not run?\n     2\tThe action has not been executed when the runtime restarts."), 0, "ok"},
+		{"edit-rejected", oh, ohDoc(t, "edit", map[string]any{"command": "str_replace", "path": "/workspace/x.py", "old_str": "a", "new_str": "b"}, "ERROR:\nNo replacement was performed, old_str `a` did not appear verbatim in /workspace/x.py.", nil), 0, "error EDIT_REJECTED"},
+		{"edit-rejected", oh, ohDoc(t, "run_ipython", map[string]any{"code": "edit_file_by_replace('/workspace/x.py', 'foo', 'bar')"}, "[No exact match found in /workspace/x.py for\n```\nfoo\n```\n]", nil), 0, "error EDIT_REJECTED"},
+		{"edit-rejected", oh, read("/workspace/openhands/runtime/editor.py", "    40\t        raise ToolError('No replacement was performed, old_str did not appear verbatim')"), 0, "ok"},
+		{"invalid-parameter", oh, ohDoc(t, "edit", map[string]any{"command": "view", "path": "/workspace/x"}, "ERROR:\nInvalid `path` parameter: /workspace/x. The path /workspace/x does not exist. Please provide a valid path.", nil), 0, "error USAGE_ERROR"},
+		{"invalid-parameter", oh, ohDoc(t, "run", map[string]any{"command": "npm ci\nnpm test"}, "ERROR: Cannot execute multiple commands at once.\nPlease run each command separately OR chain them into a single command via && or ;", -1), 0, "error USAGE_ERROR"},
+		{"invalid-parameter", oh, ohDoc(t, "run", map[string]any{"command": "grep -rn \"ERROR: Invalid\" logs/"}, "logs/app.log:3:ERROR: Invalid token for user 12", 0), 0, "ok"},
+	}
+}
+
+// Every rule, generic and of each format, finds what it names, and leaves
+// alone what merely looks like it: a file shown that holds the words, the
+// words elsewhere than where the tool writes them.
+func TestOutputRules(t *testing.T) {
+	for _, c := range ruleCases(t) {
+		conv, run := convertOne(t, c.format, c.doc)
+		s := conv.step(t, run, c.step)
+		if got := result(s); got != c.want {
+			t.Errorf("%s (%s): %s, want %s; output %q", c.rule, c.format.Name, got, c.want, data(t, s))
+		}
+	}
+}
+
+// Each rule has a case it matches and a near miss it does not: a rule
+// added without both fails here.
+func TestEveryRuleIsTestedBothWays(t *testing.T) {
+	type key struct{ format, rule string }
+	hit, miss := map[key]bool{}, map[key]bool{}
+	for _, c := range ruleCases(t) {
+		k := key{"", c.rule}
+		for _, r := range formatRules[c.format.Name] {
+			if r.Name == c.rule {
+				k.format = c.format.Name
+			}
+		}
+		if c.want == "ok" {
+			miss[k] = true
+		} else {
+			hit[k] = true
+		}
+	}
+	check := func(k key) {
+		if !hit[k] || !miss[k] {
+			t.Errorf("rule %q of %q: hit tested %v, near miss tested %v", k.rule, k.format, hit[k], miss[k])
+		}
+	}
+	for _, r := range OutputRules {
+		check(key{"", r.Name})
+	}
+	for _, f := range Registry {
+		rules, ok := formatRules[f.Name]
+		if !ok {
+			t.Errorf("format %s: list its rules in formatRules", f.Name)
+		}
+		for _, r := range rules {
+			check(key{f.Name, r.Name})
+		}
+	}
+}
+
+// Tool output is kept up to 1 MiB: its head and its tail, cut at rune
+// boundaries, with a mark where the middle was.
+func TestOutputClippedKeepingHeadAndTail(t *testing.T) {
+	out := "HEAD first line\n" + strings.Repeat("é", 3<<19) + "x" + strings.Repeat("ü", 3<<19) + "\nTAIL last line"
+	conv, run := convertOne(t, OpenAIMessages, bashDoc(t, "cat big.log", out))
+	got := data(t, conv.step(t, run, 1))
+	if len(got) > maxOutput+len("\n[...]\n") || len(got) < maxOutput {
+		t.Errorf("%d bytes kept of %d, want about %d", len(got), len(out), maxOutput)
+	}
+	if !strings.HasPrefix(got, "HEAD first line\n") || !strings.HasSuffix(got, "\nTAIL last line") || !strings.Contains(got, "\n[...]\n") {
+		t.Errorf("head %q ... tail %q", got[:20], got[len(got)-20:])
+	}
+	if !utf8.ValidString(got) || strings.ContainsRune(got, utf8.RuneError) {
+		t.Error("clipping split a rune")
+	}
+	exact := strings.Repeat("a", maxOutput)
+	conv, run = convertOne(t, OpenAIMessages, bashDoc(t, "cat a.txt", exact))
+	if data(t, conv.step(t, run, 1)) != exact {
+		t.Error("an output of exactly 1 MiB was clipped")
+	}
+}
+
+// Terminal escapes (colours, titles, bracketed paste) are stripped from the
+// output kept and from the text the rules read.
+func TestANSIEscapesStripped(t *testing.T) {
+	conv, run := convertOne(t, OpenAIMessages, bashDoc(t, "make deploy", "\x1b]0;deploy\x07\x1b[1;31mError:\x1b[0m disk full\r\n\x1b[?2004h"))
+	s := conv.step(t, run, 1)
+	if got := data(t, s); got != "Error: disk full\r\n" {
+		t.Errorf("data %q", got)
+	}
+	if result(s) != "error ERROR" {
+		t.Errorf("result %s: the rules must read the text without its escapes", result(s))
+	}
+	conv, run = convertOne(t, OpenAIMessages, bashDoc(t, "grep -rn foo src", "\x1b[?2004l\x1b[?2004h"))
+	if s := conv.step(t, run, 1); result(s) != "ok empty" {
+		t.Errorf("a grep that printed only escapes: %s", result(s))
+	}
+}
+
+// The program a shell command runs decides how its output is read.
+func TestProgram(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"grep -rn foo src":                     "grep",
+		"cd /testbed && grep -rn foo src":      "grep",
+		"FOO=1 timeout 30 /usr/bin/rg foo":     "rg",
+		"sudo find / -name x | head":           "find",
+		"git grep -n foo":                      "git grep",
+		"export A=1; source env.sh; cat a.txt": "cat",
+		`echo "a && b" | wc -l`:                "echo",
+		"":                                     "",
+	} {
+		if got := program(cmd); got != want {
+			t.Errorf("program(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}
+
+// Totals logged per run are spread over the calls, adding up to the total.
+func TestSpreadUsage(t *testing.T) {
+	r := newRun("r")
+	for i := range 3 {
+		s := r.add(i, "ACT")
+		if i != 1 {
+			setCall(s, "t", map[string]int{"i": i})
+		}
+	}
+	r.spreadUsage(10, 5, 0.3)
+	if r.steps[1].Usage != nil {
+		t.Error("a step without a call got a share")
+	}
+	a, b := r.steps[0].Usage, r.steps[2].Usage
+	if a.PromptTokens+b.PromptTokens != 10 || a.CompletionTokens+b.CompletionTokens != 5 || !near(a.CostUSD+b.CostUSD, 0.3) {
+		t.Errorf("shares %+v %+v", a, b)
+	}
+	r = newRun("r")
+	r.add(0, "")
+	r.spreadUsage(0, 0, -1)
+	if r.steps[0].Usage != nil {
+		t.Error("a negative total was spread")
+	}
+}

@@ -1,0 +1,130 @@
+package adapters
+
+import (
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// SWE-agent 0.x: a step is an entry of "trajectory", numbered by its
+// position; the action's first word names SWE-agent's own tool, the run is
+// named after the file, and the run's totals are spread over its calls.
+func TestSWEAgent0xSample(t *testing.T) {
+	const name = "fixtures/trajectories/swe-agent/edit-syntax-error-loop.traj"
+	c := convert(t, SWEAgent, name, 1, true, readSample(t, "swe-agent/edit-syntax-error-loop.traj"))
+	if len(c.runs) != 1 || c.runs[0] != name {
+		t.Fatalf("runs %q, want the file's name", c.runs)
+	}
+	if got := c.numbers(name); len(got) != 9 || got[0] != 0 || got[8] != 8 {
+		t.Fatalf("steps %v, want 0..8 (the trajectory's positions)", got)
+	}
+	s0 := c.step(t, name, 0)
+	if tool(s0) != "find_file" || args(t, s0)["args"] != `"parser.py"` || s0.Intent != searchIntent || result(s0) != "ok" {
+		t.Errorf("step 0: %s %s intent %q %s", tool(s0), s0.ToolCall.Args, s0.Intent, result(s0))
+	}
+	if s0.State != schema.StateAct.String() || !contains(reason(s0), "find the parser") {
+		t.Errorf("step 0: state %q reason %q", s0.State, reason(s0))
+	}
+	if s := c.step(t, name, 1); tool(s) != "open" || result(s) != "ok" {
+		t.Errorf("step 1: %s %s", tool(s), result(s))
+	}
+	for n := int64(3); n <= 8; n++ {
+		s := c.step(t, name, n)
+		if tool(s) != "edit" || result(s) != "error EDIT_REJECTED" {
+			t.Errorf("step %d: %s %s, want the rejected edit", n, tool(s), result(s))
+		}
+		if s.State == schema.StateStop.String() {
+			t.Errorf("step %d: STOP in a run that hit its cost limit", n)
+		}
+	}
+	p, cm, cost, steps := usageSum(c, name)
+	if p != 198450 || cm != 2210 || !near(cost, 2.04) || steps != 9 {
+		t.Errorf("usage: %d prompt, %d completion, $%g over %d steps; want the totals over the 9 calls", p, cm, cost, steps)
+	}
+}
+
+// SWE-agent 1.x: str_replace_editor and bash actions, a traceback is an
+// error of its class, submit ends the run.
+func TestSWEAgent1xSample(t *testing.T) {
+	const name = "healthy-fix.traj"
+	c := convert(t, SWEAgent, name, 1, true, readSample(t, "swe-agent/healthy-fix.traj"))
+	want := map[int64]struct{ tool, result string }{
+		0:  {"bash", "ok"},
+		1:  {"str_replace_editor", "ok"},
+		2:  {"str_replace_editor", "ok"},
+		3:  {"bash", "error ZeroDivisionError"},
+		4:  {"str_replace_editor", "ok"},
+		5:  {"bash", "ok"}, // pytest reports failures, the command itself ran
+		8:  {"bash", "ok"},
+		9:  {"bash", "ok"}, // rm prints nothing: not a search, so not empty
+		10: {"submit", "ok"},
+	}
+	for n, w := range want {
+		s := c.step(t, name, n)
+		if tool(s) != w.tool || result(s) != w.result {
+			t.Errorf("step %d: %s %s, want %s %s", n, tool(s), result(s), w.tool, w.result)
+		}
+	}
+	if s := c.step(t, name, 0); s.Intent != searchIntent {
+		t.Errorf("find: intent %q, want %q", s.Intent, searchIntent)
+	}
+	if s := c.step(t, name, 3); args(t, s)["command"] != "cd /testbed && python reproduce.py" {
+		t.Errorf("bash args %s", s.ToolCall.Args)
+	}
+	if s := c.step(t, name, 10); s.State != schema.StateStop.String() {
+		t.Errorf("submit: state %q, want STOP", s.State)
+	}
+	if s := c.step(t, name, 9); s.State != schema.StateAct.String() {
+		t.Errorf("rm: state %q, want ACT", s.State)
+	}
+}
+
+// SWE-agent 1.x searches that print nothing are empty results, with the
+// search intent; the synthetic exit step has no call.
+func TestSWEAgentEmptySearchSample(t *testing.T) {
+	const name = "empty-search-loop.traj"
+	c := convert(t, SWEAgent, name, 1, true, readSample(t, "swe-agent/empty-search-loop.traj"))
+	for n := int64(1); n <= 7; n++ {
+		s := c.step(t, name, n)
+		if result(s) != "ok empty" || s.Intent != searchIntent {
+			t.Errorf("step %d: %s intent %q, want an empty search", n, result(s), s.Intent)
+		}
+	}
+	last := c.step(t, name, 8)
+	if last.ToolCall != nil || last.State != "" || reason(last) != "Exit due to cost limit" {
+		t.Errorf("exit step: call %v state %q reason %q", last.ToolCall, last.State, reason(last))
+	}
+}
+
+// sweDoc is a one-step SWE-agent 1.x trajectory.
+func sweDoc(t testing.TB, action, observation string) []byte {
+	return mustMarshal(t, map[string]any{
+		"trajectory":  []map[string]any{{"action": action, "observation": observation, "thought": "t", "state": map[string]string{}}},
+		"info":        map[string]any{"exit_status": "submitted"},
+		"environment": "main",
+	})
+}
+
+func TestSWEAgentRecognize(t *testing.T) {
+	for _, c := range []struct {
+		doc, why string
+	}{
+		{`{"history": [{"role": "system", "content": "x"}]}`, `no "trajectory" list`},
+		{`{"trajectory": []}`, `"trajectory" without "info", "history" or "environment"`},
+		{`{"trajectory": 3, "info": {}}`, `"trajectory" is not a list of objects`},
+		{`{"trajectory": [{"thought": "x"}], "info": {}}`, `"trajectory" entries lack "action" and "observation"`},
+		{`[{"action": "ls", "observation": ""}]`, "not a JSON object"},
+	} {
+		d, err := ParseDoc("x", 1, true, []byte(c.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := SWEAgent.Recognize(d); err == nil || err.Error() != c.why {
+			t.Errorf("%s: %v, want %q", c.doc, err, c.why)
+		}
+	}
+	d, _ := ParseDoc("x", 1, true, []byte(`{"trajectory": [], "info": {}}`))
+	if err := SWEAgent.Convert(d, func(*schema.Step) error { return nil }); err == nil {
+		t.Error("an empty trajectory converts without an error")
+	}
+}
