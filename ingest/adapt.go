@@ -255,6 +255,7 @@ type adaptedDecoder struct {
 	res       *chunkResult
 	src       int32
 	line      []byte // scratch: the step being decoded, as JSON
+	strip     bool   // Options.StripOutput
 }
 
 // document converts one document (a whole file, or one line) and decodes
@@ -271,6 +272,7 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		fail(KindMalformedJSON, err.Error())
 		return
 	}
+	d.StripOutput = a.strip
 	if d.IsArray() && forced == nil && arrayOfSteps(raw) {
 		a.stepArray(line, raw)
 		return
@@ -348,9 +350,9 @@ func (a *adaptedDecoder) stepArray(line int64, raw []byte) {
 
 // decodeAdapted decodes a chunk of an adapted source: a document read
 // whole, or lines that are each a document.
-func decodeAdapted(dec *LineDecoder, w *batchWriter, it *item, batchRows int) {
+func decodeAdapted(dec *LineDecoder, w *batchWriter, it *item, batchRows int, strip bool) {
 	res := &it.result
-	a := &adaptedDecoder{dec: dec, w: w, batchRows: batchRows, res: res, src: int32(it.src)}
+	a := &adaptedDecoder{dec: dec, w: w, batchRows: batchRows, res: res, src: int32(it.src), strip: strip}
 	if it.doc != nil {
 		res.lines += it.docLines
 		a.document(it.name, it.firstLine, true, it.doc, it.adapter)

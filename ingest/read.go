@@ -54,6 +54,10 @@ type Options struct {
 	// source's start and picks runaway's steps or an adapter (adapt.go);
 	// FormatSteps or an adapter's name forces that reading on every source.
 	InputFormat string
+	// StripOutput reads trajectories without what the tools printed
+	// (adapters.Doc.StripOutput): to measure what runaway finds in logs
+	// that keep no tool output. Runaway's own steps are read as logged.
+	StripOutput bool
 	// MaxDocBytes bounds a document read whole (a trajectory file, or one
 	// line of a file of them); default 256 MiB. A longer one is a reject.
 	MaxDocBytes int
@@ -373,7 +377,7 @@ func (r *reader) decodeChunks() {
 	for it := range r.work {
 		if r.ctx.Err() == nil {
 			if it.doc != nil || it.adapter != nil {
-				decodeAdapted(dec, w, it, r.opts.BatchRows)
+				decodeAdapted(dec, w, it, r.opts.BatchRows, r.opts.StripOutput)
 			} else {
 				decodeChunk(dec, w, it)
 			}

@@ -94,6 +94,7 @@ type inputFlags struct {
 	maxLineBytes int
 	inputFormat  string // --input-format: auto, jsonl or an adapter name
 	maxDocBytes  int
+	stripOutput  bool // --strip-output
 	policyFile   string
 	workers      int
 	quiet        bool
@@ -132,6 +133,7 @@ func bindInputFlags(fs *pflag.FlagSet, f *inputFlags) {
 	fs.BoolVar(&f.keepGoing, "keep-going", false, "skip inputs that cannot be read and mark the report partial, instead of exit 3")
 	fs.IntVar(&f.maxLineBytes, "max-line-bytes", 16<<20, "reject lines longer than this")
 	fs.StringVar(&f.inputFormat, "input-format", ingest.FormatAuto, "how to read each input: "+strings.Join(ingest.InputFormats(), ", ")+" (auto: runaway's step lines or, recognised by their content, agent trajectories; docs/adapters/)")
+	fs.BoolVar(&f.stripOutput, "strip-output", false, "read trajectories without what their tools printed, as logs that keep no tool output are (docs/adapters/)")
 	fs.IntVar(&f.maxDocBytes, "max-doc-bytes", 256<<20, "reject a document read whole (a trajectory file, one line of a file of them) longer than this")
 	fs.StringVar(&f.policyFile, "policy", "", "YAML file of detector thresholds (see 'runaway detectors')")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "decode and analysis goroutines")
@@ -645,6 +647,7 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[
 		MaxLineBytes:  f.maxLineBytes,
 		MaxDocBytes:   f.maxDocBytes,
 		InputFormat:   f.inputFormat,
+		StripOutput:   f.stripOutput,
 		Workers:       f.workers,
 		KeepGoing:     f.keepGoing,
 		VolatileKeys:  policy.Volatile(),

@@ -88,7 +88,7 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 			if st.harnessError != nil && i > 1 && !replied[i] && st.harnessError(text(m.Content)) {
 				s := r.add(i, schema.StateAct.String())
 				setCall(s, "format_error", map[string]string{"invalid": "no single action"})
-				setResult(s, text(m.Content), "FORMAT_ERROR", false)
+				r.setResult(s, text(m.Content), "FORMAT_ERROR", false)
 			}
 			continue
 		}
@@ -112,7 +112,7 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				if k == 0 {
 					setReason(s, content)
 				}
-				chatCall(s, tc.Function.Name, tc.Function.args(), msgs, replies[k], st)
+				r.chatCall(s, tc.Function.Name, tc.Function.args(), msgs, replies[k], st)
 			}
 		case m.FunctionCall != nil:
 			s := r.add(i, schema.StateAct.String())
@@ -122,7 +122,7 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				reply = i + 1
 				replied[reply] = true
 			}
-			chatCall(s, m.FunctionCall.Name, m.FunctionCall.args(), msgs, reply, st)
+			r.chatCall(s, m.FunctionCall.Name, m.FunctionCall.args(), msgs, reply, st)
 		case st.textAction != nil:
 			s := r.add(i, schema.StateAct.String())
 			setReason(s, content)
@@ -136,10 +136,10 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				// No action the harness ran: it answered with a format
 				// error, a failed turn like a failed call.
 				setCall(s, "format_error", map[string]string{"invalid": "no single action"})
-				setResult(s, replyText, "FORMAT_ERROR", false)
+				r.setResult(s, replyText, "FORMAT_ERROR", false)
 				continue
 			}
-			chatCall(s, "bash", mustJSON(map[string]string{"command": cmd}), msgs, reply, st)
+			r.chatCall(s, "bash", mustJSON(map[string]string{"command": cmd}), msgs, reply, st)
 		default:
 			state := ""
 			if i == lastAssistant {
@@ -151,14 +151,14 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				// Talking to the user is an action whose result is the
 				// user's answer: the same question asked again and
 				// answered alike is a loop like any other.
-				setMessage(s, content, text(msgs[i+1].Content))
+				r.setMessage(s, content, text(msgs[i+1].Content))
 			}
 		}
 	}
 }
 
 // chatCall fills a call step and, when the call was answered, its result.
-func chatCall(s *schema.Step, tool string, args json.RawMessage, msgs []chatMessage, reply int, st chatStyle) {
+func (r *run) chatCall(s *schema.Step, tool string, args json.RawMessage, msgs []chatMessage, reply int, st chatStyle) {
 	if reply >= 0 && msgs[reply].Name != "" && msgs[reply].Name != tool {
 		// Some harnesses log every call under one name and the tool that
 		// really ran in its reply: the reply knows what ran.
@@ -190,11 +190,11 @@ func chatCall(s *schema.Step, tool string, args json.RawMessage, msgs []chatMess
 	if search {
 		s.Intent = searchIntent
 	}
-	errType, empty := classify(out, search, view, st.rules)
+	errType, empty := r.classify(out, search, view, st.rules)
 	if errType == "" && !empty && exit != nil && *exit != 0 {
 		errType = "EXIT_CODE"
 	}
-	setResult(s, out, errType, empty)
+	r.setResult(s, out, errType, empty)
 }
 
 // matchReplies finds, for each tool call of the assistant message at i, the

@@ -66,6 +66,11 @@ type Doc struct {
 	Line   int64  // 1-based line of the source where the document starts
 	Whole  bool   // the document is the whole file, not one line of it
 	Raw    []byte
+	// StripOutput drops what tools printed: results keep only what the
+	// format says in fields of its own (an exit code, an error event, the
+	// harness rejecting a turn), as a log that keeps no tool output would.
+	// Quality is measured both ways, since many logs are kept like that.
+	StripOutput bool
 
 	obj map[string]json.RawMessage // the top-level value, if an object
 	arr []json.RawMessage          // the top-level value, if an array

@@ -150,7 +150,7 @@ func convertMini(d *Doc, emit func(*schema.Step) error) error {
 	if err := json.Unmarshal(d.Raw, &t); err != nil {
 		return jsonError(err)
 	}
-	r := newRun(runName(d, 0, false, ""))
+	r := d.newRun(runName(d, 0, false, ""))
 	convertChat(r, t.Messages, miniStyle)
 	r.spreadUsage(0, 0, t.Info.ModelStats.InstanceCost)
 	if len(r.steps) == 0 {

@@ -139,7 +139,7 @@ func convertOpenAI(d *Doc, emit func(*schema.Step) error) error {
 		if obj != nil {
 			id = ownID(obj)
 		}
-		r := newRun(runName(d, index, many, id))
+		r := d.newRun(runName(d, index, many, id))
 		convertChat(r, msgs, openAIStyle)
 		if len(r.steps) == 0 {
 			return nil // a conversation without an assistant turn has no step

@@ -138,7 +138,7 @@ func convertOpenHands(d *Doc, emit func(*schema.Step) error) error {
 	if err != nil {
 		return err
 	}
-	r := newRun(runName(d, 0, false, id))
+	r := d.newRun(runName(d, 0, false, id))
 	answers := ohAnswers(events, pairObs)
 	for i := range events {
 		ohStep(r, &events[i], answers[i])
@@ -368,7 +368,7 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 				fn = m[1]
 			}
 			setCall(s, fn, map[string]string{"invalid": "malformed call"})
-			setResult(s, e.content, "INVALID_CALL", false)
+			r.setResult(s, e.content, "INVALID_CALL", false)
 		}
 		return
 	}
@@ -381,7 +381,7 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 	case "message":
 		setReason(s, e.content)
 		if obs != nil {
-			setMessage(s, e.content, obs.content)
+			r.setMessage(s, e.content, obs.content)
 		}
 		return
 	case "think":
@@ -420,7 +420,7 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 	if search {
 		s.Intent = searchIntent
 	}
-	errType, empty := classify(out, search, view, ohRules)
+	errType, empty := r.classify(out, search, view, ohRules)
 	switch {
 	case obs.obs == "error":
 		errType, empty = "ERROR", false
@@ -437,7 +437,7 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 	case obs.failed:
 		errType = "ERROR"
 	}
-	setResult(s, out, errType, empty)
+	r.setResult(s, out, errType, empty)
 }
 
 // ohRules come before the generic rules for OpenHands' outputs.

@@ -227,7 +227,7 @@ func TestProgram(t *testing.T) {
 
 // Totals logged per run are spread over the calls, adding up to the total.
 func TestSpreadUsage(t *testing.T) {
-	r := newRun("r")
+	r := (&Doc{}).newRun("r")
 	for i := range 3 {
 		s := r.add(i, "ACT")
 		if i != 1 {
@@ -242,10 +242,27 @@ func TestSpreadUsage(t *testing.T) {
 	if a.PromptTokens+b.PromptTokens != 10 || a.CompletionTokens+b.CompletionTokens != 5 || !near(a.CostUSD+b.CostUSD, 0.3) {
 		t.Errorf("shares %+v %+v", a, b)
 	}
-	r = newRun("r")
+	r = (&Doc{}).newRun("r")
 	r.add(0, "")
 	r.spreadUsage(0, 0, -1)
 	if r.steps[0].Usage != nil {
 		t.Error("a negative total was spread")
+	}
+}
+
+// With the output stripped, a result keeps only what the format says in a
+// field of its own: no text, no error or emptiness read from the text.
+func TestStripOutput(t *testing.T) {
+	r := (&Doc{StripOutput: true}).newRun("r")
+	s := r.add(0, "ACT")
+	setCall(s, "bash", map[string]string{"command": "grep -rn foo ."})
+	errType, empty := r.classify("bash: foo: command not found", true, false, nil)
+	r.setResult(s, "bash: foo: command not found", errType, empty)
+	if errType != "" || empty || s.ToolResult.Data != nil || !*s.ToolResult.OK {
+		t.Errorf("stripped: error %q empty %v data %s", errType, empty, s.ToolResult.Data)
+	}
+	r.setResult(s, "Please provide exactly one action", "FORMAT_ERROR", false)
+	if s.ToolResult.ErrorType != "FORMAT_ERROR" || s.ToolResult.Data != nil {
+		t.Errorf("an explicit error stays, its text goes: %+v", s.ToolResult)
 	}
 }

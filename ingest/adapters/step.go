@@ -15,9 +15,27 @@ import (
 type run struct {
 	id    string
 	steps []*schema.Step
+	strip bool // Doc.StripOutput
 }
 
-func newRun(id string) *run { return &run{id: id} }
+func (d *Doc) newRun(id string) *run { return &run{id: id, strip: d.StripOutput} }
+
+// classify applies the output rules (output.go) unless the output is
+// stripped, when nothing can be read from it.
+func (r *run) classify(text string, search, view bool, formatRules []OutputRule) (errType string, empty bool) {
+	if r.strip {
+		return "", false
+	}
+	return classify(text, search, view, formatRules)
+}
+
+// setResult is setResult without the text when the output is stripped.
+func (r *run) setResult(s *schema.Step, text, errType string, empty bool) {
+	if r.strip {
+		text = ""
+	}
+	setResult(s, text, errType, empty)
+}
 
 // add appends the step at position pos of the source's list.
 func (r *run) add(pos int, state string) *schema.Step {
@@ -147,6 +165,14 @@ func setMessage(s *schema.Step, content, reply string) {
 	}
 	setCall(s, MessageTool, map[string]string{"text": content})
 	setResult(s, reply, "", false)
+}
+
+// setMessage is setMessage without the reply when the output is stripped.
+func (r *run) setMessage(s *schema.Step, content, reply string) {
+	if r.strip {
+		reply = ""
+	}
+	setMessage(s, content, reply)
 }
 
 // setReason keeps the agent's words for the step (a thought, a message),

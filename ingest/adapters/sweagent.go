@@ -111,7 +111,7 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 	if err := json.Unmarshal(d.Raw, &t); err != nil {
 		return jsonError(err)
 	}
-	r := newRun(runName(d, 0, false, ""))
+	r := d.newRun(runName(d, 0, false, ""))
 	for i, e := range t.Trajectory {
 		action := strings.TrimSpace(e.Action)
 		s := r.add(i, "")
@@ -147,8 +147,8 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 		if search {
 			s.Intent = searchIntent
 		}
-		errType, empty := classify(obs, search, view, sweRules)
-		setResult(s, obs, errType, empty)
+		errType, empty := r.classify(obs, search, view, sweRules)
+		r.setResult(s, obs, errType, empty)
 	}
 	ms := t.Info.ModelStats
 	r.spreadUsage(ms.TokensSent, ms.TokensReceived, ms.InstanceCost)
