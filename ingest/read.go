@@ -499,25 +499,15 @@ func (r *reader) consume(it *item) error {
 		for len(res.more) > 0 {
 			batch := res.more[0]
 			res.more = res.more[1:]
-			var err error
-			if r.emit != nil {
-				err = r.emit(batch)
-			}
-			batch.Release()
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+			if err := r.emitBatch(name, batch); err != nil {
+				return err
 			}
 		}
 		if res.batch != nil {
 			batch := res.batch
 			res.batch = nil
-			var err error
-			if r.emit != nil {
-				err = r.emit(batch)
-			}
-			batch.Release()
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+			if err := r.emitBatch(name, batch); err != nil {
+				return err
 			}
 		}
 	case itemLongLine:
@@ -537,6 +527,19 @@ func (r *reader) consume(it *item) error {
 			return &serr
 		}
 		r.stats.Failed = append(r.stats.Failed, serr)
+	}
+	return nil
+}
+
+// emitBatch hands a batch to emit and releases it.
+func (r *reader) emitBatch(name string, batch arrow.RecordBatch) error {
+	var err error
+	if r.emit != nil {
+		err = r.emit(batch)
+	}
+	batch.Release()
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	return nil
 }
