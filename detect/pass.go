@@ -142,7 +142,7 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 	ind.CostUSD = roundCost(ind.CostUSD)
 	ind.DistinctCalls = int64(len(a.counts))
 	ind.SameCallMaxWindow = maxInWindow(v, a, p.Window)
-	lastingPass(v, a, p.Window)
+	lastingPass(v, a, p.Window, max(ind.SameCallMax, ind.SameNormArgsMax) >= 2)
 	statePass(v, a, &ind)
 	ind.MaxRepeatedDecision = int64(repeatedDecisions(v).n)
 	usagePass(v, &ind)
@@ -154,14 +154,26 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 }
 
 // lastingPass fills lastingBefore: it walks the calls backwards,
-// remembering the next call of each identity and its call ordinal.
-func lastingPass(v *runView, a *analysis, window int) {
+// remembering the next call of each identity and its call ordinal. repeats
+// says some call was made twice; without one, every progress event lasts.
+func lastingPass(v *runView, a *analysis, window int, repeats bool) {
 	n := v.n
 	a.lastingBefore = resize(a.lastingBefore, n+1)
 	if a.nextSame == nil {
 		a.nextSame = map[uint64][2]int{}
 	}
 	clear(a.nextSame)
+	if !repeats {
+		// No call was made twice: every progress event lasts.
+		a.lastingBefore[0] = 0
+		for i := 0; i < n; i++ {
+			a.lastingBefore[i+1] = a.lastingBefore[i]
+			if a.progress[i] {
+				a.lastingBefore[i+1]++
+			}
+		}
+		return
+	}
 	ord := len(a.calls)
 	a.lastingBefore[n] = 0 // filled forwards below; this walk marks lasting steps by count
 	lasting := 0

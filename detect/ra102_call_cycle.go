@@ -27,6 +27,9 @@ var CallCycle = &Detector{
 const maxCyclePeriod = 16
 
 func runCallCycle(v *runView, a *analysis, p *Policy) *hit {
+	if max(a.ind.SameCallMax, a.ind.SameNormArgsMax) < int64(p.CycleSuspicious) {
+		return nil // no call was made often enough to go round a cycle that often
+	}
 	calls := a.calls
 	same := func(j, k int) bool {
 		x, y := calls[j], calls[k]

@@ -399,7 +399,7 @@ func (r *ToolResult) AppendSimHashText(dst []byte) []byte {
 		return dst
 	}
 	data := bytes.TrimSpace(r.Data)
-	if !IsJSONString(data) {
+	if !IsJSONString(data) || len(data) < minSimTextBytes {
 		return dst
 	}
 	start := len(dst)
@@ -418,9 +418,15 @@ func (r *ToolResult) AppendSimHashText(dst []byte) []byte {
 	return dst
 }
 
-// minSimArgsBytes: args shorter than this cannot hold MinSimilarityWords
-// words worth comparing, and are not hashed (most calls' args).
-const minSimArgsBytes = 64
+// minSimTextBytes and minSimArgsBytes: text shorter than this is not
+// hashed for similarity. Twelve words fit in fewer bytes, but such short
+// texts are compared exactly anyway in practice, and hashing every short
+// answer and argument list costs a scan of runaway's own logs several
+// per cent for nothing.
+const (
+	minSimTextBytes = 256
+	minSimArgsBytes = 128
+)
 
 // ArgsSimHash is the SimHash of a call's args (raw JSON) after
 // AppendVolatileNormalized, so two calls that differ in indentation, a
