@@ -178,3 +178,22 @@ func TestAppendFingerprintInputIsWhatResultFingerprintHashes(t *testing.T) {
 		t.Errorf("a zero hash must become 1, got %d", zero)
 	}
 }
+
+// The blank-string check reads a tool's output only as far as its first
+// byte that is not white space, and must say what decoding the whole
+// string says.
+func FuzzIsEmptyJSONValueMatchesDecoding(f *testing.F) {
+	for _, s := range []string{`""`, `"  "`, `"\n\t "`, `" \u0020 "`, `"\u00a0"`, `" x"`, `"\\n"`, `"a\nb"`, `"\f"`, `" \u2003\r\n"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		raw := []byte(s)
+		var decoded string
+		if !strings.HasPrefix(s, `"`) || json.Unmarshal(raw, &decoded) != nil {
+			return // only valid JSON strings reach the check
+		}
+		if got, want := isEmptyJSONValue(raw), blankJSONString(raw); got != want {
+			t.Fatalf("isEmptyJSONValue(%s) = %v, decoding says %v", s, got, want)
+		}
+	})
+}

@@ -238,16 +238,33 @@ func isEmptyJSONValue(raw []byte) bool {
 	case len(v) >= 2 && v[0] == '[':
 		return len(bytes.TrimSpace(v[1:len(v)-1])) == 0
 	case len(v) >= 2 && v[0] == '"':
-		if inner := v[1 : len(v)-1]; bytes.IndexByte(inner, '\\') < 0 {
-			return len(bytes.TrimSpace(inner)) == 0 // no escapes: no decoding needed
+		inner := v[1 : len(v)-1]
+		// The first byte that is neither white space nor an escape of it
+		// answers: a tool's output is decoded only when it could be blank.
+		for i := 0; i < len(inner); i++ {
+			switch c := inner[i]; {
+			case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			case c == '\\' && i+1 < len(inner) && (inner[i+1] == 'n' || inner[i+1] == 't' || inner[i+1] == 'r'):
+				i++
+			case c == '\\' || c >= 0x80 || c == '\v' || c == '\f':
+				return blankJSONString(v) // \u escapes, Unicode spaces: decode
+			default:
+				return false
+			}
 		}
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			return false
-		}
-		return len(bytes.TrimSpace([]byte(s))) == 0
+		return true
 	}
 	return false
+}
+
+// blankJSONString reports whether the JSON string v decodes to white space
+// only (Unicode's, as bytes.TrimSpace sees it).
+func blankJSONString(v []byte) bool {
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		return false
+	}
+	return len(bytes.TrimSpace([]byte(s))) == 0
 }
 
 // PromptTokens and CompletionTokens read `usage`, falling back to `tokens`.
