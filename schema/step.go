@@ -436,12 +436,14 @@ func (r *ToolResult) AppendSimHashText(dst []byte) []byte {
 }
 
 // minSimTextBytes and minSimArgsBytes: text shorter than this is not
-// hashed for similarity. Twelve words fit in fewer bytes, but such short
-// texts are compared exactly anyway in practice, and hashing every short
-// answer and argument list costs a scan of runaway's own logs several
-// per cent for nothing.
+// hashed for similarity, but compared exactly. Twelve words fit in fewer
+// bytes, but hashing every short answer and argument list costs a scan of
+// runaway's own logs a few per cent for little; a tool output of a line
+// or two that differs only in a counter ("You have 7 turns left") is long
+// enough, so text is hashed from 96 bytes on. Args are compared by
+// similarity only for failed retries, where edits are long.
 const (
-	minSimTextBytes = 256
+	minSimTextBytes = 96
 	minSimArgsBytes = 128
 )
 
