@@ -2,7 +2,6 @@ package detect
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -58,7 +57,7 @@ func runCallCycle(v *runView, a *analysis, p *Policy) *hit {
 	if bestReps < p.CycleSuspicious {
 		return nil
 	}
-	first, last := firstLap(v, a, calls[bestStart:bestStart+bestPeriod], p.Window), calls[bestEnd]
+	first, last := firstLap(v, a, bestStart, bestPeriod, p.Window), calls[bestEnd]
 	var keys []string
 	for _, i := range calls[bestStart : bestStart+bestPeriod] {
 		keys = append(keys, v.callText(i))
@@ -90,10 +89,11 @@ func runCallCycle(v *runView, a *analysis, p *Policy) *hit {
 // same calls getting the same answers, with nothing lasting learned in
 // between (a block of greps and views run once, then replayed); the
 // earliest such instance within window calls is the onset.
-func firstLap(v *runView, a *analysis, lap []int, window int) int {
-	first := lap[0]
-	for _, i := range lap {
-		ord := slices.Index(a.calls, i)
+// start is the call ordinal of the lap's first call.
+func firstLap(v *runView, a *analysis, start, period, window int) int {
+	first := a.calls[start]
+	for ord := start; ord < start+period; ord++ {
+		i := a.calls[ord]
 		for o := ord - 1; o >= 0 && ord-o <= window; o-- {
 			j := a.calls[o]
 			if a.progressedBetween(j, i) {

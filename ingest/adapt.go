@@ -273,8 +273,8 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		return
 	}
 	d.StripOutput = a.strip
-	if d.IsArray() && forced == nil && arrayOfSteps(raw) {
-		a.stepArray(line, raw)
+	if d.IsArray() && forced == nil && arrayOfSteps(d.Elements()) {
+		a.stepArray(line, d.Elements())
 		return
 	}
 	format := forced
@@ -326,20 +326,17 @@ func (a *adaptedDecoder) decode(line int64) *LineError {
 	return nil
 }
 
-// arrayOfSteps reports whether raw is a JSON array of runaway steps.
-func arrayOfSteps(raw []byte) bool {
-	var first []json.RawMessage
-	if json.Unmarshal(raw, &first) != nil || len(first) == 0 {
+// arrayOfSteps reports whether a JSON array's elements are runaway steps.
+func arrayOfSteps(els []json.RawMessage) bool {
+	if len(els) == 0 {
 		return false
 	}
-	t := bytes.TrimSpace(first[0])
+	t := bytes.TrimSpace(els[0])
 	return len(t) > 0 && t[0] == '{' && hasTopKey(t, "run_id")
 }
 
 // stepArray decodes each element of a JSON array of steps as a line.
-func (a *adaptedDecoder) stepArray(line int64, raw []byte) {
-	var els []json.RawMessage
-	json.Unmarshal(raw, &els)
+func (a *adaptedDecoder) stepArray(line int64, els []json.RawMessage) {
 	for i, el := range els {
 		a.line = append(a.line[:0], el...)
 		if lerr := a.decode(line); lerr != nil {

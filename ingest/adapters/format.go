@@ -112,6 +112,27 @@ func jsonError(err error) error {
 func (d *Doc) IsObject() bool { return d.obj != nil }
 func (d *Doc) IsArray() bool  { return d.arr != nil }
 
+// Elements are the top-level array's elements, as ParseDoc split them; nil
+// when the document is an object.
+func (d *Doc) Elements() []json.RawMessage { return d.arr }
+
+// firstElement returns the first element of the JSON array raw, decoding
+// nothing past it: recognisers look at one entry, not a whole trajectory.
+func firstElement(raw json.RawMessage) (json.RawMessage, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return nil, false
+	}
+	if !dec.More() {
+		return nil, true // an empty list
+	}
+	var first json.RawMessage
+	if dec.Decode(&first) != nil {
+		return nil, false
+	}
+	return first, true
+}
+
 // Has reports whether the top-level object has all the keys.
 func (d *Doc) Has(keys ...string) bool {
 	for _, k := range keys {

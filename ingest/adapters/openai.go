@@ -71,8 +71,7 @@ func conversationOf(obj map[string]json.RawMessage) (json.RawMessage, error) {
 		if !ok {
 			continue
 		}
-		var first []json.RawMessage
-		if json.Unmarshal(raw, &first) != nil || len(first) == 0 || !isMessage(first[0]) {
+		if first, ok := firstElement(raw); !ok || first == nil || !isMessage(first) {
 			continue
 		}
 		return raw, nil

@@ -48,14 +48,21 @@ func recognizeSWEAgent(d *Doc) error {
 	if !d.Has("info") && !d.Has("history") && !d.Has("environment") {
 		return errors.New(`"trajectory" without "info", "history" or "environment"`)
 	}
-	var first []struct {
+	el, ok := firstElement(raw)
+	if !ok {
+		return errors.New(`"trajectory" is not a list of objects`)
+	}
+	if el == nil {
+		return nil // an empty trajectory: Convert says so
+	}
+	var first struct {
 		Action      *json.RawMessage `json:"action"`
 		Observation *json.RawMessage `json:"observation"`
 	}
-	if json.Unmarshal(raw, &first) != nil {
+	if json.Unmarshal(el, &first) != nil {
 		return errors.New(`"trajectory" is not a list of objects`)
 	}
-	if len(first) > 0 && (first[0].Action == nil || first[0].Observation == nil) {
+	if first.Action == nil || first.Observation == nil {
 		return errors.New(`"trajectory" entries lack "action" and "observation"`)
 	}
 	return nil
