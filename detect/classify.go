@@ -46,7 +46,7 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 		res.Signals = append(res.Signals, h.Slug)
 	}
 	res.RootCause = primary.RootCause
-	onset := stretchStart(primary, hits)
+	onset := onsetOf(v, a, primary, hits)
 	res.OnsetStep = v.step[onset]
 	res.Headline = primary.Message
 	res.WastedSteps, res.WastedTokens, res.WastedCostUSD = wasteFrom(v, onset)
@@ -194,34 +194,6 @@ func failingRetry(h *hit) bool {
 		return h.errorShare >= 0.5 && 2*h.nonRetryableShare < h.errorShare
 	}
 	return false
-}
-
-// stretchStart is where the stuck stretch the primary finding lies in
-// began: the earliest start of the action-level loop findings (repeats,
-// cycles, error storms, empty searches) that overlap it. A loop often
-// shows first as one pattern and then as another (rephrased empty
-// searches settling into an exact A B A B, a burst of failures before the
-// long storm): the onset is the first action of the whole stretch. A
-// re-planning loop begins with its plans, however early a call it repeats
-// was first made; symptoms (no progress, a budget crossed) and a run's
-// unfinished end are not loops.
-func stretchStart(primary *hit, hits []*hit) int {
-	if !actionLoop[primary.Detector] {
-		return primary.first
-	}
-	first := primary.first
-	for _, h := range hits {
-		if h != primary && actionLoop[h.Detector] && overlaps(h, primary) {
-			first = min(first, h.first)
-		}
-	}
-	return first
-}
-
-// actionLoop lists the detectors of loops in the actions themselves.
-var actionLoop = map[string]bool{
-	RepeatedCall.ID: true, CallCycle.ID: true, NearDuplicateCall.ID: true,
-	ErrorStreak.ID: true, NonRetryableRetry.ID: true, EmptyResultLoop.ID: true,
 }
 
 // wasteFrom is what the run spent from step index first to its end.

@@ -207,6 +207,13 @@ func (a *analysis) progressedBetween(i, j int) bool {
 	return j > i+1 && a.lastingBefore[j]-a.lastingBefore[i+1] > 0
 }
 
+// learnedBetween reports whether the agent learned something between steps
+// i and j (i < j): more than maxStormPause steps whose progress lasted. A
+// file read between two empty searches is a pause; two are work.
+func (a *analysis) learnedBetween(i, j int) bool {
+	return j > i+1 && int(a.lastingBefore[j]-a.lastingBefore[i+1]) > maxStormPause
+}
+
 // maxToolAnswers is how many text answers of one tool answeredBefore
 // compares with: the most recent ones, which a loop repeats.
 const maxToolAnswers = 64

@@ -75,11 +75,13 @@ func chainHit(v *runView, a *analysis, p *Policy, best *callChain, how string, c
 	}
 }
 
-// longestChain finds the longest chain of calls of one key (0: the call
-// takes no part) in which every call returned what the previous call of
-// that key returned, at most Window calls apart, that is at least
-// RepeatSuspicious long and that accept lets through. Ties go to the chain
-// that began first. The chain is a's, valid until the next call.
+// longestChain finds the chain of calls of one key (0: the call takes no
+// part) in which every call returned what the previous call of that key
+// returned, at most Window calls apart, that is at least RepeatSuspicious
+// long and that accept lets through: of the chains at the worst severity,
+// the one that began first, as that is where the run ran away and where a
+// guard would have stopped it (a longer chain later is the same loop come
+// back). The chain is a's, valid until the next call.
 func longestChain(v *runView, a *analysis, p *Policy, key func(i int) uint64, accept func(*callChain) bool) *callChain {
 	clear(a.chainOf)
 	a.chains = a.chains[:0]
@@ -94,7 +96,9 @@ func longestChain(v *runView, a *analysis, p *Policy, key func(i int) uint64, ac
 			return
 		}
 		b := &a.chains[best]
-		if len(c.idx) > len(b.idx) || (len(c.idx) == len(b.idx) && c.idx[0] < b.idx[0]) {
+		cs := severityFor(int64(len(c.idx)), p.RepeatSuspicious, p.RepeatRunaway)
+		bs := severityFor(int64(len(b.idx)), p.RepeatSuspicious, p.RepeatRunaway)
+		if cs > bs || (cs == bs && c.idx[0] < b.idx[0]) {
 			best = int(ci)
 		}
 	}

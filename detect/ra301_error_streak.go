@@ -26,7 +26,7 @@ func runErrorStreak(v *runView, a *analysis, p *Policy) *hit {
 	if a.ind.ToolErrors < int64(p.ErrorStreakSuspicious) {
 		return nil
 	}
-	s := stormStreak(v, a)
+	s := stormStreak(v, a, p)
 	if s.n < p.ErrorStreakSuspicious {
 		return nil
 	}
@@ -73,8 +73,9 @@ func runErrorStreak(v *runView, a *analysis, p *Policy) *hit {
 	}
 }
 
-// stormStreak finds the error storm, the larger (in failures) of two
-// shapes:
+// stormStreak finds the error storm: of the storms at the worst severity
+// (by their failures), the one that began first, where the run ran away
+// and a breaker would have opened. A storm has one of two shapes:
 //
 //   - a streak: failed calls one after another, calls that succeeded
 //     without progress (the same file viewed again) neither breaking nor
@@ -89,10 +90,16 @@ func runErrorStreak(v *runView, a *analysis, p *Policy) *hit {
 //     through the agent's attempts around it.
 //
 // n counts the failures.
-func stormStreak(v *runView, a *analysis) streak {
+func stormStreak(v *runView, a *analysis, p *Policy) streak {
 	var best streak
 	keep := func(fails []int) {
-		if len(fails) > best.n {
+		if len(fails) == 0 {
+			return
+		}
+		sev := severityFor(int64(len(fails)), p.ErrorStreakSuspicious, p.ErrorStreakRunaway)
+		bestSev := severityFor(int64(best.n), p.ErrorStreakSuspicious, p.ErrorStreakRunaway)
+		earlier := fails[0] < best.first || (fails[0] == best.first && len(fails) > best.n)
+		if best.n == 0 || sev > bestSev || (sev == bestSev && earlier) {
 			best = streak{first: fails[0], last: fails[len(fails)-1], n: len(fails)}
 		}
 	}

@@ -53,8 +53,8 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 				delete(byIntent, in) // a useful result ends the search
 				continue
 			}
-			if s = byIntent[in]; s != nil && ord-s.lastOrd > p.Window {
-				s = nil // empties far apart are searches of their own
+			if s = byIntent[in]; s != nil && (ord-s.lastOrd > p.Window || a.learnedBetween(s.last, i)) {
+				s = nil // empties far apart, or with things learned between, are searches of their own
 			}
 			if s == nil {
 				s = &search{first: i, shown: -1, queries: map[uint64]bool{}}
@@ -68,7 +68,7 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 			}
 			w := v.words[i]
 			for _, o := range byWords {
-				if o.tool == v.tool[i] && ((w == 0 && o.words == 0) || schema.WordOverlap(w, o.words)) {
+				if o.tool == v.tool[i] && ((w == 0 && o.words == 0) || schema.WordOverlap(w, o.words)) && !a.learnedBetween(o.last, i) {
 					s = o
 					break
 				}

@@ -1,0 +1,174 @@
+package detect
+
+import "sort"
+
+// The onset is the first action of the stuck stretch: the first instance
+// of what then repeats, not the first repeat. A finding marks the steps
+// where its pattern held; the stretch a person sees is often wider, as the
+// agent ran the block it then replays once before (a first lap of greps
+// and views, a failing command tried before one attempt that went
+// elsewhere), or the finding began with a step that never comes back.
+
+// onsetOf is the index of the first action of the stuck stretch the
+// primary finding lies in.
+func onsetOf(v *runView, a *analysis, primary *hit, hits []*hit) int {
+	first, last := stretchOf(primary, hits)
+	if !replayed[primary.Detector] {
+		return first
+	}
+	return firstInstance(v, a, first, last)
+}
+
+// stretchOf is the stuck stretch the primary finding lies in: its own
+// segment joined with those of the action-level loop findings (repeats,
+// cycles, error storms, empty searches) that overlap it. A loop often
+// shows first as one pattern and then as another (rephrased empty searches
+// settling into an exact A B A B, a burst of failures before the long
+// storm). A re-planning loop begins with its plans, however early a call
+// it repeats was first made; symptoms (no progress, a budget crossed) and
+// a run's unfinished end are not loops.
+func stretchOf(primary *hit, hits []*hit) (first, last int) {
+	first, last = primary.first, primary.last
+	if !actionLoop[primary.Detector] {
+		return first, last
+	}
+	for _, h := range hits {
+		if h != primary && actionLoop[h.Detector] && overlaps(h, primary) {
+			first, last = min(first, h.first), max(last, h.last)
+		}
+	}
+	return first, last
+}
+
+// actionLoop lists the detectors of loops in the actions themselves.
+var actionLoop = map[string]bool{
+	RepeatedCall.ID: true, CallCycle.ID: true, NearDuplicateCall.ID: true,
+	ErrorStreak.ID: true, NonRetryableRetry.ID: true, EmptyResultLoop.ID: true,
+}
+
+// replayed lists the detectors whose stretch is made of actions that come
+// back (the same call and answer, the same failure), so its first action
+// is the first instance of one of them. A rephrased search is new each
+// time and a plan is not an action: their stretches stand as found.
+var replayed = map[string]bool{
+	RepeatedCall.ID: true, CallCycle.ID: true, NearDuplicateCall.ID: true,
+	ErrorStreak.ID: true, NonRetryableRetry.ID: true, NoProgress.ID: true,
+}
+
+// maxNewInARow is how many calls in a row that are not instances of what
+// the stretch repeats end it, walking back: one new call between replayed
+// ones is part of the lap (a grep that finds the line the next view
+// shows); two in a row are the agent doing something else.
+const maxNewInARow = 2
+
+// firstInstance walks back from the stretch [first, last] to the first
+// instance of what it repeats: while the calls before it are instances of
+// calls in the stretch (the same call with the same answer, or the same
+// failure of the same tool), with fewer than maxNewInARow new calls in a
+// row between them. When the stretch itself begins with calls that never
+// come back in it, the onset moves forward to its first call that does.
+func firstInstance(v *runView, a *analysis, first, last int) int {
+	lo := sort.SearchInts(a.calls, first)
+	hi := sort.Search(len(a.calls), func(k int) bool { return a.calls[k] > last })
+	inStretch := a.calls[lo:hi]
+	if len(inStretch) == 0 {
+		return first
+	}
+	r := newRepeats(v, a, inStretch)
+	onset := -1
+	for _, i := range inStretch {
+		if r.instance(i) {
+			onset = i
+			break
+		}
+	}
+	if onset < 0 {
+		return first // nothing in it comes back: the finding's own start stands
+	}
+	newInARow := 0
+	for k := lo - 1; k >= 0; k-- {
+		i := a.calls[k]
+		if r.instance(i) {
+			onset, newInARow = i, 0
+			continue
+		}
+		if newInARow++; newInARow >= maxNewInARow {
+			break
+		}
+	}
+	return onset
+}
+
+// repeats indexes the calls of a stretch by what makes another call an
+// instance of one of them: per call identity, and per tool and error type,
+// one call of each distinct answer and how many calls gave it.
+type repeats struct {
+	v       *runView
+	a       *analysis
+	byCall  map[uint64][]answerClass
+	byError map[[2]int32][]answerClass
+}
+
+type answerClass struct{ rep, n int }
+
+// maxClasses bounds the distinct answers kept per call or failure kind, so
+// a long stretch of ever-new answers costs no more than a few comparisons.
+const maxClasses = 4
+
+func newRepeats(v *runView, a *analysis, calls []int) *repeats {
+	r := &repeats{v: v, a: a, byCall: map[uint64][]answerClass{}, byError: map[[2]int32][]answerClass{}}
+	sameAnswer := func(i, j int) bool { return v.sameAnswer(i, j, a.simBits) }
+	sameError := func(i, j int) bool { return retriedFailure(v, a, i, j) }
+	for _, i := range calls {
+		k := v.sameCall(i)
+		r.byCall[k] = addTo(r.byCall[k], i, sameAnswer)
+		if v.flags[i]&flagError != 0 {
+			ek := [2]int32{v.tool[i], int32(v.err[i])}
+			r.byError[ek] = addTo(r.byError[ek], i, sameError)
+		}
+	}
+	return r
+}
+
+func addTo(classes []answerClass, i int, same func(i, j int) bool) []answerClass {
+	for c := range classes {
+		if same(i, classes[c].rep) {
+			classes[c].n++
+			return classes
+		}
+	}
+	if len(classes) < maxClasses {
+		classes = append(classes, answerClass{rep: i, n: 1})
+	}
+	return classes
+}
+
+// instance reports whether call i is, besides itself, in the stretch: the
+// same call with the same answer, the same call failing again (whatever
+// the error), or the same failure of the same tool.
+func (r *repeats) instance(i int) bool {
+	v, a := r.v, r.a
+	elsewhere := func(classes []answerClass, same func(i, j int) bool) bool {
+		for _, c := range classes {
+			if (c.rep != i || c.n > 1) && same(i, c.rep) {
+				return true
+			}
+		}
+		return false
+	}
+	failed := v.flags[i]&flagError != 0
+	if elsewhere(r.byCall[v.sameCall(i)], func(i, j int) bool {
+		return v.sameAnswer(i, j, a.simBits) || (failed && v.flags[j]&flagError != 0)
+	}) {
+		return true
+	}
+	return failed &&
+		elsewhere(r.byError[[2]int32{v.tool[i], int32(v.err[i])}], func(i, j int) bool { return retriedFailure(v, a, i, j) })
+}
+
+// retriedFailure: failures i and j of one tool and error type are one
+// failure coming back when the answers are the same or the calls are
+// (near) the same: the same compile error after a different edit is not.
+func retriedFailure(v *runView, a *analysis, i, j int) bool {
+	return v.sameAnswer(i, j, a.simBits) || v.likeCall(i, j, a.simBits)
+}

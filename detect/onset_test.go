@@ -1,0 +1,126 @@
+package detect_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/runawayhq/runaway/detect"
+)
+
+// The onset is the first instance of what then repeats: these runs put it
+// before, inside and after where a detector's own segment begins.
+
+func view(file string, from int) string {
+	return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"view","args":{"path":%q,"from":%d}},"tool_result":{"ok":true,"data":"lines of %s from %d"}`, file, from, file, from)
+}
+
+func grep(pattern, found string) string {
+	return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"grep","args":{"pattern":%q}},"tool_result":{"ok":true,"data":%q}`, pattern, found)
+}
+
+// A block of reads first run while exploring, then replayed lap after lap:
+// the loop began with the block's first run, a grep that located a line in
+// the middle of it included, not with its first replay.
+func TestOnsetIsTheFirstLapOfAReplayedBlock(t *testing.T) {
+	r := newRun("laps")
+	for i := 0; i < 4; i++ { // exploring: every read new
+		r.add(view("setup.py", i*50))
+	}
+	block := []string{view("a.py", 10), view("a.py", 40), grep("class In", "12: class In")}
+	r.add(block[0]).add(block[1]).add(grep("def helper", "90: def helper")).add(block[2]) // first lap, steps 4-7
+	for lap := 0; lap < 6; lap++ {
+		for _, b := range block {
+			r.add(b)
+		}
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseToolRetryLoop {
+		t.Fatalf("replayed block: %v %v %v", res.Verdict, res.RootCause, detectors(res))
+	}
+	if res.OnsetStep != 4 {
+		t.Fatalf("onset %d, want 4 (the block's first run); findings %+v", res.OnsetStep, res.Findings)
+	}
+}
+
+// Two new calls in a row are the agent doing something else: the walk back
+// stops there, however often the same read was made before.
+func TestOnsetStopsAtWorkBetween(t *testing.T) {
+	r := newRun("work")
+	r.add(view("a.py", 10)).add(grep("x", "1: x")).add(grep("y", "2: y")) // read once, then two new searches
+	for i := 0; i < 6; i++ {
+		r.add(view("a.py", 10))
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.OnsetStep != 3 {
+		t.Fatalf("onset %d verdict %v, want runaway from step 3: %+v", res.OnsetStep, res.Verdict, res.Findings)
+	}
+}
+
+func failing(tool, arg, errType, msg string) string {
+	return fmt.Sprintf(`"state":"ACT","tool_call":{"name":%q,"args":{"arg":%q}},"tool_result":{"ok":false,"error_type":%q,"data":%q}`, tool, arg, errType, msg)
+}
+
+// A storm that opens with one unrelated failure begins with the first
+// failure that comes back.
+func TestOnsetSkipsAFailureThatNeverComesBack(t *testing.T) {
+	r := newRun("storm")
+	r.add(view("a.py", 1))
+	r.add(failing("fetch", "https://a.example/x", "NOT_FOUND", "404 not found")) // step 1: tried once
+	for i := 0; i < 6; i++ {
+		r.add(failing("deploy", "svc", "PERMISSION_DENIED", "403 token lacks deploy scope"))
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 2 {
+		t.Fatalf("got %v %v onset %d, want an error storm from step 2: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+}
+
+// Of two storms, the run ran away at the first one: that is the onset and
+// the finding, even when a longer storm comes later.
+func TestTheFirstRunawayStormIsTheOne(t *testing.T) {
+	r := newRun("two-storms")
+	r.add(view("a.py", 1))
+	for i := 0; i < 6; i++ { // steps 1-6
+		r.add(failing("edit", "a.py", "EDIT_REJECTED", "edit rejected: syntax error E999"))
+	}
+	r.add(`"state":"ACT","tool_call":{"name":"edit","args":{"arg":"a.py v2"}},"tool_result":{"ok":true,"data":"edited a.py"}`)
+	r.add(view("b.py", 1)).add(view("b.py", 80))
+	for i := 0; i < 10; i++ { // steps 10-19
+		r.add(failing("insert", "b.py", "EDIT_REJECTED", "insert rejected: syntax error E999 in b.py"))
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.OnsetStep != 1 {
+		t.Fatalf("onset %d verdict %v, want runaway from step 1: %+v", res.OnsetStep, res.Verdict, res.Findings)
+	}
+	if f := res.Findings[0]; f.Detector != "RA301" || f.OnsetStep != 1 {
+		t.Fatalf("the finding must show the first storm: %+v", f)
+	}
+}
+
+// Empty searches with real reading between them are separate searches: an
+// agent that finds nothing twice, reads what it has, and later searches
+// again is not in an empty-result loop.
+func TestEmptySearchesWithWorkBetweenAreNotOneLoop(t *testing.T) {
+	empty := func(q string) string {
+		return fmt.Sprintf(`"state":"ACT","intent":"find config","tool_call":{"name":"search","args":{"q":%q}},"tool_result":{"ok":true,"result_count":0}`, q)
+	}
+	r := newRun("searches")
+	r.add(empty("config loader")).add(empty("config loading"))
+	for i := 0; i < 4; i++ {
+		r.add(view(fmt.Sprintf("pkg%d/main.go", i), 1))
+	}
+	r.add(empty("settings file")).add(empty("settings path")).add(empty("settings yaml"))
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if slices.Contains(detectors(res), "RA601") && res.Verdict == detect.Runaway {
+		t.Fatalf("searches separated by work must not add up to a runaway empty-result loop: %+v", res.Findings)
+	}
+	// The same five empties in a row are.
+	r = newRun("loop")
+	for _, q := range []string{"config loader", "config loading", "settings file", "settings path", "settings yaml"} {
+		r.add(empty(q))
+	}
+	if res := one(t, detect.DefaultPolicy(), r.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseEmptyResultLoop {
+		t.Fatalf("five empty rephrased searches in a row: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
+	}
+}
