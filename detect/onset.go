@@ -1,6 +1,9 @@
 package detect
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // The onset is the first action of the stuck stretch: the first instance
 // of what then repeats, not the first repeat. A finding marks the steps
@@ -75,28 +78,20 @@ func firstInstance(v *runView, a *analysis, first, last int) int {
 		return first
 	}
 	r := newRepeats(v, a, inStretch)
-	onset := -1
-	for _, i := range inStretch {
-		if r.instance(i) {
-			onset = i
-			break
-		}
-	}
-	if onset < 0 {
+	at := slices.IndexFunc(inStretch, r.instance)
+	if at < 0 {
 		return first // nothing in it comes back: the finding's own start stands
 	}
-	newInARow := 0
-	for k := lo - 1; k >= 0; k-- {
-		i := a.calls[k]
-		if r.instance(i) {
-			onset, newInARow = i, 0
+	// The calls skipped count as new calls before the onset.
+	start, newInARow := lo+at, at
+	for k := start - 1; k >= 0 && newInARow < maxNewInARow; k-- {
+		if r.instance(a.calls[k]) {
+			start, newInARow = k, 0
 			continue
 		}
-		if newInARow++; newInARow >= maxNewInARow {
-			break
-		}
+		newInARow++
 	}
-	return onset
+	return a.calls[start]
 }
 
 // repeats indexes the calls of a stretch by what makes another call an

@@ -124,3 +124,22 @@ func TestEmptySearchesWithWorkBetweenAreNotOneLoop(t *testing.T) {
 		t.Fatalf("five empty rephrased searches in a row: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
 	}
 }
+
+// A call skipped at the start of the stretch counts as new work: with one
+// more new call before it, the walk back stops, and an earlier instance of
+// the failure (before work that moved on) is not the onset.
+func TestOnsetWalkCountsTheSkippedCalls(t *testing.T) {
+	rejected := failing("edit", "Mapper.java: replace mapper block", "EDIT_REJECTED", "No replacement was performed: old_str did not appear verbatim")
+	r := newRun("skipped")
+	r.add(view("Mapper.java", 1))
+	r.add(rejected) // step 1: the first try, before the agent moved on
+	r.add(`"state":"ACT","tool_call":{"name":"edit","args":{"arg":"Mapper.java: add import"}},"tool_result":{"ok":true,"data":"edited Mapper.java"}`)
+	r.add(failing("compile", "javac Mapper.java", "COMPILE_ERROR", "Mapper.java:3: error: cannot find symbol")) // step 3: opens the streak, never comes back
+	for i := 0; i < 6; i++ { // steps 4-9
+		r.add(rejected)
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.OnsetStep != 4 {
+		t.Fatalf("onset %d verdict %v, want runaway from step 4: %+v", res.OnsetStep, res.Verdict, res.Findings)
+	}
+}
