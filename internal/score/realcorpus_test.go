@@ -2,6 +2,7 @@ package score_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -80,4 +81,56 @@ func readLines(t *testing.T, name string) map[string]bool {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// The second reading (corpus/real/agreement.jsonl) covers exactly the dev
+// runaway runs, each once, with a root cause from the list and a stretch
+// that ends after it begins: the agreement figures of docs/quality.md are
+// computed over those runs.
+func TestRealCorpusSecondReading(t *testing.T) {
+	labels, err := score.ReadLabelsFile("../../corpus/real/labels.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open("../../corpus/real/agreement.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	causes := map[string]bool{}
+	for _, c := range detect.RootCauses {
+		causes[string(c)] = true
+	}
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		var r struct {
+			RunID     string `json:"run_id"`
+			OnsetStep int64  `json:"onset_step"`
+			EndStep   int64  `json:"end_step"`
+			RootCause string `json:"root_cause"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("agreement.jsonl:%d: %v", n, err)
+		}
+		l, ok := labels[r.RunID]
+		switch {
+		case !ok || l.Split != "dev" || l.Label != score.LabelRunaway:
+			t.Errorf("agreement.jsonl:%d: %s is not a dev runaway run", n, r.RunID)
+		case seen[r.RunID]:
+			t.Errorf("agreement.jsonl:%d: %s read twice", n, r.RunID)
+		case !causes[r.RootCause] || r.OnsetStep < 0 || r.EndStep < r.OnsetStep:
+			t.Errorf("agreement.jsonl:%d: root cause %q, stretch %d-%d", n, r.RootCause, r.OnsetStep, r.EndStep)
+		}
+		seen[r.RunID] = true
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for id, l := range labels {
+		if l.Split == "dev" && l.Label == score.LabelRunaway && !seen[id] {
+			t.Errorf("%s: dev runaway run without a second reading", id)
+		}
+	}
 }
