@@ -135,7 +135,8 @@ func TestOnsetWalkCountsTheSkippedCalls(t *testing.T) {
 	r.add(rejected) // step 1: the first try, before the agent moved on
 	r.add(`"state":"ACT","tool_call":{"name":"edit","args":{"arg":"Mapper.java: add import"}},"tool_result":{"ok":true,"data":"edited Mapper.java"}`)
 	r.add(failing("compile", "javac Mapper.java", "COMPILE_ERROR", "Mapper.java:3: error: cannot find symbol")) // step 3: opens the streak, never comes back
-	for i := 0; i < 6; i++ { // steps 4-9
+	// steps 4-9
+	for i := 0; i < 6; i++ {
 		r.add(rejected)
 	}
 	res := one(t, detect.DefaultPolicy(), r.text())
