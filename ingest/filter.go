@@ -18,6 +18,11 @@ import (
 // whatever its extension.
 type Filter struct {
 	Include, Exclude []string
+	// Skipped, when set, is told of every file a directory walk or object
+	// listing passes over although the filter keeps it, because it does not
+	// hold logs runaway reads (a Parquet export, a text log), with why: an
+	// input that yields nothing must say what it left out.
+	Skipped func(name, why string)
 }
 
 // UsageError is a command-line argument that cannot work whatever the state

@@ -118,15 +118,16 @@ func (o *objectURL) objectName(key string) string {
 	return o.scheme + "://" + o.bucket.Host + "/" + key
 }
 
-// isLogKey applies the directory walk's rule to a key found under a prefix:
-// a log name, and no hidden element on the path below the prefix.
-func isLogKey(rel string) bool {
+// hiddenKey applies the directory walk's rule to a key found under a
+// prefix: an element of the path below the prefix that begins with '.'
+// hides it.
+func hiddenKey(rel string) bool {
 	for elem := range strings.SplitSeq(rel, "/") {
 		if strings.HasPrefix(elem, ".") {
-			return false
+			return true
 		}
 	}
-	return isLogName(path.Base(rel))
+	return false
 }
 
 // listPageSize is how many keys one listing request asks for: S3's and GCS's
@@ -182,7 +183,13 @@ func (e *expander) addURL(o *objectURL) bool {
 		for _, obj := range objs {
 			found = true
 			rel := strings.TrimPrefix(obj.Key, prefix)
-			if obj.IsDir || !isLogKey(rel) || !e.filter.keep(rel) {
+			if obj.IsDir || hiddenKey(rel) || !e.filter.keep(rel) {
+				continue
+			}
+			if !isLogName(path.Base(rel)) {
+				if why, _ := notALog("", path.Base(rel)); why != "" {
+					e.skip(o.objectName(obj.Key), why)
+				}
 				continue
 			}
 			if !e.addObject(b, o, obj.Key, obj.Size) {
@@ -422,7 +429,13 @@ func (e *expander) walkKeys(o *objectURL, dir, base, rel string) bool {
 			}
 			continue
 		}
-		if !isLogName(name) || !e.filter.keep(rel+name) {
+		if !e.filter.keep(rel + name) {
+			continue
+		}
+		if !isLogName(name) {
+			if why, _ := notALog("", name); why != "" {
+				e.skip(base+rel+name, why)
+			}
 			continue
 		}
 		info, err := os.Stat(p) // follows a symlink to a file

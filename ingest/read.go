@@ -124,6 +124,20 @@ type Stats struct {
 	Rejected      int64            // rejected lines
 	RejectsByKind map[string]int64 // by Kind constant
 	Failed        []SourceError    // sources that could not be listed, opened or read (only with KeepGoing)
+	// Unread lists the sources read to their end that gave no step while
+	// some of their lines were rejected: a file of a format runaway does
+	// not read, or of steps all broken. Read does not fail on them; the
+	// caller decides (the CLI stops, or with --keep-going reports them).
+	Unread []UnreadSource
+}
+
+// UnreadSource is a source that gave no step: how many of its lines were
+// rejected, and the first rejection.
+type UnreadSource struct {
+	Source   string
+	Rejected int64
+	Line     int64  // the first rejected line
+	Reason   string // why it was rejected
 }
 
 // Read decodes the sources into Arrow record batches of schema.StepArrowSchema.
@@ -278,6 +292,10 @@ type reader struct {
 	stats       Stats
 	announced   int   // sources named to OnSource so far
 	sourceLines int64 // non-blank lines of the current source so far
+	// the current source's steps, rejected lines and first rejection
+	sourceSteps    int64
+	sourceRejected int64
+	firstReject    UnreadSource
 }
 
 var errAborted = errors.New("ingest: read aborted")
@@ -484,6 +502,7 @@ func (r *reader) consume(it *item) error {
 		r.stats.Lines += res.lines
 		r.stats.BlankLines += res.blank
 		r.stats.Steps += res.steps
+		r.sourceSteps += res.steps + res.skipped
 		r.stats.Skipped += res.skipped
 		r.sourceLines += res.lines
 		for i := range res.rejects {
@@ -518,10 +537,15 @@ func (r *reader) consume(it *item) error {
 		if r.sourceLines == 0 {
 			r.stats.EmptyFiles++
 		}
-		r.sourceLines = 0
+		if r.sourceSteps == 0 && r.sourceRejected > 0 {
+			u := r.firstReject
+			u.Rejected = r.sourceRejected
+			r.stats.Unread = append(r.stats.Unread, u)
+		}
+		r.sourceLines, r.sourceSteps, r.sourceRejected = 0, 0, 0
 	case itemSourceFailed:
 		r.stats.Bytes += it.bytes
-		r.sourceLines = 0
+		r.sourceLines, r.sourceSteps, r.sourceRejected = 0, 0, 0
 		serr := SourceError{Source: name, Err: it.err}
 		if !r.opts.KeepGoing {
 			return &serr
@@ -565,6 +589,10 @@ func (r *reader) consumeLongLine(name string, ll *longLine) error {
 func (r *reader) reject(name string, line int64, kind, reason string, raw []byte) error {
 	r.stats.Rejected++
 	r.stats.RejectsByKind[kind]++
+	if r.sourceRejected == 0 {
+		r.firstReject = UnreadSource{Source: name, Line: line, Reason: reason}
+	}
+	r.sourceRejected++
 	if r.rejects != nil {
 		r.rejects.Write(raw)
 		if err := r.rejects.WriteByte('\n'); err != nil {

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -289,8 +290,17 @@ func (e *expander) addPath(path string, info fs.FileInfo, root string, found boo
 				return fs.SkipDir
 			}
 		}
-		if d.IsDir() || !isLogName(d.Name()) || !e.filter.keep(relSlash(root, p)) {
+		if d.IsDir() || !e.filter.keep(relSlash(root, p)) {
 			return nil
+		}
+		if !isLogName(d.Name()) {
+			why, read := notALog(p, d.Name())
+			if !read {
+				if why != "" {
+					e.skip(p, why)
+				}
+				return nil
+			}
 		}
 		info, err := os.Stat(p) // follows a symlink to a file
 		if err != nil {
@@ -359,6 +369,75 @@ func unopenableSource(name string, err error) Source {
 		Size: -1,
 		Open: func() (io.ReadCloser, error) { return nil, err },
 	}
+}
+
+// skip tells the filter's Skipped of a file passed over.
+func (e *expander) skip(name, why string) {
+	if e.filter.Skipped != nil {
+		e.filter.Skipped(name, why)
+	}
+}
+
+// notALog says whether a file a walk found, whose name is not a log's, is
+// read after all (a .log file whose first bytes, once decompressed, open a
+// JSON value, as loggers that write JSON Lines often name their files), and
+// if not, why; path "" means it cannot be looked into. Files no one would
+// take for a log (a fixture's expected findings, source code, documents)
+// are passed over without a word: why is "".
+func notALog(path, name string) (why string, read bool) {
+	lower := strings.ToLower(name)
+	for _, ext := range []string{".gz", ".zst", ".zstd"} {
+		lower = strings.TrimSuffix(lower, ext)
+	}
+	switch {
+	case strings.HasSuffix(lower, ".want.json"):
+		return "", false
+	case strings.HasSuffix(lower, ".parquet"):
+		return "a Parquet file: runaway reads JSON Lines and JSON", false
+	case strings.HasSuffix(lower, ".log"):
+		if path == "" {
+			return "a .log object (a listing does not open it to look inside: name it to read it)", false
+		}
+		if startsWithJSON(path) {
+			return "", true
+		}
+		return "a .log file that does not begin with a JSON value", false
+	}
+	ext := strings.ToLower(filepath.Ext(lower))
+	if dataExts[ext] {
+		return "a " + ext + " file: runaway reads JSON Lines and JSON (.jsonl, .ndjson, .json, .traj, or a .log holding JSON Lines); name it to read it anyway", false
+	}
+	return "", false // source code, documents, images: not what a log directory is for
+}
+
+// dataExts are extensions of files that hold logs or data runaway does not
+// read: a walk names them when it passes them over, since they may be what
+// the user meant it to read.
+var dataExts = map[string]bool{
+	".txt": true, ".out": true, ".err": true, ".csv": true, ".tsv": true,
+	".arrow": true, ".feather": true, ".avro": true, ".orc": true, ".pq": true,
+	".pb": true, ".otlp": true, ".trace": true, ".har": true, ".yaml": true, ".yml": true,
+	".zip": true, ".tar": true, ".tgz": true, ".bz2": true, ".xz": true, ".lz4": true, ".7z": true,
+	".db": true, ".sqlite": true,
+}
+
+// startsWithJSON reports whether the file's first non-blank byte, after
+// decompression, opens a JSON object or array.
+func startsWithJSON(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return true // let Read report what is wrong with it
+	}
+	defer f.Close()
+	d, err := decompress(f, -1)
+	if err != nil {
+		return true
+	}
+	defer d.close()
+	var buf [512]byte
+	n, _ := io.ReadFull(d, buf[:])
+	t := bytes.TrimLeft(buf[:n], " \t\r\n\ufeff")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 
 // isLogName reports whether a file found in a directory walk is a step log.

@@ -133,6 +133,9 @@ func normalizeSummary(s Summary) Summary {
 	if s.Input.FailedSources == nil {
 		s.Input.FailedSources = []string{}
 	}
+	if s.Input.SkippedFiles == nil {
+		s.Input.SkippedFiles = []string{}
+	}
 	if s.ByRootCause == nil {
 		s.ByRootCause = map[detect.RootCause]int{}
 	}

@@ -25,6 +25,9 @@ type InputStats struct {
 	// FailedSources lists, with --keep-going, the sources that could not be
 	// read, as "path: error".
 	FailedSources []string `json:"failed_sources"`
+	// SkippedFiles lists the files a directory walk or listing passed over
+	// because they hold no log runaway reads, as "path: why".
+	SkippedFiles []string `json:"skipped_files"`
 }
 
 // Summary is the scan at a glance: the header of the table and the "summary"

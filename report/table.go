@@ -158,6 +158,9 @@ func writeSummary(w *bufio.Writer, s *Summary, opts Options) {
 	if in.EmptyFiles > 0 {
 		input += fmt.Sprintf(" (%s empty)", formatCount(int64(in.EmptyFiles)))
 	}
+	if n := int64(len(in.SkippedFiles)); n > 0 {
+		input += fmt.Sprintf(" (%s %s skipped: no log runaway reads)", formatCount(n), plural(n, "file", "files"))
+	}
 	input += fmt.Sprintf(", %s %s read", formatCount(in.LinesRead), plural(in.LinesRead, "line", "lines"))
 	if in.BlankLines > 0 {
 		input += fmt.Sprintf(" (%s blank)", formatCount(in.BlankLines))

@@ -192,12 +192,74 @@ func TestScanOfOnlyUnknownDocumentsFails(t *testing.T) {
 		t.Errorf("stderr does not say nothing was analysed:\n%s", stderr)
 	}
 
-	// One readable run among them: the rejects are reported, the scan is clean.
+	// One readable run among them: the files that gave nothing still stop
+	// the scan, each named; --keep-going reports the run, marked partial,
+	// with those files listed.
 	b := readFile(t, filepath.Join(trajectoriesDir, "swe-agent", "healthy-fix.traj"))
 	if err := os.WriteFile(filepath.Join(dir, "fix.traj"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runCLI(t, "", "scan", dir); code != exitClean || !strings.Contains(stderr, "notes.json:1: rejected") {
-		t.Errorf("with a readable run: exit %d: %s", code, stderr)
+	code, out, stderr = runCLI(t, "", "scan", dir)
+	if code != exitFailure || out != "" || !strings.Contains(stderr, "4 input(s) gave no step; no report written") {
+		t.Errorf("with a readable run: exit %d, stdout %q: %s", code, out, stderr)
+	}
+	for _, name := range []string{"notes.json", "events.jsonl", "config.json", "one-line.json"} {
+		if !strings.Contains(stderr, name+": no step read") {
+			t.Errorf("stderr does not name %s as giving no step:\n%s", name, stderr)
+		}
+	}
+	code, out, _ = runCLI(t, "", "scan", "--keep-going", dir)
+	if code != exitClean || !strings.Contains(out, "PARTIAL REPORT: 4 sources could not be read") ||
+		!strings.Contains(out, "notes.json: no step read: 1 line(s) rejected; line 1:") || !strings.Contains(out, "Runs:        1 scanned") {
+		t.Errorf("--keep-going: exit %d:\n%s", code, out)
+	}
+}
+
+// A directory whose files runaway does not read is not a clean scan of
+// nothing: they are named with why, and a .log file of JSON Lines is read.
+func TestScanNamesTheFilesItSkips(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"export.parquet": "PAR1\x00\x00PAR1",
+		"app.log":        "2026-12-01 12:00:00 INFO started\n",
+		"notes.txt":      "a loop at step 4\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, stderr := runCLI(t, "", "scan", dir)
+	if code != exitFailure || out != "" || !strings.Contains(stderr, "no file to read; no report written") {
+		t.Fatalf("exit %d, want 3; stdout %q stderr %q", code, out, stderr)
+	}
+	for _, want := range []string{"export.parquet: a Parquet file", "app.log: a .log file that does not begin with a JSON value", "notes.txt: a .txt file"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	// A .log of runaway's steps is read; the others are counted and listed.
+	steps := readFile(t, filepath.Join("..", "..", "fixtures", "detectors", "RA101.positive.jsonl"))
+	if err := os.WriteFile(filepath.Join(dir, "agent.log"), steps, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runCLI(t, "", "scan", "--format", "json", dir)
+	if code != exitClean || !strings.Contains(stderr, "skipped 3 file(s)") {
+		t.Fatalf("with agent.log: exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Summary struct {
+			Runaway int `json:"runaway"`
+			Input   struct {
+				Files        int      `json:"files"`
+				SkippedFiles []string `json:"skipped_files"`
+			} `json:"input"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Summary.Input.Files != 1 || len(doc.Summary.Input.SkippedFiles) != 3 || doc.Summary.Runaway != 1 {
+		t.Errorf("summary: %+v", doc.Summary)
 	}
 }

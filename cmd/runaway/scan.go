@@ -88,6 +88,9 @@ func setMemoryLimit(limit int64) {
 // inputFlags are the flags of every command that analyzes step logs (scan,
 // replay, eval): how to read the input and the detectors' policy.
 type inputFlags struct {
+	// skipped lists the files walks and listings passed over, as
+	// "name: why", in the order found.
+	skipped      []string
 	rejects      string
 	strict       bool
 	keepGoing    bool
@@ -130,7 +133,7 @@ type inputFlags struct {
 func bindInputFlags(fs *pflag.FlagSet, f *inputFlags) {
 	fs.StringVar(&f.rejects, "rejects", "", "write every rejected input line, verbatim, to FILE")
 	fs.BoolVar(&f.strict, "strict", false, "exit 3 when any input line is rejected")
-	fs.BoolVar(&f.keepGoing, "keep-going", false, "skip inputs that cannot be read and mark the report partial, instead of exit 3")
+	fs.BoolVar(&f.keepGoing, "keep-going", false, "skip inputs that cannot be read or give no step, and mark the report partial, instead of exit 3")
 	fs.IntVar(&f.maxLineBytes, "max-line-bytes", 16<<20, "reject lines longer than this")
 	fs.StringVar(&f.inputFormat, "input-format", ingest.FormatAuto, "how to read each input: "+strings.Join(ingest.InputFormats(), ", ")+" (auto: runaway's step lines or, recognised by their content, agent trajectories; docs/adapters/)")
 	fs.BoolVar(&f.stripOutput, "strip-output", false, "read trajectories without what their tools printed, as logs that keep no tool output are (docs/adapters/)")
@@ -349,7 +352,7 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 		}
 		return exitFailure
 	}
-	in := inputStats(stats)
+	in := inputStats(stats, f.skipped)
 	in.DuplicateSteps, in.ConflictingSteps = dupes[0], dupes[1]
 	in.RunsReadAgain = int64(readAgain)
 	scan := &report.Scan{Summary: sum.Summary(in), Runs: runs}
@@ -589,7 +592,9 @@ func (f *inputFlags) readInto(ctx context.Context, cmd string, fs *pflag.FlagSet
 		return nil, ingest.Stats{}, exitUsage
 	}
 
-	listed, err := ingest.ExpandArgs(ctx, fs.Args(), stdin, ingest.Filter{Include: f.include, Exclude: f.exclude})
+	f.skipped = nil
+	listed, err := ingest.ExpandArgs(ctx, fs.Args(), stdin, ingest.Filter{Include: f.include, Exclude: f.exclude,
+		Skipped: func(name, why string) { f.skipped = append(f.skipped, name+": "+why) }})
 	if err != nil {
 		fmt.Fprintf(stderr, "runaway %s: %v\n", cmd, err)
 		var usage *ingest.UsageError
@@ -697,11 +702,50 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[
 	if stats.EmptyFiles > 0 {
 		fmt.Fprintf(stderr, "runaway %s: warning: %d empty input file(s)\n", cmd, stats.EmptyFiles)
 	}
-	return stats, exitClean
+	return stats, f.nothingPassesSilently(cmd, &stats, stderr)
+}
+
+// maxListed is how many skipped or unread files a message names.
+const maxListed = 20
+
+// nothingPassesSilently reports the inputs that gave nothing: files a
+// directory walk skipped, and sources read to their end without one step.
+// A source that gave nothing stops the command (exit 3) unless
+// --keep-going, which makes it a failed source of a partial report; a scan
+// that found no file it reads at all always stops.
+func (f *inputFlags) nothingPassesSilently(cmd string, stats *ingest.Stats, stderr io.Writer) int {
+	if n := len(f.skipped); n > 0 {
+		fmt.Fprintf(stderr, "runaway %s: skipped %d file(s) that hold no log runaway reads:\n", cmd, n)
+		for _, s := range f.skipped[:min(n, maxListed)] {
+			fmt.Fprintf(stderr, "  %s\n", s)
+		}
+		if n > maxListed {
+			fmt.Fprintf(stderr, "  ... and %d more\n", n-maxListed)
+		}
+		if stats.Files == 0 && len(stats.Failed) == 0 {
+			fmt.Fprintf(stderr, "runaway %s: no file to read; no report written\n", cmd)
+			return exitFailure
+		}
+	}
+	for _, u := range stats.Unread {
+		fmt.Fprintf(stderr, "runaway %s: %s: no step read (%d line(s) rejected, the first at line %d)\n", cmd, u.Source, u.Rejected, u.Line)
+	}
+	if len(stats.Unread) == 0 || stats.Steps == 0 {
+		return exitClean // nothing read at all is the caller's to report
+	}
+	if !f.keepGoing {
+		fmt.Fprintf(stderr, "runaway %s: %d input(s) gave no step; no report written (--keep-going reports the rest as partial)\n", cmd, len(stats.Unread))
+		return exitFailure
+	}
+	for _, u := range stats.Unread {
+		stats.Failed = append(stats.Failed, ingest.SourceError{Source: u.Source,
+			Err: fmt.Errorf("no step read: %d line(s) rejected; line %d: %s", u.Rejected, u.Line, u.Reason)})
+	}
+	return exitClean
 }
 
 // inputStats is the summary's view of what was read.
-func inputStats(stats ingest.Stats) report.InputStats {
+func inputStats(stats ingest.Stats, skipped []string) report.InputStats {
 	in := report.InputStats{
 		Files:         stats.Files,
 		EmptyFiles:    stats.EmptyFiles,
@@ -714,6 +758,7 @@ func inputStats(stats ingest.Stats) report.InputStats {
 	for _, fail := range stats.Failed {
 		in.FailedSources = append(in.FailedSources, fail.Error())
 	}
+	in.SkippedFiles = skipped
 	return in
 }
 

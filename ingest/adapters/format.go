@@ -164,15 +164,61 @@ func Detect(d *Doc) (*Format, error) {
 		}
 		why = append(why, f.Name+": "+err.Error())
 	}
-	return nil, &UnknownError{Reasons: why}
+	return nil, &UnknownError{Reasons: why, LooksLike: looksLike(d)}
 }
 
 // UnknownError says that no format recognised a document, and why each
-// refused.
-type UnknownError struct{ Reasons []string }
+// refused, and what the document looks like when its keys say so.
+type UnknownError struct {
+	Reasons   []string
+	LooksLike string
+}
 
 func (e *UnknownError) Error() string {
-	return "no adapter recognises this document (" + strings.Join(e.Reasons, "; ") + ")"
+	msg := "no adapter recognises this document (" + strings.Join(e.Reasons, "; ") + ")"
+	if e.LooksLike != "" {
+		msg += "; it looks like " + e.LooksLike + ", which runaway does not read"
+	}
+	return msg
+}
+
+// foreignFormats are logs of agents that no adapter reads, each known by
+// keys only it has at the top of a record: what a user who gave one is told
+// it looks like.
+var foreignFormats = []struct {
+	name string
+	keys []string // all present
+}{
+	{"OpenTelemetry traces in OTLP/JSON", []string{"resourceSpans"}},
+	{"an OpenAI Agents SDK trace or span export", []string{"span_data"}},
+	{"LangSmith runs", []string{"run_type", "dotted_order"}},
+	{"LangSmith runs", []string{"run_type", "trace_id"}},
+	{"Langfuse observations", []string{"traceId", "startTime", "type"}},
+	{"a Langfuse trace export", []string{"observations", "id"}},
+}
+
+// looksLike names the format d's keys point to, or "". For an array, its
+// first element's keys count.
+func looksLike(d *Doc) string {
+	obj := d.obj
+	if obj == nil && len(d.arr) > 0 {
+		if json.Unmarshal(d.arr[0], &obj) != nil {
+			return ""
+		}
+	}
+	for _, f := range foreignFormats {
+		all := true
+		for _, k := range f.keys {
+			if _, ok := obj[k]; !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return f.name
+		}
+	}
+	return ""
 }
 
 // runName names a run so a person can find it: the file when the document
