@@ -256,6 +256,7 @@ type adaptedDecoder struct {
 	src       int32
 	line      []byte // scratch: the step being decoded, as JSON
 	strip     bool   // Options.StripOutput
+	spans     *spanStore
 }
 
 // document converts one document (a whole file, or one line) and decodes
@@ -285,6 +286,16 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		}
 	} else if err := format.Recognize(d); err != nil {
 		fail(KindUnknownFormat, fmt.Sprintf("not a %s document: %v", format.Name, err))
+		return
+	}
+	if format.Spans != nil {
+		if err := format.Spans(d, func(sp *adapters.Span) error {
+			a.spans.add(sp, a.src, line)
+			a.res.spans++
+			return nil
+		}); err != nil {
+			fail(KindAdapter, format.Name+": "+err.Error())
+		}
 		return
 	}
 	var stepErr *LineError
@@ -347,9 +358,9 @@ func (a *adaptedDecoder) stepArray(line int64, els []json.RawMessage) {
 
 // decodeAdapted decodes a chunk of an adapted source: a document read
 // whole, or lines that are each a document.
-func decodeAdapted(dec *LineDecoder, w *batchWriter, it *item, batchRows int, strip bool) {
+func decodeAdapted(dec *LineDecoder, w *batchWriter, it *item, batchRows int, strip bool, spans *spanStore) {
 	res := &it.result
-	a := &adaptedDecoder{dec: dec, w: w, batchRows: batchRows, res: res, src: int32(it.src), strip: strip}
+	a := &adaptedDecoder{dec: dec, w: w, batchRows: batchRows, res: res, src: int32(it.src), strip: strip, spans: spans}
 	if it.doc != nil {
 		res.lines += it.docLines
 		a.document(it.name, it.firstLine, true, it.doc, it.adapter)

@@ -204,6 +204,7 @@ func ReadSeq(ctx context.Context, sources iter.Seq2[Source, error], opts Options
 		opts:  opts,
 		emit:  emit,
 		stats: Stats{RejectsByKind: make(map[string]int64)},
+		spans: &spanStore{},
 	}
 	if opts.Rejects != nil {
 		r.rejects = bufio.NewWriterSize(opts.Rejects, 64<<10)
@@ -248,6 +249,9 @@ func ReadSeq(ctx context.Context, sources iter.Seq2[Source, error], opts Options
 	}
 	<-framerDone
 	wg.Wait()
+	if err == nil && !r.stopped {
+		err = r.flushSpans()
+	}
 	cancel()
 	<-listerDone
 
@@ -290,7 +294,9 @@ type reader struct {
 	stoppedIn string // the source it was cancelled in, if any
 
 	stats       Stats
-	announced   int   // sources named to OnSource so far
+	spans       *spanStore // spans of tracing formats, made steps at the end
+	names       []string   // the sources' names, by index
+	announced   int        // sources named to OnSource so far
 	sourceLines int64 // non-blank lines of the current source so far
 	// the current source's steps, rejected lines and first rejection
 	sourceSteps    int64
@@ -382,6 +388,7 @@ type chunkResult struct {
 	lines   int64 // non-blank
 	blank   int64
 	steps   int64
+	spans   int64 // spans stored, to become steps at the end
 }
 
 // decodeChunks is a worker: one decoder and one batch writer, reused.
@@ -395,7 +402,7 @@ func (r *reader) decodeChunks() {
 	for it := range r.work {
 		if r.ctx.Err() == nil {
 			if it.doc != nil || it.adapter != nil {
-				decodeAdapted(dec, w, it, r.opts.BatchRows, r.opts.StripOutput)
+				decodeAdapted(dec, w, it, r.opts.BatchRows, r.opts.StripOutput, r.spans)
 			} else {
 				decodeChunk(dec, w, it)
 			}
@@ -493,6 +500,7 @@ func (r *reader) consume(it *item) error {
 		if r.opts.OnSource != nil {
 			r.opts.OnSource(it.src, name)
 		}
+		r.names = append(r.names, name)
 		r.announced++
 	}
 	switch it.kind {
@@ -502,7 +510,7 @@ func (r *reader) consume(it *item) error {
 		r.stats.Lines += res.lines
 		r.stats.BlankLines += res.blank
 		r.stats.Steps += res.steps
-		r.sourceSteps += res.steps + res.skipped
+		r.sourceSteps += res.steps + res.skipped + res.spans
 		r.stats.Skipped += res.skipped
 		r.sourceLines += res.lines
 		for i := range res.rejects {

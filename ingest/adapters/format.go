@@ -27,6 +27,10 @@ type Format struct {
 	// An error means the document is not what Recognize took it for; the
 	// steps emitted before it stand.
 	Convert func(d *Doc, emit func(*schema.Step) error) error
+	// Spans, for a tracing format, emits the spans of d in place of steps:
+	// a run's spans are spread over documents and files, and become steps
+	// once all are read (AssembleRun). A format has Convert or Spans.
+	Spans func(d *Doc, add func(*Span) error) error
 }
 
 // Registry lists the formats in the order they are tried. Recognisers look
@@ -37,6 +41,7 @@ var Registry = []*Format{
 	MiniSWEAgent,
 	OpenHands,
 	OpenAIMessages,
+	OTLP,
 }
 
 // Lookup returns the format with the given name, or nil.

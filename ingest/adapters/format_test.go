@@ -152,11 +152,11 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,otlp" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {
-		if Lookup(f.Name) != f || f.Title == "" || f.Recognize == nil || f.Convert == nil {
+		if Lookup(f.Name) != f || f.Title == "" || f.Recognize == nil || (f.Convert == nil) == (f.Spans == nil) {
 			t.Errorf("%s: incomplete or not found", f.Name)
 		}
 	}

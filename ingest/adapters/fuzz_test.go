@@ -39,7 +39,7 @@ func fuzzFormat(f *testing.F, format *Format, seeds ...[]byte) {
 			return
 		}
 		seen := map[string]map[int64]bool{}
-		_ = format.Convert(d, func(s *schema.Step) error {
+		_ = ConvertDoc(format, d, func(s *schema.Step) error {
 			if err := s.Validate(); err != nil {
 				t.Fatalf("invalid step %+v: %v", s, err)
 			}

@@ -82,7 +82,7 @@ func convert(t testing.TB, want *Format, source string, line int64, whole bool, 
 		t.Fatalf("Detect picked %v (%v), want %s", f, err, want.Name)
 	}
 	c := &converted{by: map[string]map[int64]*schema.Step{}}
-	err = want.Convert(d, func(s *schema.Step) error {
+	err = ConvertDoc(want, d, func(s *schema.Step) error {
 		if err := s.Validate(); err != nil {
 			t.Errorf("invalid step %+v: %v", s, err)
 		}

@@ -14,6 +14,7 @@ var formatRules = map[string][]OutputRule{
 	"mini-swe-agent":  miniStyle.rules,
 	"openhands":       ohRules,
 	"openai-messages": openAIStyle.rules,
+	"otlp":            nil,
 }
 
 // chatDoc is an OpenAI conversation whose assistant calls tool with args

@@ -1,0 +1,160 @@
+package ingest
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/runawayhq/runaway/ingest/adapters"
+	"github.com/runawayhq/runaway/schema"
+)
+
+// spanStore holds the spans read from tracing formats until every source is
+// read: a run's spans come in any order, across lines and files, so its
+// steps can be numbered only once all of them are in. Workers add to it;
+// the reader turns it into steps at the end (flushSpans).
+//
+// The spans are held in memory, outside --max-memory's account: a trace
+// export is the size of what an agent did, not of a fleet's logs, and a
+// span is a few hundred bytes of strings once parsed.
+type spanStore struct {
+	mu    sync.Mutex
+	spans []storedSpan
+}
+
+// storedSpan is a span and where it was read.
+type storedSpan struct {
+	adapters.Span
+	src  int32
+	line int64
+}
+
+func (s *spanStore) add(sp *adapters.Span, src int32, line int64) {
+	s.mu.Lock()
+	s.spans = append(s.spans, storedSpan{Span: *sp, src: src, line: line})
+	s.mu.Unlock()
+}
+
+// runs groups the spans by run, runs in name order, and calls fn with the
+// spans of each and where its first span was read.
+func (s *spanStore) runs(fn func(spans []adapters.Span, src int32, line int64) error) error {
+	// Workers added documents in any order; within one, in its order.
+	slices.SortStableFunc(s.spans, compareOrigin)
+	plain := make([]adapters.Span, len(s.spans))
+	for i := range s.spans {
+		plain[i] = s.spans[i].Span
+	}
+	adapters.RunsOf(plain)
+	for i := range s.spans {
+		s.spans[i].Run = plain[i].Run
+	}
+	slices.SortStableFunc(s.spans, func(a, b storedSpan) int {
+		if c := strings.Compare(a.Run, b.Run); c != 0 {
+			return c
+		}
+		if c := compareOrigin(a, b); c != 0 {
+			return c
+		}
+		return 0
+	})
+	var group []adapters.Span
+	for i := 0; i < len(s.spans); {
+		j := i
+		for j < len(s.spans) && s.spans[j].Run == s.spans[i].Run {
+			j++
+		}
+		group = group[:0]
+		for k := i; k < j; k++ {
+			group = append(group, s.spans[k].Span)
+		}
+		if err := fn(group, s.spans[i].src, s.spans[i].line); err != nil {
+			return err
+		}
+		i = j
+	}
+	return nil
+}
+
+func compareOrigin(a, b storedSpan) int {
+	switch {
+	case a.src != b.src:
+		return int(a.src - b.src)
+	case a.line < b.line:
+		return -1
+	case a.line > b.line:
+		return 1
+	}
+	return 0
+}
+
+// flushSpans turns the stored spans into steps, run by run, and emits them
+// as the other steps are: decoded from their JSON, so they are checked and
+// derived exactly as logged steps are. A run's rows carry the source and
+// line of its first span; a batch holds the rows of one source.
+func (r *reader) flushSpans() error {
+	st := r.spans
+	if st == nil || len(st.spans) == 0 {
+		return nil
+	}
+	dec := NewLineDecoder(r.opts.KeepText, max(r.opts.MaxLineBytes, r.opts.MaxDocBytes))
+	dec.SetVolatileKeys(r.opts.VolatileKeys)
+	dec.sel = newRunSelector(r.opts.RunIDs)
+	dec.keepLines = r.opts.OnStepLine != nil
+	w := newBatchWriter(r.opts.Alloc)
+	defer w.release()
+	var line []byte
+	curSrc := int32(-1)
+	cut := func() error {
+		if w.rows == 0 {
+			return nil
+		}
+		return r.emitBatch(r.sourceName(curSrc), w.newBatch())
+	}
+	err := st.runs(func(spans []adapters.Span, src int32, at int64) error {
+		if src != curSrc {
+			if err := cut(); err != nil {
+				return err
+			}
+			curSrc = src
+		}
+		return adapters.AssembleRun(spans, r.opts.StripOutput, func(s *schema.Step) error {
+			var err error
+			if line, err = adapters.AppendStepJSON(line[:0], s); err != nil {
+				return err
+			}
+			switch lerr := dec.DecodeLine(w, line, src, at); {
+			case lerr == errNotSelected:
+				r.stats.Skipped++
+			case lerr != nil:
+				return r.reject(r.sourceName(src), at, lerr.Kind, "a step assembled from spans: "+lerr.Reason, bytes.Clone(line))
+			default:
+				r.stats.Steps++
+				if dec.keepLines {
+					r.opts.OnStepLine(StepLine{Source: int(src), Line: at, RunID: dec.lastRunID, Raw: bytes.Clone(line)})
+				}
+				if w.rows >= r.opts.BatchRows {
+					return cut()
+				}
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	if err := cut(); err != nil {
+		return err
+	}
+	st.spans = nil
+	return nil
+}
+
+// sourceName is the name of source index src, as reported.
+func (r *reader) sourceName(src int32) string {
+	if int(src) < len(r.names) {
+		return r.names[src]
+	}
+	return fmt.Sprintf("source %d", src)
+}
