@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var tracesDir = filepath.Join(fixturesDir, "traces")
+
+// traceVerdict is what a scan says of one run of the sample traces.
+type traceVerdict struct {
+	Verdict   string `json:"verdict"`
+	RootCause string `json:"root_cause"`
+	OnsetStep int64  `json:"onset_step"`
+	Steps     int64  `json:"steps"`
+}
+
+// wantTraces is what a person reading each sample trace sees: the loops,
+// their cause and the step they began at, and the runs that progress.
+var wantTraces = map[string]traceVerdict{
+	"conv-42":  {"runaway", "error-storm", 0, 9},       // otlp: eight timed-out calls of one tool
+	"sess-7f3": {"runaway", "empty-result-loop", 0, 7}, // otlp: six rephrased lookups that find nothing
+	"user-19":  {"healthy", "", -1, 4},                 // otlp: three different calls, then the answer
+}
+
+func scanTraces(t *testing.T, args ...string) map[string]traceVerdict {
+	t.Helper()
+	code, out, stderr := runCLI(t, "", append([]string{"scan", "--format", "ndjson"}, args...)...)
+	if code != exitClean {
+		t.Fatalf("scan: exit %d: %s", code, stderr)
+	}
+	got := map[string]traceVerdict{}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var r struct {
+			RunID string `json:"run_id"`
+			traceVerdict
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%v: %s", err, sc.Text())
+		}
+		got[r.RunID] = r.traceVerdict
+	}
+	return got
+}
+
+// The sample traces of every tracing format, scanned as a directory with
+// no flag: each run assembled from its spans gets the verdict, root cause
+// and onset a person reading it gives.
+func TestScanTracesOfEveryFormat(t *testing.T) {
+	got := scanTraces(t, tracesDir)
+	for id, want := range wantTraces {
+		if got[id] != want {
+			t.Errorf("%s: %+v, want %+v", id, got[id], want)
+		}
+	}
+	if len(got) != len(wantTraces) {
+		t.Errorf("%d runs, want %d: %v", len(got), len(wantTraces), got)
+	}
+}
+
+// A run's spans split over files, in any order of the files, make the
+// same run: the report does not depend on how the exporter batched them.
+func TestTraceRunsAcrossFiles(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(tracesDir, "otlp", "genai-timeout-loop.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSpace(string(raw)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("sample has %d lines, want 2", len(lines))
+	}
+	dir := t.TempDir()
+	for i, name := range []string{"b-first-batch.jsonl", "a-second-batch.jsonl"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(lines[1-i]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	split := scanTraces(t, dir)
+	whole := scanTraces(t, filepath.Join(tracesDir, "otlp", "genai-timeout-loop.jsonl"))
+	if split["conv-42"] != whole["conv-42"] || whole["conv-42"] != wantTraces["conv-42"] {
+		t.Errorf("split over two files %+v, one file %+v, want %+v", split["conv-42"], whole["conv-42"], wantTraces["conv-42"])
+	}
+}
+
+// explain and fixture work on a run assembled from spans: the timeline
+// shows the loop, and the fixture written for it verifies.
+func TestExplainAndFixtureOfATrace(t *testing.T) {
+	code, out, stderr := runCLI(t, "", "explain", "conv-42", tracesDir)
+	if code != exitClean || !strings.Contains(out, "Verdict:   runaway, root cause error-storm") || !strings.Contains(out, "get_order") {
+		t.Fatalf("explain: exit %d: %s%s", code, out, stderr)
+	}
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, "", "fixture", "conv-42", tracesDir, "--out", dir); code != exitClean {
+		t.Fatalf("fixture: exit %d: %s", code, stderr)
+	}
+	if code, out, stderr := runCLI(t, "", "verify", dir); code != exitClean || !strings.Contains(out, "1 passed") {
+		t.Fatalf("verify: exit %d: %s%s", code, out, stderr)
+	}
+}

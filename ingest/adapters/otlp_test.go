@@ -1,0 +1,224 @@
+package adapters
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// traceSamples is the directory of the sample traces (fixtures/traces).
+var traceSamples = filepath.Join("..", "..", "fixtures", "traces")
+
+// assembleTraceFile reads every document of a sample trace file (each line
+// of a JSON Lines file, or the whole file) with f, and assembles the spans
+// of all of them into runs, as a read of every input does: the spans of a
+// run may sit on several lines.
+func assembleTraceFile(t testing.TB, f *Format, rel string) *converted {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(traceSamples, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := [][]byte{raw}
+	if filepath.Ext(rel) == ".jsonl" {
+		docs = nil
+		for _, l := range bytes.Split(raw, []byte("\n")) {
+			if len(bytes.TrimSpace(l)) > 0 {
+				docs = append(docs, l)
+			}
+		}
+	}
+	var spans []Span
+	for i, doc := range docs {
+		d, err := ParseDoc(rel, int64(i+1), len(docs) == 1, doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := Detect(d); err != nil || got != f {
+			t.Fatalf("%s: Detect picked %v (%v), want %s", rel, got, err, f.Name)
+		}
+		if err := f.Spans(d, func(sp *Span) error { spans = append(spans, *sp); return nil }); err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+	}
+	c := &converted{by: map[string]map[int64]*schema.Step{}}
+	err = AssembleAll(spans, false, func(s *schema.Step) error {
+		if err := s.Validate(); err != nil {
+			t.Errorf("invalid step %+v: %v", s, err)
+		}
+		if c.by[s.RunID] == nil {
+			c.by[s.RunID] = map[int64]*schema.Step{}
+			c.runs = append(c.runs, s.RunID)
+		}
+		if c.by[s.RunID][*s.Step] != nil {
+			t.Errorf("run %q: step %d twice", s.RunID, *s.Step)
+		}
+		c.by[s.RunID][*s.Step] = s
+		c.steps = append(c.steps, s)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// GenAI semantic conventions, spans split over two exporter batches that
+// arrive later-first: one run named by gen_ai.conversation.id, steps in
+// start order, the tool call's args taken from the model's output by call
+// id, the failure read from the status and error.type.
+func TestOTLPGenAITimeoutLoop(t *testing.T) {
+	c := assembleTraceFile(t, OTLP, "otlp/genai-timeout-loop.jsonl")
+	if len(c.runs) != 1 || c.runs[0] != "conv-42" {
+		t.Fatalf("runs %v, want [conv-42]", c.runs)
+	}
+	if n := len(c.numbers("conv-42")); n != 9 {
+		t.Fatalf("%d steps, want 8 calls and the final answer", n)
+	}
+	var prev int64
+	for i := int64(0); i < 8; i++ {
+		s := c.step(t, "conv-42", i)
+		if tool(s) != "get_order" || args(t, s)["order_id"] != "A-1001" || result(s) != "error TIMEOUT" || s.State != "ACT" {
+			t.Errorf("step %d: %s %v %s %s", i, tool(s), args(t, s), result(s), s.State)
+		}
+		if s.TS == nil || s.TS.UnixMilli <= prev {
+			t.Errorf("step %d: ts %v not after %d", i, s.TS, prev)
+		} else {
+			prev = s.TS.UnixMilli
+		}
+		if s.Usage == nil || s.Usage.PromptTokens != 1200+50*i || s.Usage.CompletionTokens != 40 {
+			t.Errorf("step %d: usage %+v, want the model call's before it", i, s.Usage)
+		}
+	}
+	if r := reason(c.step(t, "conv-42", 0)); r != "Let me look the order up." {
+		t.Errorf("step 0 reason %q", r)
+	}
+	if d := data(t, c.step(t, "conv-42", 0)); d != "upstream request timed out after 5s" {
+		t.Errorf("step 0 data %q: a failure without output says the status message", d)
+	}
+	last := c.step(t, "conv-42", 8)
+	if last.State != "STOP" || last.ToolCall != nil || reason(last) != "Sorry, the order service is not answering right now." {
+		t.Errorf("last step: %+v", last)
+	}
+}
+
+// OpenInference: the session.id names the run; retriever spans are search
+// calls whose args are the query and whose result, with no documents, is
+// empty.
+func TestOTLPOpenInferenceRetrievals(t *testing.T) {
+	c := assembleTraceFile(t, OTLP, "otlp/openinference-empty-retrievals.jsonl")
+	if len(c.runs) != 1 || c.runs[0] != "sess-7f3" {
+		t.Fatalf("runs %v", c.runs)
+	}
+	queries := map[string]bool{}
+	for i := int64(0); i < 6; i++ {
+		s := c.step(t, "sess-7f3", i)
+		var q string
+		if err := json.Unmarshal(s.ToolCall.Args, &q); err != nil {
+			t.Fatalf("step %d args %s: %v", i, s.ToolCall.Args, err)
+		}
+		queries[q] = true
+		if tool(s) != "search_kb" || s.Intent != "search" || result(s) != "ok empty" {
+			t.Errorf("step %d: %s intent %q %s", i, tool(s), s.Intent, result(s))
+		}
+	}
+	if len(queries) != 6 {
+		t.Errorf("queries %v: want the six rephrasings", queries)
+	}
+	if p, _, _, _ := usageSum(c, "sess-7f3"); p != 900+1020+1140+1260+1380+1500+1700 {
+		t.Errorf("prompt tokens %d: every model call's count once", p)
+	}
+}
+
+// OpenLLMetry: tool spans by traceloop.span.kind, their input and output,
+// the session from the association properties; a run that progresses ends
+// with the model's answer.
+func TestOTLPOpenLLMetryHealthy(t *testing.T) {
+	c := assembleTraceFile(t, OTLP, "otlp/openllmetry-healthy.json")
+	if len(c.runs) != 1 || c.runs[0] != "user-19" {
+		t.Fatalf("runs %v", c.runs)
+	}
+	for i, want := range []string{"get_location", "get_forecast", "get_air_quality"} {
+		s := c.step(t, "user-19", int64(i))
+		if tool(s) != want || result(s) != "ok" {
+			t.Errorf("step %d: %s %s", i, tool(s), result(s))
+		}
+	}
+	if d := data(t, c.step(t, "user-19", 1)); d != `{"today": "sunny, 21C", "tomorrow": "rain, 17C"}` {
+		t.Errorf("forecast data %q", d)
+	}
+	if kw, _ := args(t, c.step(t, "user-19", 1))["kwargs"].(map[string]any); kw["city"] != "Lisbon" {
+		t.Errorf("forecast args %v", args(t, c.step(t, "user-19", 1)))
+	}
+	if s := c.step(t, "user-19", 3); s.State != "STOP" {
+		t.Errorf("last step %+v", s)
+	}
+}
+
+// A failure is read from the status (as an int or as the enum's name) or
+// from an exception event; a span without a session or conversation is a
+// run of its trace.
+func TestOTLPFailuresAndTraceRuns(t *testing.T) {
+	doc := `{"resourceSpans":[{"resource":{},"scopeSpans":[{"spans":[
+	 {"traceId":"AAAA0000000000000000000000000001","spanId":"01","name":"execute_tool deploy","startTimeUnixNano":"1000000000","endTimeUnixNano":"2000000000",
+	  "attributes":[{"key":"gen_ai.operation.name","value":{"stringValue":"execute_tool"}},{"key":"gen_ai.tool.name","value":{"stringValue":"deploy"}},
+	   {"key":"gen_ai.tool.call.arguments","value":{"stringValue":"{\"service\":\"api\"}"}}],
+	  "status":{"code":"STATUS_CODE_ERROR","message":"403 forbidden"}},
+	 {"traceId":"AAAA0000000000000000000000000001","spanId":"02","name":"lookup","startTimeUnixNano":"3000000000","endTimeUnixNano":"4000000000",
+	  "attributes":[{"key":"openinference.span.kind","value":{"stringValue":"TOOL"}},{"key":"tool.name","value":{"stringValue":"lookup"}},
+	   {"key":"input.value","value":{"stringValue":"{\"id\": 7}"}}],
+	  "events":[{"name":"exception","attributes":[{"key":"exception.type","value":{"stringValue":"openai.APIConnectionError"}},{"key":"exception.message","value":{"stringValue":"connection reset"}}]}]}
+	]}]}]}`
+	c, run := convertOne(t, OTLP, []byte(doc))
+	if run != "aaaa0000000000000000000000000001" {
+		t.Errorf("run %q: the trace id, lower-case", run)
+	}
+	if s := c.step(t, run, 0); tool(s) != "deploy" || args(t, s)["service"] != "api" || result(s) != "error ERROR" || data(t, s) != "403 forbidden" {
+		t.Errorf("step 0: %s %v %s %q", tool(s), args(t, s), result(s), data(t, s))
+	}
+	if s := c.step(t, run, 1); result(s) != "error APICONNECTIONERROR" || data(t, s) != "connection reset" {
+		t.Errorf("step 1: %s %q", result(s), data(t, s))
+	}
+}
+
+func TestOTLPRecognize(t *testing.T) {
+	for _, c := range []struct {
+		doc string
+		ok  bool
+	}{
+		{`{"resourceSpans":[]}`, true},
+		{`{"resourceSpans":{}}`, false},
+		{`{"resourceLogs":[]}`, false},
+		{`{"messages":[{"role":"user","content":"hi"}]}`, false},
+	} {
+		d, err := ParseDoc("t.json", 1, true, []byte(c.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := OTLP.Recognize(d); (err == nil) != c.ok {
+			t.Errorf("%s: recognised %v, want %v", c.doc, err == nil, c.ok)
+		}
+	}
+	d, _ := ParseDoc("t.json", 1, true, []byte(`{"resourceSpans":[]}`))
+	for _, f := range Registry {
+		if f != OTLP && f.Recognize(d) == nil {
+			t.Errorf("%s takes an OTLP document", f.Name)
+		}
+	}
+}
+
+func FuzzOTLP(f *testing.F) {
+	var seeds [][]byte
+	for _, rel := range []string{"otlp/genai-timeout-loop.jsonl", "otlp/openinference-empty-retrievals.jsonl", "otlp/openllmetry-healthy.json"} {
+		raw, err := os.ReadFile(filepath.Join(traceSamples, rel))
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, bytes.SplitN(raw, []byte("\n"), 2)[0])
+	}
+	fuzzFormat(f, OTLP, seeds...)
+}
