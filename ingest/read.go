@@ -297,7 +297,7 @@ type reader struct {
 	spans       *spanStore // spans of tracing formats, made steps at the end
 	names       []string   // the sources' names, by index
 	announced   int        // sources named to OnSource so far
-	sourceLines int64 // non-blank lines of the current source so far
+	sourceLines int64      // non-blank lines of the current source so far
 	// the current source's steps, rejected lines and first rejection
 	sourceSteps    int64
 	sourceRejected int64

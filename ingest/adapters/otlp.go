@@ -47,15 +47,15 @@ type otlpTraces struct {
 }
 
 type otlpSpan struct {
-	TraceID      string       `json:"traceId"`
-	SpanID       string       `json:"spanId"`
-	ParentSpanID string       `json:"parentSpanId"`
-	Name         string       `json:"name"`
-	Start        otlpInt      `json:"startTimeUnixNano"`
-	End          otlpInt      `json:"endTimeUnixNano"`
-	Attributes   []otlpKV     `json:"attributes"`
-	Events       []otlpEvent  `json:"events"`
-	Status       otlpStatus   `json:"status"`
+	TraceID      string      `json:"traceId"`
+	SpanID       string      `json:"spanId"`
+	ParentSpanID string      `json:"parentSpanId"`
+	Name         string      `json:"name"`
+	Start        otlpInt     `json:"startTimeUnixNano"`
+	End          otlpInt     `json:"endTimeUnixNano"`
+	Attributes   []otlpKV    `json:"attributes"`
+	Events       []otlpEvent `json:"events"`
+	Status       otlpStatus  `json:"status"`
 }
 
 type otlpEvent struct {
