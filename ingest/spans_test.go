@@ -1,0 +1,77 @@
+package ingest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func traceLines(t testing.TB, rel string) [][]byte {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "fixtures", "traces", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for _, l := range bytes.Split(raw, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) > 0 {
+			out = append(out, append(l, '\n'))
+		}
+	}
+	return out
+}
+
+// The spans of one run, split over two sources, become the same rows
+// whatever the order of the sources and however many workers read them:
+// steps are numbered once every source is read. The rows point at a
+// source and line that hold a span of the run, and the spans count as
+// what their sources gave (no source is "unread").
+func TestSpansAcrossSourcesMakeOneRun(t *testing.T) {
+	lines := traceLines(t, "otlp/genai-timeout-loop.jsonl")
+	var first []map[string]any
+	for _, order := range [][2]int{{0, 1}, {1, 0}} {
+		for _, workers := range []int{1, 4} {
+			sources := []Source{
+				memSource(fmt.Sprintf("batch-%d.jsonl", order[0]), lines[order[0]]),
+				memSource(fmt.Sprintf("batch-%d.jsonl", order[1]), lines[order[1]]),
+			}
+			res := mustRead(t, sources, Options{Workers: workers, BatchRows: 4})
+			if res.stats.Steps != 9 || len(res.rows) != 9 || len(res.stats.Unread) != 0 || res.stats.Rejected != 0 {
+				t.Fatalf("order %v workers %d: %d steps, %d rows, unread %v, %d rejected", order, workers, res.stats.Steps, len(res.rows), res.stats.Unread, res.stats.Rejected)
+			}
+			for i, r := range res.rows {
+				if r["run_id"] != "conv-42" || num(r["step"]) != fmt.Sprint(i) {
+					t.Fatalf("row %d: run %v step %v", i, r["run_id"], r["step"])
+				}
+				delete(r, "src_file") // the source's index follows the order given
+			}
+			if first == nil {
+				first = res.rows
+				continue
+			}
+			for i := range first {
+				if fmt.Sprint(first[i]) != fmt.Sprint(res.rows[i]) {
+					t.Fatalf("order %v workers %d: row %d differs:\n%v\n%v", order, workers, i, first[i], res.rows[i])
+				}
+			}
+		}
+	}
+}
+
+// Selecting a run (explain, fixture) reads the spans of every source and
+// keeps the selected run's steps only.
+func TestSpansSelectedByRun(t *testing.T) {
+	sources := []Source{
+		memSource("a.jsonl", bytes.Join(traceLines(t, "otlp/genai-timeout-loop.jsonl"), nil)),
+		memSource("b.jsonl", bytes.Join(traceLines(t, "otlp/openinference-empty-retrievals.jsonl"), nil)),
+	}
+	res := mustRead(t, sources, Options{RunIDs: []string{"sess-7f3"}})
+	if got := runSteps(res.rows); len(got) != 1 || got["sess-7f3"] != 7 {
+		t.Fatalf("rows by run %v, want sess-7f3's 7 steps only", got)
+	}
+	if res.stats.Skipped != 9 {
+		t.Errorf("skipped %d, want conv-42's 9 steps", res.stats.Skipped)
+	}
+}
