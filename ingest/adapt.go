@@ -290,8 +290,9 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 	}
 	if format.Spans != nil {
 		if err := format.Spans(d, func(sp *adapters.Span) error {
-			a.spans.add(sp, a.src, line)
+			a.spans.add(sp, format.Name, a.src, line)
 			a.res.spans++
+			a.res.countFormat(format.Name, 0)
 			return nil
 		}); err != nil {
 			fail(KindAdapter, format.Name+": "+err.Error())
@@ -304,10 +305,12 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		if a.line, jerr = adapters.AppendStepJSON(a.line[:0], s); jerr != nil {
 			return jerr
 		}
+		before := a.res.steps
 		if lerr := a.decode(line); lerr != nil {
 			stepErr = lerr
 			return lerr
 		}
+		a.res.countFormat(format.Name, a.res.steps-before)
 		return nil
 	})
 	switch {

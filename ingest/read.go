@@ -9,6 +9,7 @@ import (
 	"io"
 	"iter"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -129,6 +130,27 @@ type Stats struct {
 	// not read, or of steps all broken. Read does not fail on them; the
 	// caller decides (the CLI stops, or with --keep-going reports them).
 	Unread []UnreadSource
+	// Formats counts, per way of reading (FormatSteps for runaway's own
+	// steps, else the adapter's name), the files that gave steps or spans
+	// read that way and the steps made.
+	Formats map[string]FormatStats
+}
+
+// FormatStats is what one way of reading read.
+type FormatStats struct {
+	Files int
+	Steps int64
+}
+
+// countFormat adds steps read by the named format to the stats, and the
+// format to those of the current source.
+func (r *reader) countFormat(name string, steps int64) {
+	fs := r.stats.Formats[name]
+	fs.Steps += steps
+	r.stats.Formats[name] = fs
+	if !slices.Contains(r.sourceFormats, name) {
+		r.sourceFormats = append(r.sourceFormats, name)
+	}
 }
 
 // UnreadSource is a source that gave no step: how many of its lines were
@@ -203,7 +225,7 @@ func ReadSeq(ctx context.Context, sources iter.Seq2[Source, error], opts Options
 		ctx:   ctx,
 		opts:  opts,
 		emit:  emit,
-		stats: Stats{RejectsByKind: make(map[string]int64)},
+		stats: Stats{RejectsByKind: make(map[string]int64), Formats: make(map[string]FormatStats)},
 		spans: &spanStore{},
 	}
 	if opts.Rejects != nil {
@@ -300,6 +322,7 @@ type reader struct {
 	sourceLines int64      // non-blank lines of the current source so far
 	// the current source's steps, rejected lines and first rejection
 	sourceSteps    int64
+	sourceFormats  []string // the formats that gave the current source's steps or spans
 	sourceRejected int64
 	firstReject    UnreadSource
 }
@@ -389,6 +412,16 @@ type chunkResult struct {
 	blank   int64
 	steps   int64
 	spans   int64 // spans stored, to become steps at the end
+	// adapted counts, per adapter, the steps it made (spans: 0, but the
+	// adapter is listed); the rest of steps are runaway's own.
+	adapted map[string]int64
+}
+
+func (res *chunkResult) countFormat(name string, steps int64) {
+	if res.adapted == nil {
+		res.adapted = map[string]int64{}
+	}
+	res.adapted[name] += steps
 }
 
 // decodeChunks is a worker: one decoder and one batch writer, reused.
@@ -511,6 +544,14 @@ func (r *reader) consume(it *item) error {
 		r.stats.BlankLines += res.blank
 		r.stats.Steps += res.steps
 		r.sourceSteps += res.steps + res.skipped + res.spans
+		native := res.steps
+		for name, n := range res.adapted {
+			native -= n
+			r.countFormat(name, n)
+		}
+		if native > 0 {
+			r.countFormat(FormatSteps, native)
+		}
 		r.stats.Skipped += res.skipped
 		r.sourceLines += res.lines
 		for i := range res.rejects {
@@ -545,6 +586,12 @@ func (r *reader) consume(it *item) error {
 		if r.sourceLines == 0 {
 			r.stats.EmptyFiles++
 		}
+		for _, name := range r.sourceFormats {
+			fs := r.stats.Formats[name]
+			fs.Files++
+			r.stats.Formats[name] = fs
+		}
+		r.sourceFormats = r.sourceFormats[:0]
 		if r.sourceSteps == 0 && r.sourceRejected > 0 {
 			u := r.firstReject
 			u.Rejected = r.sourceRejected

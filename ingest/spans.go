@@ -27,19 +27,20 @@ type spanStore struct {
 // storedSpan is a span and where it was read.
 type storedSpan struct {
 	adapters.Span
-	src  int32
-	line int64
+	format string
+	src    int32
+	line   int64
 }
 
-func (s *spanStore) add(sp *adapters.Span, src int32, line int64) {
+func (s *spanStore) add(sp *adapters.Span, format string, src int32, line int64) {
 	s.mu.Lock()
-	s.spans = append(s.spans, storedSpan{Span: *sp, src: src, line: line})
+	s.spans = append(s.spans, storedSpan{Span: *sp, format: format, src: src, line: line})
 	s.mu.Unlock()
 }
 
 // runs groups the spans by run, runs in name order, and calls fn with the
-// spans of each and where its first span was read.
-func (s *spanStore) runs(fn func(spans []adapters.Span, src int32, line int64) error) error {
+// spans of each, where its first span was read and its format.
+func (s *spanStore) runs(fn func(spans []adapters.Span, src int32, line int64, format string) error) error {
 	// Workers added documents in any order; within one, in its order.
 	slices.SortStableFunc(s.spans, compareOrigin)
 	plain := make([]adapters.Span, len(s.spans))
@@ -69,7 +70,7 @@ func (s *spanStore) runs(fn func(spans []adapters.Span, src int32, line int64) e
 		for k := i; k < j; k++ {
 			group = append(group, s.spans[k].Span)
 		}
-		if err := fn(group, s.spans[i].src, s.spans[i].line); err != nil {
+		if err := fn(group, s.spans[i].src, s.spans[i].line, s.spans[i].format); err != nil {
 			return err
 		}
 		i = j
@@ -112,7 +113,7 @@ func (r *reader) flushSpans() error {
 		}
 		return r.emitBatch(r.sourceName(curSrc), w.newBatch())
 	}
-	err := st.runs(func(spans []adapters.Span, src int32, at int64) error {
+	err := st.runs(func(spans []adapters.Span, src int32, at int64, format string) error {
 		if src != curSrc {
 			if err := cut(); err != nil {
 				return err
@@ -131,6 +132,9 @@ func (r *reader) flushSpans() error {
 				return r.reject(r.sourceName(src), at, lerr.Kind, "a step assembled from spans: "+lerr.Reason, bytes.Clone(line))
 			default:
 				r.stats.Steps++
+				fs := r.stats.Formats[format]
+				fs.Steps++
+				r.stats.Formats[format] = fs
 				if dec.keepLines {
 					r.opts.OnStepLine(StepLine{Source: int(src), Line: at, RunID: dec.lastRunID, Raw: bytes.Clone(line)})
 				}

@@ -136,6 +136,9 @@ func normalizeSummary(s Summary) Summary {
 	if s.Input.SkippedFiles == nil {
 		s.Input.SkippedFiles = []string{}
 	}
+	if s.Input.Formats == nil {
+		s.Input.Formats = map[string]FormatRead{}
+	}
 	if s.ByRootCause == nil {
 		s.ByRootCause = map[detect.RootCause]int{}
 	}

@@ -28,6 +28,16 @@ type InputStats struct {
 	// SkippedFiles lists the files a directory walk or listing passed over
 	// because they hold no log runaway reads, as "path: why".
 	SkippedFiles []string `json:"skipped_files"`
+	// Formats counts, per way the input was read ("jsonl" for runaway's own
+	// steps, else the adapter's name, docs/adapters/), the files that gave
+	// steps read that way and the steps.
+	Formats map[string]FormatRead `json:"formats"`
+}
+
+// FormatRead is what one way of reading read.
+type FormatRead struct {
+	Files int   `json:"files"`
+	Steps int64 `json:"steps"`
 }
 
 // Summary is the scan at a glance: the header of the table and the "summary"

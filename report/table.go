@@ -190,6 +190,9 @@ func writeSummary(w *bufio.Writer, s *Summary, opts Options) {
 		steps += " (" + strings.Join(dups, ", ") + ")"
 	}
 	summaryLine(w, "Steps", steps)
+	if line := formatsLine(in.Formats); line != "" {
+		summaryLine(w, "Read as", line)
+	}
 
 	summaryLine(w, "Runs", fmt.Sprintf("%s scanned: %s %s, %s %s, %s %s",
 		formatCount(int64(s.Runs)),
@@ -289,4 +292,27 @@ func paintVerdict(v detect.Verdict, color bool) string {
 		return word
 	}
 	return paint + word + ansiReset
+}
+
+// formatsLine says which adapter read how many files and steps, "" when
+// every step was runaway's own (the common case needs no line).
+func formatsLine(formats map[string]FormatRead) string {
+	if len(formats) == 0 {
+		return ""
+	}
+	if _, own := formats["jsonl"]; own && len(formats) == 1 {
+		return ""
+	}
+	names := make([]string, 0, len(formats))
+	for name := range formats {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	parts := make([]string, len(names))
+	for i, name := range names {
+		fc := formats[name]
+		parts[i] = fmt.Sprintf("%s %s %s (%s %s)", name, formatCount(int64(fc.Files)), plural(int64(fc.Files), "file", "files"),
+			formatCount(fc.Steps), plural(fc.Steps, "step", "steps"))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -759,6 +759,12 @@ func inputStats(stats ingest.Stats, skipped []string) report.InputStats {
 		in.FailedSources = append(in.FailedSources, fail.Error())
 	}
 	in.SkippedFiles = skipped
+	for name, fs := range stats.Formats {
+		if in.Formats == nil {
+			in.Formats = map[string]report.FormatRead{}
+		}
+		in.Formats[name] = report.FormatRead{Files: fs.Files, Steps: fs.Steps}
+	}
 	return in
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,5 +102,61 @@ func TestExplainAndFixtureOfATrace(t *testing.T) {
 	}
 	if code, out, stderr := runCLI(t, "", "verify", dir); code != exitClean || !strings.Contains(out, "1 passed") {
 		t.Fatalf("verify: exit %d: %s%s", code, out, stderr)
+	}
+}
+
+// One directory mixing runaway's own steps, trajectories and traces scans
+// in one command: the summary says which way of reading read how many
+// files and steps.
+func TestScanMixedDirectorySaysWhatReadWhat(t *testing.T) {
+	dir := trajectoryDir(t)
+	copyTo := func(from, to string) {
+		t.Helper()
+		b, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, to)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, to), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyTo(filepath.Join(fixturesDir, "detectors", "RA101.positive.jsonl"), "native/steps.jsonl")
+	copyTo(filepath.Join(tracesDir, "otlp", "genai-timeout-loop.jsonl"), "otel/export.jsonl")
+	copyTo(filepath.Join(tracesDir, "otlp", "openllmetry-healthy.json"), "otel/healthy.json")
+	code, out, stderr := runCLI(t, "", "scan", "--format", "json", dir)
+	if code != exitClean {
+		t.Fatalf("scan: exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Summary struct {
+			Input struct {
+				Files   int `json:"files"`
+				Formats map[string]struct {
+					Files int   `json:"files"`
+					Steps int64 `json:"steps"`
+				} `json:"formats"`
+			} `json:"input"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]int{}
+	for name, f := range doc.Summary.Input.Formats {
+		files[name] = f.Files
+		if f.Steps == 0 {
+			t.Errorf("%s read no step", name)
+		}
+	}
+	want := map[string]int{"jsonl": 1, "swe-agent": 1, "mini-swe-agent": 1, "openhands": 2, "openai-messages": 1, "otlp": 2}
+	if fmt.Sprint(files) != fmt.Sprint(want) {
+		t.Errorf("files by format %v, want %v", files, want)
+	}
+	code, out, _ = runCLI(t, "", "scan", dir)
+	if code != exitClean || !strings.Contains(out, "Read as:     jsonl 1 file (") || !strings.Contains(out, "otlp 2 files (13 steps)") {
+		t.Errorf("table summary:\n%s", out)
 	}
 }
