@@ -126,4 +126,5 @@ const (
 	flagMemProgress = schema.FlagMemProgress
 	flagArtifacts   = schema.FlagArtifacts
 	flagPayload     = schema.FlagPayload
+	flagCostEst     = schema.FlagCostEstimated
 )

@@ -110,6 +110,12 @@ type RunResult struct {
 	WastedSteps   int64   `json:"wasted_steps"`
 	WastedTokens  int64   `json:"wasted_tokens"`
 	WastedCostUSD float64 `json:"wasted_cost_usd"`
+	// CostLogged: some step of the run has a cost, logged or estimated;
+	// without one the costs above are 0 because nothing said what the run
+	// cost, and reports say "not logged". CostEstimated: some of it was
+	// estimated from tokens and the model's list price (pricing).
+	CostLogged    bool `json:"cost_logged"`
+	CostEstimated bool `json:"cost_estimated"`
 	// Headline is the strongest evidence in a few words, for tables.
 	Headline   string     `json:"headline"`
 	Signals    []string   `json:"signals"`

@@ -202,11 +202,17 @@ func causeName(c detect.RootCause) string {
 func wasteText(res *detect.RunResult) string {
 	return fmt.Sprintf("%s of %s steps, %s tokens, %s (from the onset to the end of the run)",
 		report.FormatCount(res.WastedSteps), report.FormatCount(res.Steps),
-		report.FormatCount(res.WastedTokens), report.FormatUSD(res.WastedCostUSD))
+		report.FormatCount(res.WastedTokens), costText(res, res.WastedCostUSD))
+}
+
+// costText is a cost of the run as reports say it: "cost not logged" when
+// no step says what it cost, "~$1.23" when estimated from list prices.
+func costText(res *detect.RunResult, usd float64) string {
+	return report.FormatCost(usd, res.CostLogged, res.CostEstimated)
 }
 
 // guardText says what the recommended guard would have done.
-func guardText(g *GuardChoice) string {
+func guardText(g *GuardChoice, res *detect.RunResult) string {
 	when := "at the onset"
 	switch {
 	case g.Delay == 1:
@@ -215,7 +221,7 @@ func guardText(g *GuardChoice) string {
 		when = fmt.Sprintf("%d steps after the onset", g.Delay)
 	}
 	return fmt.Sprintf("%s would have stopped the run at step %d, %s, saving %s steps, %s tokens, %s",
-		g.Name, g.StopStep, when, report.FormatCount(g.Saved.Steps), report.FormatCount(g.Saved.Tokens), report.FormatUSD(g.Saved.CostUSD))
+		g.Name, g.StopStep, when, report.FormatCount(g.Saved.Steps), report.FormatCount(g.Saved.Tokens), costText(res, g.Saved.CostUSD))
 }
 
 // noGuardText explains a flagged run that no guard stops after its onset.
@@ -262,7 +268,8 @@ func evidenceText(f *detect.Finding) string {
 }
 
 // stopText is a guard's outcome in a few words.
-func stopText(o *GuardOutcome, onset int64) (stop, delay, saved string) {
+func stopText(o *GuardOutcome, res *detect.RunResult) (stop, delay, saved string) {
+	onset := res.OnsetStep
 	if !o.Stopped {
 		return "-", "-", "-"
 	}
@@ -271,6 +278,6 @@ func stopText(o *GuardOutcome, onset int64) (stop, delay, saved string) {
 	if onset >= 0 {
 		delay = fmt.Sprintf("%+d", o.StopStep-onset)
 	}
-	saved = report.FormatCount(o.Saved.Steps) + " (" + report.FormatUSD(o.Saved.CostUSD) + ")"
+	saved = report.FormatCount(o.Saved.Steps) + " (" + costText(res, o.Saved.CostUSD) + ")"
 	return stop, delay, saved
 }

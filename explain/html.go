@@ -115,7 +115,7 @@ func htmlView(k int, run *Run) htmlRun {
 		}
 		v.Guard = run.Guard
 		if g := run.Guard; g != nil {
-			v.GuardMsg = guardText(g)
+			v.GuardMsg = guardText(g, res)
 		} else {
 			v.GuardMsg = noGuardText(run)
 		}
@@ -147,7 +147,7 @@ func htmlView(k int, run *Run) htmlRun {
 	}
 	for i := range run.Guards {
 		o := &run.Guards[i]
-		stop, delay, saved := stopText(o, res.OnsetStep)
+		stop, delay, saved := stopText(o, res)
 		reason := "does not stop the run"
 		if o.Stopped {
 			reason = o.Reason

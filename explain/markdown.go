@@ -51,7 +51,7 @@ func writeRunMarkdown(w *bufio.Writer, run *Run) {
 			row("Contaminating memory", mdCell(m.ID)+" "+mdText(memoryText(m)))
 		}
 		if g := run.Guard; g != nil {
-			row("Guard that would have stopped it", mdText(guardText(g)))
+			row("Guard that would have stopped it", mdText(guardText(g, res)))
 		} else {
 			row("Guard that would have stopped it", mdText(noGuardText(run)))
 		}
@@ -98,7 +98,7 @@ func writeRunMarkdown(w *bufio.Writer, run *Run) {
 		w.WriteString("| guard | stop | vs onset | saved | reason |\n|---|--:|--:|--:|---|\n")
 		for k := range run.Guards {
 			o := &run.Guards[k]
-			stop, delay, saved := stopText(o, res.OnsetStep)
+			stop, delay, saved := stopText(o, res)
 			name := mdText(o.Name)
 			if run.Guard != nil && run.Guard.Name == o.Name {
 				name = "**" + name + "** (recommended)"
@@ -116,7 +116,7 @@ func writeRunMarkdown(w *bufio.Writer, run *Run) {
 	case f == nil:
 		w.WriteString("None: the run is healthy.\n")
 	case g != nil:
-		fmt.Fprintf(w, "**%s**: %s.\n\n", mdText(g.Name), mdText(guardText(g)))
+		fmt.Fprintf(w, "**%s**: %s.\n\n", mdText(g.Name), mdText(guardText(g, res)))
 		fmt.Fprintf(w, "- its reason: %s\n- chosen: %s\n- the fix the report recommends: %s\n", mdText(g.Reason), mdText(g.Why), mdText(f.Guard))
 	default:
 		fmt.Fprintf(w, "%s.\n\n- the fix the report recommends: %s\n", mdText(noGuardText(run)), mdText(f.Guard))

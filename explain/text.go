@@ -60,7 +60,7 @@ func writeRunText(w *bufio.Writer, run *Run, opts TextOptions) error {
 			head("Memory", s(m.ID)+" contaminated the loop: "+s(memoryText(m)))
 		}
 		if g := run.Guard; g != nil {
-			head("Guard", guardText(g))
+			head("Guard", guardText(g, res))
 			head("", "reason: "+s(g.Reason))
 			head("", "chosen: "+g.Why)
 		} else {
@@ -159,7 +159,7 @@ func guardsText(w io.Writer, run *Run) error {
 	t.Header("GUARD", "STOP", "VS ONSET", "SAVED", "REASON")
 	for k := range run.Guards {
 		o := &run.Guards[k]
-		stop, delay, saved := stopText(o, run.Result.OnsetStep)
+		stop, delay, saved := stopText(o, &run.Result)
 		name := o.Name
 		if run.Guard != nil && run.Guard.Name == o.Name {
 			name += " *"

@@ -100,7 +100,6 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		flags |= schema.FlagArtifacts
 	}
 	w.artifacts.put(i, s.Artifacts)
-	w.flags.put(i, flags)
 
 	var tokens int64
 	if s.Usage != nil || s.Tokens != nil {
@@ -110,8 +109,16 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 	var cost float64
 	if s.Usage != nil {
 		cost = s.Usage.CostUSD
+		if cost == 0 && tokens > 0 && s.Usage.Model != "" && d.prices != nil {
+			// Tokens of a known model and no cost: the list price, marked.
+			if c, ok := d.prices.Cost(s.Usage.Model, s.PromptTokens(), s.CompletionTokens()); ok && c > 0 {
+				cost = c
+				flags |= schema.FlagCostEstimated
+			}
+		}
 	}
 	w.costUSD.putNonZero(i, cost)
+	w.flags.put(i, flags)
 
 	var budget schema.Budget
 	if s.Budget != nil {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 
+	"github.com/runawayhq/runaway/pricing"
 	"github.com/runawayhq/runaway/schema"
 )
 
@@ -22,9 +24,10 @@ type LineDecoder struct {
 	reasonText  []byte // normalised decision.reason, for reason_hash
 	suspects    []schema.SuspectWrite
 
-	sel       *runSelector // Options.RunIDs; nil: every run
-	keepLines bool         // Options.OnStepLine is set: remember lastRunID
-	lastRunID string       // run_id of the last line that became a row
+	prices    *pricing.Table // Options.Prices: estimates the cost of tokens logged without one
+	sel       *runSelector   // Options.RunIDs; nil: every run
+	keepLines bool           // Options.OnStepLine is set: remember lastRunID
+	lastRunID string         // run_id of the last line that became a row
 }
 
 // errNotSelected is DecodeLine's answer for a valid step of a run the
@@ -37,7 +40,18 @@ func NewLineDecoder(keepText bool, maxLineBytes int) *LineDecoder {
 	if maxLineBytes <= 0 {
 		maxLineBytes = defaultMaxLineBytes
 	}
-	return &LineDecoder{keepText: keepText, maxLineBytes: maxLineBytes}
+	return &LineDecoder{keepText: keepText, maxLineBytes: maxLineBytes, prices: defaultPrices()}
+}
+
+// defaultPrices is the built-in price table, parsed once.
+var defaultPrices = sync.OnceValue(pricing.Default)
+
+// SetPrices sets the table that estimates the cost of steps that log tokens
+// and a model but no cost; nil keeps the built-in one.
+func (d *LineDecoder) SetPrices(t *pricing.Table) {
+	if t != nil {
+		d.prices = t
+	}
 }
 
 // SetVolatileKeys sets the args keys that the near-duplicate digest

@@ -1130,7 +1130,7 @@ func (d *stepDecoder) decodeDecision() bool {
 	}
 }
 
-var usageNames = []string{"prompt_tokens", "completion_tokens", "cost_usd"}
+var usageNames = []string{"prompt_tokens", "completion_tokens", "cost_usd", "model"}
 
 var usageKind = objectKind{
 	names: usageNames,
@@ -1153,6 +1153,8 @@ func (d *stepDecoder) decodeUsage() bool {
 			ok = d.intField(&u.CompletionTokens)
 		case 2:
 			ok = d.floatField(&u.CostUSD)
+		case 3:
+			ok = d.str(&u.Model)
 		default:
 			ok = d.skip(2)
 		}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/pricing"
 )
 
 // Options configure Read. Zero values take the defaults.
@@ -39,6 +41,9 @@ type Options struct {
 	// they are decoded (select.go). Skipped lines are counted in
 	// Stats.Skipped, not rejected.
 	RunIDs []string
+	// Prices estimates the cost of steps that log tokens and a model but
+	// no cost (marked schema.FlagCostEstimated); nil: the built-in table.
+	Prices *pricing.Table
 
 	// OnStepLine, if non-nil, is called from the goroutine that called Read,
 	// in input order, with every line that became a row, before the batch
@@ -428,6 +433,7 @@ func (res *chunkResult) countFormat(name string, steps int64) {
 func (r *reader) decodeChunks() {
 	dec := NewLineDecoder(r.opts.KeepText, r.opts.MaxLineBytes)
 	dec.SetVolatileKeys(r.opts.VolatileKeys)
+	dec.SetPrices(r.opts.Prices)
 	dec.sel = newRunSelector(r.opts.RunIDs)
 	dec.keepLines = r.opts.OnStepLine != nil
 	w := newBatchWriter(r.opts.Alloc)

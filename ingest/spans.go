@@ -101,6 +101,7 @@ func (r *reader) flushSpans() error {
 	}
 	dec := NewLineDecoder(r.opts.KeepText, max(r.opts.MaxLineBytes, r.opts.MaxDocBytes))
 	dec.SetVolatileKeys(r.opts.VolatileKeys)
+	dec.SetPrices(r.opts.Prices)
 	dec.sel = newRunSelector(r.opts.RunIDs)
 	dec.keepLines = r.opts.OnStepLine != nil
 	w := newBatchWriter(r.opts.Alloc)

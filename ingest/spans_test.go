@@ -29,7 +29,7 @@ func traceLines(t testing.TB, rel string) [][]byte {
 // source and line that hold a span of the run, and the spans count as
 // what their sources gave (no source is "unread").
 func TestSpansAcrossSourcesMakeOneRun(t *testing.T) {
-	lines := traceLines(t, "otlp/genai-timeout-loop.jsonl")
+	lines := traceLines(t, "otlp/genai-timeout-loop.ndjson")
 	var first []map[string]any
 	for _, order := range [][2]int{{0, 1}, {1, 0}} {
 		for _, workers := range []int{1, 4} {
@@ -64,8 +64,8 @@ func TestSpansAcrossSourcesMakeOneRun(t *testing.T) {
 // keeps the selected run's steps only.
 func TestSpansSelectedByRun(t *testing.T) {
 	sources := []Source{
-		memSource("a.jsonl", bytes.Join(traceLines(t, "otlp/genai-timeout-loop.jsonl"), nil)),
-		memSource("b.jsonl", bytes.Join(traceLines(t, "otlp/openinference-empty-retrievals.jsonl"), nil)),
+		memSource("a.jsonl", bytes.Join(traceLines(t, "otlp/genai-timeout-loop.ndjson"), nil)),
+		memSource("b.jsonl", bytes.Join(traceLines(t, "otlp/openinference-empty-retrievals.ndjson"), nil)),
 	}
 	res := mustRead(t, sources, Options{RunIDs: []string{"sess-7f3"}})
 	if got := runSteps(res.rows); len(got) != 1 || got["sess-7f3"] != 7 {

@@ -75,7 +75,7 @@ func tableBefore(a, b *detect.RunResult) bool {
 // by the caller.
 func keepForPage(r *detect.RunResult) *detect.RunResult {
 	k := &detect.RunResult{RunID: r.RunID, Verdict: r.Verdict, RootCause: r.RootCause, OnsetStep: r.OnsetStep, Steps: r.Steps,
-		WastedSteps: r.WastedSteps, WastedTokens: r.WastedTokens, WastedCostUSD: r.WastedCostUSD, Headline: r.Headline}
+		WastedSteps: r.WastedSteps, WastedTokens: r.WastedTokens, WastedCostUSD: r.WastedCostUSD, CostLogged: r.CostLogged, CostEstimated: r.CostEstimated, Headline: r.Headline}
 	k.Findings = make([]detect.Finding, len(r.Findings))
 	for i, f := range r.Findings {
 		f.Evidence.Steps = slices.Clone(f.Evidence.Steps)
@@ -356,7 +356,7 @@ func overviewRun(k int, r *detect.RunResult) pageRun {
 	p := pageRun{Rank: k + 1, Anchor: fmt.Sprintf("run-%d", k), RunID: sanitize(r.RunID), Verdict: r.Verdict.String(), VerdictRank: int(r.Verdict),
 		Cause: sanitize(rootCauseLabel(r.RootCause)), Onset: "-", OnsetSort: r.OnsetStep, Headline: sanitize(r.Headline),
 		Steps: r.Steps, StepsText: formatCount(r.Steps), WastedSteps: r.WastedSteps, WastedStepsText: formatCount(r.WastedSteps),
-		Cost: formatUSD(r.WastedCostUSD), CostSort: r.WastedCostUSD, Command: explainCommand(r.RunID), Spark: findingSpark(r)}
+		Cost: formatCost(r.WastedCostUSD, r.CostLogged, r.CostEstimated), CostSort: r.WastedCostUSD, Command: explainCommand(r.RunID), Spark: findingSpark(r)}
 	if r.OnsetStep >= 0 {
 		p.Onset = fmt.Sprint(r.OnsetStep)
 	}

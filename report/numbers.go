@@ -57,3 +57,16 @@ func plural(n int64, one, many string) string {
 	}
 	return many
 }
+
+// formatCost writes a cost as a person should read it: "not logged" when
+// nothing said what the run cost (never "$0.00"), "~$1.23" when some of it
+// was estimated from list prices, else the dollars.
+func formatCost(usd float64, logged, estimated bool) string {
+	switch {
+	case !logged:
+		return "cost not logged"
+	case estimated:
+		return "~" + formatUSD(usd)
+	}
+	return formatUSD(usd)
+}

@@ -33,6 +33,7 @@ func sampleScan() *Scan {
 			WastedSteps:   58,
 			WastedTokens:  231400,
 			WastedCostUSD: 4.6281,
+			CostLogged:    true,
 			Headline:      "search_flights called 29 times with the same args and SCHEMA_ERROR each time, steps 4-61",
 			Signals:       []string{"repeated-identical-call", "budget-overrun"},
 			Indicators: detect.Indicators{
@@ -87,6 +88,8 @@ func sampleScan() *Scan {
 			WastedSteps:   12,
 			WastedTokens:  30500,
 			WastedCostUSD: 0.61,
+			CostLogged:    true,
+			CostEstimated: true, // its steps logged tokens and a model, not the cost
 			Headline:      "PLAN<->ACT 6 round trips without progress",
 			Signals:       []string{"replan-loop"},
 			Indicators: detect.Indicators{

@@ -59,6 +59,11 @@ type Summary struct {
 	WastedSteps        int64                    `json:"wasted_steps"`
 	WastedTokens       int64                    `json:"wasted_tokens"`
 	WastedCostUSD      float64                  `json:"wasted_cost_usd"`
+	// CostLogged: some run has a cost, logged or estimated; else the costs
+	// are 0 because nothing said what the runs cost. CostEstimated: some of
+	// it was estimated from tokens and list prices.
+	CostLogged    bool `json:"cost_logged"`
+	CostEstimated bool `json:"cost_estimated"`
 }
 
 // Summarize counts verdicts, root causes and waste over runs. The result does
@@ -104,6 +109,8 @@ func (a *Summarizer) Add(r *detect.RunResult) {
 	}
 	s.WastedSteps += r.WastedSteps
 	s.WastedTokens += r.WastedTokens
+	s.CostLogged = s.CostLogged || r.CostLogged
+	s.CostEstimated = s.CostEstimated || r.CostEstimated
 	// Adding +0 changes no sum, so healthy runs need no slot.
 	if r.WastedCostUSD != 0 {
 		a.costs = append(a.costs, r.WastedCostUSD)

@@ -117,7 +117,7 @@ func renderRunTable(w io.Writer, runs []*detect.RunResult, opts Options) error {
 			sanitize(rootCauseLabel(r.RootCause)),
 			onset,
 			formatCount(r.Steps),
-			formatCount(r.WastedSteps) + " (" + formatUSD(r.WastedCostUSD) + ")",
+			formatCount(r.WastedSteps) + " (" + formatCost(r.WastedCostUSD, r.CostLogged, r.CostEstimated) + ")",
 			truncate(sanitize(r.Headline), evidenceWidth),
 		}
 		if err := table.Append(row); err != nil {
@@ -207,7 +207,16 @@ func writeSummary(w *bufio.Writer, s *Summary, opts Options) {
 	summaryLine(w, "Wasted", fmt.Sprintf("%s %s, %s %s, %s",
 		formatCount(s.WastedSteps), plural(s.WastedSteps, "step", "steps"),
 		formatCount(s.WastedTokens), plural(s.WastedTokens, "token", "tokens"),
-		formatUSD(s.WastedCostUSD)))
+		summaryCost(s)))
+}
+
+// summaryCost is the summary's wasted cost, said as what it is.
+func summaryCost(s *Summary) string {
+	c := formatCost(s.WastedCostUSD, s.CostLogged, s.CostEstimated)
+	if s.CostLogged && s.CostEstimated {
+		c += " (partly estimated from token counts and list prices)"
+	}
+	return c
 }
 
 func summaryLine(w *bufio.Writer, label, value string) {

@@ -20,5 +20,11 @@ func FormatCount(n int64) string { return formatCount(n) }
 // FormatUSD writes dollars rounded to cents.
 func FormatUSD(usd float64) string { return formatUSD(usd) }
 
+// FormatCost writes a cost as reports show it: "cost not logged" when
+// nothing said what it cost, "~$1.23" when estimated from list prices.
+func FormatCost(usd float64, logged, estimated bool) string {
+	return formatCost(usd, logged, estimated)
+}
+
 // PaintVerdict writes a verdict's word, coloured when color is set.
 func PaintVerdict(v detect.Verdict, color bool) string { return paintVerdict(v, color) }

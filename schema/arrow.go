@@ -54,6 +54,7 @@ const (
 	FlagMemProgress                       // MemoryProgress: wrote memory typed observation or decision
 	FlagArtifacts                         // logged at least one artifact
 	FlagPayload                           // the result carries items, data or result_count (HasPayload)
+	FlagCostEstimated                     // cost_usd was estimated from tokens and the model's list price
 )
 
 var hashList = arrow.ListOf(arrow.PrimitiveTypes.Uint64)

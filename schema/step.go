@@ -81,6 +81,9 @@ type Usage struct {
 	PromptTokens     int64   `json:"prompt_tokens,omitempty"`
 	CompletionTokens int64   `json:"completion_tokens,omitempty"`
 	CostUSD          float64 `json:"cost_usd,omitempty"`
+	// Model is the model the tokens were spent on: with tokens and no
+	// cost, the cost is estimated from its list price (pricing).
+	Model string `json:"model,omitempty"`
 }
 
 // TokensAlt is the `tokens:{prompt,completion}` spelling some loggers use.

@@ -28,6 +28,7 @@ import (
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/internal/atomicfile"
 	"github.com/runawayhq/runaway/internal/bufpool"
+	"github.com/runawayhq/runaway/pricing"
 	"github.com/runawayhq/runaway/redact"
 	"github.com/runawayhq/runaway/report"
 	"github.com/runawayhq/runaway/spill"
@@ -91,6 +92,7 @@ type inputFlags struct {
 	// skipped lists the files walks and listings passed over, as
 	// "name: why", in the order found.
 	skipped      []string
+	pricesFile   string // --prices
 	rejects      string
 	strict       bool
 	keepGoing    bool
@@ -135,8 +137,9 @@ func bindInputFlags(fs *pflag.FlagSet, f *inputFlags) {
 	fs.BoolVar(&f.strict, "strict", false, "exit 3 when any input line is rejected")
 	fs.BoolVar(&f.keepGoing, "keep-going", false, "skip inputs that cannot be read or give no step, and mark the report partial, instead of exit 3")
 	fs.IntVar(&f.maxLineBytes, "max-line-bytes", 16<<20, "reject lines longer than this")
-	fs.StringVar(&f.inputFormat, "input-format", ingest.FormatAuto, "how to read each input: "+strings.Join(ingest.InputFormats(), ", ")+" (auto: runaway's step lines or, recognised by their content, agent trajectories; docs/adapters/)")
+	fs.StringVar(&f.inputFormat, "input-format", ingest.FormatAuto, "how to read each input: "+strings.Join(ingest.InputFormats(), ", ")+" (auto: runaway's step lines or, recognised by their content, agent trajectories and traces; docs/adapters/)")
 	fs.BoolVar(&f.stripOutput, "strip-output", false, "read trajectories without what their tools printed, as logs that keep no tool output are (docs/adapters/)")
+	fs.StringVar(&f.pricesFile, "prices", "", "price table (JSON, the shape of the built-in pricing/prices.json) for estimating the cost of steps that log tokens and a model but no cost; default: the built-in table")
 	fs.IntVar(&f.maxDocBytes, "max-doc-bytes", 256<<20, "reject a document read whole (a trajectory file, one line of a file of them) longer than this")
 	fs.StringVar(&f.policyFile, "policy", "", "YAML file of detector thresholds (see 'runaway detectors')")
 	fs.IntVar(&f.workers, "workers", runtime.GOMAXPROCS(0), "decode and analysis goroutines")
@@ -326,7 +329,7 @@ func (f *scanFlags) analyze(ctx context.Context, store *spill.Store, stats inges
 			// Only what the table prints: a few hundred bytes a flagged run.
 			runs = append(runs, detect.RunResult{RunID: r.RunID, Verdict: r.Verdict, RootCause: r.RootCause,
 				OnsetStep: r.OnsetStep, Steps: r.Steps, WastedSteps: r.WastedSteps, WastedTokens: r.WastedTokens,
-				WastedCostUSD: r.WastedCostUSD, Headline: r.Headline})
+				WastedCostUSD: r.WastedCostUSD, CostLogged: r.CostLogged, CostEstimated: r.CostEstimated, Headline: r.Headline})
 		}
 		if overview != nil {
 			overview.Add(r)
@@ -642,6 +645,13 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[
 		}
 		defer rejectsFile.Abort()
 	}
+	var prices *pricing.Table
+	if f.pricesFile != "" {
+		if prices, err = pricing.Load(f.pricesFile); err != nil {
+			fmt.Fprintf(stderr, "runaway %s: --prices: %v\n", cmd, err)
+			return ingest.Stats{}, exitUsage
+		}
+	}
 	printed := 0
 	var alloc memory.Allocator = memory.NewGoAllocator()
 	if f.reuseBuffers > 0 {
@@ -653,6 +663,7 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[
 		MaxDocBytes:   f.maxDocBytes,
 		InputFormat:   f.inputFormat,
 		StripOutput:   f.stripOutput,
+		Prices:        prices,
 		Workers:       f.workers,
 		KeepGoing:     f.keepGoing,
 		VolatileKeys:  policy.Volatile(),

@@ -26,6 +26,13 @@ var wantTraces = map[string]traceVerdict{
 	"conv-42":  {"runaway", "error-storm", 0, 9},       // otlp: eight timed-out calls of one tool
 	"sess-7f3": {"runaway", "empty-result-loop", 0, 7}, // otlp: six rephrased lookups that find nothing
 	"user-19":  {"healthy", "", -1, 4},                 // otlp: three different calls, then the answer
+
+	"support-chat-8817":                      {"runaway", "error-storm", 0, 9}, // langfuse: eight timed-out shipment lookups
+	"b27e94c1d05f4a3a9e6c8d2f1a7b0e53":       {"healthy", "", -1, 4},           // langfuse: a search, two price lookups, the answer
+	"cs-thread-4821":                         {"runaway", "error-storm", 0, 9}, // langsmith: eight timed-out tracking calls
+	"cs-thread-5310":                         {"healthy", "", -1, 6},           // langsmith: two traces of one thread that progress
+	"thread_8d41c2e07a":                      {"runaway", "error-storm", 0, 8}, // openai-agents: eight timed-out function calls
+	"trace_7f100b0b9ece1992f4c9cc6ff59f82b3": {"healthy", "", -1, 5},           // openai-agents: a handoff, three calls, the answer
 }
 
 func scanTraces(t *testing.T, args ...string) map[string]traceVerdict {
@@ -68,7 +75,7 @@ func TestScanTracesOfEveryFormat(t *testing.T) {
 // A run's spans split over files, in any order of the files, make the
 // same run: the report does not depend on how the exporter batched them.
 func TestTraceRunsAcrossFiles(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(tracesDir, "otlp", "genai-timeout-loop.jsonl"))
+	raw, err := os.ReadFile(filepath.Join(tracesDir, "otlp", "genai-timeout-loop.ndjson"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +90,7 @@ func TestTraceRunsAcrossFiles(t *testing.T) {
 		}
 	}
 	split := scanTraces(t, dir)
-	whole := scanTraces(t, filepath.Join(tracesDir, "otlp", "genai-timeout-loop.jsonl"))
+	whole := scanTraces(t, filepath.Join(tracesDir, "otlp", "genai-timeout-loop.ndjson"))
 	if split["conv-42"] != whole["conv-42"] || whole["conv-42"] != wantTraces["conv-42"] {
 		t.Errorf("split over two files %+v, one file %+v, want %+v", split["conv-42"], whole["conv-42"], wantTraces["conv-42"])
 	}
@@ -124,7 +131,7 @@ func TestScanMixedDirectorySaysWhatReadWhat(t *testing.T) {
 		}
 	}
 	copyTo(filepath.Join(fixturesDir, "detectors", "RA101.positive.jsonl"), "native/steps.jsonl")
-	copyTo(filepath.Join(tracesDir, "otlp", "genai-timeout-loop.jsonl"), "otel/export.jsonl")
+	copyTo(filepath.Join(tracesDir, "otlp", "genai-timeout-loop.ndjson"), "otel/export.jsonl")
 	copyTo(filepath.Join(tracesDir, "otlp", "openllmetry-healthy.json"), "otel/healthy.json")
 	code, out, stderr := runCLI(t, "", "scan", "--format", "json", dir)
 	if code != exitClean {

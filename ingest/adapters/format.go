@@ -42,6 +42,9 @@ var Registry = []*Format{
 	OpenHands,
 	OpenAIMessages,
 	OTLP,
+	Langfuse,
+	LangSmith,
+	OpenAIAgents,
 }
 
 // Lookup returns the format with the given name, or nil.
@@ -182,14 +185,15 @@ type UnknownError struct {
 func (e *UnknownError) Error() string {
 	msg := "no adapter recognises this document (" + strings.Join(e.Reasons, "; ") + ")"
 	if e.LooksLike != "" {
-		msg += "; it looks like " + e.LooksLike + ", which runaway does not read"
+		msg += "; it looks like " + e.LooksLike + ", but not as its adapter reads it (the reasons above; docs/adapters/)"
 	}
 	return msg
 }
 
-// foreignFormats are logs of agents that no adapter reads, each known by
-// keys only it has at the top of a record: what a user who gave one is told
-// it looks like.
+// foreignFormats are tracing formats, each known by keys only it has at
+// the top of a record: a record that has them but that the format's
+// adapter refused (a field missing, another version) is named, so the user
+// knows which page to read.
 var foreignFormats = []struct {
 	name string
 	keys []string // all present

@@ -152,7 +152,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,otlp" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,otlp,langfuse,langsmith,openai-agents" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

@@ -24,7 +24,7 @@ func assembleTraceFile(t testing.TB, f *Format, rel string) *converted {
 		t.Fatal(err)
 	}
 	docs := [][]byte{raw}
-	if filepath.Ext(rel) == ".jsonl" {
+	if filepath.Ext(rel) == ".ndjson" {
 		docs = nil
 		for _, l := range bytes.Split(raw, []byte("\n")) {
 			if len(bytes.TrimSpace(l)) > 0 {
@@ -72,7 +72,7 @@ func assembleTraceFile(t testing.TB, f *Format, rel string) *converted {
 // start order, the tool call's args taken from the model's output by call
 // id, the failure read from the status and error.type.
 func TestOTLPGenAITimeoutLoop(t *testing.T) {
-	c := assembleTraceFile(t, OTLP, "otlp/genai-timeout-loop.jsonl")
+	c := assembleTraceFile(t, OTLP, "otlp/genai-timeout-loop.ndjson")
 	if len(c.runs) != 1 || c.runs[0] != "conv-42" {
 		t.Fatalf("runs %v, want [conv-42]", c.runs)
 	}
@@ -110,7 +110,7 @@ func TestOTLPGenAITimeoutLoop(t *testing.T) {
 // calls whose args are the query and whose result, with no documents, is
 // empty.
 func TestOTLPOpenInferenceRetrievals(t *testing.T) {
-	c := assembleTraceFile(t, OTLP, "otlp/openinference-empty-retrievals.jsonl")
+	c := assembleTraceFile(t, OTLP, "otlp/openinference-empty-retrievals.ndjson")
 	if len(c.runs) != 1 || c.runs[0] != "sess-7f3" {
 		t.Fatalf("runs %v", c.runs)
 	}
@@ -213,7 +213,7 @@ func TestOTLPRecognize(t *testing.T) {
 
 func FuzzOTLP(f *testing.F) {
 	var seeds [][]byte
-	for _, rel := range []string{"otlp/genai-timeout-loop.jsonl", "otlp/openinference-empty-retrievals.jsonl", "otlp/openllmetry-healthy.json"} {
+	for _, rel := range []string{"otlp/genai-timeout-loop.ndjson", "otlp/openinference-empty-retrievals.ndjson", "otlp/openllmetry-healthy.json"} {
 		raw, err := os.ReadFile(filepath.Join(traceSamples, rel))
 		if err != nil {
 			f.Fatal(err)

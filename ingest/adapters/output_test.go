@@ -15,6 +15,9 @@ var formatRules = map[string][]OutputRule{
 	"openhands":       ohRules,
 	"openai-messages": openAIStyle.rules,
 	"otlp":            nil,
+	"langfuse":        nil,
+	"langsmith":       nil,
+	"openai-agents":   nil,
 }
 
 // chatDoc is an OpenAI conversation whose assistant calls tool with args

@@ -160,6 +160,9 @@ func AssembleRun(spans []Span, strip bool, emit func(*schema.Step) error) error 
 			usage.PromptTokens += sp.PromptTokens
 			usage.CompletionTokens += sp.CompletionTokens
 			usage.CostUSD += sp.CostUSD
+			if sp.Model != "" {
+				usage.Model = sp.Model // with tokens and no cost, the cost is estimated from its price
+			}
 			if len(sp.ToolCalls) == 0 || sp.Failed {
 				pending = sp
 				continue

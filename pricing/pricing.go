@@ -1,0 +1,126 @@
+// Package pricing holds the model price table runaway estimates costs with:
+// when a step logs tokens and the model but no cost, its cost is the
+// tokens at the model's list price, and every output marks it estimated.
+// The table ships with the binary (prices.json, versioned by the date its
+// prices were read) and a file of the same shape replaces it.
+//
+// It imports nothing of runaway's.
+package pricing
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Price is a model's list price in USD per million tokens.
+type Price struct {
+	Input  float64 `json:"input"`
+	Output float64 `json:"output"`
+}
+
+// Table is a price table: a version (the date its prices were read) and
+// the price of each model, by name.
+type Table struct {
+	Version string           `json:"version"`
+	About   string           `json:"about,omitempty"`
+	Models  map[string]Price `json:"models"`
+}
+
+//go:embed prices.json
+var builtin []byte
+
+// Default is the table that ships with the binary.
+func Default() *Table {
+	t, err := parse(builtin)
+	if err != nil {
+		panic("pricing: the built-in table does not parse: " + err.Error()) // caught by TestDefaultTable
+	}
+	return t
+}
+
+// Load reads a table from a file of the built-in table's shape.
+func Load(path string) (*Table, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	t, err := parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+func parse(b []byte) (*Table, error) {
+	var t Table
+	if err := json.Unmarshal(b, &t); err != nil {
+		return nil, err
+	}
+	if t.Version == "" || len(t.Models) == 0 {
+		return nil, fmt.Errorf("a price table needs a version and at least one model")
+	}
+	models := make(map[string]Price, len(t.Models))
+	for name, p := range t.Models {
+		if p.Input < 0 || p.Output < 0 {
+			return nil, fmt.Errorf("model %q: a negative price", name)
+		}
+		models[normalize(name)] = p
+	}
+	t.Models = models
+	return &t, nil
+}
+
+// Lookup finds a model's price. A model is found by its name as logged,
+// lower-cased, without a provider prefix ("openai/gpt-4o", "bedrock/..."),
+// and, when that is not in the table, without a dated or versioned suffix
+// (gpt-4o-2024-08-06, claude-3-5-sonnet-20241022, claude-sonnet-4@20250514,
+// gemini-2.5-pro-preview-05-06): the longest name in the table that the
+// model's name starts with, followed by "-" or "@".
+func (t *Table) Lookup(model string) (Price, bool) {
+	m := normalize(model)
+	if p, ok := t.Models[m]; ok {
+		return p, true
+	}
+	best := ""
+	for name := range t.Models {
+		if len(name) > len(best) && strings.HasPrefix(m, name) && len(m) > len(name) && (m[len(name)] == '-' || m[len(name)] == '@') {
+			best = name
+		}
+	}
+	if best == "" {
+		return Price{}, false
+	}
+	return t.Models[best], true
+}
+
+// Cost is the cost of prompt and completion tokens of model, and whether
+// the model has a price.
+func (t *Table) Cost(model string, prompt, completion int64) (float64, bool) {
+	p, ok := t.Lookup(model)
+	if !ok {
+		return 0, false
+	}
+	return (float64(max(prompt, 0))*p.Input + float64(max(completion, 0))*p.Output) / 1e6, true
+}
+
+// Names lists the table's models, sorted.
+func (t *Table) Names() []string {
+	names := make([]string, 0, len(t.Models))
+	for n := range t.Models {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func normalize(model string) string {
+	m := strings.ToLower(strings.TrimSpace(model))
+	if i := strings.LastIndexByte(m, '/'); i >= 0 {
+		m = m[i+1:]
+	}
+	return m
+}
