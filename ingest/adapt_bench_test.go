@@ -49,6 +49,7 @@ var adaptBenchFormats = []struct {
 	{"mini-swe-agent", sync.OnceValues(miniBenchCorpus)},
 	{"openhands", sync.OnceValues(openHandsBenchCorpus)},
 	{"openai-messages", sync.OnceValues(openAIBenchCorpus)},
+	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
 }
 
 // adaptBenchBytes is the least source bytes of each corpus: enough sources

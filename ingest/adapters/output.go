@@ -43,6 +43,20 @@ func newOutput(text string, search bool) *output {
 	return o
 }
 
+// The rules that scan a whole output first look for a string every match
+// holds: a regular expression over every line of a long output costs far
+// more than the search for its fixed part.
+
+// mentionsTime is reTimedOut's necessary condition: "time", any case.
+func mentionsTime(line string) bool {
+	for i := 0; i+4 <= len(line); i++ {
+		if (line[i]|0x20) == 't' && (line[i+1]|0x20) == 'i' && (line[i+2]|0x20) == 'm' && (line[i+3]|0x20) == 'e' {
+			return true
+		}
+	}
+	return false
+}
+
 var (
 	reTracebackEnd  = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure))(?::|$)`)
 	reCompilerError = regexp.MustCompile(`(?m)^[^\s:]+:\d+(?::\d+)?: (?:fatal )?error:`)
@@ -62,7 +76,7 @@ var OutputRules = []OutputRule{
 		Name: "timeout", ErrorType: schema.ErrTimeout,
 		Doc: "the first or last line says `timed out`, `timeout expired` or `time limit exceeded`",
 		match: func(o *output) (string, bool) {
-			return "", reTimedOut.MatchString(o.first) || reTimedOut.MatchString(o.last)
+			return "", mentionsTime(o.first) && reTimedOut.MatchString(o.first) || mentionsTime(o.last) && reTimedOut.MatchString(o.last)
 		},
 	},
 	{
@@ -84,27 +98,30 @@ var OutputRules = []OutputRule{
 		Name: "command-not-found", ErrorType: "COMMAND_NOT_FOUND",
 		Doc: "a line ends with `command not found` or `: not found` (bash, sh)",
 		match: func(o *output) (string, bool) {
-			return "", reNotFoundCmd.MatchString(o.text)
+			return "", strings.Contains(o.text, "not found") && reNotFoundCmd.MatchString(o.text)
 		},
 	},
 	{
 		Name: "no-such-file", ErrorType: "NO_SUCH_FILE",
 		Doc: "a line ends with `No such file or directory`", ViewsToo: false,
 		match: func(o *output) (string, bool) {
-			return "", reNoSuchFile.MatchString(o.text)
+			return "", strings.Contains(o.text, "No such file or directory") && reNoSuchFile.MatchString(o.text)
 		},
 	},
 	{
 		Name: "compiler-error", ErrorType: "COMPILE_ERROR",
 		Doc: "a line `FILE:LINE[:COL]: error:` (gcc, clang, go, javac style)",
 		match: func(o *output) (string, bool) {
-			return "", reCompilerError.MatchString(o.text)
+			return "", strings.Contains(o.text, " error:") && reCompilerError.MatchString(o.text)
 		},
 	},
 	{
 		Name: "http-status", ErrorType: "HTTP_<code>",
 		Doc: "a status line `HTTP/1.1 4xx` or `5xx`; 429 is RATE_LIMIT, 408 and 504 TIMEOUT",
 		match: func(o *output) (string, bool) {
+			if !strings.Contains(o.text, "HTTP/") {
+				return "", false
+			}
 			m := reHTTPStatus.FindStringSubmatch(o.text)
 			if m == nil {
 				return "", false
