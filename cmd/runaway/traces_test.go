@@ -96,19 +96,27 @@ func TestTraceRunsAcrossFiles(t *testing.T) {
 	}
 }
 
-// explain and fixture work on a run assembled from spans: the timeline
-// shows the loop, and the fixture written for it verifies.
+// explain and fixture work on a run assembled from spans, in every
+// tracing format: the timeline shows the loop, and the fixture written for
+// it verifies.
 func TestExplainAndFixtureOfATrace(t *testing.T) {
-	code, out, stderr := runCLI(t, "", "explain", "conv-42", tracesDir)
-	if code != exitClean || !strings.Contains(out, "Verdict:   runaway, root cause error-storm") || !strings.Contains(out, "get_order") {
-		t.Fatalf("explain: exit %d: %s%s", code, out, stderr)
-	}
-	dir := t.TempDir()
-	if code, _, stderr := runCLI(t, "", "fixture", "conv-42", tracesDir, "--out", dir); code != exitClean {
-		t.Fatalf("fixture: exit %d: %s", code, stderr)
-	}
-	if code, out, stderr := runCLI(t, "", "verify", dir); code != exitClean || !strings.Contains(out, "1 passed") {
-		t.Fatalf("verify: exit %d: %s%s", code, out, stderr)
+	for id, want := range wantTraces {
+		if want.Verdict != "runaway" {
+			continue
+		}
+		code, out, stderr := runCLI(t, "", "explain", id, tracesDir)
+		if code != exitClean || !strings.Contains(out, "Verdict:   runaway, root cause "+want.RootCause) {
+			t.Errorf("explain %s: exit %d: %s%s", id, code, out, stderr)
+			continue
+		}
+		dir := t.TempDir()
+		if code, _, stderr := runCLI(t, "", "fixture", id, tracesDir, "--out", dir); code != exitClean {
+			t.Errorf("fixture %s: exit %d: %s", id, code, stderr)
+			continue
+		}
+		if code, out, stderr := runCLI(t, "", "verify", dir); code != exitClean || !strings.Contains(out, "1 passed") {
+			t.Errorf("verify %s: exit %d: %s%s", id, code, out, stderr)
+		}
 	}
 }
 
