@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/runawayhq/runaway/schema"
@@ -211,14 +213,27 @@ func TestOTLPRecognize(t *testing.T) {
 	}
 }
 
+// FuzzOTLP is seeded with small documents of each dialect: the fuzzer
+// spends its time mutating, not minimizing a sample's kilobytes.
 func FuzzOTLP(f *testing.F) {
-	var seeds [][]byte
-	for _, rel := range []string{"otlp/genai-timeout-loop.ndjson", "otlp/openinference-empty-retrievals.ndjson", "otlp/openllmetry-healthy.json"} {
-		raw, err := os.ReadFile(filepath.Join(traceSamples, rel))
-		if err != nil {
-			f.Fatal(err)
-		}
-		seeds = append(seeds, bytes.SplitN(raw, []byte("\n"), 2)[0])
+	kv := func(k, v string) string { return `{"key":"` + k + `","value":{"stringValue":` + strconv.Quote(v) + `}}` }
+	span := func(id, name string, start int, attrs ...string) string {
+		return `{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"` + id + `","name":"` + name + `","startTimeUnixNano":"` +
+			strconv.Itoa(start) + `000000000","endTimeUnixNano":"` + strconv.Itoa(start+1) + `000000000","attributes":[` + strings.Join(attrs, ",") + `]}`
 	}
-	fuzzFormat(f, OTLP, seeds...)
+	doc := func(spans ...string) []byte {
+		return []byte(`{"resourceSpans":[{"resource":{"attributes":[]},"scopeSpans":[{"spans":[` + strings.Join(spans, ",") + `]}]}]}`)
+	}
+	fuzzFormat(f, OTLP,
+		doc(span("01", "chat", 1, kv("gen_ai.operation.name", "chat"), kv("gen_ai.conversation.id", "c1"),
+			kv("gen_ai.output.messages", `[{"role":"assistant","parts":[{"type":"tool_call","id":"t1","name":"get","arguments":{"id":1}}]}]`)),
+			span("02", "execute_tool get", 2, kv("gen_ai.operation.name", "execute_tool"), kv("gen_ai.tool.call.id", "t1"), kv("error.type", "timeout"))),
+		doc(span("03", "LLM", 1, kv("openinference.span.kind", "LLM"), kv("session.id", "s"),
+			kv("llm.output_messages.0.message.tool_calls.0.tool_call.function.name", "search"),
+			kv("llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments", `{"q":"x"}`)),
+			span("04", "search", 2, kv("openinference.span.kind", "RETRIEVER"), kv("input.value", "x"))),
+		doc(span("05", "t.tool", 1, kv("traceloop.span.kind", "tool"), kv("traceloop.entity.name", "t"), kv("traceloop.entity.output", "ok")),
+			span("06", "openai.chat", 2, kv("llm.request.type", "chat"), kv("gen_ai.completion.0.content", "done"))),
+	)
 }
+
