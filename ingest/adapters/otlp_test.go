@@ -216,7 +216,9 @@ func TestOTLPRecognize(t *testing.T) {
 // FuzzOTLP is seeded with small documents of each dialect: the fuzzer
 // spends its time mutating, not minimizing a sample's kilobytes.
 func FuzzOTLP(f *testing.F) {
-	kv := func(k, v string) string { return `{"key":"` + k + `","value":{"stringValue":` + strconv.Quote(v) + `}}` }
+	kv := func(k, v string) string {
+		return `{"key":"` + k + `","value":{"stringValue":` + strconv.Quote(v) + `}}`
+	}
 	span := func(id, name string, start int, attrs ...string) string {
 		return `{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"` + id + `","name":"` + name + `","startTimeUnixNano":"` +
 			strconv.Itoa(start) + `000000000","endTimeUnixNano":"` + strconv.Itoa(start+1) + `000000000","attributes":[` + strings.Join(attrs, ",") + `]}`
@@ -236,4 +238,3 @@ func FuzzOTLP(f *testing.F) {
 			span("06", "openai.chat", 2, kv("llm.request.type", "chat"), kv("gen_ai.completion.0.content", "done"))),
 	)
 }
-
