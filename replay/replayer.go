@@ -32,6 +32,9 @@ type Replayer struct {
 	afterOnset amountAcc
 	labelled   int
 	unlabelled int
+	// costLogged, costEstimated: some run replayed has a cost; some of it
+	// was estimated from list prices (detect.RunResult).
+	costLogged, costEstimated bool
 	// per-run scratch: spent from step i to the end.
 	sufTokens []int64
 	sufCost   []float64
@@ -89,6 +92,8 @@ func New(guards []Guard, labels map[string]Label) *Replayer {
 // Visit replays every guard over one run.
 func (rp *Replayer) Visit(r detect.RunSteps, res *detect.RunResult) {
 	class, onset, cause := res.Verdict, res.OnsetStep, string(res.RootCause)
+	rp.costLogged = rp.costLogged || res.CostLogged
+	rp.costEstimated = rp.costEstimated || res.CostEstimated
 	var confounders []string
 	if rp.labels != nil {
 		l, ok := rp.labels[r.ID()]
@@ -188,7 +193,7 @@ func (rp *Replayer) suffixes(r detect.RunSteps) {
 // Report totals the outcomes. Lists are sorted by run id; guards are in
 // the order they were given.
 func (rp *Replayer) Report() *Report {
-	rep := &Report{Truth: "verdicts", Guards: []GuardReport{}}
+	rep := &Report{Truth: "verdicts", Guards: []GuardReport{}, CostLogged: rp.costLogged, CostEstimated: rp.costEstimated}
 	if rp.labels != nil {
 		rep.Truth = "labels"
 		rep.Runs.Unlabelled = rp.unlabelled

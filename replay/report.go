@@ -11,6 +11,11 @@ type Report struct {
 	FailedSources []string      `json:"failed_sources,omitempty"`
 	Runs          RunCounts     `json:"runs"`
 	Guards        []GuardReport `json:"guards"`
+	// CostLogged: some run replayed has a cost, logged or estimated; when
+	// false the costs are 0 because nothing said what the runs cost.
+	// CostEstimated: some of it was estimated from tokens and list prices.
+	CostLogged    bool `json:"cost_logged"`
+	CostEstimated bool `json:"cost_estimated"`
 }
 
 // RunCounts are the runs replayed, by class.

@@ -121,9 +121,9 @@ func writeHeader(w *bufio.Writer, rep *Report) {
 			count(int64(r.Total)), count(int64(r.Runaway.Runs)), count(int64(r.Suspicious.Runs)), count(int64(r.Healthy.Runs)))
 	}
 	a := r.Runaway.Amount
-	fmt.Fprintf(w, "Runaway runs spent %s steps, %s tokens, %s", count(a.Steps), count(a.Tokens), usd(a.CostUSD))
+	fmt.Fprintf(w, "Runaway runs spent %s steps, %s tokens, %s", count(a.Steps), count(a.Tokens), costOf(rep, a.CostUSD))
 	if o := r.Runaway.AfterOnset; o != nil {
-		fmt.Fprintf(w, "; from their onsets on, %s steps, %s tokens, %s", count(o.Steps), count(o.Tokens), usd(o.CostUSD))
+		fmt.Fprintf(w, "; from their onsets on, %s steps, %s tokens, %s", count(o.Steps), count(o.Tokens), costOf(rep, o.CostUSD))
 	}
 	w.WriteString(".\n")
 }
@@ -155,7 +155,7 @@ func guardTable(w io.Writer, rep *Report, labels bool) error {
 			delay,
 			count(ra.Saved.Steps) + " (" + percent(float64(ra.Saved.Steps), float64(onset.Steps)) + ")",
 			count(ra.Saved.Tokens) + " (" + percent(float64(ra.Saved.Tokens), float64(onset.Tokens)) + ")",
-			usd(ra.Saved.CostUSD) + " (" + percent(ra.Saved.CostUSD, onset.CostUSD) + ")",
+			savedCost(rep, ra.Saved.CostUSD, onset.CostUSD),
 			fraction(g.Healthy.Stopped, g.Healthy.Runs),
 		}
 		if !labels {

@@ -64,6 +64,26 @@ func count(n int64) string {
 	return sign + b.String()
 }
 
+// costOf writes a cost as reports say it: "cost not logged" when no run
+// said what it cost, "~$1.23" when some was estimated from list prices.
+func costOf(rep *Report, v float64) string {
+	switch {
+	case !rep.CostLogged:
+		return "cost not logged"
+	case rep.CostEstimated:
+		return "~" + usd(v)
+	}
+	return usd(v)
+}
+
+// savedCost is a guard's saving in the table's column.
+func savedCost(rep *Report, saved, of float64) string {
+	if !rep.CostLogged {
+		return "not logged"
+	}
+	return costOf(rep, saved) + " (" + percent(saved, of) + ")"
+}
+
 // usd writes dollars with cents.
 func usd(v float64) string {
 	cents := int64(math.Round(v * 100))

@@ -64,6 +64,23 @@ func TestCostsEstimatedFromPrices(t *testing.T) {
 	if code != exitClean || !strings.Contains(out, "(~$2.10)") || !strings.Contains(out, "(cost not logged)") {
 		t.Errorf("table:\n%s", out)
 	}
+	// replay says the same of what the runs spent and what a guard saves.
+	if code, out, stderr := runCLI(t, "", "replay", logs); code != exitClean || !strings.Contains(out, "tokens, ~$") {
+		t.Errorf("replay: exit %d: %s%s", code, out, stderr)
+	}
+	unpriced := filepath.Join(dir, "unpriced.jsonl")
+	var only strings.Builder
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		if strings.Contains(l, `"unpriced"`) {
+			only.WriteString(l + "\n")
+		}
+	}
+	if err := os.WriteFile(unpriced, []byte(only.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr := runCLI(t, "", "replay", unpriced); code != exitClean || !strings.Contains(out, "cost not logged") || strings.Contains(out, "$0.00") {
+		t.Errorf("replay of runs without a cost: exit %d: %s%s", code, out, stderr)
+	}
 	if code, _, stderr := runCLI(t, "", "scan", "--prices", filepath.Join(dir, "missing.json"), logs); code != exitUsage || !strings.Contains(stderr, "--prices") {
 		t.Errorf("a missing price table: exit %d: %s", code, stderr)
 	}
