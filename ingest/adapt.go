@@ -257,6 +257,7 @@ type adaptedDecoder struct {
 	line      []byte // scratch: the step being decoded, as JSON
 	strip     bool   // Options.StripOutput
 	spans     *spanStore
+	docSpans  []adapters.Span // scratch: the spans of the document being read
 }
 
 // document converts one document (a whole file, or one line) and decodes
@@ -289,13 +290,23 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		return
 	}
 	if format.Spans != nil {
-		if err := format.Spans(d, func(sp *adapters.Span) error {
-			a.spans.add(sp, format.Name, a.src, line)
-			a.res.spans++
-			a.res.countFormat(format.Name, 0)
+		// A document's spans are held all or none: a document is a reject
+		// or read, never half of each.
+		a.docSpans = a.docSpans[:0]
+		err := format.Spans(d, func(sp *adapters.Span) error {
+			a.docSpans = append(a.docSpans, *sp)
 			return nil
-		}); err != nil {
+		})
+		if err == nil {
+			err = a.spans.add(a.docSpans, format.Name, a.src, line)
+		}
+		if err != nil {
 			fail(KindAdapter, format.Name+": "+err.Error())
+			return
+		}
+		if len(a.docSpans) > 0 {
+			a.res.spans += int64(len(a.docSpans))
+			a.res.countFormat(format.Name, 0)
 		}
 		return
 	}

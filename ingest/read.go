@@ -44,6 +44,10 @@ type Options struct {
 	// Prices estimates the cost of steps that log tokens and a model but
 	// no cost (marked schema.FlagCostEstimated); nil: the built-in table.
 	Prices *pricing.Table
+	// MaxSpanBytes bounds the spans of tracing formats held until every
+	// input is read (default 1 GiB); a document whose spans would go over
+	// it is rejected, so its source is reported.
+	MaxSpanBytes int64
 
 	// OnStepLine, if non-nil, is called from the goroutine that called Read,
 	// in input order, with every line that became a row, before the batch
@@ -89,6 +93,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.MaxDocBytes <= 0 {
 		o.MaxDocBytes = defaultMaxDocBytes
+	}
+	if o.MaxSpanBytes <= 0 {
+		o.MaxSpanBytes = 1 << 30
 	}
 	if err := checkInputFormat(o.InputFormat); err != nil {
 		return o, err
@@ -231,7 +238,7 @@ func ReadSeq(ctx context.Context, sources iter.Seq2[Source, error], opts Options
 		opts:  opts,
 		emit:  emit,
 		stats: Stats{RejectsByKind: make(map[string]int64), Formats: make(map[string]FormatStats)},
-		spans: &spanStore{},
+		spans: &spanStore{max: opts.MaxSpanBytes},
 	}
 	if opts.Rejects != nil {
 		r.rejects = bufio.NewWriterSize(opts.Rejects, 64<<10)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/runawayhq/runaway/ingest/adapters"
 	"github.com/runawayhq/runaway/schema"
@@ -16,12 +17,14 @@ import (
 // steps can be numbered only once all of them are in. Workers add to it;
 // the reader turns it into steps at the end (flushSpans).
 //
-// The spans are held in memory, outside --max-memory's account: a trace
-// export is the size of what an agent did, not of a fleet's logs, and a
-// span is a few hundred bytes of strings once parsed.
+// The spans are held in memory, up to Options.MaxSpanBytes (scan passes
+// --max-memory): a trace export is the size of what an agent did, not of a
+// fleet's logs, and a span is a few hundred bytes of strings once parsed.
 type spanStore struct {
 	mu    sync.Mutex
 	spans []storedSpan
+	bytes int64 // about what the held spans take
+	max   int64 // Options.MaxSpanBytes
 }
 
 // storedSpan is a span and where it was read.
@@ -32,10 +35,37 @@ type storedSpan struct {
 	line   int64
 }
 
-func (s *spanStore) add(sp *adapters.Span, format string, src int32, line int64) {
+// add holds the spans of one document, or refuses them when the spans held
+// would go over the budget: a run cut short would be judged on what is left of it, so the
+// sources past the budget are failures the user is told of.
+func (s *spanStore) add(spans []adapters.Span, format string, src int32, line int64) error {
+	var size int64
+	for i := range spans {
+		size += spanSize(&spans[i])
+	}
 	s.mu.Lock()
-	s.spans = append(s.spans, storedSpan{Span: *sp, format: format, src: src, line: line})
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	if s.bytes+size > s.max {
+		return fmt.Errorf("the spans held until every input is read would exceed %d bytes (--max-memory): scan fewer traces at once", s.max)
+	}
+	s.bytes += size
+	for i := range spans {
+		s.spans = append(s.spans, storedSpan{Span: spans[i], format: format, src: src, line: line})
+	}
+	return nil
+}
+
+// spanSize is about what a held span takes: the struct and its strings.
+func spanSize(sp *adapters.Span) int64 {
+	n := int64(unsafe.Sizeof(storedSpan{})) + int64(len(sp.Run)+len(sp.Session)+len(sp.TraceID)+len(sp.SpanID)+len(sp.ParentID)+
+		len(sp.Name)+len(sp.Tool)+len(sp.CallID)+len(sp.Args)+len(sp.ErrorType)+len(sp.ErrorText)+len(sp.Model)+len(sp.Text))
+	if sp.Output != nil {
+		n += int64(len(*sp.Output))
+	}
+	for _, tc := range sp.ToolCalls {
+		n += int64(len(tc.ID)+len(tc.Name)+len(tc.Args)) + int64(unsafe.Sizeof(tc))
+	}
+	return n
 }
 
 // runs groups the spans by run, runs in name order, and calls fn with the

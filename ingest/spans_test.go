@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +74,22 @@ func TestSpansSelectedByRun(t *testing.T) {
 	}
 	if res.stats.Skipped != 9 {
 		t.Errorf("skipped %d, want conv-42's 9 steps", res.stats.Skipped)
+	}
+}
+
+// Spans over the budget are refused: the documents that bring them are
+// rejected, so their sources are named, and no run is judged on part of
+// its spans without the user being told.
+func TestSpansOverTheBudgetAreRefused(t *testing.T) {
+	lines := traceLines(t, "otlp/genai-timeout-loop.ndjson")
+	res := read(t, []Source{memSource("a.jsonl", lines[0]), memSource("b.jsonl", lines[1])}, Options{MaxSpanBytes: 4 << 10})
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	if res.stats.Rejected == 0 || len(res.stats.Unread) == 0 || !strings.Contains(res.stats.Unread[0].Reason, "--max-memory") {
+		t.Fatalf("rejected %d, unread %+v", res.stats.Rejected, res.stats.Unread)
+	}
+	if res := mustRead(t, []Source{memSource("a.jsonl", lines[0]), memSource("b.jsonl", lines[1])}, Options{}); res.stats.Steps != 9 {
+		t.Fatalf("with the default budget: %d steps", res.stats.Steps)
 	}
 }

@@ -93,6 +93,7 @@ type inputFlags struct {
 	// "name: why", in the order found.
 	skipped      []string
 	pricesFile   string // --prices
+	maxSpanBytes int64  // scan: --max-memory, the bound of the spans held (0: ingest's default)
 	rejects      string
 	strict       bool
 	keepGoing    bool
@@ -210,6 +211,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f.inFlightBytes = int(inFlight)
 	f.reuseBuffers = int(inFlight)
 	f.collected = collected
+	f.maxSpanBytes = int64(maxMemory)
 	var store *spill.Store
 	defer func() {
 		if store != nil {
@@ -664,6 +666,7 @@ func (f *inputFlags) collect(ctx context.Context, cmd string, sources iter.Seq2[
 		InputFormat:   f.inputFormat,
 		StripOutput:   f.stripOutput,
 		Prices:        prices,
+		MaxSpanBytes:  f.maxSpanBytes,
 		Workers:       f.workers,
 		KeepGoing:     f.keepGoing,
 		VolatileKeys:  policy.Volatile(),
