@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,13 +28,7 @@ func readSample(t testing.TB, rel string) []byte {
 // sampleLines splits a JSON Lines sample into its non-blank lines.
 func sampleLines(t testing.TB, rel string) [][]byte {
 	t.Helper()
-	var out [][]byte
-	for _, l := range bytes.Split(readSample(t, rel), []byte("\n")) {
-		if len(bytes.TrimSpace(l)) > 0 {
-			out = append(out, l)
-		}
-	}
-	return out
+	return nonBlankLines(readSample(t, rel))
 }
 
 // converted is what a document became: its steps in emitted order, and by
@@ -81,8 +76,19 @@ func convert(t testing.TB, want *Format, source string, line int64, whole bool, 
 	if f, err := Detect(d); err != nil || f != want {
 		t.Fatalf("Detect picked %v (%v), want %s", f, err, want.Name)
 	}
-	c := &converted{by: map[string]map[int64]*schema.Step{}}
-	err = ConvertDoc(want, d, func(s *schema.Step) error {
+	c := newConverted()
+	if err := ConvertDoc(want, d, c.adder(t)); err != nil {
+		t.Fatalf("Convert: %v", err)
+	}
+	return c
+}
+
+func newConverted() *converted { return &converted{by: map[string]map[int64]*schema.Step{}} }
+
+// adder collects steps into c, checking each: it passes schema validation,
+// marshals, and no run numbers two steps alike.
+func (c *converted) adder(t testing.TB) func(*schema.Step) error {
+	return func(s *schema.Step) error {
 		if err := s.Validate(); err != nil {
 			t.Errorf("invalid step %+v: %v", s, err)
 		}
@@ -99,9 +105,48 @@ func convert(t testing.TB, want *Format, source string, line int64, whole bool, 
 		c.by[s.RunID][*s.Step] = s
 		c.steps = append(c.steps, s)
 		return nil
-	})
-	if err != nil {
-		t.Fatalf("Convert: %v", err)
+	}
+}
+
+// nonBlankLines splits a JSON Lines file into its non-blank lines.
+func nonBlankLines(raw []byte) [][]byte {
+	var out [][]byte
+	for _, l := range bytes.Split(raw, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// spansOfDocs reads each document as a read of the inputs does (each one
+// detected as f's on its own; whole when it is the only one) and returns
+// the spans of all of them.
+func spansOfDocs(t testing.TB, f *Format, docs ...[]byte) []Span {
+	t.Helper()
+	var spans []Span
+	for i, doc := range docs {
+		d, err := ParseDoc("t.jsonl", int64(i+1), len(docs) == 1, doc)
+		if err != nil {
+			t.Fatalf("document %d: %v", i+1, err)
+		}
+		if got, err := Detect(d); err != nil || got != f {
+			t.Fatalf("document %d: Detect picked %v (%v), want %s", i+1, got, err, f.Name)
+		}
+		if err := f.Spans(d, func(sp *Span) error { spans = append(spans, *sp); return nil }); err != nil {
+			t.Fatalf("document %d: %v", i+1, err)
+		}
+	}
+	return spans
+}
+
+// assembleSpans assembles spans into runs as a read of every input does,
+// checking every step.
+func assembleSpans(t testing.TB, spans []Span) *converted {
+	t.Helper()
+	c := newConverted()
+	if err := AssembleAll(slices.Clone(spans), false, c.adder(t)); err != nil {
+		t.Fatal(err)
 	}
 	return c
 }

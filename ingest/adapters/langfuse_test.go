@@ -26,13 +26,7 @@ func lfSample(t testing.TB, name string) []byte {
 
 func lfSampleLines(t testing.TB, name string) [][]byte {
 	t.Helper()
-	var out [][]byte
-	for _, l := range bytes.Split(lfSample(t, name), []byte("\n")) {
-		if len(bytes.TrimSpace(l)) > 0 {
-			out = append(out, l)
-		}
-	}
-	return out
+	return nonBlankLines(lfSample(t, name))
 }
 
 // lfConvertLines reads each document as ingest does a JSON Lines file of
@@ -40,42 +34,7 @@ func lfSampleLines(t testing.TB, name string) [][]byte {
 // spans of all lines collected, then assembled into runs (AssembleAll).
 func lfConvertLines(t testing.TB, docs [][]byte) *converted {
 	t.Helper()
-	var spans []Span
-	for i, raw := range docs {
-		d, err := ParseDoc("t.jsonl", int64(i+1), false, raw)
-		if err != nil {
-			t.Fatalf("line %d: %v", i+1, err)
-		}
-		if f, err := Detect(d); err != nil || f != Langfuse {
-			t.Fatalf("line %d: Detect picked %v (%v), want langfuse", i+1, f, err)
-		}
-		if err := Langfuse.Spans(d, func(sp *Span) error {
-			spans = append(spans, *sp)
-			return nil
-		}); err != nil {
-			t.Fatalf("line %d: %v", i+1, err)
-		}
-	}
-	c := &converted{by: map[string]map[int64]*schema.Step{}}
-	err := AssembleAll(spans, false, func(s *schema.Step) error {
-		if err := s.Validate(); err != nil {
-			t.Errorf("invalid step %+v: %v", s, err)
-		}
-		if c.by[s.RunID] == nil {
-			c.by[s.RunID] = map[int64]*schema.Step{}
-			c.runs = append(c.runs, s.RunID)
-		}
-		if c.by[s.RunID][*s.Step] != nil {
-			t.Errorf("run %q: step %d twice", s.RunID, *s.Step)
-		}
-		c.by[s.RunID][*s.Step] = s
-		c.steps = append(c.steps, s)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return assembleSpans(t, spansOfDocs(t, Langfuse, docs...))
 }
 
 // lfSpansOf returns the spans of one document.

@@ -24,13 +24,7 @@ func langsmithLines(t testing.TB, name string) [][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out [][]byte
-	for _, l := range bytes.Split(raw, []byte("\n")) {
-		if len(bytes.TrimSpace(l)) > 0 {
-			out = append(out, l)
-		}
-	}
-	return out
+	return nonBlankLines(raw)
 }
 
 // langsmithRecords decodes a sample's lines as plain JSON, to compare what
@@ -52,46 +46,14 @@ func langsmithRecords(t testing.TB, name string) []map[string]any {
 // scan does, each one detected as LangSmith's, and returns the spans.
 func langsmithSpansOf(t testing.TB, name string) []Span {
 	t.Helper()
-	var spans []Span
-	for i, l := range langsmithLines(t, name) {
-		d, err := ParseDoc(name, int64(i+1), false, l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f, err := Detect(d); err != nil || f != LangSmith {
-			t.Fatalf("%s:%d: Detect picked %v (%v), want langsmith", name, i+1, f, err)
-		}
-		if err := LangSmith.Spans(d, func(sp *Span) error { spans = append(spans, *sp); return nil }); err != nil {
-			t.Fatalf("%s:%d: %v", name, i+1, err)
-		}
-	}
-	return spans
+	return spansOfDocs(t, LangSmith, langsmithLines(t, name)...)
 }
 
 // langsmithAssemble assembles spans into runs as a read of every input
 // does, checking every step.
 func langsmithAssemble(t testing.TB, spans []Span) *converted {
 	t.Helper()
-	c := &converted{by: map[string]map[int64]*schema.Step{}}
-	err := AssembleAll(slices.Clone(spans), false, func(s *schema.Step) error {
-		if err := s.Validate(); err != nil {
-			t.Errorf("invalid step %+v: %v", s, err)
-		}
-		if c.by[s.RunID] == nil {
-			c.by[s.RunID] = map[int64]*schema.Step{}
-			c.runs = append(c.runs, s.RunID)
-		}
-		if c.by[s.RunID][*s.Step] != nil {
-			t.Errorf("run %q: step %d twice", s.RunID, *s.Step)
-		}
-		c.by[s.RunID][*s.Step] = s
-		c.steps = append(c.steps, s)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return assembleSpans(t, spans)
 }
 
 // langsmithArray is a sample's runs as one JSON array, the other shape

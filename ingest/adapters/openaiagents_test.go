@@ -30,13 +30,7 @@ func oaaLines(t testing.TB, name string) [][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out [][]byte
-	for _, l := range bytes.Split(raw, []byte("\n")) {
-		if len(bytes.TrimSpace(l)) > 0 {
-			out = append(out, l)
-		}
-	}
-	return out
+	return nonBlankLines(raw)
 }
 
 // oaaAssemble reads every document as a read of the inputs does (each one
@@ -44,42 +38,7 @@ func oaaLines(t testing.TB, name string) [][]byte {
 // spans of all of them into runs.
 func oaaAssemble(t testing.TB, docs ...[]byte) *converted {
 	t.Helper()
-	var spans []Span
-	for i, doc := range docs {
-		d, err := ParseDoc("t.jsonl", int64(i+1), len(docs) == 1, doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if f, err := Detect(d); err != nil || f != OpenAIAgents {
-			t.Fatalf("document %d: Detect picked %v (%v), want openai-agents", i+1, f, err)
-		}
-		if err := OpenAIAgents.Spans(d, func(sp *Span) error { spans = append(spans, *sp); return nil }); err != nil {
-			t.Fatalf("document %d: %v", i+1, err)
-		}
-	}
-	c := &converted{by: map[string]map[int64]*schema.Step{}}
-	err := AssembleAll(spans, false, func(s *schema.Step) error {
-		if err := s.Validate(); err != nil {
-			t.Errorf("invalid step %+v: %v", s, err)
-		}
-		if _, err := AppendStepJSON(nil, s); err != nil {
-			t.Errorf("step does not marshal: %v", err)
-		}
-		if c.by[s.RunID] == nil {
-			c.by[s.RunID] = map[int64]*schema.Step{}
-			c.runs = append(c.runs, s.RunID)
-		}
-		if c.by[s.RunID][*s.Step] != nil {
-			t.Errorf("run %q: step %d twice", s.RunID, *s.Step)
-		}
-		c.by[s.RunID][*s.Step] = s
-		c.steps = append(c.steps, s)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return assembleSpans(t, spansOfDocs(t, OpenAIAgents, docs...))
 }
 
 // oaaJoin makes one JSON array, or (batch) the backend exporter's

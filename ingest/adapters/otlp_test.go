@@ -1,15 +1,12 @@
 package adapters
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/runawayhq/runaway/schema"
 )
 
 // traceSamples is the directory of the sample traces (fixtures/traces).
@@ -27,46 +24,9 @@ func assembleTraceFile(t testing.TB, f *Format, rel string) *converted {
 	}
 	docs := [][]byte{raw}
 	if filepath.Ext(rel) == ".ndjson" {
-		docs = nil
-		for _, l := range bytes.Split(raw, []byte("\n")) {
-			if len(bytes.TrimSpace(l)) > 0 {
-				docs = append(docs, l)
-			}
-		}
+		docs = nonBlankLines(raw)
 	}
-	var spans []Span
-	for i, doc := range docs {
-		d, err := ParseDoc(rel, int64(i+1), len(docs) == 1, doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, err := Detect(d); err != nil || got != f {
-			t.Fatalf("%s: Detect picked %v (%v), want %s", rel, got, err, f.Name)
-		}
-		if err := f.Spans(d, func(sp *Span) error { spans = append(spans, *sp); return nil }); err != nil {
-			t.Fatalf("%s: %v", rel, err)
-		}
-	}
-	c := &converted{by: map[string]map[int64]*schema.Step{}}
-	err = AssembleAll(spans, false, func(s *schema.Step) error {
-		if err := s.Validate(); err != nil {
-			t.Errorf("invalid step %+v: %v", s, err)
-		}
-		if c.by[s.RunID] == nil {
-			c.by[s.RunID] = map[int64]*schema.Step{}
-			c.runs = append(c.runs, s.RunID)
-		}
-		if c.by[s.RunID][*s.Step] != nil {
-			t.Errorf("run %q: step %d twice", s.RunID, *s.Step)
-		}
-		c.by[s.RunID][*s.Step] = s
-		c.steps = append(c.steps, s)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return assembleSpans(t, spansOfDocs(t, f, docs...))
 }
 
 // GenAI semantic conventions, spans split over two exporter batches that
