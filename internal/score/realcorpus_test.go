@@ -83,7 +83,7 @@ func readLines(t *testing.T, name string) map[string]bool {
 	return out
 }
 
-// The second reading (corpus/real/agreement.jsonl) covers exactly the dev
+// The second reading (corpus/real/agreement.jsonl) covers exactly the
 // runaway runs, each once, with a root cause from the list and a stretch
 // that ends after it begins: the agreement figures of docs/quality.md are
 // computed over those runs.
@@ -116,8 +116,8 @@ func TestRealCorpusSecondReading(t *testing.T) {
 		}
 		l, ok := labels[r.RunID]
 		switch {
-		case !ok || l.Split != "dev" || l.Label != score.LabelRunaway:
-			t.Errorf("agreement.jsonl:%d: %s is not a dev runaway run", n, r.RunID)
+		case !ok || l.Label != score.LabelRunaway:
+			t.Errorf("agreement.jsonl:%d: %s is not a runaway run", n, r.RunID)
 		case seen[r.RunID]:
 			t.Errorf("agreement.jsonl:%d: %s read twice", n, r.RunID)
 		case !causes[r.RootCause] || r.OnsetStep < 0 || r.EndStep < r.OnsetStep:
@@ -129,8 +129,8 @@ func TestRealCorpusSecondReading(t *testing.T) {
 		t.Fatal(err)
 	}
 	for id, l := range labels {
-		if l.Split == "dev" && l.Label == score.LabelRunaway && !seen[id] {
-			t.Errorf("%s: dev runaway run without a second reading", id)
+		if l.Label == score.LabelRunaway && !seen[id] {
+			t.Errorf("%s: runaway run without a second reading", id)
 		}
 	}
 }
