@@ -2,12 +2,16 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 var tracesDir = filepath.Join(fixturesDir, "traces")
@@ -93,6 +97,32 @@ func TestTraceRunsAcrossFiles(t *testing.T) {
 	whole := scanTraces(t, filepath.Join(tracesDir, "otlp", "genai-timeout-loop.ndjson"))
 	if split["conv-42"] != whole["conv-42"] || whole["conv-42"] != wantTraces["conv-42"] {
 		t.Errorf("split over two files %+v, one file %+v, want %+v", split["conv-42"], whole["conv-42"], wantTraces["conv-42"])
+	}
+}
+
+// A Collector's file exporter compresses its files: a gzip or zstd OTLP
+// export reads as the plain one does.
+func TestCompressedTraceExports(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(tracesDir, "otlp", "genai-timeout-loop.ndjson"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(raw)
+	zw.Close()
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"a.jsonl.gz": gz.Bytes(), "b.jsonl.zst": enc.EncodeAll(raw, nil)} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := scanTraces(t, filepath.Join(dir, name)); got["conv-42"] != wantTraces["conv-42"] {
+			t.Errorf("%s: %+v, want %+v", name, got["conv-42"], wantTraces["conv-42"])
+		}
 	}
 }
 
