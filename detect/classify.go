@@ -37,10 +37,8 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 	if v.duplicates+v.conflicts > int64(len(v.dataProblems)) {
 		res.DataProblems = append(res.DataProblems, moreProblems(v.duplicates+v.conflicts-int64(len(v.dataProblems))))
 	}
-	for i := 0; i < v.n; i++ {
-		res.CostLogged = res.CostLogged || v.cost[i] > 0
-		res.CostEstimated = res.CostEstimated || v.flags[i]&flagCostEst != 0
-	}
+	res.CostLogged = a.ind.CostUSD > 0
+	res.CostEstimated = a.rowFlags&flagCostEst != 0
 	if len(hits) == 0 {
 		return res
 	}

@@ -19,6 +19,8 @@ type analysis struct {
 	nextSame      map[uint64][2]int // scratch of lastingPass: identity -> (step index, call ordinal)
 	// calls lists the indices of steps that made a tool call, in order.
 	calls []int
+	// rowFlags is the union of the run's row flags (an estimated cost).
+	rowFlags uint16
 	// budgetCross is the index of the first step past a budget limit, -1 if none.
 	budgetCross int
 	// budgetWorst is the largest usage/limit ratio over the limits in force.
@@ -65,6 +67,7 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 		a.simAnswers[t] = s[:0]
 	}
 	a.simBits = p.simBits()
+	a.rowFlags = 0
 	clear(a.counts)
 	clear(a.winCnt)
 	a.progress = resize(a.progress, n)
@@ -138,6 +141,7 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 			ind.NoProgressSteps = max(ind.NoProgressSteps, noProg)
 		}
 		ind.CostUSD += v.cost[i]
+		a.rowFlags |= v.flags[i]
 	}
 	ind.CostUSD = roundCost(ind.CostUSD)
 	ind.DistinctCalls = int64(len(a.counts))

@@ -73,22 +73,12 @@ func spanSize(sp *adapters.Span) int64 {
 func (s *spanStore) runs(fn func(spans []adapters.Span, src int32, line int64, format string) error) error {
 	// Workers added documents in any order; within one, in its order.
 	slices.SortStableFunc(s.spans, compareOrigin)
-	plain := make([]adapters.Span, len(s.spans))
-	for i := range s.spans {
-		plain[i] = s.spans[i].Span
-	}
-	adapters.RunsOf(plain)
-	for i := range s.spans {
-		s.spans[i].Run = plain[i].Run
-	}
+	adapters.NameRuns(len(s.spans), func(i int) *adapters.Span { return &s.spans[i].Span })
 	slices.SortStableFunc(s.spans, func(a, b storedSpan) int {
 		if c := strings.Compare(a.Run, b.Run); c != 0 {
 			return c
 		}
-		if c := compareOrigin(a, b); c != 0 {
-			return c
-		}
-		return 0
+		return compareOrigin(a, b)
 	})
 	var group []adapters.Span
 	for i := 0; i < len(s.spans); {

@@ -74,17 +74,21 @@ type ToolCallRef struct {
 // session of its trace when any span of the trace records one (the first
 // in spans' order), else its trace id. A span without either is a run of
 // one span, named by its span id.
-func RunsOf(spans []Span) {
+func RunsOf(spans []Span) { NameRuns(len(spans), func(i int) *Span { return &spans[i] }) }
+
+// NameRuns is RunsOf over n spans reached through span, for callers that
+// hold spans inside records of their own.
+func NameRuns(n int, span func(i int) *Span) {
 	session := map[string]string{}
-	for i := range spans {
-		if s := spans[i].Session; s != "" && spans[i].TraceID != "" {
-			if _, ok := session[spans[i].TraceID]; !ok {
-				session[spans[i].TraceID] = s
+	for i := range n {
+		if sp := span(i); sp.Session != "" && sp.TraceID != "" {
+			if _, ok := session[sp.TraceID]; !ok {
+				session[sp.TraceID] = sp.Session
 			}
 		}
 	}
-	for i := range spans {
-		sp := &spans[i]
+	for i := range n {
+		sp := span(i)
 		switch {
 		case sp.Run != "":
 		case sp.Session != "":
