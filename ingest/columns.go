@@ -10,7 +10,7 @@ import (
 
 // appendRow appends one validated step. Nothing here can fail, so a row is
 // either written to every column or, before this point, to none.
-func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArgs, empty bool, line []byte, srcFile int32, srcLine int64) {
+func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArgs, empty bool, lineHash uint64, srcFile int32, srcLine int64) {
 	i := w.addRow()
 
 	w.runID.put(i, s.RunID)
@@ -143,7 +143,12 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 
 	w.srcFile.put(i, srcFile)
 	w.srcLine.put(i, srcLine)
-	w.lineHash.put(i, xxh3.Hash(line))
+	if lineHash == 0 {
+		// A row of a table has no line: the hash of what the row says
+		// recognises a row shipped twice as a line's hash does.
+		lineHash = rowHash(s, args.key, w.resultHash.v[i], flags)
+	}
+	w.lineHash.put(i, lineHash)
 }
 
 // reasonHash is the hash of the normalised reason, so "Retry the search."
@@ -181,4 +186,31 @@ func (d *LineDecoder) resultFingerprint(r *schema.ToolResult) uint64 {
 		return h
 	}
 	return 1
+}
+
+// rowHash hashes what makes a step the same step: its run, number, time,
+// state, call, result and usage.
+func rowHash(s *schema.Step, argsKey, resultHash uint64, flags uint16) uint64 {
+	h := xxh3.New()
+	h.WriteString(s.RunID)
+	var b [8 * 6]byte
+	put := func(k int, v uint64) {
+		for j := range 8 {
+			b[8*k+j] = byte(v >> (8 * j))
+		}
+	}
+	put(0, uint64(*s.Step))
+	if s.TS != nil {
+		put(1, uint64(s.TS.UnixMilli))
+	}
+	put(2, argsKey)
+	put(3, resultHash)
+	put(4, uint64(flags))
+	put(5, uint64(s.PromptTokens())<<32^uint64(s.CompletionTokens()))
+	h.Write(b[:])
+	h.WriteString(s.State)
+	if s.ToolCall != nil {
+		h.WriteString(s.ToolCall.Name)
+	}
+	return h.Sum64()
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/zeebo/xxh3"
+
 	"github.com/runawayhq/runaway/pricing"
 	"github.com/runawayhq/runaway/schema"
 )
@@ -81,6 +83,14 @@ func (d *LineDecoder) DecodeLine(w *batchWriter, line []byte, srcFile int32, src
 		}
 		return lerr
 	}
+	return d.decodeStep(w, s, xxh3.Hash(line), srcFile, srcLine)
+}
+
+// decodeStep appends one row for a step, decoded from a line or read from
+// the columns of a table, or appends nothing and says why the step is
+// rejected. lineHash fills line_hash: the hash of the line, or of the
+// row's values.
+func (d *LineDecoder) decodeStep(w *batchWriter, s *schema.Step, lineHash uint64, srcFile int32, srcLine int64) *LineError {
 	if err := s.Validate(); err != nil {
 		kind := KindMissingField
 		if s.RunID != "" && s.Step != nil {
@@ -100,6 +110,6 @@ func (d *LineDecoder) DecodeLine(w *batchWriter, line []byte, srcFile int32, src
 	if lerr != nil {
 		return lerr
 	}
-	d.appendRow(w, s, &args, empty, line, srcFile, srcLine)
+	d.appendRow(w, s, &args, empty, lineHash, srcFile, srcLine)
 	return nil
 }

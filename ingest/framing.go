@@ -8,6 +8,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/runawayhq/runaway/ingest/adapters"
 )
 
@@ -100,11 +103,20 @@ type item struct {
 
 	long *longLine // itemLongLine
 
+	// A Parquet source's chunk: a record batch of its rows, and how they
+	// are read.
+	table     arrow.RecordBatch
+	tableKind *tableKind
+
 	bytes int64 // itemSourceEnd, itemSourceFailed: decompressed bytes read
 	err   error // itemSourceFailed
 }
 
 func (it *item) releaseBlocks() {
+	if it.table != nil {
+		it.table.Release()
+		it.table = nil
+	}
 	for _, b := range it.blocks {
 		b.release()
 	}
@@ -142,6 +154,7 @@ type framing struct {
 
 	inputFormat string // Options.InputFormat
 	maxDoc      int    // Options.MaxDocBytes
+	alloc       memory.Allocator
 }
 
 // framer is the state of one source being framed.
@@ -192,6 +205,9 @@ func (fr *framing) frameSource(idx int, src Source) bool {
 		f.readErr = err
 	} else {
 		f.fill()
+		if isParquet(f.blk.buf[:f.end]) {
+			return f.frameTable(rc)
+		}
 		if bytes.HasPrefix(f.blk.buf[:f.end], bom) {
 			f.pos, f.segStart = len(bom), len(bom)
 		}

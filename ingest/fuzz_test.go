@@ -91,3 +91,27 @@ func invalidUTF8(arr arrow.Array) string {
 	}
 	return ""
 }
+
+// FuzzParquet checks that no bytes after Parquet's magic panic a read or
+// leak Arrow memory: a damaged table is a source that cannot be read, or
+// rows that are rejects.
+func FuzzParquet(f *testing.F) {
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "run_id", Type: arrow.BinaryTypes.String},
+		{Name: "step", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "tool_call", Type: stepStructs["tool_call"], Nullable: true},
+	}, nil)
+	f.Add(parquetOf(f, sc, []byte(`{"run_id":"r","step":0,"tool_call":{"name":"search","args":"{\"q\":1}"}}
+{"run_id":"r","step":1,"tool_call":{"name":"search","args":"x"}}
+`), 1))
+	f.Add([]byte("PAR1\x00\x00\x00\x00PAR1"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res := read(t, []Source{memSource("f.parquet", data)}, Options{KeepGoing: true})
+		if res.err != nil {
+			t.Fatalf("KeepGoing read failed: %v", res.err)
+		}
+		if isParquet(data) && res.stats.Steps+res.stats.Rejected+res.stats.Skipped != res.stats.Lines {
+			t.Fatalf("stats do not add up: %+v", res.stats)
+		}
+	})
+}

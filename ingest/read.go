@@ -355,6 +355,7 @@ func (r *reader) frameAll(next <-chan listed) {
 
 		inputFormat: r.opts.InputFormat,
 		maxDoc:      r.opts.MaxDocBytes,
+		alloc:       r.opts.Alloc,
 	}
 	for idx := 0; ; {
 		var l listed
@@ -447,7 +448,9 @@ func (r *reader) decodeChunks() {
 	defer w.release()
 	for it := range r.work {
 		if r.ctx.Err() == nil {
-			if it.doc != nil || it.adapter != nil {
+			if it.table != nil {
+				decodeTable(dec, w, it, r.opts.BatchRows, r.opts.StripOutput, r.spans)
+			} else if it.doc != nil || it.adapter != nil {
 				decodeAdapted(dec, w, it, r.opts.BatchRows, r.opts.StripOutput, r.spans)
 			} else {
 				decodeChunk(dec, w, it)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	json "github.com/goccy/go-json"
+	"github.com/zeebo/xxh3"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -48,7 +49,7 @@ func (d *LineDecoder) referenceDecodeLine(w *batchWriter, line []byte, srcFile i
 	if lerr != nil {
 		return lerr
 	}
-	d.appendRow(w, s, &args, empty, line, srcFile, srcLine)
+	d.appendRow(w, s, &args, empty, xxh3.Hash(line), srcFile, srcLine)
 	return nil
 }
 

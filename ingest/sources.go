@@ -30,8 +30,8 @@ const StdinName = "<stdin>"
 //   - "-" is stdin, read once however often it is given.
 //   - A directory is walked recursively in lexical order. It contributes the
 //     files whose name, after stripping .gz, .zst or .zstd, ends in .jsonl,
-//     .ndjson or .json (any case), except *.want.json (golden files live beside
-//     fixtures). Hidden files and directories (leading '.') below it are
+//     .ndjson, .json, .traj or .parquet (any case), and .log files that hold
+//     JSON, except *.want.json (golden files live beside fixtures). Hidden files and directories (leading '.') below it are
 //     skipped, and symbolic links to directories are not followed. A
 //     directory that cannot be listed becomes a source that fails to open, so
 //     that Read reports it (or skips it with KeepGoing).
@@ -392,8 +392,6 @@ func notALog(path, name string) (why string, read bool) {
 	switch {
 	case strings.HasSuffix(lower, ".want.json"):
 		return "", false
-	case strings.HasSuffix(lower, ".parquet"):
-		return "a Parquet file: runaway reads JSON Lines and JSON", false
 	case strings.HasSuffix(lower, ".log"):
 		if path == "" {
 			return "a .log object (a listing does not open it to look inside: name it to read it)", false
@@ -405,7 +403,7 @@ func notALog(path, name string) (why string, read bool) {
 	}
 	ext := strings.ToLower(filepath.Ext(lower))
 	if dataExts[ext] {
-		return "a " + ext + " file: runaway reads JSON Lines and JSON (.jsonl, .ndjson, .json, .traj, or a .log holding JSON Lines); name it to read it anyway", false
+		return "a " + ext + " file: runaway reads JSON Lines, JSON and Parquet (.jsonl, .ndjson, .json, .traj, .parquet, or a .log holding JSON Lines); name it to read it anyway", false
 	}
 	return "", false // source code, documents, images: not what a log directory is for
 }
@@ -453,5 +451,6 @@ func isLogName(name string) bool {
 		return false
 	}
 	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".ndjson") || strings.HasSuffix(name, ".json") ||
-		strings.HasSuffix(name, ".traj") // SWE-agent's trajectories
+		strings.HasSuffix(name, ".traj") || // SWE-agent's trajectories
+		strings.HasSuffix(name, ".parquet")
 }

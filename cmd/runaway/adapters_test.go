@@ -220,9 +220,9 @@ func TestScanOfOnlyUnknownDocumentsFails(t *testing.T) {
 func TestScanNamesTheFilesItSkips(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"export.parquet": "PAR1\x00\x00PAR1",
-		"app.log":        "2026-12-01 12:00:00 INFO started\n",
-		"notes.txt":      "a loop at step 4\n",
+		"export.avro": "Obj\x01",
+		"app.log":     "2026-12-01 12:00:00 INFO started\n",
+		"notes.txt":   "a loop at step 4\n",
 	}
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
@@ -233,7 +233,7 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 	if code != exitFailure || out != "" || !strings.Contains(stderr, "no file to read; no report written") {
 		t.Fatalf("exit %d, want 3; stdout %q stderr %q", code, out, stderr)
 	}
-	for _, want := range []string{"export.parquet: a Parquet file", "app.log: a .log file that does not begin with a JSON value", "notes.txt: a .txt file"} {
+	for _, want := range []string{"export.avro: a .avro file", "app.log: a .log file that does not begin with a JSON value", "notes.txt: a .txt file"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, stderr)
 		}

@@ -31,6 +31,9 @@ type Format struct {
 	// a run's spans are spread over documents and files, and become steps
 	// once all are read (AssembleRun). A format has Convert or Spans.
 	Spans func(d *Doc, add func(*Span) error) error
+	// Tables says that the format's exports also come as tables (Parquet),
+	// a record a row: its Recognize and Spans read a row given by RowDoc.
+	Tables bool
 }
 
 // Registry lists the formats in the order they are tried. Recognisers look
@@ -104,6 +107,30 @@ func ParseDoc(source string, line int64, whole bool, raw []byte) (*Doc, error) {
 		return nil, errors.New("not a JSON object or array")
 	}
 	return d, nil
+}
+
+// RowDoc is one row of a table (a Parquet export) as a document: members
+// holds each column's value as the JSON a document of the format holds
+// there. Its Raw is nil: only formats with Tables read such documents.
+func RowDoc(source string, row int64, members map[string]json.RawMessage) *Doc {
+	return &Doc{Source: source, Line: row, obj: members}
+}
+
+// DetectRow returns the table format that recognises a row document;
+// when none does, the error lists why each refused.
+func DetectRow(d *Doc) (*Format, error) {
+	var why []string
+	for _, f := range Registry {
+		if !f.Tables {
+			continue
+		}
+		err := f.Recognize(d)
+		if err == nil {
+			return f, nil
+		}
+		why = append(why, f.Name+": "+err.Error())
+	}
+	return nil, &UnknownError{Reasons: why, LooksLike: looksLike(d)}
 }
 
 // jsonError shortens encoding/json's messages, which name Go types the user

@@ -21,9 +21,10 @@ import (
 // (docs/adapters/langfuse.md).
 var Langfuse = &Format{
 	Name:      "langfuse",
-	Title:     "Langfuse observations and traces (UI exports in JSON or JSONL, trace downloads, public API responses)",
+	Title:     "Langfuse observations and traces (UI exports in JSON or JSONL, trace downloads, public API responses, the blob storage export)",
 	Recognize: recognizeLangfuse,
 	Spans:     langfuseSpans,
+	Tables:    true,
 }
 
 // langfuseTypes are the observation types Langfuse writes.
@@ -68,8 +69,46 @@ func recognizeLangfuse(d *Doc) error {
 	return errors.New("not a JSON object or array")
 }
 
+// lfSnakeKeys are the column names of Langfuse's blob storage export
+// (JSONL, CSV or Parquet, read from its ClickHouse tables) and the API's
+// names for them.
+var lfSnakeKeys = map[string]string{
+	"trace_id": "traceId", "parent_observation_id": "parentObservationId",
+	"start_time": "startTime", "end_time": "endTime", "status_message": "statusMessage",
+	"session_id": "sessionId", "user_id": "userId", "provided_model_name": "providedModelName",
+	"usage_details": "usageDetails", "cost_details": "costDetails", "total_cost": "totalCost",
+	"tool_calls": "toolCalls", "model_parameters": "modelParameters",
+	"completion_start_time": "completionStartTime",
+}
+
+// lfCamelKeys returns obj with the export's snake_case keys under the
+// API's names, so both read alike; obj itself when it has none of them.
+func lfCamelKeys(obj map[string]json.RawMessage) map[string]json.RawMessage {
+	snake := false
+	for _, k := range [...]string{"trace_id", "start_time", "session_id"} {
+		if _, ok := obj[k]; ok {
+			snake = true
+			break
+		}
+	}
+	if !snake {
+		return obj
+	}
+	out := make(map[string]json.RawMessage, len(obj))
+	for k, v := range obj {
+		if camel, ok := lfSnakeKeys[k]; ok {
+			if _, both := obj[camel]; !both {
+				k = camel
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
 // langfuseKind tells a Langfuse record by the keys only Langfuse writes.
 func langfuseKind(obj map[string]json.RawMessage) lfKind {
+	obj = lfCamelKeys(obj)
 	if isLangfuseObservation(obj) {
 		return lfObservation
 	}
@@ -165,6 +204,9 @@ func langfuseSpans(d *Doc, add func(*Span) error) error {
 		}
 		return nil
 	}
+	if d.Raw == nil { // a row of a table: its members only
+		return lfRecordObj(d.obj, "", lfAny, add)
+	}
 	return lfRecord(d.Raw, "", lfAny, add)
 }
 
@@ -185,6 +227,12 @@ func lfRecord(raw json.RawMessage, traceID string, where int, add func(*Span) er
 	if obj == nil {
 		return errors.New("not an object")
 	}
+	return lfRecordObj(obj, traceID, where, add)
+}
+
+// lfRecordObj is lfRecord on a record's members.
+func lfRecordObj(obj map[string]json.RawMessage, traceID string, where int, add func(*Span) error) error {
+	obj = lfCamelKeys(obj)
 	kind := langfuseKind(obj)
 	switch {
 	case where == lfNested && (kind == lfNone && lfHas(obj, "startTime") || kind == lfObservation):

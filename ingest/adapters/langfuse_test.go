@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -489,4 +490,48 @@ func FuzzLangfuse(f *testing.F) {
 		[]byte(`{"data": [{"id": "t", "timestamp": "2025-01-01 00:00:00", "sessionId": null, "observations": ["a", {"id": "r", "type": "RETRIEVER", "startTime": "2025-01-01T00:00:01Z", "output": {"documents": []}}]}], "meta": {}}`),
 		[]byte(`[{"id": "g", "traceId": null, "type": "GENERATION", "startTime": "2025-01-01T00:00:00Z", "level": "ERROR", "output": {"choices": [{"message": {"content": [{"type": "tool_use", "name": "f"}]}}]}, "toolCalls": "[\"x\"]"}]`),
 	)
+}
+
+// The blob storage export writes the same records with snake_case names
+// (trace_id, start_time, session_id, ...) and ClickHouse's times: its
+// JSONL reads as the same steps as the API's names.
+func TestLangfuseBlobExportNames(t *testing.T) {
+	camel := map[string]string{}
+	for snake, c := range lfSnakeKeys {
+		camel[c] = snake
+	}
+	var snakeLines [][]byte
+	for _, l := range lfSampleLines(t, "loop.ndjson") {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(l, &m); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]json.RawMessage{}
+		for k, v := range m {
+			if s, ok := camel[k]; ok {
+				k = s
+			}
+			if k == "start_time" || k == "end_time" || k == "timestamp" {
+				var ts string
+				if json.Unmarshal(v, &ts) == nil { // 2025-09-14T08:12:27.048Z -> 2025-09-14 08:12:27.048000
+					ts = strings.Replace(strings.TrimSuffix(ts, "Z"), "T", " ", 1) + "000"
+					v, _ = json.Marshal(ts)
+				}
+			}
+			out[k] = v
+		}
+		b, _ := json.Marshal(out)
+		snakeLines = append(snakeLines, b)
+	}
+	want, got := lfConvertLines(t, lfSampleLines(t, "loop.ndjson")), lfConvertLines(t, snakeLines)
+	if len(got.steps) == 0 || len(got.steps) != len(want.steps) || !slices.Equal(got.runs, want.runs) {
+		t.Fatalf("snake_case: %d steps of %q, want %d of %q", len(got.steps), got.runs, len(want.steps), want.runs)
+	}
+	for i := range want.steps {
+		w, _ := AppendStepJSON(nil, want.steps[i])
+		g, _ := AppendStepJSON(nil, got.steps[i])
+		if !bytes.Equal(w, g) {
+			t.Errorf("step %d:\n camel %s\n snake %s", i, w, g)
+		}
+	}
 }

@@ -21,9 +21,10 @@ import (
 // steps, chains and the rest enclose them (docs/adapters/langsmith.md).
 var LangSmith = &Format{
 	Name:      "langsmith",
-	Title:     "LangSmith runs (list_runs dumps: JSON Lines or a JSON array), as LangChain and LangGraph trace them",
+	Title:     "LangSmith runs (list_runs dumps: JSON Lines or a JSON array; the bulk export's Parquet), as LangChain and LangGraph trace them",
 	Recognize: recognizeLangSmith,
 	Spans:     langsmithSpans,
+	Tables:    true,
 }
 
 const lsWant = `no LangSmith run ("run_type" with "trace_id" or "dotted_order")`
@@ -87,6 +88,43 @@ type lsRun struct {
 	ChildRuns   []json.RawMessage `json:"child_runs"`
 }
 
+// lsRunFromRow reads a run from a row of the bulk export, whose columns
+// are the run's fields. The export writes inputs, outputs, extra and the
+// other objects as JSON text: each is read as the JSON it holds.
+func lsRunFromRow(m map[string]json.RawMessage) (*lsRun, error) {
+	r := &lsRun{
+		StartTime: m["start_time"], EndTime: m["end_time"],
+		Inputs: lsJSONText(m["inputs"]), Outputs: lsJSONText(m["outputs"]),
+		Error: m["error"], Extra: lsJSONText(m["extra"]),
+		Prompt: m["prompt_tokens"], Completion: m["completion_tokens"],
+		TotalCost: m["total_cost"], PromptCost: m["prompt_cost"], ComplCost: m["completion_cost"],
+	}
+	for key, dst := range map[string]*string{
+		"id": &r.ID, "trace_id": &r.TraceID, "parent_run_id": &r.ParentRunID,
+		"dotted_order": &r.DottedOrder, "run_type": &r.RunType, "name": &r.Name, "status": &r.Status,
+	} {
+		if raw := m[key]; len(raw) > 0 && string(raw) != "null" {
+			if err := json.Unmarshal(raw, dst); err != nil {
+				return nil, fmt.Errorf("%q: not a string", key)
+			}
+		}
+	}
+	return r, nil
+}
+
+// lsJSONText is a value that may be JSON written as text: the JSON it
+// holds when it is a string holding an object or a list, else as it is.
+func lsJSONText(raw json.RawMessage) json.RawMessage {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return raw
+	}
+	if t := strings.TrimSpace(s); t != "" && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
+		return json.RawMessage(t)
+	}
+	return raw
+}
+
 type lsExtra struct {
 	Metadata         map[string]json.RawMessage `json:"metadata"`
 	InvocationParams map[string]json.RawMessage `json:"invocation_params"`
@@ -126,6 +164,16 @@ func langsmithSpans(d *Doc, add func(*Span) error) error {
 				return err
 			}
 		}
+	} else if d.Raw == nil { // a row of a table (the bulk export)
+		r, err := lsRunFromRow(d.obj)
+		if err != nil {
+			return err
+		}
+		sp, err := spanFromLangSmith(r)
+		if err != nil {
+			return err
+		}
+		spans = append(spans, sp)
 	} else if err := walk(d.Raw, "run", 0); err != nil {
 		return err
 	}

@@ -1,0 +1,352 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/runawayhq/runaway/ingest/adapters"
+	"github.com/runawayhq/runaway/schema"
+)
+
+// Parquet input. A source whose bytes open with Parquet's magic is read as
+// a table, column by column through arrow-go's Parquet reader, a record
+// batch at a time: runaway's steps (a column per field, tablesteps.go), or
+// the rows of a tracing export whose adapter reads tables (Langfuse's blob
+// storage export, LangSmith's bulk export). A row's number stands for a
+// line's: rejects and src_line name the 1-based row.
+
+// FormatParquetSteps names runaway's steps read from a Parquet table in
+// Stats.Formats.
+const FormatParquetSteps = "parquet"
+
+var parquetMagic = []byte("PAR1")
+
+// isParquet reports whether a source's first bytes open a Parquet file.
+func isParquet(head []byte) bool { return bytes.HasPrefix(head, parquetMagic) }
+
+// lockedReaderAt reads at offsets through a Seek and a Read (an object
+// store's reader), one at a time.
+type lockedReaderAt struct {
+	mu sync.Mutex
+	rs io.ReadSeeker
+}
+
+func (l *lockedReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, err := l.rs.Seek(off, io.SeekStart); err != nil {
+		return 0, err
+	}
+	return io.ReadFull(l.rs, p)
+}
+
+func (l *lockedReaderAt) Seek(off int64, whence int) (int64, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.rs.Seek(off, whence)
+}
+
+// tableInput is what the Parquet reader reads: the file itself when it can
+// be read at offsets (a local file, an object), else its bytes in memory
+// (a pipe, a compressed file), up to MaxDocBytes.
+func (f *framer) tableInput(rc io.ReadCloser) (parquet.ReaderAtSeeker, int64, error) {
+	if f.format == "" {
+		switch r := rc.(type) {
+		case interface {
+			io.ReaderAt
+			io.Seeker
+		}:
+			size, err := r.Seek(0, io.SeekEnd)
+			return r, size, err
+		case io.ReadSeeker:
+			size, err := r.Seek(0, io.SeekEnd)
+			return &lockedReaderAt{rs: r}, size, err
+		}
+	}
+	buf := bytes.NewBuffer(bytes.Clone(f.blk.buf[f.pos:f.end]))
+	if f.readErr == nil {
+		n, err := io.Copy(buf, io.LimitReader(f.in, int64(f.maxDoc)+1-int64(buf.Len())))
+		f.bytes += n
+		if err != nil {
+			return nil, 0, err
+		}
+		if buf.Len() > f.maxDoc {
+			return nil, 0, fmt.Errorf("a Parquet file read from a stream or a compressed file is held whole, and this one is over %d bytes: name the file uncompressed", f.maxDoc)
+		}
+	} else if f.readErr != io.EOF {
+		return nil, 0, f.readErr
+	}
+	return bytes.NewReader(buf.Bytes()), int64(buf.Len()), nil
+}
+
+// frameTable reads a Parquet source a record batch at a time and hands
+// each batch to the workers as a chunk of rows.
+func (f *framer) frameTable(rc io.ReadCloser) (ok bool) {
+	fail := func(err error) bool {
+		return f.send(&item{kind: itemSourceFailed, src: f.src, name: f.name, err: err, bytes: f.bytes})
+	}
+	defer func() {
+		// The Parquet reader trusts the file's metadata further than a
+		// hostile file deserves: a panic in it is a file that cannot be read.
+		if p := recover(); p != nil {
+			ok = fail(fmt.Errorf("not a readable Parquet file: %v", p))
+		}
+	}()
+	in, size, err := f.tableInput(rc)
+	if err != nil {
+		return fail(err)
+	}
+	// Page buffers come from Go's heap, not from Options.Alloc: arrow-go
+	// does not give back the page readers it made when a damaged file
+	// stops it halfway, and the GC reclaims what it drops. The batches
+	// are built in Options.Alloc.
+	props := parquet.NewReaderProperties(memory.NewGoAllocator())
+	props.BufferedStreamEnabled = true // column chunks are read through a buffer, not held whole
+	props.BufferSize = 1 << 20
+	pf, err := file.NewParquetReader(in, file.WithReadProps(props))
+	if err != nil {
+		return fail(fmt.Errorf("not a readable Parquet file: %v", err))
+	}
+	defer pf.Close()
+	if err := checkTableLayout(pf, size); err != nil {
+		return fail(fmt.Errorf("not a readable Parquet file: %v", err))
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(f.batchRows)}, f.alloc)
+	if err != nil {
+		return fail(fmt.Errorf("Parquet: %v", err))
+	}
+	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	if err != nil {
+		return fail(fmt.Errorf("Parquet: %v", err))
+	}
+	defer rr.Release()
+	var kind *tableKind
+	if pf.MetaData().KeyValueMetadata().FindValue("runaway.schema_version") != nil {
+		// What scan --output parquet writes: a row a run, not a step.
+		kind = &tableKind{why: "runaway's own report of runs (scan --output parquet), not steps: scan the logs it was made from"}
+	}
+	row := int64(1)
+	for rr.Next() {
+		if f.stopped() {
+			return false
+		}
+		rec := rr.RecordBatch()
+		if rec.NumRows() == 0 {
+			continue
+		}
+		if kind == nil {
+			kind = f.tableKindOf(rec)
+		}
+		rec.Retain()
+		it := &item{kind: itemChunk, src: f.src, name: f.name, firstLine: row, table: rec, tableKind: kind}
+		row += rec.NumRows()
+		if !f.send(it) {
+			return false
+		}
+	}
+	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
+		return fail(fmt.Errorf("Parquet, after row %d: %v", row-1, err))
+	}
+	return f.send(&item{kind: itemSourceEnd, src: f.src, name: f.name, bytes: size})
+}
+
+// checkTableLayout checks what the Parquet reader trusts in a file's
+// metadata before it reads a page: every column chunk lies inside the
+// file, and counts are not negative. The reader reads columns on
+// goroutines of its own, where a panic on a lying footer could not be
+// recovered, so a damaged file is refused here.
+func checkTableLayout(pf *file.Reader, size int64) error {
+	md := pf.MetaData()
+	for rg := range md.NumRowGroups() {
+		rgm := md.RowGroup(rg)
+		if rgm.NumRows() < 0 {
+			return fmt.Errorf("row group %d has %d rows", rg, rgm.NumRows())
+		}
+		for c := range rgm.NumColumns() {
+			col, err := rgm.ColumnChunk(c)
+			if err != nil {
+				return fmt.Errorf("row group %d, column %d: %v", rg, c, err)
+			}
+			start := col.DataPageOffset()
+			if col.HasDictionaryPage() && col.DictionaryPageOffset() > 0 && start > col.DictionaryPageOffset() {
+				start = col.DictionaryPageOffset()
+			}
+			n := col.TotalCompressedSize()
+			if start < int64(len(parquetMagic)) || n < 0 || start > size || n > size-start || col.NumValues() < 0 {
+				return fmt.Errorf("row group %d, column %d lies outside the file (%d bytes at offset %d of %d)", rg, c, n, start, size)
+			}
+		}
+	}
+	return nil
+}
+
+// tableKind is how a table's rows are read: as runaway's steps, or by a
+// tracing format's adapter; why, when neither, says why for every row.
+type tableKind struct {
+	format *adapters.Format // nil: runaway's steps (unless why is set)
+	why    string
+}
+
+// tableKindOf decides from the columns and the first row: a forced
+// --input-format, else a run_id column for runaway's steps, else the
+// adapter that recognises the first row.
+func (f *framer) tableKindOf(rec arrow.RecordBatch) *tableKind {
+	forced := f.inputFormat
+	switch {
+	case forced == FormatSteps:
+		return &tableKind{}
+	case forced != "" && forced != FormatAuto:
+		a := adapters.Lookup(forced)
+		if !a.Tables {
+			return &tableKind{why: fmt.Sprintf("a Parquet table, and the %s adapter reads JSON only", a.Name)}
+		}
+		return &tableKind{format: a}
+	}
+	if len(rec.Schema().FieldIndices("run_id")) > 0 {
+		return &tableKind{}
+	}
+	members, err := rowMembers(rec, 0)
+	if err == nil {
+		var a *adapters.Format
+		if a, err = adapters.DetectRow(adapters.RowDoc(f.name, 1, members)); err == nil {
+			return &tableKind{format: a}
+		}
+	}
+	names := make([]string, rec.NumCols())
+	for i := range names {
+		names[i] = rec.ColumnName(i)
+	}
+	return &tableKind{why: fmt.Sprintf("a Parquet table whose columns (%s) are not runaway's steps (no run_id column) and %v", clipText(strings.Join(names, ", "), 200), err)}
+}
+
+// rowMembers is row i as a record's members: each column's value as JSON.
+func rowMembers(rec arrow.RecordBatch, i int) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, rec.NumCols())
+	for k := 0; k < int(rec.NumCols()); k++ {
+		name := rec.ColumnName(k)
+		v, err := appendArrowJSON(nil, rec.Column(k), i, name)
+		if err != nil {
+			return nil, err
+		}
+		m[name] = v
+	}
+	return m, nil
+}
+
+// rowJSON is row i as one JSON object, its columns in order: what the
+// rejects file keeps of a row that could not be read.
+func rowJSON(rec arrow.RecordBatch, i int) []byte {
+	b := []byte{'{'}
+	for k := 0; k < int(rec.NumCols()); k++ {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		name := rec.ColumnName(k)
+		b = append(schema.AppendJSONString(b, name), ':')
+		v, err := appendArrowJSON(nil, rec.Column(k), i, name)
+		if err != nil {
+			v = schema.AppendJSONString(nil, "unreadable: "+err.Error())
+		}
+		b = append(b, v...)
+	}
+	return append(b, '}')
+}
+
+// decodeTable decodes a chunk of rows of a Parquet source.
+func decodeTable(dec *LineDecoder, w *batchWriter, it *item, batchRows int, strip bool, spans *spanStore) {
+	res := &it.result
+	rec, kind := it.table, it.tableKind
+	n := int(rec.NumRows())
+	res.lines += int64(n)
+	src := int32(it.src)
+	reject := func(i int, kind, reason string) {
+		res.rejects = append(res.rejects, lineReject{line: it.firstLine + int64(i), kind: kind, reason: reason, raw: rowJSON(rec, i)})
+	}
+	switch {
+	case kind.why != "":
+		for i := range n {
+			reject(i, KindUnknownFormat, kind.why)
+		}
+	case kind.format != nil:
+		a := &adaptedDecoder{dec: dec, w: w, batchRows: batchRows, res: res, src: src, strip: strip, spans: spans}
+		for i := range n {
+			members, err := rowMembers(rec, i)
+			if err != nil {
+				reject(i, KindWrongType, err.Error())
+				continue
+			}
+			d := adapters.RowDoc(it.name, it.firstLine+int64(i), members)
+			d.StripOutput = strip
+			if err := a.rowSpans(d, kind.format); err != nil {
+				reject(i, KindAdapter, kind.format.Name+": "+err.Error())
+			}
+		}
+	default:
+		t := bindSteps(rec)
+		var s schema.Step
+		var scratch []byte
+		for i := range n {
+			line := it.firstLine + int64(i)
+			if err := t.row(&s, i, &scratch); err != nil {
+				reject(i, KindWrongType, err.Error())
+				continue
+			}
+			switch err := dec.decodeStep(w, &s, 0, src, line); {
+			case err == errNotSelected:
+				res.skipped++
+			case err != nil:
+				reject(i, err.Kind, err.Reason)
+			default:
+				res.steps++
+				if dec.keepLines {
+					raw, _ := adapters.AppendStepJSON(nil, &s)
+					res.kept = append(res.kept, StepLine{Source: int(src), Line: line, RunID: dec.lastRunID, Raw: raw})
+				}
+				if w.rows >= batchRows {
+					res.more = append(res.more, w.newBatch())
+				}
+			}
+		}
+		if res.steps > 0 {
+			res.countFormat(FormatParquetSteps, res.steps)
+		}
+	}
+	if w.rows > 0 {
+		res.batch = w.newBatch()
+	}
+}
+
+// rowSpans holds the spans of one row, all or none.
+func (a *adaptedDecoder) rowSpans(d *adapters.Doc, format *adapters.Format) error {
+	if err := format.Recognize(d); err != nil {
+		return fmt.Errorf("not a %s row: %v", format.Name, err)
+	}
+	a.docSpans = a.docSpans[:0]
+	err := format.Spans(d, func(sp *adapters.Span) error {
+		a.docSpans = append(a.docSpans, *sp)
+		return nil
+	})
+	if err == nil {
+		err = a.spans.add(a.docSpans, format.Name, a.src, d.Line)
+	}
+	if err != nil {
+		return err
+	}
+	if len(a.docSpans) > 0 {
+		a.res.spans += int64(len(a.docSpans))
+		a.res.countFormat(format.Name, 0)
+	}
+	return nil
+}
