@@ -50,6 +50,53 @@ var adaptBenchFormats = []struct {
 	{"openhands", sync.OnceValues(openHandsBenchCorpus)},
 	{"openai-messages", sync.OnceValues(openAIBenchCorpus)},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
+	{"parquet", sync.OnceValues(parquetBenchCorpus)},
+}
+
+// parquetBenchCorpus is the native corpus's steps as Parquet tables of
+// struct columns (arguments and data as JSON text), one file per source,
+// in row groups of 64Ki rows as writers commonly cut them. Parquet's
+// compression makes MB/s incomparable with the text formats: compare
+// steps/s.
+func parquetBenchCorpus() (*adaptCorpus, error) {
+	native, err := nativeBenchCorpus()
+	if err != nil {
+		return nil, err
+	}
+	c := &adaptCorpus{}
+	var lines bytes.Buffer
+	flush := func(i int) error {
+		rows, err := toTableLines(lines.Bytes())
+		if err != nil {
+			return err
+		}
+		pq, err := writeParquetBytes(memory.NewGoAllocator(), stepTableSchema(), rows, 64<<10)
+		if err != nil {
+			return err
+		}
+		c.add(fmt.Sprintf("steps-%03d.parquet", i), pq, bytes.Count(rows, []byte("\n")))
+		lines.Reset()
+		return nil
+	}
+	files := 0
+	for _, src := range native.sources {
+		rc, _ := src.Open()
+		if _, err := lines.ReadFrom(rc); err != nil {
+			return nil, err
+		}
+		if lines.Len() >= 8<<20 {
+			if err := flush(files); err != nil {
+				return nil, err
+			}
+			files++
+		}
+	}
+	if lines.Len() > 0 {
+		if err := flush(files); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
 }
 
 // adaptBenchBytes is the least source bytes of each corpus: enough sources

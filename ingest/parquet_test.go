@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,11 +75,22 @@ var jsonTextMembers = map[string][]string{"tool_call": {"args"}, "tool_result": 
 // members become text holding their JSON.
 func tableLines(t testing.TB, lines []string) []byte {
 	t.Helper()
+	out, err := toTableLines([]byte(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func toTableLines(lines []byte) ([]byte, error) {
 	var out bytes.Buffer
-	for _, l := range lines {
+	for l := range bytes.SplitSeq(lines, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
 		var m map[string]json.RawMessage
-		if err := json.Unmarshal([]byte(l), &m); err != nil {
-			t.Fatal(err)
+		if err := json.Unmarshal(l, &m); err != nil {
+			return nil, err
 		}
 		for obj, members := range jsonTextMembers {
 			var o map[string]json.RawMessage
@@ -95,7 +107,7 @@ func tableLines(t testing.TB, lines []string) []byte {
 		b, _ := json.Marshal(m)
 		out.Write(append(b, '\n'))
 	}
-	return out.Bytes()
+	return out.Bytes(), nil
 }
 
 // parquetOf writes the JSON lines as a Parquet file of schema sc, through
@@ -104,28 +116,37 @@ func parquetOf(t testing.TB, sc *arrow.Schema, jsonLines []byte, rowGroup int64)
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
+	b, err := writeParquetBytes(mem, sc, jsonLines, rowGroup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func writeParquetBytes(mem memory.Allocator, sc *arrow.Schema, jsonLines []byte, rowGroup int64) ([]byte, error) {
 	rdr := array.NewJSONReader(bytes.NewReader(jsonLines), sc, array.WithAllocator(mem), array.WithChunk(-1))
 	defer rdr.Release()
 	if !rdr.Next() {
-		t.Fatalf("JSON reader: %v", rdr.Err())
+		return nil, fmt.Errorf("JSON reader: %v", rdr.Err())
 	}
 	rec := rdr.RecordBatch()
 	var buf bytes.Buffer
 	w, err := pqarrow.NewFileWriter(sc, &buf, nil, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	for off := int64(0); off < rec.NumRows(); off += rowGroup {
 		part := rec.NewSlice(off, min(off+rowGroup, rec.NumRows()))
-		if err := w.Write(part); err != nil {
-			t.Fatal(err)
-		}
+		err := w.Write(part)
 		part.Release()
+		if err != nil {
+			return nil, err
+		}
 	}
 	if err := w.Close(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return buf.Bytes()
+	return buf.Bytes(), nil
 }
 
 // fixtureLines are the non-blank lines of the detector fixtures: steps
