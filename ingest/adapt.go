@@ -312,12 +312,8 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 	}
 	var stepErr *LineError
 	err = format.Convert(d, func(s *schema.Step) error {
-		var jerr error
-		if a.line, jerr = adapters.AppendStepJSON(a.line[:0], s); jerr != nil {
-			return jerr
-		}
 		before := a.res.steps
-		if lerr := a.decode(line); lerr != nil {
+		if lerr := a.decodeStep(s, line); lerr != nil {
 			stepErr = lerr
 			return lerr
 		}
@@ -330,6 +326,27 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 	case err != nil:
 		fail(KindAdapter, format.Name+": "+err.Error())
 	}
+}
+
+// decodeStep decodes a converted step at line, checked and derived as a
+// logged one, and cuts a batch when it is full.
+func (a *adaptedDecoder) decodeStep(s *schema.Step, line int64) *LineError {
+	switch err := a.dec.decodeConverted(a.w, s, a.src, line); {
+	case err == errNotSelected:
+		a.res.skipped++
+	case err != nil:
+		return err
+	default:
+		a.res.steps++
+		if a.dec.keepLines {
+			raw, _ := adapters.AppendStepJSON(nil, s)
+			a.res.kept = append(a.res.kept, StepLine{Source: int(a.src), Line: line, RunID: a.dec.lastRunID, Raw: raw})
+		}
+		if a.w.rows >= a.batchRows {
+			a.res.more = append(a.res.more, a.w.newBatch())
+		}
+	}
+	return nil
 }
 
 // decode decodes a.line as a step at line and cuts a batch when it is full.

@@ -50,6 +50,13 @@ var adaptBenchFormats = []struct {
 	{"openhands", sync.OnceValues(openHandsBenchCorpus)},
 	{"openai-messages", sync.OnceValues(openAIBenchCorpus)},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
+	{"langfuse", sync.OnceValues(func() (*adaptCorpus, error) { return sampleBenchCorpus("langfuse", "loop.ndjson") })},
+	{"langsmith", sync.OnceValues(func() (*adaptCorpus, error) {
+		return sampleBenchCorpus("langsmith", "loop.ndjson", "healthy.ndjson")
+	})},
+	{"openai-agents", sync.OnceValues(func() (*adaptCorpus, error) {
+		return sampleBenchCorpus("openai-agents", "loop.ndjson", "healthy.ndjson")
+	})},
 	{"parquet", sync.OnceValues(parquetBenchCorpus)},
 }
 

@@ -30,6 +30,7 @@ type LineDecoder struct {
 	sel       *runSelector   // Options.RunIDs; nil: every run
 	keepLines bool           // Options.OnStepLine is set: remember lastRunID
 	lastRunID string         // run_id of the last line that became a row
+	conv      stepNormalizer // scratch of decodeConverted
 }
 
 // errNotSelected is DecodeLine's answer for a valid step of a run the
@@ -84,6 +85,17 @@ func (d *LineDecoder) DecodeLine(w *batchWriter, line []byte, srcFile int32, src
 		return lerr
 	}
 	return d.decodeStep(w, s, xxh3.Hash(line), srcFile, srcLine)
+}
+
+// decodeConverted appends one row for a step an adapter converted or
+// assembled: the step goes into the row as a decoded line does, without
+// being written out as JSON and read again. Its text is made valid UTF-8
+// and its JSON values compact, as that round trip would make them, so a
+// converted step's row is the row of its JSON line; line_hash is the hash
+// of that line's bytes only when the line is kept anyway.
+func (d *LineDecoder) decodeConverted(w *batchWriter, s *schema.Step, srcFile int32, srcLine int64) *LineError {
+	d.conv.normalize(s)
+	return d.decodeStep(w, s, 0, srcFile, srcLine)
 }
 
 // decodeStep appends one row for a step, decoded from a line or read from

@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -126,7 +125,6 @@ func (r *reader) flushSpans() error {
 	dec.keepLines = r.opts.OnStepLine != nil
 	w := newBatchWriter(r.opts.Alloc)
 	defer w.release()
-	var line []byte
 	curSrc := int32(-1)
 	cut := func() error {
 		if w.rows == 0 {
@@ -142,22 +140,20 @@ func (r *reader) flushSpans() error {
 			curSrc = src
 		}
 		return adapters.AssembleRun(spans, r.opts.StripOutput, func(s *schema.Step) error {
-			var err error
-			if line, err = adapters.AppendStepJSON(line[:0], s); err != nil {
-				return err
-			}
-			switch lerr := dec.DecodeLine(w, line, src, at); {
+			switch lerr := dec.decodeConverted(w, s, src, at); {
 			case lerr == errNotSelected:
 				r.stats.Skipped++
 			case lerr != nil:
-				return r.reject(r.sourceName(src), at, lerr.Kind, "a step assembled from spans: "+lerr.Reason, bytes.Clone(line))
+				line, _ := adapters.AppendStepJSON(nil, s)
+				return r.reject(r.sourceName(src), at, lerr.Kind, "a step assembled from spans: "+lerr.Reason, line)
 			default:
 				r.stats.Steps++
 				fs := r.stats.Formats[format]
 				fs.Steps++
 				r.stats.Formats[format] = fs
 				if dec.keepLines {
-					r.opts.OnStepLine(StepLine{Source: int(src), Line: at, RunID: dec.lastRunID, Raw: bytes.Clone(line)})
+					line, _ := adapters.AppendStepJSON(nil, s)
+					r.opts.OnStepLine(StepLine{Source: int(src), Line: at, RunID: dec.lastRunID, Raw: line})
 				}
 				if w.rows >= r.opts.BatchRows {
 					return cut()

@@ -1,8 +1,14 @@
 package ingest
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/runawayhq/runaway/ingest/adapters"
 	"github.com/runawayhq/runaway/schema"
@@ -104,4 +110,84 @@ func otlpIntKV(k string, v int64) map[string]any {
 func otlpSpan(trace, id, parent, name string, start, end int64, attrs ...any) map[string]any {
 	return map[string]any{"traceId": trace, "spanId": id, "parentSpanId": parent, "name": name, "kind": 1,
 		"startTimeUnixNano": fmt.Sprint(start), "endTimeUnixNano": fmt.Sprint(end), "attributes": attrs, "status": map[string]any{}}
+}
+
+// sampleBenchCorpus is a tracing format's bundled samples (the JSON Lines
+// ones), copied with every id made unique per copy until the corpus is
+// adaptBenchBytes, in files of about 8 MB: the real shape of each record,
+// many conversations. The records of a copy stay in their file's order,
+// which is not time order.
+func sampleBenchCorpus(format string, samples ...string) (*adaptCorpus, error) {
+	var records []map[string]any
+	for _, name := range samples {
+		raw, err := os.ReadFile(filepath.Join("..", "fixtures", "traces", format, name))
+		if err != nil {
+			return nil, err
+		}
+		for l := range bytes.SplitSeq(bytes.TrimSpace(raw), []byte("\n")) {
+			var m map[string]any
+			if err := json.Unmarshal(l, &m); err != nil {
+				return nil, fmt.Errorf("%s: %v", name, err)
+			}
+			records = append(records, m)
+		}
+	}
+	copyOf := func(i int) []byte {
+		var out bytes.Buffer
+		for _, r := range records {
+			out.Write(benchJSON(suffixIDs(r, fmt.Sprintf("-%d", i)).(map[string]any), ""))
+			out.WriteByte('\n')
+		}
+		return out.Bytes()
+	}
+	// The steps of one copy, read as a scan reads them.
+	st, err := Read(context.Background(), []Source{memSource("one.jsonl", copyOf(0))}, Options{Alloc: memory.NewGoAllocator()}, nil)
+	if err != nil || st.Rejected > 0 || st.Steps == 0 {
+		return nil, fmt.Errorf("%s sample: %d steps, %d rejected, %v", format, st.Steps, st.Rejected, err)
+	}
+	c := &adaptCorpus{}
+	var file []byte
+	steps := 0
+	for i := 0; c.bytes+int64(len(file)) < adaptBenchBytes; i++ {
+		file = append(file, copyOf(i)...)
+		steps += int(st.Steps)
+		if len(file) >= 8<<20 {
+			c.add(fmt.Sprintf("%s-%03d.jsonl", format, len(c.sources)), file, steps)
+			file, steps = nil, 0
+		}
+	}
+	if len(file) > 0 {
+		c.add(fmt.Sprintf("%s-%03d.jsonl", format, len(c.sources)), file, steps)
+	}
+	return c, nil
+}
+
+// benchIDKeys are the members that name a record, its trace, its parent or
+// its conversation in the tracing formats' samples.
+var benchIDKeys = map[string]bool{
+	"id": true, "trace_id": true, "traceId": true, "parent_id": true, "parent_run_id": true,
+	"parentObservationId": true, "session_id": true, "sessionId": true, "group_id": true, "thread_id": true,
+}
+
+// suffixIDs returns v with suffix appended to every id member, at any depth.
+func suffixIDs(v any, suffix string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if s, ok := e.(string); ok && benchIDKeys[k] && s != "" {
+				out[k] = s + suffix
+			} else {
+				out[k] = suffixIDs(e, suffix)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = suffixIDs(e, suffix)
+		}
+		return out
+	}
+	return v
 }

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	gojson "github.com/goccy/go-json"
+
 	"github.com/runawayhq/runaway/schema"
 )
 
@@ -96,12 +98,12 @@ func ParseDoc(source string, line int64, whole bool, raw []byte) (*Doc, error) {
 	case len(t) == 0:
 		return nil, errors.New("empty document")
 	case t[0] == '{':
-		if err := json.Unmarshal(raw, &d.obj); err != nil {
-			return nil, jsonError(err)
+		if err := splitJSON(raw, &d.obj); err != nil {
+			return nil, err
 		}
 	case t[0] == '[':
-		if err := json.Unmarshal(raw, &d.arr); err != nil {
-			return nil, jsonError(err)
+		if err := splitJSON(raw, &d.arr); err != nil {
+			return nil, err
 		}
 	default:
 		return nil, errors.New("not a JSON object or array")
@@ -131,6 +133,30 @@ func DetectRow(d *Doc) (*Format, error) {
 		why = append(why, f.Name+": "+err.Error())
 	}
 	return nil, &UnknownError{Reasons: why, LooksLike: looksLike(d)}
+}
+
+// splitJSON parses raw down to its top-level members or elements in one
+// pass with goccy/go-json (encoding/json scans a document twice, to check
+// it and to split it: on a trace export, most of the time of a read).
+// A document it refuses is parsed again by encoding/json, whose error,
+// with its byte offset, is the one reported.
+func splitJSON(raw []byte, dst any) error {
+	if err := unmarshalFast(raw, dst); err != nil {
+		return jsonError(err)
+	}
+	return nil
+}
+
+// unmarshalFast decodes raw into dst with goccy/go-json, several times
+// faster than encoding/json on the large records of trace exports. When it
+// refuses raw, encoding/json decodes it again: its error (a syntax error
+// with its offset, a type error naming the member) is the one returned, and
+// what it accepts stands.
+func unmarshalFast(raw []byte, dst any) error {
+	if gojson.Unmarshal(raw, dst) == nil {
+		return nil
+	}
+	return json.Unmarshal(raw, dst)
 }
 
 // jsonError shortens encoding/json's messages, which name Go types the user

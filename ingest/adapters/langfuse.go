@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Langfuse reads what Langfuse exports: observations (one per line of the
@@ -188,6 +189,10 @@ func lfStr(raw json.RawMessage) string {
 	if !lfIsString(raw) {
 		return ""
 	}
+	if t := bytes.TrimSpace(raw); len(t) >= 2 && t[len(t)-1] == '"' && bytes.IndexByte(t, '\\') < 0 && utf8.Valid(t) {
+		// Most ids, names and times: nothing to unescape.
+		return string(t[1 : len(t)-1])
+	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		return ""
@@ -204,10 +209,7 @@ func langfuseSpans(d *Doc, add func(*Span) error) error {
 		}
 		return nil
 	}
-	if d.Raw == nil { // a row of a table: its members only
-		return lfRecordObj(d.obj, "", lfAny, add)
-	}
-	return lfRecord(d.Raw, "", lfAny, add)
+	return lfRecordObj(d.obj, "", lfAny, add) // split once already, by ParseDoc
 }
 
 // Where a record is, which says what it may be.
@@ -221,8 +223,8 @@ const (
 // trace's id, for observations nested in it.
 func lfRecord(raw json.RawMessage, traceID string, where int, add func(*Span) error) error {
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		return jsonError(err)
+	if err := splitJSON(raw, &obj); err != nil {
+		return err
 	}
 	if obj == nil {
 		return errors.New("not an object")

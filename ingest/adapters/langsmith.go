@@ -140,7 +140,7 @@ func langsmithSpans(d *Doc, add func(*Span) error) error {
 			return fmt.Errorf("%s: not an object", where)
 		}
 		var r lsRun
-		if err := json.Unmarshal(raw, &r); err != nil {
+		if err := unmarshalFast(raw, &r); err != nil {
 			return fmt.Errorf("%s: %v", where, jsonError(err))
 		}
 		sp, err := spanFromLangSmith(&r)

@@ -211,7 +211,7 @@ func oaaSpan(raw json.RawMessage) (Span, error) {
 		return Span{}, errors.New("not a JSON object")
 	}
 	var rec oaaRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
+	if err := unmarshalFast(raw, &rec); err != nil {
 		return Span{}, oaaDecodeError(err)
 	}
 	isSpan := rec.Object == "trace.span" || (rec.Object != "trace" && len(rec.SpanData) > 0)
@@ -228,7 +228,7 @@ func oaaSpan(raw json.RawMessage) (Span, error) {
 		return Span{}, fmt.Errorf(`span %q has no "span_data" object`, rec.ID)
 	}
 	var data oaaSpanData
-	if err := json.Unmarshal(rec.SpanData, &data); err != nil {
+	if err := unmarshalFast(rec.SpanData, &data); err != nil {
 		return Span{}, fmt.Errorf("span %q: %w", rec.ID, oaaDecodeError(err))
 	}
 	sp := Span{TraceID: rec.TraceID, SpanID: rec.ID, ParentID: rec.ParentID, Kind: SpanOther, Name: cmp.Or(data.Name, data.Type)}
@@ -374,7 +374,7 @@ func oaaArgs(raw json.RawMessage) json.RawMessage {
 // output items is read too.
 func oaaModelOutput(raw json.RawMessage) (text string, calls []ToolCallRef, model string) {
 	var items []json.RawMessage
-	if json.Unmarshal(raw, &items) != nil {
+	if unmarshalFast(raw, &items) != nil {
 		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
 			return "", nil, ""
 		}
@@ -407,7 +407,7 @@ func oaaModelOutput(raw json.RawMessage) (text string, calls []ToolCallRef, mode
 					Arguments json.RawMessage `json:"arguments"`
 				} `json:"function_call"`
 			}
-			if json.Unmarshal(it, &m) != nil {
+			if unmarshalFast(it, &m) != nil {
 				continue
 			}
 			switch {

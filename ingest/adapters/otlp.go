@@ -402,7 +402,7 @@ func llmOutput(a attrs) (string, []ToolCallRef) {
 				Arguments json.RawMessage `json:"arguments"`
 			} `json:"parts"`
 		}
-		if json.Unmarshal(raw, &msgs) == nil {
+		if gojson.Unmarshal(raw, &msgs) == nil {
 			var texts []string
 			var calls []ToolCallRef
 			for _, m := range msgs {

@@ -47,11 +47,18 @@ func newOutput(text string, search bool) *output {
 // holds: a regular expression over every line of a long output costs far
 // more than the search for its fixed part.
 
-// mentionsTime is reTimedOut's necessary condition: "time", any case.
+// mentionsTime is reTimedOut's necessary condition: one of its phrases,
+// ASCII letters in any case (no other letter folds to theirs), the word
+// boundaries left to the expression.
 func mentionsTime(line string) bool {
 	for i := 0; i+4 <= len(line); i++ {
 		if (line[i]|0x20) == 't' && (line[i+1]|0x20) == 'i' && (line[i+2]|0x20) == 'm' && (line[i+3]|0x20) == 'e' {
-			return true
+			rest := line[i:]
+			for _, phrase := range [...]string{"timed out", "timeout expired", "time limit exceeded"} {
+				if len(rest) >= len(phrase) && strings.EqualFold(rest[:len(phrase)], phrase) {
+					return true
+				}
+			}
 		}
 	}
 	return false
