@@ -46,6 +46,9 @@ func writeParquet(t *testing.T, path string, sc *arrow.Schema, rows []map[string
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -176,6 +179,21 @@ func TestTracingExportsAsParquet(t *testing.T) {
 	}
 	if len(got) != 2 {
 		t.Errorf("runs: %v", got)
+	}
+	// explain and fixture read the Parquet exports too; the fixture holds
+	// the run's steps as JSON lines and verifies.
+	for _, id := range []string{"support-chat-8817", "cs-thread-4821"} {
+		code, out, stderr := runCLI(t, "", "explain", id, dir)
+		if code != exitClean || !strings.Contains(out, "Verdict:   runaway, root cause "+wantTraces[id].RootCause) {
+			t.Errorf("explain %s: exit %d: %s%s", id, code, out, stderr)
+		}
+		fx := t.TempDir()
+		if code, _, stderr := runCLI(t, "", "fixture", id, dir, "--out", fx); code != exitClean {
+			t.Fatalf("fixture %s: exit %d: %s", id, code, stderr)
+		}
+		if code, out, stderr := runCLI(t, "", "verify", fx); code != exitClean || !strings.Contains(out, "1 passed") {
+			t.Errorf("verify %s: exit %d: %s%s", id, code, out, stderr)
+		}
 	}
 
 	code, out, stderr := runCLI(t, "", "scan", "--format", "json", dir)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -171,6 +172,16 @@ func TestScanMixedDirectorySaysWhatReadWhat(t *testing.T) {
 	copyTo(filepath.Join(fixturesDir, "detectors", "RA101.positive.jsonl"), "native/steps.jsonl")
 	copyTo(filepath.Join(tracesDir, "otlp", "genai-timeout-loop.ndjson"), "otel/export.jsonl")
 	copyTo(filepath.Join(tracesDir, "otlp", "openllmetry-healthy.json"), "otel/healthy.json")
+	copyTo(filepath.Join(tracesDir, "langfuse", "loop.ndjson"), "langfuse/observations.jsonl")
+	copyTo(filepath.Join(tracesDir, "langsmith", "loop.ndjson"), "langsmith/runs.jsonl")
+	copyTo(filepath.Join(tracesDir, "openai-agents", "loop.ndjson"), "agents/trace.jsonl")
+	writeParquet(t, filepath.Join(dir, "warehouse", "steps.parquet"), arrow.NewSchema([]arrow.Field{
+		{Name: "run_id", Type: arrow.BinaryTypes.String}, {Name: "step", Type: arrow.PrimitiveTypes.Int32},
+		{Name: "tool_call", Type: arrow.StructOf(arrow.Field{Name: "name", Type: arrow.BinaryTypes.String}), Nullable: true},
+	}, nil), []map[string]any{
+		{"run_id": "w", "step": 0, "tool_call": map[string]any{"name": "search"}},
+		{"run_id": "w", "step": 1, "tool_call": map[string]any{"name": "answer"}},
+	})
 	code, out, stderr := runCLI(t, "", "scan", "--format", "json", dir)
 	if code != exitClean {
 		t.Fatalf("scan: exit %d: %s", code, stderr)
@@ -196,7 +207,8 @@ func TestScanMixedDirectorySaysWhatReadWhat(t *testing.T) {
 			t.Errorf("%s read no step", name)
 		}
 	}
-	want := map[string]int{"jsonl": 1, "swe-agent": 1, "mini-swe-agent": 1, "openhands": 2, "openai-messages": 1, "otlp": 2}
+	want := map[string]int{"jsonl": 1, "swe-agent": 1, "mini-swe-agent": 1, "openhands": 2, "openai-messages": 1, "otlp": 2,
+		"langfuse": 1, "langsmith": 1, "openai-agents": 1, "parquet": 1}
 	if fmt.Sprint(files) != fmt.Sprint(want) {
 		t.Errorf("files by format %v, want %v", files, want)
 	}
