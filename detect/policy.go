@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -87,36 +88,98 @@ type Policy struct {
 	MaxSeconds   float64 `yaml:"max_seconds"`
 }
 
+// threshold is one policy field: its key, default, bounds and what it is
+// for, in one place. DefaultPolicy, Validate, Params (and through it the
+// flags, `runaway detectors` and the threshold tables of
+// docs/detectors/*.md, which TestGenerated keeps in step) all read this
+// table, so a threshold cannot be documented with one default and applied
+// with another.
+type threshold struct {
+	key     string
+	def     float64 // the default
+	none    bool    // a default of 0 means "no limit"
+	min     float64 // the least value that can work
+	above   bool    // the value must be above min, not at it
+	max     float64 // the most, when above min
+	atLeast string  // another key this one must not be below
+	source  string  // where the number comes from
+	help    string
+	field   func(*Policy) any
+}
+
+// thresholds lists the policy's numeric fields in a fixed order.
+var thresholds = []threshold{
+	{key: "window", def: 20, min: 2, source: "seed 001 ToolCallGuard(size=20)", help: "tool calls within which repeats of one call chain together", field: func(p *Policy) any { return &p.Window }},
+	{key: "repeat_suspicious", def: 3, min: 2, source: "seed 003 ToolLoopBreaker(limit=3); seed 001 ToolCallGuard(maxRepeat=2) blocks the 3rd", help: "identical calls (same tool, args, result) in a chain: suspicious", field: func(p *Policy) any { return &p.RepeatSuspicious }},
+	{key: "repeat_runaway", def: 4, min: 2, atLeast: "repeat_suspicious", source: "OpenHands stuck detector: 4 identical action+observation pairs (Gemini CLI waits for 5 in a row)", help: "identical calls in a chain: runaway", field: func(p *Policy) any { return &p.RepeatRunaway }},
+	{key: "plan_loop_suspicious", def: 3, min: 1, source: "seed 001 3-2: PLAN allowed at most 1 or 2 times", help: "PLAN<->ACT round trips without progress: suspicious", field: func(p *Policy) any { return &p.PlanLoopSuspicious }},
+	{key: "plan_loop_runaway", def: 5, min: 1, atLeast: "plan_loop_suspicious", source: "ours: past the guard by two more re-plans", help: "PLAN<->ACT round trips without progress: runaway", field: func(p *Policy) any { return &p.PlanLoopRunaway }},
+	{key: "no_progress_suspicious", def: 10, min: 1, source: "seed 000: max 10 reasoning steps", help: "steps in a row without a progress event: suspicious", field: func(p *Policy) any { return &p.NoProgressSuspicious }},
+	{key: "no_progress_runaway", def: 20, min: 1, atLeast: "no_progress_suspicious", source: "ours: twice seed 000's step limit", help: "steps in a row without a progress event: runaway", field: func(p *Policy) any { return &p.NoProgressRunaway }},
+	{key: "no_terminal_tail", def: 5, min: 1, source: "ours: half of no_progress_suspicious", help: "steps without progress at the end of a run without STOP", field: func(p *Policy) any { return &p.NoTerminalTail }},
+	{key: "error_streak_suspicious", def: 3, min: 1, source: "seed 001 4-4: circuit breaker opens after 3 consecutive failures", help: "failed tool calls in a row: suspicious", field: func(p *Policy) any { return &p.ErrorStreakSuspicious }},
+	{key: "error_streak_runaway", def: 5, min: 1, atLeast: "error_streak_suspicious", source: "ours: two failures past the breaker; a person reading a run sees a storm from 3-4 repeats of one failure", help: "failed tool calls in a row: runaway", field: func(p *Policy) any { return &p.ErrorStreakRunaway }},
+	{key: "cycle_suspicious", def: 3, min: 2, source: "OpenHands stuck detector: A B A B over 6 actions", help: "repetitions of a cycle of 2-16 identical calls: suspicious", field: func(p *Policy) any { return &p.CycleSuspicious }},
+	{key: "cycle_runaway", def: 5, min: 2, atLeast: "cycle_suspicious", source: "ours: two turns past the suspicious count", help: "repetitions of a cycle of 2-16 identical calls: runaway", field: func(p *Policy) any { return &p.CycleRunaway }},
+	{key: "nonretryable_retries_suspicious", def: 2, min: 1, source: "seed 001 4-2: SCHEMA_ERROR maxRetries 0; seed 003: retryable=false means do not call again", help: "retries of a call after a non-retryable error: suspicious (one retry is tolerated)", field: func(p *Policy) any { return &p.NonRetryableSuspicious }},
+	{key: "nonretryable_retries_runaway", def: 4, min: 1, atLeast: "nonretryable_retries_suspicious", source: "ours", help: "retries of a call after a non-retryable error: runaway", field: func(p *Policy) any { return &p.NonRetryableRunaway }},
+	{key: "backoff_growth", def: 1.5, min: 1, above: true, source: "seed 001 4-2 and seed 003: exponential backoff (x2), less jitter", help: "a retry after RATE_LIMIT backs off when its gap is at least this multiple of the previous gap", field: func(p *Policy) any { return &p.BackoffGrowth }},
+	{key: "ratelimit_no_backoff_suspicious", def: 2, min: 1, source: "seed 001 4-2: RATE_LIMIT maxRetries 2 with backoff", help: "retries after RATE_LIMIT whose gap did not grow: suspicious", field: func(p *Policy) any { return &p.RateLimitSuspicious }},
+	{key: "ratelimit_no_backoff_runaway", def: 4, min: 1, atLeast: "ratelimit_no_backoff_suspicious", source: "ours: twice the retry cap", help: "retries after RATE_LIMIT whose gap did not grow: runaway", field: func(p *Policy) any { return &p.RateLimitRunaway }},
+	{key: "empty_results_suspicious", def: 3, min: 1, source: "seed 000: stop after 2 empty results for one intent", help: "empty results for one intent with no useful result in between: suspicious", field: func(p *Policy) any { return &p.EmptySuspicious }},
+	{key: "empty_results_runaway", def: 5, min: 1, atLeast: "empty_results_suspicious", source: "ours", help: "empty results for one intent: runaway", field: func(p *Policy) any { return &p.EmptyRunaway }},
+	{key: "memory_reads_suspicious", def: 3, min: 1, source: "ours: as repeat_suspicious", help: "retrievals of a memory written from inference, a tool error or low confidence, inside a stretch without progress: suspicious", field: func(p *Policy) any { return &p.MemoryReadsSuspicious }},
+	{key: "memory_reads_runaway", def: 5, min: 1, atLeast: "memory_reads_suspicious", source: "ours: two past the suspicious count", help: "those retrievals: runaway", field: func(p *Policy) any { return &p.MemoryReadsRunaway }},
+	{key: "memory_share", def: 0.5, min: 0, max: 1, source: "ours", help: "the least share of the stretch's steps that retrieved the memory", field: func(p *Policy) any { return &p.MemoryShare }},
+	{key: "monologue_suspicious", def: 3, min: 2, source: "OpenHands stuck detector: 3 identical monologue messages", help: "steps in a row without a tool call that repeat the same decision: suspicious", field: func(p *Policy) any { return &p.MonologueSuspicious }},
+	{key: "monologue_runaway", def: 5, min: 2, atLeast: "monologue_suspicious", source: "ours: two past the suspicious count", help: "steps in a row without a tool call that repeat the same decision: runaway", field: func(p *Policy) any { return &p.MonologueRunaway }},
+	{key: "result_similarity", def: 0.9, min: 0.5, max: 1, source: "ours: 9 of 64 SimHash bits; unrelated texts differ in about 32 (sd 4)", help: "text results of 12 words or more at least this similar (estimated cosine of their word 3-shingles) are the same answer", field: func(p *Policy) any { return &p.ResultSimilarity }},
+	{key: "budget_runaway_ratio", def: 1.5, min: 1, source: "ours", help: "usage of a limit at which a budget overrun is runaway (any crossing is suspicious)", field: func(p *Policy) any { return &p.BudgetRunawayRatio }},
+	{key: "max_steps", none: true, source: "seed 000 uses 10, seed 002 maxIterations 6", help: "budget for runs that log none: steps", field: func(p *Policy) any { return &p.MaxSteps }},
+	{key: "max_tool_calls", none: true, source: "seed 000 uses 6, seed 002 LoopGuard 10", help: "budget for runs that log none: tool calls", field: func(p *Policy) any { return &p.MaxToolCalls }},
+	{key: "max_tokens", none: true, help: "budget for runs that log none: prompt + completion tokens", field: func(p *Policy) any { return &p.MaxTokens }},
+	{key: "max_cost_usd", none: true, help: "budget for runs that log none: cost in USD", field: func(p *Policy) any { return &p.MaxCostUSD }},
+	{key: "max_seconds", none: true, source: "seed 004: hard time limit", help: "budget for runs that log none: seconds from first to last ts", field: func(p *Policy) any { return &p.MaxSeconds }},
+}
+
+// volatileKeysParam documents the one policy field that is not a number.
+var volatileKeysParam = Param{
+	Key: "volatile_keys", Default: strings.Join(schema.DefaultVolatileKeys, ","),
+	Source: "ours: ids, timestamps and nonces that change on every call",
+	Help:   "args keys ignored (at any depth, any case) when comparing calls for near-duplicates",
+}
+
+// value reads a threshold's field of p as a number.
+func (t *threshold) value(p *Policy) float64 {
+	switch f := t.field(p).(type) {
+	case *int:
+		return float64(*f)
+	case *int64:
+		return float64(*f)
+	case *float64:
+		return *f
+	}
+	panic("detect: threshold " + t.key + " is not a number")
+}
+
+func (t *threshold) set(p *Policy, v float64) {
+	switch f := t.field(p).(type) {
+	case *int:
+		*f = int(v)
+	case *int64:
+		*f = int64(v)
+	case *float64:
+		*f = v
+	}
+}
+
 // DefaultPolicy returns the documented defaults.
 func DefaultPolicy() Policy {
-	return Policy{
-		Window:                 20,
-		RepeatSuspicious:       3,
-		RepeatRunaway:          4,
-		PlanLoopSuspicious:     3,
-		PlanLoopRunaway:        5,
-		NoProgressSuspicious:   10,
-		NoProgressRunaway:      20,
-		NoTerminalTail:         5,
-		ErrorStreakSuspicious:  3,
-		ErrorStreakRunaway:     5,
-		CycleSuspicious:        3,
-		CycleRunaway:           5,
-		NonRetryableSuspicious: 2,
-		NonRetryableRunaway:    4,
-		BackoffGrowth:          1.5,
-		RateLimitSuspicious:    2,
-		RateLimitRunaway:       4,
-		EmptySuspicious:        3,
-		EmptyRunaway:           5,
-		MemoryReadsSuspicious:  3,
-		MemoryReadsRunaway:     5,
-		MemoryShare:            0.5,
-		MonologueSuspicious:    3,
-		MonologueRunaway:       5,
-		BudgetRunawayRatio:     1.5,
-		ResultSimilarity:       0.9,
+	var p Policy
+	for i := range thresholds {
+		thresholds[i].set(&p, thresholds[i].def)
 	}
+	return p
 }
 
 // Param describes one policy field for docs, `runaway detectors` and flags.
@@ -125,46 +188,31 @@ type Param struct {
 	Default string
 	Source  string
 	Help    string
-	Used    []string // detector IDs that read it
+	Used    []string // detector IDs that read it: those whose Params name it
 }
 
-// Params lists every policy field in a fixed order.
+// Params lists every policy field in a fixed order: the thresholds, the
+// volatile keys after result_similarity.
 func Params() []Param {
-	d := DefaultPolicy()
-	return []Param{
-		{"window", fmt.Sprint(d.Window), "seed 001 ToolCallGuard(size=20)", "tool calls within which repeats of one call chain together", []string{"RA101", "RA103"}},
-		{"repeat_suspicious", fmt.Sprint(d.RepeatSuspicious), "seed 003 ToolLoopBreaker(limit=3); seed 001 ToolCallGuard(maxRepeat=2) blocks the 3rd", "identical calls (same tool, args, result) in a chain: suspicious", []string{"RA101", "RA103"}},
-		{"repeat_runaway", fmt.Sprint(d.RepeatRunaway), "OpenHands stuck detector: 4 identical action+observation pairs (Gemini CLI waits for 5 in a row)", "identical calls in a chain: runaway", []string{"RA101", "RA103"}},
-		{"plan_loop_suspicious", fmt.Sprint(d.PlanLoopSuspicious), "seed 001 3-2: PLAN allowed at most 1 or 2 times", "PLAN<->ACT round trips without progress: suspicious", []string{"RA201"}},
-		{"plan_loop_runaway", fmt.Sprint(d.PlanLoopRunaway), "ours: past the guard by two more re-plans", "PLAN<->ACT round trips without progress: runaway", []string{"RA201"}},
-		{"no_progress_suspicious", fmt.Sprint(d.NoProgressSuspicious), "seed 000: max 10 reasoning steps", "steps in a row without a progress event: suspicious", []string{"RA202"}},
-		{"no_progress_runaway", fmt.Sprint(d.NoProgressRunaway), "ours: twice seed 000's step limit", "steps in a row without a progress event: runaway", []string{"RA202"}},
-		{"no_terminal_tail", fmt.Sprint(d.NoTerminalTail), "ours: half of no_progress_suspicious", "steps without progress at the end of a run without STOP", []string{"RA203"}},
-		{"error_streak_suspicious", fmt.Sprint(d.ErrorStreakSuspicious), "seed 001 4-4: circuit breaker opens after 3 consecutive failures", "failed tool calls in a row: suspicious", []string{"RA301"}},
-		{"error_streak_runaway", fmt.Sprint(d.ErrorStreakRunaway), "ours: two failures past the breaker; a person reading a run sees a storm from 3-4 repeats of one failure", "failed tool calls in a row: runaway", []string{"RA301"}},
-		{"cycle_suspicious", fmt.Sprint(d.CycleSuspicious), "OpenHands stuck detector: A B A B over 6 actions", "repetitions of a cycle of 2-16 identical calls: suspicious", []string{"RA102"}},
-		{"cycle_runaway", fmt.Sprint(d.CycleRunaway), "ours: two turns past the suspicious count", "repetitions of a cycle of 2-16 identical calls: runaway", []string{"RA102"}},
-		{"nonretryable_retries_suspicious", fmt.Sprint(d.NonRetryableSuspicious), "seed 001 4-2: SCHEMA_ERROR maxRetries 0; seed 003: retryable=false means do not call again", "retries of a call after a non-retryable error: suspicious (one retry is tolerated)", []string{"RA302"}},
-		{"nonretryable_retries_runaway", fmt.Sprint(d.NonRetryableRunaway), "ours", "retries of a call after a non-retryable error: runaway", []string{"RA302"}},
-		{"backoff_growth", fmt.Sprint(d.BackoffGrowth), "seed 001 4-2 and seed 003: exponential backoff (x2), less jitter", "a retry after RATE_LIMIT backs off when its gap is at least this multiple of the previous gap", []string{"RA303"}},
-		{"ratelimit_no_backoff_suspicious", fmt.Sprint(d.RateLimitSuspicious), "seed 001 4-2: RATE_LIMIT maxRetries 2 with backoff", "retries after RATE_LIMIT whose gap did not grow: suspicious", []string{"RA303"}},
-		{"ratelimit_no_backoff_runaway", fmt.Sprint(d.RateLimitRunaway), "ours: twice the retry cap", "retries after RATE_LIMIT whose gap did not grow: runaway", []string{"RA303"}},
-		{"empty_results_suspicious", fmt.Sprint(d.EmptySuspicious), "seed 000: stop after 2 empty results for one intent", "empty results for one intent with no useful result in between: suspicious", []string{"RA601"}},
-		{"empty_results_runaway", fmt.Sprint(d.EmptyRunaway), "ours", "empty results for one intent: runaway", []string{"RA601"}},
-		{"memory_reads_suspicious", fmt.Sprint(d.MemoryReadsSuspicious), "ours: as repeat_suspicious", "retrievals of a memory written from inference, a tool error or low confidence, inside a stretch without progress: suspicious", []string{"RA501"}},
-		{"memory_reads_runaway", fmt.Sprint(d.MemoryReadsRunaway), "ours: two past the suspicious count", "those retrievals: runaway", []string{"RA501"}},
-		{"memory_share", fmt.Sprint(d.MemoryShare), "ours", "the least share of the stretch's steps that retrieved the memory", []string{"RA501"}},
-		{"monologue_suspicious", fmt.Sprint(d.MonologueSuspicious), "OpenHands stuck detector: 3 identical monologue messages", "steps in a row without a tool call that repeat the same decision: suspicious", []string{"RA204"}},
-		{"monologue_runaway", fmt.Sprint(d.MonologueRunaway), "ours: two past the suspicious count", "steps in a row without a tool call that repeat the same decision: runaway", []string{"RA204"}},
-		{"result_similarity", fmt.Sprint(d.ResultSimilarity), "ours: 9 of 64 SimHash bits; unrelated texts differ in about 32 (sd 4)", "text results of 12 words or more at least this similar (estimated cosine of their word 3-shingles) are the same answer", []string{"RA101", "RA102", "RA103", "RA202"}},
-		{"volatile_keys", strings.Join(schema.DefaultVolatileKeys, ","), "ours: ids, timestamps and nonces that change on every call", "args keys ignored (at any depth, any case) when comparing calls for near-duplicates", []string{"RA103"}},
-		{"budget_runaway_ratio", fmt.Sprint(d.BudgetRunawayRatio), "ours", "usage of a limit at which a budget overrun is runaway (any crossing is suspicious)", []string{"RA401"}},
-		{"max_steps", "0 (none)", "seed 000 uses 10, seed 002 maxIterations 6", "budget for runs that log none: steps", []string{"RA401"}},
-		{"max_tool_calls", "0 (none)", "seed 000 uses 6, seed 002 LoopGuard 10", "budget for runs that log none: tool calls", []string{"RA401"}},
-		{"max_tokens", "0 (none)", "", "budget for runs that log none: prompt + completion tokens", []string{"RA401"}},
-		{"max_cost_usd", "0 (none)", "", "budget for runs that log none: cost in USD", []string{"RA401"}},
-		{"max_seconds", "0 (none)", "seed 004: hard time limit", "budget for runs that log none: seconds from first to last ts", []string{"RA401"}},
+	var out []Param
+	for _, t := range thresholds {
+		def := fmt.Sprint(t.def)
+		if t.none {
+			def = "0 (none)"
+		}
+		out = append(out, Param{Key: t.key, Default: def, Source: t.source, Help: t.help})
+		if t.key == "result_similarity" {
+			out = append(out, volatileKeysParam)
+		}
 	}
+	for i := range out {
+		for _, d := range Registry {
+			if slices.Contains(d.Params, out[i].Key) {
+				out[i].Used = append(out[i].Used, d.ID)
+			}
+		}
+	}
+	return out
 }
 
 // Volatile returns the args keys near-duplicate detection ignores.
@@ -175,43 +223,25 @@ func (p Policy) Volatile() []string {
 	return p.VolatileKeys
 }
 
-// Validate rejects thresholds that cannot work.
+// Validate rejects thresholds that cannot work: each within its bounds,
+// and each runaway count at least its suspicious one.
 func (p *Policy) Validate() error {
-	checks := []struct {
-		name string
-		ok   bool
-	}{
-		{"window must be >= 2", p.Window >= 2},
-		{"repeat_suspicious must be >= 2", p.RepeatSuspicious >= 2},
-		{"repeat_runaway must be >= repeat_suspicious", p.RepeatRunaway >= p.RepeatSuspicious},
-		{"plan_loop_suspicious must be >= 1", p.PlanLoopSuspicious >= 1},
-		{"plan_loop_runaway must be >= plan_loop_suspicious", p.PlanLoopRunaway >= p.PlanLoopSuspicious},
-		{"no_progress_suspicious must be >= 1", p.NoProgressSuspicious >= 1},
-		{"no_progress_runaway must be >= no_progress_suspicious", p.NoProgressRunaway >= p.NoProgressSuspicious},
-		{"no_terminal_tail must be >= 1", p.NoTerminalTail >= 1},
-		{"error_streak_suspicious must be >= 1", p.ErrorStreakSuspicious >= 1},
-		{"error_streak_runaway must be >= error_streak_suspicious", p.ErrorStreakRunaway >= p.ErrorStreakSuspicious},
-		{"cycle_suspicious must be >= 2", p.CycleSuspicious >= 2},
-		{"cycle_runaway must be >= cycle_suspicious", p.CycleRunaway >= p.CycleSuspicious},
-		{"nonretryable_retries_suspicious must be >= 1", p.NonRetryableSuspicious >= 1},
-		{"nonretryable_retries_runaway must be >= nonretryable_retries_suspicious", p.NonRetryableRunaway >= p.NonRetryableSuspicious},
-		{"backoff_growth must be > 1", p.BackoffGrowth > 1},
-		{"ratelimit_no_backoff_suspicious must be >= 1", p.RateLimitSuspicious >= 1},
-		{"ratelimit_no_backoff_runaway must be >= ratelimit_no_backoff_suspicious", p.RateLimitRunaway >= p.RateLimitSuspicious},
-		{"empty_results_suspicious must be >= 1", p.EmptySuspicious >= 1},
-		{"empty_results_runaway must be >= empty_results_suspicious", p.EmptyRunaway >= p.EmptySuspicious},
-		{"memory_reads_suspicious must be >= 1", p.MemoryReadsSuspicious >= 1},
-		{"memory_reads_runaway must be >= memory_reads_suspicious", p.MemoryReadsRunaway >= p.MemoryReadsSuspicious},
-		{"memory_share must be within 0..1", p.MemoryShare >= 0 && p.MemoryShare <= 1},
-		{"monologue_suspicious must be >= 2", p.MonologueSuspicious >= 2},
-		{"monologue_runaway must be >= monologue_suspicious", p.MonologueRunaway >= p.MonologueSuspicious},
-		{"budget_runaway_ratio must be >= 1", p.BudgetRunawayRatio >= 1},
-		{"result_similarity must be within 0.5..1", p.ResultSimilarity >= 0.5 && p.ResultSimilarity <= 1},
-		{"budget limits must not be negative", p.MaxSteps >= 0 && p.MaxToolCalls >= 0 && p.MaxTokens >= 0 && p.MaxCostUSD >= 0 && p.MaxSeconds >= 0},
+	byKey := map[string]*threshold{}
+	for i := range thresholds {
+		byKey[thresholds[i].key] = &thresholds[i]
 	}
-	for _, c := range checks {
-		if !c.ok {
-			return fmt.Errorf("policy: %s", c.name)
+	for i := range thresholds {
+		t := &thresholds[i]
+		v := t.value(p)
+		switch {
+		case t.max > t.min && (v < t.min || v > t.max):
+			return fmt.Errorf("policy: %s must be within %v..%v", t.key, t.min, t.max)
+		case t.above && v <= t.min:
+			return fmt.Errorf("policy: %s must be > %v", t.key, t.min)
+		case v < t.min:
+			return fmt.Errorf("policy: %s must be >= %v", t.key, t.min)
+		case t.atLeast != "" && v < byKey[t.atLeast].value(p):
+			return fmt.Errorf("policy: %s must be >= %s", t.key, t.atLeast)
 		}
 	}
 	return nil

@@ -36,7 +36,9 @@ func TestPolicyFileErrorsAreClear(t *testing.T) {
 		"repeat_suspicous: 4\n":                     "repeat_suspicous", // typo: unknown key
 		"repeat_suspicious: 9\nrepeat_runaway: 5\n": "repeat_runaway must be >= repeat_suspicious",
 		"window: [1\n":                              "policy.yaml",
-		"max_steps: -1\n":                           "must not be negative",
+		"max_steps: -1\n":                           "max_steps must be >= 0",
+		"backoff_growth: 1\n":                       "backoff_growth must be > 1",
+		"memory_share: 1.5\n":                       "memory_share must be within 0..1",
 	}
 	for body, want := range cases {
 		path := filepath.Join(t.TempDir(), "policy.yaml")

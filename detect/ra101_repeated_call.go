@@ -16,7 +16,7 @@ var RepeatedCall = &Detector{
 	RootCause: CauseToolRetryLoop,
 	Guard:     "dedup guard on (tool, canonical args): block the 3rd identical call within 10 calls and move to RECOVER (seed 001 ToolCallGuard, seed 003 ToolLoopBreaker)",
 	Reads:     []string{"tool_calls", "same_args_hash_count", "same_args_hash_max_window", "same_args_hash_max_streak"},
-	Params:    []string{"window", "repeat_suspicious", "repeat_runaway"},
+	Params:    []string{"window", "repeat_suspicious", "repeat_runaway", "result_similarity"},
 	run:       runRepeatedCall,
 }
 

@@ -16,7 +16,7 @@ var CallCycle = &Detector{
 	RootCause: CauseToolRetryLoop,
 	Guard:     "windowed dedup on (tool, canonical args) over the last 10-20 calls, not only consecutive ones (seed 004's window; OpenHands' alternating-pattern check)",
 	Reads:     []string{"tool_calls", "distinct_calls"},
-	Params:    []string{"cycle_suspicious", "cycle_runaway"},
+	Params:    []string{"cycle_suspicious", "cycle_runaway", "result_similarity"},
 	run:       runCallCycle,
 }
 

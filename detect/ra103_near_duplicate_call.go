@@ -13,7 +13,7 @@ var NearDuplicateCall = &Detector{
 	RootCause: CauseToolRetryLoop,
 	Guard:     "dedup guard on (tool, normalised args): compare args after dropping request ids, timestamps and nonces and ignoring case, white space and key order (seed 000's dedup of the same normalised call)",
 	Reads:     []string{"tool_calls", "same_norm_args_count"},
-	Params:    []string{"window", "repeat_suspicious", "repeat_runaway", "volatile_keys"},
+	Params:    []string{"window", "repeat_suspicious", "repeat_runaway", "result_similarity", "volatile_keys"},
 	run:       runNearDuplicateCall,
 }
 

@@ -18,7 +18,7 @@ var NoProgress = &Detector{
 	Symptom:   true,
 	Guard:     "termination owned by EVAL: stop after N steps without a new artifact or observation (seed 001, 3-2; seed 000 max steps)",
 	Reads:     []string{"no_progress_steps", "progress_events"},
-	Params:    []string{"no_progress_suspicious", "no_progress_runaway"},
+	Params:    []string{"no_progress_suspicious", "no_progress_runaway", "result_similarity"},
 	run:       runNoProgress,
 }
 

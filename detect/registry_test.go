@@ -78,7 +78,7 @@ func TestDetectorParamsAndReadsExist(t *testing.T) {
 // no page or fixture is left over from a detector that is gone.
 func TestRegistryDocsAndFixtures(t *testing.T) {
 	root := filepath.Join("..")
-	want := map[string]bool{}
+	want := map[string]bool{filepath.Join("docs", "detectors", "README.md"): true} // the index (TestGenerated)
 	for _, d := range Registry {
 		want[filepath.Join("docs", "detectors", d.ID+".md")] = true
 		for _, kind := range []string{"positive", "negative"} {
