@@ -73,7 +73,7 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 //
 //  1. Loop patterns explain a run before symptoms do: no progress and a
 //     budget overrun name the cause only when no pattern fired at least as
-//     severe as they did (budget first, as seed 001 lists it as a pattern
+//     severe as they did (budget first, as guide B lists it as a pattern
 //     of its own).
 //  2. A memory written from inference or a tool error and retrieved through
 //     the loop (RA501) is what drives the patterns it overlaps.

@@ -76,7 +76,7 @@ func TestRepeatedCallNeedsTheSameResult(t *testing.T) {
 }
 
 // A B A B ... is caught for each key even though no two calls in a row are
-// equal (seed 003's breaker misses it).
+// equal (guide D's breaker misses it).
 func TestRepeatedCallSeesInterleavedRepeats(t *testing.T) {
 	r := newRun("abab")
 	for i := 0; i < 6; i++ {

@@ -1,6 +1,6 @@
 package detect
 
-// Indicators are the per-run loop indicators of DESIGN.md, computed in one
+// Indicators are the per-run loop indicators (docs/indicators.md), computed in one
 // pass over a run's columns. docs/indicators.md defines each one exactly; the
 // json names are the output contract.
 type Indicators struct {

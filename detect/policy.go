@@ -13,7 +13,7 @@ import (
 	"github.com/runawayhq/runaway/schema"
 )
 
-// Policy holds every threshold the detectors use. The seeds' numbers are
+// Policy holds every threshold the detectors use. The guides' numbers are
 // runtime-guard limits: offline, "suspicious" starts where a guard should
 // have stepped in and "runaway" where the pattern kept going well past it.
 // Params documents each field with its default and where the number comes from.
@@ -109,24 +109,24 @@ type threshold struct {
 
 // thresholds lists the policy's numeric fields in a fixed order.
 var thresholds = []threshold{
-	{key: "window", def: 20, min: 2, source: "seed 001 ToolCallGuard(size=20)", help: "tool calls within which repeats of one call chain together", field: func(p *Policy) any { return &p.Window }},
-	{key: "repeat_suspicious", def: 3, min: 2, source: "seed 003 ToolLoopBreaker(limit=3); seed 001 ToolCallGuard(maxRepeat=2) blocks the 3rd", help: "identical calls (same tool, args, result) in a chain: suspicious", field: func(p *Policy) any { return &p.RepeatSuspicious }},
+	{key: "window", def: 20, min: 2, source: "guide B ToolCallGuard(size=20)", help: "tool calls within which repeats of one call chain together", field: func(p *Policy) any { return &p.Window }},
+	{key: "repeat_suspicious", def: 3, min: 2, source: "guide D ToolLoopBreaker(limit=3); guide B ToolCallGuard(maxRepeat=2) blocks the 3rd", help: "identical calls (same tool, args, result) in a chain: suspicious", field: func(p *Policy) any { return &p.RepeatSuspicious }},
 	{key: "repeat_runaway", def: 4, min: 2, atLeast: "repeat_suspicious", source: "OpenHands stuck detector: 4 identical action+observation pairs (Gemini CLI waits for 5 in a row)", help: "identical calls in a chain: runaway", field: func(p *Policy) any { return &p.RepeatRunaway }},
-	{key: "plan_loop_suspicious", def: 3, min: 1, source: "seed 001 3-2: PLAN allowed at most 1 or 2 times", help: "PLAN<->ACT round trips without progress: suspicious", field: func(p *Policy) any { return &p.PlanLoopSuspicious }},
+	{key: "plan_loop_suspicious", def: 3, min: 1, source: "guide B: PLAN allowed at most 1 or 2 times", help: "PLAN<->ACT round trips without progress: suspicious", field: func(p *Policy) any { return &p.PlanLoopSuspicious }},
 	{key: "plan_loop_runaway", def: 5, min: 1, atLeast: "plan_loop_suspicious", source: "ours: past the guard by two more re-plans", help: "PLAN<->ACT round trips without progress: runaway", field: func(p *Policy) any { return &p.PlanLoopRunaway }},
-	{key: "no_progress_suspicious", def: 10, min: 1, source: "seed 000: max 10 reasoning steps", help: "steps in a row without a progress event: suspicious", field: func(p *Policy) any { return &p.NoProgressSuspicious }},
-	{key: "no_progress_runaway", def: 20, min: 1, atLeast: "no_progress_suspicious", source: "ours: twice seed 000's step limit", help: "steps in a row without a progress event: runaway", field: func(p *Policy) any { return &p.NoProgressRunaway }},
+	{key: "no_progress_suspicious", def: 10, min: 1, source: "guide A: max 10 reasoning steps", help: "steps in a row without a progress event: suspicious", field: func(p *Policy) any { return &p.NoProgressSuspicious }},
+	{key: "no_progress_runaway", def: 20, min: 1, atLeast: "no_progress_suspicious", source: "ours: twice guide A's step limit", help: "steps in a row without a progress event: runaway", field: func(p *Policy) any { return &p.NoProgressRunaway }},
 	{key: "no_terminal_tail", def: 5, min: 1, source: "ours: half of no_progress_suspicious", help: "steps without progress at the end of a run without STOP", field: func(p *Policy) any { return &p.NoTerminalTail }},
-	{key: "error_streak_suspicious", def: 3, min: 1, source: "seed 001 4-4: circuit breaker opens after 3 consecutive failures", help: "failed tool calls in a row: suspicious", field: func(p *Policy) any { return &p.ErrorStreakSuspicious }},
+	{key: "error_streak_suspicious", def: 3, min: 1, source: "guide B: circuit breaker opens after 3 consecutive failures", help: "failed tool calls in a row: suspicious", field: func(p *Policy) any { return &p.ErrorStreakSuspicious }},
 	{key: "error_streak_runaway", def: 5, min: 1, atLeast: "error_streak_suspicious", source: "ours: two failures past the breaker; a person reading a run sees a storm from 3-4 repeats of one failure", help: "failed tool calls in a row: runaway", field: func(p *Policy) any { return &p.ErrorStreakRunaway }},
 	{key: "cycle_suspicious", def: 3, min: 2, source: "OpenHands stuck detector: A B A B over 6 actions", help: "repetitions of a cycle of 2-16 identical calls: suspicious", field: func(p *Policy) any { return &p.CycleSuspicious }},
 	{key: "cycle_runaway", def: 5, min: 2, atLeast: "cycle_suspicious", source: "ours: two turns past the suspicious count", help: "repetitions of a cycle of 2-16 identical calls: runaway", field: func(p *Policy) any { return &p.CycleRunaway }},
-	{key: "nonretryable_retries_suspicious", def: 2, min: 1, source: "seed 001 4-2: SCHEMA_ERROR maxRetries 0; seed 003: retryable=false means do not call again", help: "retries of a call after a non-retryable error: suspicious (one retry is tolerated)", field: func(p *Policy) any { return &p.NonRetryableSuspicious }},
+	{key: "nonretryable_retries_suspicious", def: 2, min: 1, source: "guide B: SCHEMA_ERROR maxRetries 0; guide D: retryable=false means do not call again", help: "retries of a call after a non-retryable error: suspicious (one retry is tolerated)", field: func(p *Policy) any { return &p.NonRetryableSuspicious }},
 	{key: "nonretryable_retries_runaway", def: 4, min: 1, atLeast: "nonretryable_retries_suspicious", source: "ours", help: "retries of a call after a non-retryable error: runaway", field: func(p *Policy) any { return &p.NonRetryableRunaway }},
-	{key: "backoff_growth", def: 1.5, min: 1, above: true, source: "seed 001 4-2 and seed 003: exponential backoff (x2), less jitter", help: "a retry after RATE_LIMIT backs off when its gap is at least this multiple of the previous gap", field: func(p *Policy) any { return &p.BackoffGrowth }},
-	{key: "ratelimit_no_backoff_suspicious", def: 2, min: 1, source: "seed 001 4-2: RATE_LIMIT maxRetries 2 with backoff", help: "retries after RATE_LIMIT whose gap did not grow: suspicious", field: func(p *Policy) any { return &p.RateLimitSuspicious }},
+	{key: "backoff_growth", def: 1.5, min: 1, above: true, source: "guide B and guide D: exponential backoff (x2), less jitter", help: "a retry after RATE_LIMIT backs off when its gap is at least this multiple of the previous gap", field: func(p *Policy) any { return &p.BackoffGrowth }},
+	{key: "ratelimit_no_backoff_suspicious", def: 2, min: 1, source: "guide B: RATE_LIMIT maxRetries 2 with backoff", help: "retries after RATE_LIMIT whose gap did not grow: suspicious", field: func(p *Policy) any { return &p.RateLimitSuspicious }},
 	{key: "ratelimit_no_backoff_runaway", def: 4, min: 1, atLeast: "ratelimit_no_backoff_suspicious", source: "ours: twice the retry cap", help: "retries after RATE_LIMIT whose gap did not grow: runaway", field: func(p *Policy) any { return &p.RateLimitRunaway }},
-	{key: "empty_results_suspicious", def: 3, min: 1, source: "seed 000: stop after 2 empty results for one intent", help: "empty results for one intent with no useful result in between: suspicious", field: func(p *Policy) any { return &p.EmptySuspicious }},
+	{key: "empty_results_suspicious", def: 3, min: 1, source: "guide A: stop after 2 empty results for one intent", help: "empty results for one intent with no useful result in between: suspicious", field: func(p *Policy) any { return &p.EmptySuspicious }},
 	{key: "empty_results_runaway", def: 5, min: 1, atLeast: "empty_results_suspicious", source: "ours", help: "empty results for one intent: runaway", field: func(p *Policy) any { return &p.EmptyRunaway }},
 	{key: "memory_reads_suspicious", def: 3, min: 1, source: "ours: as repeat_suspicious", help: "retrievals of a memory written from inference, a tool error or low confidence, inside a stretch without progress: suspicious", field: func(p *Policy) any { return &p.MemoryReadsSuspicious }},
 	{key: "memory_reads_runaway", def: 5, min: 1, atLeast: "memory_reads_suspicious", source: "ours: two past the suspicious count", help: "those retrievals: runaway", field: func(p *Policy) any { return &p.MemoryReadsRunaway }},
@@ -135,11 +135,11 @@ var thresholds = []threshold{
 	{key: "monologue_runaway", def: 5, min: 2, atLeast: "monologue_suspicious", source: "ours: two past the suspicious count", help: "steps in a row without a tool call that repeat the same decision: runaway", field: func(p *Policy) any { return &p.MonologueRunaway }},
 	{key: "result_similarity", def: 0.9, min: 0.5, max: 1, source: "ours: 9 of 64 SimHash bits; unrelated texts differ in about 32 (sd 4)", help: "text results of 12 words or more at least this similar (estimated cosine of their word 3-shingles) are the same answer", field: func(p *Policy) any { return &p.ResultSimilarity }},
 	{key: "budget_runaway_ratio", def: 1.5, min: 1, source: "ours", help: "usage of a limit at which a budget overrun is runaway (any crossing is suspicious)", field: func(p *Policy) any { return &p.BudgetRunawayRatio }},
-	{key: "max_steps", none: true, source: "seed 000 uses 10, seed 002 maxIterations 6", help: "budget for runs that log none: steps", field: func(p *Policy) any { return &p.MaxSteps }},
-	{key: "max_tool_calls", none: true, source: "seed 000 uses 6, seed 002 LoopGuard 10", help: "budget for runs that log none: tool calls", field: func(p *Policy) any { return &p.MaxToolCalls }},
+	{key: "max_steps", none: true, source: "guide A uses 10, guide C maxIterations 6", help: "budget for runs that log none: steps", field: func(p *Policy) any { return &p.MaxSteps }},
+	{key: "max_tool_calls", none: true, source: "guide A uses 6, guide C LoopGuard 10", help: "budget for runs that log none: tool calls", field: func(p *Policy) any { return &p.MaxToolCalls }},
 	{key: "max_tokens", none: true, help: "budget for runs that log none: prompt + completion tokens", field: func(p *Policy) any { return &p.MaxTokens }},
 	{key: "max_cost_usd", none: true, help: "budget for runs that log none: cost in USD", field: func(p *Policy) any { return &p.MaxCostUSD }},
-	{key: "max_seconds", none: true, source: "seed 004: hard time limit", help: "budget for runs that log none: seconds from first to last ts", field: func(p *Policy) any { return &p.MaxSeconds }},
+	{key: "max_seconds", none: true, source: "guide E: hard time limit", help: "budget for runs that log none: seconds from first to last ts", field: func(p *Policy) any { return &p.MaxSeconds }},
 }
 
 // volatileKeysParam documents the one policy field that is not a number.

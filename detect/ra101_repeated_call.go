@@ -8,13 +8,13 @@ import (
 
 // RepeatedCall finds the same call (tool and canonical args) made again and
 // again with the same result: the agent asked the same question and got the
-// same answer, so it learned nothing (seed 001, pattern 1-2).
+// same answer, so it learned nothing (guide B).
 var RepeatedCall = &Detector{
 	ID:        "RA101",
 	Slug:      "repeated-identical-call",
 	Title:     "Same tool call repeated with the same result",
 	RootCause: CauseToolRetryLoop,
-	Guard:     "dedup guard on (tool, canonical args): block the 3rd identical call within 10 calls and move to RECOVER (seed 001 ToolCallGuard, seed 003 ToolLoopBreaker)",
+	Guard:     "dedup guard on (tool, canonical args): block the 3rd identical call within 10 calls and move to RECOVER (guide B ToolCallGuard, guide D ToolLoopBreaker)",
 	Reads:     []string{"tool_calls", "same_args_hash_count", "same_args_hash_max_window", "same_args_hash_max_streak"},
 	Params:    []string{"window", "repeat_suspicious", "repeat_runaway", "result_similarity"},
 	run:       runRepeatedCall,
@@ -32,7 +32,7 @@ type callChain struct {
 	brokenBy int   // step index of the call of this key that broke the chain with a new result, -1 if none
 	errors   int
 	// nonRetryable counts errors that say retrying cannot help: SCHEMA_ERROR
-	// or retryable:false (seed 001 4-2: SCHEMA_ERROR is never retried).
+	// or retryable:false (guide B: SCHEMA_ERROR is never retried).
 	nonRetryable int
 	finalized    bool
 }

@@ -7,14 +7,14 @@ import (
 
 // CallCycle finds calls repeating in a cycle of period 2 to 16 (A B A B,
 // A B C A B C, a block of a dozen actions replayed) with the same results: the agent goes round the same few
-// calls and learns nothing. Seed 003's breaker only sees identical calls in
+// calls and learns nothing. Guide D's breaker only sees identical calls in
 // a row, so these loops pass it; OpenHands catches period 2 over 6 actions.
 var CallCycle = &Detector{
 	ID:        "RA102",
 	Slug:      "call-cycle",
 	Title:     "Calls repeating in a cycle of 2 to 16 with the same results",
 	RootCause: CauseToolRetryLoop,
-	Guard:     "windowed dedup on (tool, canonical args) over the last 10-20 calls, not only consecutive ones (seed 004's window; OpenHands' alternating-pattern check)",
+	Guard:     "windowed dedup on (tool, canonical args) over the last 10-20 calls, not only consecutive ones (guide E's window; OpenHands' alternating-pattern check)",
 	Reads:     []string{"tool_calls", "distinct_calls"},
 	Params:    []string{"cycle_suspicious", "cycle_runaway", "result_similarity"},
 	run:       runCallCycle,

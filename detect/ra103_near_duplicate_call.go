@@ -5,13 +5,13 @@ import "fmt"
 // NearDuplicateCall finds the same call made again and again with cosmetic
 // changes (a fresh request id or timestamp, other case or spacing, another
 // key order) and the same result. An exact-args dedup guard, Gemini CLI's
-// or seed 003's, never sees two of them as equal, so the loop runs on.
+// or guide D's, never sees two of them as equal, so the loop runs on.
 var NearDuplicateCall = &Detector{
 	ID:        "RA103",
 	Slug:      "near-duplicate-call",
 	Title:     "Same call with cosmetic changes to its args, same result",
 	RootCause: CauseToolRetryLoop,
-	Guard:     "dedup guard on (tool, normalised args): compare args after dropping request ids, timestamps and nonces and ignoring case, white space and key order (seed 000's dedup of the same normalised call)",
+	Guard:     "dedup guard on (tool, normalised args): compare args after dropping request ids, timestamps and nonces and ignoring case, white space and key order (guide A's dedup of the same normalised call)",
 	Reads:     []string{"tool_calls", "same_norm_args_count"},
 	Params:    []string{"window", "repeat_suspicious", "repeat_runaway", "result_similarity", "volatile_keys"},
 	run:       runNearDuplicateCall,

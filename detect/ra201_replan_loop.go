@@ -7,14 +7,14 @@ import (
 )
 
 // ReplanLoop finds PLAN<->ACT oscillation without progress: the agent plans,
-// acts, learns nothing and plans again (seed 001, pattern 1-1, indicator
+// acts, learns nothing and plans again (guide B, indicator
 // state_oscillation).
 var ReplanLoop = &Detector{
 	ID:        "RA201",
 	Slug:      "replan-loop",
 	Title:     "PLAN<->ACT round trips with no progress in between",
 	RootCause: CauseReplanLoop,
-	Guard:     "state machine with a PLAN cap (at most 2 plans) and termination owned by EVAL, not by the model (seed 001, 3-2)",
+	Guard:     "state machine with a PLAN cap (at most 2 plans) and termination owned by EVAL, not by the model (guide B)",
 	Reads:     []string{"plans", "plans_repeated", "plan_act_round_trips", "plan_act_round_trips_no_progress", "state_oscillation", "progress_events"},
 	Params:    []string{"plan_loop_suspicious", "plan_loop_runaway"},
 	run:       runReplanLoop,

@@ -8,7 +8,7 @@ import (
 
 // NoProgress finds long stretches with no progress event: no new artifact, no
 // memory written as an observation or decision, no call that returned new
-// data, no STOP (seed 001 indicator no_progress_steps). It is a symptom: it
+// data, no STOP (guide B indicator no_progress_steps). It is a symptom: it
 // names the root cause only when no loop pattern explains the run.
 var NoProgress = &Detector{
 	ID:        "RA202",
@@ -16,7 +16,7 @@ var NoProgress = &Detector{
 	Title:     "Many steps in a row without progress",
 	RootCause: CauseReplanLoop,
 	Symptom:   true,
-	Guard:     "termination owned by EVAL: stop after N steps without a new artifact or observation (seed 001, 3-2; seed 000 max steps)",
+	Guard:     "termination owned by EVAL: stop after N steps without a new artifact or observation (guide B; guide A max steps)",
 	Reads:     []string{"no_progress_steps", "progress_events"},
 	Params:    []string{"no_progress_suspicious", "no_progress_runaway", "result_similarity"},
 	run:       runNoProgress,

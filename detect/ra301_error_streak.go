@@ -8,7 +8,7 @@ import (
 )
 
 // ErrorStreak finds a long run of failed tool calls with no circuit breaker
-// stepping in (seed 001, 4-4; seed 002 ErrorCircuitBreaker): failures that
+// stepping in (guide B; guide C ErrorCircuitBreaker): failures that
 // repeat, the same error coming back, not an agent fixing one different
 // error after another.
 var ErrorStreak = &Detector{
@@ -16,7 +16,7 @@ var ErrorStreak = &Detector{
 	Slug:      "error-streak",
 	Title:     "Failed tool calls in a row without a circuit breaker",
 	RootCause: CauseErrorStorm,
-	Guard:     "circuit breaker: open after 3 consecutive failures, stay open 60 s, half-open with one probe; retry policy by error type (seed 001, 4-2 and 4-4)",
+	Guard:     "circuit breaker: open after 3 consecutive failures, stay open 60 s, half-open with one probe; retry policy by error type (guide B)",
 	Reads:     []string{"tool_errors", "tool_errors_by_type", "max_error_streak"},
 	Params:    []string{"error_streak_suspicious", "error_streak_runaway"},
 	run:       runErrorStreak,

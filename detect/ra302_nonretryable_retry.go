@@ -7,14 +7,14 @@ import (
 )
 
 // NonRetryableRetry finds a call retried after it failed with an error that
-// says retrying cannot help: SCHEMA_ERROR (seed 001 4-2: maxRetries 0, fix
-// the args or the prompt) or retryable:false (seed 003: do not call again).
+// says retrying cannot help: SCHEMA_ERROR (guide B: maxRetries 0, fix
+// the args or the prompt) or retryable:false (guide D: do not call again).
 var NonRetryableRetry = &Detector{
 	ID:        "RA302",
 	Slug:      "nonretryable-retry",
 	Title:     "Call retried after a non-retryable error",
 	RootCause: CauseToolRetryLoop,
-	Guard:     "retry policy by error type: SCHEMA_ERROR and retryable:false stop the call and move to RECOVER to repair the args (seed 001 4-2 policyFor; seed 003)",
+	Guard:     "retry policy by error type: SCHEMA_ERROR and retryable:false stop the call and move to RECOVER to repair the args (guide B policyFor; guide D)",
 	Reads:     []string{"tool_errors", "tool_errors_by_type"},
 	Params:    []string{"nonretryable_retries_suspicious", "nonretryable_retries_runaway"},
 	run:       runNonRetryableRetry,

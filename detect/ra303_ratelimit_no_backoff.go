@@ -8,14 +8,14 @@ import (
 
 // RateLimitNoBackoff finds calls retried after RATE_LIMIT (or HTTP 429)
 // without waiting longer each time: hammering a throttled API keeps it
-// throttled (seed 001 4-2: exponential backoff, at most 2 retries). It reads
+// throttled (guide B: exponential backoff, at most 2 retries). It reads
 // ts; a run without ts gets no finding from it rather than a false one.
 var RateLimitNoBackoff = &Detector{
 	ID:        "RA303",
 	Slug:      "ratelimit-no-backoff",
 	Title:     "RATE_LIMIT retried without growing backoff",
 	RootCause: CauseErrorStorm,
-	Guard:     "exponential backoff on RATE_LIMIT (base 800 ms, x2) with a retry cap of 2, then a circuit breaker (seed 001 4-2 and 4-4; seed 003 retry helper)",
+	Guard:     "exponential backoff on RATE_LIMIT (base 800 ms, x2) with a retry cap of 2, then a circuit breaker (guide B; guide D retry helper)",
 	Reads:     []string{"tool_errors_by_type", "duration_ms"},
 	Params:    []string{"backoff_growth", "ratelimit_no_backoff_suspicious", "ratelimit_no_backoff_runaway"},
 	run:       runRateLimitNoBackoff,

@@ -3,8 +3,8 @@ package detect
 import "fmt"
 
 // BudgetOverrun finds runs that went on past their budget (logged, or the
-// policy's default): the limit lived in the prompt, not in the runtime (seed
-// 001, pattern 1-4). It is a symptom: budget-ignored is the root cause only
+// policy's default): the limit lived in the prompt, not in the runtime (guide B's
+// "budget ignored" pattern). It is a symptom: budget-ignored is the root cause only
 // when no loop pattern explains the run.
 var BudgetOverrun = &Detector{
 	ID:        "RA401",
@@ -12,7 +12,7 @@ var BudgetOverrun = &Detector{
 	Title:     "Steps, tool calls, tokens, cost or time past the budget",
 	RootCause: CauseBudgetIgnored,
 	Symptom:   true,
-	Guard:     "hard caps enforced by the runtime (max steps, max tool calls, tokens, cost, wall time), not by the prompt (seed 001, 4-3 and 6; seed 004)",
+	Guard:     "hard caps enforced by the runtime (max steps, max tool calls, tokens, cost, wall time), not by the prompt (guide B; guide E)",
 	Reads:     []string{"budget_max_steps", "budget_max_tool_calls", "budget_max_tokens", "budget_max_cost_usd", "budget_max_seconds", "budget_crossings", "steps_after_budget"},
 	Params:    []string{"budget_runaway_ratio", "max_steps", "max_tool_calls", "max_tokens", "max_cost_usd", "max_seconds"},
 	run:       runBudgetOverrun,

@@ -5,13 +5,13 @@ import "fmt"
 // MemoryContamination finds a memory written from a guess or a failure
 // (tagged inference or tool_error, or an entry with low confidence) that
 // the agent then retrieves at step after step of a stretch without
-// progress: the wrong fact keeps pulling it back (seed 001, pattern 1-3).
+// progress: the wrong fact keeps pulling it back (guide B).
 var MemoryContamination = &Detector{
 	ID:        "RA501",
 	Slug:      "memory-contamination",
 	Title:     "A memory written from inference or a tool error drives the loop",
 	RootCause: CauseMemoryContamination,
-	Guard:     "type every memory (observation, decision, constraint) with source and confidence, filter inference and tool errors on read, keep tool errors in their own channel (seed 001, 5-2 and 5-3)",
+	Guard:     "type every memory (observation, decision, constraint) with source and confidence, filter inference and tool errors on read, keep tool errors in their own channel (guide B)",
 	Reads:     []string{"no_progress_steps", "progress_events"},
 	Params:    []string{"memory_reads_suspicious", "memory_reads_runaway", "memory_share"},
 	run:       runMemoryContamination,

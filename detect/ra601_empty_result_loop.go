@@ -9,7 +9,7 @@ import (
 
 // EmptyResultLoop finds an agent rephrasing its query for one intent (the
 // logged intent, else queries of one tool sharing most of their words) while
-// every result comes back empty (seed 000: "a tool returns empty or
+// every result comes back empty (guide A: "a tool returns empty or
 // not-found twice for the same intent: stop and answer with assumptions,
 // unknowns and questions").
 var EmptyResultLoop = &Detector{
@@ -17,7 +17,7 @@ var EmptyResultLoop = &Detector{
 	Slug:      "empty-result-loop",
 	Title:     "Empty results for one intent, again and again",
 	RootCause: CauseEmptyResultLoop,
-	Guard:     "stop after 2 empty results per intent and answer with assumptions, unknowns and questions for the user (seed 000 maxEmptySameIntent; structured not-found results)",
+	Guard:     "stop after 2 empty results per intent and answer with assumptions, unknowns and questions for the user (guide A maxEmptySameIntent; structured not-found results)",
 	Reads:     []string{"empty_results"},
 	Params:    []string{"empty_results_suspicious", "empty_results_runaway"},
 	run:       runEmptyResultLoop,

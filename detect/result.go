@@ -44,7 +44,7 @@ func ParseVerdict(s string) (Verdict, bool) {
 	return 0, false
 }
 
-// RootCause is the likely reason a run ran away (DESIGN.md, "Root causes").
+// RootCause is the likely reason a run ran away (docs/root-causes.md).
 type RootCause string
 
 const (

@@ -6,7 +6,7 @@
 // loop's onset, the steps, tokens and cost saved, and the healthy runs
 // stopped by mistake, with the guard's reason.
 //
-// The built-in guards (Registry) are the seeds' guards and the loop checks of
+// The built-in guards (Registry) are the guides' guards and the loop checks of
 // agent frameworks, with their published defaults and, where the sources
 // document them, their defects: the point is to show which guard would have
 // worked. docs/replay.md describes each one.

@@ -34,7 +34,7 @@ type Param struct {
 // like detect's detectors.
 type Spec struct {
 	Name string
-	// Source is where the guard and its defaults come from (seed, product),
+	// Source is where the guard and its defaults come from (a guide, the product),
 	// and Rule what it does, in one line each.
 	Source string
 	Rule   string

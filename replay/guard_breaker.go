@@ -6,21 +6,21 @@ import (
 	"github.com/runawayhq/runaway/detect"
 )
 
-// Breaker is a circuit breaker on tool failures. Seed 001 (4-4) opens a
+// Breaker is a circuit breaker on tool failures. Guide B opens a
 // tool's breaker after 3 consecutive failures of that tool, keeps it open
-// 60 s and lets one half-open probe through; seed 002's
+// 60 s and lets one half-open probe through; guide C's
 // ErrorCircuitBreaker(2) throws at the 2nd consecutive failure of any tool
 // (breaker:threshold=2,per_tool=0). The replay has no time model: it ends
-// the run when the breaker opens, as seed 002's throw does, so the first
+// the run when the breaker opens, as guide C's throw does, so the first
 // step saved is the one after the failure that opened it. A success resets
 // the count; steps without a result neither reset nor count.
 var Breaker = &Spec{
 	Name:   "breaker",
-	Source: "seed 001 circuit breaker (open after 3 consecutive failures); seed 002 ErrorCircuitBreaker(threshold = 2)",
+	Source: "guide B circuit breaker (open after 3 consecutive failures); guide C ErrorCircuitBreaker(threshold = 2)",
 	Rule:   "end the run after threshold consecutive failures (of one tool with per_tool=1, of any tool with 0)",
 	Params: []Param{
 		{Name: "threshold", Default: 3, Min: 1, Help: "consecutive failures that open the breaker"},
-		{Name: "per_tool", Default: 1, Min: 0, Help: "1: one breaker per tool (seed 001); 0: one for the run (seed 002)"},
+		{Name: "per_tool", Default: 1, Min: 0, Help: "1: one breaker per tool (guide B); 0: one for the run (guide C)"},
 	},
 	new: func(p []int) stepper {
 		return &breaker{threshold: p[0], perTool: p[1] != 0, fails: map[string]int{}, first: map[string]int64{}}

@@ -6,14 +6,14 @@ import (
 	"github.com/runawayhq/runaway/detect"
 )
 
-// MaxSteps is the seeds' hard step limit: seed 000's "Max reasoning steps:
-// 10", seed 002's maxIterations and seed 004's maxSteps. It stops the run
-// at the step past the limit. (Seed 000's code checks step >= maxSteps right
+// MaxSteps is the guides' hard step limit: guide A's "Max reasoning steps:
+// 10", guide C's maxIterations and guide E's maxSteps. It stops the run
+// at the step past the limit. (Guide A's code checks step >= maxSteps right
 // after incrementing, so it lets only 9 of its 10 steps run: maxsteps:n=9
 // replays that code to the letter.)
 var MaxSteps = &Spec{
 	Name:   "maxsteps",
-	Source: "seed 000 LIMITS.maxSteps = 10 (seeds 002 maxIterations, 004 maxSteps)",
+	Source: "guide A LIMITS.maxSteps = 10 (guide C maxIterations, 004 maxSteps)",
 	Rule:   "stop the run at step n+1",
 	Params: []Param{{Name: "n", Default: 10, Min: 1, Help: "steps allowed per run"}},
 	new:    func(p []int) stepper { return &stepCap{n: p[0]} },
@@ -44,15 +44,15 @@ func (g *stepCap) Step(r detect.RunSteps, i int) (bool, string) {
 	return true, fmt.Sprintf("%s step (max %d)", ordinal(i+1), g.n)
 }
 
-// MaxCalls is the seeds' tool-call budget: seed 000's "Max tool calls: 6"
-// (LIMITS.maxToolCalls), seed 004's runWithGuards (throw when steps >
+// MaxCalls is the guides' tool-call budget: guide A's "Max tool calls: 6"
+// (LIMITS.maxToolCalls), guide E's runWithGuards (throw when steps >
 // maxSteps, counted per tool call). It blocks the call past the limit.
-// Seed 000 checks the count at the top of its loop, so it ends the run at
+// Guide A checks the count at the top of its loop, so it ends the run at
 // the step after the 6th call even when that step would not call a tool;
-// the replay blocks the 7th call, as seed 004 does.
+// the replay blocks the 7th call, as guide E does.
 var MaxCalls = &Spec{
 	Name:   "maxcalls",
-	Source: "seed 000 LIMITS.maxToolCalls = 6 (seed 004 runWithGuards onToolCall)",
+	Source: "guide A LIMITS.maxToolCalls = 6 (guide E runWithGuards onToolCall)",
 	Rule:   "block tool call n+1",
 	Params: []Param{{Name: "n", Default: 6, Min: 1, Help: "tool calls allowed per run"}},
 	new:    func(p []int) stepper { return &callCap{n: p[0]} },

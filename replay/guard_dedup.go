@@ -6,18 +6,18 @@ import (
 	"github.com/runawayhq/runaway/detect"
 )
 
-// Dedup is seed 000's duplicate-call block: a set of the calls made so far
+// Dedup is guide A's duplicate-call block: a set of the calls made so far
 // (seenCalls); a call already in it ends the run
 // ("duplicateToolCallBlocked"), however long ago it was made.
 //
-// Seed 000 keys calls with stableStringify, JSON.stringify(args,
+// Guide A keys calls with stableStringify, JSON.stringify(args,
 // Object.keys(args).sort()), which keeps only top-level key names at every
 // depth: calls that differ only in nested args collide and the second is
 // blocked. The log carries args hashes, not args, so the replay keys calls
-// canonically (RunSteps.CallKey); the seed's guard blocks at least as often.
+// canonically (RunSteps.CallKey); the guide's guard blocks at least as often.
 var Dedup = &Spec{
 	Name:   "dedup",
-	Source: "seed 000 runAgentLoop: seenCalls set, duplicateToolCallBlocked",
+	Source: "guide A runAgentLoop: seenCalls set, duplicateToolCallBlocked",
 	Rule:   "block a call (same tool, same normalized args) made before in the run",
 	new:    func([]int) stepper { return &dedup{seen: map[uint64]int64{}} },
 }

@@ -6,16 +6,16 @@ import (
 	"github.com/runawayhq/runaway/detect"
 )
 
-// EmptyStop is seed 000's empty-result stop: count empty results per intent
+// EmptyStop is guide A's empty-result stop: count empty results per intent
 // (emptyHitsByIntent) and, at the 2nd for one intent, end the run and answer
-// with assumptions and questions ("emptyResultTwice"). The seed's
+// with assumptions and questions ("emptyResultTwice"). The guide's
 // isEmptyResult counts only successful calls (ok) whose data is null, [] or
 // blank; the replay counts RunSteps.IsEmpty on calls that did not fail. The
 // intent is the step's logged intent, else the tool's name. The check runs
 // after the result, so the run stops at the next step.
 var EmptyStop = &Spec{
 	Name:   "empty-stop",
-	Source: "seed 000 LIMITS.maxEmptySameIntent = 2 (emptyResultTwice)",
+	Source: "guide A LIMITS.maxEmptySameIntent = 2 (emptyResultTwice)",
 	Rule:   "end the run after n empty results for one intent",
 	Params: []Param{{Name: "n", Default: 2, Min: 1, Help: "empty results per intent that end the run"}},
 	new:    func(p []int) stepper { return &emptyStop{n: p[0], hits: map[string]int{}} },

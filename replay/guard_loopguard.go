@@ -6,17 +6,17 @@ import (
 	"github.com/runawayhq/runaway/detect"
 )
 
-// LoopGuard is seed 002's LoopGuard: a count per call fingerprint over the
+// LoopGuard is guide C's LoopGuard: a count per call fingerprint over the
 // whole run; check() throws when the run's total exceeds maxTotalCalls, or a
 // fingerprint's count exceeds maxSameCall. Nothing is ever forgotten, so a
 // long paginated listing (every page a new call) trips the total, and a page
-// fetched again late in a run trips the repeat: the seeds' README lists it.
-// The seed's runWithGuards builds LoopGuard(2, 8); the class defaults are
-// (2, 10). Its fingerprint hashes stableStringify(args), with seed 000's
+// fetched again late in a run trips the repeat: docs/design.md lists it.
+// The guide's runWithGuards builds LoopGuard(2, 8); the class defaults are
+// (2, 10). Its fingerprint hashes stableStringify(args), with guide A's
 // nested-key defect; the replay keys calls canonically.
 var LoopGuard = &Spec{
 	Name:   "loopguard",
-	Source: "seed 002 LoopGuard(maxSameCall = 2, maxTotalCalls = 10)",
+	Source: "guide C LoopGuard(maxSameCall = 2, maxTotalCalls = 10)",
 	Rule:   "throw when a call's count in the run > max_same_call, or the run's calls > max_total_calls",
 	Params: []Param{
 		{Name: "max_same_call", Default: 2, Min: 1, Help: "identical calls allowed per run"},

@@ -6,17 +6,17 @@ import (
 	"github.com/runawayhq/runaway/detect"
 )
 
-// ToolCallGuard is seed 001's guard (4-1): canCall counts the call's key
+// ToolCallGuard is guide B's guard (4-1): canCall counts the call's key
 // among the last `size` allowed calls and refuses it (REPEATED_SAME_ARGS)
 // when it is there maxRepeat times or more, so the 3rd identical call within
 // 20 is blocked; refused calls are not remembered. The seed moves the agent
 // to RECOVER; the replay cannot know what the agent would have done instead,
-// so the block is where the run stops. The seed's hashArgs does not sort
+// so the block is where the run stops. The guide's hashArgs does not sort
 // keys (the same call can hash differently); the replay keys calls
 // canonically.
 var ToolCallGuard = &Spec{
 	Name:   "toolcallguard",
-	Source: "seed 001 ToolCallGuard(size = 20, maxRepeat = 2)",
+	Source: "guide B ToolCallGuard(size = 20, maxRepeat = 2)",
 	Rule:   "block a call already made max_repeat times among the last size calls",
 	Params: []Param{
 		{Name: "size", Default: 20, Min: 1, Help: "calls remembered"},

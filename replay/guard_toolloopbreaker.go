@@ -6,16 +6,16 @@ import (
 	"github.com/runawayhq/runaway/detect"
 )
 
-// ToolLoopBreaker is seed 003's LangChain callback: handleToolStart pushes
+// ToolLoopBreaker is guide D's LangChain callback: handleToolStart pushes
 // `${tool.name}:${input}` onto a window of the last 10 calls and throws when
 // the last `limit` entries are all the same. Only calls in a row count, so
-// an A B A B loop never trips it (the seeds' README lists the defect); and
+// an A B A B loop never trips it (docs/design.md lists the defect); and
 // the window only ever holds 10 entries, so a limit above the window never
 // fires. The seed keys on the raw input string, in which key order counts;
 // the replay keys calls canonically.
 var ToolLoopBreaker = &Spec{
 	Name:   "toolloopbreaker",
-	Source: "seed 003 ToolLoopBreaker(limit = 3), window of 10 calls",
+	Source: "guide D ToolLoopBreaker(limit = 3), window of 10 calls",
 	Rule:   "throw at the limit-th identical call in a row",
 	Params: []Param{
 		{Name: "limit", Default: 3, Min: 2, Help: "identical calls in a row that throw"},

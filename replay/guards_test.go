@@ -40,7 +40,7 @@ func TestDedupBlocksTheFirstRepeatHoweverFarBack(t *testing.T) {
 }
 
 func TestLoopGuardCountsOverTheWholeRun(t *testing.T) {
-	// Seed 002's defect: pagination, each page a new call, trips the
+	// Guide C's defect: pagination, each page a new call, trips the
 	// total of 10, although no call repeats.
 	p := newRun("pages")
 	for page := 1; page <= 12; page++ {
@@ -56,7 +56,7 @@ func TestLoopGuardCountsOverTheWholeRun(t *testing.T) {
 	}
 	r.call("list_items", argsA, okA).call(search, argsC, okB).call("list_items", argsA, okA)
 	wantStop(t, "loopguard", r, 6, "repeated identical tool call: 3rd list_items")
-	// A windowed guard lets pagination through (seed 004: "why a window").
+	// A windowed guard lets pagination through (guide E: "why a window").
 	wantStop(t, "toolcallguard", p, -1, "")
 }
 
@@ -75,7 +75,7 @@ func TestToolLoopBreakerMissesAlternatingLoops(t *testing.T) {
 	}
 	wantStop(t, "toolloopbreaker:limit=11", long, -1, "")
 	wantStop(t, "toolloopbreaker:limit=10", long, 9, "10 times")
-	// The seed's ToolCallGuard and OpenHands do see A B A B.
+	// The guide's ToolCallGuard and OpenHands do see A B A B.
 	wantStop(t, "toolcallguard", abab, 4, "REPEATED_SAME_ARGS")
 	wantStop(t, "openhands", abab, 6, "alternating")
 }
@@ -113,8 +113,8 @@ func TestBreakerEndsTheRunAfterTheFailureThatOpensIt(t *testing.T) {
 	wantStop(t, "breaker:threshold=2,per_tool=0", r, 3, "2 consecutive failures of tool calls")
 	// A breaker that opens on the last step saves nothing: not a stop.
 	wantStop(t, "breaker", newRun("b2").call(search, argsA, fail).call(search, argsA, fail).call(search, argsA, fail), -1, "")
-	// Per tool (seed 001), a success of another tool resets nothing;
-	// for the run (seed 002), it does.
+	// Per tool (guide B), a success of another tool resets nothing;
+	// for the run (guide C), it does.
 	mixed := newRun("b3").call("x", argsA, fail).call("y", argsA, okA).call("x", argsA, fail).call("y", argsA, okA).call("x", argsA, fail).eval()
 	wantStop(t, "breaker", mixed, 5, "failures of x")
 	wantStop(t, "breaker:per_tool=0", mixed, -1, "")

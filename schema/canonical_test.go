@@ -88,7 +88,7 @@ func TestCanonicalizeRoundTrips(t *testing.T) {
 	}
 }
 
-// seedStableStringify reproduces seeds 000 and 002:
+// seedStableStringify reproduces guides A and C:
 // JSON.stringify(obj, Object.keys(obj).sort()). An array replacer is an
 // allow-list of property names applied at every depth, so nested keys that
 // are not also top-level keys vanish.
@@ -148,23 +148,23 @@ func TestArgsHashKeepsNestedKeys(t *testing.T) {
 	_ = json.Unmarshal([]byte(a), &va)
 	_ = json.Unmarshal([]byte(b), &vb)
 	if seedStableStringify(va) != seedStableStringify(vb) {
-		t.Fatalf("the seed emulation should collide: %s vs %s", seedStableStringify(va), seedStableStringify(vb))
+		t.Fatalf("the guides' emulation should collide: %s vs %s", seedStableStringify(va), seedStableStringify(vb))
 	}
 	if seedStableStringify(va) != `{"filter":{},"limit":10}` {
 		t.Fatalf("seed emulation drifted: %s", seedStableStringify(va))
 	}
 	if mustHash(t, a) == mustHash(t, b) {
-		t.Fatal("ArgsHash collides on different nested args, as the seeds' stableStringify does")
+		t.Fatal("ArgsHash collides on different nested args, as the guides' stableStringify does")
 	}
 }
 
-// Seed defect 2: seed 001's hashArgs = sha256(JSON.stringify(args)) depends
+// Seed defect 2: guide B's hashArgs = sha256(JSON.stringify(args)) depends
 // on key order, so the same call hashes two ways.
 func TestArgsHashIgnoresKeyOrder(t *testing.T) {
 	a := `{"q":"AutoGPT memory loop","opts":{"lang":"en","top_k":5}}`
 	b := `{"opts":{"top_k":5,"lang":"en"},"q":"AutoGPT memory loop"}`
 	if seedStyle(a) == seedStyle(b) {
-		t.Fatal("key order should change the seed 001 hash input")
+		t.Fatal("key order should change the guide B hash input")
 	}
 	if mustHash(t, a) != mustHash(t, b) {
 		t.Fatal("ArgsHash depends on key order")

@@ -2,7 +2,7 @@ package schema
 
 import "strings"
 
-// State is an agent state from seed 001's state machine. Unknown strings are
+// State is an agent state from guide B's state machine. Unknown strings are
 // kept as-is in the Arrow column; StateCode maps them to StateOther.
 type State uint8
 
@@ -60,7 +60,7 @@ func StateCode(s string) State {
 	return StateOther
 }
 
-// Error types named by seed 001's policyFor. Other strings are kept as logged.
+// Error types named by guide B's policyFor. Other strings are kept as logged.
 const (
 	ErrRateLimit   = "RATE_LIMIT"
 	ErrTimeout     = "TIMEOUT"
@@ -68,7 +68,7 @@ const (
 	ErrUnknown     = "UNKNOWN"
 )
 
-// Memory tags and entry types (seed 001, section 5-2).
+// Memory tags and entry types (guide B).
 const (
 	MemObservation = "observation"
 	MemDecision    = "decision"

@@ -38,7 +38,7 @@ type ToolCall struct {
 	ArgsHash string          `json:"args_hash,omitempty"`
 }
 
-// ToolResult is what the tool returned. Field names follow seeds 000, 001 and 003.
+// ToolResult is what the tool returned. Field names follow guides A, B and D.
 type ToolResult struct {
 	OK          *bool           `json:"ok,omitempty"`
 	ErrorType   string          `json:"error_type,omitempty"`
@@ -62,7 +62,7 @@ type Memory struct {
 	Entries   []MemoryEntry `json:"entries,omitempty"`
 }
 
-// MemoryEntry is a typed memory record (seed 001, 5-2).
+// MemoryEntry is a typed memory record (guide B).
 type MemoryEntry struct {
 	ID         string   `json:"id"`
 	Type       string   `json:"type,omitempty"`
@@ -208,7 +208,7 @@ func (r *ToolResult) NormalizedErrorType() string {
 // IsEmpty reports whether a result came back empty, per the input contract:
 // empty:true, result_count:0, items:[], found:false, or data that is present
 // and null, a blank string or []. An error is never empty. A result with no
-// data field at all is not empty: most logs (seed 001's schema) never log data.
+// data field at all is not empty: most logs (guide B's schema) never log data.
 func (r *ToolResult) IsEmpty() bool {
 	if r == nil || r.IsError() {
 		return false
@@ -231,7 +231,7 @@ func (r *ToolResult) IsEmpty() bool {
 	return false
 }
 
-// isEmptyJSONValue is seed 000's isEmptyResult on raw JSON: null, [] or a
+// isEmptyJSONValue is guide A's isEmptyResult on raw JSON: null, [] or a
 // string of only white space.
 func isEmptyJSONValue(raw []byte) bool {
 	v := bytes.TrimSpace(raw)
@@ -340,7 +340,7 @@ func (s *Step) validateAmounts() error {
 
 // HasPayload reports whether the result carries what it returned (items,
 // data or result_count), so two fingerprints can be compared as answers.
-// Logs in seed 001's schema log only ok/status: every such result of a tool
+// Logs in guide B's schema log only ok/status: every such result of a tool
 // fingerprints the same, which says nothing about whether it was new.
 func (r *ToolResult) HasPayload() bool {
 	return r != nil && (len(r.Items) > 0 || len(r.Data) > 0 || r.ResultCount != nil)

@@ -64,7 +64,7 @@ var hexDigit = func() (t [256]byte) {
 
 // MemoryProgress: the step wrote memory typed as an observation or a
 // decision, and nothing it wrote is tagged inference or tool_error (a
-// recorded failure or a guess is not progress; seed 001 5-1).
+// recorded failure or a guess is not progress; guide B).
 func MemoryProgress(m *Memory) bool {
 	if m == nil || len(m.Written) == 0 {
 		return false
@@ -87,14 +87,14 @@ func MemoryProgress(m *Memory) bool {
 	return good && !bad
 }
 
-// SuspectWrite is a memory written from a guess or a failure (seed 001
+// SuspectWrite is a memory written from a guess or a failure (guide B
 // 1-3: "observation and inference not told apart"), and why it is suspect.
 type SuspectWrite struct {
 	ID, Why string
 }
 
 // LowConfidence is the confidence at or below which a written memory entry
-// is suspect (seed 000's not-found result carries confidence 0.2).
+// is suspect (guide A's not-found result carries confidence 0.2).
 const LowConfidence = 0.3
 
 // AppendSuspectWrites appends the suspect writes of m to dst: every id in

@@ -6,8 +6,8 @@ import (
 )
 
 // Healthy behaviours that a naive loop detector mistakes for a loop. Each is
-// what a well-behaved agent does (seed 004 names pagination as the reason
-// dedup needs a window; seed 001 prescribes backoff on RATE_LIMIT and
+// what a well-behaved agent does (guide E names pagination as the reason
+// dedup needs a window; guide B prescribes backoff on RATE_LIMIT and
 // "PLAN at most once or twice").
 
 // paginate lists a resource page by page: the same tool 3-8 times with the
@@ -132,7 +132,7 @@ func (r *run) poll() {
 }
 
 // transientRetry is a call that fails with RATE_LIMIT or TIMEOUT once or
-// twice and succeeds after a growing backoff (seed 001, 4-2).
+// twice and succeeds after a growing backoff (guide B).
 func (r *run) transientRetry() {
 	c := r.fresh()
 	kind := errRateLimit
@@ -191,7 +191,7 @@ func errName(kind int) string {
 }
 
 // rephraseUntilFound is a search that comes back empty once or twice and
-// finds something after rephrasing: within seed 000's "two empties per
+// finds something after rephrasing: within guide A's "two empties per
 // intent" rule.
 func (r *run) rephraseUntilFound() {
 	subject, aspect := r.subject(), pick(r, r.sc.aspects)

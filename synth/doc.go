@@ -6,7 +6,7 @@
 // Healthy runs carry the confounders a naive loop detector trips on
 // (pagination, polling, a legitimate re-plan, retries with backoff, volatile
 // request ids, long runs, runs close to their budget); runaway runs carry one
-// of the six root causes of DESIGN.md after a healthy prefix. docs/synth.md
+// of the six root causes (docs/root-causes.md) after a healthy prefix. docs/synth.md
 // describes every pattern, confounder and onset definition.
 //
 // Files: config.go (Config, causes), generate.go (the writer and run

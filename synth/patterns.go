@@ -91,7 +91,7 @@ var retryReasons = []string{
 	"Answer not found yet; try the same tool again",
 }
 
-// toolRetryLoop (seed 001, 1-2): the same call over and over, answered with
+// toolRetryLoop (guide B): the same call over and over, answered with
 // the same data, or with a non-retryable error the agent ignores; sometimes
 // two calls alternating (A B A B, which a guard that only compares
 // consecutive calls misses). Onset: the first call of the repeated sequence.
@@ -165,7 +165,7 @@ var replanEvalReasons = []string{
 	"Goal not met yet; plan again",
 }
 
-// replanLoop (seed 001, 1-1): the agent makes the same plan again and again,
+// replanLoop (guide B): the agent makes the same plan again and again,
 // acts on it with calls it already made (same answers), evaluates, and plans
 // again. Onset: the first PLAN of the loop, right after the last progress.
 func (r *run) replanLoop() int {
@@ -198,7 +198,7 @@ func (r *run) replanLoop() int {
 	return onset
 }
 
-// memoryContamination (seed 001, 1-3): a memory written from inference or
+// memoryContamination (guide B): a memory written from inference or
 // from a tool error is retrieved at every step afterwards, and the agent
 // keeps returning to the conclusion it supports: the same call, or the same
 // few calls, with results that do not move. Onset: the first step of the
@@ -265,7 +265,7 @@ func (r *run) memoryContamination() int {
 	return onset
 }
 
-// budgetIgnored (seed 001, 1-4): the run logs max_steps B and keeps working
+// budgetIgnored (guide B): the run logs max_steps B and keeps working
 // to 1.5-4 B steps: varied calls, occasional progress, no repetition. Onset:
 // the first step past the budget, whose 0-based position is B.
 func (r *run) budgetIgnored() int {
@@ -325,7 +325,7 @@ var emptyEvalReasons = []string{
 	"Empty result for %q; search again with other terms",
 }
 
-// emptyResultLoop (seed 000): the agent keeps rephrasing a search for one
+// emptyResultLoop (guide A): the agent keeps rephrasing a search for one
 // intent and every result is empty; 6-30 rephrasings. Onset: the first empty
 // result of that intent.
 func (r *run) emptyResultLoop() int {
@@ -352,7 +352,7 @@ func (r *run) emptyResultLoop() int {
 	return onset
 }
 
-// errorStorm (seed 001, 4-4): a long streak of failing calls with no circuit
+// errorStorm (guide B): a long streak of failing calls with no circuit
 // breaker and no backoff: timeouts, 502/503, or 429s retried at a short
 // constant interval; one call or a few. Onset: the first failed call.
 func (r *run) errorStorm() int {

@@ -6,8 +6,8 @@ import (
 )
 
 // Tool calls and what tools return. Arguments and results follow the shapes
-// the seeds show (seed 000's {found, items, confidence, retryable, reason},
-// seed 001's {ok, error_type, status}, seed 003's {ok, retryable, reason,
+// the guides show (guide A's {found, items, confidence, retryable, reason},
+// guide B's {ok, error_type, status}, guide D's {ok, retryable, reason,
 // data}); the data are short snippets, as loggers truncate them.
 
 // fresh returns a call the run has not made yet, on one of its subjects.
@@ -230,7 +230,7 @@ func (r *run) emptyResult(c call) []byte {
 	}
 	switch c.tool {
 	case "search_docs":
-		// Seed 000's structured "not found".
+		// Guide A's structured "not found".
 		return o.bool("found", false).raw("items", []byte("[]")).num("confidence", float64(r.between(10, 30))/100, 2).
 			bool("retryable", false).str("reason", "Index has no documents matching the query").close()
 	case "fetch_url", "read_file":

@@ -8,7 +8,7 @@ import (
 )
 
 // encode appends the run's lines to buf and the end offset of each line to
-// ends. Field order follows the schema table (DESIGN.md, input contract).
+// ends. Field order follows the schema table (docs/schema.md).
 func (r *run) encode(buf []byte, ends []int) ([]byte, []int, error) {
 	var budgetJSON []byte
 	if r.budgetOn {

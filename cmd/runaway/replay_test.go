@@ -111,7 +111,7 @@ func TestReplayListsItsGuards(t *testing.T) {
 	if code != exitClean {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"toolloopbreaker", "seed 003", "OpenHands", "max_total_calls=10", "n=15"} {
+	for _, want := range []string{"toolloopbreaker", "guide D", "OpenHands", "max_total_calls=10", "n=15"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--list lacks %q", want)
 		}

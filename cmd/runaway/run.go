@@ -8,7 +8,7 @@ import (
 	"github.com/runawayhq/runaway/schema"
 )
 
-// Exit codes (DESIGN.md).
+// Exit codes (docs/design.md, "The contract").
 const (
 	exitClean    = 0 // nothing at or above --fail-on
 	exitFindings = 1 // runs at or above --fail-on
