@@ -127,4 +127,5 @@ const (
 	flagArtifacts   = schema.FlagArtifacts
 	flagPayload     = schema.FlagPayload
 	flagCostEst     = schema.FlagCostEstimated
+	flagSeen        = schema.FlagSeen
 )

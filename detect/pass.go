@@ -103,7 +103,7 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 			sk := v.sameCall(i)
 			prev, seenBefore := a.lastOf[sk]
 			okData := f&flagResult != 0 && f&(flagError|flagEmpty) == 0
-			if okData && (!seenBefore || prev < 0 || !v.sameAnswer(prev, i, a.simBits)) {
+			if okData && f&flagSeen == 0 && (!seenBefore || prev < 0 || !v.sameAnswer(prev, i, a.simBits)) {
 				// New information: a first call, or the same call answering
 				// differently; and, when the result shows what it returned,
 				// an answer this tool has not given before in the run (a call

@@ -74,6 +74,9 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		if r.HasPayload() {
 			flags |= schema.FlagPayload
 		}
+		if r.Seen != nil && *r.Seen {
+			flags |= schema.FlagSeen
+		}
 		w.errorType.putNonEmpty(i, r.NormalizedErrorType())
 		w.resultHash.put(i, d.resultFingerprint(r))
 		w.resultSim.put(i, d.resultSim(r))

@@ -52,7 +52,7 @@ type stepDecoder struct {
 	hours    hourCache
 	tc       schema.ToolCall
 	tr       schema.ToolResult
-	trBools  [5]bool // ok, empty, retryable, done, found
+	trBools  [6]bool // ok, empty, retryable, done, found, seen
 	trStatus int64
 	trCount  int64
 	trConf   float64
@@ -991,7 +991,7 @@ func (d *stepDecoder) decodeToolCall() bool {
 }
 
 var toolResultNames = []string{"ok", "error_type", "status", "empty", "retryable", "done", "result_count",
-	"items", "found", "data", "confidence", "reason"}
+	"items", "found", "data", "confidence", "reason", "seen"}
 
 var toolResultKind = objectKind{names: toolResultNames, field: toolResultField}
 
@@ -1021,6 +1021,8 @@ func toolResultField(key []byte) int {
 		return 10
 	case "reason":
 		return 11
+	case "seen":
+		return 12
 	}
 	return foldField(key, toolResultNames)
 }
@@ -1059,6 +1061,8 @@ func (d *stepDecoder) decodeToolResult() bool {
 			ok = d.floatPtr(&r.Confidence, &d.trConf)
 		case 11:
 			ok = d.str(&r.Reason)
+		case 12:
+			ok = d.boolPtr(&r.Seen, &d.trBools[5])
 		default:
 			ok = d.skip(2)
 		}

@@ -55,6 +55,7 @@ const (
 	FlagArtifacts                         // logged at least one artifact
 	FlagPayload                           // the result carries items, data or result_count (HasPayload)
 	FlagCostEstimated                     // cost_usd was estimated from tokens and the model's list price
+	FlagSeen                              // the result only repeats what the run was shown before (tool_result.seen)
 )
 
 var hashList = arrow.ListOf(arrow.PrimitiveTypes.Uint64)

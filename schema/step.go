@@ -52,6 +52,10 @@ type ToolResult struct {
 	Data        json.RawMessage `json:"data,omitempty"`
 	Confidence  *float64        `json:"confidence,omitempty"`
 	Reason      string          `json:"reason,omitempty"`
+	// Seen says the output only repeats what the run was already shown (a
+	// file's lines read again through another window): it is no new
+	// information. The adapters infer it from the outputs of a run.
+	Seen *bool `json:"seen,omitempty"`
 }
 
 // Memory is what the step read from and wrote to the agent's memory.

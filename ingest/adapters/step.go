@@ -15,7 +15,8 @@ import (
 type run struct {
 	id    string
 	steps []*schema.Step
-	strip bool // Doc.StripOutput
+	strip bool       // Doc.StripOutput
+	shown shownLines // what the run's outputs have shown, for tool_result.seen
 }
 
 func (d *Doc) newRun(id string) *run { return &run{id: id, strip: d.StripOutput} }
@@ -29,12 +30,17 @@ func (r *run) classify(text string, search, view bool, formatRules []OutputRule)
 	return classify(text, search, view, formatRules)
 }
 
-// setResult is setResult without the text when the output is stripped.
+// setResult is setResult without the text when the output is stripped,
+// and marks an output that only repeats what the run was shown before.
 func (r *run) setResult(s *schema.Step, text, errType string, empty bool) {
 	if r.strip {
 		text = ""
 	}
 	setResult(s, text, errType, empty)
+	if text != "" && errType == "" && !empty && r.shown.repeats(text) {
+		seen := true
+		s.ToolResult.Seen = &seen
+	}
 }
 
 // add appends the step at position pos of the source's list.
