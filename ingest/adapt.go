@@ -331,27 +331,22 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 // decodeStep decodes a converted step at line, checked and derived as a
 // logged one, and cuts a batch when it is full.
 func (a *adaptedDecoder) decodeStep(s *schema.Step, line int64) *LineError {
-	switch err := a.dec.decodeConverted(a.w, s, a.src, line); {
-	case err == errNotSelected:
-		a.res.skipped++
-	case err != nil:
-		return err
-	default:
-		a.res.steps++
-		if a.dec.keepLines {
-			raw, _ := adapters.AppendStepJSON(nil, s)
-			a.res.kept = append(a.res.kept, StepLine{Source: int(a.src), Line: line, RunID: a.dec.lastRunID, Raw: raw})
-		}
-		if a.w.rows >= a.batchRows {
-			a.res.more = append(a.res.more, a.w.newBatch())
-		}
-	}
-	return nil
+	return a.count(a.dec.decodeConverted(a.w, s, a.src, line), line, func() []byte {
+		raw, _ := adapters.AppendStepJSON(nil, s)
+		return raw
+	})
 }
 
 // decode decodes a.line as a step at line and cuts a batch when it is full.
 func (a *adaptedDecoder) decode(line int64) *LineError {
-	switch err := a.dec.DecodeLine(a.w, a.line, a.src, line); {
+	return a.count(a.dec.DecodeLine(a.w, a.line, a.src, line), line, func() []byte { return bytes.Clone(a.line) })
+}
+
+// count records what decoding a step at line gave: a row (kept, with
+// the text raw gives, when lines are kept; the batch cut when full), a
+// step of a run not selected, or the reject it returns.
+func (a *adaptedDecoder) count(err *LineError, line int64, raw func() []byte) *LineError {
+	switch {
 	case err == errNotSelected:
 		a.res.skipped++
 	case err != nil:
@@ -359,7 +354,7 @@ func (a *adaptedDecoder) decode(line int64) *LineError {
 	default:
 		a.res.steps++
 		if a.dec.keepLines {
-			a.res.kept = append(a.res.kept, StepLine{Source: int(a.src), Line: line, RunID: a.dec.lastRunID, Raw: bytes.Clone(a.line)})
+			a.res.kept = append(a.res.kept, StepLine{Source: int(a.src), Line: line, RunID: a.dec.lastRunID, Raw: raw()})
 		}
 		if a.w.rows >= a.batchRows {
 			a.res.more = append(a.res.more, a.w.newBatch())

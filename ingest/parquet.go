@@ -295,6 +295,7 @@ func decodeTable(dec *LineDecoder, w *batchWriter, it *item, batchRows int, stri
 		}
 	default:
 		t := bindSteps(rec)
+		a := &adaptedDecoder{dec: dec, w: w, batchRows: batchRows, res: res, src: src}
 		var s schema.Step
 		var scratch []byte
 		for i := range n {
@@ -303,20 +304,12 @@ func decodeTable(dec *LineDecoder, w *batchWriter, it *item, batchRows int, stri
 				reject(i, KindWrongType, err.Error())
 				continue
 			}
-			switch err := dec.decodeStep(w, &s, 0, src, line); {
-			case err == errNotSelected:
-				res.skipped++
-			case err != nil:
-				reject(i, err.Kind, err.Reason)
-			default:
-				res.steps++
-				if dec.keepLines {
-					raw, _ := adapters.AppendStepJSON(nil, &s)
-					res.kept = append(res.kept, StepLine{Source: int(src), Line: line, RunID: dec.lastRunID, Raw: raw})
-				}
-				if w.rows >= batchRows {
-					res.more = append(res.more, w.newBatch())
-				}
+			lerr := a.count(dec.decodeStep(w, &s, 0, src, line), line, func() []byte {
+				raw, _ := adapters.AppendStepJSON(nil, &s)
+				return raw
+			})
+			if lerr != nil {
+				reject(i, lerr.Kind, lerr.Reason)
 			}
 		}
 		if res.steps > 0 {

@@ -183,35 +183,11 @@ func TestTracingExportsAsParquet(t *testing.T) {
 	// explain and fixture read the Parquet exports too; the fixture holds
 	// the run's steps as JSON lines and verifies.
 	for _, id := range []string{"support-chat-8817", "cs-thread-4821"} {
-		code, out, stderr := runCLI(t, "", "explain", id, dir)
-		if code != exitClean || !strings.Contains(out, "Verdict:   runaway, root cause "+wantTraces[id].RootCause) {
-			t.Errorf("explain %s: exit %d: %s%s", id, code, out, stderr)
-		}
-		fx := t.TempDir()
-		if code, _, stderr := runCLI(t, "", "fixture", id, dir, "--out", fx); code != exitClean {
-			t.Fatalf("fixture %s: exit %d: %s", id, code, stderr)
-		}
-		if code, out, stderr := runCLI(t, "", "verify", fx); code != exitClean || !strings.Contains(out, "1 passed") {
-			t.Errorf("verify %s: exit %d: %s%s", id, code, out, stderr)
-		}
+		explainFixtureVerify(t, id, wantTraces[id].RootCause, dir)
 	}
 
-	code, out, stderr := runCLI(t, "", "scan", "--format", "json", dir)
-	if code != exitClean {
-		t.Fatalf("scan: exit %d: %s", code, stderr)
-	}
-	var doc struct {
-		Summary struct {
-			Input struct {
-				Formats map[string]struct{ Files int } `json:"formats"`
-			} `json:"input"`
-		} `json:"summary"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
-	}
-	if f := doc.Summary.Input.Formats; f["langfuse"].Files != 1 || f["langsmith"].Files != 1 {
-		t.Errorf("formats: %+v", f)
+	if f := filesByFormat(t, dir); f["langfuse"] != 1 || f["langsmith"] != 1 {
+		t.Errorf("files by format: %v", f)
 	}
 }
 
@@ -263,19 +239,7 @@ func TestStepsParquetThroughScanExplainFixture(t *testing.T) {
 		if got[id] != w || w.Verdict != "runaway" {
 			t.Fatalf("%s: %+v from Parquet, %+v from lines", id, got[id], w)
 		}
-		code, out, stderr := runCLI(t, "", "explain", id, pq)
-		if code != exitClean || !strings.Contains(out, "Verdict:   runaway, root cause "+w.RootCause) {
-			t.Errorf("explain: exit %d: %s%s", code, out, stderr)
-		}
-		fx := filepath.Join(dir, "fx")
-		code, _, stderr = runCLI(t, "", "fixture", id, pq, "--out", fx)
-		if code != exitClean {
-			t.Fatalf("fixture: exit %d: %s", code, stderr)
-		}
-		code, out, stderr = runCLI(t, "", "verify", fx)
-		if code != exitClean {
-			t.Errorf("verify: exit %d: %s%s", code, out, stderr)
-		}
+		explainFixtureVerify(t, id, w.RootCause, pq)
 	}
 }
 

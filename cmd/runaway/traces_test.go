@@ -132,28 +132,66 @@ func TestCompressedTraceExports(t *testing.T) {
 // it verifies.
 func TestExplainAndFixtureOfATrace(t *testing.T) {
 	for id, want := range wantTraces {
-		if want.Verdict != "runaway" {
-			continue
+		if want.Verdict == "runaway" {
+			explainFixtureVerify(t, id, want.RootCause, tracesDir)
 		}
-		code, out, stderr := runCLI(t, "", "explain", id, tracesDir)
-		if code != exitClean || !strings.Contains(out, "Verdict:   runaway, root cause "+want.RootCause) {
-			t.Errorf("explain %s: exit %d: %s%s", id, code, out, stderr)
-			continue
-		}
-		dir := t.TempDir()
-		if code, _, stderr := runCLI(t, "", "fixture", id, tracesDir, "--out", dir); code != exitClean {
-			t.Errorf("fixture %s: exit %d: %s", id, code, stderr)
-			continue
-		}
-		if code, out, stderr := runCLI(t, "", "verify", dir); code != exitClean || !strings.Contains(out, "1 passed") {
-			t.Errorf("verify %s: exit %d: %s%s", id, code, out, stderr)
-		}
+	}
+}
+
+// explainFixtureVerify checks that explain gives run id the verdict
+// runaway with the root cause, and that the fixture written for it from
+// the inputs verifies.
+func explainFixtureVerify(t *testing.T, id, rootCause string, inputs ...string) {
+	t.Helper()
+	code, out, stderr := runCLI(t, "", append([]string{"explain", id}, inputs...)...)
+	if code != exitClean || !strings.Contains(out, "Verdict:   runaway, root cause "+rootCause) {
+		t.Errorf("explain %s: exit %d: %s%s", id, code, out, stderr)
+		return
+	}
+	dir := t.TempDir()
+	if code, _, stderr := runCLI(t, "", append(append([]string{"fixture", id}, inputs...), "--out", dir)...); code != exitClean {
+		t.Errorf("fixture %s: exit %d: %s", id, code, stderr)
+		return
+	}
+	if code, out, stderr := runCLI(t, "", "verify", dir); code != exitClean || !strings.Contains(out, "1 passed") {
+		t.Errorf("verify %s: exit %d: %s%s", id, code, out, stderr)
 	}
 }
 
 // One directory mixing runaway's own steps, trajectories and traces scans
 // in one command: the summary says which way of reading read how many
 // files and steps.
+// filesByFormat scans the inputs and returns the summary's files per
+// format, failing the test for a format that read no step.
+func filesByFormat(t *testing.T, inputs ...string) map[string]int {
+	t.Helper()
+	code, out, stderr := runCLI(t, "", append([]string{"scan", "--format", "json"}, inputs...)...)
+	if code != exitClean {
+		t.Fatalf("scan: exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Summary struct {
+			Input struct {
+				Formats map[string]struct {
+					Files int   `json:"files"`
+					Steps int64 `json:"steps"`
+				} `json:"formats"`
+			} `json:"input"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]int{}
+	for name, f := range doc.Summary.Input.Formats {
+		files[name] = f.Files
+		if f.Steps == 0 {
+			t.Errorf("%s read no step", name)
+		}
+	}
+	return files
+}
+
 func TestScanMixedDirectorySaysWhatReadWhat(t *testing.T) {
 	dir := trajectoryDir(t)
 	copyTo := func(from, to string) {
@@ -182,37 +220,13 @@ func TestScanMixedDirectorySaysWhatReadWhat(t *testing.T) {
 		{"run_id": "w", "step": 0, "tool_call": map[string]any{"name": "search"}},
 		{"run_id": "w", "step": 1, "tool_call": map[string]any{"name": "answer"}},
 	})
-	code, out, stderr := runCLI(t, "", "scan", "--format", "json", dir)
-	if code != exitClean {
-		t.Fatalf("scan: exit %d: %s", code, stderr)
-	}
-	var doc struct {
-		Summary struct {
-			Input struct {
-				Files   int `json:"files"`
-				Formats map[string]struct {
-					Files int   `json:"files"`
-					Steps int64 `json:"steps"`
-				} `json:"formats"`
-			} `json:"input"`
-		} `json:"summary"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]int{}
-	for name, f := range doc.Summary.Input.Formats {
-		files[name] = f.Files
-		if f.Steps == 0 {
-			t.Errorf("%s read no step", name)
-		}
-	}
+	files := filesByFormat(t, dir)
 	want := map[string]int{"jsonl": 1, "swe-agent": 1, "mini-swe-agent": 1, "openhands": 2, "openai-messages": 1, "otlp": 2,
 		"langfuse": 1, "langsmith": 1, "openai-agents": 1, "parquet": 1}
 	if fmt.Sprint(files) != fmt.Sprint(want) {
 		t.Errorf("files by format %v, want %v", files, want)
 	}
-	code, out, _ = runCLI(t, "", "scan", dir)
+	code, out, _ := runCLI(t, "", "scan", dir)
 	if code != exitClean || !strings.Contains(out, "Read as:     jsonl 1 file (") || !strings.Contains(out, "otlp 2 files (13 steps)") {
 		t.Errorf("table summary:\n%s", out)
 	}
