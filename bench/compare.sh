@@ -25,7 +25,8 @@
 #                        peak RSS; MAX_MEMORY= (empty) leaves scan's own default, 1GiB
 #   RUNAWAY_BIN []       time this runaway binary instead of building one (a release
 #                        build, or a copy: how the kernel caches a binary moves a scan's
-#                        CPU by up to 6%, docs/performance.md, session 9)
+#                        CPU by up to 6%, docs/performance.md, "Measurements
+#                        behind specific choices")
 set -euo pipefail
 
 if [[ ${1:-} == quick ]]; then

@@ -18,7 +18,7 @@
 # Copy binaries before comparing them (cp old /tmp/a; cp new /tmp/b): a
 # file just written by `go build` is sometimes cached as large folios, which
 # maps more of it at start and changed a scan's CPU by 5-6% on its own
-# (docs/performance.md, session 9).
+# (docs/performance.md, "Measurements behind specific choices").
 set -euo pipefail
 
 if [[ $# -lt 3 || ! $1 =~ ^[1-9][0-9]*$ ]]; then

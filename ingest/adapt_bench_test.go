@@ -27,7 +27,7 @@ import (
 // generated (shapes of real files, not copies of them), each at least
 // adaptBenchBytes, once per process: -count reuses them. -count repeats
 // each sub-benchmark back to back; to interleave the formats, run the test
-// binary several times (docs/performance.md, which quotes the figures).
+// binary several times (docs/performance.md, "Results", quotes the figures).
 func BenchmarkAdapt(b *testing.B) {
 	for _, f := range adaptBenchFormats {
 		b.Run(f.name, func(b *testing.B) {

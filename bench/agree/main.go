@@ -9,7 +9,7 @@
 // run must be on both sides and the --strict fields must be equal in every
 // run, else agree exits 1. For the other indicators both compute, it prints
 // how many runs agree (informational: DuckDB's SQL approximates some of
-// them; docs/performance.md says which).
+// them; docs/performance.md, "What the SQL approximates", says which).
 //
 // With --labels (the file `runaway gen --labels` writes), it also scores
 // both against the labels: runaway's verdict "runaway" and DuckDB's

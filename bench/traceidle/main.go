@@ -3,7 +3,8 @@
 // sat idle: how long no goroutine ran, how long exactly one did, and, for
 // the latter, which goroutine it was and where it had last stopped (what
 // it was waiting for, or the call it was preempted in). That is the time
-// the pipeline did not keep both cores busy: docs/performance.md, session 9.
+// the pipeline did not keep both cores busy: docs/performance.md, "Where the
+// time and memory go".
 //
 //	go run ./traceidle [-procs 2] [-top 15] [-from MS -to MS] FILE
 //

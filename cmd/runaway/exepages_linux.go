@@ -18,11 +18,11 @@ import (
 // scan starts, and the scan itself needs about 10 (RssFile 14.5-15 MiB
 // mid-scan, libc included). Resident pages count against --max-memory
 // (heapBudget subtracts them from what the heap may use), so unmapping them
-// gives the heap that room: 1 GB at --max-memory 64MiB ran 18% faster with
-// peak RSS 69 -> 63 MiB, at the default 1GiB peak RSS 157 -> 131 MiB
-// (docs/performance.md, session 9). Pages the scan needs come back from the
-// page cache on first use; none is lost, since only clean file pages are
-// unmapped.
+// gives the heap that room: 1 GB at --max-memory 64MiB took 15% less CPU
+// with peak RSS 69 -> 53 MiB, at the default 1GiB peak RSS 157 -> 133 MiB
+// (docs/performance.md, "Measurements behind specific choices"). Pages the
+// scan needs come back from the page cache on first use; none is lost, since
+// only clean file pages are unmapped.
 //
 // Only the binary's read-only mappings with no anonymous (copied-on-write)
 // page are released: a position-independent binary's relocated read-only

@@ -14,16 +14,17 @@ import (
 // returns a function that restores the previous settings.
 //
 // Collecting at a fixed 40% of heap growth (GOGC=40, what keeps a scan that
-// holds its whole input lean: docs/performance.md, session 2) collected every
-// few MB when the live heap was small, which it is whenever the scan spills:
-// 409 collections on the 1 GB bench corpus at 128MiB, with a 25 MB live
-// heap, costing about a fifth of the CPU once mark assists, write barriers
-// and returning pages to the OS are counted (session 4). So the heap may
-// grow by at least a fixed headroom (half of what the budget leaves the
-// heap, at most 64 MiB) or by 40%, whichever is more, and the runtime's
-// memory limit holds it to the budget. Letting it fill the whole budget
-// instead is slower on a large budget: fresh pages cost faults, reused ones
-// are warm (1 GB at 1GiB: 940 MiB RSS and 10% more CPU).
+// holds its whole input lean) collected every few MB when the live heap was
+// small, which it is whenever the scan spills: 409 collections on the 1 GB
+// bench corpus at 128MiB, with a 25 MB live heap, costing about a fifth of
+// the CPU once mark assists, write barriers and returning pages to the OS
+// are counted (both in docs/performance.md, "Measurements behind specific
+// choices"). So the heap may grow by at least a fixed headroom (half of
+// what the budget leaves the heap, at most 64 MiB) or by 40%, whichever is
+// more, and the runtime's memory limit holds it to the budget. Letting it
+// fill the whole budget instead is slower on a large budget: fresh pages
+// cost faults, reused ones are warm (1 GB at 1GiB: 940 MiB RSS and 10% more
+// CPU).
 //
 // A user who set GOGC or GOMEMLIMIT keeps them: the old policy (collect at
 // 40% growth, limit at 7/8 of the budget) fills in only what they left.

@@ -24,7 +24,8 @@ const hugePageSize = 2 << 20
 // faults, several microseconds each in a virtual machine, and misses the TLB
 // on every hash table lookup. Advised, it takes about 5,000 and 3-5% less
 // CPU, as with THP "always"; at the default 1GiB, 32,000 faults become
-// 4,500 and the CPU drops 6-10% (docs/performance.md, session 9).
+// 4,500 and the CPU drops 6-10% (docs/performance.md, "Measurements behind
+// specific choices").
 //
 // The advice sticks to a mapping, and the runtime maps heap memory only as
 // the heap grows, so the heap is first grown: a slice of hugeHeapBytes is

@@ -10,9 +10,9 @@ import (
 
 // startProfile writes a CPU profile to $RUNAWAY_CPUPROFILE and an execution
 // trace to $RUNAWAY_TRACE while a command runs, and the allocations it made
-// to $RUNAWAY_MEMPROFILE when it ends, for docs/performance.md's "where the
-// time goes" (the trace shows when a core sits idle); they are not flags
-// because users have no use for them.
+// to $RUNAWAY_MEMPROFILE when it ends, for docs/performance.md's "Where the
+// time and memory go" (the trace shows when a core sits idle); they are not
+// flags because users have no use for them.
 func startProfile(stderr io.Writer) (stop func()) {
 	stopCPU := startCPUProfile(stderr)
 	stopTrace := startTrace(stderr)

@@ -64,9 +64,10 @@ const maxHTMLTimelines = 32
 // 512 MiB on) for the steps collected in memory before they spill (detect's
 // estimate; the heap holds about twice that with the collector's chunks,
 // maps and the garbage collector's headroom). Measured on the 1 GB bench
-// corpus at 128MiB (docs/performance.md): a sixth peaked at 115-116 MiB RSS,
-// a quarter at 122-126, a third at 127-130, a half at 151, for about 5% less
-// CPU: larger shares only spill less often, and spilling is cheap.
+// corpus at 128MiB (docs/performance.md, "Measurements behind specific
+// choices"): a sixth peaked at 115-116 MiB RSS, a quarter at 122-126, a
+// third at 127-130, a half at 151, for about 5% less CPU: larger shares only
+// spill less often, and spilling is cheap.
 func memoryBudgets(limit int64) (inFlight, collected int64) {
 	const reserve = 40 << 20
 	inFlight = min(limit/8, 16<<20)
@@ -800,7 +801,8 @@ func parseFlags(fs *pflag.FlagSet, args []string, cmd string, stderr io.Writer) 
 // are pointer-free (cheap to collect) and only grow, so the default target
 // nearly doubles peak memory for nothing. Measured on the 1 GB bench corpus
 // (ndjson, streamed): GOGC 100 ~390 MiB, 50 320 MiB, 40 299 MiB for about 8%
-// more CPU than 50, 25 274 MiB for 13% more (docs/performance.md).
+// more CPU than 50, 25 274 MiB for 13% more (docs/performance.md,
+// "Measurements behind specific choices").
 func lowerGCTarget() {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(40)
