@@ -166,7 +166,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&f.timelines, "html-timelines", 25, fmt.Sprintf("html: embed the step-by-step timelines of this many flagged runs, the first in the page's order, read again from the input (0 = none, at most %d)", maxHTMLTimelines))
 	bindInputFlags(fs, &f.inputFlags)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: runaway scan [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, or - for stdin.\n.gz and .zst input is read transparently.\n\nFlags:\n%s", fs.FlagUsages())
+		fmt.Fprintf(stderr, "Usage: runaway scan [flags] PATH...\n\nPATH is a file, a directory (read recursively), a glob, an s3:// or gs:// URL, or - for stdin.\n.gz and .zst input is read transparently; Parquet tables are recognised by their content.\n\nFlags:\n%s", fs.FlagUsages())
 	}
 	if code, ok := parseFlags(fs, args, "scan", stderr); !ok {
 		return code
