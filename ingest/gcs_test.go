@@ -3,9 +3,11 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +41,11 @@ func (f *fakeGCS) serve(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "not served here", http.StatusNotImplemented)
 			return
 		}
+		if bucket == "locked" {
+			w.WriteHeader(http.StatusForbidden)
+			w.Write([]byte(`{"error":{"code":403,"message":"caller does not have storage.objects.list access"}}`))
+			return
+		}
 		prefix := r.URL.Query().Get("prefix")
 		type item struct {
 			Bucket  string `json:"bucket"`
@@ -54,8 +61,17 @@ func (f *fakeGCS) serve(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.Name, b.Name) })
+		// Pages as the service cuts them: maxResults items, then a token.
+		page := map[string]any{"kind": "storage#objects"}
+		from, _ := strconv.Atoi(r.URL.Query().Get("pageToken"))
+		items = items[min(from, len(items)):]
+		if n, err := strconv.Atoi(r.URL.Query().Get("maxResults")); err == nil && n < len(items) {
+			items = items[:n]
+			page["nextPageToken"] = strconv.Itoa(from + n)
+		}
+		page["items"] = items
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{"kind": "storage#objects", "items": items})
+		json.NewEncoder(w).Encode(page)
 		return
 	}
 	data, ok := f.objects[strings.TrimPrefix(r.URL.Path, "/")]
@@ -85,6 +101,7 @@ func TestGSReadsLogsAndParquet(t *testing.T) {
 	f.objects["logs/day/steps.parquet"] = parquetOf(t, stepTableSchema(), tableLines(t, lines), 50)
 	f.objects["logs/day/a.jsonl"] = []byte(lines[0] + "\n")
 	f.objects["logs/other/b.jsonl"] = []byte(lines[1] + "\n")
+	withPageSize(t, 1) // every object on a page of its own
 	res := readSeq(t, expand(t, []string{"gs://logs/day/"}, Filter{}), Options{})
 	if res.err != nil || len(res.rejects) != 0 {
 		t.Fatalf("err %v, rejects %v", res.err, reasons(res.rejects))
@@ -97,5 +114,27 @@ func TestGSReadsLogsAndParquet(t *testing.T) {
 	}
 	if f.ranges == 0 {
 		t.Error("the Parquet object was not read by ranges")
+	}
+}
+
+// A bucket the credentials may not list is a failure that says so and
+// names the URL, not an empty listing.
+func TestGSDeniedIsAFailureNamingTheURL(t *testing.T) {
+	newFakeGCS(t)
+	u := "gs://locked/logs/"
+	_, errs := collect(expand(t, []string{u}, Filter{}))
+	var se *SourceError
+	if len(errs) != 1 || !errors.As(errs[0], &se) || se.Source != u || !strings.Contains(errs[0].Error(), "access denied") ||
+		!strings.Contains(errs[0].Error(), "storage.objects.list") {
+		t.Fatalf("errors %v", errs)
+	}
+}
+
+// A gs:// parameter runaway does not take is refused by name, not ignored.
+func TestGSUnknownParameter(t *testing.T) {
+	newFakeGCS(t)
+	_, errs := collect(expand(t, []string{"gs://logs/day/?grpc=true"}, Filter{}))
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), `unknown parameter "grpc"`) {
+		t.Fatalf("errors %v", errs)
 	}
 }

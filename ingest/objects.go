@@ -19,13 +19,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	gcaws "gocloud.dev/aws"
 	"gocloud.dev/blob"
-	"gocloud.dev/blob/gcsblob"
 	"gocloud.dev/blob/s3blob"
 	"gocloud.dev/gcerrors"
-	"gocloud.dev/gcp"
+	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/google"
-	"google.golang.org/api/googleapi"
-	"google.golang.org/api/option"
 )
 
 // Object storage. s3:// and gs:// URLs are read through gocloud.dev/blob, so
@@ -240,10 +237,6 @@ func isDenied(err error) bool {
 		c := withStatus.HTTPStatusCode()
 		return c == http.StatusUnauthorized || c == http.StatusForbidden
 	}
-	var gerr *googleapi.Error
-	if errors.As(err, &gerr) {
-		return gerr.Code == http.StatusUnauthorized || gerr.Code == http.StatusForbidden
-	}
 	return false
 }
 
@@ -321,36 +314,34 @@ func openS3Bucket(ctx context.Context, u *url.URL) (*blob.Bucket, error) {
 	return s3blob.OpenBucket(ctx, client, u.Host, &s3blob.Options{RequestChecksumCalculation: cfg.RequestChecksumCalculation})
 }
 
-// openGCSBucket does what gcsblob's default opener does, except that it
-// reports missing credentials as the error they are: the default opener
-// prints a warning to stdout, which carries data here, and goes on with
-// empty credentials that fail later with a less useful message.
+// openGCSBucket opens a gs:// bucket (gcs.go) with Application Default
+// Credentials. Missing credentials are the error they are, named before
+// anything is read; ?anonymous=true (or gocloud's access_id=-) reads a
+// public bucket without them.
 func (e *expander) openGCSBucket(u *url.URL) (*blob.Bucket, error) {
 	q := u.Query()
+	for k := range q {
+		if k != "anonymous" && k != "access_id" && k != "universe_domain" {
+			return nil, fmt.Errorf("unknown parameter %q for gs:// (runaway takes anonymous, access_id=- and universe_domain)", k)
+		}
+	}
 	anonymous, _ := strconv.ParseBool(q.Get("anonymous"))
-	if anonymous || q.Get("access_id") == "-" {
-		return (&gcsblob.URLOpener{}).OpenBucketURL(e.ctx, u)
+	ud := q.Get("universe_domain")
+	if anonymous || q.Get("access_id") == "-" || os.Getenv("STORAGE_EMULATOR_HOST") != "" {
+		return openGCS(http.DefaultClient, u.Host, ud), nil
 	}
-	var creds *google.Credentials
-	var err error
-	if os.Getenv("STORAGE_EMULATOR_HOST") != "" || os.Getenv("STORAGE_EMULATOR_HOST_GRPC") != "" {
-		creds, err = google.CredentialsFromJSON(e.ctx, []byte(`{"type": "service_account", "project_id": "my-project-id"}`))
-	} else {
-		creds, err = gcsCredentials(e.ctx, q.Get("universe_domain"))
-	}
+	creds, err := gcsCredentials(e.ctx, ud)
 	if err != nil {
 		return nil, fmt.Errorf("no Google Cloud credentials (set GOOGLE_APPLICATION_CREDENTIALS or run `gcloud auth application-default login`): %w", err)
 	}
-	client, err := gcp.NewHTTPClient(gcp.DefaultTransport(), creds.TokenSource)
-	if err != nil {
-		return nil, err
+	if d, err := creds.GetUniverseDomain(); err == nil && d != "" {
+		ud = d
 	}
-	opener := &gcsblob.URLOpener{Client: client, TokenSource: gcp.CredentialsTokenSource(creds)}
-	if ud, err := creds.GetUniverseDomain(); err == nil && ud != "" {
-		opener.Options.ClientOptions = append(opener.Options.ClientOptions, option.WithUniverseDomain(ud))
-	}
-	return opener.OpenBucketURL(e.ctx, u)
+	return openGCS(oauth2.NewClient(e.ctx, creds.TokenSource), u.Host, ud), nil
 }
+
+// gcsReadOnly is the OAuth2 scope a scan needs.
+const gcsReadOnly = "https://www.googleapis.com/auth/devstorage.read_only"
 
 // gcsCreds caches Application Default Credentials per universe domain:
 // finding them may probe the GCE metadata server, once is enough.
@@ -372,11 +363,9 @@ func gcsCredentials(ctx context.Context, universeDomain string) (*google.Credent
 		return r.creds, r.err
 	}
 	var r gcsCredsResult
-	if universeDomain != "" {
-		r.creds, r.err = gcp.DefaultCredentialsWithParams(ctx, google.CredentialsParams{UniverseDomain: universeDomain})
-	} else {
-		r.creds, r.err = gcp.DefaultCredentials(ctx)
-	}
+	r.creds, r.err = google.FindDefaultCredentialsWithParams(ctx, google.CredentialsParams{
+		Scopes: []string{gcsReadOnly}, UniverseDomain: universeDomain,
+	})
 	if ctx.Err() == nil { // a cancelled probe says nothing about the next one
 		if gcsCreds.byDomain == nil {
 			gcsCreds.byDomain = make(map[string]gcsCredsResult)
