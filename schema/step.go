@@ -310,9 +310,9 @@ func (s *Step) Validate() error {
 	return s.validateAmounts()
 }
 
-// maxPlausibleCostUSD bounds one step's cost: a larger value is a broken
+// MaxPlausibleCostUSD bounds one step's cost: a larger value is a broken
 // logger, and summing a few of them would overflow every report's totals.
-const maxPlausibleCostUSD = 1e9
+const MaxPlausibleCostUSD = 1e9
 
 func (s *Step) validateAmounts() error {
 	neg := func(name string, v int64) error {
@@ -325,7 +325,7 @@ func (s *Step) validateAmounts() error {
 		if err := errors.Join(neg("usage.prompt_tokens", u.PromptTokens), neg("usage.completion_tokens", u.CompletionTokens)); err != nil {
 			return err
 		}
-		if u.CostUSD < 0 || u.CostUSD > maxPlausibleCostUSD {
+		if u.CostUSD < 0 || u.CostUSD > MaxPlausibleCostUSD {
 			return fmt.Errorf("usage.cost_usd: %g is not a plausible cost", u.CostUSD)
 		}
 	}

@@ -153,10 +153,21 @@ func splitJSON(raw []byte, dst any) error {
 // with its offset, a type error naming the member) is the one returned, and
 // what it accepts stands.
 func unmarshalFast(raw []byte, dst any) error {
-	if gojson.Unmarshal(raw, dst) == nil {
+	if fastOK(raw, dst) {
 		return nil
 	}
 	return json.Unmarshal(raw, dst)
+}
+
+// fastOK decodes with goccy/go-json; a panic in it on hostile input counts
+// as a refusal, so encoding/json decides.
+func fastOK(raw []byte, dst any) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return gojson.Unmarshal(raw, dst) == nil
 }
 
 // jsonError shortens encoding/json's messages, which name Go types the user

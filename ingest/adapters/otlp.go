@@ -5,8 +5,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-
-	gojson "github.com/goccy/go-json"
 )
 
 // OTLP reads OpenTelemetry traces as the Collector's file exporter writes
@@ -277,7 +275,7 @@ func otlpSpans(d *Doc, add func(*Span) error) error {
 	// in one pass, where encoding/json validates the whole document first
 	// (docs/performance.md, "Measurements behind specific choices").
 	var td otlpTraces
-	if err := gojson.Unmarshal(d.Raw, &td); err != nil {
+	if err := unmarshalFast(d.Raw, &td); err != nil {
 		return jsonError(err)
 	}
 	for _, rs := range td.ResourceSpans {
@@ -403,7 +401,7 @@ func llmOutput(a attrs) (string, []ToolCallRef) {
 				Arguments json.RawMessage `json:"arguments"`
 			} `json:"parts"`
 		}
-		if gojson.Unmarshal(raw, &msgs) == nil {
+		if unmarshalFast(raw, &msgs) == nil {
 			var texts []string
 			var calls []ToolCallRef
 			for _, m := range msgs {

@@ -163,7 +163,9 @@ func AssembleRun(spans []Span, strip bool, emit func(*schema.Step) error) error 
 			}
 			usage.PromptTokens += sp.PromptTokens
 			usage.CompletionTokens += sp.CompletionTokens
-			usage.CostUSD += sp.CostUSD
+			// A broken exporter's costs are capped where a logged step's
+			// would be refused, not summed past it.
+			usage.CostUSD = min(usage.CostUSD+sp.CostUSD, schema.MaxPlausibleCostUSD)
 			if sp.Model != "" {
 				usage.Model = sp.Model // with tokens and no cost, the cost is estimated from its price
 			}
@@ -225,7 +227,7 @@ func AssembleRun(spans []Span, strip bool, emit func(*schema.Step) error) error 
 		}
 		last.Usage.PromptTokens += usage.PromptTokens
 		last.Usage.CompletionTokens += usage.CompletionTokens
-		last.Usage.CostUSD += usage.CostUSD
+		last.Usage.CostUSD = min(last.Usage.CostUSD+usage.CostUSD, schema.MaxPlausibleCostUSD)
 	}
 	return r.emit(emit)
 }
