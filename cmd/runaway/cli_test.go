@@ -204,4 +204,9 @@ func TestDetectorsCommand(t *testing.T) {
 	if code != exitClean || !strings.HasPrefix(out, "# RA301 error-streak") {
 		t.Fatalf("detectors RA301: %d %.60q", code, out)
 	}
+	// The page's thresholds table is there, without the markers of the
+	// generated part.
+	if !strings.Contains(out, "| `error_streak_runaway` | 5 |") || strings.Contains(out, "<!--") {
+		t.Errorf("detectors RA301 thresholds:\n%s", out)
+	}
 }

@@ -31,6 +31,9 @@ func runDetectors(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "runaway detectors: %v\n", err)
 			return exitFailure
 		}
+		// The page as a person reads it: without the markers of its generated table.
+		doc = bytes.ReplaceAll(doc, []byte(detect.GeneratedBegin+"\n"), nil)
+		doc = bytes.ReplaceAll(doc, []byte(detect.GeneratedEnd+"\n"), nil)
 		if _, err := stdout.Write(doc); err != nil {
 			return exitFailure
 		}
