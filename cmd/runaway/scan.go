@@ -58,16 +58,13 @@ type scanFlags struct {
 const maxHTMLTimelines = 32
 
 // memoryBudgets splits --max-memory: the input being decoded at once (at
-// most 16 MiB: chunks of 1 MiB; at 48 MiB, the 1 GB scan at the default
-// 1GiB took 1.5% more CPU and 16 MiB more RSS, 10 paired rounds), a reserve for the runtime, buffers and
-// the analysis of one partition, then, of the rest, a sixth (a quarter from
-// 512 MiB on) for the steps collected in memory before they spill (detect's
-// estimate; the heap holds about twice that with the collector's chunks,
-// maps and the garbage collector's headroom). Measured on the 1 GB bench
-// corpus at 128MiB (docs/performance.md, "Measurements behind specific
-// choices"): a sixth peaked at 115-116 MiB RSS, a quarter at 122-126, a
-// third at 127-130, a half at 151, for about 5% less CPU: larger shares only
-// spill less often, and spilling is cheap.
+// most 16 MiB, in chunks of 1 MiB: more cost CPU and RSS), a reserve for the
+// runtime, buffers and the analysis of one partition, then, of the rest, a
+// sixth (a quarter from 512 MiB on) for the steps collected in memory
+// before they spill: the heap holds about twice that with the collector's
+// chunks, maps and the collector's headroom, and larger shares only spill
+// less often, which is cheap (docs/performance.md, "Measurements behind
+// specific choices").
 func memoryBudgets(limit int64) (inFlight, collected int64) {
 	const reserve = 40 << 20
 	inFlight = min(limit/8, 16<<20)
