@@ -62,7 +62,7 @@ const maxHTMLTimelines = 32
 // runtime, buffers and the analysis of one partition, then, of the rest, a
 // sixth (a quarter from 512 MiB on) for the steps collected in memory
 // before they spill: the heap holds about twice that with the collector's
-// chunks, maps and the collector's headroom, and larger shares only spill
+// chunks, maps and the garbage collector's headroom; larger shares only spill
 // less often, which is cheap (docs/performance.md, "Measurements behind
 // specific choices").
 func memoryBudgets(limit int64) (inFlight, collected int64) {
