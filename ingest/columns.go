@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"encoding/binary"
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
@@ -149,7 +150,7 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 	if lineHash == 0 {
 		// A row of a table has no line: the hash of what the row says
 		// recognises a row shipped twice as a line's hash does.
-		lineHash = rowHash(s, args.key, w.resultHash.v[i], flags)
+		lineHash = d.rowHash(s, args.key, w.resultHash.v[i], flags)
 	}
 	w.lineHash.put(i, lineHash)
 }
@@ -193,27 +194,21 @@ func (d *LineDecoder) resultFingerprint(r *schema.ToolResult) uint64 {
 
 // rowHash hashes what makes a step the same step: its run, number, time,
 // state, call, result and usage.
-func rowHash(s *schema.Step, argsKey, resultHash uint64, flags uint16) uint64 {
-	h := xxh3.New()
-	h.WriteString(s.RunID)
-	var b [8 * 6]byte
-	put := func(k int, v uint64) {
-		for j := range 8 {
-			b[8*k+j] = byte(v >> (8 * j))
-		}
-	}
-	put(0, uint64(*s.Step))
+func (d *LineDecoder) rowHash(s *schema.Step, argsKey, resultHash uint64, flags uint16) uint64 {
+	b := d.rowKey[:0]
+	var ts int64
 	if s.TS != nil {
-		put(1, uint64(s.TS.UnixMilli))
+		ts = s.TS.UnixMilli
 	}
-	put(2, argsKey)
-	put(3, resultHash)
-	put(4, uint64(flags))
-	put(5, uint64(s.PromptTokens())<<32^uint64(s.CompletionTokens()))
-	h.Write(b[:])
-	h.WriteString(s.State)
+	for _, v := range [...]uint64{uint64(*s.Step), uint64(ts), argsKey, resultHash, uint64(flags),
+		uint64(s.PromptTokens())<<32 ^ uint64(s.CompletionTokens())} {
+		b = binary.LittleEndian.AppendUint64(b, v)
+	}
+	b = append(append(b, s.RunID...), 0)
+	b = append(append(b, s.State...), 0)
 	if s.ToolCall != nil {
-		h.WriteString(s.ToolCall.Name)
+		b = append(b, s.ToolCall.Name...)
 	}
-	return h.Sum64()
+	d.rowKey = b
+	return xxh3.Hash(b)
 }

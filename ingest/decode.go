@@ -24,6 +24,7 @@ type LineDecoder struct {
 	fingerprint []byte // what result_hash hashes
 	simText     []byte // what result_sim hashes
 	reasonText  []byte // normalised decision.reason, for reason_hash
+	rowKey      []byte // what line_hash hashes for a row of a table
 	suspects    []schema.SuspectWrite
 
 	prices    *pricing.Table // Options.Prices: estimates the cost of tokens logged without one

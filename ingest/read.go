@@ -437,13 +437,20 @@ func (res *chunkResult) countFormat(name string, steps int64) {
 	res.adapted[name] += steps
 }
 
-// decodeChunks is a worker: one decoder and one batch writer, reused.
-func (r *reader) decodeChunks() {
-	dec := NewLineDecoder(r.opts.KeepText, r.opts.MaxLineBytes)
+// newDecoder is a decoder set up as the options say, for lines of at most
+// maxLine bytes.
+func (r *reader) newDecoder(maxLine int) *LineDecoder {
+	dec := NewLineDecoder(r.opts.KeepText, maxLine)
 	dec.SetVolatileKeys(r.opts.VolatileKeys)
 	dec.SetPrices(r.opts.Prices)
 	dec.sel = newRunSelector(r.opts.RunIDs)
 	dec.keepLines = r.opts.OnStepLine != nil
+	return dec
+}
+
+// decodeChunks is a worker: one decoder and one batch writer, reused.
+func (r *reader) decodeChunks() {
+	dec := r.newDecoder(r.opts.MaxLineBytes)
 	w := newBatchWriter(r.opts.Alloc)
 	defer w.release()
 	for it := range r.work {

@@ -118,11 +118,7 @@ func (r *reader) flushSpans() error {
 	if st == nil || len(st.spans) == 0 {
 		return nil
 	}
-	dec := NewLineDecoder(r.opts.KeepText, max(r.opts.MaxLineBytes, r.opts.MaxDocBytes))
-	dec.SetVolatileKeys(r.opts.VolatileKeys)
-	dec.SetPrices(r.opts.Prices)
-	dec.sel = newRunSelector(r.opts.RunIDs)
-	dec.keepLines = r.opts.OnStepLine != nil
+	dec := r.newDecoder(max(r.opts.MaxLineBytes, r.opts.MaxDocBytes))
 	w := newBatchWriter(r.opts.Alloc)
 	defer w.release()
 	curSrc := int32(-1)

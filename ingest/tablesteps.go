@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -51,7 +52,7 @@ var tableFields = []tableField{
 	{"tool_call.name", textField(func(s *schema.Step) *string { return &call(s).Name })},
 	{"tool_call.args", func(s *schema.Step, c *tableCell, i int, b *[]byte) (err error) {
 		*b, err = cellJSON((*b)[:0], c, i)
-		call(s).Args = json.RawMessage(strings.Clone(string(*b)))
+		call(s).Args = json.RawMessage(bytes.Clone(*b))
 		return err
 	}},
 	{"tool_call.args_hash", textField(func(s *schema.Step) *string { return &call(s).ArgsHash })},
@@ -204,7 +205,7 @@ func listField(field func(*schema.Step) *[]string) func(*schema.Step, *tableCell
 func jsonField(field func(*schema.Step) *json.RawMessage) func(*schema.Step, *tableCell, int, *[]byte) error {
 	return func(s *schema.Step, c *tableCell, i int, b *[]byte) (err error) {
 		*b, err = cellJSON((*b)[:0], c, i)
-		*field(s) = json.RawMessage(strings.Clone(string(*b)))
+		*field(s) = json.RawMessage(bytes.Clone(*b))
 		return err
 	}
 }
