@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,18 +10,15 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/runawayhq/runaway/ingest/adapters"
 	"github.com/runawayhq/runaway/schema"
 )
 
 // Parquet input. A source whose bytes open with Parquet's magic is read as
-// a table, column by column through arrow-go's Parquet reader, a record
-// batch at a time: runaway's steps (a column per field, tablesteps.go), or
+// a table, a chunk of rows at a time assembled into an Arrow record batch
+// (parquetrows.go): runaway's steps (a column per field, tablesteps.go), or
 // the rows of a tracing export whose adapter reads tables (Langfuse's blob
 // storage export, LangSmith's bulk export). A row's number stands for a
 // line's: rejects and src_line name the 1-based row.
@@ -61,7 +57,7 @@ func (l *lockedReaderAt) Seek(off int64, whence int) (int64, error) {
 // tableInput is what the Parquet reader reads: the file itself when it can
 // be read at offsets (a local file, an object), else its bytes in memory
 // (a pipe, a compressed file), up to MaxDocBytes.
-func (f *framer) tableInput(rc io.ReadCloser) (parquet.ReaderAtSeeker, int64, error) {
+func (f *framer) tableInput(rc io.ReadCloser) (io.ReaderAt, int64, error) {
 	if f.format == "" {
 		switch r := rc.(type) {
 		case interface {
@@ -91,100 +87,105 @@ func (f *framer) tableInput(rc io.ReadCloser) (parquet.ReaderAtSeeker, int64, er
 	return bytes.NewReader(buf.Bytes()), int64(buf.Len()), nil
 }
 
-// frameTable reads a Parquet source a record batch at a time and hands
-// each batch to the workers as a chunk of rows.
+// frameTable reads a Parquet source a chunk of rows at a time and hands
+// each chunk to the workers as a record batch.
 func (f *framer) frameTable(rc io.ReadCloser) (ok bool) {
 	fail := func(err error) bool {
 		return f.send(&item{kind: itemSourceFailed, src: f.src, name: f.name, err: err, bytes: f.bytes})
 	}
+	var asm *tableAssembler
 	defer func() {
 		// The Parquet reader trusts the file's metadata further than a
 		// hostile file deserves: a panic in it is a file that cannot be read.
 		if p := recover(); p != nil {
 			ok = fail(fmt.Errorf("not a readable Parquet file: %v", p))
 		}
+		if asm != nil {
+			asm.release()
+		}
 	}()
 	in, size, err := f.tableInput(rc)
 	if err != nil {
 		return fail(err)
 	}
-	// Page buffers come from Go's heap, not from Options.Alloc: arrow-go
-	// does not give back the page readers it made when a damaged file
-	// stops it halfway, and the GC reclaims what it drops. The batches
-	// are built in Options.Alloc.
-	props := parquet.NewReaderProperties(memory.NewGoAllocator())
-	props.BufferedStreamEnabled = true // column chunks are read through a buffer, not held whole
-	props.BufferSize = 1 << 20
-	pf, err := file.NewParquetReader(in, file.WithReadProps(props))
+	pf, err := parquet.OpenFile(in, size, parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true), parquet.ReadBufferSize(1<<20))
 	if err != nil {
 		return fail(fmt.Errorf("not a readable Parquet file: %v", err))
 	}
-	defer pf.Close()
 	if err := checkTableLayout(pf, size); err != nil {
 		return fail(fmt.Errorf("not a readable Parquet file: %v", err))
 	}
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(f.batchRows)}, f.alloc)
+	layout, err := newTableLayout(pf.Schema())
 	if err != nil {
 		return fail(fmt.Errorf("Parquet: %v", err))
 	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
-	if err != nil {
-		return fail(fmt.Errorf("Parquet: %v", err))
-	}
-	defer rr.Release()
 	var kind *tableKind
-	if pf.MetaData().KeyValueMetadata().FindValue("runaway.schema_version") != nil {
+	if _, ok := pf.Lookup("runaway.schema_version"); ok {
 		// What scan --output parquet writes: a row a run, not a step.
 		kind = &tableKind{why: "runaway's own report of runs (scan --output parquet), not steps: scan the logs it was made from"}
 	}
+	asm = newTableAssembler(layout, f.alloc)
+	rows := make([]parquet.Row, max(f.batchRows, 1))
 	row := int64(1)
-	for rr.Next() {
-		if f.stopped() {
-			return false
+	for _, rg := range pf.RowGroups() {
+		rr := rg.Rows()
+		for {
+			if f.stopped() {
+				rr.Close()
+				return false
+			}
+			n, err := rr.ReadRows(rows)
+			if n == 0 && err == nil {
+				err = errors.New("the reader returned no rows and no error")
+			}
+			for i := range n {
+				if aerr := asm.add(rows[i]); aerr != nil {
+					rr.Close()
+					return fail(fmt.Errorf("Parquet, row %d: %v", row+int64(i), aerr))
+				}
+			}
+			if n > 0 {
+				rec := asm.batch()
+				if kind == nil {
+					kind = f.tableKindOf(rec)
+				}
+				it := &item{kind: itemChunk, src: f.src, name: f.name, firstLine: row, table: rec, tableKind: kind}
+				row += int64(n)
+				if !f.send(it) {
+					rr.Close()
+					return false
+				}
+			}
+			if err != nil {
+				rr.Close()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				return fail(fmt.Errorf("Parquet, after row %d: %v", row-1, err))
+			}
 		}
-		rec := rr.RecordBatch()
-		if rec.NumRows() == 0 {
-			continue
-		}
-		if kind == nil {
-			kind = f.tableKindOf(rec)
-		}
-		rec.Retain()
-		it := &item{kind: itemChunk, src: f.src, name: f.name, firstLine: row, table: rec, tableKind: kind}
-		row += rec.NumRows()
-		if !f.send(it) {
-			return false
-		}
-	}
-	if err := rr.Err(); err != nil && !errors.Is(err, io.EOF) {
-		return fail(fmt.Errorf("Parquet, after row %d: %v", row-1, err))
 	}
 	return f.send(&item{kind: itemSourceEnd, src: f.src, name: f.name, bytes: size})
 }
 
 // checkTableLayout checks what the Parquet reader trusts in a file's
 // metadata before it reads a page: every column chunk lies inside the
-// file, and counts are not negative. The reader reads columns on
-// goroutines of its own, where a panic on a lying footer could not be
-// recovered, so a damaged file is refused here.
-func checkTableLayout(pf *file.Reader, size int64) error {
-	md := pf.MetaData()
-	for rg := range md.NumRowGroups() {
-		rgm := md.RowGroup(rg)
-		if rgm.NumRows() < 0 {
-			return fmt.Errorf("row group %d has %d rows", rg, rgm.NumRows())
+// file, and counts are not negative, so that a lying footer is refused
+// before it sizes a buffer.
+func checkTableLayout(pf *parquet.File, size int64) error {
+	md := pf.Metadata()
+	for rg, g := range md.RowGroups {
+		if g.NumRows < 0 {
+			return fmt.Errorf("row group %d has %d rows", rg, g.NumRows)
 		}
-		for c := range rgm.NumColumns() {
-			col, err := rgm.ColumnChunk(c)
-			if err != nil {
-				return fmt.Errorf("row group %d, column %d: %v", rg, c, err)
+		for c, col := range g.Columns {
+			m := col.MetaData
+			start := m.DataPageOffset
+			if m.DictionaryPageOffset > 0 && start > m.DictionaryPageOffset {
+				start = m.DictionaryPageOffset
 			}
-			start := col.DataPageOffset()
-			if col.HasDictionaryPage() && col.DictionaryPageOffset() > 0 && start > col.DictionaryPageOffset() {
-				start = col.DictionaryPageOffset()
-			}
-			n := col.TotalCompressedSize()
-			if start < int64(len(parquetMagic)) || n < 0 || start > size || n > size-start || col.NumValues() < 0 {
+			n := m.TotalCompressedSize
+			if start < int64(len(parquetMagic)) || n < 0 || start > size || n > size-start || m.NumValues < 0 {
 				return fmt.Errorf("row group %d, column %d lies outside the file (%d bytes at offset %d of %d)", rg, c, n, start, size)
 			}
 		}

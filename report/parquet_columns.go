@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/runawayhq/runaway/detect"
 )
@@ -22,14 +22,43 @@ import (
 // of a type with no mapping fails parquetLayout, and so
 // TestParquetLayoutMapsRunResult, instead of being dropped silently.
 
-// appendFunc appends one Go value to the builder of its column.
-type appendFunc func(b array.Builder, v reflect.Value) error
+// A column's shape says both what readers see (its Arrow type, which is
+// how Arrow-based readers and docs name it) and how a Go value becomes
+// Parquet values: leaves, and the repetition and definition levels of the
+// lists, maps and structs around them.
+
+// shapeKind is how one Go value is written.
+type shapeKind uint8
+
+const (
+	leafString shapeKind = iota // string, UTF-8 repaired
+	leafText                    // an encoding.TextMarshaler (a Verdict), as its text
+	leafInt                     // signed integers, as INT64
+	leafUint                    // small unsigned integers, as INT64
+	leafFloat                   // floats, as DOUBLE
+	leafBool
+	shapeList   // a slice: LIST of its element, nil and empty alike
+	shapeMap    // a map with string keys: MAP, entries sorted by key
+	shapeStruct // a struct: a group of its json fields
+)
+
+// shape is one Go type's mapping.
+type shape struct {
+	kind   shapeKind
+	typ    arrow.DataType
+	elem   *shape      // a list's element, a map's value
+	fields []jsonField // a struct's fields
+	col    int         // its first leaf column in the file
+	leaves int         // how many leaf columns it spans
+}
 
 // parquetColumn is one top-level column: where its value comes from and how
-// it is appended.
+// it is written.
 type parquetColumn struct {
-	field  arrow.Field
-	append func(b array.Builder, r *detect.RunResult) error
+	field    arrow.Field
+	shape    *shape
+	nullable bool                                            // null when the value is the field's none sentinel
+	value    func(r *detect.RunResult) (reflect.Value, bool) // false: null
 }
 
 // parquetNone lists the run fields whose json value for "none" is a
@@ -44,22 +73,24 @@ var parquetNone = map[string]any{
 // query an unnest: the ids of the detectors that fired, primary first.
 var parquetDerived = []parquetColumn{{
 	field: arrow.Field{Name: "detectors", Type: arrow.ListOfNonNullable(arrow.BinaryTypes.String)},
-	append: func(b array.Builder, r *detect.RunResult) error {
-		lb := b.(*array.ListBuilder)
-		lb.Append(true)
-		vb := lb.ValueBuilder().(*array.StringBuilder)
+	shape: &shape{kind: shapeList, typ: arrow.ListOfNonNullable(arrow.BinaryTypes.String), elem: &shape{kind: leafString, typ: arrow.BinaryTypes.String}},
+	value: func(r *detect.RunResult) (reflect.Value, bool) {
+		ids := make([]string, len(r.Findings))
 		for i := range r.Findings {
-			vb.Append(validUTF8(r.Findings[i].Detector))
+			ids[i] = r.Findings[i].Detector
 		}
-		return nil
+		return reflect.ValueOf(ids), true
 	},
 }}
 
-// runLayout is the Parquet file's columns: the Arrow schema, and for each
-// of its fields the function that fills it from a run.
+// runLayout is the Parquet file's columns: the Arrow schema readers see,
+// the Parquet schema written, and for each column where its value comes
+// from.
 type runLayout struct {
 	schema  *arrow.Schema
+	parquet *parquet.Schema
 	columns []parquetColumn
+	leaves  int
 }
 
 // parquetLayout is derived on first use and shared: reflection is paid once
@@ -79,25 +110,21 @@ func deriveParquetLayout(t reflect.Type, none map[string]any, derived []parquetC
 	layout := &runLayout{}
 	seen := map[string]bool{}
 	for _, f := range fields {
-		column := parquetColumn{field: arrow.Field{Name: f.name, Type: f.typ}}
-		index, app := f.index, f.append
+		column := parquetColumn{field: arrow.Field{Name: f.name, Type: f.shape.typ}, shape: f.shape}
+		index := f.index
 		if null, ok := none[f.name]; ok {
 			nv := reflect.ValueOf(null)
 			if nv.Type() != f.goType {
 				return nil, fmt.Errorf("parquet: null sentinel for %s is a %s, the field a %s", f.name, nv.Type(), f.goType)
 			}
-			column.field.Nullable = true
-			column.append = func(b array.Builder, r *detect.RunResult) error {
+			column.field.Nullable, column.nullable = true, true
+			column.value = func(r *detect.RunResult) (reflect.Value, bool) {
 				v := reflect.ValueOf(r).Elem().FieldByIndex(index)
-				if v.Equal(nv) {
-					b.AppendNull()
-					return nil
-				}
-				return app(b, v)
+				return v, !v.Equal(nv)
 			}
 		} else {
-			column.append = func(b array.Builder, r *detect.RunResult) error {
-				return app(b, reflect.ValueOf(r).Elem().FieldByIndex(index))
+			column.value = func(r *detect.RunResult) (reflect.Value, bool) {
+				return reflect.ValueOf(r).Elem().FieldByIndex(index), true
 			}
 		}
 		seen[f.name] = true
@@ -116,21 +143,32 @@ func deriveParquetLayout(t reflect.Type, none map[string]any, derived []parquetC
 		layout.columns = append(layout.columns, d)
 	}
 	arrowFields := make([]arrow.Field, len(layout.columns))
-	for i, c := range layout.columns {
+	nodes := make([]parquet.Field, len(layout.columns))
+	for i := range layout.columns {
+		c := &layout.columns[i]
 		arrowFields[i] = c.field
+		// Derived shapes are shared package values: number a copy.
+		sh := cloneShape(c.shape)
+		layout.leaves = sh.number(layout.leaves)
+		c.shape = sh
+		node := sh.node()
+		if c.nullable {
+			node = parquet.Optional(node)
+		}
+		nodes[i] = namedField{Node: node, name: c.field.Name}
 	}
 	layout.schema = arrow.NewSchema(arrowFields, nil)
+	layout.parquet = parquet.NewSchema("run", orderedGroup{Group: parquet.Group{}, fields: nodes})
 	return layout, nil
 }
 
 // jsonField is one field of a struct as encoding/json sees it, with its
-// Arrow type.
+// shape.
 type jsonField struct {
 	name   string
 	index  []int
 	goType reflect.Type
-	typ    arrow.DataType
-	append appendFunc
+	shape  *shape
 }
 
 // jsonFields lists the fields encoding/json writes for struct type t, in its
@@ -159,146 +197,256 @@ func jsonFields(t reflect.Type) ([]jsonField, error) {
 		if name == "" {
 			name = f.Name
 		}
-		typ, app, err := arrowTypeOf(f.Type)
+		sh, err := shapeOf(f.Type)
 		if err != nil {
 			return nil, fmt.Errorf("%s.%s: %w", t.Name(), f.Name, err)
 		}
-		out = append(out, jsonField{name: name, index: f.Index, goType: f.Type, typ: typ, append: app})
+		out = append(out, jsonField{name: name, index: f.Index, goType: f.Type, shape: sh})
 	}
 	return out, nil
 }
 
 var textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 
-// arrowTypeOf maps a Go type to the Arrow type of its values and the
-// function that appends one. Nothing in a run is ever null (the json
-// documents hold no null), so every type is non-nullable: Parquet then
-// stores no definition levels for it and readers know there are no nulls.
-func arrowTypeOf(t reflect.Type) (arrow.DataType, appendFunc, error) {
+// shapeOf maps a Go type. Nothing in a run is ever null (the json documents
+// hold no null), so every value is required: Parquet then stores no
+// definition levels for it and readers know there are no nulls.
+func shapeOf(t reflect.Type) (*shape, error) {
 	// Before the kind: a Verdict is a uint8 but its json is its name.
 	if t.Implements(textMarshalerType) {
-		return arrow.BinaryTypes.String, appendText, nil
+		return &shape{kind: leafText, typ: arrow.BinaryTypes.String}, nil
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return arrow.BinaryTypes.String, func(b array.Builder, v reflect.Value) error {
-			b.(*array.StringBuilder).Append(validUTF8(v.String()))
-			return nil
-		}, nil
+		return &shape{kind: leafString, typ: arrow.BinaryTypes.String}, nil
 	case reflect.Bool:
-		return arrow.FixedWidthTypes.Boolean, func(b array.Builder, v reflect.Value) error {
-			b.(*array.BooleanBuilder).Append(v.Bool())
-			return nil
-		}, nil
+		return &shape{kind: leafBool, typ: arrow.FixedWidthTypes.Boolean}, nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return arrow.PrimitiveTypes.Int64, func(b array.Builder, v reflect.Value) error {
-			b.(*array.Int64Builder).Append(v.Int())
-			return nil
-		}, nil
+		return &shape{kind: leafInt, typ: arrow.PrimitiveTypes.Int64}, nil
 	case reflect.Uint8, reflect.Uint16, reflect.Uint32:
-		return arrow.PrimitiveTypes.Int64, func(b array.Builder, v reflect.Value) error {
-			b.(*array.Int64Builder).Append(int64(v.Uint()))
-			return nil
-		}, nil
+		return &shape{kind: leafUint, typ: arrow.PrimitiveTypes.Int64}, nil
 	case reflect.Float32, reflect.Float64:
-		return arrow.PrimitiveTypes.Float64, func(b array.Builder, v reflect.Value) error {
-			b.(*array.Float64Builder).Append(v.Float())
-			return nil
-		}, nil
+		return &shape{kind: leafFloat, typ: arrow.PrimitiveTypes.Float64}, nil
 	case reflect.Slice:
 		// encoding/json writes []byte as base64 text, not as a list.
 		if t.Elem().Kind() == reflect.Uint8 {
 			break
 		}
-		return listOf(t)
+		elem, err := shapeOf(t.Elem())
+		if err != nil {
+			return nil, err
+		}
+		return &shape{kind: shapeList, typ: arrow.ListOfNonNullable(elem.typ), elem: elem}, nil
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
 			break
 		}
-		return mapOf(t)
+		item, err := shapeOf(t.Elem())
+		if err != nil {
+			return nil, err
+		}
+		mt := arrow.MapOfFields(arrow.Field{Name: "key", Type: arrow.BinaryTypes.String}, arrow.Field{Name: "value", Type: item.typ})
+		mt.KeysSorted = true
+		return &shape{kind: shapeMap, typ: mt, elem: item}, nil
 	case reflect.Struct:
-		return structOf(t)
+		fields, err := jsonFields(t)
+		if err != nil {
+			return nil, err
+		}
+		if len(fields) == 0 {
+			return nil, fmt.Errorf("no Parquet mapping for Go type %s: no json fields", t)
+		}
+		children := make([]arrow.Field, len(fields))
+		for i, f := range fields {
+			children[i] = arrow.Field{Name: f.name, Type: f.shape.typ}
+		}
+		return &shape{kind: shapeStruct, typ: arrow.StructOf(children...), fields: fields}, nil
 	}
-	return nil, nil, fmt.Errorf("no Parquet mapping for Go type %s", t)
+	return nil, fmt.Errorf("no Parquet mapping for Go type %s", t)
 }
 
-func appendText(b array.Builder, v reflect.Value) error {
-	text, err := v.Interface().(encoding.TextMarshaler).MarshalText()
-	if err != nil {
-		return err
+// cloneShape copies a shape tree, so that numbering it touches no other
+// layout's.
+func cloneShape(s *shape) *shape {
+	c := *s
+	if s.elem != nil {
+		c.elem = cloneShape(s.elem)
 	}
-	b.(*array.StringBuilder).Append(validUTF8(string(text)))
+	if s.fields != nil {
+		c.fields = slices.Clone(s.fields)
+		for i := range c.fields {
+			c.fields[i].shape = cloneShape(c.fields[i].shape)
+		}
+	}
+	return &c
+}
+
+// number gives the shape's leaves their column indexes from col on, in the
+// order Parquet numbers them (depth first, fields in order), and returns
+// the next free index.
+func (s *shape) number(col int) int {
+	s.col = col
+	switch s.kind {
+	case shapeList:
+		col = s.elem.number(col)
+	case shapeMap:
+		col = s.elem.number(col + 1) // the key is the entry's first leaf
+	case shapeStruct:
+		for i := range s.fields {
+			col = s.fields[i].shape.number(col)
+		}
+	default:
+		col++
+	}
+	s.leaves = col - s.col
+	return col
+}
+
+// node is the shape's Parquet schema node. Strings are dictionary encoded:
+// verdicts, causes, detector ids and tool names repeat run after run.
+func (s *shape) node() parquet.Node {
+	switch s.kind {
+	case leafString, leafText:
+		return parquet.Encoded(parquet.String(), &parquet.RLEDictionary)
+	case leafInt, leafUint:
+		return parquet.Int(64)
+	case leafFloat:
+		return parquet.Leaf(parquet.DoubleType)
+	case leafBool:
+		return parquet.Leaf(parquet.BooleanType)
+	case shapeList:
+		return parquet.List(s.elem.node())
+	case shapeMap:
+		return parquet.Map(parquet.Encoded(parquet.String(), &parquet.RLEDictionary), s.elem.node())
+	}
+	fields := make([]parquet.Field, len(s.fields))
+	for i, f := range s.fields {
+		fields[i] = namedField{Node: f.shape.node(), name: f.name}
+	}
+	return orderedGroup{Group: parquet.Group{}, fields: fields}
+}
+
+// orderedGroup is a Parquet group whose fields keep their order: the
+// library's Group sorts them by name, and the columns are to read in the
+// order of the ndjson fields.
+type orderedGroup struct {
+	parquet.Group
+	fields []parquet.Field
+}
+
+func (g orderedGroup) Fields() []parquet.Field { return g.fields }
+
+// namedField is a node under its name in a group. Rows are built by
+// shredder, never by the library from Go values, so Value is not used.
+type namedField struct {
+	parquet.Node
+	name string
+}
+
+func (f namedField) Name() string                           { return f.name }
+func (f namedField) Value(base reflect.Value) reflect.Value { return base }
+
+// shredder turns one run into a Parquet row: each leaf column's values
+// with their repetition and definition levels (Dremel's record shredding),
+// gathered per column because a row lists its columns in order.
+type shredder struct {
+	cols [][]parquet.Value
+}
+
+// emit writes value v of shape s at repetition level rep and definition
+// level def; depth is how many repeated fields enclose s.
+func (w *shredder) emit(s *shape, v reflect.Value, rep, def, depth int) error {
+	switch s.kind {
+	case leafString:
+		w.leaf(s.col, parquet.ByteArrayValue([]byte(validUTF8(v.String()))), rep, def)
+	case leafText:
+		text, err := v.Interface().(encoding.TextMarshaler).MarshalText()
+		if err != nil {
+			return err
+		}
+		w.leaf(s.col, parquet.ByteArrayValue([]byte(validUTF8(string(text)))), rep, def)
+	case leafInt:
+		w.leaf(s.col, parquet.Int64Value(v.Int()), rep, def)
+	case leafUint:
+		w.leaf(s.col, parquet.Int64Value(int64(v.Uint())), rep, def)
+	case leafFloat:
+		w.leaf(s.col, parquet.DoubleValue(v.Float()), rep, def)
+	case leafBool:
+		w.leaf(s.col, parquet.BooleanValue(v.Bool()), rep, def)
+	case shapeList:
+		n := v.Len()
+		if n == 0 {
+			w.nulls(s, rep, def)
+			return nil
+		}
+		for i := range n {
+			if err := w.emit(s.elem, v.Index(i), rep, def+1, depth+1); err != nil {
+				return err
+			}
+			rep = depth + 1
+		}
+	case shapeMap:
+		if v.Len() == 0 {
+			w.nulls(s, rep, def)
+			return nil
+		}
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(x, y reflect.Value) int { return strings.Compare(x.String(), y.String()) })
+		for _, k := range keys {
+			w.leaf(s.col, parquet.ByteArrayValue([]byte(validUTF8(k.String()))), rep, def+1)
+			if err := w.emit(s.elem, v.MapIndex(k), rep, def+1, depth+1); err != nil {
+				return err
+			}
+			rep = depth + 1
+		}
+	case shapeStruct:
+		for _, f := range s.fields {
+			if err := w.emit(f.shape, v.FieldByIndex(f.index), rep, def, depth); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
-// listOf maps a slice; a nil slice is an empty list, as in the json
-// documents.
-func listOf(t reflect.Type) (arrow.DataType, appendFunc, error) {
-	elem, appendElem, err := arrowTypeOf(t.Elem())
-	if err != nil {
-		return nil, nil, err
-	}
-	return arrow.ListOfNonNullable(elem), func(b array.Builder, v reflect.Value) error {
-		lb := b.(*array.ListBuilder)
-		lb.Append(true)
-		vb := lb.ValueBuilder()
-		for i := range v.Len() {
-			if err := appendElem(vb, v.Index(i)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}, nil
+func (w *shredder) leaf(col int, v parquet.Value, rep, def int) {
+	w.cols[col] = append(w.cols[col], v.Level(rep, def, col))
 }
 
-// mapOf maps a map with string keys to a Parquet MAP, entries sorted by key
-// so that the same run gives the same bytes.
-func mapOf(t reflect.Type) (arrow.DataType, appendFunc, error) {
-	item, appendItem, err := arrowTypeOf(t.Elem())
-	if err != nil {
-		return nil, nil, err
+// nulls writes an empty list or map, or a null, for every leaf under s.
+func (w *shredder) nulls(s *shape, rep, def int) {
+	for col := s.col; col < s.col+s.leaves; col++ {
+		w.leaf(col, parquet.NullValue(), rep, def)
 	}
-	mt := arrow.MapOfFields(arrow.Field{Name: "key", Type: arrow.BinaryTypes.String}, arrow.Field{Name: "value", Type: item})
-	mt.KeysSorted = true
-	return mt, func(b array.Builder, v reflect.Value) error {
-		mb := b.(*array.MapBuilder)
-		mb.Append(true)
-		keys := v.MapKeys()
-		slices.SortFunc(keys, func(x, y reflect.Value) int { return strings.Compare(x.String(), y.String()) })
-		kb, ib := mb.KeyBuilder().(*array.StringBuilder), mb.ItemBuilder()
-		for _, k := range keys {
-			kb.Append(validUTF8(k.String()))
-			if err := appendItem(ib, v.MapIndex(k)); err != nil {
-				return err
-			}
-		}
-		return nil
-	}, nil
 }
 
-// structOf maps a struct to an Arrow struct of its json fields.
-func structOf(t reflect.Type) (arrow.DataType, appendFunc, error) {
-	fields, err := jsonFields(t)
-	if err != nil {
-		return nil, nil, err
+// row shreds run r into row, reusing its storage.
+func (w *shredder) row(layout *runLayout, r *detect.RunResult, row parquet.Row) (parquet.Row, error) {
+	if len(w.cols) != layout.leaves {
+		w.cols = make([][]parquet.Value, layout.leaves)
 	}
-	if len(fields) == 0 {
-		return nil, nil, fmt.Errorf("no Parquet mapping for Go type %s: no json fields", t)
+	for i := range w.cols {
+		w.cols[i] = w.cols[i][:0]
 	}
-	children := make([]arrow.Field, len(fields))
-	for i, f := range fields {
-		children[i] = arrow.Field{Name: f.name, Type: f.typ}
-	}
-	return arrow.StructOf(children...), func(b array.Builder, v reflect.Value) error {
-		sb := b.(*array.StructBuilder)
-		sb.Append(true)
-		for i, f := range fields {
-			if err := f.append(sb.FieldBuilder(i), v.FieldByIndex(f.index)); err != nil {
-				return err
-			}
+	for _, c := range layout.columns {
+		v, ok := c.value(r)
+		def := 0
+		switch {
+		case !ok:
+			w.nulls(c.shape, 0, 0)
+			continue
+		case c.nullable:
+			def = 1
 		}
-		return nil
-	}, nil
+		if err := w.emit(c.shape, v, 0, def, 0); err != nil {
+			return row, fmt.Errorf("column %s: %w", c.field.Name, err)
+		}
+	}
+	row = row[:0]
+	for _, vs := range w.cols {
+		row = append(row, vs...)
+	}
+	return row, nil
 }
 
 // validUTF8 replaces each byte that is not part of valid UTF-8 with U+FFFD,

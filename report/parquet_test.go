@@ -25,10 +25,10 @@ import (
 
 // writeParquet writes runs with row groups of groupRuns runs and returns
 // the file.
-func writeParquet(t *testing.T, mem memory.Allocator, runs []detect.RunResult, groupRuns int) []byte {
+func writeParquet(t *testing.T, runs []detect.RunResult, groupRuns int) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w, err := NewParquetWriter(&buf, mem)
+	w, err := NewParquetWriter(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestParquetRoundTrip(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
 	runs := parquetRuns()
-	data := writeParquet(t, mem, runs, 2)
+	data := writeParquet(t, runs, 2)
 
 	rdr, err := file.NewParquetReader(bytes.NewReader(data))
 	if err != nil {
@@ -231,12 +231,10 @@ func reshape(typ arrow.DataType, v any) any {
 // served another file (they are pooled), so a nightly file can be diffed
 // and cached by hash.
 func TestParquetDeterministic(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
 	runs := parquetRuns()
-	first := writeParquet(t, mem, runs, 2)
-	writeParquet(t, mem, benchScan(5000).Runs, 1000)
-	if second := writeParquet(t, mem, runs, 2); !bytes.Equal(first, second) {
+	first := writeParquet(t, runs, 2)
+	writeParquet(t, benchScan(5000).Runs, 1000)
+	if second := writeParquet(t, runs, 2); !bytes.Equal(first, second) {
 		t.Fatalf("two writes of the same runs differ (%d and %d bytes)", len(first), len(second))
 	}
 	// The same runs built in another order of map insertion.
@@ -250,7 +248,7 @@ func TestParquetDeterministic(t *testing.T) {
 		}
 		shuffled[i].Indicators.ToolErrorsByType = m
 	}
-	if third := writeParquet(t, mem, shuffled, 2); !bytes.Equal(first, third) {
+	if third := writeParquet(t, shuffled, 2); !bytes.Equal(first, third) {
 		t.Fatal("the bytes depend on map insertion order")
 	}
 }
@@ -259,7 +257,7 @@ func TestParquetDeterministic(t *testing.T) {
 func TestParquetEmpty(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
 	defer mem.AssertSize(t, 0)
-	data := writeParquet(t, mem, nil, 2)
+	data := writeParquet(t, nil, 2)
 	tbl, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(data), parquet.NewReaderProperties(mem), pqarrow.ArrowReadProperties{}, mem)
 	if err != nil {
 		t.Fatal(err)
@@ -272,13 +270,27 @@ func TestParquetEmpty(t *testing.T) {
 }
 
 // A failed write reaches the caller, from Write or at the latest from
-// Close, and no buffer is left allocated.
+// Close.
 func TestParquetWriteError(t *testing.T) {
-	for _, after := range []int{0, 1, 3, 10, 1000} {
+	// How many writes the whole file takes: the last one fails too.
+	calls := &failingWriter{after: 1 << 30}
+	w, err := NewParquetWriter(calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.groupRuns = 2
+	for _, r := range benchScan(50).Runs {
+		if err := w.Write(&r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	n := 1<<30 - calls.after
+	for _, after := range []int{0, 1, 3, n / 2, n - 1} {
 		t.Run(fmt.Sprint(after), func(t *testing.T) {
-			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-			defer mem.AssertSize(t, 0)
-			w, err := NewParquetWriter(&failingWriter{after: after}, mem)
+			w, err := NewParquetWriter(&failingWriter{after: after})
 			if err != nil {
 				if !errors.Is(err, os.ErrClosed) {
 					t.Errorf("NewParquetWriter: %v, want the writer's error", err)
@@ -310,10 +322,8 @@ func TestParquetWriteError(t *testing.T) {
 // The writer does not close what it writes to: the caller commits or
 // aborts its output file.
 func TestParquetLeavesWriterOpen(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
-	defer mem.AssertSize(t, 0)
 	dst := &closeRecorder{}
-	w, err := NewParquetWriter(dst, mem)
+	w, err := NewParquetWriter(dst)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +412,7 @@ func BenchmarkParquetWrite(b *testing.B) {
 	var size int
 	for b.Loop() {
 		var buf bytes.Buffer
-		w, err := NewParquetWriter(&buf, memory.DefaultAllocator)
+		w, err := NewParquetWriter(&buf)
 		if err != nil {
 			b.Fatal(err)
 		}

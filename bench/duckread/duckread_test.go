@@ -52,9 +52,7 @@ func scanFixtures(t *testing.T, path string) []detect.RunResult {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	w, err := report.NewParquetWriter(f, mem)
+	w, err := report.NewParquetWriter(f)
 	if err != nil {
 		t.Fatal(err)
 	}

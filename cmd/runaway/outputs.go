@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/report"
 )
@@ -69,7 +67,7 @@ func openStreamSink(o output, stdout io.Writer) (*streamSink, error) {
 	s := &streamSink{out: o, dest: dest}
 	s.buf = bufio.NewWriterSize(dest.w, 64<<10)
 	if o.format == "parquet" {
-		pq, err := report.NewParquetWriter(s.buf, memory.DefaultAllocator)
+		pq, err := report.NewParquetWriter(s.buf)
 		if err != nil {
 			s.abort()
 			return nil, err
