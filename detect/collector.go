@@ -53,7 +53,7 @@ type Collector struct {
 	intentIdx map[string]int32
 	intent    chunked[int32]
 
-	budgets   map[int32]*budgetLimits
+	budgets   map[int32]*Budget
 	artifacts rowRefs
 	// memReads and memSuspect are per-run side tables: most steps read or
 	// write no memory, so a column would be mostly empty.
@@ -82,9 +82,6 @@ type Collector struct {
 	heldBytes int64
 }
 
-// tsNull marks a step without ts; it sorts first.
-const tsNull = int64(-1 << 63)
-
 // maxRows bounds one Collector: rows are addressed by int32.
 const maxRows = 1<<31 - 1
 
@@ -104,7 +101,7 @@ func NewCollector(p Policy, files []string) (*Collector, error) {
 		otherArgs:  map[uint64]string{},
 		intents:    []string{""},
 		intentIdx:  map[string]int32{},
-		budgets:    map[int32]*budgetLimits{},
+		budgets:    map[int32]*Budget{},
 		memSuspect: map[int32][]suspectWrite{},
 		shorts:     newShortArgs(),
 	}, nil
@@ -287,7 +284,7 @@ func (c *Collector) addTimestamps(col *array.Int64, n int) {
 	}
 	for i := 0; i < n; i++ {
 		if col.IsNull(i) {
-			out.set(i, tsNull)
+			out.set(i, NoTS)
 		}
 	}
 }
@@ -385,12 +382,6 @@ func (c *Collector) addSource(rec arrow.RecordBatch, n int) {
 	}
 }
 
-// budgetLimits is the tightest budget a run logged, per dimension (0 = none).
-type budgetLimits struct {
-	steps, toolCalls, tokens int64
-	costUSD, seconds         float64
-}
-
 func (c *Collector) addBudgets(rec arrow.RecordBatch, n int) {
 	steps := rec.Column(schema.ColBudgetMaxSteps).(*array.Int64)
 	calls := rec.Column(schema.ColBudgetMaxToolCalls).(*array.Int64)
@@ -419,24 +410,24 @@ func (c *Collector) addBudgets(rec arrow.RecordBatch, n int) {
 		run := c.runScratch[i]
 		b := c.budgets[run]
 		if b == nil {
-			b = &budgetLimits{}
+			b = &Budget{}
 			c.budgets[run] = b
 			c.heldBytes += budgetBytes
 		}
 		if steps.IsValid(i) {
-			b.steps = minPos(b.steps, steps.Value(i))
+			b.Steps = minPos(b.Steps, steps.Value(i))
 		}
 		if calls.IsValid(i) {
-			b.toolCalls = minPos(b.toolCalls, calls.Value(i))
+			b.ToolCalls = minPos(b.ToolCalls, calls.Value(i))
 		}
 		if tokens.IsValid(i) {
-			b.tokens = minPos(b.tokens, tokens.Value(i))
+			b.Tokens = minPos(b.Tokens, tokens.Value(i))
 		}
 		if cost.IsValid(i) {
-			b.costUSD = minPosF(b.costUSD, cost.Value(i))
+			b.CostUSD = minPosF(b.CostUSD, cost.Value(i))
 		}
 		if secs.IsValid(i) {
-			b.seconds = minPosF(b.seconds, secs.Value(i))
+			b.Seconds = minPosF(b.Seconds, secs.Value(i))
 		}
 	}
 }
@@ -465,7 +456,7 @@ func (c *Collector) Results(workers int) []RunResult {
 	return c.results(workers, nil)
 }
 
-func (c *Collector) results(workers int, visit func(*runView, *analysis, *RunResult)) []RunResult {
+func (c *Collector) results(workers int, visit func(RunSteps, *RunResult)) []RunResult {
 	out := make([]RunResult, 0, len(c.runIDs))
 	// Collecting every result cannot fail.
 	_ = c.stream(workers, nil, visit, func(r *RunResult) error {
@@ -473,6 +464,18 @@ func (c *Collector) results(workers int, visit func(*runView, *analysis, *RunRes
 		return nil
 	})
 	return out
+}
+
+// Visit analyzes every run, like Results, and calls fn with each run's
+// steps and result, one call at a time, in no particular order. Results are
+// returned sorted by run id, as from Results.
+func (c *Collector) Visit(workers int, fn func(RunSteps, *RunResult)) []RunResult {
+	var mu sync.Mutex
+	return c.results(workers, func(s RunSteps, res *RunResult) {
+		mu.Lock()
+		defer mu.Unlock()
+		fn(s, res)
+	})
 }
 
 // Stream analyzes every run and calls emit with each result in run-id
@@ -494,7 +497,7 @@ const streamChunk = 64
 
 // stream is Stream over the runs whose index has keep set (nil: every
 // run), calling visit, if set, with each run's view as it is analyzed.
-func (c *Collector) stream(workers int, keep []bool, visit func(*runView, *analysis, *RunResult), emit func(*RunResult) error) error {
+func (c *Collector) stream(workers int, keep []bool, visit func(RunSteps, *RunResult), emit func(*RunResult) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -517,7 +520,7 @@ func (c *Collector) stream(workers int, keep []bool, visit func(*runView, *analy
 	for w := 0; w < workers; w++ {
 		wg.Go(func() {
 			var v runView
-			a := newAnalysis()
+			var z Analyzer
 			for {
 				mu.Lock()
 				for claimed < nChunks && (claimed-emitted)*chunk >= streamWindow && !failed {
@@ -535,9 +538,9 @@ func (c *Collector) stream(workers int, keep []bool, visit func(*runView, *analy
 				for i := range out {
 					r := order[lo+i]
 					c.gather(&v, r, rows[offsets[r]:offsets[r+1]])
-					out[i] = analyze(&v, a, &c.policy)
+					out[i] = z.Analyze(&v.Run, &c.policy)
 					if visit != nil {
-						visit(&v, a, &out[i])
+						visit(z.Steps(), &out[i])
 					}
 				}
 				mu.Lock()

@@ -249,7 +249,7 @@ func (c *Collector) takeText(row int32, text string) {
 
 // addBudget tightens run's budget by b: the tightest logged limit wins
 // whichever collector saw it first.
-func (c *Collector) addBudget(run int32, b *budgetLimits) {
+func (c *Collector) addBudget(run int32, b *Budget) {
 	cur := c.budgets[run]
 	if cur == nil {
 		limits := *b
@@ -267,11 +267,11 @@ func (c *Collector) addBudget(run int32, b *budgetLimits) {
 			*cur = v
 		}
 	}
-	tighten(&cur.steps, b.steps)
-	tighten(&cur.toolCalls, b.toolCalls)
-	tighten(&cur.tokens, b.tokens)
-	tightenF(&cur.costUSD, b.costUSD)
-	tightenF(&cur.seconds, b.seconds)
+	tighten(&cur.Steps, b.Steps)
+	tighten(&cur.ToolCalls, b.ToolCalls)
+	tighten(&cur.Tokens, b.Tokens)
+	tightenF(&cur.CostUSD, b.CostUSD)
+	tightenF(&cur.Seconds, b.Seconds)
 }
 
 // remap returns m[k], filling it with add(k) the first time.

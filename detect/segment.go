@@ -303,11 +303,11 @@ func (p *Partitioned) WriteSegment(w *bufio.Writer, part int32) error {
 	for i, r := range runs {
 		if b := c.budgets[r]; b != nil {
 			sw.u32(uint32(i))
-			sw.u64(uint64(b.steps))
-			sw.u64(uint64(b.toolCalls))
-			sw.u64(uint64(b.tokens))
-			sw.u64(*(*uint64)(unsafe.Pointer(&b.costUSD)))
-			sw.u64(*(*uint64)(unsafe.Pointer(&b.seconds)))
+			sw.u64(uint64(b.Steps))
+			sw.u64(uint64(b.ToolCalls))
+			sw.u64(uint64(b.Tokens))
+			sw.u64(*(*uint64)(unsafe.Pointer(&b.CostUSD)))
+			sw.u64(*(*uint64)(unsafe.Pointer(&b.Seconds)))
 		}
 	}
 	for _, k := range sw.others {
@@ -600,10 +600,10 @@ func (c *Collector) ReadSegment(r *bufio.Reader) error {
 	}
 	for range hdr.budgets {
 		dr := run(s.u32())
-		var b budgetLimits
-		b.steps, b.toolCalls, b.tokens = int64(s.u64()), int64(s.u64()), int64(s.u64())
+		var b Budget
+		b.Steps, b.ToolCalls, b.Tokens = int64(s.u64()), int64(s.u64()), int64(s.u64())
 		cost, secs := s.u64(), s.u64()
-		b.costUSD, b.seconds = *(*float64)(unsafe.Pointer(&cost)), *(*float64)(unsafe.Pointer(&secs))
+		b.CostUSD, b.Seconds = *(*float64)(unsafe.Pointer(&cost)), *(*float64)(unsafe.Pointer(&secs))
 		if s.err != nil || s.bad {
 			break
 		}
