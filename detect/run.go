@@ -149,3 +149,18 @@ func resize[T any](s []T, n int) []T {
 	}
 	return s[:n]
 }
+
+// Row flags: what a step did and got back (schema.Flag*, which ingest
+// computes; Run.Flags holds them as they come).
+const (
+	flagCall        = schema.FlagCall
+	flagResult      = schema.FlagResult
+	flagError       = schema.FlagError
+	flagEmpty       = schema.FlagEmpty
+	flagRetryableF  = schema.FlagRetryableFalse
+	flagMemProgress = schema.FlagMemProgress
+	flagArtifacts   = schema.FlagArtifacts
+	flagPayload     = schema.FlagPayload
+	flagCostEst     = schema.FlagCostEstimated
+	flagSeen        = schema.FlagSeen
+)

@@ -1,14 +1,15 @@
-package detect
+package runstore
 
 import (
 	"fmt"
+	"github.com/runawayhq/runaway/detect"
 	"slices"
 )
 
-// runView builds one run's Run from the collector's rows, in place: a
+// runView builds one run's detect.Run from the collector's rows, in place: a
 // worker keeps one and reuses its columns from run to run.
 type runView struct {
-	Run
+	detect.Run
 	names runNames
 
 	order []int32 // scratch
@@ -189,7 +190,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 		v.NewArtifact[i] = false
 		v.Intent[i] = c.intent.at(row)
 	}
-	v.Budget = Budget{}
+	v.Budget = detect.Budget{}
 	if b := c.budgets[r]; b != nil {
 		v.Budget = *b
 	}
@@ -225,16 +226,16 @@ func (c *Collector) placeMemory(v *runView, r int32) {
 	}
 	for _, k := range reads {
 		if i, ok := v.position(c.memReads.row.at(k)); ok {
-			v.MemReads = append(v.MemReads, MemRead{i, c.memReads.val.at(k)})
+			v.MemReads = append(v.MemReads, detect.MemRead{At: i, ID: c.memReads.val.at(k)})
 		}
 	}
 	for _, w := range writes {
 		if i, ok := v.position(w.row); ok {
-			v.Suspect = append(v.Suspect, SuspectWrite{i, uint32(w.id) ^ uint32(w.id>>32), w.name, w.why})
+			v.Suspect = append(v.Suspect, detect.SuspectWrite{At: i, ID: uint32(w.id) ^ uint32(w.id>>32), Name: w.name, Why: w.why})
 		}
 	}
-	slices.SortStableFunc(v.MemReads, func(a, b MemRead) int { return a.At - b.At })
-	slices.SortStableFunc(v.Suspect, func(a, b SuspectWrite) int { return a.At - b.At })
+	slices.SortStableFunc(v.MemReads, func(a, b detect.MemRead) int { return a.At - b.At })
+	slices.SortStableFunc(v.Suspect, func(a, b detect.SuspectWrite) int { return a.At - b.At })
 }
 
 func (v *runView) problem(format string, a ...any) {
@@ -267,18 +268,22 @@ func (c *Collector) markNewArtifacts(v *runView, r int32) {
 	if len(refs) == 0 {
 		return
 	}
-	var list []MemRead
+	type artifactAt struct {
+		i  int
+		id uint32
+	}
+	var list []artifactAt
 	for _, k := range refs {
 		if i, ok := v.position(c.artifacts.row.at(k)); ok {
-			list = append(list, MemRead{i, c.artifacts.val.at(k)})
+			list = append(list, artifactAt{i, c.artifacts.val.at(k)})
 		}
 	}
-	slices.SortStableFunc(list, func(a, b MemRead) int { return a.At - b.At })
+	slices.SortStableFunc(list, func(a, b artifactAt) int { return a.i - b.i })
 	seen := make(map[uint32]bool, len(list))
 	for _, a := range list {
-		if !seen[a.ID] {
-			seen[a.ID] = true
-			v.NewArtifact[a.At] = true
+		if !seen[a.id] {
+			seen[a.id] = true
+			v.NewArtifact[a.i] = true
 		}
 	}
 }

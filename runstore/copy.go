@@ -1,7 +1,8 @@
-package detect
+package runstore
 
 import (
 	"fmt"
+	"github.com/runawayhq/runaway/detect"
 	"slices"
 	"unsafe"
 
@@ -152,10 +153,10 @@ func (p *Partitioned) CopyTo(dst *Collector, part int32) error {
 		return nil
 	}
 	if dst.deferShorts && !c.deferShorts {
-		return fmt.Errorf("detect: copying runs whose renderings were chosen to a collector that defers them")
+		return fmt.Errorf("runstore: copying runs whose renderings were chosen to a collector that defers them")
 	}
 	if dst.run.len()+len(rows) > maxRows {
-		return fmt.Errorf("detect: more than %d steps in one collector", maxRows)
+		return fmt.Errorf("runstore: more than %d steps in one collector", maxRows)
 	}
 	runMap := make([]int32, len(runs)) // by local run index
 	for i, r := range runs {
@@ -249,7 +250,7 @@ func (c *Collector) takeText(row int32, text string) {
 
 // addBudget tightens run's budget by b: the tightest logged limit wins
 // whichever collector saw it first.
-func (c *Collector) addBudget(run int32, b *Budget) {
+func (c *Collector) addBudget(run int32, b *detect.Budget) {
 	cur := c.budgets[run]
 	if cur == nil {
 		limits := *b
