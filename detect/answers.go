@@ -13,39 +13,39 @@ import "github.com/runawayhq/runaway/schema"
 
 // sameAnswer reports whether steps i and j got the same answer: both
 // without a result, or both with results that are equal or near-identical.
-func (v *runView) sameAnswer(i, j int, simBits int) bool {
-	ri, rj := v.flags[i]&flagResult != 0, v.flags[j]&flagResult != 0
+func (v *Run) sameAnswer(i, j int, simBits int) bool {
+	ri, rj := v.Flags[i]&flagResult != 0, v.Flags[j]&flagResult != 0
 	if ri != rj {
 		return false
 	}
-	if !ri || v.res[i] == v.res[j] {
+	if !ri || v.Result[i] == v.Result[j] {
 		return true
 	}
-	if (v.flags[i]^v.flags[j])&(flagError|flagEmpty) != 0 {
+	if (v.Flags[i]^v.Flags[j])&(flagError|flagEmpty) != 0 {
 		return false // a failure and a success are never the same answer
 	}
-	if v.flags[i]&flagError != 0 && v.err[i] != v.err[j] {
+	if v.Flags[i]&flagError != 0 && v.ErrType[i] != v.ErrType[j] {
 		return false // another kind of error is another answer, however alike the texts
 	}
-	return schema.SimHashSimilar(v.sim[i], v.sim[j], simBits)
+	return schema.SimHashSimilar(v.Sim[i], v.Sim[j], simBits)
 }
 
 // sameCall is the call identity near-duplicates share: tool and
 // normalised args, or the exact identity for calls without args.
-func (v *runView) sameCall(i int) uint64 {
-	if v.norm[i] == 0 {
+func (v *Run) sameCall(i int) uint64 {
+	if v.Norm[i] == 0 {
 		return v.call[i]
 	}
-	return callIdentity(v.tool[i], uint64(v.norm[i]))
+	return callIdentity(v.Tool[i], uint64(v.Norm[i]))
 }
 
 // likeCall reports whether calls i and j are the same call, or calls of
 // one tool with near-identical long args (an edit re-sent with another
 // indentation or a word changed: answers.go's similarity, applied to what
 // was asked).
-func (v *runView) likeCall(i, j int, simBits int) bool {
+func (v *Run) likeCall(i, j int, simBits int) bool {
 	return v.sameCall(i) == v.sameCall(j) ||
-		(v.tool[i] == v.tool[j] && schema.SimHashSimilar(v.argSim[i], v.argSim[j], simBits))
+		(v.Tool[i] == v.Tool[j] && schema.SimHashSimilar(v.ArgSim[i], v.ArgSim[j], simBits))
 }
 
 // simBits is the policy's similarity as a Hamming distance.

@@ -10,26 +10,26 @@ import (
 // policy's) and the first step that went past any of them. A final STOP step
 // that makes no call does not count as a step: an agent that stops exactly
 // at its limit logs one.
-func budgetPass(v *runView, p *Policy, a *analysis, ind *Indicators) {
-	lim := v.budget
-	if lim.steps == 0 {
-		lim.steps = p.MaxSteps
+func budgetPass(v *Run, p *Policy, a *analysis, ind *Indicators) {
+	lim := v.Budget
+	if lim.Steps == 0 {
+		lim.Steps = p.MaxSteps
 	}
-	if lim.toolCalls == 0 {
-		lim.toolCalls = p.MaxToolCalls
+	if lim.ToolCalls == 0 {
+		lim.ToolCalls = p.MaxToolCalls
 	}
-	if lim.tokens == 0 {
-		lim.tokens = p.MaxTokens
+	if lim.Tokens == 0 {
+		lim.Tokens = p.MaxTokens
 	}
-	if lim.costUSD == 0 {
-		lim.costUSD = p.MaxCostUSD
+	if lim.CostUSD == 0 {
+		lim.CostUSD = p.MaxCostUSD
 	}
-	if lim.seconds == 0 {
-		lim.seconds = p.MaxSeconds
+	if lim.Seconds == 0 {
+		lim.Seconds = p.MaxSeconds
 	}
-	ind.BudgetMaxSteps, ind.BudgetMaxToolCalls, ind.BudgetMaxTokens = lim.steps, lim.toolCalls, lim.tokens
-	ind.BudgetMaxCostUSD, ind.BudgetMaxSeconds = lim.costUSD, lim.seconds
-	if lim == (budgetLimits{}) {
+	ind.BudgetMaxSteps, ind.BudgetMaxToolCalls, ind.BudgetMaxTokens = lim.Steps, lim.ToolCalls, lim.Tokens
+	ind.BudgetMaxCostUSD, ind.BudgetMaxSeconds = lim.CostUSD, lim.Seconds
+	if lim == (Budget{}) {
 		return
 	}
 	type dim struct {
@@ -39,27 +39,27 @@ func budgetPass(v *runView, p *Policy, a *analysis, ind *Indicators) {
 		cross int
 	}
 	dims := []dim{
-		{name: "max_steps", limit: float64(lim.steps), cross: -1},
-		{name: "max_tool_calls", limit: float64(lim.toolCalls), cross: -1},
-		{name: "max_tokens", limit: float64(lim.tokens), cross: -1},
-		{name: "max_cost_usd", limit: lim.costUSD, cross: -1},
-		{name: "max_seconds", limit: lim.seconds, cross: -1},
+		{name: "max_steps", limit: float64(lim.Steps), cross: -1},
+		{name: "max_tool_calls", limit: float64(lim.ToolCalls), cross: -1},
+		{name: "max_tokens", limit: float64(lim.Tokens), cross: -1},
+		{name: "max_cost_usd", limit: lim.CostUSD, cross: -1},
+		{name: "max_seconds", limit: lim.Seconds, cross: -1},
 	}
-	firstTS := tsNull
-	for i := 0; i < v.n; i++ {
-		if !(v.state[i] == schema.StateStop && v.flags[i]&flagCall == 0) {
+	firstTS := NoTS
+	for i := 0; i < v.Len(); i++ {
+		if !(v.State[i] == schema.StateStop && v.Flags[i]&flagCall == 0) {
 			dims[0].used++
 		}
-		if v.flags[i]&flagCall != 0 {
+		if v.Flags[i]&flagCall != 0 {
 			dims[1].used++
 		}
-		dims[2].used += float64(v.tok[i])
-		dims[3].used += v.cost[i]
-		if v.ts[i] != tsNull {
-			if firstTS == tsNull {
-				firstTS = v.ts[i]
+		dims[2].used += float64(v.Tokens[i])
+		dims[3].used += v.Cost[i]
+		if v.TS[i] != NoTS {
+			if firstTS == NoTS {
+				firstTS = v.TS[i]
 			}
-			dims[4].used = max(dims[4].used, float64(v.ts[i]-firstTS)/1000)
+			dims[4].used = max(dims[4].used, float64(v.TS[i]-firstTS)/1000)
 		}
 		for d := range dims {
 			if dims[d].limit > 0 && dims[d].cross < 0 && dims[d].used > dims[d].limit {
@@ -82,7 +82,7 @@ func budgetPass(v *runView, p *Policy, a *analysis, ind *Indicators) {
 		}
 	}
 	if a.budgetCross >= 0 {
-		ind.StepsAfterBudget = int64(v.n - a.budgetCross)
+		ind.StepsAfterBudget = int64(v.Len() - a.budgetCross)
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 
 // analyze runs the indicator pass and every detector over one run and
 // classifies it. a is scratch reused across runs.
-func analyze(v *runView, a *analysis, p *Policy) RunResult {
+func analyze(v *Run, a *analysis, p *Policy) RunResult {
 	indicatorPass(v, p, a)
 	var hits []*hit
 	for _, d := range Registry {
@@ -24,18 +24,18 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 		hits = append(hits, h)
 	}
 	res := RunResult{
-		RunID:            v.id,
+		RunID:            v.ID,
 		OnsetStep:        -1,
-		Steps:            int64(v.n),
+		Steps:            int64(v.Len()),
 		Indicators:       a.ind,
 		Findings:         []Finding{},
 		Signals:          []string{},
-		DataProblems:     v.dataProblems,
-		DuplicateSteps:   v.duplicates,
-		ConflictingSteps: v.conflicts,
+		DataProblems:     v.DataProblems,
+		DuplicateSteps:   v.Duplicates,
+		ConflictingSteps: v.Conflicts,
 	}
-	if v.duplicates+v.conflicts > int64(len(v.dataProblems)) {
-		res.DataProblems = append(res.DataProblems, moreProblems(v.duplicates+v.conflicts-int64(len(v.dataProblems))))
+	if v.Duplicates+v.Conflicts > int64(len(v.DataProblems)) {
+		res.DataProblems = append(res.DataProblems, moreProblems(v.Duplicates+v.Conflicts-int64(len(v.DataProblems))))
 	}
 	res.CostLogged = a.ind.CostUSD > 0
 	res.CostEstimated = a.rowFlags&flagCostEst != 0
@@ -49,7 +49,7 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 	}
 	res.RootCause = primary.RootCause
 	onset := onsetOf(v, a, primary, hits)
-	res.OnsetStep = v.step[onset]
+	res.OnsetStep = v.Step[onset]
 	res.Headline = primary.Message
 	res.WastedSteps, res.WastedTokens, res.WastedCostUSD = wasteFrom(v, onset)
 	slices.SortStableFunc(hits, func(x, y *hit) int {
@@ -89,7 +89,7 @@ func analyze(v *runView, a *analysis, p *Policy) RunResult {
 //     detector gives the evidence (RA302 and RA102 over RA101, RA303 over
 //     RA301) when it is at least as severe.
 //  6. Otherwise the worst severity wins, then the loop that began first.
-func choosePrimary(v *runView, a *analysis, hits []*hit) *hit {
+func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 	byID := map[string]*hit{}
 	var patterns, symptoms []*hit
 	worstPattern, worstSymptom := Healthy, Healthy
@@ -199,12 +199,12 @@ func failingRetry(h *hit) bool {
 }
 
 // wasteFrom is what the run spent from step index first to its end.
-func wasteFrom(v *runView, first int) (steps, tokens int64, cost float64) {
-	for i := first; i < v.n; i++ {
-		tokens += v.tok[i]
-		cost += v.cost[i]
+func wasteFrom(v *Run, first int) (steps, tokens int64, cost float64) {
+	for i := first; i < v.Len(); i++ {
+		tokens += v.Tokens[i]
+		cost += v.Cost[i]
 	}
-	return int64(v.n - first), tokens, roundCost(cost)
+	return int64(v.Len() - first), tokens, roundCost(cost)
 }
 
 // roundCost keeps sums of float costs to a nano-dollar, so reports do not
@@ -230,14 +230,14 @@ func pickWorst(hs []*hit) *hit {
 
 func overlaps(x, y *hit) bool { return x.first <= y.last && y.first <= x.last }
 
-func segmentErrorShare(v *runView, a *analysis, first, last int) float64 {
+func segmentErrorShare(v *Run, a *analysis, first, last int) float64 {
 	calls, errs := 0, 0
 	for _, i := range a.calls {
-		if i < first || i > last || v.flags[i]&flagResult == 0 {
+		if i < first || i > last || v.Flags[i]&flagResult == 0 {
 			continue
 		}
 		calls++
-		if v.flags[i]&flagError != 0 {
+		if v.Flags[i]&flagError != 0 {
 			errs++
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/runstore"
 )
 
 const (
@@ -184,7 +185,7 @@ func TestResultsDoNotDependOnGrouping(t *testing.T) {
 		}
 	}
 	all := scan(t, detect.DefaultPolicy(), strings.Join(mixed, "\n")+"\n")
-	// Each run alone, through AnalyzeBatch (the per-run entry point).
+	// Each run alone, through runstore.AnalyzeBatch.
 	var merged []detect.RunResult
 	for _, r := range runs {
 		merged = append(merged, analyzeAlone(t, r.text())...)
@@ -211,7 +212,7 @@ func analyzeAlone(t *testing.T, text string) []detect.RunResult {
 	var out []detect.RunResult
 	_, err := ingest.Read(t.Context(), []ingest.Source{source("one.jsonl", text)}, ingest.Options{Alloc: mem, BatchRows: 1 << 12, Workers: 1},
 		func(rec arrow.RecordBatch) error {
-			rs, err := detect.AnalyzeBatch(rec, detect.DefaultPolicy(), []string{"one.jsonl"})
+			rs, err := runstore.AnalyzeBatch(rec, detect.DefaultPolicy(), []string{"one.jsonl"})
 			out = append(out, rs...)
 			return err
 		})

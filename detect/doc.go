@@ -1,9 +1,13 @@
-// Package detect computes runaway's loop indicators per run in one columnar
-// pass over Arrow record batches of schema.StepArrowSchema, runs the
-// detectors over them, and classifies each run: verdict, root cause, onset
-// step and waste.
+// Package detect holds the detector contract and the detectors: the
+// Detector type and Registry (ra*.go), the policy and its thresholds, the
+// indicator pass, onset, classification into a RunResult, and what
+// `runaway detectors` and the generated docs read.
 //
-// The per-run analysis has no global state: AnalyzeBatch analyzes the steps
-// of any set of runs and gives the same RunResult for a run whatever else was
-// in the input, so results from any grouping merge by sorting on run id.
+// Its one entry point is Analyzer.Analyze: it analyzes one run given its
+// columns (Run, which a run store fills) and the policy the caller passes,
+// with no state shared with any other run, so results from any grouping
+// merge by sorting on run id. Adding a detector touches this package only.
+//
+// It must not import runstore, spill, ingest, report or cmd: storage and
+// input sit above it and hand it a run's columns.
 package detect

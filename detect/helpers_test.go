@@ -12,6 +12,7 @@ import (
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/runstore"
 )
 
 // source wraps JSONL text as an ingest source.
@@ -25,12 +26,12 @@ func source(name, text string) ingest.Source {
 // checked allocator that must end at zero bytes, and analyzes every run.
 func scan(t *testing.T, p detect.Policy, texts ...string) []detect.RunResult {
 	t.Helper()
-	return collect(t, p, texts...).Results(2)
+	return collect(t, p, texts...).Results(p, 2)
 }
 
 // collect reads JSONL texts, one source each ("in0.jsonl", ...), into a
 // collector.
-func collect(t *testing.T, p detect.Policy, texts ...string) *detect.Collector {
+func collect(t *testing.T, p detect.Policy, texts ...string) *runstore.Collector {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -41,10 +42,7 @@ func collect(t *testing.T, p detect.Policy, texts ...string) *detect.Collector {
 		sources = append(sources, source(name, text))
 		names = append(names, name)
 	}
-	c, err := detect.NewCollector(p, names)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := runstore.NewCollector(names)
 	stats, err := ingest.Read(context.Background(), sources, ingest.Options{Alloc: mem, BatchRows: 7, Workers: 2, VolatileKeys: p.Volatile()},
 		func(rec arrow.RecordBatch) error { return c.Add(rec) })
 	if err != nil {

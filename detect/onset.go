@@ -14,7 +14,7 @@ import (
 
 // onsetOf is the index of the first action of the stuck stretch the
 // primary finding lies in.
-func onsetOf(v *runView, a *analysis, primary *hit, hits []*hit) int {
+func onsetOf(v *Run, a *analysis, primary *hit, hits []*hit) int {
 	first, last := stretchOf(primary, hits)
 	if !replayed[primary.Detector] {
 		return first
@@ -73,7 +73,7 @@ const maxNewInARow = 2
 // For an error storm (learning), a call before it that brought lasting
 // progress also ends the walk: a failure before a call that worked is the
 // agent trying things, not the storm.
-func firstInstance(v *runView, a *analysis, first, last int, learning bool) int {
+func firstInstance(v *Run, a *analysis, first, last int, learning bool) int {
 	lo := sort.SearchInts(a.calls, first)
 	hi := sort.Search(len(a.calls), func(k int) bool { return a.calls[k] > last })
 	inStretch := a.calls[lo:hi]
@@ -104,7 +104,7 @@ func firstInstance(v *runView, a *analysis, first, last int, learning bool) int 
 // instance of one of them: per call identity, and per tool and error type,
 // one call of each distinct answer and how many calls gave it.
 type repeats struct {
-	v       *runView
+	v       *Run
 	a       *analysis
 	byCall  map[uint64][]answerClass
 	byError map[[2]int32][]answerClass
@@ -116,15 +116,15 @@ type answerClass struct{ rep, n int }
 // a long stretch of ever-new answers costs no more than a few comparisons.
 const maxClasses = 4
 
-func newRepeats(v *runView, a *analysis, calls []int) *repeats {
+func newRepeats(v *Run, a *analysis, calls []int) *repeats {
 	r := &repeats{v: v, a: a, byCall: map[uint64][]answerClass{}, byError: map[[2]int32][]answerClass{}}
 	sameAnswer := func(i, j int) bool { return v.sameAnswer(i, j, a.simBits) }
 	sameError := func(i, j int) bool { return retriedFailure(v, a, i, j) }
 	for _, i := range calls {
 		k := v.sameCall(i)
 		r.byCall[k] = addTo(r.byCall[k], i, sameAnswer)
-		if v.flags[i]&flagError != 0 {
-			ek := [2]int32{v.tool[i], int32(v.err[i])}
+		if v.Flags[i]&flagError != 0 {
+			ek := [2]int32{v.Tool[i], int32(v.ErrType[i])}
 			r.byError[ek] = addTo(r.byError[ek], i, sameError)
 		}
 	}
@@ -157,19 +157,19 @@ func (r *repeats) instance(i int) bool {
 		}
 		return false
 	}
-	failed := v.flags[i]&flagError != 0
+	failed := v.Flags[i]&flagError != 0
 	if elsewhere(r.byCall[v.sameCall(i)], func(i, j int) bool {
-		return v.sameAnswer(i, j, a.simBits) || (failed && v.flags[j]&flagError != 0)
+		return v.sameAnswer(i, j, a.simBits) || (failed && v.Flags[j]&flagError != 0)
 	}) {
 		return true
 	}
 	return failed &&
-		elsewhere(r.byError[[2]int32{v.tool[i], int32(v.err[i])}], func(i, j int) bool { return retriedFailure(v, a, i, j) })
+		elsewhere(r.byError[[2]int32{v.Tool[i], int32(v.ErrType[i])}], func(i, j int) bool { return retriedFailure(v, a, i, j) })
 }
 
 // retriedFailure: failures i and j of one tool and error type are one
 // failure coming back when the answers are the same or the calls are
 // (near) the same: the same compile error after a different edit is not.
-func retriedFailure(v *runView, a *analysis, i, j int) bool {
+func retriedFailure(v *Run, a *analysis, i, j int) bool {
 	return v.sameAnswer(i, j, a.simBits) || v.likeCall(i, j, a.simBits)
 }

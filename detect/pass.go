@@ -58,8 +58,8 @@ func newAnalysis() *analysis {
 
 // indicatorPass computes every indicator of v in a few linear passes over
 // its columns.
-func indicatorPass(v *runView, p *Policy, a *analysis) {
-	n := v.n
+func indicatorPass(v *Run, p *Policy, a *analysis) {
+	n := v.Len()
 	clear(a.lastOf)
 	clear(a.norms)
 	clear(a.answers)
@@ -80,8 +80,8 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 	var lastCall uint64
 	var streak int64
 	for i := 0; i < n; i++ {
-		f := v.flags[i]
-		prog := v.newArtifact[i] || f&flagMemProgress != 0 || v.state[i] == schema.StateStop
+		f := v.Flags[i]
+		prog := v.NewArtifact[i] || f&flagMemProgress != 0 || v.State[i] == schema.StateStop
 		if f&flagCall != 0 {
 			k := v.call[i]
 			a.calls = append(a.calls, i)
@@ -95,8 +95,8 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 			}
 			lastCall = k
 			ind.SameCallMaxStreak = max(ind.SameCallMaxStreak, streak)
-			if v.norm[i] != 0 {
-				nk := callIdentity(v.tool[i], uint64(v.norm[i]))
+			if v.Norm[i] != 0 {
+				nk := callIdentity(v.Tool[i], uint64(v.Norm[i]))
 				a.norms[nk]++
 				ind.SameNormArgsMax = max(ind.SameNormArgsMax, a.norms[nk])
 			}
@@ -119,7 +119,7 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 				a.lastOf[sk] = i
 				if f&flagError != 0 {
 					ind.ToolErrors++
-					ind.ToolErrorsByType[v.names.errTypeName(v.err[i])]++
+					ind.ToolErrorsByType[v.Names.ErrTypeName(v.ErrType[i])]++
 					errStreak++
 					ind.MaxErrorStreak = max(ind.MaxErrorStreak, errStreak)
 				} else {
@@ -140,8 +140,8 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 			noProg++
 			ind.NoProgressSteps = max(ind.NoProgressSteps, noProg)
 		}
-		ind.CostUSD += v.cost[i]
-		a.rowFlags |= v.flags[i]
+		ind.CostUSD += v.Cost[i]
+		a.rowFlags |= v.Flags[i]
 	}
 	ind.CostUSD = roundCost(ind.CostUSD)
 	ind.DistinctCalls = int64(len(a.counts))
@@ -152,7 +152,7 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 	usagePass(v, &ind)
 	budgetPass(v, p, a, &ind)
 	if n > 0 {
-		ind.EndedWithStop = v.state[n-1] == schema.StateStop
+		ind.EndedWithStop = v.State[n-1] == schema.StateStop
 	}
 	a.ind = ind
 }
@@ -160,8 +160,8 @@ func indicatorPass(v *runView, p *Policy, a *analysis) {
 // lastingPass fills lastingBefore: it walks the calls backwards,
 // remembering the next call of each identity and its call ordinal. repeats
 // says some call was made twice; without one, every progress event lasts.
-func lastingPass(v *runView, a *analysis, window int, repeats bool) {
-	n := v.n
+func lastingPass(v *Run, a *analysis, window int, repeats bool) {
+	n := v.Len()
 	a.lastingBefore = resize(a.lastingBefore, n+1)
 	if a.nextSame == nil {
 		a.nextSame = map[uint64][2]int{}
@@ -183,7 +183,7 @@ func lastingPass(v *runView, a *analysis, window int, repeats bool) {
 	lasting := 0
 	for i := n - 1; i >= 0; i-- {
 		last := a.progress[i]
-		if v.flags[i]&flagCall != 0 {
+		if v.Flags[i]&flagCall != 0 {
 			ord--
 			k := v.sameCall(i)
 			if next, ok := a.nextSame[k]; ok && last && next[1]-ord <= window && v.sameAnswer(i, next[0], a.simBits) {
@@ -224,36 +224,36 @@ const maxToolAnswers = 64
 
 // answeredBefore reports whether the tool of call i gave this answer
 // before in the run: an equal fingerprint, or a near-identical text.
-func (a *analysis) answeredBefore(v *runView, i int) bool {
-	if a.answers[uint64(uint32(v.tool[i]))<<32|uint64(v.res[i])] {
+func (a *analysis) answeredBefore(v *Run, i int) bool {
+	if a.answers[uint64(uint32(v.Tool[i]))<<32|uint64(v.Result[i])] {
 		return true
 	}
-	if v.sim[i] == 0 {
+	if v.Sim[i] == 0 {
 		return false
 	}
-	for _, s := range a.simAnswers[v.tool[i]] {
-		if schema.SimHashSimilar(s, v.sim[i], a.simBits) {
+	for _, s := range a.simAnswers[v.Tool[i]] {
+		if schema.SimHashSimilar(s, v.Sim[i], a.simBits) {
 			return true
 		}
 	}
 	return false
 }
 
-func (a *analysis) rememberAnswer(v *runView, i int) {
-	a.answers[uint64(uint32(v.tool[i]))<<32|uint64(v.res[i])] = true
-	if v.sim[i] == 0 {
+func (a *analysis) rememberAnswer(v *Run, i int) {
+	a.answers[uint64(uint32(v.Tool[i]))<<32|uint64(v.Result[i])] = true
+	if v.Sim[i] == 0 {
 		return
 	}
-	s := a.simAnswers[v.tool[i]]
+	s := a.simAnswers[v.Tool[i]]
 	if len(s) == maxToolAnswers {
 		copy(s, s[1:])
 		s = s[:len(s)-1]
 	}
-	a.simAnswers[v.tool[i]] = append(s, v.sim[i])
+	a.simAnswers[v.Tool[i]] = append(s, v.Sim[i])
 }
 
 // maxInWindow is the most calls of one key among any Window consecutive calls.
-func maxInWindow(v *runView, a *analysis, window int) int64 {
+func maxInWindow(v *Run, a *analysis, window int) int64 {
 	clear(a.winCnt)
 	var best int64
 	for j, i := range a.calls {
@@ -270,12 +270,12 @@ func maxInWindow(v *runView, a *analysis, window int) int64 {
 
 // statePass counts X->Y->X returns between consecutive logged states and the
 // PLAN<->ACT round trips: a PLAN that follows an ACT since the previous PLAN.
-func statePass(v *runView, a *analysis, ind *Indicators) {
+func statePass(v *Run, a *analysis, ind *Indicators) {
 	var prev2, prev1 schema.State
 	actSincePlan, progSincePlan, strongSincePlan, inPlan := false, false, false, false
 	plans := map[uint32]bool{}
-	for i := 0; i < v.n; i++ {
-		s := v.state[i]
+	for i := 0; i < v.Len(); i++ {
+		s := v.State[i]
 		if s == schema.StateNone {
 			continue
 		}
@@ -286,11 +286,11 @@ func statePass(v *runView, a *analysis, ind *Indicators) {
 		if s == schema.StatePlan {
 			if !inPlan {
 				ind.Plans++
-				repeated := v.plan[i] != 0 && plans[v.plan[i]]
+				repeated := v.Plan[i] != 0 && plans[v.Plan[i]]
 				if repeated {
 					ind.PlansRepeated++
 				}
-				plans[v.plan[i]] = true
+				plans[v.Plan[i]] = true
 				if ind.Plans > 1 && actSincePlan {
 					ind.PlanActRoundTrips++
 					if unproductiveRoundTrip(progSincePlan, strongSincePlan, repeated) {
@@ -316,8 +316,8 @@ func statePass(v *runView, a *analysis, ind *Indicators) {
 // strongProgress: step i produced something that lasts (a new artifact,
 // memory written as an observation or decision, STOP), not only a call
 // result.
-func strongProgress(v *runView, i int) bool {
-	return v.newArtifact[i] || v.flags[i]&flagMemProgress != 0 || v.state[i] == schema.StateStop
+func strongProgress(v *Run, i int) bool {
+	return v.NewArtifact[i] || v.Flags[i]&flagMemProgress != 0 || v.State[i] == schema.StateStop
 }
 
 // unproductiveRoundTrip: a PLAN<->ACT round trip learned nothing when
@@ -328,20 +328,20 @@ func unproductiveRoundTrip(progress, strongProgress, repeatedPlan bool) bool {
 	return !progress || (repeatedPlan && !strongProgress)
 }
 
-func usagePass(v *runView, ind *Indicators) {
-	first, last := tsNull, tsNull
-	for i := 0; i < v.n; i++ {
-		ind.Tokens += v.tok[i]
-		if v.ts[i] != tsNull {
-			if first == tsNull || v.ts[i] < first {
-				first = v.ts[i]
+func usagePass(v *Run, ind *Indicators) {
+	first, last := NoTS, NoTS
+	for i := 0; i < v.Len(); i++ {
+		ind.Tokens += v.Tokens[i]
+		if v.TS[i] != NoTS {
+			if first == NoTS || v.TS[i] < first {
+				first = v.TS[i]
 			}
-			if last == tsNull || v.ts[i] > last {
-				last = v.ts[i]
+			if last == NoTS || v.TS[i] > last {
+				last = v.TS[i]
 			}
 		}
 	}
-	if first != tsNull {
+	if first != NoTS {
 		ind.DurationMS = last - first
 	}
 }

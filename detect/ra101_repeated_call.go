@@ -37,7 +37,7 @@ type callChain struct {
 	finalized    bool
 }
 
-func runRepeatedCall(v *runView, a *analysis, p *Policy) *hit {
+func runRepeatedCall(v *Run, a *analysis, p *Policy) *hit {
 	best := longestChain(v, a, p, func(i int) uint64 { return v.call[i] }, func(c *callChain) bool {
 		return !pollingWithBackoff(v, a, c)
 	})
@@ -49,21 +49,21 @@ func runRepeatedCall(v *runView, a *analysis, p *Policy) *hit {
 
 // chainHit is the finding of a chain of repeated calls: how (the args) and
 // the counts that come first in the evidence.
-func chainHit(v *runView, a *analysis, p *Policy, best *callChain, how string, counts ...Count) *hit {
+func chainHit(v *Run, a *analysis, p *Policy, best *callChain, how string, counts ...Count) *hit {
 	n := int64(len(best.idx))
 	first, last := best.idx[0], best.idx[len(best.idx)-1]
 	what := "the same result"
 	if best.errors == len(best.idx) {
-		what = "the same error (" + v.names.errTypeName(v.err[first]) + ")"
+		what = "the same error (" + v.Names.ErrTypeName(v.ErrType[first]) + ")"
 	}
 	return &hit{
 		Finding: Finding{
 			Severity: severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
 			Message: fmt.Sprintf("%s called %d times %s and %s, steps %d-%d",
-				v.names.toolName(v.tool[first]), n, how, what, v.step[first], v.step[last]),
-			OnsetStep: v.step[first],
+				v.Names.ToolName(v.Tool[first]), n, how, what, v.Step[first], v.Step[last]),
+			OnsetStep: v.Step[first],
 			Evidence: Evidence{
-				Steps:  []StepRange{{v.step[first], v.step[last]}},
+				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
 				Keys:   []string{v.callText(first)},
 				Counts: append(counts, Count{"errors", int64(best.errors)}, Count{"calls_in_segment", int64(callsBetween(a, first, last))}),
 			},
@@ -82,7 +82,7 @@ func chainHit(v *runView, a *analysis, p *Policy, best *callChain, how string, c
 // the one that began first, as that is where the run ran away and where a
 // guard would have stopped it (a longer chain later is the same loop come
 // back). The chain is a's, valid until the next call.
-func longestChain(v *runView, a *analysis, p *Policy, key func(i int) uint64, accept func(*callChain) bool) *callChain {
+func longestChain(v *Run, a *analysis, p *Policy, key func(i int) uint64, accept func(*callChain) bool) *callChain {
 	clear(a.chainOf)
 	a.chains = a.chains[:0]
 	best := -1
@@ -107,7 +107,7 @@ func longestChain(v *runView, a *analysis, p *Policy, key func(i int) uint64, ac
 		if k == 0 {
 			continue
 		}
-		f := v.flags[i]
+		f := v.Flags[i]
 		ci, open := a.chainOf[k]
 		if !open {
 			ci = a.newChain(k)
@@ -127,7 +127,7 @@ func longestChain(v *runView, a *analysis, p *Policy, key func(i int) uint64, ac
 		c.lastOrd = ord
 		if f&flagError != 0 {
 			c.errors++
-			if f&flagRetryableF != 0 || v.names.errTypeName(v.err[i]) == schema.ErrSchemaError {
+			if f&flagRetryableF != 0 || v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrSchemaError {
 				c.nonRetryable++
 			}
 		}
@@ -162,7 +162,7 @@ func (a *analysis) newChain(k uint64) int32 {
 // the same call finally answered differently (and successfully), and the
 // agent waited longer and longer between tries. Without ts it cannot be told
 // from a retry loop, so it is not exempt.
-func pollingWithBackoff(v *runView, a *analysis, c *callChain) bool {
+func pollingWithBackoff(v *Run, a *analysis, c *callChain) bool {
 	if c.brokenBy >= 0 {
 		return backoffThenChange(v, c.idx, c.brokenBy)
 	}
@@ -180,16 +180,16 @@ func pollingWithBackoff(v *runView, a *analysis, c *callChain) bool {
 // backoffThenChange: tries at idx, then the call at next answered with new,
 // successful, non-empty data, and the gaps between the tries (next
 // included) grew.
-func backoffThenChange(v *runView, idx []int, next int) bool {
-	if len(idx) < 2 || v.flags[next]&(flagError|flagEmpty) != 0 || v.flags[next]&flagResult == 0 {
+func backoffThenChange(v *Run, idx []int, next int) bool {
+	if len(idx) < 2 || v.Flags[next]&(flagError|flagEmpty) != 0 || v.Flags[next]&flagResult == 0 {
 		return false
 	}
 	times := make([]int64, 0, len(idx)+1)
 	for _, i := range append(idx[:len(idx):len(idx)], next) {
-		if v.ts[i] == tsNull {
+		if v.TS[i] == NoTS {
 			return false
 		}
-		times = append(times, v.ts[i])
+		times = append(times, v.TS[i])
 	}
 	// Model steps between the tries add jitter, so a gap may come out a
 	// little shorter than the one before; a retry loop without backoff has

@@ -25,7 +25,7 @@ var CallCycle = &Detector{
 // A B A B.
 const maxCyclePeriod = 16
 
-func runCallCycle(v *runView, a *analysis, p *Policy) *hit {
+func runCallCycle(v *Run, a *analysis, p *Policy) *hit {
 	if max(a.ind.SameCallMax, a.ind.SameNormArgsMax) < int64(p.CycleSuspicious) {
 		return nil // no call was made often enough to go round a cycle that often
 	}
@@ -64,16 +64,16 @@ func runCallCycle(v *runView, a *analysis, p *Policy) *hit {
 	}
 	var tools []string
 	for _, i := range calls[bestStart : bestStart+bestPeriod] {
-		tools = append(tools, v.names.toolName(v.tool[i]))
+		tools = append(tools, v.Names.ToolName(v.Tool[i]))
 	}
 	n := int64(bestReps)
 	return &hit{
 		Finding: Finding{
 			Severity:  severityFor(n, p.CycleSuspicious, p.CycleRunaway),
-			Message:   fmt.Sprintf("cycle of %d calls (%s) repeated %d times with the same results, steps %d-%d", bestPeriod, strings.Join(tools, " -> "), n, v.step[first], v.step[last]),
-			OnsetStep: v.step[first],
+			Message:   fmt.Sprintf("cycle of %d calls (%s) repeated %d times with the same results, steps %d-%d", bestPeriod, strings.Join(tools, " -> "), n, v.Step[first], v.Step[last]),
+			OnsetStep: v.Step[first],
 			Evidence: Evidence{
-				Steps:  []StepRange{{v.step[first], v.step[last]}},
+				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
 				Keys:   keys,
 				Counts: []Count{{"period", int64(bestPeriod)}, {"repetitions", n}, {"calls_in_cycle", int64(bestEnd - bestStart + 1)}},
 			},
@@ -90,7 +90,7 @@ func runCallCycle(v *runView, a *analysis, p *Policy) *hit {
 // between (a block of greps and views run once, then replayed); the
 // earliest such instance within window calls is the onset.
 // start is the call ordinal of the lap's first call.
-func firstLap(v *runView, a *analysis, start, period, window int) int {
+func firstLap(v *Run, a *analysis, start, period, window int) int {
 	first := a.calls[start]
 	for ord := start; ord < start+period; ord++ {
 		i := a.calls[ord]
@@ -107,7 +107,7 @@ func firstLap(v *runView, a *analysis, start, period, window int) int {
 	return first
 }
 
-func distinctKeys(v *runView, idx []int) int {
+func distinctKeys(v *Run, idx []int) int {
 	seen := map[uint64]bool{}
 	for _, i := range idx {
 		seen[v.sameCall(i)] = true
@@ -118,7 +118,7 @@ func distinctKeys(v *runView, idx []int) int {
 // cycleEndsInBackoffChange exempts waiting loops (check job, read log, check
 // job...) that back off and end when the first call of the cycle answers
 // differently, as RA101 exempts polling.
-func cycleEndsInBackoffChange(v *runView, calls []int, start, end, period int) bool {
+func cycleEndsInBackoffChange(v *Run, calls []int, start, end, period int) bool {
 	key := v.call[calls[start]]
 	var idx []int
 	for o := start; o <= end; o += period {

@@ -17,15 +17,15 @@ var NearDuplicateCall = &Detector{
 	run:       runNearDuplicateCall,
 }
 
-func runNearDuplicateCall(v *runView, a *analysis, p *Policy) *hit {
+func runNearDuplicateCall(v *Run, a *analysis, p *Policy) *hit {
 	if a.ind.SameNormArgsMax < int64(p.RepeatSuspicious) {
 		return nil
 	}
 	best := longestChain(v, a, p, func(i int) uint64 {
-		if v.norm[i] == 0 {
+		if v.Norm[i] == 0 {
 			return 0
 		}
-		return callIdentity(v.tool[i], uint64(v.norm[i]))
+		return callIdentity(v.Tool[i], uint64(v.Norm[i]))
 	}, func(c *callChain) bool {
 		// A chain of one exact args is RA101's finding, not this one's.
 		return distinctArgs(v, c.idx) >= 2 && !pollsUntilChanged(v, c)
@@ -39,10 +39,10 @@ func runNearDuplicateCall(v *runView, a *analysis, p *Policy) *hit {
 }
 
 // distinctArgs counts the different exact args among the calls at idx.
-func distinctArgs(v *runView, idx []int) int {
+func distinctArgs(v *Run, idx []int) int {
 	seen := make(map[uint64]bool, 4)
 	for _, i := range idx {
-		seen[v.args[i]] = true
+		seen[v.Args[i]] = true
 	}
 	return len(seen)
 }
@@ -51,10 +51,10 @@ func distinctArgs(v *runView, idx []int) int {
 // fresh timestamp or request id until the answer changed. The chain ended
 // because the next such call returned new, successful, non-empty data, and
 // the chain itself was answers, not errors.
-func pollsUntilChanged(v *runView, c *callChain) bool {
+func pollsUntilChanged(v *Run, c *callChain) bool {
 	if c.brokenBy < 0 || c.errors > 0 {
 		return false
 	}
-	f := v.flags[c.brokenBy]
+	f := v.Flags[c.brokenBy]
 	return f&flagResult != 0 && f&(flagError|flagEmpty) == 0
 }

@@ -20,7 +20,7 @@ var ReplanLoop = &Detector{
 	run:       runReplanLoop,
 }
 
-func runReplanLoop(v *runView, a *analysis, p *Policy) *hit {
+func runReplanLoop(v *Run, a *analysis, p *Policy) *hit {
 	if a.ind.UnproductivePlanRoundTrip < int64(p.PlanLoopSuspicious) {
 		return nil
 	}
@@ -32,8 +32,8 @@ func runReplanLoop(v *runView, a *analysis, p *Policy) *hit {
 	act, prog, strong := false, false, false
 	inPlan := false
 	plans := map[uint32]bool{}
-	for i := 0; i < v.n; i++ {
-		s := v.state[i]
+	for i := 0; i < v.Len(); i++ {
+		s := v.State[i]
 		if s == schema.StateNone {
 			if a.progress[i] {
 				prog = true
@@ -42,8 +42,8 @@ func runReplanLoop(v *runView, a *analysis, p *Policy) *hit {
 			continue
 		}
 		if s == schema.StatePlan && !inPlan {
-			repeated := v.plan[i] != 0 && plans[v.plan[i]]
-			plans[v.plan[i]] = true
+			repeated := v.Plan[i] != 0 && plans[v.Plan[i]]
+			plans[v.Plan[i]] = true
 			if prevPlan >= 0 && act && unproductiveRoundTrip(prog, strong, repeated) {
 				if chainLen == 0 {
 					chainFirst = prevPlan
@@ -72,17 +72,17 @@ func runReplanLoop(v *runView, a *analysis, p *Policy) *hit {
 	}
 	// The loop's last iteration runs until the next productive step or the end.
 	last := bestLast
-	for last+1 < v.n && !a.progress[last+1] && !(v.state[last+1] == schema.StatePlan) {
+	for last+1 < v.Len() && !a.progress[last+1] && !(v.State[last+1] == schema.StatePlan) {
 		last++
 	}
 	n := int64(bestLen)
 	return &hit{
 		Finding: Finding{
 			Severity:  severityFor(n, p.PlanLoopSuspicious, p.PlanLoopRunaway),
-			Message:   fmt.Sprintf("re-planned %d times after acting with no progress in between, steps %d-%d", n, v.step[bestFirst], v.step[last]),
-			OnsetStep: v.step[bestFirst],
+			Message:   fmt.Sprintf("re-planned %d times after acting with no progress in between, steps %d-%d", n, v.Step[bestFirst], v.Step[last]),
+			OnsetStep: v.Step[bestFirst],
 			Evidence: Evidence{
-				Steps: []StepRange{{v.step[bestFirst], v.step[last]}},
+				Steps: []StepRange{{v.Step[bestFirst], v.Step[last]}},
 				Counts: []Count{{"unproductive_round_trips", n}, {"plans", a.ind.Plans}, {"plans_repeated", a.ind.PlansRepeated},
 					{"state_oscillation", a.ind.StateOscillation}},
 			},

@@ -22,29 +22,29 @@ var NoProgress = &Detector{
 	run:       runNoProgress,
 }
 
-func runNoProgress(v *runView, a *analysis, p *Policy) *hit {
+func runNoProgress(v *Run, a *analysis, p *Policy) *hit {
 	if a.ind.NoProgressSteps < int64(p.NoProgressSuspicious) {
 		return nil
 	}
-	s := longestStreak(steps(v.n), nil, func(i int) bool { return !a.progress[i] })
+	s := longestStreak(steps(v.Len()), nil, func(i int) bool { return !a.progress[i] })
 	first, last, n := s.first, s.last, int64(s.n)
 	calls := callsBetween(a, first, last)
 	errs, empties := 0, 0
 	for i := first; i <= last; i++ {
-		if v.flags[i]&flagError != 0 {
+		if v.Flags[i]&flagError != 0 {
 			errs++
 		}
-		if v.flags[i]&flagEmpty != 0 {
+		if v.Flags[i]&flagEmpty != 0 {
 			empties++
 		}
 	}
 	return &hit{
 		Finding: Finding{
 			Severity:  severityFor(n, p.NoProgressSuspicious, p.NoProgressRunaway),
-			Message:   fmt.Sprintf("%d steps without progress, steps %d-%d", n, v.step[first], v.step[last]),
-			OnsetStep: v.step[first],
+			Message:   fmt.Sprintf("%d steps without progress, steps %d-%d", n, v.Step[first], v.Step[last]),
+			OnsetStep: v.Step[first],
 			Evidence: Evidence{
-				Steps:  []StepRange{{v.step[first], v.step[last]}},
+				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
 				Counts: []Count{{"steps_without_progress", n}, {"calls", int64(calls)}, {"errors", int64(errs)}, {"empty_results", int64(empties)}},
 			},
 		},
@@ -57,13 +57,13 @@ func runNoProgress(v *runView, a *analysis, p *Policy) *hit {
 // stuckCause names what a stretch without progress is: a re-planning loop
 // when the agent planned or judged in it (PLAN, EVAL, or steps that only
 // decided), a retry loop when it only made calls that brought nothing new.
-func stuckCause(v *runView, first, last int) RootCause {
+func stuckCause(v *Run, first, last int) RootCause {
 	calls, thinking := 0, 0
 	for i := first; i <= last; i++ {
 		switch {
-		case v.state[i] == schema.StatePlan || v.state[i] == schema.StateEval:
+		case v.State[i] == schema.StatePlan || v.State[i] == schema.StateEval:
 			thinking++
-		case v.flags[i]&flagCall != 0:
+		case v.Flags[i]&flagCall != 0:
 			calls++
 		default:
 			thinking++

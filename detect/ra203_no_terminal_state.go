@@ -23,27 +23,27 @@ var NoTerminalState = &Detector{
 	run:       runNoTerminalState,
 }
 
-func runNoTerminalState(v *runView, a *analysis, p *Policy) *hit {
-	if v.n == 0 || a.ind.EndedWithStop {
+func runNoTerminalState(v *Run, a *analysis, p *Policy) *hit {
+	if v.Len() == 0 || a.ind.EndedWithStop {
 		return nil
 	}
 	tail := 0
-	for i := v.n - 1; i >= 0 && !a.progress[i]; i-- {
+	for i := v.Len() - 1; i >= 0 && !a.progress[i]; i-- {
 		tail++
 	}
 	if tail < p.NoTerminalTail {
 		return nil
 	}
-	last := v.n - 1
-	first := v.n - tail
+	last := v.Len() - 1
+	first := v.Len() - tail
 	return &hit{
 		Finding: Finding{
 			Severity:  Suspicious,
-			Message:   fmt.Sprintf("ended without STOP at step %d (%s), after %d steps without progress", v.step[last], describeEnd(v, last), tail),
-			OnsetStep: v.step[first],
+			Message:   fmt.Sprintf("ended without STOP at step %d (%s), after %d steps without progress", v.Step[last], describeEnd(v, last), tail),
+			OnsetStep: v.Step[first],
 			Evidence: Evidence{
-				Steps:  []StepRange{{v.step[first], v.step[last]}},
-				Counts: []Count{{"last_step", v.step[last]}, {"steps_without_progress_at_end", int64(tail)}},
+				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
+				Counts: []Count{{"last_step", v.Step[last]}, {"steps_without_progress_at_end", int64(tail)}},
 			},
 		},
 		first: first,
@@ -52,20 +52,20 @@ func runNoTerminalState(v *runView, a *analysis, p *Policy) *hit {
 }
 
 // describeEnd says how a run ended: its last state and what its last call got.
-func describeEnd(v *runView, last int) string {
+func describeEnd(v *Run, last int) string {
 	var parts []string
-	if s := v.state[last]; s != schema.StateNone {
+	if s := v.State[last]; s != schema.StateNone {
 		parts = append(parts, "in "+s.String())
 	}
-	switch f := v.flags[last]; {
+	switch f := v.Flags[last]; {
 	case f&flagError != 0:
-		parts = append(parts, "last call "+v.names.toolName(v.tool[last])+" failed with "+v.names.errTypeName(v.err[last]))
+		parts = append(parts, "last call "+v.Names.ToolName(v.Tool[last])+" failed with "+v.Names.ErrTypeName(v.ErrType[last]))
 	case f&flagEmpty != 0:
-		parts = append(parts, "last call "+v.names.toolName(v.tool[last])+" came back empty")
+		parts = append(parts, "last call "+v.Names.ToolName(v.Tool[last])+" came back empty")
 	case f&flagCall != 0 && f&flagResult == 0:
-		parts = append(parts, "last call "+v.names.toolName(v.tool[last])+" has no result: killed mid-call or truncated")
+		parts = append(parts, "last call "+v.Names.ToolName(v.Tool[last])+" has no result: killed mid-call or truncated")
 	case f&flagCall != 0:
-		parts = append(parts, "last call "+v.names.toolName(v.tool[last]))
+		parts = append(parts, "last call "+v.Names.ToolName(v.Tool[last]))
 	}
 	if len(parts) == 0 {
 		return "no state logged"

@@ -17,7 +17,7 @@ var Monologue = &Detector{
 	run:       runMonologue,
 }
 
-func runMonologue(v *runView, a *analysis, p *Policy) *hit {
+func runMonologue(v *Run, a *analysis, p *Policy) *hit {
 	if a.ind.MaxRepeatedDecision < int64(p.MonologueSuspicious) {
 		return nil
 	}
@@ -26,10 +26,10 @@ func runMonologue(v *runView, a *analysis, p *Policy) *hit {
 	return &hit{
 		Finding: Finding{
 			Severity:  severityFor(n, p.MonologueSuspicious, p.MonologueRunaway),
-			Message:   fmt.Sprintf("%d steps in a row without a tool call reached the same decision, steps %d-%d", n, v.step[s.first], v.step[s.last]),
-			OnsetStep: v.step[s.first],
+			Message:   fmt.Sprintf("%d steps in a row without a tool call reached the same decision, steps %d-%d", n, v.Step[s.first], v.Step[s.last]),
+			OnsetStep: v.Step[s.first],
 			Evidence: Evidence{
-				Steps:  []StepRange{{v.step[s.first], v.step[s.last]}},
+				Steps:  []StepRange{{v.Step[s.first], v.Step[s.last]}},
 				Counts: []Count{{"repeated_decisions", n}},
 			},
 		},
@@ -41,12 +41,12 @@ func runMonologue(v *runView, a *analysis, p *Policy) *hit {
 // repeatedDecisions is the longest streak of consecutive steps without a
 // tool call that log the same decision. A step with a call, or without a
 // logged reason, ends a streak.
-func repeatedDecisions(v *runView) streak {
+func repeatedDecisions(v *Run) streak {
 	var best, cur streak
 	var key uint32
-	for i := 0; i < v.n; i++ {
-		d := v.decision[i]
-		if d == 0 || v.flags[i]&flagCall != 0 {
+	for i := 0; i < v.Len(); i++ {
+		d := v.Decision[i]
+		if d == 0 || v.Flags[i]&flagCall != 0 {
 			cur.n = 0
 			continue
 		}

@@ -22,7 +22,7 @@ var ErrorStreak = &Detector{
 	run:       runErrorStreak,
 }
 
-func runErrorStreak(v *runView, a *analysis, p *Policy) *hit {
+func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 	if a.ind.ToolErrors < int64(p.ErrorStreakSuspicious) {
 		return nil
 	}
@@ -34,10 +34,10 @@ func runErrorStreak(v *runView, a *analysis, p *Policy) *hit {
 	byType := map[string]int64{}
 	keys := map[uint64]int{}
 	for _, i := range a.calls {
-		if i < bestFirst || i > bestLast || v.flags[i]&flagError == 0 {
+		if i < bestFirst || i > bestLast || v.Flags[i]&flagError == 0 {
 			continue
 		}
-		byType[v.names.errTypeName(v.err[i])]++
+		byType[v.Names.ErrTypeName(v.ErrType[i])]++
 		keys[v.call[i]]++
 	}
 	types := make([]string, 0, len(byType))
@@ -60,10 +60,10 @@ func runErrorStreak(v *runView, a *analysis, p *Policy) *hit {
 	return &hit{
 		Finding: Finding{
 			Severity:  severityFor(n, p.ErrorStreakSuspicious, p.ErrorStreakRunaway),
-			Message:   fmt.Sprintf("%d failed calls in a row (%s), steps %d-%d", n, strings.Join(parts, ", "), v.step[bestFirst], v.step[bestLast]),
-			OnsetStep: v.step[bestFirst],
+			Message:   fmt.Sprintf("%d failed calls in a row (%s), steps %d-%d", n, strings.Join(parts, ", "), v.Step[bestFirst], v.Step[bestLast]),
+			OnsetStep: v.Step[bestFirst],
 			Evidence: Evidence{
-				Steps:  []StepRange{{v.step[bestFirst], v.step[bestLast]}},
+				Steps:  []StepRange{{v.Step[bestFirst], v.Step[bestLast]}},
 				Counts: counts,
 			},
 		},
@@ -90,7 +90,7 @@ func runErrorStreak(v *runView, a *analysis, p *Policy) *hit {
 //     through the agent's attempts around it.
 //
 // n counts the failures.
-func stormStreak(v *runView, a *analysis, p *Policy) streak {
+func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	var best streak
 	keep := func(fails []int) {
 		if len(fails) == 0 {
@@ -112,7 +112,7 @@ func stormStreak(v *runView, a *analysis, p *Policy) streak {
 		fails = fails[:0]
 	}
 	for _, i := range a.calls {
-		switch f := v.flags[i]; {
+		switch f := v.Flags[i]; {
 		case f&flagResult == 0:
 		case f&flagError != 0:
 			fails = append(fails, i)
@@ -143,7 +143,7 @@ func stormStreak(v *runView, a *analysis, p *Policy) streak {
 		fails, answered, answeredAtLast, lastingInARow = fails[:0], 0, 0, 0
 	}
 	for _, i := range a.calls {
-		f := v.flags[i]
+		f := v.Flags[i]
 		if f&flagResult == 0 {
 			continue
 		}
@@ -173,8 +173,8 @@ func stormStreak(v *runView, a *analysis, p *Policy) streak {
 // format error, a timeout), whose texts echo what the agent sent and so
 // differ with every attempt. Generic types (EXIT_CODE, ERROR, UNKNOWN)
 // name no failure in particular: their texts must match.
-func sameFailure(v *runView, a *analysis, i, j int, sameTool bool) bool {
-	if sameTool && v.err[i] == v.err[j] && !genericError[v.names.errTypeName(v.err[i])] {
+func sameFailure(v *Run, a *analysis, i, j int, sameTool bool) bool {
+	if sameTool && v.ErrType[i] == v.ErrType[j] && !genericError[v.Names.ErrTypeName(v.ErrType[i])] {
 		return true
 	}
 	return v.sameAnswer(i, j, a.simBits)
@@ -186,7 +186,7 @@ var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrU
 // retried reports whether the failures at idx are mostly the same call
 // made again (likeCall: an edit re-sent with other indentation is the same
 // edit), not different calls that each fail.
-func retried(v *runView, a *analysis, idx []int) bool {
+func retried(v *Run, a *analysis, idx []int) bool {
 	again := 0
 	for k, i := range idx {
 		for _, j := range idx[:k] {
@@ -212,7 +212,7 @@ const minBurst = 4
 // burstStart is the index in storm of the first failure of its first run
 // of minBurst failures with only calls that brought nothing between them,
 // or 0 when it has none.
-func burstStart(v *runView, a *analysis, storm []int) int {
+func burstStart(v *Run, a *analysis, storm []int) int {
 	run := 1
 	for k := 1; k < len(storm); k++ {
 		if a.progressedBetween(storm[k-1], storm[k]) {
@@ -229,14 +229,14 @@ func burstStart(v *runView, a *analysis, storm []int) int {
 // distinctAnswers returns one failure of each distinct answer (answers.go)
 // among the failures at idx or, with top, the failures of the most common
 // answer of one tool.
-func distinctAnswers(v *runView, a *analysis, idx []int, top bool) []int {
+func distinctAnswers(v *Run, a *analysis, idx []int, top bool) []int {
 	var classes [][]int
 	most := -1
 	for _, i := range idx {
 		k := -1
 		for c := range classes {
 			rep := classes[c][0]
-			if (!top || v.tool[rep] == v.tool[i]) && sameFailure(v, a, rep, i, top) {
+			if (!top || v.Tool[rep] == v.Tool[i]) && sameFailure(v, a, rep, i, top) {
 				k = c
 				break
 			}

@@ -20,12 +20,12 @@ var NonRetryableRetry = &Detector{
 	run:       runNonRetryableRetry,
 }
 
-func nonRetryable(v *runView, i int) bool {
-	f := v.flags[i]
-	return f&flagError != 0 && (f&flagRetryableF != 0 || v.names.errTypeName(v.err[i]) == schema.ErrSchemaError)
+func nonRetryable(v *Run, i int) bool {
+	f := v.Flags[i]
+	return f&flagError != 0 && (f&flagRetryableF != 0 || v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrSchemaError)
 }
 
-func runNonRetryableRetry(v *runView, a *analysis, p *Policy) *hit {
+func runNonRetryableRetry(v *Run, a *analysis, p *Policy) *hit {
 	type state struct {
 		firstFail int // step index of the failure whose retries are counted
 		lastIdx   int
@@ -44,7 +44,7 @@ func runNonRetryableRetry(v *runView, a *analysis, p *Policy) *hit {
 				best = s
 			}
 		}
-		if v.flags[i]&flagResult == 0 {
+		if v.Flags[i]&flagResult == 0 {
 			continue
 		}
 		if nonRetryable(v, i) {
@@ -61,16 +61,16 @@ func runNonRetryableRetry(v *runView, a *analysis, p *Policy) *hit {
 		return nil
 	}
 	first, last := best.firstFail, best.lastIdx
-	tool := v.names.toolName(v.tool[first])
+	tool := v.Names.ToolName(v.Tool[first])
 	n := int64(best.retries)
 	return &hit{
 		Finding: Finding{
 			Severity: severityFor(n, p.NonRetryableSuspicious, p.NonRetryableRunaway),
 			Message: fmt.Sprintf("%s retried %d times after a non-retryable %s, steps %d-%d",
-				tool, n, v.names.errTypeName(v.err[first]), v.step[first], v.step[last]),
-			OnsetStep: v.step[first],
+				tool, n, v.Names.ErrTypeName(v.ErrType[first]), v.Step[first], v.Step[last]),
+			OnsetStep: v.Step[first],
 			Evidence: Evidence{
-				Steps:  []StepRange{{v.step[first], v.step[last]}},
+				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
 				Keys:   []string{v.callText(first)},
 				Counts: []Count{{"retries", n}},
 			},

@@ -21,7 +21,7 @@ var RateLimitNoBackoff = &Detector{
 	run:       runRateLimitNoBackoff,
 }
 
-func runRateLimitNoBackoff(v *runView, a *analysis, p *Policy) *hit {
+func runRateLimitNoBackoff(v *Run, a *analysis, p *Policy) *hit {
 	if a.ind.ToolErrorsByType[schema.ErrRateLimit] < 2 {
 		return nil
 	}
@@ -37,8 +37,8 @@ func runRateLimitNoBackoff(v *runView, a *analysis, p *Policy) *hit {
 	for _, i := range a.calls {
 		k := v.call[i]
 		s := keys[k]
-		if s != nil && s.limited && v.ts[i] != tsNull && v.ts[s.prevIdx] != tsNull {
-			gap := v.ts[i] - v.ts[s.prevIdx]
+		if s != nil && s.limited && v.TS[i] != NoTS && v.TS[s.prevIdx] != NoTS {
+			gap := v.TS[i] - v.TS[s.prevIdx]
 			// The first retry has nothing to grow from; later ones must wait
 			// backoff_growth times longer than the previous retry did.
 			if s.prevGap > 0 && float64(gap) < p.BackoffGrowth*float64(s.prevGap) {
@@ -50,7 +50,7 @@ func runRateLimitNoBackoff(v *runView, a *analysis, p *Policy) *hit {
 			}
 			s.prevGap = gap
 		}
-		limited := v.flags[i]&flagError != 0 && v.names.errTypeName(v.err[i]) == schema.ErrRateLimit
+		limited := v.Flags[i]&flagError != 0 && v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrRateLimit
 		switch {
 		case limited && (s == nil || !s.limited):
 			s = &state{first: i, last: i}
@@ -70,15 +70,15 @@ func runRateLimitNoBackoff(v *runView, a *analysis, p *Policy) *hit {
 		return nil
 	}
 	first, last := best.first, best.last
-	tool := v.names.toolName(v.tool[first])
+	tool := v.Names.ToolName(v.Tool[first])
 	n := int64(best.flat)
 	return &hit{
 		Finding: Finding{
 			Severity:  severityFor(n, p.RateLimitSuspicious, p.RateLimitRunaway),
-			Message:   fmt.Sprintf("%s retried %d times after RATE_LIMIT without backing off, steps %d-%d", tool, n, v.step[first], v.step[last]),
-			OnsetStep: v.step[first],
+			Message:   fmt.Sprintf("%s retried %d times after RATE_LIMIT without backing off, steps %d-%d", tool, n, v.Step[first], v.Step[last]),
+			OnsetStep: v.Step[first],
 			Evidence: Evidence{
-				Steps:  []StepRange{{v.step[first], v.step[last]}},
+				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
 				Keys:   []string{v.callText(first)},
 				Counts: []Count{{"retries_without_backoff", n}},
 			},

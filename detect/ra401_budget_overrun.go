@@ -18,7 +18,7 @@ var BudgetOverrun = &Detector{
 	run:       runBudgetOverrun,
 }
 
-func runBudgetOverrun(v *runView, a *analysis, p *Policy) *hit {
+func runBudgetOverrun(v *Run, a *analysis, p *Policy) *hit {
 	if a.budgetCross < 0 {
 		return nil
 	}
@@ -31,15 +31,15 @@ func runBudgetOverrun(v *runView, a *analysis, p *Policy) *hit {
 	return &hit{
 		Finding: Finding{
 			Severity:  sev,
-			Message:   fmt.Sprintf("went past %s at step %d and took %d more steps (%.1fx the tightest limit)", a.budgetWhat, v.step[first], after, a.budgetWorst),
-			OnsetStep: v.step[first],
+			Message:   fmt.Sprintf("went past %s at step %d and took %d more steps (%.1fx the tightest limit)", a.budgetWhat, v.Step[first], after, a.budgetWorst),
+			OnsetStep: v.Step[first],
 			Evidence: Evidence{
-				Steps:  []StepRange{{v.step[first], v.step[v.n-1]}},
+				Steps:  []StepRange{{v.Step[first], v.Step[v.Len()-1]}},
 				Keys:   []string{a.budgetWhat},
 				Counts: []Count{{"steps_after_budget", after}, {"limits_crossed", a.ind.BudgetCrossings}, {"usage_percent_of_limit", int64(a.budgetWorst*100 + 0.5)}},
 			},
 		},
 		first: first,
-		last:  v.n - 1,
+		last:  v.Len() - 1,
 	}
 }

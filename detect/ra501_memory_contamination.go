@@ -17,27 +17,27 @@ var MemoryContamination = &Detector{
 	run:       runMemoryContamination,
 }
 
-func runMemoryContamination(v *runView, a *analysis, p *Policy) *hit {
-	if len(v.suspect) == 0 || len(v.memReads) < p.MemoryReadsSuspicious {
+func runMemoryContamination(v *Run, a *analysis, p *Policy) *hit {
+	if len(v.Suspect) == 0 || len(v.MemReads) < p.MemoryReadsSuspicious {
 		return nil
 	}
 	var best *hit
 	var bestReads int
-	for _, w := range v.suspect {
+	for _, w := range v.Suspect {
 		// Walk the stretches without progress after the write, counting the
 		// steps in each that retrieved this memory.
 		reads := map[int]bool{}
-		for _, r := range v.memReads {
-			if r.i > w.i && r.id == w.id {
-				reads[r.i] = true
+		for _, r := range v.MemReads {
+			if r.At > w.At && r.ID == w.ID {
+				reads[r.At] = true
 			}
 		}
 		if len(reads) < p.MemoryReadsSuspicious {
 			continue
 		}
 		start := -1
-		for i := w.i + 1; i <= v.n; i++ {
-			if i < v.n && !a.progress[i] {
+		for i := w.At + 1; i <= v.Len(); i++ {
+			if i < v.Len() && !a.progress[i] {
 				if start < 0 {
 					start = i
 				}
@@ -54,7 +54,7 @@ func runMemoryContamination(v *runView, a *analysis, p *Policy) *hit {
 	return best
 }
 
-func contaminationIn(v *runView, p *Policy, w suspectAt, reads map[int]bool, start, end int) (*hit, int) {
+func contaminationIn(v *Run, p *Policy, w SuspectWrite, reads map[int]bool, start, end int) (*hit, int) {
 	n, first, last := 0, -1, -1
 	for i := start; i <= end; i++ {
 		if reads[i] {
@@ -71,7 +71,7 @@ func contaminationIn(v *runView, p *Policy, w suspectAt, reads map[int]bool, sta
 	// The loop's first pass may still have made first-time calls (progress,
 	// so outside the stretch) while already retrieving the memory: extend the
 	// loop back over retrievals at most two steps apart, after the write.
-	for i := first - 1; i > w.i && i >= first-2; i-- {
+	for i := first - 1; i > w.At && i >= first-2; i-- {
 		if reads[i] {
 			first = i
 			n++
@@ -87,12 +87,12 @@ func contaminationIn(v *runView, p *Policy, w suspectAt, reads map[int]bool, sta
 		Finding: Finding{
 			Severity: severityFor(int64(n), p.MemoryReadsSuspicious, p.MemoryReadsRunaway),
 			Message: fmt.Sprintf("memory %s (written at step %d, %s) retrieved at %d of %d steps without progress, steps %d-%d",
-				w.name, v.step[w.i], w.why, n, loopSteps, v.step[first], v.step[end]),
-			OnsetStep: v.step[first],
+				w.Name, v.Step[w.At], w.Why, n, loopSteps, v.Step[first], v.Step[end]),
+			OnsetStep: v.Step[first],
 			Evidence: Evidence{
-				Steps: []StepRange{{v.step[w.i], v.step[w.i]}, {v.step[first], v.step[end]}},
-				Keys:  []string{w.name},
-				Counts: []Count{{"written_at_step", v.step[w.i]}, {"retrievals", int64(n)}, {"loop_steps", int64(loopSteps)},
+				Steps: []StepRange{{v.Step[w.At], v.Step[w.At]}, {v.Step[first], v.Step[end]}},
+				Keys:  []string{w.Name},
+				Counts: []Count{{"written_at_step", v.Step[w.At]}, {"retrievals", int64(n)}, {"loop_steps", int64(loopSteps)},
 					{"share_percent", int64(share*100 + 0.5)}},
 			},
 		},

@@ -23,7 +23,7 @@ var EmptyResultLoop = &Detector{
 	run:       runEmptyResultLoop,
 }
 
-func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
+func runEmptyResultLoop(v *Run, a *analysis, p *Policy) *hit {
 	if a.ind.EmptyResults < int64(p.EmptySuspicious) {
 		return nil
 	}
@@ -43,12 +43,12 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 	var byWords []*search
 	var best *search
 	for ord, i := range a.calls {
-		f := v.flags[i]
+		f := v.Flags[i]
 		if f&flagResult == 0 || f&flagError != 0 {
 			continue
 		}
 		var s *search
-		if in := v.intent[i]; in != 0 {
+		if in := v.Intent[i]; in != 0 {
 			if f&flagEmpty == 0 {
 				delete(byIntent, in) // a useful result ends the search
 				continue
@@ -63,24 +63,24 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 		} else {
 			if f&flagEmpty == 0 {
 				// The result's words are not kept: it ends every search of its tool.
-				byWords = slices.DeleteFunc(byWords, func(o *search) bool { return o.tool == v.tool[i] })
+				byWords = slices.DeleteFunc(byWords, func(o *search) bool { return o.tool == v.Tool[i] })
 				continue
 			}
-			w := v.words[i]
+			w := v.Words[i]
 			for _, o := range byWords {
-				if o.tool == v.tool[i] && ((w == 0 && o.words == 0) || schema.WordOverlap(w, o.words)) && !a.learnedBetween(o.last, i) {
+				if o.tool == v.Tool[i] && ((w == 0 && o.words == 0) || schema.WordOverlap(w, o.words)) && !a.learnedBetween(o.last, i) {
 					s = o
 					break
 				}
 			}
 			if s == nil {
-				s = &search{first: i, shown: -1, queries: map[uint64]bool{}, tool: v.tool[i]}
+				s = &search{first: i, shown: -1, queries: map[uint64]bool{}, tool: v.Tool[i]}
 				byWords = append(byWords, s)
 			}
 			s.words = w
 		}
 		s.last, s.lastOrd = i, ord
-		if s.shown < 0 && v.names.hasShortArgs(v.run, v.norm[i]) {
+		if s.shown < 0 && v.Names.HasShortArgs(v.Norm[i]) {
 			s.shown = i
 		}
 		s.empties++
@@ -93,7 +93,7 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 		return nil
 	}
 	first, last := best.first, best.last
-	what := v.names.intentName(v.intent[first])
+	what := v.Names.IntentName(v.Intent[first])
 	if what == "" {
 		shown := best.shown
 		if shown < 0 {
@@ -108,10 +108,10 @@ func runEmptyResultLoop(v *runView, a *analysis, p *Policy) *hit {
 		Finding: Finding{
 			Severity: severityFor(n, p.EmptySuspicious, p.EmptyRunaway),
 			Message: fmt.Sprintf("%d empty results for %s (%d different queries), steps %d-%d",
-				n, what, len(best.queries), v.step[first], v.step[last]),
-			OnsetStep: v.step[first],
+				n, what, len(best.queries), v.Step[first], v.Step[last]),
+			OnsetStep: v.Step[first],
 			Evidence: Evidence{
-				Steps:  []StepRange{{v.step[first], v.step[last]}},
+				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
 				Keys:   []string{what},
 				Counts: []Count{{"empty_results", n}, {"distinct_queries", int64(len(best.queries))}},
 			},

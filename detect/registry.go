@@ -21,7 +21,7 @@ type Detector struct {
 	// Params names the policy keys that set its thresholds.
 	Params []string
 
-	run func(v *runView, a *analysis, p *Policy) *hit
+	run func(v *Run, a *analysis, p *Policy) *hit
 }
 
 // Registry lists every detector, sorted by ID. It is explicit on purpose: no

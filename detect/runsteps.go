@@ -1,37 +1,33 @@
 package detect
 
-import (
-	"sync"
-
-	"github.com/runawayhq/runaway/schema"
-)
+import "github.com/runawayhq/runaway/schema"
 
 // RunSteps is a read-only view of one run's steps in order (after sorting
 // and dropping duplicate lines), for code that replays the run step by step,
 // such as runtime-guard replay. It is valid only during the Visit callback
-// that received it.
+// that received it (Analyzer.Steps).
 type RunSteps struct {
-	v *runView
+	v *Run
 	a *analysis
 }
 
 // ID is the run id.
-func (r RunSteps) ID() string { return r.v.id }
+func (r RunSteps) ID() string { return r.v.ID }
 
 // Len is the number of steps.
-func (r RunSteps) Len() int { return r.v.n }
+func (r RunSteps) Len() int { return r.v.Len() }
 
 // Step is the logged step number of the i-th step.
-func (r RunSteps) Step(i int) int64 { return r.v.step[i] }
+func (r RunSteps) Step(i int) int64 { return r.v.Step[i] }
 
 // TS is the epoch milliseconds of the i-th step, if logged.
-func (r RunSteps) TS(i int) (int64, bool) { return r.v.ts[i], r.v.ts[i] != tsNull }
+func (r RunSteps) TS(i int) (int64, bool) { return r.v.TS[i], r.v.TS[i] != NoTS }
 
 // State is the i-th step's state.
-func (r RunSteps) State(i int) schema.State { return r.v.state[i] }
+func (r RunSteps) State(i int) schema.State { return r.v.State[i] }
 
 // HasCall reports whether the i-th step made a tool call.
-func (r RunSteps) HasCall(i int) bool { return r.v.flags[i]&flagCall != 0 }
+func (r RunSteps) HasCall(i int) bool { return r.v.Flags[i]&flagCall != 0 }
 
 // CallKey identifies the call (tool and canonical args); 0 without a call.
 func (r RunSteps) CallKey(i int) uint64 { return r.v.call[i] }
@@ -39,53 +35,41 @@ func (r RunSteps) CallKey(i int) uint64 { return r.v.call[i] }
 // NormKey identifies the call up to near-duplicates: tool and args equal
 // once normalised (case, white space, key order, volatile keys; RA103); 0
 // without args.
-func (r RunSteps) NormKey(i int) uint32 { return r.v.norm[i] }
+func (r RunSteps) NormKey(i int) uint32 { return r.v.Norm[i] }
 
 // Tool is the called tool's name.
-func (r RunSteps) Tool(i int) string { return r.v.names.toolName(r.v.tool[i]) }
+func (r RunSteps) Tool(i int) string { return r.v.Names.ToolName(r.v.Tool[i]) }
 
 // ArgsKey renders the args for evidence: a short rendering of args the run
 // repeats, else the args hash ("sha256:<16 hex>").
-func (r RunSteps) ArgsKey(i int) string { return r.v.names.argsText(r.v.run, r.v.args[i], r.v.norm[i]) }
+func (r RunSteps) ArgsKey(i int) string { return r.v.Names.ArgsText(r.v.Args[i], r.v.Norm[i]) }
 
 // Intent is the step's intent, "" if none.
-func (r RunSteps) Intent(i int) string { return r.v.names.intentName(r.v.intent[i]) }
+func (r RunSteps) Intent(i int) string { return r.v.Names.IntentName(r.v.Intent[i]) }
 
 // HasResult, IsError, IsEmpty and NonRetryable describe the tool result.
-func (r RunSteps) HasResult(i int) bool { return r.v.flags[i]&flagResult != 0 }
+func (r RunSteps) HasResult(i int) bool { return r.v.Flags[i]&flagResult != 0 }
 
 // IsError reports a failed call.
-func (r RunSteps) IsError(i int) bool { return r.v.flags[i]&flagError != 0 }
+func (r RunSteps) IsError(i int) bool { return r.v.Flags[i]&flagError != 0 }
 
 // IsEmpty reports an empty result.
-func (r RunSteps) IsEmpty(i int) bool { return r.v.flags[i]&flagEmpty != 0 }
+func (r RunSteps) IsEmpty(i int) bool { return r.v.Flags[i]&flagEmpty != 0 }
 
 // NonRetryable reports an error that says retrying cannot help.
 func (r RunSteps) NonRetryable(i int) bool { return nonRetryable(r.v, i) }
 
 // ErrorType is the normalized error type of a failed call.
-func (r RunSteps) ErrorType(i int) string { return r.v.names.errTypeName(r.v.err[i]) }
+func (r RunSteps) ErrorType(i int) string { return r.v.Names.ErrTypeName(r.v.ErrType[i]) }
 
 // ResultHash fingerprints the result's outcome (equal hashes: same answer).
-func (r RunSteps) ResultHash(i int) uint32 { return r.v.res[i] }
+func (r RunSteps) ResultHash(i int) uint32 { return r.v.Result[i] }
 
 // Tokens and CostUSD are the step's usage.
-func (r RunSteps) Tokens(i int) int64 { return r.v.tok[i] }
+func (r RunSteps) Tokens(i int) int64 { return r.v.Tokens[i] }
 
 // CostUSD is the step's cost.
-func (r RunSteps) CostUSD(i int) float64 { return r.v.cost[i] }
+func (r RunSteps) CostUSD(i int) float64 { return r.v.Cost[i] }
 
 // Progress reports a progress event at the i-th step (docs/indicators.md).
 func (r RunSteps) Progress(i int) bool { return r.a.progress[i] }
-
-// Visit analyzes every run, like Results, and calls fn with each run's
-// steps and result, one call at a time, in no particular order. Results are
-// returned sorted by run id, as from Results.
-func (c *Collector) Visit(workers int, fn func(RunSteps, *RunResult)) []RunResult {
-	var mu sync.Mutex
-	return c.results(workers, func(v *runView, a *analysis, res *RunResult) {
-		mu.Lock()
-		defer mu.Unlock()
-		fn(RunSteps{v, a}, res)
-	})
-}

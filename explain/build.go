@@ -12,7 +12,7 @@ import (
 )
 
 // Input is what Build needs of one run. Build must be called inside
-// detect.Collector.Visit: Steps is valid only there.
+// runstore.Collector.Visit: Steps is valid only there.
 type Input struct {
 	Steps  detect.RunSteps
 	Result *detect.RunResult

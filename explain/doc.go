@@ -4,7 +4,7 @@
 // contaminated the loop, the verdict with its evidence, and the runtime
 // guard that would have stopped it, found by replaying the guards.
 //
-// Build makes the model (Run) inside detect.Collector.Visit, where the
+// Build makes the model (Run) inside runstore.Collector.Visit, where the
 // run's steps are at hand; WriteText, WriteMarkdown and WriteHTML render
 // it. The renderers live here, next to the model they walk, and take their
 // escaping from package report, so every format escapes log text with the

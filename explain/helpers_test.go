@@ -15,6 +15,7 @@ import (
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/replay"
 	"github.com/runawayhq/runaway/report"
+	"github.com/runawayhq/runaway/runstore"
 )
 
 // explainText runs the real pipeline (ingest with the run selected ->
@@ -24,10 +25,7 @@ func explainText(t *testing.T, text string, red report.Redactor, ids ...string) 
 	src := ingest.Source{Name: "in.jsonl", Size: int64(len(text)), Open: func() (io.ReadCloser, error) {
 		return io.NopCloser(strings.NewReader(text)), nil
 	}}
-	c, err := detect.NewCollector(detect.DefaultPolicy(), []string{"in.jsonl"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := runstore.NewCollector([]string{"in.jsonl"})
 	lines := map[string][][]byte{}
 	stats, err := ingest.Read(context.Background(), []ingest.Source{src}, ingest.Options{
 		Alloc: memory.NewGoAllocator(), Workers: 2, RunIDs: ids,
@@ -41,7 +39,7 @@ func explainText(t *testing.T, text string, red report.Redactor, ids ...string) 
 	}
 	built := map[string]*explain.Run{}
 	guards := replay.Defaults()
-	c.Visit(2, func(r detect.RunSteps, res *detect.RunResult) {
+	c.Visit(detect.DefaultPolicy(), 2, func(r detect.RunSteps, res *detect.RunResult) {
 		built[r.ID()] = explain.Build(explain.Input{Steps: r, Result: res, Lines: lines[r.ID()], Guards: guards, Redact: red})
 	})
 	var runs []*explain.Run

@@ -14,11 +14,12 @@ import (
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/replay"
+	"github.com/runawayhq/runaway/runstore"
 )
 
 // collect runs the real pipeline (ingest -> Collector) over JSONL texts, as
 // detect's tests do.
-func collect(t *testing.T, texts ...string) *detect.Collector {
+func collect(t *testing.T, texts ...string) *runstore.Collector {
 	t.Helper()
 	var sources []ingest.Source
 	var names []string
@@ -29,10 +30,7 @@ func collect(t *testing.T, texts ...string) *detect.Collector {
 		}})
 		names = append(names, name)
 	}
-	c, err := detect.NewCollector(detect.DefaultPolicy(), names)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := runstore.NewCollector(names)
 	stats, err := ingest.Read(context.Background(), sources, ingest.Options{Alloc: memory.NewGoAllocator(), BatchRows: 7, Workers: 2},
 		func(rec arrow.RecordBatch) error { return c.Add(rec) })
 	if err != nil {
@@ -49,7 +47,7 @@ func collect(t *testing.T, texts ...string) *detect.Collector {
 func replayText(t *testing.T, specs []string, labels map[string]replay.Label, texts ...string) *replay.Report {
 	t.Helper()
 	rp := replay.New(guards(t, specs...), labels)
-	collect(t, texts...).Visit(4, rp.Visit)
+	collect(t, texts...).Visit(detect.DefaultPolicy(), 4, rp.Visit)
 	return rp.Report()
 }
 

@@ -20,7 +20,7 @@ type Label struct {
 }
 
 // Replayer replays guards over runs and totals their outcomes. Pass its
-// Visit method to detect.Collector.Visit, then call Report. Visit calls must
+// Visit method to runstore.Collector.Visit, then call Report. Visit calls must
 // not overlap (Collector.Visit makes them one at a time); their order does
 // not matter.
 type Replayer struct {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/replay"
 )
 
@@ -133,7 +134,7 @@ func corpus() []string {
 func TestOutputDoesNotDependOnVisitOrInputOrder(t *testing.T) {
 	runs := corpus()
 	rp := replay.New(replay.Defaults(), nil)
-	collect(t, strings.Join(runs, "")).Visit(1, rp.Visit)
+	collect(t, strings.Join(runs, "")).Visit(detect.DefaultPolicy(), 1, rp.Visit)
 	base := rp.Report()
 	if base.Runs.Runaway.Runs == 0 || base.Runs.Healthy.Runs == 0 || base.Guards[0].Runaway.Stopped == 0 {
 		t.Fatalf("the corpus must hold runaway and healthy runs that guards stop: %+v", base.Runs)
@@ -149,7 +150,7 @@ func TestOutputDoesNotDependOnVisitOrInputOrder(t *testing.T) {
 		// Runs split across two inputs, visited by 4 workers.
 		half := len(shuffled) / 2
 		rp := replay.New(replay.Defaults(), nil)
-		collect(t, strings.Join(shuffled[:half], ""), strings.Join(shuffled[half:], "")).Visit(4, rp.Visit)
+		collect(t, strings.Join(shuffled[:half], ""), strings.Join(shuffled[half:], "")).Visit(detect.DefaultPolicy(), 4, rp.Visit)
 		rep := rp.Report()
 		if got := jsonOf(t, rep); got != want {
 			t.Fatalf("seed %d: the report depends on the order of the runs", seed)

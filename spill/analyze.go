@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/runstore"
 )
 
 // Analyze analyzes every run and calls emit with each result in run-id
@@ -48,7 +49,7 @@ func (s *Store) Finish(workers int) ([]string, error) {
 		return nil, nil // Emit streams the one collector
 	case s.spills == 0:
 		path, err := s.writeResults(s.cur.SourceRanges(), func(emit func(*detect.RunResult) error) error {
-			return s.cur.Stream(workers, emit)
+			return s.cur.Stream(s.opts.Policy, workers, emit)
 		})
 		if err != nil {
 			return nil, err
@@ -110,7 +111,7 @@ func (s *Store) Emit(emit func(*detect.RunResult) error) error {
 	case len(s.splitIDs) > 0 && s.replaced == "":
 		return fmt.Errorf("spill: %d runs analyzed in pieces were not read again (Replace)", len(s.splitIDs))
 	case s.final == nil:
-		return s.cur.Stream(s.workers, emit)
+		return s.cur.Stream(s.opts.Policy, s.workers, emit)
 	}
 	var drop map[string]bool
 	paths := s.final
@@ -184,7 +185,7 @@ func (s *Store) analyzeTo(workers int) ([]string, error) {
 // loadedPartition is a partition ready to analyze (c), or already analyzed
 // (paths, for a split partition), or the error that stopped loading.
 type loadedPartition struct {
-	c     *detect.Collector
+	c     *runstore.Collector
 	held  bool // the gate holds need bytes for it until it is analyzed
 	need  int64
 	paths []string
@@ -198,7 +199,7 @@ const maxSplits = 3
 // steps into memory (false: the gate was stopped first); a partition too large for the budget is split by
 // another hash of the run id and its pieces analyzed in turn, alone. The
 // partition's file is removed once read.
-func (s *Store) loadPartition(p int32, last *detect.Partitioned, workers int, g *memoryGate) (loadedPartition, bool) {
+func (s *Store) loadPartition(p int32, last *runstore.Partitioned, workers int, g *memoryGate) (loadedPartition, bool) {
 	need := s.parts[p].bytes + last.ApproxBytes(p)
 	if s.parts[p].file != nil && need > 2*s.opts.MaxBytes && s.level < maxSplits {
 		if !g.acquireAll() {
@@ -212,10 +213,8 @@ func (s *Store) loadPartition(p int32, last *detect.Partitioned, workers int, g 
 		return loadedPartition{}, false
 	}
 	lp := loadedPartition{held: true, need: need}
-	c, err := detect.NewCollector(s.opts.Policy, s.names)
-	if err == nil {
-		err = s.readSegments(p, c.ReadSegment)
-	}
+	c := runstore.NewCollector(s.names)
+	err := s.readSegments(p, c.ReadSegment)
 	if err == nil {
 		err = last.CopyTo(c, p)
 	}
@@ -288,16 +287,12 @@ func (g *memoryGate) stop() {
 // the partition's segments (spilling them again, by another hash, as its
 // collector fills), takes the partition's runs from the last collector, and
 // analyzes its own partitions.
-func (s *Store) split(p int32, last *detect.Partitioned, need int64, workers int) ([]string, error) {
+func (s *Store) split(p int32, last *runstore.Partitioned, need int64, workers int) ([]string, error) {
 	child := s.child(int(min(max(need/s.opts.MaxBytes+1, 2), defaultPartitions)))
 	defer child.Close()
 	*s.splits++
-	c, err := detect.NewCollector(s.opts.Policy, s.names)
-	if err != nil {
-		return nil, err
-	}
-	child.cur = c
-	err = s.readSegments(p, func(r *bufio.Reader) error {
+	child.cur = runstore.NewCollector(s.names)
+	err := s.readSegments(p, func(r *bufio.Reader) error {
 		if err := child.cur.ReadSegment(r); err != nil {
 			return err
 		}
@@ -353,12 +348,12 @@ func (s *Store) readSegments(p int32, read func(*bufio.Reader) error) error {
 }
 
 // resultsOf analyzes c into a result file, in run-id order.
-func (s *Store) resultsOf(c *detect.Collector, workers int) ([]string, error) {
+func (s *Store) resultsOf(c *runstore.Collector, workers int) ([]string, error) {
 	if c.Runs() == 0 {
 		return nil, nil
 	}
 	path, err := s.writeResults(c.SourceRanges(), func(emit func(*detect.RunResult) error) error {
-		return c.Stream(workers, emit)
+		return c.Stream(s.opts.Policy, workers, emit)
 	})
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/runstore"
 	"github.com/runawayhq/runaway/spill"
 )
 
@@ -41,10 +42,7 @@ func benchmarkStore(b *testing.B, share float64) {
 	var rows int64
 	size := int64(0)
 	{
-		c, err := detect.NewCollector(detect.DefaultPolicy(), names(srcs))
-		if err != nil {
-			b.Fatal(err)
-		}
+		c := runstore.NewCollector(names(srcs))
 		for _, rec := range batches {
 			rows += rec.NumRows()
 			if err := c.Add(rec); err != nil {

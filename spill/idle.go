@@ -2,7 +2,6 @@ package spill
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/runstore"
 )
 
 // Closing idle runs (Options.CloseIdle). Logs interleave the runs that are
@@ -30,12 +30,12 @@ import (
 // input that cannot be read twice (stdin, a pipe) must not use CloseIdle.
 //
 // Once the store has spilled, it keeps spilling: collectors after a spill
-// hold parts of runs (detect.Collector.DeferShortArgs) and cannot analyze
+// hold parts of runs (runstore.Collector.DeferShortArgs) and cannot analyze
 // any run alone.
 
 // A run is idle when none of its steps is among the collector's last
 // 1/idleShare, nor among the last idleGaps times the longest silence of a
-// run that logged again (detect.Collector.Idle). On the bench corpus that
+// run that logged again (runstore.Collector.Idle). On the bench corpus that
 // silence is at most 189 steps of other runs, and the collector holds some
 // 100,000 steps; runs interleaved 400 at a time are silent for thousands.
 const (
@@ -98,10 +98,7 @@ func (s *Store) closeIdle() (bool, error) {
 	if activeRows > c.Rows()/maxCarryShare {
 		return false, nil
 	}
-	next, err := detect.NewCollector(s.opts.Policy, slices.Clone(s.names))
-	if err != nil {
-		return false, err
-	}
+	next := runstore.NewCollector(slices.Clone(s.names))
 	// Carry first: analysis groups the collector's side tables.
 	p := c.PartitionRuns(2, func(run int) int32 {
 		if idle[run] {
@@ -116,7 +113,7 @@ func (s *Store) closeIdle() (bool, error) {
 		return false, err
 	}
 	path, err := s.writeResults(c.SourceRanges(), func(emit func(*detect.RunResult) error) error {
-		return c.StreamRuns(s.opts.Workers, idle, emit)
+		return c.StreamRuns(s.opts.Policy, s.opts.Workers, idle, emit)
 	})
 	if err != nil {
 		return false, err
@@ -159,8 +156,8 @@ func (s *Store) makeDir() error {
 // file, each result with the range of its run's sources.
 func (s *Store) writeResults(sources func(string) (int32, int32), stream func(emit func(*detect.RunResult) error) error) (string, error) {
 	return s.createResults(func(w *bufio.Writer) error {
-		rw := &resultWriter{w: w, sources: sources}
-		return stream(rw.write)
+		rw := &runstore.ResultWriter{W: w, Sources: sources}
+		return stream(rw.Write)
 	})
 }
 
@@ -238,12 +235,9 @@ func (s *Store) mergeRaw(paths []string) (string, error) {
 		return "", err
 	}
 	out, err := s.createResults(func(w *bufio.Writer) error {
-		var n []byte
 		for h.Len() > 0 {
 			src := h.items[0]
-			n = binary.AppendUvarint(n[:0], uint64(len(src.buf)))
-			w.Write(n)
-			w.Write(src.buf) // a write error sticks until Flush
+			runstore.WriteRecord(w, src.buf) // a write error sticks until Flush
 			if err := h.advance(); err != nil {
 				return err
 			}
@@ -275,13 +269,11 @@ func (s *idSource) file() *os.File { return s.f }
 func (s *idSource) next() (bool, error) {
 	var ok bool
 	var err error
-	if s.buf, ok, err = readRecord(s.r, s.buf); !ok || err != nil {
+	if s.buf, ok, err = runstore.ReadRecord(s.r, s.buf); !ok || err != nil {
 		return false, err
 	}
-	d := resultDecoder{b: s.buf}
-	s.lo, s.hi = int32(d.u64()), int32(d.u64())
-	s.cur = d.str() // a result starts with its run id
-	return true, d.err
+	s.cur, s.lo, s.hi, err = runstore.ResultKey(s.buf)
+	return true, err
 }
 
 func newIDSource(_ int, f *os.File, r *bufio.Reader) *idSource { return &idSource{f: f, r: r} }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/runstore"
 	"github.com/runawayhq/runaway/spill"
 	"github.com/runawayhq/runaway/synth"
 )
@@ -117,12 +118,9 @@ func TestClosingIdleRunsGivesTheSameReport(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := ndjsonOf(t, func(emit func(*detect.RunResult) error) error {
-				c, err := detect.NewCollector(policy, names(tc.srcs))
-				if err != nil {
-					return err
-				}
+				c := runstore.NewCollector(names(tc.srcs))
 				read(t, tc.srcs, memory.NewGoAllocator(), c.Add, nil)
-				return c.Stream(2, emit)
+				return c.Stream(policy, 2, emit)
 			})
 			if tc.maxFiles > 0 {
 				defer spill.SetMaxEarlyFiles(tc.maxFiles)()

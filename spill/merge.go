@@ -5,6 +5,9 @@ import (
 	"container/heap"
 	"fmt"
 	"os"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/runstore"
 )
 
 // A merge by run id of result files, each in run-id order, one reader a
@@ -80,4 +83,113 @@ func (h *sourceHeap[S]) Pop() any {
 	x := old[len(old)-1]
 	h.items = old[:len(old)-1]
 	return x
+}
+
+// resultSource reads a result file one result ahead.
+type resultSource struct {
+	drop map[string]bool // results of these runs are left out
+	f    *os.File
+	r    *bufio.Reader
+	buf  []byte
+	cur  detect.RunResult
+}
+
+func (s *resultSource) runID() string  { return s.cur.RunID }
+func (s *resultSource) file() *os.File { return s.f }
+
+// next reads the next result into cur; false at the end of the file.
+func (s *resultSource) next() (bool, error) {
+	var ok bool
+	var err error
+	if s.buf, ok, err = runstore.ReadRecord(s.r, s.buf); !ok || err != nil {
+		return false, err
+	}
+	return true, runstore.DecodeResult(s.buf, &s.cur)
+}
+
+// mergeResults emits the results of the files (each in run-id order) in
+// run-id order, leaving out the results of the runs in drop from the first
+// n files: those runs were analyzed in pieces, and the later files hold
+// their whole results (Store.Replace). Otherwise a run lives in one file.
+// The files are read and decoded on a goroutine of their own, a batch of
+// results ahead of emit: emit (encoding the reports) is the longer part,
+// and it need not wait for the decoding.
+func mergeResults(paths []string, n int, drop map[string]bool, emit func(*detect.RunResult) error) error {
+	batches := make(chan []detect.RunResult, 2)
+	free := make(chan []detect.RunResult, 3)
+	stop := make(chan struct{})
+	var readErr error
+	go func() {
+		defer close(batches)
+		readErr = readMerged(paths, n, drop, free, batches, stop)
+	}()
+	var err error
+	for batch := range batches {
+		for i := range batch {
+			if err == nil {
+				err = emit(&batch[i])
+			}
+		}
+		if err != nil {
+			close(stop)
+			for range batches { // let the reader see stop and end
+			}
+			return err
+		}
+		select {
+		case free <- batch[:0]:
+		default:
+		}
+	}
+	return readErr
+}
+
+const mergeBatch = 256
+
+// readMerged merges the files into batches of results sent to out, taking
+// emptied batches back from free, until the files end or stop closes; the
+// first n files' results of runs in drop are left out.
+func readMerged(paths []string, n int, drop map[string]bool, free <-chan []detect.RunResult, out chan<- []detect.RunResult, stop <-chan struct{}) error {
+	h, err := openSources(paths, func(i int, f *os.File, r *bufio.Reader) *resultSource {
+		src := &resultSource{f: f, r: r}
+		if i < n {
+			src.drop = drop
+		}
+		return src
+	})
+	defer h.close()
+	if err != nil {
+		return err
+	}
+	var batch []detect.RunResult
+	send := func() bool {
+		select {
+		case out <- batch:
+		case <-stop:
+			return false
+		}
+		select {
+		case batch = <-free:
+		default:
+			batch = make([]detect.RunResult, 0, mergeBatch)
+		}
+		return true
+	}
+	batch = make([]detect.RunResult, 0, mergeBatch)
+	for h.Len() > 0 {
+		src := h.items[0]
+		if !src.drop[src.cur.RunID] {
+			batch = append(batch, src.cur)
+			if len(batch) == mergeBatch && !send() {
+				return nil
+			}
+		}
+		if err := h.advance(); err != nil {
+			return err
+		}
+	}
+	if len(batch) > 0 {
+		send()
+	}
+	return nil
 }

@@ -1,19 +1,3 @@
-// Package spill bounds a scan's memory. Every batch goes to a
-// detect.Collector; when the collector's estimate passes a byte budget, its
-// steps are split by partition of run ids (a run's steps all land in one
-// partition) and appended, as one segment per partition
-// (detect.Partitioned.WriteSegment: the collector's compact columns, about
-// 80 bytes a step), to the partition's file in a temporary directory, and a
-// fresh collector goes on. The analysis then goes partition by partition: a
-// fresh collector reads the partition's segments in the order they were
-// written, then takes the partition's runs from the last collector, still in
-// memory. Each run's steps reach it in input order, so its results are byte
-// for byte what one collector gives; they come out in run-id order.
-//
-// Before it spills, a store with Options.CloseIdle first tries to make room
-// by analyzing the runs that look finished and carrying only the others to
-// the fresh collector (idle.go); it spills only when most runs are still
-// going once its budget is reached.
 package spill
 
 import (
@@ -28,10 +12,13 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/runstore"
 )
 
 // Options configure a Store. Zero values take the defaults.
 type Options struct {
+	// Policy is handed to detect with each run the store analyzes, early
+	// (CloseIdle) or at the end; it must be valid.
 	Policy detect.Policy
 	// Dir is where the temporary directory is made; "" is os.TempDir().
 	Dir string
@@ -68,7 +55,7 @@ type Store struct {
 	seq     *int   // result files written, shared with split partitions' stores
 	splits  *int   // partitions split, shared likewise
 	written *int64 // bytes of segments written, shared likewise
-	cur     *detect.Collector
+	cur     *runstore.Collector
 	names   []string
 	dir     string // the temporary directory, "" until the first spill
 	parts   []partition
@@ -76,7 +63,7 @@ type Store struct {
 	spills  int
 	closes  int      // times idle runs were analyzed early (CloseIdle)
 	grown   int64    // the collector's budget while it closes idle runs (0: not yet set)
-	maxGap  int      // the longest silence of a run seen so far, in steps (detect.Collector.Idle)
+	maxGap  int      // the longest silence of a run seen so far, in steps (runstore.Collector.Idle)
 	early   []string // their result files, in run-id order each
 
 	// Finish's: the result files Emit merges (nil: the collector streams),
@@ -107,10 +94,10 @@ func New(opts Options) (*Store, error) {
 	if opts.MaxBytes <= 0 {
 		opts.MaxBytes = defaultMaxBytes
 	}
-	cur, err := detect.NewCollector(opts.Policy, nil)
-	if err != nil {
+	if err := opts.Policy.Validate(); err != nil {
 		return nil, err
 	}
+	cur := runstore.NewCollector(nil)
 	return &Store{
 		opts:    opts,
 		seq:     new(int),
@@ -180,7 +167,7 @@ func (s *Store) partitionOf(runID string) int32 {
 // spill appends the current collector's steps to the partitions' files and
 // starts a fresh collector. Only the first collector of a store has every
 // run's steps from the start, so the ones after it defer the choice of args
-// renderings to the partitions' collectors (detect.Collector.DeferShortArgs).
+// renderings to the partitions' collectors (runstore.Collector.DeferShortArgs).
 func (s *Store) spill() error {
 	if err := s.makeDir(); err != nil {
 		return err
@@ -208,10 +195,7 @@ func (s *Store) spill() error {
 		part.bytes += p.ApproxBytes(int32(i))
 	}
 	s.spills++
-	next, err := detect.NewCollector(s.opts.Policy, slices.Clone(s.names))
-	if err != nil {
-		return err
-	}
+	next := runstore.NewCollector(slices.Clone(s.names))
 	if err := next.DeferShortArgs(); err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/report"
+	"github.com/runawayhq/runaway/runstore"
 	"github.com/runawayhq/runaway/spill"
 	"github.com/runawayhq/runaway/synth"
 )
@@ -76,12 +77,9 @@ func TestSpilledReportIsByteIdenticalToTheInMemoryOne(t *testing.T) {
 	policy := detect.DefaultPolicy()
 
 	want := ndjsonOf(t, func(emit func(*detect.RunResult) error) error {
-		c, err := detect.NewCollector(policy, names(srcs))
-		if err != nil {
-			return err
-		}
+		c := runstore.NewCollector(names(srcs))
 		read(t, srcs, memory.NewGoAllocator(), c.Add, nil)
-		return c.Stream(2, emit)
+		return c.Stream(policy, 2, emit)
 	})
 	if len(want) == 0 {
 		t.Fatal("empty report")

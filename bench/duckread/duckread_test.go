@@ -19,6 +19,7 @@ import (
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/report"
+	"github.com/runawayhq/runaway/runstore"
 )
 
 // scanFixtures runs the scan pipeline over every fixture log, streaming
@@ -38,10 +39,7 @@ func scanFixtures(t *testing.T, path string) []detect.RunResult {
 	for i, s := range sources {
 		names[i] = s.Name
 	}
-	collector, err := detect.NewCollector(detect.DefaultPolicy(), names)
-	if err != nil {
-		t.Fatal(err)
-	}
+	collector := runstore.NewCollector(names)
 	opts := ingest.Options{Alloc: memory.NewGoAllocator(), Workers: 2}
 	if _, err := ingest.Read(context.Background(), sources, opts, func(rec arrow.RecordBatch) error { return collector.Add(rec) }); err != nil {
 		t.Fatal(err)
@@ -57,7 +55,7 @@ func scanFixtures(t *testing.T, path string) []detect.RunResult {
 		t.Fatal(err)
 	}
 	var runs []detect.RunResult
-	err = collector.Stream(2, func(r *detect.RunResult) error {
+	err = collector.Stream(detect.DefaultPolicy(), 2, func(r *detect.RunResult) error {
 		var line bytes.Buffer
 		if err := report.WriteRunNDJSON(&line, r); err != nil {
 			return err

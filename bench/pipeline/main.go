@@ -1,5 +1,5 @@
 // Command pipeline runs runaway's scan pipeline (ingest.Read into a
-// detect.Collector, then Collector.Results) without the CLI and report, for
+// runstore.Collector, then Collector.Results) without the CLI and report, for
 // profiling: it times the two phases and can write CPU and heap profiles.
 // It imports the product packages through bench/go.mod's replace directive.
 //
@@ -26,6 +26,7 @@ import (
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/runstore"
 )
 
 type result struct {
@@ -84,10 +85,7 @@ func run(workers int, cpuProfile, memProfile, perRun string, paths []string) err
 		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
-	collector, err := detect.NewCollector(detect.DefaultPolicy(), names)
-	if err != nil {
-		return err
-	}
+	collector := runstore.NewCollector(names)
 	opts := ingest.Options{Alloc: memory.NewGoAllocator(), Workers: workers}
 	stats, err := ingest.Read(context.Background(), sources, opts, func(rec arrow.RecordBatch) error { return collector.Add(rec) })
 	if err != nil {
@@ -106,7 +104,7 @@ func run(workers int, cpuProfile, memProfile, perRun string, paths []string) err
 			return err
 		}
 	}
-	runs := collector.Results(workers)
+	runs := collector.Results(detect.DefaultPolicy(), workers)
 	end := time.Now()
 
 	res := result{Tool: "runaway-pipeline", Workers: workers, Bytes: size, Rows: stats.Steps, Rejected: stats.Rejected, Runs: len(runs),

@@ -72,12 +72,12 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	collector, stats, code := in.read(ctx, "eval", fs, stdin, stderr)
+	collector, policy, stats, code := in.read(ctx, "eval", fs, stdin, stderr)
 	if code != exitClean {
 		return code
 	}
 	in.progress.finish() // the bar shows reading; the analysis is quick next to it
-	rep := score.Score(truth, collector.Results(in.workers))
+	rep := score.Score(truth, collector.Results(policy, in.workers))
 	for _, fail := range stats.Failed {
 		rep.FailedSources = append(rep.FailedSources, fail.Error())
 	}

@@ -133,13 +133,13 @@ func (in *inputFlags) explainRuns(ctx context.Context, cmd string, fs *pflag.Fla
 	lines := make(map[string][][]byte, len(ids))
 	in.runIDs = ids
 	in.onStepLine = func(l ingest.StepLine) { lines[l.RunID] = append(lines[l.RunID], l.Raw) }
-	collector, stats, code := in.read(ctx, cmd, fs, stdin, stderr)
+	collector, policy, stats, code := in.read(ctx, cmd, fs, stdin, stderr)
 	if code != exitClean {
 		return nil, stats, code
 	}
 	in.progress.finish()
 	built := make(map[string]*explain.Run, len(ids))
-	collector.Visit(in.workers, func(r detect.RunSteps, res *detect.RunResult) {
+	collector.Visit(policy, in.workers, func(r detect.RunSteps, res *detect.RunResult) {
 		// Visit calls one at a time: the guards are reset for each run.
 		built[r.ID()] = explain.Build(explain.Input{Steps: r, Result: res, Lines: lines[r.ID()], Guards: guards, Redact: redactor})
 		delete(lines, r.ID())

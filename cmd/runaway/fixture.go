@@ -18,6 +18,7 @@ import (
 	"github.com/runawayhq/runaway/fixture"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/redact"
+	"github.com/runawayhq/runaway/runstore"
 )
 
 type fixtureFlags struct {
@@ -107,12 +108,12 @@ func runFixture(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var policy detect.Policy
 	sink, _, code := f.readInto(ctx, "fixture", fs, stdin, stderr, func(p detect.Policy) (batchSink, error) {
 		policy = p
-		return detect.NewCollector(p, nil)
+		return runstore.NewCollector(nil), nil
 	})
 	if code != exitClean {
 		return code
 	}
-	results := sink.(*detect.Collector).Results(f.workers)
+	results := sink.(*runstore.Collector).Results(policy, f.workers)
 	f.progress.finish()
 	if f.minimize {
 		relaxGCForMinimize()
@@ -160,12 +161,12 @@ func (f *fixtureFlags) targets(fs *pflag.FlagSet, stderr io.Writer) (ids, paths 
 // runawayRuns reads the whole input once and returns the ids of its
 // runaway runs, sorted.
 func (f *fixtureFlags) runawayRuns(ctx context.Context, fs *pflag.FlagSet, stdin io.Reader, stderr io.Writer) ([]string, int) {
-	c, _, code := f.read(ctx, "fixture", fs, stdin, stderr)
+	c, policy, _, code := f.read(ctx, "fixture", fs, stdin, stderr)
 	if code != exitClean {
 		return nil, code
 	}
 	var ids []string
-	for _, r := range c.Results(f.workers) {
+	for _, r := range c.Results(policy, f.workers) {
 		if r.Verdict == detect.Runaway {
 			ids = append(ids, r.RunID)
 		}

@@ -82,13 +82,13 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	collector, stats, code := in.read(ctx, "replay", fs, stdin, stderr)
+	collector, policy, stats, code := in.read(ctx, "replay", fs, stdin, stderr)
 	if code != exitClean {
 		return code
 	}
 	in.progress.finish() // the bar shows reading; the analysis is quick next to it
 	rp := replay.New(selected, truth)
-	collector.Visit(in.workers, rp.Visit)
+	collector.Visit(policy, in.workers, rp.Visit)
 	rep := rp.Report()
 	for _, fail := range stats.Failed {
 		rep.FailedSources = append(rep.FailedSources, fail.Error())

@@ -31,6 +31,7 @@ import (
 	"github.com/runawayhq/runaway/pricing"
 	"github.com/runawayhq/runaway/redact"
 	"github.com/runawayhq/runaway/report"
+	"github.com/runawayhq/runaway/runstore"
 	"github.com/runawayhq/runaway/spill"
 )
 
@@ -540,16 +541,19 @@ func (f *scanFlags) embedTimelines(ctx context.Context, overview *report.HTMLOve
 }
 
 // read checks the input arguments and flags, and reads every source named
-// on the command line into a collector, ready to analyze. cmd names the
+// on the command line into a collector, ready to analyze with the policy
+// the flags name. cmd names the
 // command in messages. A code other than exitClean means stop with it.
-func (f *inputFlags) read(ctx context.Context, cmd string, fs *pflag.FlagSet, stdin io.Reader, stderr io.Writer) (*detect.Collector, ingest.Stats, int) {
+func (f *inputFlags) read(ctx context.Context, cmd string, fs *pflag.FlagSet, stdin io.Reader, stderr io.Writer) (*runstore.Collector, detect.Policy, ingest.Stats, int) {
+	var policy detect.Policy
 	sink, stats, code := f.readInto(ctx, cmd, fs, stdin, stderr, func(p detect.Policy) (batchSink, error) {
-		return detect.NewCollector(p, nil)
+		policy = p
+		return runstore.NewCollector(nil), nil
 	})
 	if code != exitClean {
-		return nil, stats, code
+		return nil, policy, stats, code
 	}
-	return sink.(*detect.Collector), stats, code
+	return sink.(*runstore.Collector), policy, stats, code
 }
 
 // batchSink takes the batches a command reads: a collector, or for scan a

@@ -1,4 +1,4 @@
-package detect_test
+package runstore_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/runstore"
 	"github.com/runawayhq/runaway/synth"
 )
 
@@ -25,11 +26,8 @@ func BenchmarkCollectorAdd(b *testing.B) {
 }
 
 // collectAll adds the batches to a fresh collector.
-func collectAll(b *testing.B, batches []arrow.RecordBatch) *detect.Collector {
-	c, err := detect.NewCollector(detect.DefaultPolicy(), []string{"corpus.jsonl"})
-	if err != nil {
-		b.Fatal(err)
-	}
+func collectAll(b *testing.B, batches []arrow.RecordBatch) *runstore.Collector {
+	c := runstore.NewCollector([]string{"corpus.jsonl"})
 	for _, rec := range batches {
 		if err := c.Add(rec); err != nil {
 			b.Fatal(err)
@@ -69,7 +67,7 @@ func BenchmarkIndicatorPass(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if rs := collectAll(b, batches).Results(0); len(rs) != 4000 {
+		if rs := collectAll(b, batches).Results(detect.DefaultPolicy(), 0); len(rs) != 4000 {
 			b.Fatalf("%d runs", len(rs))
 		}
 	}

@@ -1,4 +1,4 @@
-package detect
+package runstore
 
 import (
 	"maps"
@@ -56,10 +56,7 @@ func TestExpectMakesFirstChunksOnce(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			newCollector := func() *Collector {
-				c, err := NewCollector(DefaultPolicy(), []string{"in.jsonl"})
-				if err != nil {
-					t.Fatal(err)
-				}
+				c := NewCollector([]string{"in.jsonl"})
 				if tc.deferred {
 					if err := c.DeferShortArgs(); err != nil {
 						t.Fatal(err)

@@ -1,4 +1,4 @@
-package detect_test
+package runstore_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/runstore"
 	"github.com/runawayhq/runaway/schema"
 	"github.com/runawayhq/runaway/synth"
 )
@@ -24,10 +25,7 @@ func TestAddOneBatchLongerThanAChunk(t *testing.T) {
 	}
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	small, err := detect.NewCollector(detect.DefaultPolicy(), []string{"corpus.jsonl"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	small := runstore.NewCollector([]string{"corpus.jsonl"})
 	var batches []arrow.RecordBatch
 	if _, err := ingest.Read(t.Context(), []ingest.Source{source("corpus.jsonl", corpus.String())}, ingest.Options{Alloc: mem, Workers: 1},
 		func(rec arrow.RecordBatch) error {
@@ -45,17 +43,14 @@ func TestAddOneBatchLongerThanAChunk(t *testing.T) {
 	if big.NumRows() <= 1<<16 {
 		t.Fatalf("the test needs more than 64Ki rows, has %d", big.NumRows())
 	}
-	one, err := detect.NewCollector(detect.DefaultPolicy(), []string{"corpus.jsonl"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	one := runstore.NewCollector([]string{"corpus.jsonl"})
 	if err := one.Add(big); err != nil {
 		t.Fatal(err)
 	}
 	if one.Rows() != small.Rows() {
 		t.Fatalf("%d rows, want %d", one.Rows(), small.Rows())
 	}
-	if !reflect.DeepEqual(one.Results(2), small.Results(2)) {
+	if !reflect.DeepEqual(one.Results(detect.DefaultPolicy(), 2), small.Results(detect.DefaultPolicy(), 2)) {
 		t.Fatal("one long batch gives other results than ingest's batches")
 	}
 }

@@ -1,4 +1,4 @@
-package detect
+package runstore
 
 import "github.com/runawayhq/runaway/schema"
 
@@ -55,7 +55,7 @@ func (c *chunked[T]) atLeast() int {
 // batch's values then cost a store each rather than a call to append.
 func (c *chunked[T]) extend(n int) (s span[T]) {
 	if n > chunkSize {
-		panic("detect: chunked.extend past one chunk")
+		panic("runstore: chunked.extend past one chunk")
 	}
 	s.a = c.grow(min(n, chunkSize-c.n&(chunkSize-1)))
 	s.b = c.grow(n - len(s.a))
@@ -115,17 +115,17 @@ func (c *chunked[T]) at(i int32) T {
 
 func (c *chunked[T]) len() int { return c.n }
 
-// Row flags: what a step did and got back (schema.Flag*, which ingest
-// computes; the collector keeps them as they come).
+// Row flags the collector reads as it adds steps (schema.Flag*, which
+// ingest computes; the columns keep them as they come).
 const (
-	flagCall        = schema.FlagCall
-	flagResult      = schema.FlagResult
-	flagError       = schema.FlagError
-	flagEmpty       = schema.FlagEmpty
-	flagRetryableF  = schema.FlagRetryableFalse
-	flagMemProgress = schema.FlagMemProgress
-	flagArtifacts   = schema.FlagArtifacts
-	flagPayload     = schema.FlagPayload
-	flagCostEst     = schema.FlagCostEstimated
-	flagSeen        = schema.FlagSeen
+	flagCall  = schema.FlagCall
+	flagError = schema.FlagError
+	flagEmpty = schema.FlagEmpty
 )
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}

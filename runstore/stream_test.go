@@ -1,4 +1,4 @@
-package detect_test
+package runstore_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/runstore"
 	"github.com/runawayhq/runaway/synth"
 )
 
@@ -22,23 +23,20 @@ func TestStreamEmitsResultsInOrderAndStops(t *testing.T) {
 	if _, err := synth.Generate(synth.Config{Runs: 4500, RunawayRate: 0.2, Seed: 5}, &corpus, nil); err != nil {
 		t.Fatal(err)
 	}
-	c, err := detect.NewCollector(detect.DefaultPolicy(), []string{"corpus.jsonl"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := runstore.NewCollector([]string{"corpus.jsonl"})
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	if _, err := ingest.Read(t.Context(), []ingest.Source{source("corpus.jsonl", corpus.String())}, ingest.Options{Alloc: mem},
 		func(rec arrow.RecordBatch) error { return c.Add(rec) }); err != nil {
 		t.Fatal(err)
 	}
-	want := c.Results(1)
+	want := c.Results(detect.DefaultPolicy(), 1)
 	if len(want) != 4500 {
 		t.Fatalf("%d runs, want 4500", len(want))
 	}
 	for _, workers := range []int{1, 2, 8} {
 		var got []detect.RunResult
-		if err := c.Stream(workers, func(r *detect.RunResult) error {
+		if err := c.Stream(detect.DefaultPolicy(), workers, func(r *detect.RunResult) error {
 			got = append(got, *r)
 			return nil
 		}); err != nil {
@@ -50,7 +48,7 @@ func TestStreamEmitsResultsInOrderAndStops(t *testing.T) {
 		stop := errors.New("stop")
 		for _, at := range []int{1, 4200} {
 			n := 0
-			err := c.Stream(workers, func(r *detect.RunResult) error {
+			err := c.Stream(detect.DefaultPolicy(), workers, func(r *detect.RunResult) error {
 				if r.RunID != want[n].RunID {
 					t.Fatalf("%d workers: result %d is %s, want %s", workers, n, r.RunID, want[n].RunID)
 				}

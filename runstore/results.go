@@ -1,4 +1,4 @@
-package spill
+package runstore
 
 import (
 	"bufio"
@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 
 	"github.com/runawayhq/runaway/detect"
 )
@@ -305,37 +304,38 @@ func (d *resultDecoder) indicators(in *detect.Indicators) {
 	in.EndedWithStop = d.bool()
 }
 
-// resultWriter appends results to w, each with its length first, and with
-// the range of sources its run's steps came from (sources; nil: 0, 0) before
-// it: splitRuns reads the ranges, and the run id that starts a result,
-// without decoding the rest.
-type resultWriter struct {
-	w       *bufio.Writer
-	sources func(runID string) (lo, hi int32)
+// ResultWriter appends results to W, each with its length first, and with
+// the range of sources its run's steps came from (Sources; nil: 0, 0)
+// before it: ResultKey reads the range, and the run id that starts a
+// result, without decoding the rest.
+type ResultWriter struct {
+	W       *bufio.Writer
+	Sources func(runID string) (lo, hi int32)
 	enc     resultEncoder
 	len     []byte
 }
 
-func (rw *resultWriter) write(r *detect.RunResult) error {
+// Write appends r.
+func (rw *ResultWriter) Write(r *detect.RunResult) error {
 	rw.enc.buf = rw.enc.buf[:0]
 	var lo, hi int32
-	if rw.sources != nil {
-		lo, hi = rw.sources(r.RunID)
+	if rw.Sources != nil {
+		lo, hi = rw.Sources(r.RunID)
 	}
 	rw.enc.u64(uint64(lo))
 	rw.enc.u64(uint64(hi))
 	rw.enc.result(r)
 	rw.len = binary.AppendUvarint(rw.len[:0], uint64(len(rw.enc.buf)))
-	if _, err := rw.w.Write(rw.len); err != nil {
+	if _, err := rw.W.Write(rw.len); err != nil {
 		return err
 	}
-	_, err := rw.w.Write(rw.enc.buf)
+	_, err := rw.W.Write(rw.enc.buf)
 	return err
 }
 
-// readRecord reads the next result's bytes, as resultWriter wrote them,
+// ReadRecord reads the next result's bytes, as ResultWriter wrote them,
 // into buf; false at the end of the file.
-func readRecord(r *bufio.Reader, buf []byte) ([]byte, bool, error) {
+func ReadRecord(r *bufio.Reader, buf []byte) ([]byte, bool, error) {
 	n, err := binary.ReadUvarint(r)
 	if errors.Is(err, io.EOF) {
 		return buf, false, nil
@@ -356,119 +356,34 @@ func readRecord(r *bufio.Reader, buf []byte) ([]byte, bool, error) {
 	return buf, true, nil
 }
 
-// resultSource reads a result file one result ahead.
-type resultSource struct {
-	drop map[string]bool // results of these runs are left out
-	f    *os.File
-	r    *bufio.Reader
-	buf  []byte
-	cur  detect.RunResult
+// WriteRecord appends a result's bytes as ReadRecord read them, unchanged.
+func WriteRecord(w *bufio.Writer, rec []byte) error {
+	var n [binary.MaxVarintLen64]byte
+	if _, err := w.Write(binary.AppendUvarint(n[:0], uint64(len(rec)))); err != nil {
+		return err
+	}
+	_, err := w.Write(rec)
+	return err
 }
 
-func (s *resultSource) runID() string  { return s.cur.RunID }
-func (s *resultSource) file() *os.File { return s.f }
+// ResultKey reads the range of sources and the run id that start a
+// record, without decoding the rest.
+func ResultKey(rec []byte) (runID string, lo, hi int32, err error) {
+	d := resultDecoder{b: rec}
+	lo, hi = int32(d.u64()), int32(d.u64())
+	runID = d.str()
+	return runID, lo, hi, d.err
+}
 
-// next reads the next result into cur; false at the end of the file.
-func (s *resultSource) next() (bool, error) {
-	var ok bool
-	var err error
-	if s.buf, ok, err = readRecord(s.r, s.buf); !ok || err != nil {
-		return false, err
-	}
-	d := resultDecoder{b: s.buf}
-	d.u64() // the sources' range: splitRuns reads it
+// DecodeResult decodes a record into r, which it resets first.
+func DecodeResult(rec []byte, r *detect.RunResult) error {
+	d := resultDecoder{b: rec}
+	d.u64() // the sources' range: ResultKey reads it
 	d.u64()
-	s.cur = detect.RunResult{}
-	d.result(&s.cur)
+	*r = detect.RunResult{}
+	d.result(r)
 	if d.err == nil && len(d.b) > 0 {
 		d.err = fmt.Errorf("%d bytes left after a result", len(d.b))
 	}
-	return true, d.err
-}
-
-// mergeResults emits the results of the files (each in run-id order) in
-// run-id order, leaving out the results of the runs in drop from the first
-// n files: those runs were analyzed in pieces, and the later files hold
-// their whole results (Store.Replace). Otherwise a run lives in one file.
-// The files are read and decoded on a goroutine of their own, a batch of
-// results ahead of emit: emit (encoding the reports) is the longer part,
-// and it need not wait for the decoding.
-func mergeResults(paths []string, n int, drop map[string]bool, emit func(*detect.RunResult) error) error {
-	batches := make(chan []detect.RunResult, 2)
-	free := make(chan []detect.RunResult, 3)
-	stop := make(chan struct{})
-	var readErr error
-	go func() {
-		defer close(batches)
-		readErr = readMerged(paths, n, drop, free, batches, stop)
-	}()
-	var err error
-	for batch := range batches {
-		for i := range batch {
-			if err == nil {
-				err = emit(&batch[i])
-			}
-		}
-		if err != nil {
-			close(stop)
-			for range batches { // let the reader see stop and end
-			}
-			return err
-		}
-		select {
-		case free <- batch[:0]:
-		default:
-		}
-	}
-	return readErr
-}
-
-const mergeBatch = 256
-
-// readMerged merges the files into batches of results sent to out, taking
-// emptied batches back from free, until the files end or stop closes; the
-// first n files' results of runs in drop are left out.
-func readMerged(paths []string, n int, drop map[string]bool, free <-chan []detect.RunResult, out chan<- []detect.RunResult, stop <-chan struct{}) error {
-	h, err := openSources(paths, func(i int, f *os.File, r *bufio.Reader) *resultSource {
-		src := &resultSource{f: f, r: r}
-		if i < n {
-			src.drop = drop
-		}
-		return src
-	})
-	defer h.close()
-	if err != nil {
-		return err
-	}
-	var batch []detect.RunResult
-	send := func() bool {
-		select {
-		case out <- batch:
-		case <-stop:
-			return false
-		}
-		select {
-		case batch = <-free:
-		default:
-			batch = make([]detect.RunResult, 0, mergeBatch)
-		}
-		return true
-	}
-	batch = make([]detect.RunResult, 0, mergeBatch)
-	for h.Len() > 0 {
-		src := h.items[0]
-		if !src.drop[src.cur.RunID] {
-			batch = append(batch, src.cur)
-			if len(batch) == mergeBatch && !send() {
-				return nil
-			}
-		}
-		if err := h.advance(); err != nil {
-			return err
-		}
-	}
-	if len(batch) > 0 {
-		send()
-	}
-	return nil
+	return d.err
 }

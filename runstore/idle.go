@@ -1,4 +1,6 @@
-package detect
+package runstore
+
+import "github.com/runawayhq/runaway/detect"
 
 // What spill needs to analyze the runs that look finished while the input
 // is still being read (spill.Options.CloseIdle), and carry the others over.
@@ -43,8 +45,8 @@ func (c *Collector) Idle(window func(maxGap int) int) (idle []bool, activeRows i
 func (c *Collector) RunID(run int) string { return c.runIDs[run] }
 
 // StreamRuns is Stream over the runs whose index has keep set.
-func (c *Collector) StreamRuns(workers int, keep []bool, emit func(*RunResult) error) error {
-	return c.stream(workers, keep, nil, emit)
+func (c *Collector) StreamRuns(p detect.Policy, workers int, keep []bool, emit func(*detect.RunResult) error) error {
+	return c.stream(&p, workers, keep, nil, emit)
 }
 
 // SourceRanges gives, for each run, the lowest and highest src_file its

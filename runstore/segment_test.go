@@ -1,4 +1,4 @@
-package detect
+package runstore
 
 import (
 	"bufio"
@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/cespare/xxhash/v2"
 
+	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/synth"
 )
@@ -139,10 +140,7 @@ type spiller struct {
 }
 
 func newSpiller(t testing.TB, budget int64, parts, level int) *spiller {
-	c, err := NewCollector(DefaultPolicy(), []string{"in.jsonl"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := NewCollector([]string{"in.jsonl"})
 	return &spiller{t: t, budget: budget, level: level, cur: c, files: make([]bytes.Buffer, parts)}
 }
 
@@ -168,10 +166,7 @@ func (s *spiller) check() error {
 		}
 	}
 	s.spills++
-	c, err := NewCollector(DefaultPolicy(), []string{"in.jsonl"})
-	if err != nil {
-		return err
-	}
+	c := NewCollector([]string{"in.jsonl"})
 	if err := c.DeferShortArgs(); err != nil {
 		return err
 	}
@@ -220,10 +215,7 @@ func (s *spiller) finish() []*Collector {
 			out = append(out, child.finish()...)
 			continue
 		}
-		c, err := NewCollector(DefaultPolicy(), []string{"in.jsonl"})
-		if err != nil {
-			s.t.Fatal(err)
-		}
+		c := NewCollector([]string{"in.jsonl"})
 		s.readAll(part, func() *Collector { return c }, func() error { return nil })
 		if err := last.CopyTo(c, int32(part)); err != nil {
 			s.t.Fatal(err)
@@ -299,7 +291,7 @@ func dumpRuns(c *Collector) map[string]string {
 func resultsByRun(t testing.TB, cs ...*Collector) map[string]string {
 	out := map[string]string{}
 	for _, c := range cs {
-		for _, r := range c.Results(2) {
+		for _, r := range c.Results(detect.DefaultPolicy(), 2) {
 			j, err := json.Marshal(r)
 			if err != nil {
 				t.Fatal(err)
@@ -322,10 +314,7 @@ func resultsByRun(t testing.TB, cs ...*Collector) map[string]string {
 // again and read back into collectors that spill in turn.
 func TestSegmentsKeepWhatOneCollectorHolds(t *testing.T) {
 	text := mixedLog(t, 11, 150)
-	want, err := NewCollector(DefaultPolicy(), []string{"in.jsonl"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := NewCollector([]string{"in.jsonl"})
 	readLog(t, text, 64, want.Add)
 	wantDump, wantResults := dumpRuns(want), resultsByRun(t, want)
 	t.Logf("one collector: %d bytes, %d renderings chosen", want.ApproxBytes(), len(want.shorts.byKey))
@@ -385,10 +374,7 @@ func TestSegmentsKeepWhatOneCollectorHolds(t *testing.T) {
 // would lose the choices.
 func TestChosenRenderingsDoNotGoToADeferringCollector(t *testing.T) {
 	text := mixedLog(t, 3, 20)
-	src, err := NewCollector(DefaultPolicy(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := NewCollector(nil)
 	readLog(t, text, 50, src.Add)
 	p := src.Partition(1, func(string) int32 { return 0 })
 	var buf bytes.Buffer
@@ -399,10 +385,7 @@ func TestChosenRenderingsDoNotGoToADeferringCollector(t *testing.T) {
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	dst, err := NewCollector(DefaultPolicy(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dst := NewCollector(nil)
 	if err := dst.DeferShortArgs(); err != nil {
 		t.Fatal(err)
 	}
@@ -419,10 +402,7 @@ func TestChosenRenderingsDoNotGoToADeferringCollector(t *testing.T) {
 
 // ReadSegment tells a clean end of input from a cut or foreign one.
 func TestReadSegmentErrors(t *testing.T) {
-	src, err := NewCollector(DefaultPolicy(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := NewCollector(nil)
 	readLog(t, mixedLog(t, 5, 10), 50, src.Add)
 	p := src.Partition(1, func(string) int32 { return 0 })
 	var buf bytes.Buffer
@@ -434,10 +414,7 @@ func TestReadSegmentErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	read := func(b []byte) error {
-		c, err := NewCollector(DefaultPolicy(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := NewCollector(nil)
 		return c.ReadSegment(bufio.NewReader(bytes.NewReader(b)))
 	}
 	if err := read(nil); !errors.Is(err, io.EOF) {
@@ -467,27 +444,18 @@ func TestCopyToCarriesChosenStateAcrossToolNumberings(t *testing.T) {
 	for i, tool := range []string{"db_query", "lookup", "fetch", "search", "zz_other"} {
 		fmt.Fprintf(&pre, `{"run_id":"aaa-prefix","step":%d,"tool_call":{"name":%q,"args":{"x":1}}}`+"\n", i, tool)
 	}
-	want, err := NewCollector(DefaultPolicy(), []string{"in.jsonl"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := NewCollector([]string{"in.jsonl"})
 	readLog(t, text, 64, want.Add)
 	wantDump := dumpRuns(want)
 
-	src, err := NewCollector(DefaultPolicy(), []string{"in.jsonl"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := NewCollector([]string{"in.jsonl"})
 	readLog(t, first, 64, src.Add)
 	const parts = 3
 	partOf := func(id string) int32 { return int32(xxhash.Sum64String(id) % parts) }
 	p := src.Partition(parts, partOf)
 	compared := 0
 	for part := range int32(parts) {
-		dst, err := NewCollector(DefaultPolicy(), []string{"in.jsonl"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dst := NewCollector([]string{"in.jsonl"})
 		readLog(t, pre.String(), 64, dst.Add)
 		if err := p.CopyTo(dst, part); err != nil {
 			t.Fatal(err)

@@ -1,7 +1,8 @@
-package detect
+package runstore
 
 import (
 	"fmt"
+	"github.com/runawayhq/runaway/detect"
 	"slices"
 	"unsafe"
 
@@ -152,10 +153,10 @@ func (p *Partitioned) CopyTo(dst *Collector, part int32) error {
 		return nil
 	}
 	if dst.deferShorts && !c.deferShorts {
-		return fmt.Errorf("detect: copying runs whose renderings were chosen to a collector that defers them")
+		return fmt.Errorf("runstore: copying runs whose renderings were chosen to a collector that defers them")
 	}
 	if dst.run.len()+len(rows) > maxRows {
-		return fmt.Errorf("detect: more than %d steps in one collector", maxRows)
+		return fmt.Errorf("runstore: more than %d steps in one collector", maxRows)
 	}
 	runMap := make([]int32, len(runs)) // by local run index
 	for i, r := range runs {
@@ -249,7 +250,7 @@ func (c *Collector) takeText(row int32, text string) {
 
 // addBudget tightens run's budget by b: the tightest logged limit wins
 // whichever collector saw it first.
-func (c *Collector) addBudget(run int32, b *budgetLimits) {
+func (c *Collector) addBudget(run int32, b *detect.Budget) {
 	cur := c.budgets[run]
 	if cur == nil {
 		limits := *b
@@ -267,11 +268,11 @@ func (c *Collector) addBudget(run int32, b *budgetLimits) {
 			*cur = v
 		}
 	}
-	tighten(&cur.steps, b.steps)
-	tighten(&cur.toolCalls, b.toolCalls)
-	tighten(&cur.tokens, b.tokens)
-	tightenF(&cur.costUSD, b.costUSD)
-	tightenF(&cur.seconds, b.seconds)
+	tighten(&cur.Steps, b.Steps)
+	tighten(&cur.ToolCalls, b.ToolCalls)
+	tighten(&cur.Tokens, b.Tokens)
+	tightenF(&cur.CostUSD, b.CostUSD)
+	tightenF(&cur.Seconds, b.Seconds)
 }
 
 // remap returns m[k], filling it with add(k) the first time.

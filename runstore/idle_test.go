@@ -1,4 +1,4 @@
-package detect_test
+package runstore_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/runstore"
 )
 
 // steps appends the steps from..to-1 of run, each a line.
@@ -57,7 +58,7 @@ func TestIdleFollowsTheLongestSilence(t *testing.T) {
 }
 
 // runIDs lists a collector's runs in index order, as Idle numbers them.
-func runIDs(c *detect.Collector) []string {
+func runIDs(c *runstore.Collector) []string {
 	ids := make([]string, c.Runs())
 	for i := range ids {
 		ids[i] = c.RunID(i)

@@ -1,8 +1,9 @@
-package detect
+package runstore
 
 import (
 	"cmp"
 	"fmt"
+	"github.com/runawayhq/runaway/detect"
 	"runtime"
 	"slices"
 	"strings"
@@ -21,8 +22,7 @@ import (
 // arrive out of order. Only what the detectors read is kept (about 70 bytes
 // a step); strings are interned.
 type Collector struct {
-	policy Policy
-	files  []string
+	files []string
 
 	runIDs   []string
 	runIndex map[string]int32
@@ -53,7 +53,7 @@ type Collector struct {
 	intentIdx map[string]int32
 	intent    chunked[int32]
 
-	budgets   map[int32]*budgetLimits
+	budgets   map[int32]*detect.Budget
 	artifacts rowRefs
 	// memReads and memSuspect are per-run side tables: most steps read or
 	// write no memory, so a column would be mostly empty.
@@ -82,20 +82,13 @@ type Collector struct {
 	heldBytes int64
 }
 
-// tsNull marks a step without ts; it sorts first.
-const tsNull = int64(-1 << 63)
-
 // maxRows bounds one Collector: rows are addressed by int32.
 const maxRows = 1<<31 - 1
 
 // NewCollector returns a collector. files names the sources that the
 // batches' src_file column indexes, for messages.
-func NewCollector(p Policy, files []string) (*Collector, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
+func NewCollector(files []string) *Collector {
 	return &Collector{
-		policy:     p,
 		files:      files,
 		runIndex:   map[string]int32{},
 		toolIdx:    map[string]int32{},
@@ -104,10 +97,10 @@ func NewCollector(p Policy, files []string) (*Collector, error) {
 		otherArgs:  map[uint64]string{},
 		intents:    []string{""},
 		intentIdx:  map[string]int32{},
-		budgets:    map[int32]*budgetLimits{},
+		budgets:    map[int32]*detect.Budget{},
 		memSuspect: map[int32][]suspectWrite{},
 		shorts:     newShortArgs(),
-	}, nil
+	}
 }
 
 // SetSourceName names source index i (the src_file column) for messages,
@@ -129,7 +122,7 @@ func (c *Collector) SetSourceName(i int, name string) {
 // must be called before the first step.
 func (c *Collector) DeferShortArgs() error {
 	if c.run.len() > 0 {
-		return fmt.Errorf("detect: DeferShortArgs on a collector that holds %d steps", c.run.len())
+		return fmt.Errorf("runstore: DeferShortArgs on a collector that holds %d steps", c.run.len())
 	}
 	c.deferShorts = true
 	return nil
@@ -145,11 +138,11 @@ func (c *Collector) Rows() int { return c.run.len() }
 // reference to the batch.
 func (c *Collector) Add(rec arrow.RecordBatch) error {
 	if !rec.Schema().Equal(schema.StepArrowSchema) {
-		return fmt.Errorf("detect: batch schema does not match schema.StepArrowSchema")
+		return fmt.Errorf("runstore: batch schema does not match schema.StepArrowSchema")
 	}
 	n := int(rec.NumRows())
 	if c.run.len()+n > maxRows {
-		return fmt.Errorf("detect: more than %d steps in one collector", maxRows)
+		return fmt.Errorf("runstore: more than %d steps in one collector", maxRows)
 	}
 	if n > chunkSize {
 		// extend takes at most a chunk at a time.
@@ -287,7 +280,7 @@ func (c *Collector) addTimestamps(col *array.Int64, n int) {
 	}
 	for i := 0; i < n; i++ {
 		if col.IsNull(i) {
-			out.set(i, tsNull)
+			out.set(i, detect.NoTS)
 		}
 	}
 }
@@ -385,12 +378,6 @@ func (c *Collector) addSource(rec arrow.RecordBatch, n int) {
 	}
 }
 
-// budgetLimits is the tightest budget a run logged, per dimension (0 = none).
-type budgetLimits struct {
-	steps, toolCalls, tokens int64
-	costUSD, seconds         float64
-}
-
 func (c *Collector) addBudgets(rec arrow.RecordBatch, n int) {
 	steps := rec.Column(schema.ColBudgetMaxSteps).(*array.Int64)
 	calls := rec.Column(schema.ColBudgetMaxToolCalls).(*array.Int64)
@@ -419,24 +406,24 @@ func (c *Collector) addBudgets(rec arrow.RecordBatch, n int) {
 		run := c.runScratch[i]
 		b := c.budgets[run]
 		if b == nil {
-			b = &budgetLimits{}
+			b = &detect.Budget{}
 			c.budgets[run] = b
 			c.heldBytes += budgetBytes
 		}
 		if steps.IsValid(i) {
-			b.steps = minPos(b.steps, steps.Value(i))
+			b.Steps = minPos(b.Steps, steps.Value(i))
 		}
 		if calls.IsValid(i) {
-			b.toolCalls = minPos(b.toolCalls, calls.Value(i))
+			b.ToolCalls = minPos(b.ToolCalls, calls.Value(i))
 		}
 		if tokens.IsValid(i) {
-			b.tokens = minPos(b.tokens, tokens.Value(i))
+			b.Tokens = minPos(b.Tokens, tokens.Value(i))
 		}
 		if cost.IsValid(i) {
-			b.costUSD = minPosF(b.costUSD, cost.Value(i))
+			b.CostUSD = minPosF(b.CostUSD, cost.Value(i))
 		}
 		if secs.IsValid(i) {
-			b.seconds = minPosF(b.seconds, secs.Value(i))
+			b.Seconds = minPosF(b.Seconds, secs.Value(i))
 		}
 	}
 }
@@ -458,29 +445,42 @@ func (c *Collector) addArtifacts(col *array.List, base int32, n int) {
 }
 
 // Results analyzes every run collected and returns the results sorted by
-// run id. workers <= 0 means GOMAXPROCS. The output does not depend on
-// workers or on the order the batches arrived in, except that steps with
-// equal (step, ts) keep their input order.
-func (c *Collector) Results(workers int) []RunResult {
-	return c.results(workers, nil)
+// run id, each analyzed by detect with p's thresholds (p must be valid:
+// detect.Policy.Validate). workers <= 0 means GOMAXPROCS. The output does
+// not depend on workers or on the order the batches arrived in, except that
+// steps with equal (step, ts) keep their input order.
+func (c *Collector) Results(p detect.Policy, workers int) []detect.RunResult {
+	return c.results(&p, workers, nil)
 }
 
-func (c *Collector) results(workers int, visit func(*runView, *analysis, *RunResult)) []RunResult {
-	out := make([]RunResult, 0, len(c.runIDs))
+func (c *Collector) results(p *detect.Policy, workers int, visit func(detect.RunSteps, *detect.RunResult)) []detect.RunResult {
+	out := make([]detect.RunResult, 0, len(c.runIDs))
 	// Collecting every result cannot fail.
-	_ = c.stream(workers, nil, visit, func(r *RunResult) error {
+	_ = c.stream(p, workers, nil, visit, func(r *detect.RunResult) error {
 		out = append(out, *r)
 		return nil
 	})
 	return out
 }
 
+// Visit analyzes every run, like Results, and calls fn with each run's
+// steps and result, one call at a time, in no particular order. Results are
+// returned sorted by run id, as from Results.
+func (c *Collector) Visit(p detect.Policy, workers int, fn func(detect.RunSteps, *detect.RunResult)) []detect.RunResult {
+	var mu sync.Mutex
+	return c.results(&p, workers, func(s detect.RunSteps, res *detect.RunResult) {
+		mu.Lock()
+		defer mu.Unlock()
+		fn(s, res)
+	})
+}
+
 // Stream analyzes every run and calls emit with each result in run-id
 // order, as Results would return them, without holding them all: only a
 // bounded window of analyzed runs waits for its turn. It stops at the first
 // error emit returns and returns it.
-func (c *Collector) Stream(workers int, emit func(*RunResult) error) error {
-	return c.stream(workers, nil, nil, emit)
+func (c *Collector) Stream(p detect.Policy, workers int, emit func(*detect.RunResult) error) error {
+	return c.stream(&p, workers, nil, nil, emit)
 }
 
 // streamWindow bounds how far analysis may run ahead of emission.
@@ -494,7 +494,7 @@ const streamChunk = 64
 
 // stream is Stream over the runs whose index has keep set (nil: every
 // run), calling visit, if set, with each run's view as it is analyzed.
-func (c *Collector) stream(workers int, keep []bool, visit func(*runView, *analysis, *RunResult), emit func(*RunResult) error) error {
+func (c *Collector) stream(p *detect.Policy, workers int, keep []bool, visit func(detect.RunSteps, *detect.RunResult), emit func(*detect.RunResult) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -508,7 +508,7 @@ func (c *Collector) stream(workers int, keep []bool, visit func(*runView, *analy
 	var (
 		mu      sync.Mutex
 		cond    = sync.NewCond(&mu)
-		done    = make([][]RunResult, nChunks)
+		done    = make([][]detect.RunResult, nChunks)
 		claimed int // chunks taken by workers
 		emitted int // chunks emitted
 		failed  bool
@@ -517,7 +517,7 @@ func (c *Collector) stream(workers int, keep []bool, visit func(*runView, *analy
 	for w := 0; w < workers; w++ {
 		wg.Go(func() {
 			var v runView
-			a := newAnalysis()
+			var z detect.Analyzer
 			for {
 				mu.Lock()
 				for claimed < nChunks && (claimed-emitted)*chunk >= streamWindow && !failed {
@@ -531,13 +531,13 @@ func (c *Collector) stream(workers int, keep []bool, visit func(*runView, *analy
 				claimed++
 				mu.Unlock()
 				lo, hi := ci*chunk, min((ci+1)*chunk, len(order))
-				out := make([]RunResult, hi-lo)
+				out := make([]detect.RunResult, hi-lo)
 				for i := range out {
 					r := order[lo+i]
 					c.gather(&v, r, rows[offsets[r]:offsets[r+1]])
-					out[i] = analyze(&v, a, &c.policy)
+					out[i] = z.Analyze(&v.Run, p)
 					if visit != nil {
-						visit(&v, a, &out[i])
+						visit(z.Steps(), &out[i])
 					}
 				}
 				mu.Lock()

@@ -1,12 +1,9 @@
-package spill
+package runstore
 
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -56,31 +53,40 @@ func fill(v reflect.Value, counter *int) {
 
 func roundTrip(t *testing.T, in []detect.RunResult) []detect.RunResult {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "results.bin")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rw := &resultWriter{w: bufio.NewWriter(f)}
+	var buf bytes.Buffer
+	rw := &ResultWriter{W: bufio.NewWriter(&buf)}
 	for i := range in {
-		if err := rw.write(&in[i]); err != nil {
+		if err := rw.Write(&in[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := rw.w.Flush(); err != nil {
+	if err := rw.W.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	var out []detect.RunResult
-	if err := mergeResults([]string{path}, 0, nil, func(r *detect.RunResult) error {
-		out = append(out, *r)
-		return nil
-	}); err != nil {
+	out, err := readResults(buf.Bytes())
+	if err != nil {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// readResults decodes every record of a result file's bytes.
+func readResults(b []byte) ([]detect.RunResult, error) {
+	r := bufio.NewReader(bytes.NewReader(b))
+	var out []detect.RunResult
+	var rec []byte
+	for {
+		var ok bool
+		var err error
+		if rec, ok, err = ReadRecord(r, rec); err != nil || !ok {
+			return out, err
+		}
+		var res detect.RunResult
+		if err := DecodeResult(rec, &res); err != nil {
+			return out, err
+		}
+		out = append(out, res)
+	}
 }
 
 // Every field of a result survives the result files, nil and empty slices
@@ -109,66 +115,17 @@ func TestResultFilesCutShortAreErrors(t *testing.T) {
 	counter := 0
 	fill(reflect.ValueOf(&r).Elem(), &counter)
 	var buf bytes.Buffer
-	rw := &resultWriter{w: bufio.NewWriter(&buf)}
-	if err := rw.write(&r); err != nil {
+	rw := &ResultWriter{W: bufio.NewWriter(&buf)}
+	if err := rw.Write(&r); err != nil {
 		t.Fatal(err)
 	}
-	if err := rw.w.Flush(); err != nil {
+	if err := rw.W.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	whole := buf.Bytes()
 	for _, b := range [][]byte{whole[:len(whole)-3], whole[:1], append(append([]byte{}, whole...), 0x05, 0x00)} {
-		path := filepath.Join(t.TempDir(), "results.bin")
-		if err := os.WriteFile(path, b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := mergeResults([]string{path}, 0, nil, func(*detect.RunResult) error { return nil }); err == nil {
+		if _, err := readResults(b); err == nil {
 			t.Errorf("%d bytes of a %d-byte result file read without error", len(b), len(whole))
 		}
-	}
-}
-
-// The merge emits in run-id order across files and batches, and an error
-// from emit stops it and is returned.
-func TestMergeOrdersAcrossFilesAndStopsAtAnEmitError(t *testing.T) {
-	dir := t.TempDir()
-	var paths []string
-	for f := range 3 {
-		path := filepath.Join(dir, fmt.Sprintf("results-%d.bin", f))
-		file, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rw := &resultWriter{w: bufio.NewWriter(file)}
-		for i := f; i < 3000; i += 3 {
-			if err := rw.write(&detect.RunResult{RunID: fmt.Sprintf("run-%05d", i), Steps: int64(i)}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := errors.Join(rw.w.Flush(), file.Close()); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, path)
-	}
-	n := 0
-	if err := mergeResults(paths, 0, nil, func(r *detect.RunResult) error {
-		if want := fmt.Sprintf("run-%05d", n); r.RunID != want || r.Steps != int64(n) {
-			return fmt.Errorf("result %d is %s (steps %d), want %s", n, r.RunID, r.Steps, want)
-		}
-		n++
-		return nil
-	}); err != nil || n != 3000 {
-		t.Fatalf("merged %d results: %v", n, err)
-	}
-	stop := errors.New("stop")
-	n = 0
-	err := mergeResults(paths, 0, nil, func(*detect.RunResult) error {
-		if n++; n == 700 {
-			return stop
-		}
-		return nil
-	})
-	if !errors.Is(err, stop) || n != 700 {
-		t.Fatalf("after %d results: %v, want the emit error at 700", n, err)
 	}
 }

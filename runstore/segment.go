@@ -1,10 +1,11 @@
-package detect
+package runstore
 
 import (
 	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/runawayhq/runaway/detect"
 	"io"
 	"slices"
 	"unsafe"
@@ -303,11 +304,11 @@ func (p *Partitioned) WriteSegment(w *bufio.Writer, part int32) error {
 	for i, r := range runs {
 		if b := c.budgets[r]; b != nil {
 			sw.u32(uint32(i))
-			sw.u64(uint64(b.steps))
-			sw.u64(uint64(b.toolCalls))
-			sw.u64(uint64(b.tokens))
-			sw.u64(*(*uint64)(unsafe.Pointer(&b.costUSD)))
-			sw.u64(*(*uint64)(unsafe.Pointer(&b.seconds)))
+			sw.u64(uint64(b.Steps))
+			sw.u64(uint64(b.ToolCalls))
+			sw.u64(uint64(b.Tokens))
+			sw.u64(*(*uint64)(unsafe.Pointer(&b.CostUSD)))
+			sw.u64(*(*uint64)(unsafe.Pointer(&b.Seconds)))
 		}
 	}
 	for _, k := range sw.others {
@@ -490,17 +491,17 @@ func (c *Collector) ReadSegment(r *bufio.Reader) error {
 		if n == 0 && errors.Is(err, io.EOF) {
 			return io.EOF
 		}
-		return fmt.Errorf("detect: reading a segment: %w", err)
+		return fmt.Errorf("runstore: reading a segment: %w", err)
 	}
 	if hdr.magic != segMagic {
-		return errors.New("detect: not a segment")
+		return errors.New("runstore: not a segment")
 	}
 	if hdr.flags&segChosen != 0 && c.deferShorts {
-		return errors.New("detect: a segment with chosen renderings read into a collector that defers them")
+		return errors.New("runstore: a segment with chosen renderings read into a collector that defers them")
 	}
 	rows := int(hdr.rows)
 	if c.run.len()+rows > maxRows {
-		return fmt.Errorf("detect: more than %d steps in one collector", maxRows)
+		return fmt.Errorf("runstore: more than %d steps in one collector", maxRows)
 	}
 	base := int32(c.run.len())
 
@@ -600,10 +601,10 @@ func (c *Collector) ReadSegment(r *bufio.Reader) error {
 	}
 	for range hdr.budgets {
 		dr := run(s.u32())
-		var b budgetLimits
-		b.steps, b.toolCalls, b.tokens = int64(s.u64()), int64(s.u64()), int64(s.u64())
+		var b detect.Budget
+		b.Steps, b.ToolCalls, b.Tokens = int64(s.u64()), int64(s.u64()), int64(s.u64())
 		cost, secs := s.u64(), s.u64()
-		b.costUSD, b.seconds = *(*float64)(unsafe.Pointer(&cost)), *(*float64)(unsafe.Pointer(&secs))
+		b.CostUSD, b.Seconds = *(*float64)(unsafe.Pointer(&cost)), *(*float64)(unsafe.Pointer(&secs))
 		if s.err != nil || s.bad {
 			break
 		}
@@ -657,10 +658,10 @@ func (c *Collector) ReadSegment(r *bufio.Reader) error {
 		})
 	}
 	if s.err != nil {
-		return fmt.Errorf("detect: reading a segment: %w", s.err)
+		return fmt.Errorf("runstore: reading a segment: %w", s.err)
 	}
 	if s.bad {
-		return errors.New("detect: a segment refers to rows or names it does not hold")
+		return errors.New("runstore: a segment refers to rows or names it does not hold")
 	}
 	return nil
 }

@@ -1,0 +1,166 @@
+package detect
+
+import (
+	"math"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// Run is one run's steps in order (sorted, duplicate lines dropped), as
+// parallel columns of equal length: what the detectors read. A run store
+// fills it and hands it to Analyzer.Analyze; it may rebuild the same Run in
+// place for the next run, so that the columns' memory is reused.
+type Run struct {
+	ID   string
+	Step []int64
+	TS   []int64  // epoch milliseconds; NoTS when the step logged none
+	Args []uint64 // args key (schema.ArgsKey)
+	Norm []uint32 // normalised args key (near-duplicates); 0 without args
+	// Words is the word signature of calls that returned empty; Plan the
+	// plan of PLAN steps; Decision the decision of steps without a call;
+	// 0 where there is none.
+	Words []uint64
+	// Sim is the SimHash of each step's result, 0 when it has none.
+	Sim []uint64
+	// ArgSim is the SimHash of each call's args, 0 when they have none.
+	ArgSim   []uint64
+	Plan     []uint32
+	Decision []uint32
+	Tool     []int32 // Names.ToolName; -1 when the step made no call
+	State    []schema.State
+	Flags    []uint16 // schema.Flag*
+	ErrType  []uint16 // Names.ErrTypeName; 0 when the call did not fail
+	Result   []uint32 // the result's fingerprint folded to 32 bits
+	Tokens   []int64
+	Cost     []float64
+	Intent   []int32 // Names.IntentName; 0 is no intent
+	// NewArtifact marks steps that logged an artifact id not seen before in
+	// the run.
+	NewArtifact []bool
+	// MemReads lists the memories read, in step order; Suspect the memories
+	// written from inference, a tool error or low confidence, likewise.
+	MemReads []MemRead
+	Suspect  []SuspectWrite
+	Budget   Budget // the tightest budget the run logged
+
+	DataProblems []string
+	Duplicates   int64 // exact duplicate lines dropped
+	Conflicts    int64 // steps logged twice with different content, both kept
+
+	// Names resolves the interned ids of the columns for evidence.
+	Names Names
+
+	// call is the call identity of each step (tool and args; 0 without a
+	// call), which Analyze derives.
+	call []uint64
+}
+
+// NoTS marks a step without ts; it sorts first.
+const NoTS = int64(math.MinInt64)
+
+// Len is the number of steps.
+func (v *Run) Len() int { return len(v.Step) }
+
+// MemRead is a memory (its id hashed to 32 bits) read at step index At.
+type MemRead struct {
+	At int
+	ID uint32
+}
+
+// SuspectWrite is a memory written at step index At from inference, a tool
+// error or low confidence (schema.SuspectWrite), its id hashed to 32 bits.
+type SuspectWrite struct {
+	At   int
+	ID   uint32
+	Name string
+	Why  string
+}
+
+// Budget is the tightest budget a run logged, per dimension (0 = none).
+type Budget struct {
+	Steps, ToolCalls, Tokens int64
+	CostUSD, Seconds         float64
+}
+
+// Names turns a run's interned ids back into text, for evidence. The store
+// that fills a Run binds it to that run.
+type Names interface {
+	ToolName(id int32) string
+	IntentName(id int32) string
+	ErrTypeName(id uint16) string
+	// ArgsText shows a call's args: the short rendering of args the run
+	// repeated (these args, else args equal to them once normalised), else
+	// the args hash.
+	ArgsText(args uint64, norm uint32) string
+	// HasShortArgs reports whether ArgsText has a short rendering for norm.
+	HasShortArgs(norm uint32) bool
+}
+
+// callText names the call of step i in evidence: tool and args.
+func (v *Run) callText(i int) string {
+	return v.Names.ToolName(v.Tool[i]) + " " + v.Names.ArgsText(v.Args[i], v.Norm[i])
+}
+
+// callIdentity combines tool and args key; distinct tools with equal args
+// are distinct calls.
+func callIdentity(tool int32, args uint64) uint64 {
+	id := args ^ (uint64(tool)+1)*0x9E3779B97F4A7C15
+	if id == 0 {
+		id = 1
+	}
+	return id
+}
+
+// Analyzer analyzes runs one at a time, keeping its scratch from run to
+// run so that a run allocates little beyond its result. The zero value is
+// ready; use one per goroutine.
+type Analyzer struct {
+	a    *analysis
+	last *Run
+}
+
+// Analyze computes r's indicators, runs every detector of Registry with
+// p's thresholds, and classifies the run. p must be valid (Policy.Validate).
+// The result depends on r alone.
+func (z *Analyzer) Analyze(r *Run, p *Policy) RunResult {
+	if z.a == nil {
+		z.a = newAnalysis()
+	}
+	r.call = resize(r.call, r.Len())
+	for i, f := range r.Flags {
+		if f&flagCall != 0 {
+			r.call[i] = callIdentity(r.Tool[i], r.Args[i])
+		} else {
+			r.call[i] = 0
+		}
+	}
+	z.last = r
+	return analyze(r, z.a, p)
+}
+
+// Steps is the run Analyze last analyzed, with what the analysis derived,
+// for code that replays it step by step. It is valid until the next call
+// of Analyze.
+func (z *Analyzer) Steps() RunSteps { return RunSteps{z.last, z.a} }
+
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// Row flags: what a step did and got back (schema.Flag*, which ingest
+// computes; Run.Flags holds them as they come).
+const (
+	flagCall        = schema.FlagCall
+	flagResult      = schema.FlagResult
+	flagError       = schema.FlagError
+	flagEmpty       = schema.FlagEmpty
+	flagRetryableF  = schema.FlagRetryableFalse
+	flagMemProgress = schema.FlagMemProgress
+	flagArtifacts   = schema.FlagArtifacts
+	flagPayload     = schema.FlagPayload
+	flagCostEst     = schema.FlagCostEstimated
+	flagSeen        = schema.FlagSeen
+)

@@ -1,0 +1,289 @@
+package runstore
+
+import (
+	"fmt"
+	"github.com/runawayhq/runaway/detect"
+	"slices"
+)
+
+// runView builds one run's detect.Run from the collector's rows, in place: a
+// worker keeps one and reuses its columns from run to run.
+type runView struct {
+	detect.Run
+	names runNames
+
+	order []int32 // scratch
+	// rows is the run's rows in input order, that is ascending; at maps
+	// rows[j] to its step index (-1: a duplicate line dropped), so a search
+	// in rows finds a row's step without a map to fill for every run. at
+	// is built at most once per run, and only for runs that log artifacts
+	// or memory.
+	rows     []int32
+	at       []int32
+	inOrder  bool // order kept the rows' order (gather did not sort them)
+	posBuilt bool
+	next     int // where position's last search ended in rows
+}
+
+// position is the step index of the collector's row, if the run holds it.
+func (v *runView) position(row int32) (int, bool) {
+	if !v.posBuilt {
+		v.at = resize(v.at, len(v.rows))
+		if v.inOrder {
+			j := 0
+			for i, r := range v.order {
+				for v.rows[j] != r {
+					v.at[j] = -1
+					j++
+				}
+				v.at[j] = int32(i)
+				j++
+			}
+			for ; j < len(v.rows); j++ {
+				v.at[j] = -1
+			}
+		} else {
+			for j := range v.at {
+				v.at[j] = -1
+			}
+			for i, r := range v.order {
+				j, _ := slices.BinarySearch(v.rows, r)
+				v.at[j] = int32(i)
+			}
+		}
+		v.posBuilt = true
+	}
+	// The side tables list a run's rows in ascending order, so the search
+	// mostly walks on from where the previous one ended.
+	rows, j := v.rows, v.next
+	if j < len(rows) && rows[j] <= row {
+		for j < len(rows) && rows[j] < row {
+			j++
+		}
+	} else {
+		j, _ = slices.BinarySearch(rows, row)
+	}
+	v.next = j
+	if j == len(rows) || rows[j] != row || v.at[j] < 0 {
+		return 0, false
+	}
+	return int(v.at[j]), true
+}
+
+// runNames are the collector's names as one run's Names.
+type runNames struct {
+	c   *Collector
+	run int32
+}
+
+func (n *runNames) ToolName(id int32) string {
+	if id < 0 || int(id) >= len(n.c.tools) {
+		return ""
+	}
+	return n.c.tools[id]
+}
+
+func (n *runNames) ErrTypeName(id uint16) string { return n.c.errTypes[id] }
+
+func (n *runNames) IntentName(id int32) string { return n.c.intents[id] }
+
+// argsText shows a call's args in evidence: the short rendering of args
+// the run repeated (these args, else args equal to them once normalised),
+// else the args hash as logged ("sha256:<16 hex>").
+func (n *runNames) ArgsText(args uint64, norm uint32) string {
+	if s, ok := n.c.shorts.byKey[shortKey(n.run, norm)]; ok && norm != 0 {
+		return s
+	}
+	if s, ok := n.c.otherArgs[args]; ok {
+		return s
+	}
+	return fmt.Sprintf("sha256:%016x", args)
+}
+
+func (n *runNames) HasShortArgs(norm uint32) bool {
+	_, ok := n.c.shorts.byKey[shortKey(n.run, norm)]
+	return ok && norm != 0
+}
+
+const maxDataProblems = 5
+
+// gather builds v for run r from its rows (in input order): sorted by step,
+// then ts, then input order; exact duplicate lines (same step, same bytes)
+// dropped and counted; conflicting duplicates kept and reported.
+func (c *Collector) gather(v *runView, r int32, rows []int32) {
+	v.ID = c.runIDs[r]
+	v.names = runNames{c, r}
+	v.Names = &v.names
+	v.DataProblems = nil
+	v.posBuilt, v.next = false, 0
+	v.Duplicates, v.Conflicts = 0, 0
+	v.rows = rows
+	v.order = append(v.order[:0], rows...)
+	sorted := true
+	for i := 1; i < len(v.order); i++ {
+		if c.lessRow(v.order[i], v.order[i-1]) {
+			sorted = false
+			break
+		}
+	}
+	if !sorted {
+		slices.SortStableFunc(v.order, func(a, b int32) int {
+			switch {
+			case c.lessRow(a, b):
+				return -1
+			case c.lessRow(b, a):
+				return 1
+			}
+			return 0
+		})
+	}
+	v.inOrder = sorted
+	kept := v.order[:0]
+	for i, row := range v.order {
+		if i > 0 && c.step.at(row) == c.step.at(v.order[i-1]) {
+			prev := v.order[i-1]
+			if c.lineHash.at(row) == c.lineHash.at(prev) {
+				v.Duplicates++
+				v.problem("step %d logged twice with identical content (%s and %s); the copy was ignored",
+					c.step.at(row), c.where(prev), c.where(row))
+				continue
+			}
+			v.Conflicts++
+			v.problem("step %d logged twice with different content (%s and %s); both were analyzed",
+				c.step.at(row), c.where(prev), c.where(row))
+		}
+		kept = append(kept, row)
+	}
+	v.order = kept
+	n := len(kept)
+	v.Step = resize(v.Step, n)
+	v.TS = resize(v.TS, n)
+	v.Args = resize(v.Args, n)
+	v.Norm = resize(v.Norm, n)
+	v.Words = resize(v.Words, n)
+	v.Sim = resize(v.Sim, n)
+	v.ArgSim = resize(v.ArgSim, n)
+	v.Plan = resize(v.Plan, n)
+	v.Decision = resize(v.Decision, n)
+	v.Tool = resize(v.Tool, n)
+	v.State = resize(v.State, n)
+	v.Flags = resize(v.Flags, n)
+	v.ErrType = resize(v.ErrType, n)
+	v.Result = resize(v.Result, n)
+	v.Tokens = resize(v.Tokens, n)
+	v.Cost = resize(v.Cost, n)
+	v.NewArtifact = resize(v.NewArtifact, n)
+	v.Intent = resize(v.Intent, n)
+	for i, row := range kept {
+		v.Step[i] = c.step.at(row)
+		v.TS[i] = c.ts.at(row)
+		v.Tool[i] = c.tool.at(row)
+		v.Args[i] = c.argsKey.at(row)
+		v.Norm[i] = c.normKey.at(row)
+		v.Words[i], v.Plan[i], v.Decision[i], v.Sim[i], v.ArgSim[i] = 0, 0, 0, 0, 0
+		v.Flags[i] = c.flags.at(row)
+		v.State[i] = c.state.at(row)
+		v.ErrType[i] = c.errType.at(row)
+		v.Result[i] = c.resHash.at(row)
+		v.Tokens[i] = int64(c.tokens.at(row))
+		v.Cost[i] = c.cost.at(row)
+		v.NewArtifact[i] = false
+		v.Intent[i] = c.intent.at(row)
+	}
+	v.Budget = detect.Budget{}
+	if b := c.budgets[r]; b != nil {
+		v.Budget = *b
+	}
+	c.markNewArtifacts(v, r)
+	c.placeMemory(v, r)
+	placeValues(v, &c.emptyWords, r, v.Words)
+	placeValues(v, &c.resultSims, r, v.Sim)
+	placeValues(v, &c.argsSims, r, v.ArgSim)
+	placeValues(v, &c.planKeys, r, v.Plan)
+	placeValues(v, &c.decisions, r, v.Decision)
+}
+
+// placeValues copies run r's side-table values to their steps.
+func placeValues[T any](v *runView, t *rowValues[T], r int32, dst []T) {
+	refs := t.ofRun(r)
+	if len(refs) == 0 {
+		return
+	}
+	for _, k := range refs {
+		if i, ok := v.position(t.row.at(k)); ok {
+			dst[i] = t.val.at(k)
+		}
+	}
+}
+
+// placeMemory maps the run's memory reads and suspect writes to step
+// indices, in step order.
+func (c *Collector) placeMemory(v *runView, r int32) {
+	v.MemReads, v.Suspect = v.MemReads[:0], v.Suspect[:0]
+	reads, writes := c.memReads.ofRun(r), c.memSuspect[r]
+	if len(reads) == 0 && len(writes) == 0 {
+		return
+	}
+	for _, k := range reads {
+		if i, ok := v.position(c.memReads.row.at(k)); ok {
+			v.MemReads = append(v.MemReads, detect.MemRead{At: i, ID: c.memReads.val.at(k)})
+		}
+	}
+	for _, w := range writes {
+		if i, ok := v.position(w.row); ok {
+			v.Suspect = append(v.Suspect, detect.SuspectWrite{At: i, ID: uint32(w.id) ^ uint32(w.id>>32), Name: w.name, Why: w.why})
+		}
+	}
+	slices.SortStableFunc(v.MemReads, func(a, b detect.MemRead) int { return a.At - b.At })
+	slices.SortStableFunc(v.Suspect, func(a, b detect.SuspectWrite) int { return a.At - b.At })
+}
+
+func (v *runView) problem(format string, a ...any) {
+	if len(v.DataProblems) < maxDataProblems {
+		v.DataProblems = append(v.DataProblems, fmt.Sprintf(format, a...))
+	}
+}
+
+func (c *Collector) where(row int32) string {
+	f := c.file.at(row)
+	name := "?"
+	if int(f) >= 0 && int(f) < len(c.files) {
+		name = c.files[f]
+	}
+	return fmt.Sprintf("%s:%d", name, c.line.at(row))
+}
+
+func (c *Collector) lessRow(a, b int32) bool {
+	sa, sb := c.step.at(a), c.step.at(b)
+	if sa != sb {
+		return sa < sb
+	}
+	return c.ts.at(a) < c.ts.at(b)
+}
+
+// markNewArtifacts flags the steps that produced an artifact id the run had
+// not produced before (in step order).
+func (c *Collector) markNewArtifacts(v *runView, r int32) {
+	refs := c.artifacts.ofRun(r)
+	if len(refs) == 0 {
+		return
+	}
+	type artifactAt struct {
+		i  int
+		id uint32
+	}
+	var list []artifactAt
+	for _, k := range refs {
+		if i, ok := v.position(c.artifacts.row.at(k)); ok {
+			list = append(list, artifactAt{i, c.artifacts.val.at(k)})
+		}
+	}
+	slices.SortStableFunc(list, func(a, b artifactAt) int { return a.i - b.i })
+	seen := make(map[uint32]bool, len(list))
+	for _, a := range list {
+		if !seen[a.id] {
+			seen[a.id] = true
+			v.NewArtifact[a.i] = true
+		}
+	}
+}
