@@ -13,11 +13,11 @@ import (
 // rendering. Canonicalising is the most expensive part of decoding a line,
 // and the logs this tool exists for repeat the same args again and again.
 type argsCache struct {
-	norm          *schema.ArgsNormalizer
-	pass          *schema.ArgsPass
-	sets          [][2]argsEntry // two ways, the one used last first: a direct-mapped cache thrashes on two frequent args
-	scratch       argsEntry      // args too large to cache
-	digestScratch []byte         // the digest's normalised text, reused
+	norm    *schema.ArgsNormalizer
+	pass    *schema.ArgsPass
+	sets    [][2]argsEntry // two ways, the one used last first: a direct-mapped cache thrashes on two frequent args
+	scratch argsEntry      // args too large to cache
+	short   []byte         // the short rendering of a pass that completes an entry, not kept
 }
 
 type argsEntry struct {
@@ -69,9 +69,9 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 	needCanon := tc.ArgsHash == "" || keepText
 	e := c.entry(tc.Args, needCanon, empty)
 	if empty && !e.hasWords {
-		d, scratch, err := c.norm.DigestScratch(tc.Args, true, c.digestScratch)
-		if c.digestScratch = scratch; err == nil {
-			e.digest.Words = d.Words
+		f := c.pass.Derive(tc.Args, true, false, c.short[:0], nil)
+		if c.short = f.Short; f.DigestErr == nil {
+			e.digest.Words = f.Digest.Words
 		}
 		e.hasWords = true
 	}
@@ -86,7 +86,9 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 		return out, nil
 	}
 	if !e.keyed && e.canonErr == nil {
-		e.setCanon(schema.Canonicalize(e.canon[:0], tc.Args))
+		f := c.pass.Derive(tc.Args, false, true, c.short[:0], e.canon[:0])
+		c.short = f.Short
+		e.setCanon(f.Canon, f.CanonErr)
 	}
 	if e.canonErr != nil {
 		if tc.ArgsHash == "" {

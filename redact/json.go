@@ -4,10 +4,11 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/runawayhq/runaway/internal/jsontok"
 	"github.com/runawayhq/runaway/schema"
 )
 
@@ -29,131 +30,52 @@ func (r *Redactor) JSON(raw []byte) ([]byte, error) {
 	if !json.Valid(raw) {
 		return nil, errors.New("redact: not a JSON value")
 	}
-	w := jsonWriter{r: r, in: raw, out: make([]byte, 0, len(raw)+len(raw)/2)}
-	w.value(false)
-	w.space()
-	return w.out, nil
-}
-
-// jsonWriter copies a JSON value known to be valid, rewriting its strings
-// and numbers.
-type jsonWriter struct {
-	r   *Redactor
-	in  []byte
-	pos int
-	out []byte
-}
-
-func (w *jsonWriter) space() {
-	start := w.pos
-	for w.pos < len(w.in) {
-		switch w.in[w.pos] {
-		case ' ', '\t', '\n', '\r':
-			w.pos++
-			continue
-		}
-		break
-	}
-	w.out = append(w.out, w.in[start:w.pos]...)
-}
-
-func (w *jsonWriter) value(credential bool) {
-	w.space()
-	switch c := w.in[w.pos]; {
-	case c == '{':
-		w.object()
-	case c == '[':
-		w.array(credential)
-	case c == '"':
-		s := w.str()
-		if credential {
-			w.out = schema.AppendJSONString(w.out, w.r.secretPlaceholder("credential", s))
-		} else {
-			w.out = schema.AppendJSONString(w.out, w.r.Text(s))
-		}
-	case c == 't' || c == 'n':
-		w.out = append(w.out, w.in[w.pos:w.pos+4]...)
-		w.pos += 4
-	case c == 'f':
-		w.out = append(w.out, w.in[w.pos:w.pos+5]...)
-		w.pos += 5
-	default:
-		start := w.pos
-		for w.pos < len(w.in) && isNumberByte(w.in[w.pos]) {
-			w.pos++
-		}
-		w.out = append(w.out, w.r.number(string(w.in[start:w.pos]), credential)...)
-	}
-}
-
-func isNumberByte(c byte) bool {
-	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
-}
-
-func (w *jsonWriter) object() {
-	w.out = append(w.out, '{')
-	w.pos++
+	out := make([]byte, 0, len(raw)+len(raw)/2)
+	s := jsontok.NewScanner(raw)
+	// arrays holds, per open container, whether an array's values are
+	// credentials (every value of "api_keys": [...] is secret); an
+	// object's values take theirs from their keys.
+	var buf [16]bool
+	arrays := buf[:0]
+	credential, last := false, 0
 	for {
-		w.space()
-		if w.in[w.pos] == '}' {
-			w.out = append(w.out, '}')
-			w.pos++
-			return
+		t, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			break
 		}
-		start := w.pos
-		key := w.str()
-		w.out = append(w.out, w.in[start:w.pos]...) // keys are kept as written
-		w.space()
-		w.out = append(w.out, ':')
-		w.pos++
-		w.value(isCredentialKey(key))
-		w.space()
-		if w.in[w.pos] == ',' {
-			w.out = append(w.out, ',')
-			w.pos++
+		if err != nil {
+			return nil, errors.New("redact: not a JSON value")
 		}
-	}
-}
-
-// array passes credential on: every value of "api_keys": [...] is secret.
-func (w *jsonWriter) array(credential bool) {
-	w.out = append(w.out, '[')
-	w.pos++
-	for {
-		w.space()
-		if w.in[w.pos] == ']' {
-			w.out = append(w.out, ']')
-			w.pos++
-			return
-		}
-		w.value(credential)
-		w.space()
-		if w.in[w.pos] == ',' {
-			w.out = append(w.out, ',')
-			w.pos++
+		out = append(out, raw[last:t.Start]...)
+		tok := raw[t.Start:t.End]
+		last = t.End
+		switch t.Kind {
+		case jsontok.Key:
+			out = append(out, tok...) // keys are kept as written
+			credential = isCredentialKey(jsontok.Unquote(tok))
+		case jsontok.String:
+			if credential {
+				out = schema.AppendJSONString(out, r.secretPlaceholder("credential", jsontok.Unquote(tok)))
+			} else {
+				out = schema.AppendJSONString(out, r.Text(jsontok.Unquote(tok)))
+			}
+		case jsontok.Number:
+			out = append(out, r.number(string(tok), credential)...)
+		case jsontok.ArrayStart:
+			arrays = append(arrays, credential)
+			out = append(out, tok...)
+		case jsontok.ObjectStart:
+			arrays = append(arrays, false)
+			out = append(out, tok...)
+		case jsontok.ArrayEnd, jsontok.ObjectEnd:
+			arrays = arrays[:len(arrays)-1]
+			credential = len(arrays) > 0 && arrays[len(arrays)-1]
+			out = append(out, tok...)
+		default:
+			out = append(out, tok...)
 		}
 	}
-}
-
-// str reads the string at pos and returns it decoded.
-func (w *jsonWriter) str() string {
-	start := w.pos
-	end := start + 1
-	escaped := false
-	for ; w.in[end] != '"'; end++ {
-		if w.in[end] == '\\' {
-			escaped = true
-			end++
-		}
-	}
-	w.pos = end + 1
-	raw := w.in[start+1 : end]
-	if !escaped && utf8.Valid(raw) {
-		return string(raw)
-	}
-	var s string
-	_ = json.Unmarshal(w.in[start:w.pos], &s) // valid: checked by JSON
-	return s
+	return append(out, raw[last:]...), nil
 }
 
 // number maps a JSON number. Equal values map to equal values whatever

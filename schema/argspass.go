@@ -14,12 +14,9 @@ import (
 
 // ArgsPass derives in one parse of a call's args everything ingest keeps of
 // them: the near-duplicate digest, the short rendering and, when asked, the
-// canonical form. Digest, AppendShortArgs and Canonicalize each read the
-// args again, and most args are new to ingest's cache: the three passes
-// took a sixth of a scan's CPU. Args the pass does not handle itself
-// (invalid JSON, a repeated key) go through those three, whose errors are
-// the ones users see; on all others the fuzz tests hold the pass to their
-// results, byte for byte.
+// canonical form. It is the one reader of args: Canonicalize, Digest and
+// Normalize run it too, and the fuzz tests hold it to separate reference
+// walkers, byte for byte and error for error.
 //
 // An ArgsPass keeps buffers between calls; one goroutine uses it.
 type ArgsPass struct {
@@ -29,10 +26,15 @@ type ArgsPass struct {
 	pos       int
 	withWords bool
 	withCanon bool
+	normalize bool // the form written is Normalize's: volatile members dropped, strings normalised
 	spaced    bool // white space was skipped: the short rendering is not a cut of the input
+	empty     bool // the input is only white space
+	repeated  bool // an object repeats a key (by hash): the digest is the normalised form's
 	words     uint64
-	out       []byte       // the canonical form
+	err       error        // why the input is not args, worded as Canonicalize words it
+	out       []byte       // the canonical (or normalised) form
 	text      []byte       // the normalised text of a string value
+	normText  []byte       // the normalised form of args that repeat a key
 	members   []passMember // the members of the objects being read, innermost last (with the canonical form only)
 	tmp       []byte       // an unsorted object's members while they are reordered
 }
@@ -55,25 +57,20 @@ type ArgsForms struct {
 // NewArgsPass returns a pass that digests with n's volatile keys.
 func NewArgsPass(n *ArgsNormalizer) *ArgsPass { return &ArgsPass{norm: n} }
 
+var errEmptyArgs = errors.New("args: empty")
+
 // Derive derives the forms of raw, appending the short rendering to short
 // and, withCanon, the canonical form to canon. Words is computed only
 // withWords, as in Digest.
 func (a *ArgsPass) Derive(raw []byte, withWords, withCanon bool, short, canon []byte) ArgsForms {
-	a.in, a.pos, a.spaced, a.words = raw, 0, false, 0
-	a.withWords, a.withCanon, a.out = withWords, withCanon, canon
-	h, ok := a.top()
-	out := a.out
-	// Keys of a failed parse may still point into raw.
-	clear(a.members)
-	a.in, a.out, a.members = nil, nil, a.members[:0]
-	if !ok {
-		return a.slow(raw, withWords, withCanon, short, canon)
-	}
-	f := ArgsForms{Digest: ArgsDigest{Norm: h | 1, Words: a.words}}
+	var f ArgsForms
+	f.Digest, f.DigestErr = a.digest(raw, withWords, withCanon, canon)
 	if withCanon {
-		f.Canon = out
+		f.Canon, f.CanonErr = a.out, a.err
 	}
-	if a.spaced {
+	spaced := a.spaced
+	a.out = nil
+	if f.DigestErr != nil || spaced {
 		f.Short = AppendShortArgs(short, raw, ShortArgsBytes)
 	} else {
 		f.Short = appendShortCompact(short, raw, ShortArgsBytes)
@@ -81,16 +78,42 @@ func (a *ArgsPass) Derive(raw []byte, withWords, withCanon bool, short, canon []
 	return f
 }
 
-// slow derives the forms of args the pass gave up on, with the functions
-// it stands for; their errors are the ones users see.
-func (a *ArgsPass) slow(raw []byte, withWords, withCanon bool, short, canon []byte) ArgsForms {
-	var f ArgsForms
-	f.Digest, a.text, f.DigestErr = a.norm.DigestScratch(raw, withWords, a.text)
-	f.Short = AppendShortArgs(short, raw, ShortArgsBytes)
-	if withCanon {
-		f.Canon, f.CanonErr = Canonicalize(canon, raw)
+// digest reads raw, withCanon writing its canonical form after canon (left
+// in a.out, or canon itself with a.err), and returns its digest. Args that
+// repeat a key are digested through their normalised form, which keeps the
+// last member, as Normalize does.
+func (a *ArgsPass) digest(raw []byte, withWords, withCanon bool, canon []byte) (ArgsDigest, error) {
+	h, ok := a.run(raw, withWords, withCanon, false, canon)
+	if !ok {
+		if withCanon {
+			a.out = canon
+		}
+		if a.empty {
+			return ArgsDigest{}, errEmptyArgs
+		}
+		return ArgsDigest{}, a.err
 	}
-	return f
+	if a.repeated {
+		out, err, spaced := a.out, a.err, a.spaced
+		a.run(raw, false, true, true, a.normText[:0]) // raw is read already: this cannot fail
+		a.normText = a.out
+		h, _ = a.run(a.normText, withWords, false, false, nil)
+		a.out, a.err, a.spaced = out, err, spaced
+	}
+	return ArgsDigest{Norm: h | 1, Words: a.words}, nil
+}
+
+// run reads raw once: its digest hash is returned and its words left in
+// a.words, its canonical or normalised form (withCanon) in a.out, after
+// out; false means raw is not args, and a.err says why.
+func (a *ArgsPass) run(raw []byte, withWords, withCanon, normalize bool, out []byte) (uint64, bool) {
+	a.in, a.pos, a.spaced, a.empty, a.repeated, a.words, a.err = raw, 0, false, false, false, 0, nil
+	a.withWords, a.withCanon, a.normalize, a.out = withWords, withCanon, normalize, out
+	h, ok := a.top()
+	// Keys of a failed parse may still point into raw.
+	clear(a.members)
+	a.in, a.members = nil, a.members[:0]
+	return h, ok
 }
 
 // appendShortCompact is AppendShortArgs for valid JSON without white space
@@ -108,14 +131,25 @@ func appendShortCompact(dst, raw []byte, max int) []byte {
 func (a *ArgsPass) top() (uint64, bool) {
 	a.skipSpace()
 	if a.pos == len(a.in) {
-		return 0, false // empty: Digest and Canonicalize word their errors differently
+		a.empty = true
+		return 0, a.fail("unexpected end")
 	}
 	h, ok := a.value(0)
 	if !ok {
 		return 0, false
 	}
 	a.skipSpace()
-	return h, a.pos == len(a.in)
+	if a.pos != len(a.in) {
+		return 0, a.fail("unexpected data after the value")
+	}
+	return h, true
+}
+
+// fail records why the input is not args, at a.pos, and returns false.
+func (a *ArgsPass) fail(format string, args ...any) bool {
+	p := canonParser{in: a.in, pos: a.pos}
+	a.err = p.errorf(format, args...)
+	return false
 }
 
 func (a *ArgsPass) skipSpace() {
@@ -130,12 +164,14 @@ func (a *ArgsPass) skipSpace() {
 	}
 }
 
-// value reads the value at a.pos, as canonParser.value and digester.value
-// do, and returns its digest hash; false means the input is not what the
-// pass handles.
+// value reads the value at a.pos and returns its digest hash; false means
+// the input is not JSON args.
 func (a *ArgsPass) value(depth int) (uint64, bool) {
-	if depth > maxCanonDepth || a.pos >= len(a.in) {
-		return 0, false
+	if depth > maxCanonDepth {
+		return 0, a.fail("nested deeper than %d", maxCanonDepth)
+	}
+	if a.pos >= len(a.in) {
+		return 0, a.fail("unexpected end")
 	}
 	switch c := a.in[a.pos]; {
 	case c == '{':
@@ -152,13 +188,14 @@ func (a *ArgsPass) value(depth int) (uint64, bool) {
 		return seedNull, a.literal("null")
 	case c == '-' || (c >= '0' && c <= '9'):
 		return a.number()
+	default:
+		return 0, a.fail("unexpected character %q", c)
 	}
-	return 0, false
 }
 
 func (a *ArgsPass) literal(lit string) bool {
 	if len(a.in)-a.pos < len(lit) || string(a.in[a.pos:a.pos+len(lit)]) != lit {
-		return false
+		return a.fail("invalid literal")
 	}
 	a.pos += len(lit)
 	if a.withCanon {
@@ -169,7 +206,7 @@ func (a *ArgsPass) literal(lit string) bool {
 
 // str reads the string at a.pos. Most strings have no escapes and are valid
 // UTF-8 (plain): they are returned as a view of the input, and their
-// canonical form is their input bytes. Others are decoded by canonParser.
+// canonical form is their input bytes. Others are decoded by canonParser.str.
 func (a *ArgsPass) str() (s string, plain, ok bool) {
 	start := a.pos + 1
 	var high byte
@@ -191,21 +228,23 @@ func (a *ArgsPass) str() (s string, plain, ok bool) {
 	p := canonParser{in: a.in, pos: a.pos}
 	s, err := p.str()
 	if err != nil {
+		a.err = err
 		return "", false, false
 	}
 	a.pos = p.pos
 	return s, false, true
 }
 
-// stringValue reads a string value: its canonical form as it is, its
-// digest hash and words from its normalised text, as digester.str does.
+// stringValue reads a string value: its canonical form as it is (its
+// normalised text when normalising), its digest hash and words from its
+// normalised text.
 func (a *ArgsPass) stringValue() (uint64, bool) {
 	start := a.pos
 	s, plain, ok := a.str()
 	if !ok {
 		return 0, false
 	}
-	if a.withCanon {
+	if a.withCanon && !a.normalize {
 		if plain {
 			a.out = append(a.out, a.in[start:a.pos]...)
 		} else {
@@ -217,13 +256,16 @@ func (a *ArgsPass) stringValue() (uint64, bool) {
 		a.text = AppendNormalizedText(a.text[:0], norm)
 		norm = a.text
 	}
+	if a.normalize {
+		a.out = appendCanonString(a.out, unsafe.String(unsafe.SliceData(norm), len(norm)))
+	}
 	if a.withWords {
 		a.words |= wordBits(norm)
 	}
 	return mix(seedString, xxh3.Hash(norm)), true
 }
 
-// number reads a number as canonParser.number does. An integer of at most
+// number reads a number. An integer of at most
 // 15 digits is exact in a float64 and prints as it is written (but -0), so
 // neither ParseFloat nor AppendES6Number is needed for it: most numbers in
 // args are such counts and limits.
@@ -241,8 +283,13 @@ func (a *ArgsPass) number() (uint64, bool) {
 		pos++
 	}
 	digits := pos - intStart
-	if digits == 0 || (in[intStart] == '0' && digits > 1) {
-		return 0, false
+	if digits == 0 {
+		a.pos = pos
+		return 0, a.fail("invalid number")
+	}
+	if in[intStart] == '0' && digits > 1 {
+		a.pos = pos
+		return 0, a.fail("leading zero in number")
 	}
 	integer := digits <= 15
 	if pos < len(in) && in[pos] == '.' {
@@ -250,7 +297,8 @@ func (a *ArgsPass) number() (uint64, bool) {
 		integer = false
 		after := pos
 		if pos = skipDigits(in, pos); pos == after {
-			return 0, false
+			a.pos = pos
+			return 0, a.fail("invalid number")
 		}
 	}
 	if pos < len(in) && (in[pos] == 'e' || in[pos] == 'E') {
@@ -261,7 +309,8 @@ func (a *ArgsPass) number() (uint64, bool) {
 		}
 		after := pos
 		if pos = skipDigits(in, pos); pos == after {
-			return 0, false
+			a.pos = pos
+			return 0, a.fail("invalid number")
 		}
 	}
 	a.pos = pos
@@ -281,8 +330,11 @@ func (a *ArgsPass) number() (uint64, bool) {
 	} else {
 		var err error
 		f, err = strconv.ParseFloat(unsafe.String(&in[start], pos-start), 64)
-		if (err != nil && !errors.Is(err, strconv.ErrRange)) || math.IsInf(f, 0) {
-			return 0, false
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return 0, a.fail("invalid number")
+		}
+		if math.IsInf(f, 0) {
+			return 0, a.fail("number out of range")
 		}
 		if a.withCanon {
 			a.out = AppendES6Number(a.out, f)
@@ -327,7 +379,7 @@ func (a *ArgsPass) array(depth int) (uint64, bool) {
 		h, n = mix(h, v), n+1
 		a.skipSpace()
 		if a.pos >= len(a.in) {
-			return 0, false
+			return 0, a.fail("unterminated array")
 		}
 		switch a.in[a.pos] {
 		case ',':
@@ -338,16 +390,16 @@ func (a *ArgsPass) array(depth int) (uint64, bool) {
 			a.canonByte(']')
 			return mix(h, n), true
 		default:
-			return 0, false
+			return 0, a.fail("want ',' or ']' in an array")
 		}
 	}
 }
 
-// object reads an object: its digest hash is digester.object's commutative
+// object reads an object: its digest hash is a commutative
 // sum; its members are written to the canonical form as they come and
 // reordered afterwards in the objects (nearly half) whose keys are not in
-// order already. A repeated key is left to the slow path: the last member
-// wins there, and the digest falls back to the normalised text.
+// order already. Of a repeated key the last member is kept, as JSON.parse
+// does, and the digest is taken from the normalised form (Derive).
 func (a *ArgsPass) object(depth int) (uint64, bool) {
 	a.pos++ // {
 	open := len(a.out)
@@ -360,34 +412,35 @@ func (a *ArgsPass) object(depth int) (uint64, bool) {
 	}
 	var keysBuf [16]uint64
 	keys := keysBuf[:0]
-	base, sorted := len(a.members), true
+	base, sorted, repeated := len(a.members), true, false
 	var sum, n uint64
 	for {
 		a.skipSpace()
 		if a.pos >= len(a.in) || a.in[a.pos] != '"' {
-			return 0, false
+			return 0, a.fail("want an object key")
 		}
 		keyStart := a.pos
 		key, plain, ok := a.str()
 		if !ok {
 			return 0, false
 		}
-		// Keys are told apart by hash, as digester.object does, so the
-		// digest falls back exactly when Digest's does; xxhash, as
-		// NewArgsNormalizer hashes the volatile keys for volatileHashed.
+		// Keys are told apart by hash, so that the digest of an object
+		// needs no set of strings; xxhash, as NewArgsNormalizer hashes
+		// the volatile keys for volatileHashed.
 		kh := xxhash.Sum64String(key)
 		if slices.Contains(keys, kh) {
-			return 0, false
+			repeated, a.repeated = true, true
+		} else {
+			keys = append(keys, kh)
 		}
-		keys = append(keys, kh)
 		keyEnd := a.pos
 		a.skipSpace()
 		if a.pos >= len(a.in) || a.in[a.pos] != ':' {
-			return 0, false
+			return 0, a.fail("want ':' after an object key")
 		}
 		a.pos++
 		a.skipSpace()
-		memberStart := len(a.out)
+		comma, memberStart := len(a.out), len(a.out)
 		if a.withCanon {
 			if len(a.members) > base {
 				a.out = append(a.out, ',')
@@ -412,7 +465,10 @@ func (a *ArgsPass) object(depth int) (uint64, bool) {
 			sum += mix(seedMember^kh, v)
 			n++
 		}
-		if a.withCanon {
+		switch {
+		case volatile && a.normalize:
+			a.out = a.out[:comma]
+		case a.withCanon:
 			if m := len(a.members); m > base && compareKeys(a.members[m-1].key, key) > 0 {
 				sorted = false
 			}
@@ -420,7 +476,7 @@ func (a *ArgsPass) object(depth int) (uint64, bool) {
 		}
 		a.skipSpace()
 		if a.pos >= len(a.in) {
-			return 0, false
+			return 0, a.fail("unterminated object")
 		}
 		switch a.in[a.pos] {
 		case ',':
@@ -429,13 +485,13 @@ func (a *ArgsPass) object(depth int) (uint64, bool) {
 		case '}':
 			a.pos++
 		default:
-			return 0, false
+			return 0, a.fail("want ',' or '}' in an object")
 		}
 		break
 	}
 	if a.withCanon {
-		if !sorted {
-			a.sortMembers(open+1, base)
+		if !sorted || repeated {
+			a.sortMembers(open+1, base, repeated)
 		}
 		a.out = append(a.out, '}')
 		clear(a.members[base:])
@@ -445,17 +501,27 @@ func (a *ArgsPass) object(depth int) (uint64, bool) {
 }
 
 // sortMembers rewrites the members of the object whose first member starts
-// at body in out, from a.members[base:], in key order.
-func (a *ArgsPass) sortMembers(body, base int) {
+// at body in out, from a.members[base:], in key order; of a key repeated
+// (maybe) only the last member is kept.
+func (a *ArgsPass) sortMembers(body, base int, repeated bool) {
 	ms := a.members[base:]
 	a.tmp = append(a.tmp[:0], a.out[body:]...)
-	// Keys are distinct (a repeated one ends the pass), so any sort is stable.
-	slices.SortFunc(ms, func(x, y passMember) int { return compareKeys(x.key, y.key) })
+	byKey := func(x, y passMember) int { return compareKeys(x.key, y.key) }
+	if repeated {
+		slices.SortStableFunc(ms, byKey)
+	} else {
+		slices.SortFunc(ms, byKey) // distinct keys: any sort is stable
+	}
 	a.out = a.out[:body]
+	first := true
 	for i, m := range ms {
-		if i > 0 {
+		if repeated && i+1 < len(ms) && ms[i+1].key == m.key {
+			continue
+		}
+		if !first {
 			a.out = append(a.out, ',')
 		}
+		first = false
 		a.out = append(a.out, a.tmp[m.start-body:m.end-body]...)
 	}
 }

@@ -28,9 +28,11 @@ var argsPassSeeds = []string{
 	`"just a String"`, `42`, `null`, `{"a":[{"z":1,"y":2},{"b":{"d":1,"c":2}}]}`,
 }
 
-// FuzzArgsPassMatchesReferences: the one-pass forms are those of Digest,
-// AppendShortArgs and Canonicalize, whatever the bytes, and one pass
-// reused across calls carries nothing from one to the next.
+// FuzzArgsPassMatchesReferences: the one-pass forms are those of the
+// reference walkers and AppendShortArgs, whatever the bytes, errors
+// included; Canonicalize, Normalize and Digest, which run the pass, are the
+// references' too; and one pass reused across calls carries nothing from
+// one to the next.
 func FuzzArgsPassMatchesReferences(f *testing.F) {
 	for _, s := range argsPassSeeds {
 		f.Add([]byte(s))
@@ -48,9 +50,12 @@ func checkArgsPass(t *testing.T, n *ArgsNormalizer, pass *ArgsPass, raw []byte) 
 	for _, withWords := range []bool{false, true} {
 		for _, withCanon := range []bool{false, true} {
 			got := pass.Derive(raw, withWords, withCanon, append([]byte(nil), prefix...), append([]byte(nil), prefix...))
-			wantDigest, _, digestErr := n.DigestScratch(raw, withWords, nil)
+			wantDigest, _, digestErr := refDigestScratch(n, raw, withWords, nil)
 			if got.Digest != wantDigest || (got.DigestErr == nil) != (digestErr == nil) {
-				t.Fatalf("%q words=%v: digest %+v (%v), Digest %+v (%v)", raw, withWords, got.Digest, got.DigestErr, wantDigest, digestErr)
+				t.Fatalf("%q words=%v: digest %+v (%v), reference %+v (%v)", raw, withWords, got.Digest, got.DigestErr, wantDigest, digestErr)
+			}
+			if d, err := n.Digest(raw, withWords); d != wantDigest || (err == nil) != (digestErr == nil) {
+				t.Fatalf("%q words=%v: Digest %+v (%v), reference %+v (%v)", raw, withWords, d, err, wantDigest, digestErr)
 			}
 			if want := AppendShortArgs(append([]byte(nil), prefix...), raw, ShortArgsBytes); !bytes.Equal(got.Short, want) {
 				t.Fatalf("%q: short %q, AppendShortArgs %q", raw, got.Short, want)
@@ -61,13 +66,27 @@ func checkArgsPass(t *testing.T, n *ArgsNormalizer, pass *ArgsPass, raw []byte) 
 				}
 				continue
 			}
-			want, err := Canonicalize(append([]byte(nil), prefix...), raw)
+			want, err := refCanonicalize(append([]byte(nil), prefix...), raw)
 			if (got.CanonErr == nil) != (err == nil) || (err != nil && got.CanonErr.Error() != err.Error()) {
-				t.Fatalf("%q: canonical error %v, Canonicalize %v", raw, got.CanonErr, err)
+				t.Fatalf("%q: canonical error %v, reference %v", raw, got.CanonErr, err)
 			}
 			if err == nil && !bytes.Equal(got.Canon, want) {
-				t.Fatalf("%q: canonical %q, Canonicalize %q", raw, got.Canon, want)
+				t.Fatalf("%q: canonical %q, reference %q", raw, got.Canon, want)
 			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		f    func(dst, raw []byte) ([]byte, error)
+		ref  func(dst, raw []byte) ([]byte, error)
+	}{
+		{"Canonicalize", Canonicalize, refCanonicalize},
+		{"Normalize", n.Normalize, func(dst, raw []byte) ([]byte, error) { return refNormalize(n, dst, raw) }},
+	} {
+		got, err := c.f(append([]byte(nil), prefix...), raw)
+		want, werr := c.ref(append([]byte(nil), prefix...), raw)
+		if !bytes.Equal(got, want) || (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) {
+			t.Fatalf("%q: %s %q (%v), reference %q (%v)", raw, c.name, got, err, want, werr)
 		}
 	}
 }
@@ -100,8 +119,8 @@ func TestArgsPassReadsCompactArgsItself(t *testing.T) {
 	}
 }
 
-// BenchmarkArgsPass compares the one pass with the three it replaces, on
-// typical args: keys out of order, a nested object, a number.
+// BenchmarkArgsPass compares the one pass with the three reference walkers,
+// on typical args: keys out of order, a nested object, a number.
 func BenchmarkArgsPass(b *testing.B) {
 	raw := []byte(`{"query":"quotas per project Okta","index":"eng-wiki","k":5,"params":{"expand":"events"}}`)
 	n := NewArgsNormalizer(DefaultVolatileKeys)
@@ -117,9 +136,9 @@ func BenchmarkArgsPass(b *testing.B) {
 	b.Run("three", func(b *testing.B) {
 		b.SetBytes(int64(len(raw)))
 		for b.Loop() {
-			_, scratch, _ = n.DigestScratch(raw, false, scratch)
+			_, scratch, _ = refDigestScratch(n, raw, false, scratch)
 			short = AppendShortArgs(short[:0], raw, ShortArgsBytes)
-			canon, _ = Canonicalize(canon[:0], raw)
+			canon, _ = refCanonicalize(canon[:0], raw)
 		}
 	})
 }

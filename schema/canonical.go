@@ -4,15 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // Canonicalize appends the RFC 8785 (JSON Canonicalization Scheme) form of the
@@ -21,18 +17,16 @@ import (
 // escapes JCS requires (no HTML escaping). A key that appears twice keeps its
 // last value, as JSON.parse does. Invalid UTF-8 becomes U+FFFD.
 func Canonicalize(dst, raw []byte) ([]byte, error) {
-	p := canonParser{in: raw}
-	p.skipSpace()
-	out, err := p.value(dst, 0)
-	if err != nil {
-		return dst, err
+	a := ArgsPass{norm: noVolatileKeys}
+	if _, ok := a.run(raw, false, true, false, dst); !ok {
+		return dst, a.err
 	}
-	p.skipSpace()
-	if p.pos != len(p.in) {
-		return dst, p.errorf("unexpected data after the value")
-	}
-	return out, nil
+	return a.out, nil
 }
+
+// noVolatileKeys is the normalizer of a pass run for the canonical form
+// alone, whose digest is not used.
+var noVolatileKeys = NewArgsNormalizer(nil)
 
 // ArgsHash returns "sha256:" + hex SHA-256 of the canonical JSON of args.
 // Absent args (nil or empty) hash as JSON null, so calls without arguments
@@ -70,215 +64,15 @@ func CanonicalKey(canon []byte) uint64 {
 
 const maxCanonDepth = 512
 
+// canonParser decodes the strings of args ArgsPass does not read as a view
+// of the input (escapes, invalid UTF-8), and words its errors.
 type canonParser struct {
 	in  []byte
 	pos int
-	// norm, when set, makes the output the normalised form (NormalizeArgs).
-	norm *ArgsNormalizer
 }
 
 func (p *canonParser) errorf(format string, a ...any) error {
 	return fmt.Errorf("args: "+format+" at byte %d", append(a, p.pos)...)
-}
-
-func (p *canonParser) skipSpace() {
-	for p.pos < len(p.in) {
-		switch p.in[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
-	}
-}
-
-func (p *canonParser) value(dst []byte, depth int) ([]byte, error) {
-	if depth > maxCanonDepth {
-		return dst, p.errorf("nested deeper than %d", maxCanonDepth)
-	}
-	if p.pos >= len(p.in) {
-		return dst, p.errorf("unexpected end")
-	}
-	switch c := p.in[p.pos]; {
-	case c == '{':
-		return p.object(dst, depth)
-	case c == '[':
-		return p.array(dst, depth)
-	case c == '"':
-		s, err := p.strView()
-		if err != nil {
-			return dst, err
-		}
-		if p.norm != nil {
-			s = normalizeText(s)
-		}
-		return appendCanonString(dst, s), nil
-	case c == 't':
-		return p.literal(dst, "true")
-	case c == 'f':
-		return p.literal(dst, "false")
-	case c == 'n':
-		return p.literal(dst, "null")
-	case c == '-' || (c >= '0' && c <= '9'):
-		return p.number(dst)
-	default:
-		return dst, p.errorf("unexpected character %q", c)
-	}
-}
-
-func (p *canonParser) literal(dst []byte, lit string) ([]byte, error) {
-	if !strings.HasPrefix(string(p.in[p.pos:min(len(p.in), p.pos+len(lit))]), lit) {
-		return dst, p.errorf("invalid literal")
-	}
-	p.pos += len(lit)
-	return append(dst, lit...), nil
-}
-
-type canonMember struct {
-	key   string
-	value []byte
-}
-
-func (p *canonParser) object(dst []byte, depth int) ([]byte, error) {
-	p.pos++ // {
-	var members []canonMember
-	p.skipSpace()
-	if p.pos < len(p.in) && p.in[p.pos] == '}' {
-		p.pos++
-		return append(dst, "{}"...), nil
-	}
-	for {
-		p.skipSpace()
-		if p.pos >= len(p.in) || p.in[p.pos] != '"' {
-			return dst, p.errorf("want an object key")
-		}
-		key, err := p.strView()
-		if err != nil {
-			return dst, err
-		}
-		p.skipSpace()
-		if p.pos >= len(p.in) || p.in[p.pos] != ':' {
-			return dst, p.errorf("want ':' after an object key")
-		}
-		p.pos++
-		p.skipSpace()
-		val, err := p.value(nil, depth+1)
-		if err != nil {
-			return dst, err
-		}
-		if p.norm == nil || !p.norm.volatile(key) {
-			members = append(members, canonMember{key: key, value: val})
-		}
-		p.skipSpace()
-		if p.pos >= len(p.in) {
-			return dst, p.errorf("unterminated object")
-		}
-		if p.in[p.pos] == ',' {
-			p.pos++
-			continue
-		}
-		if p.in[p.pos] == '}' {
-			p.pos++
-			break
-		}
-		return dst, p.errorf("want ',' or '}' in an object")
-	}
-	// Stable sort keeps input order among equal keys; the last one wins.
-	slices.SortStableFunc(members, func(a, b canonMember) int { return compareUTF16(a.key, b.key) })
-	dst = append(dst, '{')
-	first := true
-	for i, m := range members {
-		if i+1 < len(members) && members[i+1].key == m.key {
-			continue
-		}
-		if !first {
-			dst = append(dst, ',')
-		}
-		first = false
-		dst = appendCanonString(dst, m.key)
-		dst = append(dst, ':')
-		dst = append(dst, m.value...)
-	}
-	return append(dst, '}'), nil
-}
-
-func (p *canonParser) array(dst []byte, depth int) ([]byte, error) {
-	p.pos++ // [
-	dst = append(dst, '[')
-	p.skipSpace()
-	if p.pos < len(p.in) && p.in[p.pos] == ']' {
-		p.pos++
-		return append(dst, ']'), nil
-	}
-	for n := 0; ; n++ {
-		if n > 0 {
-			dst = append(dst, ',')
-		}
-		p.skipSpace()
-		var err error
-		dst, err = p.value(dst, depth+1)
-		if err != nil {
-			return dst, err
-		}
-		p.skipSpace()
-		if p.pos >= len(p.in) {
-			return dst, p.errorf("unterminated array")
-		}
-		if p.in[p.pos] == ',' {
-			p.pos++
-			continue
-		}
-		if p.in[p.pos] == ']' {
-			p.pos++
-			return append(dst, ']'), nil
-		}
-		return dst, p.errorf("want ',' or ']' in an array")
-	}
-}
-
-func (p *canonParser) number(dst []byte) ([]byte, error) {
-	start := p.pos
-	if p.in[p.pos] == '-' {
-		p.pos++
-	}
-	digits := func() int {
-		n := 0
-		for p.pos < len(p.in) && p.in[p.pos] >= '0' && p.in[p.pos] <= '9' {
-			p.pos++
-			n++
-		}
-		return n
-	}
-	intStart := p.pos
-	if digits() == 0 {
-		return dst, p.errorf("invalid number")
-	}
-	if p.in[intStart] == '0' && p.pos-intStart > 1 {
-		return dst, p.errorf("leading zero in number")
-	}
-	if p.pos < len(p.in) && p.in[p.pos] == '.' {
-		p.pos++
-		if digits() == 0 {
-			return dst, p.errorf("invalid number")
-		}
-	}
-	if p.pos < len(p.in) && (p.in[p.pos] == 'e' || p.in[p.pos] == 'E') {
-		p.pos++
-		if p.pos < len(p.in) && (p.in[p.pos] == '+' || p.in[p.pos] == '-') {
-			p.pos++
-		}
-		if digits() == 0 {
-			return dst, p.errorf("invalid number")
-		}
-	}
-	f, err := strconv.ParseFloat(string(p.in[start:p.pos]), 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return dst, p.errorf("invalid number")
-	}
-	if math.IsInf(f, 0) {
-		return dst, p.errorf("number out of range")
-	}
-	return AppendES6Number(dst, f), nil
 }
 
 // AppendES6Number formats f as ECMAScript's Number.prototype.toString does,
@@ -308,24 +102,6 @@ func AppendES6Number(dst []byte, f float64) []byte {
 }
 
 // str decodes a JSON string starting at p.pos (the opening quote).
-// strView reads the string at p.pos like str, but a plain ASCII string
-// without escapes is returned as a view of the input instead of a copy:
-// keys and values are used and dropped within the call that parses them,
-// and most of them are plain, so canonicalising allocates little.
-func (p *canonParser) strView() (string, error) {
-	start := p.pos + 1
-	for end := start; end < len(p.in); end++ {
-		switch c := p.in[end]; {
-		case c == '"':
-			p.pos = end + 1
-			return unsafe.String(unsafe.SliceData(p.in[start:]), end-start), nil
-		case c == '\\' || c < 0x20 || c >= utf8.RuneSelf:
-			return p.str()
-		}
-	}
-	return p.str()
-}
-
 func (p *canonParser) str() (string, error) {
 	p.pos++ // "
 	start := p.pos

@@ -202,7 +202,7 @@ func FuzzStrViewMatchesStr(f *testing.F) {
 		if len(in) == 0 || in[0] != '"' {
 			return
 		}
-		a, b := canonParser{in: in}, canonParser{in: in}
+		a, b := refParser{in: in}, refParser{in: in}
 		want, werr := a.str()
 		got, gerr := b.strView()
 		if want != got || (werr == nil) != (gerr == nil) || a.pos != b.pos {

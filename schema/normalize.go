@@ -2,7 +2,6 @@ package schema
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
@@ -68,47 +67,9 @@ func (n *ArgsNormalizer) Normalize(dst, raw []byte) ([]byte, error) {
 	if len(raw) == 0 {
 		return append(dst, "null"...), nil
 	}
-	p := canonParser{in: raw, norm: n}
-	p.skipSpace()
-	out, err := p.value(dst, 0)
-	if err != nil {
-		return dst, err
+	a := ArgsPass{norm: n}
+	if _, ok := a.run(raw, false, true, true, dst); !ok {
+		return dst, a.err
 	}
-	p.skipSpace()
-	if p.pos != len(p.in) {
-		return dst, p.errorf("unexpected data after the value")
-	}
-	return out, nil
-}
-
-// normalizeText lower-cases s, trims it and collapses runs of white space,
-// so "Vector  DB benchmark " and "vector db benchmark" ask the same thing.
-func normalizeText(s string) string {
-	clean := true
-	prevSpace := true
-	for _, r := range s {
-		if unicode.ToLower(r) != r || (unicode.IsSpace(r) && (prevSpace || r != ' ')) {
-			clean = false
-			break
-		}
-		prevSpace = unicode.IsSpace(r)
-	}
-	if clean && !prevSpace {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
+	return a.out, nil
 }

@@ -2,16 +2,12 @@ package schema
 
 import (
 	"encoding/binary"
-	"errors"
-	"math"
 	"math/bits"
 	"slices"
-	"strconv"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
-	"github.com/zeebo/xxh3"
 )
 
 // ArgsDigest is what ingest keeps of a call's args for near-duplicate
@@ -30,57 +26,21 @@ type ArgsDigest struct {
 // Digest computes the ArgsDigest of the JSON value raw in one pass without
 // building the normalised text: object members are combined with a
 // commutative sum, so key order does not matter and no sorting is needed.
-// An object with a repeated key falls back to Normalize, where the last
-// member wins as in the canonical form. Words is filled only withWords:
-// only calls that came back empty need it, and it costs a third of the
-// time.
+// An object with a repeated key is digested through its normalised form,
+// where the last member wins as in the canonical form. Words is filled only
+// withWords: only calls that came back empty need it, and it costs a third
+// of the time.
 func (n *ArgsNormalizer) Digest(raw []byte, withWords bool) (ArgsDigest, error) {
 	d, _, err := n.DigestScratch(raw, withWords, nil)
 	return d, err
 }
 
 // DigestScratch is Digest with a scratch buffer for the normalised text of
-// string values, returned (maybe grown) for the next call: a decoder that
-// digests every call's args keeps one instead of allocating one a call.
+// string values, returned (maybe grown) for the next call.
 func (n *ArgsNormalizer) DigestScratch(raw []byte, withWords bool, scratch []byte) (ArgsDigest, []byte, error) {
-	d := digester{norm: n, p: canonParser{in: raw, norm: n}, withWords: withWords, scratch: scratch[:0]}
-	d.p.skipSpace()
-	if len(raw) == 0 || d.p.pos == len(raw) {
-		return ArgsDigest{}, d.scratch, errors.New("args: empty")
-	}
-	h, err := d.value(0)
-	if errors.Is(err, errRepeatedKey) {
-		out, err := n.digestSlow(raw, withWords)
-		return out, d.scratch, err
-	}
-	if err != nil {
-		return ArgsDigest{}, d.scratch, err
-	}
-	d.p.skipSpace()
-	if d.p.pos != len(raw) {
-		return ArgsDigest{}, d.scratch, d.p.errorf("unexpected data after the value")
-	}
-	return ArgsDigest{Norm: h | 1, Words: d.words}, d.scratch, nil
-}
-
-var errRepeatedKey = errors.New("repeated key")
-
-// digestSlow handles the rare object with a repeated key through the
-// normalised text, which keeps only the last member, and digests that.
-func (n *ArgsNormalizer) digestSlow(raw []byte, withWords bool) (ArgsDigest, error) {
-	text, err := n.Normalize(nil, raw)
-	if err != nil {
-		return ArgsDigest{}, err
-	}
-	return n.Digest(text, withWords)
-}
-
-type digester struct {
-	norm      *ArgsNormalizer
-	withWords bool
-	p         canonParser
-	words     uint64
-	scratch   []byte
+	a := ArgsPass{norm: n, text: scratch[:0]}
+	d, err := a.digest(raw, withWords, false, nil)
+	return d, a.text, err
 }
 
 // Seeds keep values of different JSON types apart ("1" vs 1, [] vs {}).
@@ -102,76 +62,6 @@ func mix(a, b uint64) uint64 {
 	x ^= x >> 27
 	x *= 0x94d049bb133111eb
 	return x ^ x>>31
-}
-
-func (d *digester) value(depth int) (uint64, error) {
-	p := &d.p
-	if depth > maxCanonDepth {
-		return 0, p.errorf("nested deeper than %d", maxCanonDepth)
-	}
-	if p.pos >= len(p.in) {
-		return 0, p.errorf("unexpected end")
-	}
-	switch c := p.in[p.pos]; {
-	case c == '{':
-		return d.object(depth)
-	case c == '[':
-		return d.array(depth)
-	case c == '"':
-		return d.str(true)
-	case c == 't':
-		_, err := p.literal(nil, "true")
-		return seedTrue, err
-	case c == 'f':
-		_, err := p.literal(nil, "false")
-		return seedFalse, err
-	case c == 'n':
-		_, err := p.literal(nil, "null")
-		return seedNull, err
-	case c == '-' || (c >= '0' && c <= '9'):
-		start := p.pos
-		if _, err := p.number(nil); err != nil {
-			return 0, err
-		}
-		f, _ := strconv.ParseFloat(string(p.in[start:p.pos]), 64)
-		if f == 0 {
-			f = 0 // -0 prints as 0 in the canonical form
-		}
-		return mix(seedNumber, math.Float64bits(f)), nil
-	default:
-		return 0, p.errorf("unexpected character %q", c)
-	}
-}
-
-// str hashes the normalised text of the string at p.pos; words adds its
-// words to the signature (values do, keys do not).
-func (d *digester) str(words bool) (uint64, error) {
-	p := &d.p
-	start := p.pos + 1
-	end := start
-	for end < len(p.in) && p.in[end] != '"' && p.in[end] != '\\' && p.in[end] >= 0x20 {
-		end++
-	}
-	var s []byte
-	if end < len(p.in) && p.in[end] == '"' && utf8.Valid(p.in[start:end]) {
-		s = p.in[start:end]
-		p.pos = end + 1
-	} else {
-		decoded, err := p.str()
-		if err != nil {
-			return 0, err
-		}
-		s = []byte(decoded)
-	}
-	norm := s
-	if !IsNormalText(s) {
-		d.scratch = AppendNormalizedText(d.scratch[:0], s)
-		norm = d.scratch
-	}
-	if words && d.withWords {
-		d.words |= wordBits(norm)
-	}
-	return mix(seedString, xxh3.Hash(norm)), nil
 }
 
 // IsNormalText reports whether AppendNormalizedText would return s as it
@@ -227,100 +117,6 @@ func load64[T string | []byte](s T, i int) uint64 {
 	_ = s[i+7]
 	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-}
-
-func (d *digester) array(depth int) (uint64, error) {
-	p := &d.p
-	p.pos++ // [
-	h, n := seedArray, uint64(0)
-	p.skipSpace()
-	if p.pos < len(p.in) && p.in[p.pos] == ']' {
-		p.pos++
-		return h, nil
-	}
-	for {
-		p.skipSpace()
-		v, err := d.value(depth + 1)
-		if err != nil {
-			return 0, err
-		}
-		h, n = mix(h, v), n+1
-		p.skipSpace()
-		if p.pos >= len(p.in) {
-			return 0, p.errorf("unterminated array")
-		}
-		switch p.in[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			return mix(h, n), nil
-		default:
-			return 0, p.errorf("want ',' or ']' in an array")
-		}
-	}
-}
-
-func (d *digester) object(depth int) (uint64, error) {
-	p := &d.p
-	p.pos++ // {
-	var sum, n uint64
-	var keysBuf [16]uint64
-	keys := keysBuf[:0]
-	p.skipSpace()
-	if p.pos < len(p.in) && p.in[p.pos] == '}' {
-		p.pos++
-		return seedObject, nil
-	}
-	for {
-		p.skipSpace()
-		if p.pos >= len(p.in) || p.in[p.pos] != '"' {
-			return 0, p.errorf("want an object key")
-		}
-		key, err := p.str()
-		if err != nil {
-			return 0, err
-		}
-		// xxhash, as NewArgsNormalizer hashes the volatile keys for volatileHashed.
-		kh := xxhash.Sum64String(key)
-		for _, k := range keys {
-			if k == kh {
-				return 0, errRepeatedKey
-			}
-		}
-		keys = append(keys, kh)
-		p.skipSpace()
-		if p.pos >= len(p.in) || p.in[p.pos] != ':' {
-			return 0, p.errorf("want ':' after an object key")
-		}
-		p.pos++
-		p.skipSpace()
-		volatile := d.norm.volatileHashed(key, kh)
-		saved := d.words
-		v, err := d.value(depth + 1)
-		if err != nil {
-			return 0, err
-		}
-		if volatile {
-			d.words = saved // a request id is not part of the question
-		} else {
-			sum += mix(seedMember^kh, v)
-			n++
-		}
-		p.skipSpace()
-		if p.pos >= len(p.in) {
-			return 0, p.errorf("unterminated object")
-		}
-		switch p.in[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
-			return mix(mix(seedObject, sum), n), nil
-		default:
-			return 0, p.errorf("want ',' or '}' in an object")
-		}
-	}
 }
 
 // AppendNormalizedText appends normalizeText(s): lower case, trimmed, runs
