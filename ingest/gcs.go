@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,11 +10,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
-
-	"gocloud.dev/blob"
-	"gocloud.dev/blob/driver"
-	"gocloud.dev/gcerrors"
 )
 
 // gs:// is read through Cloud Storage's public HTTP interface: the JSON API
@@ -26,7 +20,7 @@ import (
 // memory at start. STORAGE_EMULATOR_HOST points both at an emulator, as
 // the official clients do.
 
-// gcsBucket is a read-only gocloud.dev/blob driver for one bucket.
+// gcsBucket is one Cloud Storage bucket.
 type gcsBucket struct {
 	client  *http.Client
 	jsonAPI string // https://storage.googleapis.com/storage/v1
@@ -36,7 +30,7 @@ type gcsBucket struct {
 
 // openGCS returns a bucket read through client (which adds the token).
 // universeDomain, when set, is the Google Cloud universe the bucket is in.
-func openGCS(client *http.Client, bucket, universeDomain string) *blob.Bucket {
+func openGCS(client *http.Client, bucket, universeDomain string) *gcsBucket {
 	host := "https://storage.googleapis.com"
 	if universeDomain != "" && universeDomain != "googleapis.com" {
 		host = "https://storage." + universeDomain
@@ -48,38 +42,8 @@ func openGCS(client *http.Client, bucket, universeDomain string) *blob.Bucket {
 		}
 	}
 	host = strings.TrimSuffix(host, "/")
-	return blob.NewBucket(&gcsBucket{client: client, jsonAPI: host + "/storage/v1", xmlAPI: host, bucket: bucket})
+	return &gcsBucket{client: client, jsonAPI: host + "/storage/v1", xmlAPI: host, bucket: bucket}
 }
-
-// gcsError is a failed request: its status and what the service said.
-type gcsError struct {
-	status int
-	msg    string
-}
-
-func (e *gcsError) Error() string {
-	return fmt.Sprintf("Cloud Storage: %s (HTTP %d)", e.msg, e.status)
-}
-
-// errGCSReadOnly is what the methods a scan never calls return.
-var errGCSReadOnly = errors.New("Cloud Storage: runaway only lists and reads objects")
-
-func (b *gcsBucket) ErrorCode(err error) gcerrors.ErrorCode {
-	var ge *gcsError
-	switch {
-	case errors.As(err, &ge) && ge.status == http.StatusNotFound:
-		return gcerrors.NotFound
-	case errors.As(err, &ge) && (ge.status == http.StatusUnauthorized || ge.status == http.StatusForbidden):
-		return gcerrors.PermissionDenied
-	case errors.Is(err, errGCSReadOnly):
-		return gcerrors.Unimplemented
-	}
-	return gcerrors.Unknown
-}
-
-func (b *gcsBucket) As(any) bool             { return false }
-func (b *gcsBucket) ErrorAs(error, any) bool { return false }
-func (b *gcsBucket) Close() error            { return nil }
 
 // do sends a request and returns the response, or the service's error.
 func (b *gcsBucket) do(ctx context.Context, method, u string, header http.Header) (*http.Response, error) {
@@ -109,124 +73,59 @@ func (b *gcsBucket) do(ctx context.Context, method, u string, header http.Header
 	if msg == "" {
 		msg = http.StatusText(resp.StatusCode)
 	}
-	return nil, &gcsError{status: resp.StatusCode, msg: msg}
+	return nil, &statusError{status: resp.StatusCode, msg: "Cloud Storage: " + msg}
 }
 
 // gcsObject is the part of an object's metadata a scan reads.
 type gcsObject struct {
-	Name        string    `json:"name"`
-	Size        string    `json:"size"` // int64 as a string, as the JSON API writes it
-	Updated     time.Time `json:"updated"`
-	ContentType string    `json:"contentType"`
+	Name string `json:"name"`
+	Size string `json:"size"` // int64 as a string, as the JSON API writes it
 }
 
-func (o *gcsObject) size() int64 {
-	n, _ := strconv.ParseInt(o.Size, 10, 64)
-	return n
-}
-
-func (b *gcsBucket) ListPaged(ctx context.Context, opts *driver.ListOptions) (*driver.ListPage, error) {
+func (b *gcsBucket) list(ctx context.Context, prefix, token string, max int) ([]objectInfo, string, error) {
 	q := url.Values{}
-	q.Set("prefix", opts.Prefix)
-	if opts.Delimiter != "" {
-		q.Set("delimiter", opts.Delimiter)
+	q.Set("prefix", prefix)
+	q.Set("maxResults", strconv.Itoa(max))
+	if token != "" {
+		q.Set("pageToken", token)
 	}
-	if opts.PageSize > 0 {
-		q.Set("maxResults", strconv.Itoa(opts.PageSize))
-	}
-	if len(opts.PageToken) > 0 {
-		q.Set("pageToken", string(opts.PageToken))
-	}
-	q.Set("fields", "items(name,size,updated,contentType),prefixes,nextPageToken")
-	if opts.BeforeList != nil {
-		if err := opts.BeforeList(func(any) bool { return false }); err != nil {
-			return nil, err
-		}
-	}
+	q.Set("fields", "items(name,size),nextPageToken")
 	resp, err := b.do(ctx, http.MethodGet, b.jsonAPI+"/b/"+url.PathEscape(b.bucket)+"/o?"+q.Encode(), nil)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer resp.Body.Close()
 	var page struct {
 		Items         []gcsObject `json:"items"`
-		Prefixes      []string    `json:"prefixes"`
 		NextPageToken string      `json:"nextPageToken"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&page); err != nil {
-		return nil, fmt.Errorf("Cloud Storage: listing: %v", err)
+		return nil, "", fmt.Errorf("Cloud Storage: listing: %v", err)
 	}
-	out := &driver.ListPage{}
-	for i := range page.Items {
-		o := &page.Items[i]
-		out.Objects = append(out.Objects, &driver.ListObject{Key: o.Name, ModTime: o.Updated, Size: o.size()})
+	objs := make([]objectInfo, 0, len(page.Items))
+	for _, o := range page.Items {
+		size, err := strconv.ParseInt(o.Size, 10, 64)
+		if err != nil {
+			return nil, "", fmt.Errorf("Cloud Storage: listing: object %q has size %q", o.Name, o.Size)
+		}
+		objs = append(objs, objectInfo{key: o.Name, size: size})
 	}
-	for _, p := range page.Prefixes {
-		out.Objects = append(out.Objects, &driver.ListObject{Key: p, IsDir: true})
-	}
-	if page.NextPageToken != "" {
-		out.NextPageToken = []byte(page.NextPageToken)
-	}
-	return out, nil
+	return objs, page.NextPageToken, nil
 }
 
-func (b *gcsBucket) Attributes(ctx context.Context, key string) (*driver.Attributes, error) {
-	resp, err := b.do(ctx, http.MethodGet, b.jsonAPI+"/b/"+url.PathEscape(b.bucket)+"/o/"+url.PathEscape(key), nil)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	var o gcsObject
-	if err := json.NewDecoder(resp.Body).Decode(&o); err != nil {
-		return nil, fmt.Errorf("Cloud Storage: %s: %v", key, err)
-	}
-	return &driver.Attributes{ContentType: o.ContentType, ModTime: o.Updated, Size: o.size()}, nil
-}
-
-// gcsReader is an object's bytes from offset, as one response.
-type gcsReader struct {
-	body  io.ReadCloser
-	attrs driver.ReaderAttributes
-}
-
-func (r *gcsReader) Read(p []byte) (int, error)           { return r.body.Read(p) }
-func (r *gcsReader) Close() error                         { return r.body.Close() }
-func (r *gcsReader) Attributes() *driver.ReaderAttributes { return &r.attrs }
-func (r *gcsReader) As(any) bool                          { return false }
-
-func (b *gcsBucket) NewRangeReader(ctx context.Context, key string, offset, length int64, _ *driver.ReaderOptions) (driver.Reader, error) {
-	method, h := http.MethodGet, http.Header{}
-	switch {
-	case length == 0:
-		method = http.MethodHead
-	case length > 0:
-		h.Set("Range", fmt.Sprintf("bytes=%d-%d", offset, offset+length-1))
-	case offset > 0:
-		h.Set("Range", fmt.Sprintf("bytes=%d-", offset))
+func (b *gcsBucket) read(ctx context.Context, key string, off int64) (io.ReadCloser, error) {
+	h := http.Header{}
+	if off > 0 {
+		h.Set("Range", fmt.Sprintf("bytes=%d-", off))
 	}
 	// Bytes as stored: a gzip-encoded object is read as its gzip stream,
 	// which ingest recognises by its magic.
 	h.Set("Accept-Encoding", "gzip")
-	resp, err := b.do(ctx, method, b.xmlAPI+"/"+url.PathEscape(b.bucket)+"/"+escapeKey(key), h)
+	resp, err := b.do(ctx, http.MethodGet, b.xmlAPI+"/"+url.PathEscape(b.bucket)+"/"+escapeKey(key), h)
 	if err != nil {
 		return nil, err
 	}
-	r := &gcsReader{body: resp.Body, attrs: driver.ReaderAttributes{ContentType: resp.Header.Get("Content-Type"), Size: resp.ContentLength}}
-	if cr := resp.Header.Get("Content-Range"); cr != "" {
-		if _, total, ok := strings.Cut(cr, "/"); ok {
-			if n, err := strconv.ParseInt(total, 10, 64); err == nil {
-				r.attrs.Size = n
-			}
-		}
-	}
-	if lm, err := http.ParseTime(resp.Header.Get("Last-Modified")); err == nil {
-		r.attrs.ModTime = lm
-	}
-	if method == http.MethodHead {
-		resp.Body.Close()
-		r.body = io.NopCloser(strings.NewReader(""))
-	}
-	return r, nil
+	return resp.Body, nil
 }
 
 // escapeKey escapes an object name for a URL path, keeping its slashes.
@@ -236,17 +135,4 @@ func escapeKey(key string) string {
 		parts[i] = url.PathEscape(p)
 	}
 	return strings.Join(parts, "/")
-}
-
-func (b *gcsBucket) NewTypedWriter(context.Context, string, string, *driver.WriterOptions) (driver.Writer, error) {
-	return nil, errGCSReadOnly
-}
-func (b *gcsBucket) Copy(context.Context, string, string, *driver.CopyOptions) error {
-	return errGCSReadOnly
-}
-func (b *gcsBucket) Delete(context.Context, string, *driver.DeleteOptions) error {
-	return errGCSReadOnly
-}
-func (b *gcsBucket) SignedURL(context.Context, string, *driver.SignedURLOptions) (string, error) {
-	return "", errGCSReadOnly
 }

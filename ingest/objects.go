@@ -16,21 +16,14 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/aws/aws-sdk-go-v2/service/s3"
-	gcaws "gocloud.dev/aws"
-	"gocloud.dev/blob"
-	"gocloud.dev/blob/s3blob"
-	"gocloud.dev/gcerrors"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/google"
 )
 
-// Object storage. s3:// and gs:// URLs are read through gocloud.dev/blob, so
-// that the providers' usual credential chains and gocloud's URL parameters
-// apply. file:// is walked here instead of through gocloud's fileblob, which
-// lists neither in key order nor completely across pages (a file "a.jsonl"
-// beside a directory "a/" is lost or repeated at a page boundary) and skips
-// unreadable directories without a word.
+// Object storage. s3:// and gs:// URLs are listed and read through a small
+// read-only bucket interface (objstore.go): S3 with the AWS SDK's client and
+// credential chain, Cloud Storage over its HTTP API with Application
+// Default Credentials. file:// is walked here, in key order.
 
 // objectURL is a parsed s3://, gs:// or file:// argument.
 type objectURL struct {
@@ -132,7 +125,7 @@ func hiddenKey(rel string) bool {
 var listPageSize = 1000
 
 type openedBucket struct {
-	b   *blob.Bucket
+	b   bucket
 	err error
 }
 
@@ -145,11 +138,6 @@ func (e *expander) addURL(o *objectURL) bool {
 	if ob == nil {
 		ob = &openedBucket{}
 		ob.b, ob.err = e.openBucket(o.bucket)
-		if ob.b != nil {
-			// The bucket serves Source.Open until the caller's context ends.
-			b := ob.b
-			context.AfterFunc(e.ctx, func() { b.Close() })
-		}
 		e.buckets[id] = ob
 	}
 	if ob.err != nil {
@@ -161,35 +149,35 @@ func (e *expander) addURL(o *objectURL) bool {
 		// A URL may name one object. The probe costs one request; listing
 		// "logs" instead of "logs/" would walk through every "logs-old/..."
 		// key, which sorts before "logs/".
-		objs, _, err := b.ListPage(e.ctx, blob.FirstPageToken, 1, &blob.ListOptions{Prefix: prefix})
+		objs, _, err := b.list(e.ctx, prefix, "", 1)
 		if err != nil {
 			return e.yield(Source{}, &SourceError{Source: o.arg, Err: listError(err)})
 		}
-		if len(objs) == 1 && !objs[0].IsDir && objs[0].Key == prefix {
-			return e.addObject(b, o, objs[0].Key, objs[0].Size)
+		if len(objs) == 1 && objs[0].key == prefix {
+			return e.addObject(b, o, objs[0].key, objs[0].size)
 		}
 		// A prefix names a "directory": s3://b/logs lists logs/..., not logs-old/...
 		prefix += "/"
 	}
 	found := false
-	for token := blob.FirstPageToken; len(token) > 0; {
-		objs, next, err := b.ListPage(e.ctx, token, listPageSize, &blob.ListOptions{Prefix: prefix})
+	for token, first := "", true; first || token != ""; first = false {
+		objs, next, err := b.list(e.ctx, prefix, token, listPageSize)
 		if err != nil {
 			return e.yield(Source{}, &SourceError{Source: o.arg, Err: listError(err)})
 		}
 		for _, obj := range objs {
 			found = true
-			rel := strings.TrimPrefix(obj.Key, prefix)
-			if obj.IsDir || hiddenKey(rel) || !e.filter.keep(rel) {
-				continue
+			rel := strings.TrimPrefix(obj.key, prefix)
+			if strings.HasSuffix(rel, "/") || hiddenKey(rel) || !e.filter.keep(rel) {
+				continue // a "directory" marker, a hidden key, or filtered out
 			}
 			if !isLogName(path.Base(rel)) {
 				if why, _ := notALog("", path.Base(rel)); why != "" {
-					e.skip(o.objectName(obj.Key), why)
+					e.skip(o.objectName(obj.key), why)
 				}
 				continue
 			}
-			if !e.addObject(b, o, obj.Key, obj.Size) {
+			if !e.addObject(b, o, obj.key, obj.size) {
 				return false
 			}
 		}
@@ -212,35 +200,7 @@ type noObjectsError struct{}
 func (noObjectsError) Error() string        { return "no object has this name or prefix" }
 func (noObjectsError) Is(target error) bool { return target == fs.ErrNotExist }
 
-// listError leads a listing failure with what it means: the driver's message
-// ("operation error S3: ListObjectsV2, https response error StatusCode:
-// 403, ...") is precise but does not say what to check.
-func listError(err error) error {
-	switch {
-	case isDenied(err):
-		return fmt.Errorf("list objects: access denied (check the credentials and their permissions): %w", err)
-	case gcerrors.Code(err) == gcerrors.NotFound:
-		return fmt.Errorf("list objects: bucket not found: %w", err)
-	}
-	return fmt.Errorf("list objects: %w", err)
-}
-
-// isDenied looks at the HTTP status too: gocloud maps S3's
-// InvalidAccessKeyId and SignatureDoesNotMatch to Unknown, and GCS's 403 to
-// NotFound.
-func isDenied(err error) bool {
-	if gcerrors.Code(err) == gcerrors.PermissionDenied {
-		return true
-	}
-	var withStatus interface{ HTTPStatusCode() int } // AWS SDK response errors
-	if errors.As(err, &withStatus) {
-		c := withStatus.HTTPStatusCode()
-		return c == http.StatusUnauthorized || c == http.StatusForbidden
-	}
-	return false
-}
-
-func (e *expander) addObject(b *blob.Bucket, o *objectURL, key string, size int64) bool {
+func (e *expander) addObject(b bucket, o *objectURL, key string, size int64) bool {
 	id := o.bucket.String() + "\x00" + key
 	if e.seen[id] {
 		return true
@@ -251,16 +211,12 @@ func (e *expander) addObject(b *blob.Bucket, o *objectURL, key string, size int6
 		Name: o.objectName(key),
 		Size: size,
 		Open: func() (io.ReadCloser, error) {
-			r, err := b.NewReader(ctx, key, nil)
-			if err != nil {
-				return nil, err
-			}
-			return r, nil
+			return &objectReader{ctx: ctx, b: b, key: key, size: size}, nil
 		},
 	}, nil)
 }
 
-func (e *expander) openBucket(u *url.URL) (*blob.Bucket, error) {
+func (e *expander) openBucket(u *url.URL) (bucket, error) {
 	switch u.Scheme {
 	case "s3":
 		return openS3Bucket(e.ctx, u)
@@ -270,55 +226,11 @@ func (e *expander) openBucket(u *url.URL) (*blob.Bucket, error) {
 	return nil, fmt.Errorf("unsupported URL scheme %q", u.Scheme)
 }
 
-// openS3Bucket does what s3blob's URL opener does, with the same query
-// parameters, except that the client does not print "Response has no
-// supported checksum" to stderr for every object of a store that sends no
-// checksums (MinIO, Ceph and other S3-compatible stores).
-func openS3Bucket(ctx context.Context, u *url.URL) (*blob.Bucket, error) {
-	q := u.Query()
-	clientOpts := []func(*s3.Options){func(o *s3.Options) { o.DisableLogOutputChecksumValidationSkipped = true }}
-	boolParam := func(key string, set func(o *s3.Options, v bool)) error {
-		v := q.Get(key)
-		if v == "" {
-			return nil
-		}
-		q.Del(key)
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			return fmt.Errorf("invalid value for %q: %w", key, err)
-		}
-		clientOpts = append(clientOpts, func(o *s3.Options) { set(o, b) })
-		return nil
-	}
-	for _, p := range []struct {
-		key string
-		set func(*s3.Options, bool)
-	}{
-		{"accelerate", func(o *s3.Options, v bool) { o.UseAccelerate = v }},
-		{"use_path_style", func(o *s3.Options, v bool) { o.UsePathStyle = v }},
-		{"s3ForcePathStyle", func(o *s3.Options, v bool) { o.UsePathStyle = v }}, // s3blob's older name
-		{"disable_https", func(o *s3.Options, v bool) { o.EndpointOptions.DisableHTTPS = v }},
-	} {
-		if err := boolParam(p.key, p.set); err != nil {
-			return nil, err
-		}
-	}
-	// Encryption settings apply to writes; a reader accepts and ignores them.
-	q.Del("ssetype")
-	q.Del("kmskeyid")
-	cfg, err := gcaws.V2ConfigFromURLParams(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	client := s3.NewFromConfig(cfg, clientOpts...)
-	return s3blob.OpenBucket(ctx, client, u.Host, &s3blob.Options{RequestChecksumCalculation: cfg.RequestChecksumCalculation})
-}
-
 // openGCSBucket opens a gs:// bucket (gcs.go) with Application Default
 // Credentials. Missing credentials are the error they are, named before
 // anything is read; ?anonymous=true (or gocloud's access_id=-) reads a
 // public bucket without them.
-func (e *expander) openGCSBucket(u *url.URL) (*blob.Bucket, error) {
+func (e *expander) openGCSBucket(u *url.URL) (bucket, error) {
 	q := u.Query()
 	for k := range q {
 		if k != "anonymous" && k != "access_id" && k != "universe_domain" {
