@@ -19,7 +19,7 @@ func onsetOf(v *Run, a *analysis, primary *hit, hits []*hit) int {
 	if !replayed[primary.Detector] {
 		return first
 	}
-	return firstInstance(v, a, first, last, primary.Detector == ErrorStreak.ID)
+	return firstInstance(v, a, first, last)
 }
 
 // stretchOf is the stuck stretch the primary finding lies in: its own
@@ -70,10 +70,7 @@ const maxNewInARow = 2
 // failure of the same tool), with fewer than maxNewInARow new calls in a
 // row between them. When the stretch itself begins with calls that never
 // come back in it, the onset moves forward to its first call that does.
-// For an error storm (learning), a call before it that brought lasting
-// progress also ends the walk: a failure before a call that worked is the
-// agent trying things, not the storm.
-func firstInstance(v *Run, a *analysis, first, last int, learning bool) int {
+func firstInstance(v *Run, a *analysis, first, last int) int {
 	lo := sort.SearchInts(a.calls, first)
 	hi := sort.Search(len(a.calls), func(k int) bool { return a.calls[k] > last })
 	inStretch := a.calls[lo:hi]
@@ -91,9 +88,6 @@ func firstInstance(v *Run, a *analysis, first, last int, learning bool) int {
 		if r.instance(a.calls[k]) {
 			start, newInARow = k, 0
 			continue
-		}
-		if learning && a.lasting(a.calls[k]) {
-			break
 		}
 		newInARow++
 	}

@@ -144,38 +144,3 @@ func TestOnsetWalkCountsTheSkippedCalls(t *testing.T) {
 		t.Fatalf("onset %d verdict %v, want runaway from step 4: %+v", res.OnsetStep, res.Verdict, res.Findings)
 	}
 }
-
-// Single failures scattered through work that moves on (a test run with a
-// new result after each) are the agent trying things: the storm begins at
-// its burst. When what stands between the failures brought nothing (the
-// same lines shown again), the storm reaches back over them, to the first
-// showing of those lines (step 1), which the agent then kept coming back to.
-func TestStormOnsetStopsAtACallThatWorked(t *testing.T) {
-	formatError := failing("format_error", "no single action", "FORMAT_ERROR", "No tool calls found in the response.")
-	test := func(n int) string {
-		return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"arg":"python check_%d.py"}},"tool_result":{"ok":true,"data":"check %d passed"}`, n, n)
-	}
-	r := newRun("scattered")
-	r.add(view("a.py", 1)).add(view("a.py", 80))
-	r.add(formatError).add(test(1)) // steps 2-3: one failure, then a test with a new result
-	r.add(formatError).add(test(2)) // steps 4-5
-	for i := 0; i < 6; i++ {        // steps 6-11: the storm
-		r.add(formatError)
-	}
-	res := one(t, detect.DefaultPolicy(), r.text())
-	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 6 {
-		t.Fatalf("got %v %v onset %d, want an error storm from step 6: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
-	}
-
-	r = newRun("nothing-between")
-	r.add(view("a.py", 1)).add(view("a.py", 80))
-	r.add(formatError).add(view("a.py", 80)) // steps 2-3: the same lines shown again
-	r.add(formatError).add(view("a.py", 80)) // steps 4-5
-	for i := 0; i < 6; i++ {
-		r.add(formatError)
-	}
-	res = one(t, detect.DefaultPolicy(), r.text())
-	if res.Verdict != detect.Runaway || res.OnsetStep != 1 {
-		t.Fatalf("got %v onset %d, want runaway from step 1: %+v", res.Verdict, res.OnsetStep, res.Findings)
-	}
-}
