@@ -10,4 +10,7 @@
 //
 // It must not import runstore, spill, ingest, report or cmd: storage and
 // input sit above it and hand it a run's columns.
+//
+// Like every package below the command line, it must not import pipeline
+// or cmd: they call it, and it works the same for any caller.
 package detect

@@ -9,4 +9,7 @@
 // it. The renderers live here, next to the model they walk, and take their
 // escaping from package report, so every format escapes log text with the
 // same functions as the scan's reports.
+//
+// Like every package below the command line, it must not import pipeline
+// or cmd: they call it, and it works the same for any caller.
 package explain

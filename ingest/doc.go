@@ -7,4 +7,7 @@
 // located by file and line, counted by kind and kept verbatim; a source that
 // cannot be listed, opened or read is a failure. docs/ingest.md describes the
 // behaviour in full.
+//
+// Like every package below the command line, it must not import pipeline
+// or cmd: they call it, and it works the same for any caller.
 package ingest

@@ -42,4 +42,7 @@
 //
 // A Redactor's output depends only on its key and its input (it caches
 // word placeholders, which only saves time); it is safe for concurrent use.
+//
+// Like every package below the command line, it must not import pipeline
+// or cmd: they call it, and it works the same for any caller.
 package redact

@@ -10,4 +10,7 @@
 // agent frameworks, with their published defaults and, where the sources
 // document them, their defects: the point is to show which guard would have
 // worked. docs/replay.md describes each one.
+//
+// Like every package below the command line, it must not import pipeline
+// or cmd: they call it, and it works the same for any caller.
 package replay

@@ -10,4 +10,7 @@
 // escapes control characters so no escape sequence reaches the terminal, the
 // JSON encoders escape them by construction, and the HTML page sanitizes
 // them and lets html/template escape the markup.
+//
+// Like every package below the command line, it must not import pipeline
+// or cmd: they call it, and it works the same for any caller.
 package report

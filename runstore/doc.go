@@ -9,4 +9,7 @@
 //
 // It imports detect and schema; it must not import spill, ingest, report
 // or cmd: deciding when to spill, and where files go, is spill's.
+//
+// Like every package below the command line, it must not import pipeline
+// or cmd: they call it, and it works the same for any caller.
 package runstore

@@ -4,4 +4,6 @@
 // args hash used when a log does not carry one.
 //
 // It imports nothing of runaway's own, so every other package may depend on it.
+//
+// In particular it must not import pipeline or cmd: they call it.
 package schema

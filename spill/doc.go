@@ -18,4 +18,7 @@
 // It imports runstore (the collector, segments and result files) and
 // detect (the policy and results it hands on); it must not import ingest,
 // report or cmd.
+//
+// Like every package below the command line, it must not import pipeline
+// or cmd: they call it, and it works the same for any caller.
 package spill

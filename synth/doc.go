@@ -14,4 +14,7 @@
 // run), healthy.go, confounders.go and patterns.go (what runs do), vocab.go
 // and tools.go (scenarios, calls, results), rephrase.go, budget.go, usage.go,
 // write.go and json.go (encoding), labels.go.
+//
+// Like every package below the command line, it must not import pipeline
+// or cmd: they call it, and it works the same for any caller.
 package synth

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/runawayhq/runaway/pipeline"
 	"github.com/runawayhq/runaway/report"
 )
 
@@ -35,7 +36,7 @@ var evil = strings.Join(hostile, " ")
 func everyOutput(t *testing.T, path string, explainArgs, scanFlags []string) map[string]string {
 	t.Helper()
 	outs := map[string]string{}
-	for _, f := range explainFormats {
+	for _, f := range pipeline.ExplainFormats {
 		args := append(append([]string{"explain"}, explainArgs...), "--format", f, path)
 		code, out, stderr := runCLI(t, "", args...)
 		if code != exitClean {

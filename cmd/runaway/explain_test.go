@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/runawayhq/runaway/pipeline"
 )
 
 // goldenExplain are the fixtures whose explain output is pinned: a
@@ -24,7 +26,7 @@ var goldenExplain = []struct{ name, run string }{
 // checking the diff), and the same whatever the number of workers.
 func TestExplainGolden(t *testing.T) {
 	for _, g := range goldenExplain {
-		for _, format := range explainFormats {
+		for _, format := range pipeline.ExplainFormats {
 			name := fmt.Sprintf("explain-%s.%s.golden", g.name, format)
 			t.Run(name, func(t *testing.T) {
 				code, out, stderr := runCLI(t, "", "explain", g.run, "--format", format, "--workers", "1", fixturesDir)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/runawayhq/runaway/internal/atomicfile"
+	"github.com/runawayhq/runaway/pipeline"
 	"github.com/runawayhq/runaway/synth"
 )
 
@@ -66,7 +67,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		labelsFile, labelsW = f, f
 	}
 	var sum synth.Summary
-	err := writeOutput(out, stdout, func(w io.Writer) error {
+	err := pipeline.WriteOutput(out, stdout, func(w io.Writer) error {
 		var err error
 		sum, err = synth.Generate(cfg, w, labelsW)
 		return err

@@ -1,6 +1,3 @@
-// Command runaway finds AI-agent runs that ran away: it reads agent step logs
-// (JSON Lines), computes loop indicators per run and reports which runs
-// looped, why, from which step, and what it cost.
 package main
 
 import "os"

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/pipeline"
 )
 
 // policyFlags binds one flag per policy field (yaml key with - for _), so
@@ -14,11 +15,11 @@ import (
 // which overrides the defaults.
 type policyFlags struct {
 	values detect.Policy
-	fields map[string]int // flag name -> field index
+	keys   map[string]string // flag name -> yaml key
 }
 
 func bindPolicyFlags(fs *pflag.FlagSet) *policyFlags {
-	pf := &policyFlags{values: detect.DefaultPolicy(), fields: map[string]int{}}
+	pf := &policyFlags{values: detect.DefaultPolicy(), keys: map[string]string{}}
 	help := map[string]string{}
 	for _, p := range detect.Params() {
 		h := p.Help
@@ -32,7 +33,7 @@ func bindPolicyFlags(fs *pflag.FlagSet) *policyFlags {
 	for i := 0; i < rt.NumField(); i++ {
 		key := rt.Field(i).Tag.Get("yaml")
 		name := strings.ReplaceAll(key, "_", "-")
-		pf.fields[name] = i
+		pf.keys[name] = key
 		switch f := rv.Field(i).Addr().Interface().(type) {
 		case *int:
 			fs.IntVar(f, name, *f, help[key])
@@ -47,13 +48,13 @@ func bindPolicyFlags(fs *pflag.FlagSet) *policyFlags {
 	return pf
 }
 
-// apply copies the flags the user set onto p.
-func (pf *policyFlags) apply(fs *pflag.FlagSet, p *detect.Policy) {
-	dst := reflect.ValueOf(p).Elem()
-	src := reflect.ValueOf(&pf.values).Elem()
+// thresholds are the thresholds the user set by flag.
+func (pf *policyFlags) thresholds(fs *pflag.FlagSet) pipeline.Thresholds {
+	t := pipeline.Thresholds{Values: pf.values}
 	fs.Visit(func(f *pflag.Flag) {
-		if i, ok := pf.fields[f.Name]; ok {
-			dst.Field(i).Set(src.Field(i))
+		if key, ok := pf.keys[f.Name]; ok {
+			t.Keys = append(t.Keys, key)
 		}
 	})
+	return t
 }

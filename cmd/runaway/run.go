@@ -1,19 +1,28 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"runtime"
+	"syscall"
 
+	"github.com/spf13/pflag"
+
+	"github.com/runawayhq/runaway/pipeline"
 	"github.com/runawayhq/runaway/schema"
 )
 
-// Exit codes (docs/design.md, "The contract").
+// Exit codes (docs/design.md, "The contract"); pipeline.ExitCode maps a
+// job's error to them.
 const (
-	exitClean    = 0 // nothing at or above --fail-on
-	exitFindings = 1 // runs at or above --fail-on
-	exitUsage    = 2 // bad flags or arguments
-	exitFailure  = 3 // could not run: unreadable input, failed output, --strict rejects
+	exitClean    = pipeline.ExitClean    // nothing at or above --fail-on
+	exitFindings = pipeline.ExitFindings // runs at or above --fail-on
+	exitUsage    = pipeline.ExitUsage    // bad flags or arguments
+	exitFailure  = pipeline.ExitFailure  // could not run: unreadable input, failed output, --strict rejects
 )
 
 const usageText = `runaway finds AI-agent runs that ran away in step logs (JSON Lines).
@@ -79,4 +88,56 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "runaway: unknown command %q\n\n%s", cmd, usageText)
 	return exitUsage
+}
+
+// parseFlags parses a command's flags; ok is false when the command must
+// end with code (0 after --help, 2 after a bad flag).
+func parseFlags(fs *pflag.FlagSet, args []string, cmd string, stderr io.Writer) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitClean, false
+		}
+		fmt.Fprintf(stderr, "runaway %s: %v\n", cmd, err)
+		return exitUsage, false
+	}
+	return exitClean, true
+}
+
+// exit says on stderr why a job stopped, unless the job has said it
+// already, with the command's usage after a usage error that asks for it,
+// and returns the exit code.
+func exit(cmd string, fs *pflag.FlagSet, stderr io.Writer, err error) int {
+	if err != nil && !pipeline.Reported(err) {
+		fmt.Fprintf(stderr, "runaway %s: %v\n", cmd, err)
+		var usage *pipeline.UsageError
+		if errors.As(err, &usage) && usage.ShowUsage {
+			fs.Usage()
+		}
+	}
+	return pipeline.ExitCode(err)
+}
+
+// interruptible is the context of a job: until stop, SIGINT and SIGTERM
+// cancel it instead of killing the process, so that the job removes its
+// temporary files and writes no report.
+func interruptible() (ctx context.Context, stop context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// colorWanted: colour only on a terminal, and never when NO_COLOR is set
+// (https://no-color.org).
+func colorWanted(w io.Writer) bool {
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return false
+	}
+	return isTerminal(w)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

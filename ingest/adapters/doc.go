@@ -14,4 +14,7 @@
 // The package imports schema only: it must not import ingest, detect or
 // report, so converting a document never depends on how it is read or
 // analysed.
+//
+// Like every package below the command line, it must not import pipeline
+// or cmd: they call it, and it works the same for any caller.
 package adapters

@@ -11,6 +11,8 @@
 // link is replaced by a regular file. Targets that exist and are not regular
 // files (devices, pipes, directories) are refused, since replacing
 // /dev/stdout or a FIFO by a file is never what the caller meant.
+//
+// It must not import pipeline or cmd: they call it.
 package atomicfile
 
 import (

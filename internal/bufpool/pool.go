@@ -7,6 +7,8 @@
 // of the garbage collector. Buffers come in power-of-two classes, so a
 // released buffer fits the next chunk's builder of the same column; idle
 // buffers are kept up to a byte bound and the rest left to the collector.
+//
+// It must not import pipeline or cmd: they call it.
 package bufpool
 
 import (

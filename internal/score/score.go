@@ -2,6 +2,8 @@
 // or hand-labelled runs): precision and recall of the runaway verdict, the
 // rate at which healthy runs are flagged, root-cause accuracy and onset
 // accuracy.
+//
+// It must not import pipeline or cmd: they call it.
 package score
 
 import (

@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"bytes"
@@ -71,15 +71,17 @@ func TestRunsThatLogAgainLateAreReadAgain(t *testing.T) {
 		}
 	}
 
-	code, want, stderr := runCLI(t, input, "scan", "--format", "ndjson", "--max-memory", "64MiB", "-")
-	if code != exitClean || strings.Contains(stderr, "read again") {
+	cfg := scanConfig("-")
+	cfg.Format, cfg.MaxMemory = "ndjson", 64<<20
+	code, want, stderr := runScan(t, input, cfg)
+	if code != ExitClean || strings.Contains(stderr, "read again") {
 		t.Fatalf("stdin: exit %d, stderr %q", code, stderr)
 	}
 	out := t.TempDir()
 	jsonPath, promPath := filepath.Join(out, "scan.json"), filepath.Join(out, "scan.prom")
-	code, got, stderr := runCLI(t, "", "scan", "--format", "ndjson", "--max-memory", "64MiB",
-		"--output", "json="+jsonPath, "--output", "prom="+promPath, dir)
-	if code != exitClean {
+	cfg.Paths, cfg.Outputs = []string{dir}, []string{"json=" + jsonPath, "prom=" + promPath}
+	code, got, stderr := runScan(t, "", cfg)
+	if code != ExitClean {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	var n int

@@ -1,9 +1,8 @@
-package main
+package pipeline
 
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,11 +13,12 @@ import (
 	"github.com/runawayhq/runaway/ingest"
 )
 
-// progress draws a bar on stderr while a scan runs: bytes read of the
+// progress draws a bar on stderr while a job runs: bytes read of the
 // total, MB/s and ETA while reading, then runs analyzed, and the runs and
 // flagged runs so far. A nil *progress does nothing, so callers need not
-// check; the bar is only made for a terminal and never with --quiet, so
-// logs and pipes get no control characters.
+// check; it is only made when Config.Progress is set, which the CLI sets
+// for a terminal without --quiet, so logs and pipes get no control
+// characters.
 type progress struct {
 	w        io.Writer
 	mu       sync.Mutex // guards bar, which analyzing replaces
@@ -36,24 +36,8 @@ type progress struct {
 
 const progressTick = 250 * time.Millisecond
 
-// startProgress returns nil unless stderr is a terminal and quiet is false.
-func startProgress(stderr io.Writer, quiet bool) *progress {
-	if quiet || !isTerminal(stderr) {
-		return nil
-	}
-	return newProgress(stderr)
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// newProgress draws on w whatever w is; tests use it with a buffer.
+// newProgress draws on w whatever w is: the caller decides whether w is a
+// terminal (Config.Progress); tests use it with a buffer.
 func newProgress(w io.Writer) *progress {
 	p := &progress{w: w, stop: make(chan struct{})}
 	p.bar = progressbar.NewOptions64(-1,

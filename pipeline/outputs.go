@@ -1,14 +1,16 @@
-package main
+package pipeline
 
 import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/internal/atomicfile"
 	"github.com/runawayhq/runaway/report"
 )
 
@@ -24,8 +26,8 @@ type output struct {
 // or put it first (json), and are written at the end.
 var streamedFormats = []string{"ndjson", "parquet"}
 
-// outputFormats are the formats --output takes.
-var outputFormats = append(slices.Clone(report.Formats), "parquet", "prom")
+// OutputFormats are the formats ScanConfig.Outputs (--output) takes.
+var OutputFormats = append(slices.Clone(report.Formats), "parquet", "prom")
 
 // parseOutputs reads --output FORMAT=PATH values.
 func parseOutputs(specs []string) ([]output, error) {
@@ -34,10 +36,10 @@ func parseOutputs(specs []string) ([]output, error) {
 	for _, spec := range specs {
 		format, path, ok := strings.Cut(spec, "=")
 		if !ok || path == "" {
-			return nil, fmt.Errorf("--output %q: want FORMAT=PATH, FORMAT one of %s", spec, strings.Join(outputFormats, ", "))
+			return nil, fmt.Errorf("--output %q: want FORMAT=PATH, FORMAT one of %s", spec, strings.Join(OutputFormats, ", "))
 		}
-		if !slices.Contains(outputFormats, format) {
-			return nil, fmt.Errorf("--output %q: unknown format %q; want one of %s", spec, format, strings.Join(outputFormats, ", "))
+		if !slices.Contains(OutputFormats, format) {
+			return nil, fmt.Errorf("--output %q: unknown format %q; want one of %s", spec, format, strings.Join(OutputFormats, ", "))
 		}
 		if path != "-" && seen[path] {
 			return nil, fmt.Errorf("--output %q: %s is written twice", spec, path)
@@ -117,7 +119,7 @@ func (s *streamSink) abortFile() { s.dest.abort() }
 // worst flagged runs), prom.
 func writeFinal(o output, stdout io.Writer, scan *report.Scan, spool *report.JSONSpool, overview *report.HTMLOverview,
 	opts report.Options, timing report.ScanTiming) error {
-	return writeOutput(o.path, stdout, func(w io.Writer) error {
+	return WriteOutput(o.path, stdout, func(w io.Writer) error {
 		switch o.format {
 		case "prom":
 			return report.WriteProm(w, &scan.Summary, timing)
@@ -139,9 +141,72 @@ func scanTiming(start time.Time) report.ScanTiming {
 func countStdout(outs []output) int {
 	n := 0
 	for _, o := range outs {
-		if o.path == "" || o.path == "-" {
+		if toStdout(o.path) {
 			n++
 		}
 	}
 	return n
 }
+
+// WriteOutput writes a report to path atomically, or to stdout when path
+// is "" or "-": a failed write leaves nothing at path.
+func WriteOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
+	dest, err := openDestination(path, stdout)
+	if err != nil {
+		return err
+	}
+	if err := write(dest.w); err != nil {
+		dest.abort()
+		return err
+	}
+	return dest.commit()
+}
+
+// destination is where a report goes: stdout ("" or "-"), a file replaced
+// atomically on commit, or a path that is not a regular file (/dev/null, a
+// FIFO), written directly: there is nothing to replace atomically.
+type destination struct {
+	w    io.Writer
+	file *atomicfile.File
+	dev  *os.File
+}
+
+func openDestination(path string, stdout io.Writer) (*destination, error) {
+	if path == "" || path == "-" {
+		return &destination{w: stdout}, nil
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() && !st.IsDir() {
+		dev, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &destination{w: dev, dev: dev}, nil
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	return &destination{w: f, file: f}, nil
+}
+
+func (d *destination) commit() error {
+	switch {
+	case d.file != nil:
+		return d.file.Commit()
+	case d.dev != nil:
+		return d.dev.Close()
+	}
+	return nil
+}
+
+func (d *destination) abort() {
+	if d.file != nil {
+		d.file.Abort()
+	}
+	if d.dev != nil {
+		_ = d.dev.Close()
+	}
+}
+
+// toStdout reports whether path names stdout.
+func toStdout(path string) bool { return path == "" || path == "-" }

@@ -1,0 +1,162 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/explain"
+	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/redact"
+	"github.com/runawayhq/runaway/replay"
+	"github.com/runawayhq/runaway/report"
+)
+
+// ExplainFormats are the formats Explain writes.
+var ExplainFormats = []string{"text", "md", "html"}
+
+// ExplainConfig is a post-mortem of some runs.
+type ExplainConfig struct {
+	Config
+	RunIDs []string // the runs, in the report's order; repeats are dropped
+	Format string   // --format: one of ExplainFormats
+	Out    string   // --out; "" or "-" is stdout
+	// Guards are the guards considered when choosing the one that would
+	// have stopped a run, as NAME or NAME:param=value,... (--guard); none
+	// is every built-in guard.
+	Guards []string
+	Redact bool // --redact: placeholders for args values, goals and reasons
+	Color  bool // colour text written to stdout (the CLI: stdout is a terminal, no NO_COLOR)
+}
+
+// Explain reads the lines of cfg.RunIDs only and writes their
+// post-mortems. A run not in the input is an *InputError, after the others
+// are written.
+func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, stderr io.Writer) error {
+	if !slices.Contains(ExplainFormats, cfg.Format) {
+		return usagef("--format %q: want one of %s", cfg.Format, strings.Join(ExplainFormats, ", "))
+	}
+	guards, err := parseGuards(cfg.Guards)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	ids := uniqueIDs(cfg.RunIDs)
+	if len(ids) == 0 {
+		return &UsageError{Err: errors.New("want a run id and at least one input: runaway explain RUN_ID PATH..."), ShowUsage: true}
+	}
+	for _, id := range ids {
+		if id == "" {
+			return usagef("a run id is empty")
+		}
+	}
+	var redactor report.Redactor
+	if cfg.Redact {
+		redactor = redact.New(nil)
+	}
+	in := input{Config: cfg.Config, job: "explain"}
+	built, stats, err := in.explainRuns(ctx, stdin, stderr, ids, guards, redactor)
+	if err != nil {
+		return err
+	}
+	var runs []*explain.Run
+	var missing []string
+	for _, id := range ids {
+		if r := built[id]; r != nil {
+			runs = append(runs, r)
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	if len(runs) > 0 {
+		color := cfg.Format == "text" && toStdout(cfg.Out) && cfg.Color
+		if err := WriteOutput(cfg.Out, stdout, func(w io.Writer) error {
+			return writeExplain(w, cfg.Format, runs, color)
+		}); err != nil {
+			return outputf("writing the report: %v", err)
+		}
+	}
+	if len(missing) > 0 {
+		quoted := make([]string, len(missing))
+		for k, id := range missing {
+			quoted[k] = fmt.Sprintf("%q", id)
+		}
+		return inputf("run %s not found in the input (%d lines read, %d of other runs skipped)",
+			strings.Join(quoted, ", "), stats.Lines, stats.Skipped)
+	}
+	return in.strictErr(stats)
+}
+
+// explainRuns reads the lines of the runs ids from the inputs and builds
+// their models, by run id; a run not in the input has none. Only the lines
+// that can hold the ids are decoded. It is explain's pipeline, and the
+// scan's for the timelines its html overview embeds.
+func (in *input) explainRuns(ctx context.Context, stdin io.Reader, stderr io.Writer,
+	ids []string, guards []replay.Guard, redactor report.Redactor) (map[string]*explain.Run, ingest.Stats, error) {
+	lines := make(map[string][][]byte, len(ids))
+	in.runIDs = ids
+	in.onStepLine = func(l ingest.StepLine) { lines[l.RunID] = append(lines[l.RunID], l.Raw) }
+	collector, policy, stats, err := in.read(ctx, stdin, stderr)
+	if err != nil {
+		return nil, stats, err
+	}
+	in.progress.finish()
+	built := make(map[string]*explain.Run, len(ids))
+	collector.Visit(policy, in.Workers, func(r detect.RunSteps, res *detect.RunResult) {
+		// Visit calls one at a time: the guards are reset for each run.
+		built[r.ID()] = explain.Build(explain.Input{Steps: r, Result: res, Lines: lines[r.ID()], Guards: guards, Redact: redactor})
+		delete(lines, r.ID())
+	})
+	return built, stats, nil
+}
+
+func writeExplain(w io.Writer, format string, runs []*explain.Run, color bool) error {
+	switch format {
+	case "md":
+		return explain.WriteMarkdown(w, runs)
+	case "html":
+		return explain.WriteHTML(w, runs)
+	}
+	return explain.WriteText(w, runs, explain.TextOptions{Color: color})
+}
+
+// uniqueIDs drops repeated ids, keeping the first place of each: the
+// report follows the order the runs were asked for.
+func uniqueIDs(ids []string) []string {
+	var out []string
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// parseGuards reads guard specs, NAME or NAME:param=value,... (--guard);
+// none means every built-in guard. A guard named twice (same name and
+// params) is replayed once; the order is the registry's, whatever the
+// order of the specs.
+func parseGuards(specs []string) ([]replay.Guard, error) {
+	if len(specs) == 0 {
+		return replay.Defaults(), nil
+	}
+	var out []replay.Guard
+	seen := map[string]bool{}
+	for _, s := range specs {
+		gs, err := replay.Parse(s)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range gs {
+			if !seen[g.Name()] {
+				seen[g.Name()] = true
+				out = append(out, g)
+			}
+		}
+	}
+	replay.Sort(out)
+	return out, nil
+}

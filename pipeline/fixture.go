@@ -1,0 +1,226 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/fixture"
+	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/redact"
+	"github.com/runawayhq/runaway/runstore"
+)
+
+// FixtureConfig is the making of regression fixtures from runs of the
+// input (docs/fixtures.md).
+type FixtureConfig struct {
+	Config
+	// RunIDs are the runs to make fixtures of; with AllFlagged, none may be
+	// given: every runaway run is taken (--all-flagged).
+	RunIDs     []string
+	AllFlagged bool
+	Out        string // --out: the directory written to (required)
+	Force      bool   // --force: replace existing fixtures of the same runs
+
+	// Minimize shrinks each run within MinimizeBudget detection calls
+	// (--minimize, --minimize-budget).
+	Minimize       bool
+	MinimizeBudget int
+	// BeforeMinimize, if set, is called once the input is read, before
+	// minimizing: the CLI relaxes the garbage collector there.
+	BeforeMinimize func()
+
+	// NoRedact keeps the logged text (--no-redact); otherwise placeholders
+	// are derived from the key in RedactKeyFile, or a fixed public key.
+	NoRedact      bool
+	RedactKeyFile string
+}
+
+// Fixture writes each run of cfg.RunIDs (or every runaway run) as a
+// fixture under cfg.Out, and says on stderr what each holds. Every run
+// that can be is written; runs not found, that cannot become a faithful
+// fixture, or whose fixture exists without Force, are reported on stderr
+// and make a *PartialError.
+func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.Writer) error {
+	ids, err := cfg.targets()
+	if err != nil {
+		return err
+	}
+	var red *redact.Redactor
+	if !cfg.NoRedact {
+		var key []byte
+		if cfg.RedactKeyFile != "" {
+			k, err := os.ReadFile(cfg.RedactKeyFile)
+			if err != nil {
+				return usagef("--redact-key-file: %v", err)
+			}
+			key = []byte(strings.TrimSpace(string(k)))
+			if len(key) == 0 {
+				// Falling back to the public key would look private and not be.
+				return usagef("--redact-key-file %s is empty", cfg.RedactKeyFile)
+			}
+		}
+		red = redact.New(key)
+	} else if cfg.RedactKeyFile != "" {
+		return usagef("--redact-key-file and --no-redact contradict each other")
+	}
+	in := input{Config: cfg.Config, job: "fixture"}
+	if cfg.AllFlagged {
+		if slices.Contains(cfg.Paths, "-") {
+			return usagef("--all-flagged reads the input twice; give files, not stdin")
+		}
+		if ids, err = in.runawayRuns(ctx, stdin, stderr); err != nil {
+			return err
+		}
+		if len(ids) == 0 {
+			fmt.Fprintln(stderr, "runaway fixture: no runaway runs in the input; nothing written")
+			return nil
+		}
+	}
+	lines := map[string][][]byte{}
+	in.runIDs = ids
+	in.onStepLine = func(l ingest.StepLine) { lines[l.RunID] = append(lines[l.RunID], l.Raw) }
+	var policy detect.Policy
+	sink, _, err := in.readInto(ctx, stdin, stderr, func(p detect.Policy) (batchSink, error) {
+		policy = p
+		return runstore.NewCollector(nil), nil
+	})
+	if err != nil {
+		return err
+	}
+	results := sink.(*runstore.Collector).Results(policy, cfg.Workers)
+	in.progress.finish()
+	if cfg.Minimize && cfg.BeforeMinimize != nil {
+		cfg.BeforeMinimize()
+	}
+	return cfg.build(ctx, ids, lines, results, policy, red, stderr)
+}
+
+// targets checks the runs and inputs asked for, and returns the run ids
+// sorted and without repeats.
+func (cfg *FixtureConfig) targets() ([]string, error) {
+	switch {
+	case cfg.Out == "":
+		return nil, usagef("--out DIR is required")
+	case cfg.MinimizeBudget < 1:
+		return nil, usagef("--minimize-budget must be at least 1")
+	case cfg.AllFlagged && len(cfg.RunIDs) > 0:
+		return nil, usagef("--all-flagged takes every runaway run; drop --run")
+	case !cfg.AllFlagged && len(cfg.RunIDs) == 0:
+		return nil, &UsageError{Err: errors.New("name a run id, then the inputs"), ShowUsage: true}
+	}
+	if len(cfg.Paths) == 0 {
+		return nil, usagef("no input; name files, directories, globs or - for stdin")
+	}
+	ids := slices.Clone(cfg.RunIDs)
+	for _, id := range ids {
+		if id == "" {
+			return nil, usagef("an empty run id names no run")
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
+}
+
+// runawayRuns reads the whole input once and returns the ids of its
+// runaway runs, sorted.
+func (in *input) runawayRuns(ctx context.Context, stdin io.Reader, stderr io.Writer) ([]string, error) {
+	c, policy, _, err := in.read(ctx, stdin, stderr)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, r := range c.Results(policy, in.Workers) {
+		if r.Verdict == detect.Runaway {
+			ids = append(ids, r.RunID)
+		}
+	}
+	in.progress.finish()
+	in.progress = nil
+	in.RejectsFile = "" // written by this pass; the next reads only the runaway runs
+	return ids, nil
+}
+
+// build makes, names and writes the fixtures. Every run that can be is
+// written; a run not found, one that cannot become a faithful fixture, or
+// a fixture that exists without Force makes a *PartialError, after the
+// others are written.
+func (cfg *FixtureConfig) build(ctx context.Context, ids []string, lines map[string][][]byte, results []detect.RunResult,
+	policy detect.Policy, red *redact.Redactor, stderr io.Writer) error {
+	a := &fixture.Analyzer{Alloc: memory.NewGoAllocator(), Policy: policy, MaxLineBytes: cfg.MaxLineBytes}
+	byID := map[string]*detect.RunResult{}
+	for i := range results {
+		byID[results[i].RunID] = &results[i]
+	}
+	failed := 0
+	names := fixture.NewNames()
+	for _, id := range ids {
+		if ctx.Err() != nil {
+			return &InterruptedError{Msg: "interrupted"}
+		}
+		if len(lines[id]) == 0 || byID[id] == nil {
+			fmt.Fprintf(stderr, "runaway fixture: run %q: not found in the input\n", id)
+			failed++
+			continue
+		}
+		fx, err := fixture.Build(ctx, a, id, lines[id], fixture.BuildOptions{Redactor: red, Minimize: cfg.Minimize, Budget: cfg.MinimizeBudget})
+		if err != nil {
+			fmt.Fprintf(stderr, "runaway fixture: %v\n", err)
+			failed++
+			continue
+		}
+		// The run as the scan saw it, among every other run, and as the
+		// fixture holds it must agree: the analysis of a run does not
+		// depend on the rest of the input.
+		if d := fixture.Diff(fixture.WantOf(byID[id]), fx.Original); len(d) > 0 {
+			fmt.Fprintf(stderr, "runaway fixture: run %q: its steps alone get another verdict than in the input (%v)\n", id, d)
+			failed++
+			continue
+		}
+		name := names.Name(id, func(name string) bool {
+			p, err := fixture.PathsFor(cfg.Out, name)
+			return err != nil || (p.Exists() && !p.OwnedBy(id))
+		})
+		paths, err := fixture.PathsFor(cfg.Out, name)
+		if err != nil {
+			fmt.Fprintf(stderr, "runaway fixture: run %q: %v\n", id, err)
+			failed++
+			continue
+		}
+		if paths.Exists() && !cfg.Force {
+			fmt.Fprintf(stderr, "runaway fixture: run %q: %s exists; --force replaces it\n", id, paths.Steps)
+			failed++
+			continue
+		}
+		if err := fixture.Write(paths, fx); err != nil {
+			return outputf("run %q: %v", id, err)
+		}
+		fmt.Fprintf(stderr, "%s: %s\n", paths.Steps, describeWant(fx.Want))
+		if m := fx.Minimized; m != nil {
+			note := ""
+			if m.Exhausted {
+				note = " (budget reached: smaller, not minimal)"
+			}
+			fmt.Fprintf(stderr, "  minimized: %d -> %d steps, %d -> %d fields, %d detection calls%s\n",
+				m.StepsBefore, m.StepsAfter, m.FieldsBefore, m.FieldsAfter, m.Calls, note)
+		}
+	}
+	if failed > 0 {
+		return &PartialError{Failed: failed, What: "fixtures"}
+	}
+	return nil
+}
+
+func describeWant(w fixture.Want) string {
+	if w.Verdict == detect.Healthy.String() {
+		return fmt.Sprintf("%s, detectors [%s]", w.Verdict, strings.Join(w.Detectors, " "))
+	}
+	return fmt.Sprintf("%s %s from step %d, detectors [%s]", w.Verdict, w.RootCause, w.OnsetStep, strings.Join(w.Detectors, " "))
+}

@@ -1,0 +1,318 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/internal/atomicfile"
+	"github.com/runawayhq/runaway/internal/bufpool"
+	"github.com/runawayhq/runaway/pricing"
+	"github.com/runawayhq/runaway/report"
+	"github.com/runawayhq/runaway/runstore"
+)
+
+// maxRejectMessages bounds the reject lines printed on stderr; the summary
+// and --rejects have them all.
+const maxRejectMessages = 20
+
+// maxListed is how many skipped or unread files a message names.
+const maxListed = 20
+
+// input is one read of a job's input: its Config and what the job adds to
+// it (budgets, a selection of runs or sources), and what the read found.
+type input struct {
+	Config
+	job string // names the command in messages: "runaway scan: ..."
+
+	// maxSpanBytes bounds the spans held (scan: --max-memory); 0 is
+	// ingest's default.
+	maxSpanBytes int64
+	// inFlightBytes bounds the input being decoded at once (scan's
+	// --max-memory); 0 is ingest's default.
+	inFlightBytes int
+	// reuseBuffers, when positive, has batches built in buffers recycled
+	// from released ones, keeping up to that many idle bytes: for a sink
+	// that keeps nothing of a batch after it returns (scan's collector
+	// copies what it needs).
+	reuseBuffers int
+	// runIDs, set by explain and fixture, reads only these runs (see
+	// ingest.Options.RunIDs); nil reads every run.
+	runIDs []string
+	// onlySources, if non-nil, reads only the sources of these names.
+	onlySources map[string]bool
+	// onStepLine, if set, receives every step line read, verbatim.
+	onStepLine func(ingest.StepLine)
+
+	// skipped lists the files walks and listings passed over, as
+	// "name: why", in the order found.
+	skipped []string
+	// progress is the bar of the read, nil when there is none.
+	progress *progress
+}
+
+// batchSink takes the batches a job reads: a collector, or for scan a
+// spill.Store that bounds memory.
+type batchSink interface {
+	Add(arrow.RecordBatch) error
+	Rows() int
+}
+
+// read reads every source into a collector, ready to analyze with the
+// policy it returns.
+func (in *input) read(ctx context.Context, stdin io.Reader, stderr io.Writer) (*runstore.Collector, detect.Policy, ingest.Stats, error) {
+	var policy detect.Policy
+	sink, stats, err := in.readInto(ctx, stdin, stderr, func(p detect.Policy) (batchSink, error) {
+		policy = p
+		return runstore.NewCollector(nil), nil
+	})
+	if err != nil {
+		return nil, policy, stats, err
+	}
+	return sink.(*runstore.Collector), policy, stats, nil
+}
+
+// policy is the policy the configuration names: the defaults, then
+// --policy, then the thresholds set one by one.
+func (in *input) policy() (detect.Policy, error) {
+	policy := detect.DefaultPolicy()
+	if in.PolicyFile != "" {
+		if err := detect.LoadPolicyFile(in.PolicyFile, &policy); err != nil {
+			return policy, usagef("--policy: %v", err)
+		}
+	}
+	in.Thresholds.apply(&policy)
+	if err := policy.Validate(); err != nil {
+		return policy, &UsageError{Err: err}
+	}
+	return policy, nil
+}
+
+// readInto checks the configuration and reads every source into the sink
+// newSink makes once the policy is known.
+func (in *input) readInto(ctx context.Context, stdin io.Reader, stderr io.Writer,
+	newSink func(detect.Policy) (batchSink, error)) (batchSink, ingest.Stats, error) {
+	if len(in.Paths) == 0 {
+		return nil, ingest.Stats{}, &UsageError{Err: errors.New("no input; name files, directories, globs or - for stdin"), ShowUsage: true}
+	}
+	if in.MaxLineBytes < 1024 {
+		return nil, ingest.Stats{}, usagef("--max-line-bytes must be at least 1024")
+	}
+	if !slices.Contains(ingest.InputFormats(), in.InputFormat) {
+		return nil, ingest.Stats{}, usagef("--input-format %q: want one of %s", in.InputFormat, strings.Join(ingest.InputFormats(), ", "))
+	}
+	if in.MaxDocBytes < 1024 {
+		return nil, ingest.Stats{}, usagef("--max-doc-bytes must be at least 1024")
+	}
+	policy, err := in.policy()
+	if err != nil {
+		return nil, ingest.Stats{}, err
+	}
+
+	in.skipped = nil
+	listed, err := ingest.ExpandArgs(ctx, in.Paths, stdin, ingest.Filter{Include: in.Include, Exclude: in.Exclude,
+		Skipped: func(name, why string) { in.skipped = append(in.skipped, name+": "+why) }})
+	if err != nil {
+		var usage *ingest.UsageError
+		if errors.As(err, &usage) {
+			return nil, ingest.Stats{}, &UsageError{Err: err}
+		}
+		return nil, ingest.Stats{}, &InputError{Err: err}
+	}
+	if in.Progress {
+		in.progress = newProgress(stderr)
+	}
+	sources := func(yield func(ingest.Source, error) bool) {
+		for s, err := range listed {
+			if err == nil {
+				if in.onlySources != nil && !in.onlySources[s.Name] {
+					continue
+				}
+				s = in.progress.source(s)
+			}
+			if !yield(s, err) {
+				return
+			}
+		}
+	}
+	sink, err := newSink(policy)
+	if err != nil {
+		return nil, ingest.Stats{}, &UsageError{Err: err}
+	}
+	stats, err := in.collect(ctx, sources, policy, sink, stderr)
+	if err != nil {
+		in.progress.finish()
+		in.progress = nil
+	}
+	return sink, stats, err
+}
+
+// collect reads every source into sink.
+func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, error], policy detect.Policy, sink batchSink, stderr io.Writer) (ingest.Stats, error) {
+	var err error
+	var rejectsFile *atomicfile.File
+	if in.RejectsFile != "" {
+		rejectsFile, err = atomicfile.Create(in.RejectsFile)
+		if err != nil {
+			return ingest.Stats{}, outputf("--rejects: %v", err)
+		}
+		defer rejectsFile.Abort()
+	}
+	var prices *pricing.Table
+	if in.PricesFile != "" {
+		if prices, err = pricing.Load(in.PricesFile); err != nil {
+			return ingest.Stats{}, usagef("--prices: %v", err)
+		}
+	}
+	printed := 0
+	var alloc memory.Allocator = memory.NewGoAllocator()
+	if in.reuseBuffers > 0 {
+		alloc = bufpool.New(in.reuseBuffers)
+	}
+	opts := ingest.Options{
+		Alloc:         alloc,
+		MaxLineBytes:  in.MaxLineBytes,
+		MaxDocBytes:   in.MaxDocBytes,
+		InputFormat:   in.InputFormat,
+		StripOutput:   in.StripOutput,
+		Prices:        prices,
+		MaxSpanBytes:  in.maxSpanBytes,
+		Workers:       in.Workers,
+		KeepGoing:     in.KeepGoing,
+		VolatileKeys:  policy.Volatile(),
+		InFlightBytes: in.inFlightBytes,
+		RunIDs:        in.runIDs,
+		OnStepLine:    in.onStepLine,
+		OnSource: func(i int, name string) {
+			if named, ok := sink.(interface{ SetSourceName(int, string) }); ok {
+				named.SetSourceName(i, name)
+			}
+		},
+		OnReject: func(r ingest.Reject) {
+			if printed < maxRejectMessages {
+				fmt.Fprintf(stderr, "%s:%d: rejected: %s\n", r.File, r.Line, r.Reason)
+			}
+			printed++
+		},
+	}
+	if rejectsFile != nil {
+		opts.Rejects = rejectsFile
+	}
+	stats, err := ingest.ReadSeq(ctx, sources, opts, func(rec arrow.RecordBatch) error {
+		err := sink.Add(rec)
+		in.progress.setSteps(sink.Rows())
+		return err
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return stats, &InterruptedError{Msg: fmt.Sprintf("interrupted after %d lines; no report written", stats.Lines)}
+		}
+		return stats, &InputError{Err: err}
+	}
+	if printed > maxRejectMessages {
+		fmt.Fprintf(stderr, "... %d more rejected lines (see the summary; --rejects FILE keeps them all)\n", printed-maxRejectMessages)
+	}
+	for _, fail := range stats.Failed {
+		fmt.Fprintf(stderr, "runaway %s: skipped (--keep-going): %v\n", in.job, fail)
+	}
+	if rejectsFile != nil {
+		if err := rejectsFile.Commit(); err != nil {
+			return stats, outputf("--rejects: %v", err)
+		}
+	}
+	if stats.EmptyFiles > 0 {
+		fmt.Fprintf(stderr, "runaway %s: warning: %d empty input file(s)\n", in.job, stats.EmptyFiles)
+	}
+	return stats, in.nothingPassesSilently(&stats, stderr)
+}
+
+// nothingPassesSilently reports the inputs that gave nothing: files a
+// directory walk skipped, and sources read to their end without one step.
+// A source that gave nothing stops the job (exit 3) unless --keep-going,
+// which makes it a failed source of a partial report; a job that found no
+// file it reads at all always stops.
+func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) error {
+	if n := len(in.skipped); n > 0 {
+		fmt.Fprintf(stderr, "runaway %s: skipped %d file(s) that hold no log runaway reads:\n", in.job, n)
+		for _, s := range in.skipped[:min(n, maxListed)] {
+			fmt.Fprintf(stderr, "  %s\n", s)
+		}
+		if n > maxListed {
+			fmt.Fprintf(stderr, "  ... and %d more\n", n-maxListed)
+		}
+		if stats.Files == 0 && len(stats.Failed) == 0 {
+			return inputf("no file to read; no report written")
+		}
+	}
+	for _, u := range stats.Unread {
+		fmt.Fprintf(stderr, "runaway %s: %s: no step read (%d line(s) rejected, the first at line %d)\n", in.job, u.Source, u.Rejected, u.Line)
+	}
+	if len(stats.Unread) == 0 || stats.Steps == 0 {
+		return nil // nothing read at all is the caller's to report
+	}
+	if !in.KeepGoing {
+		return inputf("%d input(s) gave no step; no report written (--keep-going reports the rest as partial)", len(stats.Unread))
+	}
+	for _, u := range stats.Unread {
+		stats.Failed = append(stats.Failed, ingest.SourceError{Source: u.Source,
+			Err: fmt.Errorf("no step read: %d line(s) rejected; line %d: %s", u.Rejected, u.Line, u.Reason)})
+	}
+	return nil
+}
+
+// strictErr is the error of --strict when lines were rejected.
+func (in *input) strictErr(stats ingest.Stats) error {
+	if in.Strict && stats.Rejected > 0 {
+		return inputf("%d input lines rejected (--strict)", stats.Rejected)
+	}
+	return nil
+}
+
+// rejectKinds renders reject counts by kind, most first: "unknown_format 3, malformed_json 1".
+func rejectKinds(byKind map[string]int64) string {
+	kinds := make([]string, 0, len(byKind))
+	for k := range byKind {
+		kinds = append(kinds, k)
+	}
+	slices.SortFunc(kinds, func(a, b string) int {
+		return cmp.Or(cmp.Compare(byKind[b], byKind[a]), strings.Compare(a, b))
+	})
+	for i, k := range kinds {
+		kinds[i] = fmt.Sprintf("%s %d", k, byKind[k])
+	}
+	return strings.Join(kinds, ", ")
+}
+
+// inputStats is the summary's view of what was read.
+func inputStats(stats ingest.Stats, skipped []string) report.InputStats {
+	in := report.InputStats{
+		Files:         stats.Files,
+		EmptyFiles:    stats.EmptyFiles,
+		LinesRead:     stats.Lines,
+		BlankLines:    stats.BlankLines,
+		LinesRejected: stats.Rejected,
+		RejectsByKind: stats.RejectsByKind,
+		Steps:         stats.Steps,
+	}
+	for _, fail := range stats.Failed {
+		in.FailedSources = append(in.FailedSources, fail.Error())
+	}
+	in.SkippedFiles = skipped
+	for name, fs := range stats.Formats {
+		if in.Formats == nil {
+			in.Formats = map[string]report.FormatRead{}
+		}
+		in.Formats[name] = report.FormatRead{Files: fs.Files, Steps: fs.Steps}
+	}
+	return in
+}

@@ -1,0 +1,79 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/runawayhq/runaway/internal/score"
+	"github.com/runawayhq/runaway/replay"
+)
+
+// ReplayConfig is a replay of runtime guards over the input's runs.
+type ReplayConfig struct {
+	Config
+	// Guards are the guards replayed, as NAME or NAME:param=value,...
+	// (--guard); none is every built-in guard.
+	Guards []string
+	// Labels, if set, is a labels file whose runaway and healthy runs
+	// replace runaway's verdicts (--labels).
+	Labels   string
+	Format   string // --format: "table" or "json"
+	Out      string // --out; "" or "-" is stdout
+	Examples int    // --examples: table, the healthy and suspicious runs stopped listed per guard
+}
+
+// Replay reads the input, replays the guards over every run and writes
+// what each would have stopped.
+func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stderr io.Writer) error {
+	if cfg.Format != "table" && cfg.Format != "json" {
+		return usagef("--format %q: want table or json", cfg.Format)
+	}
+	if cfg.Examples < 0 {
+		return usagef("--examples must be >= 0")
+	}
+	selected, err := parseGuards(cfg.Guards)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	var truth map[string]replay.Label
+	if cfg.Labels != "" {
+		ls, err := score.ReadLabelsFile(cfg.Labels)
+		if err != nil {
+			return inputf("--labels: %v", err)
+		}
+		truth = make(map[string]replay.Label, len(ls))
+		for id, l := range ls {
+			confounders := []string{"none"} // as eval names them
+			if l.Confounder != "" {
+				confounders = strings.Split(l.Confounder, ",")
+			}
+			truth[id] = replay.Label{Runaway: l.Label == score.LabelRunaway, OnsetStep: l.OnsetStep, RootCause: l.RootCause, Confounders: confounders}
+		}
+	}
+	in := input{Config: cfg.Config, job: "replay"}
+	collector, policy, stats, err := in.read(ctx, stdin, stderr)
+	if err != nil {
+		return err
+	}
+	in.progress.finish() // the bar shows reading; the analysis is quick next to it
+	rp := replay.New(selected, truth)
+	collector.Visit(policy, cfg.Workers, rp.Visit)
+	rep := rp.Report()
+	for _, fail := range stats.Failed {
+		rep.FailedSources = append(rep.FailedSources, fail.Error())
+	}
+	if cfg.Labels != "" && rep.Runs.Total == 0 {
+		fmt.Fprintln(stderr, "runaway replay: warning: no run in the logs has a label")
+	}
+	if err := WriteOutput(cfg.Out, stdout, func(w io.Writer) error {
+		if cfg.Format == "json" {
+			return replay.WriteJSON(w, rep)
+		}
+		return replay.WriteTable(w, rep, replay.TableOptions{Examples: cfg.Examples})
+	}); err != nil {
+		return outputf("writing the report: %v", err)
+	}
+	return in.strictErr(stats)
+}

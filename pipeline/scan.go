@@ -1,0 +1,462 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/explain"
+	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/redact"
+	"github.com/runawayhq/runaway/replay"
+	"github.com/runawayhq/runaway/report"
+	"github.com/runawayhq/runaway/spill"
+)
+
+// MaxHTMLTimelines caps ScanConfig.HTMLTimelines so that the page stays a
+// few MB (25 timelines added 1.1 MB to the page on the bench corpus).
+const MaxHTMLTimelines = 32
+
+// MinMemory is the smallest ScanConfig.MaxMemory.
+const MinMemory = 64 << 20
+
+// ScanConfig is a scan: the input, the reports it writes and its gate.
+type ScanConfig struct {
+	Config
+
+	// The reports, all written from one analysis pass.
+	Format  string   // --format: one of report.Formats
+	Out     string   // --out: the file of Format's report; "" or "-" is stdout
+	Outputs []string // --output: more reports, as FORMAT=PATH (OutputFormats)
+	MaxRows int      // --max-rows: table and html, the flagged runs shown (0: all)
+	// HTMLTimelines is how many flagged runs the html overview embeds the
+	// timelines of, read again from the input (0 to MaxHTMLTimelines).
+	HTMLTimelines int
+	Redact        bool // --redact: placeholders for args values in every output
+	Color         bool // colour a table written to stdout (the CLI: stdout is a terminal, no NO_COLOR)
+
+	// FailOn is the verdict at or above which Scan returns a
+	// *FindingsError: "runaway", "suspicious" or "never" (--fail-on).
+	FailOn string
+
+	// MaxMemory is the memory the scan aims to stay under, in bytes (at
+	// least MinMemory; --max-memory). SpillDir holds the temporary files
+	// ("" is the system's).
+	MaxMemory int64
+	SpillDir  string
+}
+
+// DefaultScanConfig is the CLI's defaults for scan.
+func DefaultScanConfig() ScanConfig {
+	return ScanConfig{Config: DefaultConfig(), Format: "table", FailOn: "never", MaxMemory: 1 << 30, HTMLTimelines: 25}
+}
+
+// Summary is what a scan found: the report's summary and the worst
+// verdict of any run.
+type Summary struct {
+	report.Summary
+	Worst detect.Verdict
+}
+
+// Validate checks the reports and the gate of cfg, as Scan does first; the
+// CLI calls it before it sets the process's memory up for the scan.
+func (cfg *ScanConfig) Validate() error {
+	_, _, err := cfg.check()
+	return err
+}
+
+func (cfg *ScanConfig) check() (*detect.Verdict, []output, error) {
+	failOn, ok := parseFailOn(cfg.FailOn)
+	if !ok {
+		return nil, nil, usagef("--fail-on %q: want runaway, suspicious or never", cfg.FailOn)
+	}
+	if !slices.Contains(report.Formats, cfg.Format) {
+		return nil, nil, usagef("--format %q: want one of %s", cfg.Format, strings.Join(report.Formats, ", "))
+	}
+	if cfg.HTMLTimelines < 0 || cfg.HTMLTimelines > MaxHTMLTimelines {
+		return nil, nil, usagef("--html-timelines %d: want 0 to %d", cfg.HTMLTimelines, MaxHTMLTimelines)
+	}
+	outputs, err := parseOutputs(cfg.Outputs)
+	if err != nil {
+		return nil, nil, &UsageError{Err: err}
+	}
+	outputs = append([]output{{format: cfg.Format, path: cfg.Out}}, outputs...)
+	if n := countStdout(outputs); n > 1 {
+		return nil, nil, usagef("%d reports to stdout; give all but one a file", n)
+	}
+	return failOn, outputs, nil
+}
+
+func parseFailOn(s string) (*detect.Verdict, bool) {
+	switch s {
+	case "never":
+		return nil, true
+	case "runaway", "suspicious":
+		v, _ := detect.ParseVerdict(s)
+		return &v, true
+	}
+	return nil, false
+}
+
+// memoryBudgets splits --max-memory: the input being decoded at once (at
+// most 16 MiB, in chunks of 1 MiB: more cost CPU and RSS), a reserve for the
+// runtime, buffers and the analysis of one partition, then, of the rest, a
+// sixth (a quarter from 512 MiB on) for the steps collected in memory
+// before they spill: the heap holds about twice that with the collector's
+// chunks, maps and the garbage collector's headroom; larger shares only spill
+// less often, which is cheap (docs/performance.md, "Measurements behind
+// specific choices").
+func memoryBudgets(limit int64) (inFlight, collected int64) {
+	const reserve = 40 << 20
+	inFlight = min(limit/8, 16<<20)
+	rest := max(limit-inFlight-reserve, 8<<20)
+	if limit >= 512<<20 {
+		// Large budgets have room for the collector's slack: a quarter.
+		return inFlight, rest / 4
+	}
+	return inFlight, rest / 6
+}
+
+// scan is one scan under way.
+type scan struct {
+	cfg ScanConfig
+	in  input
+	// collected is the budget of the collector (spill.Options.MaxBytes).
+	collected int64
+}
+
+// Scan reads the input, analyses every run once within cfg.MaxMemory, and
+// writes every report from that pass; warnings and progress go to stderr,
+// a report without a file to stdout. The error is nil, a *FindingsError
+// when a run is at or above cfg.FailOn, or why the scan could not run
+// (ExitCode maps it). Scan does not tune the Go runtime: the CLI does,
+// for the process, before calling it.
+func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr io.Writer) (Summary, error) {
+	start := time.Now()
+	failOn, outputs, err := cfg.check()
+	if err != nil {
+		return Summary{}, err
+	}
+	if cfg.MaxMemory < MinMemory {
+		return Summary{}, usagef("--max-memory %d: want at least 64MiB", cfg.MaxMemory)
+	}
+	s := &scan{cfg: cfg, in: input{Config: cfg.Config, job: "scan"}}
+	inFlight, collected := memoryBudgets(cfg.MaxMemory)
+	s.in.inFlightBytes = int(inFlight)
+	s.in.reuseBuffers = int(inFlight)
+	s.in.maxSpanBytes = cfg.MaxMemory
+	s.collected = collected
+	var store *spill.Store
+	defer func() {
+		if store != nil {
+			if err := store.Close(); err != nil {
+				fmt.Fprintf(stderr, "runaway scan: removing temporary files: %v\n", err)
+			}
+		}
+	}()
+	_, stats, err := s.in.readInto(ctx, stdin, stderr, func(policy detect.Policy) (batchSink, error) {
+		st, err := spill.New(spill.Options{Policy: policy, Dir: cfg.SpillDir, MaxBytes: collected,
+			CloseIdle: canReadTwice(cfg.Paths), Workers: cfg.Workers})
+		store = st
+		return st, err
+	})
+	if err != nil {
+		return Summary{}, err
+	}
+	if stats.Steps == 0 && stats.Rejected > 0 {
+		// Nothing could be read: not a clean scan of nothing.
+		s.in.progress.finish()
+		return Summary{}, inputf("nothing analysed: all %d input lines and documents were rejected (%s); no report written",
+			stats.Rejected, rejectKinds(stats.RejectsByKind))
+	}
+	return s.analyze(ctx, store, stats, start, outputs, failOn, stdin, stdout, stderr)
+}
+
+// analyze analyzes every run once and writes every output from that pass:
+// ndjson and parquet as the results arrive (in run-id order), table, json
+// and prom at the end from the summary. Nothing holds every run: the table
+// keeps the flagged ones, and json spools its runs to a temporary file
+// until the summary, which comes first, is known. A scan interrupted here
+// writes no report.
+func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Stats, start time.Time,
+	outputs []output, failOn *detect.Verdict, stdin io.Reader, stdout, stderr io.Writer) (Summary, error) {
+	var streamed []*streamSink
+	defer func() {
+		for _, s := range streamed {
+			s.abort() // no-op after commit
+		}
+	}()
+	keepFlagged := false
+	var overview *report.HTMLOverview
+	var redactor report.Redactor
+	if s.cfg.Redact {
+		redactor = redact.New(nil)
+	}
+	var spool *report.JSONSpool
+	defer func() {
+		if spool != nil {
+			spool.Close()
+		}
+	}()
+	progress := s.in.progress
+	for _, o := range outputs {
+		if !slices.Contains(streamedFormats, o.format) {
+			keepFlagged = keepFlagged || o.format == "table"
+			if o.format == "html" && overview == nil {
+				overview = report.NewHTMLOverview(s.cfg.MaxRows)
+			}
+			if o.format == "json" && spool == nil {
+				var err error
+				if spool, err = report.NewJSONSpool(s.cfg.SpillDir); err != nil {
+					progress.finish()
+					return Summary{}, outputf("json output: %v", err)
+				}
+			}
+			continue
+		}
+		ss, err := openStreamSink(o, stdout)
+		if err != nil {
+			progress.finish()
+			return Summary{}, outputf("%s output: %v", o.format, err)
+		}
+		streamed = append(streamed, ss)
+	}
+	progress.analyzing(-1)
+	var (
+		sum      report.Summarizer
+		runs     []detect.RunResult
+		worst    = detect.Healthy
+		analyzed int
+		dupes    [2]int64
+	)
+	readAgain, err := s.analyzeStore(ctx, store, stdin, stderr, func(r *detect.RunResult) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if redactor != nil {
+			// At the report boundary: every output sees the redacted run.
+			red := report.RedactRun(*r, redactor)
+			r = &red
+		}
+		progress.result(r)
+		analyzed++
+		worst = max(worst, r.Verdict)
+		sum.Add(r)
+		dupes[0] += r.DuplicateSteps
+		dupes[1] += r.ConflictingSteps
+		if keepFlagged && r.Verdict > detect.Healthy {
+			// Only what the table prints: a few hundred bytes a flagged run.
+			runs = append(runs, detect.RunResult{RunID: r.RunID, Verdict: r.Verdict, RootCause: r.RootCause,
+				OnsetStep: r.OnsetStep, Steps: r.Steps, WastedSteps: r.WastedSteps, WastedTokens: r.WastedTokens,
+				WastedCostUSD: r.WastedCostUSD, CostLogged: r.CostLogged, CostEstimated: r.CostEstimated, Headline: r.Headline})
+		}
+		if overview != nil {
+			overview.Add(r)
+		}
+		if spool != nil {
+			if err := spool.Add(r); err != nil {
+				return fmt.Errorf("json output: %w", err)
+			}
+		}
+		for _, ss := range streamed {
+			if err := ss.add(r); err != nil {
+				return fmt.Errorf("%s output: %w", ss.out.format, err)
+			}
+		}
+		return nil
+	})
+	progress.finish()
+	if err != nil {
+		if ctx.Err() != nil {
+			return Summary{}, &InterruptedError{Msg: fmt.Sprintf("interrupted after analyzing %d runs (%d lines read); no report written", analyzed, stats.Lines)}
+		}
+		return Summary{}, outputf("writing the report: %v", err)
+	}
+	in := inputStats(stats, s.in.skipped)
+	in.DuplicateSteps, in.ConflictingSteps = dupes[0], dupes[1]
+	in.RunsReadAgain = int64(readAgain)
+	result := &report.Scan{Summary: sum.Summary(in), Runs: runs}
+	summary := Summary{Summary: result.Summary, Worst: worst}
+	timing := scanTiming(start)
+	// Before any report is committed: interrupted here, the scan writes none.
+	if overview != nil && !s.embedTimelines(ctx, overview, redactor, stdin, stderr) {
+		return summary, &InterruptedError{Msg: "interrupted while reading the html timelines; no report written"}
+	}
+	for _, ss := range streamed {
+		if err := ss.commit(); err != nil {
+			return summary, outputf("writing the %s report: %v", ss.out.format, err)
+		}
+	}
+	for _, o := range outputs {
+		if slices.Contains(streamedFormats, o.format) {
+			continue
+		}
+		opts := report.Options{Color: toStdout(o.path) && s.cfg.Color, MaxRows: s.cfg.MaxRows}
+		if err := writeFinal(o, stdout, result, spool, overview, opts, timing); err != nil {
+			return summary, outputf("writing the %s report: %v", o.format, err)
+		}
+	}
+	if err := s.in.strictErr(stats); err != nil {
+		return summary, err
+	}
+	if failOn != nil && worst >= *failOn {
+		return summary, &FindingsError{Reason: fmt.Sprintf("runs at or above --fail-on %s", *failOn)}
+	}
+	return summary, nil
+}
+
+// analyzeStore analyzes every run in store and emits the results in run-id
+// order. The store analyzed the runs that looked finished while it read
+// (spill.Options.CloseIdle); those that logged again later were analyzed
+// in pieces, and are read again, theirs only, before anything is emitted.
+// It returns how many runs were read again.
+func (s *scan) analyzeStore(ctx context.Context, store *spill.Store, stdin io.Reader, stderr io.Writer,
+	emit func(*detect.RunResult) error) (int, error) {
+	split, err := store.Finish(s.cfg.Workers)
+	if err != nil {
+		return 0, err
+	}
+	if len(split) > 0 {
+		if err := s.readSplitRuns(ctx, store, split, stdin); err != nil {
+			return 0, err
+		}
+		// Why the scan read its input twice, for whoever times it.
+		fmt.Fprintf(stderr, "runaway scan: note: %d runs logged again after the scan had taken them for finished; their steps were read again\n", len(split))
+	}
+	return len(split), store.Emit(emit)
+}
+
+// readSplitRuns reads the steps of the runs store analyzed in pieces again,
+// from the sources that held them, into a second store whose results
+// replace theirs.
+func (s *scan) readSplitRuns(ctx context.Context, store *spill.Store, split []string, stdin io.Reader) error {
+	in := s.reread()
+	in.runIDs = split
+	names := store.SplitSources()
+	in.onlySources = make(map[string]bool, len(names))
+	for _, name := range names {
+		in.onlySources[name] = true
+	}
+	if beforeSplitRead != nil {
+		beforeSplitRead(names)
+	}
+	var second *spill.Store
+	defer func() {
+		if second != nil {
+			second.Close()
+		}
+	}()
+	var msgs bytes.Buffer
+	_, _, err := in.readInto(ctx, stdin, &msgs, func(policy detect.Policy) (batchSink, error) {
+		st, err := spill.New(spill.Options{Policy: policy, Dir: s.cfg.SpillDir, MaxBytes: s.collected})
+		second = st
+		return st, err
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("%d runs logged again after they were analyzed, and reading their steps again failed: %s", len(split), firstMessage(&msgs, err))
+	}
+	return store.Replace(second, s.cfg.Workers)
+}
+
+// beforeSplitRead is nil but in a test, which sees the sources read again.
+var beforeSplitRead func(sources []string)
+
+// canReadTwice reports whether the inputs can be read a second time: not
+// stdin, nor a pipe or a device named as a file.
+func canReadTwice(args []string) bool {
+	for _, a := range args {
+		if a == "-" {
+			return false
+		}
+		if info, err := os.Stat(a); err == nil && !info.Mode().IsRegular() && !info.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// reread is the input of a second, selective read of the input: a copy,
+// so the first read's settings stay as they were. No rejects file (it
+// holds the first read's rejects), no progress bar; the caller holds the
+// read's messages (rejects, skipped sources) back: stderr has them once,
+// from the first read.
+func (s *scan) reread() input {
+	in := s.in
+	in.RejectsFile, in.Progress, in.progress = "", false, nil
+	return in
+}
+
+// firstMessage is why a second read failed: the first message it wrote to
+// msgs, or err when it wrote none before it, without the command's prefix.
+func firstMessage(msgs *bytes.Buffer, err error) string {
+	fmt.Fprintf(msgs, "runaway scan: %v\n", err)
+	why, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(msgs.String()), "runaway scan: "), "\n")
+	return why
+}
+
+// beforeTimelineRead is nil but in a test, which removes the input there
+// to check that a failed second read leaves the scan as it was.
+var beforeTimelineRead func()
+
+// embedTimelines gives the overview the step-by-step timelines of its
+// first --html-timelines runs: a second, selective read of the input (only
+// the lines that can hold their run ids are decoded) through explain's
+// pipeline, drawn by explain's renderer. It is best effort: when the input
+// cannot be read again, the page says so, a warning goes to stderr, and the
+// scan's other outputs and exit code are those it would have without. It
+// returns false only when ctx was cancelled.
+func (s *scan) embedTimelines(ctx context.Context, overview *report.HTMLOverview, redactor report.Redactor,
+	stdin io.Reader, stderr io.Writer) bool {
+	n := s.cfg.HTMLTimelines
+	ids := overview.TopRunIDs(n)
+	switch {
+	case n == 0:
+		overview.SetTimelines(nil, "--html-timelines 0")
+		return true
+	case len(ids) == 0:
+		return true
+	case slices.Contains(s.cfg.Paths, "-"):
+		overview.SetTimelines(nil, "the input was read from stdin, which cannot be read again")
+		return true
+	}
+	in := s.reread()
+	if beforeTimelineRead != nil {
+		beforeTimelineRead()
+	}
+	var msgs bytes.Buffer
+	built, _, err := in.explainRuns(ctx, stdin, &msgs, ids, replay.Defaults(), redactor) // every built-in guard, as explain's default
+	if ctx.Err() != nil {
+		return false
+	}
+	if err != nil {
+		// The read's first message says why, prefixed as the warning is.
+		fmt.Fprintf(stderr, "runaway scan: warning: the html overview has no step-by-step timelines: reading the input again failed: %s\n", firstMessage(&msgs, err))
+		overview.SetTimelines(nil, "reading the input again failed")
+		return true
+	}
+	timelines := make(map[string]template.HTML, len(ids))
+	for _, id := range ids {
+		r := built[id]
+		if r == nil {
+			continue // gone from the input since the first read: its row says it has none
+		}
+		svg, err := explain.TimelineSVG(r)
+		if err != nil {
+			fmt.Fprintf(stderr, "runaway scan: warning: the timeline of a run is left out of the html overview: %v\n", err)
+			continue
+		}
+		timelines[id] = svg
+	}
+	overview.SetTimelines(timelines, fmt.Sprintf("only the first %d runs have one; --html-timelines sets how many", n))
+	return true
+}
