@@ -14,9 +14,8 @@
 // *InterruptedError, *PartialError, and *FindingsError for a job that ran
 // and whose result fails its gate.
 //
-// The package does not tune the Go runtime (garbage collector pace, memory
-// limit, huge pages): that is the process's, which cmd/runaway sets before
-// it calls a job. It imports the packages below it (ingest, runstore,
+// The package does not tune the Go runtime (the memory limit, GOGC): that
+// is the process's, which cmd/runaway sets before it calls a job. It imports the packages below it (ingest, runstore,
 // spill, detect, report, explain, replay, fixture, redact, pricing); it
 // must not import cmd, and none of them may import it.
 package pipeline

@@ -7,6 +7,6 @@
 // exits with pipeline.ExitCode of its error (run.go dispatches). It also
 // owns what belongs to the process rather than to a job: signals, the
 // profiles of $RUNAWAY_CPUPROFILE and the like, and the Go runtime's
-// settings (the garbage collector's pace and memory limit, huge pages,
-// executable pages), set before the job is called. Nothing may import it.
+// settings (the memory limit and GOGC), set before the job is called.
+// Nothing may import it.
 package main

@@ -52,9 +52,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	cfg.MaxMemory = int64(n)
-	releaseExecutablePages()
-	adviseHeapHugePages(cfg.MaxMemory)
-	defer paceGCByBudget(cfg.MaxMemory)()
+	budgetMemory(cfg.MaxMemory)
 	_, err = pipeline.Scan(ctx, cfg, stdin, stdout, stderr)
 	return exit("scan", fs, stderr, err)
 }
