@@ -2,12 +2,9 @@ package explain
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/runawayhq/runaway/report"
 )
@@ -102,20 +99,17 @@ func writeRunText(w *bufio.Writer, run *Run, opts TextOptions) error {
 }
 
 func timelineText(w io.Writer, run *Run) error {
-	var buf bytes.Buffer
-	t := report.NewTable(&buf, []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft})
+	t := report.NewTable(report.AlignLeft, report.AlignRight, report.AlignLeft, report.AlignLeft, report.AlignLeft, report.AlignLeft, report.AlignLeft)
 	t.Header("  STEP", "TS", "STATE", "CALL", "RESULT", "MEMORY", "NOTE")
 	for _, l := range run.lines() {
 		mark := "  "
 		if l.loop {
 			mark = "> "
 		}
-		if err := t.Append(mark+l.steps, l.ts, orDash(report.Sanitize(l.state)), callCellText(&l),
-			report.Sanitize(l.result), report.Sanitize(l.memory), report.Sanitize(strings.Join(l.notes, "; "))); err != nil {
-			return err
-		}
+		t.Append(mark+l.steps, l.ts, orDash(report.Sanitize(l.state)), callCellText(&l),
+			report.Sanitize(l.result), report.Sanitize(l.memory), report.Sanitize(strings.Join(l.notes, "; ")))
 	}
-	return report.RenderTable(w, t, &buf)
+	return t.Render(w)
 }
 
 // callCellText is the call (tool, args, repetitions) or the decision.
@@ -154,8 +148,7 @@ func orDash(s string) string {
 }
 
 func guardsText(w io.Writer, run *Run) error {
-	var buf bytes.Buffer
-	t := report.NewTable(&buf, []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft})
+	t := report.NewTable(report.AlignLeft, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignLeft)
 	t.Header("GUARD", "STOP", "VS ONSET", "SAVED", "REASON")
 	for k := range run.Guards {
 		o := &run.Guards[k]
@@ -168,11 +161,9 @@ func guardsText(w io.Writer, run *Run) error {
 		if o.Stopped {
 			reason = report.Truncate(report.Sanitize(o.Reason), maxReasonText)
 		}
-		if err := t.Append(name, stop, delay, saved, reason); err != nil {
-			return err
-		}
+		t.Append(name, stop, delay, saved, reason)
 	}
-	if err := report.RenderTable(w, t, &buf); err != nil {
+	if err := t.Render(w); err != nil {
 		return err
 	}
 	if run.Guard != nil {

@@ -13,7 +13,7 @@ import (
 // replays that code to the letter.)
 var MaxSteps = &Spec{
 	Name:   "maxsteps",
-	Source: "guide A LIMITS.maxSteps = 10 (guide C maxIterations, 004 maxSteps)",
+	Source: "guide A LIMITS.maxSteps = 10 (guide C maxIterations, guide E maxSteps)",
 	Rule:   "stop the run at step n+1",
 	Params: []Param{{Name: "n", Default: 10, Min: 1, Help: "steps allowed per run"}},
 	new:    func(p []int) stepper { return &stepCap{n: p[0]} },

@@ -2,14 +2,10 @@ package replay
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/report"
@@ -77,28 +73,23 @@ func breakdownTable(w io.Writer, rep *Report, all map[string]int, of func(GuardR
 	slices.Sort(rest)
 	keys = append(keys, rest...)
 	header, runs := []string{"GUARD"}, []string{"(runs)"}
-	align := []tw.Align{tw.AlignLeft}
+	align := []report.Align{report.AlignLeft}
 	for _, k := range keys {
 		header = append(header, sanitize(k))
 		runs = append(runs, count(int64(all[k])))
-		align = append(align, tw.AlignRight)
+		align = append(align, report.AlignRight)
 	}
-	var buf bytes.Buffer
-	t := newTable(&buf, align)
-	t.Header(header)
-	if err := t.Append(runs); err != nil {
-		return err
-	}
+	t := newTable(align)
+	t.Header(header...)
+	t.Append(runs...)
 	for _, g := range rep.Guards {
 		row := []string{sanitize(g.Name)}
 		for _, k := range keys {
 			row = append(row, count(int64(of(g)[k])))
 		}
-		if err := t.Append(row); err != nil {
-			return err
-		}
+		t.Append(row...)
 	}
-	return render(w, t, &buf)
+	return t.Render(w)
 }
 
 func writeHeader(w *bufio.Writer, rep *Report) {
@@ -130,14 +121,13 @@ func writeHeader(w *bufio.Writer, rep *Report) {
 
 func guardTable(w io.Writer, rep *Report, labels bool) error {
 	header := []string{"GUARD", "RUNAWAY STOPPED", "MISSED", "DELAY", "SAVED STEPS", "SAVED TOKENS", "SAVED COST", "HEALTHY STOPPED"}
-	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
+	align := []report.Align{report.AlignLeft, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight}
 	if !labels {
 		header = append(header, "SUSPICIOUS STOPPED")
-		align = append(align, tw.AlignRight)
+		align = append(align, report.AlignRight)
 	}
-	var buf bytes.Buffer
-	t := newTable(&buf, align)
-	t.Header(header)
+	t := newTable(align)
+	t.Header(header...)
 	onset := rep.Runs.Runaway.AfterOnset
 	if onset == nil {
 		onset = &Amount{}
@@ -161,11 +151,9 @@ func guardTable(w io.Writer, rep *Report, labels bool) error {
 		if !labels {
 			row = append(row, fraction(g.Suspicious.Stopped, g.Suspicious.Runs))
 		}
-		if err := t.Append(row); err != nil {
-			return err
-		}
+		t.Append(row...)
 	}
-	return render(w, t, &buf)
+	return t.Render(w)
 }
 
 // fraction writes "n/of (p%)".
@@ -202,20 +190,13 @@ func exampleTable(w *bufio.Writer, rep *Report, max int, labels bool) error {
 		what = "Healthy runs"
 	}
 	fmt.Fprintf(w, "\n%s stopped (the first %d per guard by run id; --format json lists them all):\n", what, max)
-	var buf bytes.Buffer
-	t := newTable(&buf, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft})
-	t.Header([]string{"GUARD", "RUN", "TRUTH", "STOP STEP", "REASON"})
+	t := newTable([]report.Align{report.AlignLeft, report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignLeft})
+	t.Header("GUARD", "RUN", "TRUTH", "STOP STEP", "REASON")
 	for _, r := range rows {
-		if err := t.Append([]string{sanitize(r.guard), sanitize(r.s.RunID), r.class,
-			strconv.FormatInt(r.s.StopStep, 10), truncate(sanitize(r.s.Reason), reasonWidth)}); err != nil {
-			return err
-		}
+		t.Append(sanitize(r.guard), sanitize(r.s.RunID), r.class,
+			strconv.FormatInt(r.s.StopStep, 10), truncate(sanitize(r.s.Reason), reasonWidth))
 	}
-	return render(w, t, &buf)
+	return t.Render(w)
 }
 
-func render(w io.Writer, t *tablewriter.Table, buf *bytes.Buffer) error {
-	return report.RenderTable(w, t, buf)
-}
-
-func newTable(w io.Writer, align []tw.Align) *tablewriter.Table { return report.NewTable(w, align) }
+func newTable(align []report.Align) *report.Table { return report.NewTable(align...) }

@@ -2,16 +2,11 @@ package report
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/runawayhq/runaway/detect"
 )
@@ -68,44 +63,12 @@ func flaggedRuns(runs []detect.RunResult) []*detect.RunResult {
 
 var (
 	runTableHeader = []string{"RUN", "VERDICT", "ROOT CAUSE", "ONSET", "STEPS", "WASTED", "EVIDENCE"}
-	alignments     = []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignLeft}
+	alignments     = []Align{AlignLeft, AlignLeft, AlignLeft, AlignRight, AlignRight, AlignRight, AlignLeft}
 )
 
-// NewTable is runaway's table style, shared by every command that prints
-// one: borderless like kubectl and docker (columns flush left, two spaces
-// apart), ASCII only (box-drawing characters have an ambiguous width that
-// some CJK terminals draw double, which would skew every row), one line per
-// cell (sanitize escapes newlines; wrapping would only split long ids).
-func NewTable(w io.Writer, align []tw.Align) *tablewriter.Table {
-	gap := tw.CellPadding{Global: tw.Padding{Left: "", Right: "  ", Overwrite: true}}
-	return tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders: tw.BorderNone,
-			Symbols: tw.NewSymbols(tw.StyleASCII),
-			Settings: tw.Settings{
-				Lines:      tw.Lines{ShowHeaderLine: tw.On},
-				Separators: tw.Separators{BetweenColumns: tw.Off, BetweenRows: tw.Off},
-			},
-		})),
-		tablewriter.WithConfig(tablewriter.Config{
-			Header: tw.CellConfig{
-				Formatting: tw.CellFormatting{AutoFormat: tw.Off, AutoWrap: tw.WrapNone},
-				Padding:    gap,
-				Alignment:  tw.CellAlignment{PerColumn: align},
-			},
-			Row: tw.CellConfig{
-				Formatting: tw.CellFormatting{AutoWrap: tw.WrapNone},
-				Padding:    gap,
-				Alignment:  tw.CellAlignment{PerColumn: align},
-			},
-		}),
-	)
-}
-
 func renderRunTable(w io.Writer, runs []*detect.RunResult, opts Options) error {
-	var buf bytes.Buffer
-	table := NewTable(&buf, alignments)
-	table.Header(runTableHeader)
+	table := NewTable(alignments...)
+	table.Header(runTableHeader...)
 	for _, r := range runs {
 		onset := "-"
 		if r.OnsetStep >= 0 {
@@ -120,26 +83,9 @@ func renderRunTable(w io.Writer, runs []*detect.RunResult, opts Options) error {
 			formatCount(r.WastedSteps) + " (" + formatCost(r.WastedCostUSD, r.CostLogged, r.CostEstimated) + ")",
 			truncate(sanitize(r.Headline), evidenceWidth),
 		}
-		if err := table.Append(row); err != nil {
-			return err
-		}
+		table.Append(row...)
 	}
-	return RenderTable(w, table, &buf)
-}
-
-// RenderTable renders t, built over buf by NewTable, and copies it to w
-// without the blanks tablewriter pads the last column with: they only make
-// copy-paste and diffs noisy.
-func RenderTable(w io.Writer, t *tablewriter.Table, buf *bytes.Buffer) error {
-	if err := t.Render(); err != nil {
-		return err
-	}
-	for line := range strings.Lines(buf.String()) {
-		if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
-			return err
-		}
-	}
-	return nil
+	return table.Render(w)
 }
 
 // writeSummary writes the block above the table: what was read, what was

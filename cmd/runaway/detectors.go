@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/docs"
 	"github.com/runawayhq/runaway/report"
@@ -48,8 +46,7 @@ func listDetectors(stdout, stderr io.Writer) int {
 	for _, p := range detect.Params() {
 		params[p.Key] = p
 	}
-	var buf bytes.Buffer
-	t := report.NewTable(&buf, []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignLeft})
+	t := report.NewTable()
 	t.Header("ID", "SLUG", "ROOT CAUSE", "THRESHOLDS: key=default (source)")
 	for _, d := range detect.Registry {
 		var th []string
@@ -73,13 +70,10 @@ func listDetectors(stdout, stderr io.Writer) int {
 			if k > 0 {
 				row = []string{"", "", "", line}
 			}
-			if err := t.Append(row); err != nil {
-				fmt.Fprintf(stderr, "runaway detectors: %v\n", err)
-				return exitFailure
-			}
+			t.Append(row...)
 		}
 	}
-	if err := report.RenderTable(stdout, t, &buf); err != nil {
+	if err := t.Render(stdout); err != nil {
 		fmt.Fprintf(stderr, "runaway detectors: %v\n", err)
 		return exitFailure
 	}

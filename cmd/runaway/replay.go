@@ -5,11 +5,11 @@ import (
 	"io"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
 	"github.com/spf13/pflag"
 
 	"github.com/runawayhq/runaway/pipeline"
 	"github.com/runawayhq/runaway/replay"
+	"github.com/runawayhq/runaway/report"
 )
 
 func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -50,7 +50,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func listGuards(stdout, stderr io.Writer) int {
-	t := tablewriter.NewTable(stdout)
+	t := report.NewTable()
 	t.Header("GUARD", "DEFAULTS", "RULE", "SOURCE")
 	for _, s := range replay.Registry {
 		var ps []string
@@ -68,12 +68,16 @@ func listGuards(stdout, stderr io.Writer) int {
 				ps = append(ps, strings.Join(vs, ","))
 			}
 		}
-		if err := t.Append(s.Name, strings.Join(ps, "\n"), s.Rule, s.Source); err != nil {
-			fmt.Fprintf(stderr, "runaway replay: %v\n", err)
-			return exitFailure
+		if len(ps) == 0 {
+			ps = []string{"-"}
+		}
+		// One line per setting, as runaway detectors lists thresholds.
+		t.Append(s.Name, ps[0], s.Rule, s.Source)
+		for _, p := range ps[1:] {
+			t.Append("", p, "", "")
 		}
 	}
-	if err := t.Render(); err != nil {
+	if err := t.Render(stdout); err != nil {
 		fmt.Fprintf(stderr, "runaway replay: %v\n", err)
 		return exitFailure
 	}

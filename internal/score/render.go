@@ -2,15 +2,11 @@ package score
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/report"
@@ -113,9 +109,8 @@ func confusionTable(w io.Writer, r Report) error {
 		header = append(header, notRunaway)
 	}
 	header = append(header, "CORRECT")
-	var buf bytes.Buffer
-	t := newTable(&buf, len(header))
-	t.Header(header)
+	t := newTable(len(header))
+	t.Header(header...)
 	for _, l := range rows {
 		total := 0
 		for _, n := range r.Confusion[l] {
@@ -129,11 +124,9 @@ func confusionTable(w io.Writer, r Report) error {
 			row = append(row, strconv.Itoa(r.Confusion[l][""]))
 		}
 		row = append(row, pct(ratioOr0(r.Confusion[l][l], total)))
-		if err := t.Append(row); err != nil {
-			return err
-		}
+		t.Append(row...)
 	}
-	return render(w, t, &buf)
+	return t.Render(w)
 }
 
 func confounderTable(w io.Writer, r Report) error {
@@ -146,20 +139,13 @@ func confounderTable(w io.Writer, r Report) error {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	var buf bytes.Buffer
-	t := newTable(&buf, 6)
-	t.Header([]string{"CONFOUNDER (HEALTHY RUNS)", "RUNS", "FLAGGED", "FLAGGED RATE", "RUNAWAY", "RUNAWAY RATE"})
+	t := newTable(6)
+	t.Header("CONFOUNDER (HEALTHY RUNS)", "RUNS", "FLAGGED", "FLAGGED RATE", "RUNAWAY", "RUNAWAY RATE")
 	for _, n := range names {
 		c := r.Confounders[n]
-		if err := t.Append([]string{n, strconv.Itoa(c.Healthy), strconv.Itoa(c.Flagged), pct(c.FlaggedRate), strconv.Itoa(c.Runaway), pct(c.RunawayRate)}); err != nil {
-			return err
-		}
+		t.Append(n, strconv.Itoa(c.Healthy), strconv.Itoa(c.Flagged), pct(c.FlaggedRate), strconv.Itoa(c.Runaway), pct(c.RunawayRate))
 	}
-	return render(w, t, &buf)
-}
-
-func render(w io.Writer, t *tablewriter.Table, buf *bytes.Buffer) error {
-	return report.RenderTable(w, t, buf)
+	return t.Render(w)
 }
 
 // sourceTable gives each label source's figures, so a detector that does
@@ -170,18 +156,15 @@ func sourceTable(w io.Writer, r Report) error {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	var buf bytes.Buffer
-	t := newTable(&buf, 10)
-	t.Header([]string{"SOURCE", "RUNAWAY", "BORDERLINE", "HEALTHY", "PRECISION", "RECALL", "ROOT CAUSE", "ONSET +-2", "FP", "BORDERLINE AS RUNAWAY"})
+	t := newTable(10)
+	t.Header("SOURCE", "RUNAWAY", "BORDERLINE", "HEALTHY", "PRECISION", "RECALL", "ROOT CAUSE", "ONSET +-2", "FP", "BORDERLINE AS RUNAWAY")
 	for _, n := range names {
 		s := r.Sources[n]
-		if err := t.Append([]string{n, strconv.Itoa(s.TruePositives + s.FalseNegatives), strconv.Itoa(s.Borderline), strconv.Itoa(s.Healthy),
+		t.Append(n, strconv.Itoa(s.TruePositives+s.FalseNegatives), strconv.Itoa(s.Borderline), strconv.Itoa(s.Healthy),
 			fmt4(s.Precision), fmt4(s.Recall), fmt4(s.RootCauseAccuracy), fmt4(s.OnsetAccuracy),
-			strconv.Itoa(s.FalsePositives), strconv.Itoa(s.BorderlineRunaway)}); err != nil {
-			return err
-		}
+			strconv.Itoa(s.FalsePositives), strconv.Itoa(s.BorderlineRunaway))
 	}
-	return render(w, t, &buf)
+	return t.Render(w)
 }
 
 func fmt4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
@@ -190,13 +173,13 @@ func pct(v float64) string { return strconv.FormatFloat(100*v, 'f', 2, 64) + "%"
 
 // newTable is the scan report's style: borderless, ASCII, the first column
 // left-aligned and the numbers right-aligned.
-func newTable(w io.Writer, cols int) *tablewriter.Table {
-	align := make([]tw.Align, cols)
+func newTable(cols int) *report.Table {
+	align := make([]report.Align, cols)
 	for k := range align {
-		align[k] = tw.AlignRight
+		align[k] = report.AlignRight
 	}
-	align[0] = tw.AlignLeft
-	return report.NewTable(w, align)
+	align[0] = report.AlignLeft
+	return report.NewTable(align...)
 }
 
 type jsonTool struct {
