@@ -1,0 +1,77 @@
+// Command runaway-beam runs runaway's scan as an Apache Beam pipeline:
+// prism on this machine, Dataflow, Flink or Spark through Beam's runners
+// (docs/scale-out.md). It writes one ndjson line per run, the line
+// `runaway scan --format ndjson` writes for that run.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
+	"github.com/runawayhq/runaway/beam/scanbeam"
+	"github.com/runawayhq/runaway/ingest"
+)
+
+// inputs is the repeatable --input flag.
+type inputs []string
+
+func (in *inputs) String() string     { return strings.Join(*in, ",") }
+func (in *inputs) Set(v string) error { *in = append(*in, v); return nil }
+
+func main() {
+	var in inputs
+	flag.Var(&in, "input", "a file, directory or glob to scan, as runaway scan takes it (repeatable)")
+	output := flag.String("output", "", "directory for runs.ndjson (one line per run, in no order)")
+	inputFormat := flag.String("input-format", "", "as runaway scan's --input-format (default: auto)")
+	flag.Parse()
+	// Beam finds the functions by name on its workers, which run this
+	// binary again: they are registered before Init, in both.
+	scanbeam.Register()
+	beam.Init()
+	if len(in) == 0 || *output == "" {
+		fmt.Fprintln(os.Stderr, "usage: runaway-beam --runner=prism --input PATH... --output DIR")
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	sources, err := expand(ctx, in)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "runaway-beam: %v\n", err)
+		os.Exit(3)
+	}
+	p, s := beam.NewPipelineWithRoot()
+	lines := scanbeam.Scan(s, sources, *inputFormat)
+	textio.Write(s, strings.TrimSuffix(*output, "/")+"/runs.ndjson", lines)
+	if err := beamx.Run(ctx, p); err != nil {
+		fmt.Fprintf(os.Stderr, "runaway-beam: %v\n", err)
+		os.Exit(3)
+	}
+}
+
+// expand lists the sources as runaway scan numbers them.
+func expand(ctx context.Context, args []string) ([]scanbeam.Source, error) {
+	seq, err := ingest.ExpandArgs(ctx, args, nil, ingest.Filter{})
+	if err != nil {
+		return nil, err
+	}
+	var out []scanbeam.Source
+	for src, err := range seq {
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, scanbeam.Source{Index: len(out), Name: src.Name})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no input under %s", strings.Join(args, " "))
+	}
+	return out, nil
+}

@@ -1,0 +1,220 @@
+package scanbeam
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/report"
+	"github.com/runawayhq/runaway/runstore"
+)
+
+// Source is one input, numbered as `runaway scan` numbers it (src_file).
+type Source struct {
+	Index int
+	Name  string
+}
+
+// Rows are some of one run's rows from one source, as an Arrow IPC stream;
+// Line is the first row's src_line, so that a run's rows are added in
+// input order.
+type Rows struct {
+	File int
+	Line int64
+	IPC  []byte
+}
+
+// readFn reads one source with ingest and emits its rows by run id.
+type readFn struct {
+	InputFormat string
+}
+
+func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(string, Rows)) error {
+	seq, err := ingest.ExpandArgs(ctx, []string{src.Name}, nil, ingest.Filter{})
+	if err != nil {
+		return err
+	}
+	var sources []ingest.Source
+	for s, err := range seq {
+		if err != nil {
+			return err
+		}
+		sources = append(sources, s)
+	}
+	if len(sources) != 1 {
+		return fmt.Errorf("%s: %d sources, want the one file", src.Name, len(sources))
+	}
+	mem := memory.NewGoAllocator()
+	opts := ingest.Options{Alloc: mem, Workers: 1, InputFormat: f.InputFormat, VolatileKeys: detect.DefaultPolicy().Volatile()}
+	_, err = ingest.Read(ctx, sources, opts, func(rec arrow.RecordBatch) error {
+		defer rec.Release()
+		return splitByRun(mem, rec, int32(src.Index), emit)
+	})
+	return err
+}
+
+// splitByRun emits each run's rows of rec, with src_file set to file.
+func splitByRun(mem memory.Allocator, rec arrow.RecordBatch, file int32, emit func(string, Rows)) error {
+	sc := rec.Schema()
+	col := func(name string) (arrow.Array, error) {
+		idx := sc.FieldIndices(name)
+		if len(idx) != 1 {
+			return nil, fmt.Errorf("batch without a %s column", name)
+		}
+		return rec.Column(idx[0]), nil
+	}
+	ids, err := col("run_id")
+	if err != nil {
+		return err
+	}
+	lines, err := col("src_line")
+	if err != nil {
+		return err
+	}
+	srcIdx := sc.FieldIndices("src_file")
+	if len(srcIdx) != 1 {
+		return fmt.Errorf("batch without a src_file column")
+	}
+	// The source's own number, as the scan of every input numbers it.
+	fb := array.NewInt32Builder(mem)
+	for range rec.NumRows() {
+		fb.Append(file)
+	}
+	files := fb.NewArray()
+	fb.Release()
+	defer files.Release()
+	cols := slices.Clone(rec.Columns())
+	cols[srcIdx[0]] = files
+	renum := array.NewRecordBatch(sc, cols, rec.NumRows())
+	defer renum.Release()
+
+	runID := func(i int) string {
+		switch a := ids.(type) {
+		case *array.String:
+			return a.Value(i)
+		case *array.Binary:
+			return string(a.Value(i))
+		case *array.Dictionary:
+			return a.Dictionary().(*array.String).Value(a.GetValueIndex(i))
+		}
+		return fmt.Sprint(ids.GetOneForMarshal(i))
+	}
+	lineAt := func(i int) int64 {
+		switch a := lines.(type) {
+		case *array.Int64:
+			return a.Value(i)
+		case *array.Int32:
+			return int64(a.Value(i))
+		}
+		return 0
+	}
+	n := int(rec.NumRows())
+	for start := 0; start < n; {
+		end := start + 1
+		id := runID(start)
+		for end < n && runID(end) == id {
+			end++
+		}
+		part := renum.NewSlice(int64(start), int64(end))
+		var buf bytes.Buffer
+		w := ipc.NewWriter(&buf, ipc.WithSchema(sc), ipc.WithAllocator(mem))
+		err := w.Write(part)
+		part.Release()
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+		emit(id, Rows{File: int(file), Line: lineAt(start), IPC: buf.Bytes()})
+		start = end
+	}
+	return nil
+}
+
+// analyseFn analyses one run from its rows and emits its ndjson line.
+type analyseFn struct {
+	Files []string // the sources' names, by index, for messages
+}
+
+func (f *analyseFn) ProcessElement(run string, rows func(*Rows) bool, emit func(string)) error {
+	var parts []Rows
+	var r Rows
+	for rows(&r) {
+		parts = append(parts, r)
+	}
+	slices.SortFunc(parts, func(a, b Rows) int {
+		if a.File != b.File {
+			return a.File - b.File
+		}
+		return int(a.Line - b.Line)
+	})
+	mem := memory.NewGoAllocator()
+	c := runstore.NewCollector(f.Files)
+	for _, p := range parts {
+		rd, err := ipc.NewReader(bytes.NewReader(p.IPC), ipc.WithAllocator(mem))
+		if err != nil {
+			return err
+		}
+		for rd.Next() {
+			if err := c.Add(rd.RecordBatch()); err != nil {
+				rd.Release()
+				return err
+			}
+		}
+		err = rd.Err()
+		rd.Release()
+		if err != nil {
+			return err
+		}
+	}
+	results := c.Results(detect.DefaultPolicy(), 1)
+	if len(results) != 1 {
+		return fmt.Errorf("run %q: %d results, want 1", run, len(results))
+	}
+	var line bytes.Buffer
+	if err := report.WriteRunNDJSON(&line, &results[0]); err != nil {
+		return err
+	}
+	emit(strings.TrimSuffix(line.String(), "\n")) // textio ends each line
+	return nil
+}
+
+// Register registers the pipeline's functions and types with Beam, which
+// needs them by name on the workers. Call it from main (and tests) before
+// building the pipeline.
+func Register() {
+	register.DoFn3x1[context.Context, Source, func(string, Rows), error](&readFn{})
+	register.DoFn3x1[string, func(*Rows) bool, func(string), error](&analyseFn{})
+	register.Emitter2[string, Rows]()
+	register.Emitter1[string]()
+	register.Iter1[Rows]()
+	beam.RegisterType(reflect.TypeFor[Source]())
+	beam.RegisterType(reflect.TypeFor[Rows]())
+}
+
+// Scan adds the scan of sources to the pipeline and returns the ndjson
+// lines of the runs, one per run, in no order.
+func Scan(s beam.Scope, sources []Source, inputFormat string) beam.PCollection {
+	s = s.Scope("runaway.Scan")
+	names := make([]string, len(sources))
+	for _, src := range sources {
+		names[src.Index] = src.Name
+	}
+	srcs := beam.CreateList(s, sources)
+	rows := beam.ParDo(s, &readFn{InputFormat: inputFormat}, srcs)
+	runs := beam.GroupByKey(s, rows)
+	return beam.ParDo(s, &analyseFn{Files: names}, runs)
+}

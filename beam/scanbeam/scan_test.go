@@ -1,0 +1,136 @@
+package scanbeam
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/pipeline"
+	"github.com/runawayhq/runaway/synth"
+)
+
+func TestMain(m *testing.M) {
+	Register()
+	ptest.MainWithDefault(m, "prism")
+}
+
+// beamLines runs the pipeline over args on prism and returns its lines
+// sorted by run id, as the scan sorts them.
+func beamLines(t *testing.T, args ...string) []string {
+	t.Helper()
+	seq, err := ingest.ExpandArgs(context.Background(), args, nil, ingest.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sources []Source
+	for src, err := range seq {
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, Source{Index: len(sources), Name: src.Name})
+	}
+	out := filepath.Join(t.TempDir(), "runs.ndjson")
+	p, s := beam.NewPipelineWithRoot()
+	textio.Write(s, out, Scan(s, sources, ""))
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	runID := func(l string) string {
+		var r struct{ RunID string `json:"run_id"` }
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("not a run: %q", l)
+		}
+		return r.RunID
+	}
+	slices.SortFunc(lines, func(a, b string) int { return strings.Compare(runID(a), runID(b)) })
+	return lines
+}
+
+// scanLines is what runaway scan --format ndjson writes for args.
+func scanLines(t *testing.T, args ...string) []string {
+	t.Helper()
+	cfg := pipeline.DefaultScanConfig()
+	cfg.Paths = args
+	cfg.Format = "ndjson"
+	var stdout, stderr bytes.Buffer
+	if _, err := pipeline.Scan(context.Background(), cfg, nil, &stdout, &stderr); err != nil {
+		t.Fatalf("scan: %v\n%s", err, stderr.String())
+	}
+	return strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+}
+
+// The pipeline gives every run of the bundled fixtures (runaway's steps,
+// trajectories, traces) the line runaway scan gives it, byte for byte.
+func TestFixturesAsScan(t *testing.T) {
+	want := scanLines(t, "../../fixtures")
+	got := beamLines(t, "../../fixtures")
+	compare(t, got, want)
+}
+
+// Runs whose steps are spread over several files are grouped and ordered
+// as the scan orders them: the files of a generated corpus, cut in four.
+func TestRunsAcrossFilesAsScan(t *testing.T) {
+	var corpus bytes.Buffer
+	if _, err := synth.Generate(synth.Config{Runs: 400, RunawayRate: 0.3, Seed: 7}, &corpus, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	lines := strings.SplitAfter(corpus.String(), "\n")
+	for k := range 4 {
+		part := strings.Join(lines[k*len(lines)/4:(k+1)*len(lines)/4], "")
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("part-%d.jsonl", k)), []byte(part), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compare(t, beamLines(t, dir), scanLines(t, dir))
+}
+
+func compare(t *testing.T, got, want []string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d runs, runaway scan %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("run %d differs:\nbeam %.300s\nscan %.300s", i, got[i], want[i])
+		}
+	}
+}
+
+// A run's data problems name the file and line of the step, as the scan
+// numbers and names the files: here a step logged twice with different
+// content in the second file.
+func TestDataProblemsNameTheFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.jsonl", `{"run_id":"r1","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"x"}},"tool_result":{"ok":true,"data":"one"}}`+"\n")
+	write("b.jsonl", `{"run_id":"r2","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"y"}},"tool_result":{"ok":true,"data":"two"}}`+"\n"+
+		`{"run_id":"r2","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"z"}},"tool_result":{"ok":true,"data":"three"}}`+"\n")
+	want := scanLines(t, dir)
+	if !strings.Contains(strings.Join(want, "\n"), "b.jsonl") {
+		t.Fatalf("the scan's report does not name b.jsonl: %s", want)
+	}
+	compare(t, beamLines(t, dir), want)
+}
