@@ -54,7 +54,9 @@ func beamLines(t *testing.T, args ...string) []string {
 	}
 	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 	runID := func(l string) string {
-		var r struct{ RunID string `json:"run_id"` }
+		var r struct {
+			RunID string `json:"run_id"`
+		}
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatalf("not a run: %q", l)
 		}
