@@ -61,6 +61,22 @@ func (t Thresholds) apply(p *detect.Policy) {
 	}
 }
 
+// Policy is the policy the configuration names: the defaults, then
+// PolicyFile (--policy), then the thresholds set one by one.
+func (c Config) Policy() (detect.Policy, error) {
+	policy := detect.DefaultPolicy()
+	if c.PolicyFile != "" {
+		if err := detect.LoadPolicyFile(c.PolicyFile, &policy); err != nil {
+			return policy, usagef("--policy: %v", err)
+		}
+	}
+	c.Thresholds.apply(&policy)
+	if err := policy.Validate(); err != nil {
+		return policy, &UsageError{Err: err}
+	}
+	return policy, nil
+}
+
 // DefaultConfig is the CLI's defaults: the flags' defaults are read from it.
 func DefaultConfig() Config {
 	return Config{

@@ -82,21 +82,8 @@ func (in *input) read(ctx context.Context, stdin io.Reader, stderr io.Writer) (*
 	return sink.(*runstore.Collector), policy, stats, nil
 }
 
-// policy is the policy the configuration names: the defaults, then
-// --policy, then the thresholds set one by one.
-func (in *input) policy() (detect.Policy, error) {
-	policy := detect.DefaultPolicy()
-	if in.PolicyFile != "" {
-		if err := detect.LoadPolicyFile(in.PolicyFile, &policy); err != nil {
-			return policy, usagef("--policy: %v", err)
-		}
-	}
-	in.Thresholds.apply(&policy)
-	if err := policy.Validate(); err != nil {
-		return policy, &UsageError{Err: err}
-	}
-	return policy, nil
-}
+// policy is the policy the configuration names.
+func (in *input) policy() (detect.Policy, error) { return in.Config.Policy() }
 
 // readInto checks the configuration and reads every source into the sink
 // newSink makes once the policy is known.

@@ -39,6 +39,7 @@ type Rows struct {
 // readFn reads one source with ingest and emits its rows by run id.
 type readFn struct {
 	InputFormat string
+	Policy      detect.Policy // its volatile keys shape what ingest hashes
 }
 
 func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(string, Rows)) error {
@@ -57,7 +58,7 @@ func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(strin
 		return fmt.Errorf("%s: %d sources, want the one file", src.Name, len(sources))
 	}
 	mem := memory.NewGoAllocator()
-	opts := ingest.Options{Alloc: mem, Workers: 1, InputFormat: f.InputFormat, VolatileKeys: detect.DefaultPolicy().Volatile()}
+	opts := ingest.Options{Alloc: mem, Workers: 1, InputFormat: f.InputFormat, VolatileKeys: f.Policy.Volatile()}
 	_, err = ingest.Read(ctx, sources, opts, func(rec arrow.RecordBatch) error {
 		defer rec.Release()
 		return splitByRun(mem, rec, int32(src.Index), emit)
@@ -146,7 +147,8 @@ func splitByRun(mem memory.Allocator, rec arrow.RecordBatch, file int32, emit fu
 
 // analyseFn analyses one run from its rows and emits its ndjson line.
 type analyseFn struct {
-	Files []string // the sources' names, by index, for messages
+	Files  []string // the sources' names, by index, for messages
+	Policy detect.Policy
 }
 
 func (f *analyseFn) ProcessElement(run string, rows func(*Rows) bool, emit func(string)) error {
@@ -180,7 +182,7 @@ func (f *analyseFn) ProcessElement(run string, rows func(*Rows) bool, emit func(
 			return err
 		}
 	}
-	results := c.Results(detect.DefaultPolicy(), 1)
+	results := c.Results(f.Policy, 1)
 	if len(results) != 1 {
 		return fmt.Errorf("run %q: %d results, want 1", run, len(results))
 	}
@@ -205,16 +207,16 @@ func Register() {
 	beam.RegisterType(reflect.TypeFor[Rows]())
 }
 
-// Scan adds the scan of sources to the pipeline and returns the ndjson
-// lines of the runs, one per run, in no order.
-func Scan(s beam.Scope, sources []Source, inputFormat string) beam.PCollection {
+// Scan adds the scan of sources with policy to the pipeline and returns
+// the ndjson lines of the runs, one per run, in no order.
+func Scan(s beam.Scope, sources []Source, inputFormat string, policy detect.Policy) beam.PCollection {
 	s = s.Scope("runaway.Scan")
 	names := make([]string, len(sources))
 	for _, src := range sources {
 		names[src.Index] = src.Name
 	}
 	srcs := beam.CreateList(s, sources)
-	rows := beam.ParDo(s, &readFn{InputFormat: inputFormat}, srcs)
+	rows := beam.ParDo(s, &readFn{InputFormat: inputFormat, Policy: policy}, srcs)
 	runs := beam.GroupByKey(s, rows)
-	return beam.ParDo(s, &analyseFn{Files: names}, runs)
+	return beam.ParDo(s, &analyseFn{Files: names, Policy: policy}, runs)
 }

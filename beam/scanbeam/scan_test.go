@@ -17,6 +17,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
+	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/pipeline"
 	"github.com/runawayhq/runaway/synth"
@@ -29,7 +30,7 @@ func TestMain(m *testing.M) {
 
 // beamLines runs the pipeline over args on prism and returns its lines
 // sorted by run id, as the scan sorts them.
-func beamLines(t *testing.T, args ...string) []string {
+func beamLines(t *testing.T, policy detect.Policy, args ...string) []string {
 	t.Helper()
 	seq, err := ingest.ExpandArgs(context.Background(), args, nil, ingest.Filter{})
 	if err != nil {
@@ -44,7 +45,7 @@ func beamLines(t *testing.T, args ...string) []string {
 	}
 	out := filepath.Join(t.TempDir(), "runs.ndjson")
 	p, s := beam.NewPipelineWithRoot()
-	textio.Write(s, out, Scan(s, sources, ""))
+	textio.Write(s, out, Scan(s, sources, "", policy))
 	if err := ptest.Run(p); err != nil {
 		t.Fatal(err)
 	}
@@ -67,9 +68,10 @@ func beamLines(t *testing.T, args ...string) []string {
 }
 
 // scanLines is what runaway scan --format ndjson writes for args.
-func scanLines(t *testing.T, args ...string) []string {
+func scanLines(t *testing.T, policyFile string, args ...string) []string {
 	t.Helper()
 	cfg := pipeline.DefaultScanConfig()
+	cfg.PolicyFile = policyFile
 	cfg.Paths = args
 	cfg.Format = "ndjson"
 	var stdout, stderr bytes.Buffer
@@ -82,8 +84,8 @@ func scanLines(t *testing.T, args ...string) []string {
 // The pipeline gives every run of the bundled fixtures (runaway's steps,
 // trajectories, traces) the line runaway scan gives it, byte for byte.
 func TestFixturesAsScan(t *testing.T) {
-	want := scanLines(t, "../../fixtures")
-	got := beamLines(t, "../../fixtures")
+	want := scanLines(t, "", "../../fixtures")
+	got := beamLines(t, detect.DefaultPolicy(), "../../fixtures")
 	compare(t, got, want)
 }
 
@@ -102,7 +104,7 @@ func TestRunsAcrossFilesAsScan(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	compare(t, beamLines(t, dir), scanLines(t, dir))
+	compare(t, beamLines(t, detect.DefaultPolicy(), dir), scanLines(t, "", dir))
 }
 
 func compare(t *testing.T, got, want []string) {
@@ -130,9 +132,30 @@ func TestDataProblemsNameTheFile(t *testing.T) {
 	write("a.jsonl", `{"run_id":"r1","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"x"}},"tool_result":{"ok":true,"data":"one"}}`+"\n")
 	write("b.jsonl", `{"run_id":"r2","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"y"}},"tool_result":{"ok":true,"data":"two"}}`+"\n"+
 		`{"run_id":"r2","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"z"}},"tool_result":{"ok":true,"data":"three"}}`+"\n")
-	want := scanLines(t, dir)
+	want := scanLines(t, "", dir)
 	if !strings.Contains(strings.Join(want, "\n"), "b.jsonl") {
 		t.Fatalf("the scan's report does not name b.jsonl: %s", want)
 	}
-	compare(t, beamLines(t, dir), want)
+	compare(t, beamLines(t, detect.DefaultPolicy(), dir), want)
+}
+
+// A policy file changes the verdicts as it changes the scan's: thresholds
+// that let repeats and failures go on longer give, over the fixtures, the
+// lines runaway scan --policy gives.
+func TestPolicyAsScan(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "policy.yaml")
+	if err := os.WriteFile(file, []byte("repeat_suspicious: 30\nrepeat_runaway: 60\nerror_streak_suspicious: 30\nerror_streak_runaway: 60\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := pipeline.DefaultConfig()
+	cfg.PolicyFile = file
+	policy, err := cfg.Policy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := scanLines(t, file, "../../fixtures")
+	if slices.Equal(want, scanLines(t, "", "../../fixtures")) {
+		t.Fatal("the policy file changes nothing in the scan: the test would not see it ignored")
+	}
+	compare(t, beamLines(t, policy, "../../fixtures"), want)
 }

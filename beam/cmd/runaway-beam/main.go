@@ -20,6 +20,7 @@ import (
 
 	"github.com/runawayhq/runaway/beam/scanbeam"
 	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/pipeline"
 )
 
 // inputs is the repeatable --input flag.
@@ -33,6 +34,8 @@ func main() {
 	flag.Var(&in, "input", "a file, directory or glob to scan, as runaway scan takes it (repeatable)")
 	output := flag.String("output", "", "directory for runs.ndjson (one line per run, in no order)")
 	inputFormat := flag.String("input-format", "", "as runaway scan's --input-format (default: auto)")
+	policyFile := flag.String("policy", "", "a policy file (YAML), as runaway scan's --policy")
+	thresholds := bindThresholds(flag.CommandLine)
 	flag.Parse()
 	// Beam finds the functions by name on its workers, which run this
 	// binary again: they are registered before Init, in both.
@@ -42,6 +45,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: runaway-beam --runner=prism --input PATH... --output DIR")
 		os.Exit(2)
 	}
+	cfg := pipeline.DefaultConfig()
+	cfg.PolicyFile = *policyFile
+	cfg.Thresholds = thresholds.set(flag.CommandLine)
+	policy, err := cfg.Policy()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "runaway-beam: %v\n", err)
+		os.Exit(2)
+	}
 	ctx := context.Background()
 	sources, err := expand(ctx, in)
 	if err != nil {
@@ -49,7 +60,7 @@ func main() {
 		os.Exit(3)
 	}
 	p, s := beam.NewPipelineWithRoot()
-	lines := scanbeam.Scan(s, sources, *inputFormat)
+	lines := scanbeam.Scan(s, sources, *inputFormat, policy)
 	textio.Write(s, strings.TrimSuffix(*output, "/")+"/runs.ndjson", lines)
 	if err := beamx.Run(ctx, p); err != nil {
 		fmt.Fprintf(os.Stderr, "runaway-beam: %v\n", err)
