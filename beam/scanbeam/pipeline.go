@@ -3,10 +3,12 @@ package scanbeam
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -19,6 +21,7 @@ import (
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/report"
 	"github.com/runawayhq/runaway/runstore"
+	"github.com/runawayhq/runaway/schema"
 )
 
 // Source is one input, numbered as `runaway scan` numbers it (src_file).
@@ -27,13 +30,13 @@ type Source struct {
 	Name  string
 }
 
-// Rows are some of one run's rows from one source, as an Arrow IPC stream;
+// Rows are some of one run's rows from one source;
 // Line is the first row's src_line, so that a run's rows are added in
 // input order.
 type Rows struct {
 	File int
 	Line int64
-	IPC  []byte
+	Msg  []byte // an Arrow IPC record batch message, without the schema
 }
 
 // readFn reads one source with ingest and emits its rows by run id.
@@ -121,29 +124,130 @@ func splitByRun(mem memory.Allocator, rec arrow.RecordBatch, file int32, emit fu
 		}
 		return 0
 	}
-	n := int(rec.NumRows())
-	for start := 0; start < n; {
-		end := start + 1
-		id := runID(start)
-		for end < n && runID(end) == id {
-			end++
+	// A run's rows of this batch, gathered: generated and traced logs
+	// interleave runs line by line.
+	var order []string
+	rowsOf := map[string][]int{}
+	for i := range int(rec.NumRows()) {
+		id := runID(i)
+		if _, ok := rowsOf[id]; !ok {
+			order = append(order, id)
 		}
-		part := renum.NewSlice(int64(start), int64(end))
-		var buf bytes.Buffer
-		w := ipc.NewWriter(&buf, ipc.WithSchema(sc), ipc.WithAllocator(mem))
-		err := w.Write(part)
-		part.Release()
-		if cerr := w.Close(); err == nil {
-			err = cerr
-		}
+		rowsOf[id] = append(rowsOf[id], i)
+	}
+	for _, id := range order {
+		idx := rowsOf[id]
+		part, err := gather(mem, renum, idx)
 		if err != nil {
 			return err
 		}
-		emit(id, Rows{File: int(file), Line: lineAt(start), IPC: buf.Bytes()})
-		start = end
+		msg, err := batchMessage(mem, part)
+		part.Release()
+		if err != nil {
+			return err
+		}
+		emit(id, Rows{File: int(file), Line: lineAt(idx[0]), Msg: msg})
 	}
 	return nil
 }
+
+// gather is the rows idx of rec (in that order) as one record.
+func gather(mem memory.Allocator, rec arrow.RecordBatch, idx []int) (arrow.RecordBatch, error) {
+	if idx[len(idx)-1]-idx[0] == len(idx)-1 {
+		return rec.NewSlice(int64(idx[0]), int64(idx[len(idx)-1]+1)), nil
+	}
+	cols := make([]arrow.Array, rec.NumCols())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for c := range cols {
+		pieces := make([]arrow.Array, len(idx))
+		for k, i := range idx {
+			pieces[k] = array.NewSlice(rec.Column(c), int64(i), int64(i+1))
+		}
+		var err error
+		cols[c], err = array.Concatenate(pieces, mem)
+		for _, p := range pieces {
+			p.Release()
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return array.NewRecordBatch(rec.Schema(), cols, int64(len(idx))), nil
+}
+
+// A run's rows cross the shuffle as Arrow IPC record batch messages without
+// the schema, which every one would otherwise repeat (a few KB against a
+// row's few hundred bytes): the stream a run is read from is the schema's
+// message, then its parts' messages, then the end-of-stream marker.
+
+var endOfStream = []byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0}
+
+// batchMessage encodes rec as one IPC record batch message.
+func batchMessage(mem memory.Allocator, rec arrow.RecordBatch) ([]byte, error) {
+	if !rec.Schema().Equal(schema.StepArrowSchema) {
+		return nil, fmt.Errorf("a batch of another schema than the steps': %s", rec.Schema())
+	}
+	full, err := ipcStream(mem, rec)
+	if err != nil {
+		return nil, err
+	}
+	head, err := schemaMessageLen(full)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasSuffix(full, endOfStream) {
+		return nil, fmt.Errorf("an IPC stream without its end marker")
+	}
+	return bytes.Clone(full[head : len(full)-len(endOfStream)]), nil
+}
+
+// ipcStream is the IPC stream of rec alone.
+func ipcStream(mem memory.Allocator, rec arrow.RecordBatch) ([]byte, error) {
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithAllocator(mem))
+	err := w.Write(rec)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return buf.Bytes(), err
+}
+
+// schemaMessageLen is the length of a stream's first message, its schema:
+// a continuation marker, the metadata's length, the metadata, no body.
+func schemaMessageLen(stream []byte) (int, error) {
+	if len(stream) < 8 || binary.LittleEndian.Uint32(stream) != 0xffffffff {
+		return 0, fmt.Errorf("not an IPC stream")
+	}
+	n := 8 + int(int32(binary.LittleEndian.Uint32(stream[4:])))
+	if n < 8 || n > len(stream) {
+		return 0, fmt.Errorf("an IPC stream with a schema message of %d bytes", n)
+	}
+	return n, nil
+}
+
+// stepsSchemaMessage is the schema message that opens every run's stream.
+var stepsSchemaMessage = sync.OnceValues(func() ([]byte, error) {
+	mem := memory.NewGoAllocator()
+	b := array.NewRecordBuilder(mem, schema.StepArrowSchema)
+	defer b.Release()
+	empty := b.NewRecordBatch()
+	defer empty.Release()
+	full, err := ipcStream(mem, empty)
+	if err != nil {
+		return nil, err
+	}
+	n, err := schemaMessageLen(full)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(full[:n]), nil
+})
 
 // analyseFn analyses one run from its rows and emits its ndjson line.
 type analyseFn struct {
@@ -163,24 +267,31 @@ func (f *analyseFn) ProcessElement(run string, rows func(*Rows) bool, emit func(
 		}
 		return int(a.Line - b.Line)
 	})
+	head, err := stepsSchemaMessage()
+	if err != nil {
+		return err
+	}
+	stream := slices.Clone(head)
+	for _, p := range parts {
+		stream = append(stream, p.Msg...)
+	}
+	stream = append(stream, endOfStream...)
 	mem := memory.NewGoAllocator()
 	c := runstore.NewCollector(f.Files)
-	for _, p := range parts {
-		rd, err := ipc.NewReader(bytes.NewReader(p.IPC), ipc.WithAllocator(mem))
-		if err != nil {
+	rd, err := ipc.NewReader(bytes.NewReader(stream), ipc.WithAllocator(mem), ipc.WithSchema(schema.StepArrowSchema))
+	if err != nil {
+		return err
+	}
+	for rd.Next() {
+		if err := c.Add(rd.RecordBatch()); err != nil {
+			rd.Release()
 			return err
 		}
-		for rd.Next() {
-			if err := c.Add(rd.RecordBatch()); err != nil {
-				rd.Release()
-				return err
-			}
-		}
-		err = rd.Err()
-		rd.Release()
-		if err != nil {
-			return err
-		}
+	}
+	err = rd.Err()
+	rd.Release()
+	if err != nil {
+		return err
 	}
 	results := c.Results(f.Policy, 1)
 	if len(results) != 1 {

@@ -92,8 +92,26 @@ func TestFixturesAsScan(t *testing.T) {
 // Runs whose steps are spread over several files are grouped and ordered
 // as the scan orders them: the files of a generated corpus, cut in four.
 func TestRunsAcrossFilesAsScan(t *testing.T) {
+	dir := generated(t, synth.Config{Runs: 400, RunawayRate: 0.3, Seed: 7})
+	compare(t, beamLines(t, detect.DefaultPolicy(), dir), scanLines(t, "", dir))
+}
+
+// The same over a generated corpus of 200 MB: every run's line is the
+// scan's.
+func TestGeneratedCorpusAsScan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 MB: not with -short")
+	}
+	dir := generated(t, synth.Config{TargetBytes: 200 << 20, RunawayRate: 0.3, Seed: 11})
+	compare(t, beamLines(t, detect.DefaultPolicy(), dir), scanLines(t, "", dir))
+}
+
+// generated writes a generated corpus as four files, its lines in order,
+// so that runs span files, and returns their directory.
+func generated(t *testing.T, cfg synth.Config) string {
+	t.Helper()
 	var corpus bytes.Buffer
-	if _, err := synth.Generate(synth.Config{Runs: 400, RunawayRate: 0.3, Seed: 7}, &corpus, io.Discard); err != nil {
+	if _, err := synth.Generate(cfg, &corpus, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
@@ -104,7 +122,7 @@ func TestRunsAcrossFilesAsScan(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	compare(t, beamLines(t, detect.DefaultPolicy(), dir), scanLines(t, "", dir))
+	return dir
 }
 
 func compare(t *testing.T, got, want []string) {
