@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -251,14 +252,20 @@ var stepsSchemaMessage = sync.OnceValues(func() ([]byte, error) {
 
 // analyseFn analyses one run from its rows and emits its ndjson line.
 type analyseFn struct {
-	Files  []string // the sources' names, by index, for messages
-	Policy detect.Policy
+	Files       []string // the sources' names, by index, for messages
+	Policy      detect.Policy
+	MaxRunBytes int64 // the bound on a run's rows in memory (Options.MaxRunBytes)
 }
 
 func (f *analyseFn) ProcessElement(run string, rows func(*Rows) bool, emit func(string)) error {
 	var parts []Rows
 	var r Rows
+	held := int64(0)
 	for rows(&r) {
+		if held += int64(len(r.Msg)); held > f.MaxRunBytes {
+			emit(runError(run, fmt.Sprintf("the run's steps are over %d bytes, the bound on one run (--max-run-bytes): not analysed", f.MaxRunBytes)))
+			return nil
+		}
 		parts = append(parts, r)
 	}
 	slices.SortFunc(parts, func(a, b Rows) int {
@@ -305,6 +312,16 @@ func (f *analyseFn) ProcessElement(run string, rows func(*Rows) bool, emit func(
 	return nil
 }
 
+// runError is the line of a run that could not be analysed: its id and
+// why, in place of its result, so that the job goes on.
+func runError(run, why string) string {
+	b, _ := json.Marshal(struct {
+		RunID string `json:"run_id"`
+		Error string `json:"error"`
+	}{run, why})
+	return string(b)
+}
+
 // Register registers the pipeline's functions and types with Beam, which
 // needs them by name on the workers. Call it from main (and tests) before
 // building the pipeline.
@@ -318,16 +335,34 @@ func Register() {
 	beam.RegisterType(reflect.TypeFor[Rows]())
 }
 
-// Scan adds the scan of sources with policy to the pipeline and returns
-// the ndjson lines of the runs, one per run, in no order.
-func Scan(s beam.Scope, sources []Source, inputFormat string, policy detect.Policy) beam.PCollection {
+// Options are the scan's settings.
+type Options struct {
+	InputFormat string // as runaway scan's --input-format ("" is auto)
+	Policy      detect.Policy
+	// MaxRunBytes bounds the memory one run's analysis holds: its steps as
+	// they crossed the shuffle (about 1.5 KB a step from generated logs)
+	// are read into memory before the analysis. A run over it is not
+	// analysed: its line says why, and the job goes on.
+	MaxRunBytes int64
+}
+
+// DefaultMaxRunBytes is the bound on one run when Options leave it unset:
+// about 350,000 steps.
+const DefaultMaxRunBytes = 512 << 20
+
+// Scan adds the scan of sources to the pipeline and returns the ndjson
+// lines of the runs, one per run, in no order.
+func Scan(s beam.Scope, sources []Source, opts Options) beam.PCollection {
+	if opts.MaxRunBytes <= 0 {
+		opts.MaxRunBytes = DefaultMaxRunBytes
+	}
 	s = s.Scope("runaway.Scan")
 	names := make([]string, len(sources))
 	for _, src := range sources {
 		names[src.Index] = src.Name
 	}
 	srcs := beam.CreateList(s, sources)
-	rows := beam.ParDo(s, &readFn{InputFormat: inputFormat, Policy: policy}, srcs)
+	rows := beam.ParDo(s, &readFn{InputFormat: opts.InputFormat, Policy: opts.Policy}, srcs)
 	runs := beam.GroupByKey(s, rows)
-	return beam.ParDo(s, &analyseFn{Files: names, Policy: policy}, runs)
+	return beam.ParDo(s, &analyseFn{Files: names, Policy: opts.Policy, MaxRunBytes: opts.MaxRunBytes}, runs)
 }

@@ -31,6 +31,10 @@ func TestMain(m *testing.M) {
 // beamLines runs the pipeline over args on prism and returns its lines
 // sorted by run id, as the scan sorts them.
 func beamLines(t *testing.T, policy detect.Policy, args ...string) []string {
+	return beamLinesMax(t, policy, 0, args...)
+}
+
+func beamLinesMax(t *testing.T, policy detect.Policy, maxRunBytes int64, args ...string) []string {
 	t.Helper()
 	seq, err := ingest.ExpandArgs(context.Background(), args, nil, ingest.Filter{})
 	if err != nil {
@@ -45,7 +49,7 @@ func beamLines(t *testing.T, policy detect.Policy, args ...string) []string {
 	}
 	out := filepath.Join(t.TempDir(), "runs.ndjson")
 	p, s := beam.NewPipelineWithRoot()
-	textio.Write(s, out, Scan(s, sources, "", policy))
+	textio.Write(s, out, Scan(s, sources, Options{Policy: policy, MaxRunBytes: maxRunBytes}))
 	if err := ptest.Run(p); err != nil {
 		t.Fatal(err)
 	}
@@ -176,4 +180,26 @@ func TestPolicyAsScan(t *testing.T) {
 		t.Fatal("the policy file changes nothing in the scan: the test would not see it ignored")
 	}
 	compare(t, beamLines(t, policy, "../../fixtures"), want)
+}
+
+// A run over the per-run bound is not analysed and its line says why; the
+// job goes on, and every other run's line is the scan's.
+func TestRunOverTheBoundIsAnErrorLine(t *testing.T) {
+	dir := t.TempDir()
+	var big strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&big, `{"run_id":"big","step":%d,"state":"ACT","tool_call":{"name":"search","args":{"q":"q%d"}},"tool_result":{"ok":true,"data":"answer %d"}}`+"\n", i, i, i)
+	}
+	big.WriteString(`{"run_id":"small","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"x"}},"tool_result":{"ok":true,"data":"one"}}` + "\n")
+	if err := os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte(big.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := beamLinesMax(t, detect.DefaultPolicy(), 16<<10, dir)
+	want := scanLines(t, "", dir)
+	if len(got) != 2 || !strings.Contains(got[0], `"run_id":"big","error":"the run's steps are over 16384 bytes`) {
+		t.Fatalf("big run: %.200s", got)
+	}
+	if got[1] != want[1] {
+		t.Fatalf("small run:\nbeam %.300s\nscan %.300s", got[1], want[1])
+	}
 }

@@ -35,6 +35,7 @@ func main() {
 	output := flag.String("output", "", "directory for runs.ndjson (one line per run, in no order)")
 	inputFormat := flag.String("input-format", "", "as runaway scan's --input-format (default: auto)")
 	policyFile := flag.String("policy", "", "a policy file (YAML), as runaway scan's --policy")
+	maxRunBytes := flag.Int64("max-run-bytes", scanbeam.DefaultMaxRunBytes, "the bound on one run's steps held in memory by its analysis; a run over it gets a line with an error instead of its result")
 	thresholds := bindThresholds(flag.CommandLine)
 	flag.Parse()
 	// Beam finds the functions by name on its workers, which run this
@@ -60,7 +61,7 @@ func main() {
 		os.Exit(3)
 	}
 	p, s := beam.NewPipelineWithRoot()
-	lines := scanbeam.Scan(s, sources, *inputFormat, policy)
+	lines := scanbeam.Scan(s, sources, scanbeam.Options{InputFormat: *inputFormat, Policy: policy, MaxRunBytes: *maxRunBytes})
 	textio.Write(s, strings.TrimSuffix(*output, "/")+"/runs.ndjson", lines)
 	if err := beamx.Run(ctx, p); err != nil {
 		fmt.Fprintf(os.Stderr, "runaway-beam: %v\n", err)
