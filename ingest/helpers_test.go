@@ -42,7 +42,9 @@ func readWith(t testing.TB, alloc memory.Allocator, sources []Source, opts Optio
 		opts.Rejects = &rejected
 	}
 	if opts.OnReject == nil {
-		opts.OnReject = func(r Reject) { res.rejects = append(res.rejects, r) }
+		opts.OnReject = func(r Reject) {
+			res.rejects = append(res.rejects, Reject{File: r.File, Line: r.Line, Reason: r.Reason})
+		}
 	}
 	res.stats, res.err = Read(context.Background(), sources, opts, func(b arrow.RecordBatch) error {
 		js, err := b.MarshalJSON()

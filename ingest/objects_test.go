@@ -240,7 +240,9 @@ func readSeq(t testing.TB, seq func(func(Source, error) bool), opts Options) seq
 	var rejected bytes.Buffer
 	opts.Alloc = mem
 	opts.Rejects = &rejected
-	opts.OnReject = func(r Reject) { res.rejects = append(res.rejects, r) }
+	opts.OnReject = func(r Reject) {
+		res.rejects = append(res.rejects, Reject{File: r.File, Line: r.Line, Reason: r.Reason})
+	}
 	opts.OnSource = func(i int, name string) {
 		if i != len(res.names) {
 			t.Errorf("OnSource(%d, %q) after %d sources", i, name, len(res.names))

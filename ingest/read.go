@@ -678,7 +678,7 @@ func (r *reader) reject(name string, line int64, kind, reason string, raw []byte
 		}
 	}
 	if r.opts.OnReject != nil {
-		r.opts.OnReject(Reject{File: name, Line: line, Reason: reason})
+		r.opts.OnReject(Reject{File: name, Line: line, Reason: reason, Kind: kind, Raw: raw})
 	}
 	return nil
 }

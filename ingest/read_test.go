@@ -38,15 +38,15 @@ func TestReadBadLinesAreRejectedWithFileLineAndVerbatimText(t *testing.T) {
 	res := mustRead(t, []Source{memSource("logs/a.jsonl", []byte(strings.Join(lines, "\n")+"\n"))}, Options{})
 
 	wantRejects := []Reject{
-		{"logs/a.jsonl", 2, "malformed JSON: unexpected end of JSON input"},
-		{"logs/a.jsonl", 3, "step: want integer, got string"},
-		{"logs/a.jsonl", 4, "run_id: missing or empty"},
-		{"logs/a.jsonl", 5, "step: missing"},
-		{"logs/a.jsonl", 6, "step: -4 is negative"},
-		{"logs/a.jsonl", 7, "NUL byte at column 15"},
-		{"logs/a.jsonl", 8, "not a JSON object: got array"},
-		{"logs/a.jsonl", 9, "tool_result.status: want integer, got string"},
-		{"logs/a.jsonl", 10, "ts: want RFC 3339 string or epoch milliseconds, got boolean"},
+		{File: "logs/a.jsonl", Line: 2, Reason: "malformed JSON: unexpected end of JSON input"},
+		{File: "logs/a.jsonl", Line: 3, Reason: "step: want integer, got string"},
+		{File: "logs/a.jsonl", Line: 4, Reason: "run_id: missing or empty"},
+		{File: "logs/a.jsonl", Line: 5, Reason: "step: missing"},
+		{File: "logs/a.jsonl", Line: 6, Reason: "step: -4 is negative"},
+		{File: "logs/a.jsonl", Line: 7, Reason: "NUL byte at column 15"},
+		{File: "logs/a.jsonl", Line: 8, Reason: "not a JSON object: got array"},
+		{File: "logs/a.jsonl", Line: 9, Reason: "tool_result.status: want integer, got string"},
+		{File: "logs/a.jsonl", Line: 10, Reason: "ts: want RFC 3339 string or epoch milliseconds, got boolean"},
 	}
 	if !reflect.DeepEqual(res.rejects, wantRejects) {
 		t.Errorf("rejects:\n got  %v\n want %v", res.rejects, wantRejects)
@@ -112,7 +112,7 @@ func TestReadLineLongerThanAnyBufferIsStreamedToRejects(t *testing.T) {
 		if out.maxWrite > 1<<20 {
 			t.Errorf("workers=%d: a %d-byte write reached Rejects: the long line was buffered", workers, out.maxWrite)
 		}
-		want := []Reject{{"a.jsonl", 2, "line exceeds 1024 bytes"}, {"a.jsonl", 4, "line exceeds 1024 bytes"}}
+		want := []Reject{{File: "a.jsonl", Line: 2, Reason: "line exceeds 1024 bytes", Kind: KindLineTooLong}, {File: "a.jsonl", Line: 4, Reason: "line exceeds 1024 bytes", Kind: KindLineTooLong}}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("workers=%d: rejects = %v, want %v", workers, got, want)
 		}
@@ -154,7 +154,7 @@ func TestReadTruncatedGzipKeepsCompleteLinesAndRejectsTheBreak(t *testing.T) {
 	if len(res.rows) != complete {
 		t.Errorf("%d rows, want the %d complete lines before the break", len(res.rows), complete)
 	}
-	want := []Reject{{"day.jsonl.gz", int64(complete + 1), "truncated gzip stream: unexpected EOF"}}
+	want := []Reject{{File: "day.jsonl.gz", Line: int64(complete + 1), Reason: "truncated gzip stream: unexpected EOF"}}
 	if !reflect.DeepEqual(res.rejects, want) {
 		t.Errorf("rejects = %v, want %v", res.rejects, want)
 	}
@@ -168,7 +168,7 @@ func TestReadTruncatedGzipKeepsCompleteLinesAndRejectsTheBreak(t *testing.T) {
 
 func TestReadGzipCutInsideItsHeaderIsARejectAtLineOne(t *testing.T) {
 	res := mustRead(t, []Source{memSource("a.gz", []byte{0x1f, 0x8b, 0x08})}, Options{})
-	want := []Reject{{"a.gz", 1, "truncated gzip stream: unexpected EOF"}}
+	want := []Reject{{File: "a.gz", Line: 1, Reason: "truncated gzip stream: unexpected EOF"}}
 	if !reflect.DeepEqual(res.rejects, want) || len(res.rows) != 0 {
 		t.Errorf("rejects = %v rows = %d", res.rejects, len(res.rows))
 	}
@@ -533,7 +533,7 @@ func TestReadStreamBreakingInsideALongLineIsOneReject(t *testing.T) {
 	gz := gzipBytes(t, []byte(`{"run_id":"r","step":0}`+"\n"+long+"\n"))
 	cut := gz[:len(gz)*3/4]
 	res := mustRead(t, []Source{memSource("a.gz", cut)}, Options{MaxLineBytes: 1000, blockBytes: 4096})
-	want := []Reject{{"a.gz", 2, "truncated gzip stream: unexpected EOF"}}
+	want := []Reject{{File: "a.gz", Line: 2, Reason: "truncated gzip stream: unexpected EOF"}}
 	if !reflect.DeepEqual(res.rejects, want) || len(res.rows) != 1 {
 		t.Errorf("rejects = %v, %d rows", res.rejects, len(res.rows))
 	}
@@ -551,5 +551,32 @@ func TestReadWithoutEmitCountsRows(t *testing.T) {
 	st, err := Read(context.Background(), []Source{memSource("a", []byte(stepLines("r", 0, 10)))}, Options{Alloc: mem}, nil)
 	if err != nil || st.Steps != 10 {
 		t.Errorf("steps = %d, err = %v", st.Steps, err)
+	}
+}
+
+// OnReject gives each rejected line's kind and its bytes as read, so that
+// a caller can keep the line with its location (a dead-letter output).
+func TestOnRejectGivesKindAndLine(t *testing.T) {
+	in := "{\"run_id\":\"a\",\"step\":0}\n{\"run_id\":\"a\",\"step\":\"x\"}\n{oops\n"
+	var got []Reject
+	opts := Options{Alloc: memory.NewGoAllocator(), OnReject: func(r Reject) {
+		r.Raw = bytes.Clone(r.Raw)
+		got = append(got, r)
+	}}
+	if _, err := Read(t.Context(), []Source{memSource("a.jsonl", []byte(in))}, opts, func(rec arrow.RecordBatch) error { rec.Release(); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := []Reject{
+		{File: "a.jsonl", Line: 2, Reason: "step: want integer, got string", Kind: KindWrongType, Raw: []byte(`{"run_id":"a","step":"x"}`)},
+		{File: "a.jsonl", Line: 3, Kind: KindMalformedJSON, Raw: []byte(`{oops`)},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("rejects %+v", got)
+	}
+	for i := range want {
+		got[i].Reason = want[i].Reason // reasons are tested above
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("reject %d: %+v, want %+v", i, got[i], want[i])
+		}
 	}
 }

@@ -11,6 +11,8 @@ type Reject struct {
 	File   string // Source.Name
 	Line   int64  // 1-based line number in the (decompressed) source
 	Reason string // short and specific, e.g. `step: want integer, got string`
+	Kind   string // the reason's class: one of the Kind constants
+	Raw    []byte // the line as read, without its newline, valid only during OnReject; nil for a line too long to hold, which only Rejects gets
 }
 
 // Reject kinds: the class of a reason, the keys of Stats.RejectsByKind.

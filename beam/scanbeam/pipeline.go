@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -46,7 +47,7 @@ type readFn struct {
 	Policy      detect.Policy // its volatile keys shape what ingest hashes
 }
 
-func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(string, Rows)) error {
+func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(string, Rows), dead func(string)) error {
 	seq, err := ingest.ExpandArgs(ctx, []string{src.Name}, nil, ingest.Filter{})
 	if err != nil {
 		return err
@@ -54,7 +55,8 @@ func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(strin
 	var sources []ingest.Source
 	for s, err := range seq {
 		if err != nil {
-			return err
+			dead(deadLetter{File: src.Name, Error: err.Error()}.json())
+			return nil
 		}
 		sources = append(sources, s)
 	}
@@ -62,12 +64,46 @@ func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(strin
 		return fmt.Errorf("%s: %d sources, want the one file", src.Name, len(sources))
 	}
 	mem := memory.NewGoAllocator()
-	opts := ingest.Options{Alloc: mem, Workers: 1, InputFormat: f.InputFormat, VolatileKeys: f.Policy.Volatile()}
-	_, err = ingest.Read(ctx, sources, opts, func(rec arrow.RecordBatch) error {
+	opts := ingest.Options{
+		Alloc: mem, Workers: 1, InputFormat: f.InputFormat, VolatileKeys: f.Policy.Volatile(), KeepGoing: true,
+		OnReject: func(r ingest.Reject) { dead(rejected(r).json()) },
+	}
+	stats, err := ingest.Read(ctx, sources, opts, func(rec arrow.RecordBatch) error {
 		defer rec.Release()
 		return splitByRun(mem, rec, int32(src.Index), emit)
 	})
+	for _, fail := range stats.Failed {
+		dead(deadLetter{File: fail.Source, Error: fail.Err.Error()}.json())
+	}
 	return err
+}
+
+// deadLetter is a line of the dead-letter output: a rejected line with its
+// file and line, kind, reason and text (base64 when it is not UTF-8, so
+// that its bytes survive JSON), or a source that could not be read.
+type deadLetter struct {
+	File       string `json:"file"`
+	Line       int64  `json:"line,omitempty"`
+	Kind       string `json:"kind,omitempty"`
+	Reason     string `json:"reason,omitempty"`
+	Text       string `json:"text,omitempty"`
+	TextBase64 []byte `json:"text_base64,omitempty"`
+	Error      string `json:"error,omitempty"`
+}
+
+func rejected(r ingest.Reject) deadLetter {
+	d := deadLetter{File: r.File, Line: r.Line, Kind: r.Kind, Reason: r.Reason}
+	if utf8.Valid(r.Raw) {
+		d.Text = string(r.Raw)
+	} else {
+		d.TextBase64 = bytes.Clone(r.Raw)
+	}
+	return d
+}
+
+func (d deadLetter) json() string {
+	b, _ := json.Marshal(d)
+	return string(b)
 }
 
 // splitByRun emits each run's rows of rec, with src_file set to file.
@@ -326,7 +362,7 @@ func runError(run, why string) string {
 // needs them by name on the workers. Call it from main (and tests) before
 // building the pipeline.
 func Register() {
-	register.DoFn3x1[context.Context, Source, func(string, Rows), error](&readFn{})
+	register.DoFn4x1[context.Context, Source, func(string, Rows), func(string), error](&readFn{})
 	register.DoFn3x1[string, func(*Rows) bool, func(string), error](&analyseFn{})
 	register.Emitter2[string, Rows]()
 	register.Emitter1[string]()
@@ -351,8 +387,9 @@ type Options struct {
 const DefaultMaxRunBytes = 512 << 20
 
 // Scan adds the scan of sources to the pipeline and returns the ndjson
-// lines of the runs, one per run, in no order.
-func Scan(s beam.Scope, sources []Source, opts Options) beam.PCollection {
+// lines of the runs, one per run, and the dead letters (rejected lines and
+// unreadable sources, as JSON lines), in no order.
+func Scan(s beam.Scope, sources []Source, opts Options) (runs, deadLetters beam.PCollection) {
 	if opts.MaxRunBytes <= 0 {
 		opts.MaxRunBytes = DefaultMaxRunBytes
 	}
@@ -362,7 +399,8 @@ func Scan(s beam.Scope, sources []Source, opts Options) beam.PCollection {
 		names[src.Index] = src.Name
 	}
 	srcs := beam.CreateList(s, sources)
-	rows := beam.ParDo(s, &readFn{InputFormat: opts.InputFormat, Policy: opts.Policy}, srcs)
-	runs := beam.GroupByKey(s, rows)
-	return beam.ParDo(s, &analyseFn{Files: names, Policy: opts.Policy, MaxRunBytes: opts.MaxRunBytes}, runs)
+	rows, deadLetters := beam.ParDo2(s, &readFn{InputFormat: opts.InputFormat, Policy: opts.Policy}, srcs)
+	grouped := beam.GroupByKey(s, rows)
+	runs = beam.ParDo(s, &analyseFn{Files: names, Policy: opts.Policy, MaxRunBytes: opts.MaxRunBytes}, grouped)
+	return runs, deadLetters
 }

@@ -49,7 +49,8 @@ func beamLinesMax(t *testing.T, policy detect.Policy, maxRunBytes int64, args ..
 	}
 	out := filepath.Join(t.TempDir(), "runs.ndjson")
 	p, s := beam.NewPipelineWithRoot()
-	textio.Write(s, out, Scan(s, sources, Options{Policy: policy, MaxRunBytes: maxRunBytes}))
+	runs, _ := Scan(s, sources, Options{Policy: policy, MaxRunBytes: maxRunBytes})
+	textio.Write(s, out, runs)
 	if err := ptest.Run(p); err != nil {
 		t.Fatal(err)
 	}
@@ -201,5 +202,72 @@ func TestRunOverTheBoundIsAnErrorLine(t *testing.T) {
 	}
 	if got[1] != want[1] {
 		t.Fatalf("small run:\nbeam %.300s\nscan %.300s", got[1], want[1])
+	}
+}
+
+// Every line the scan rejects is in the dead-letter output with its file
+// and line, its text as read (base64 when it is not UTF-8), and the job
+// goes on with the other lines.
+func TestDeadLettersKeepRejectedLinesWithTheirPlace(t *testing.T) {
+	dir := t.TempDir()
+	good := `{"run_id":"r","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"x"}},"tool_result":{"ok":true,"data":"one"}}`
+	files := map[string]string{
+		"a.jsonl": good + "\n{oops\n",
+		"b.jsonl": "{\"run_id\":\"s\",\"step\":\"x\"}\n{\"run_id\":\"\xff\xfe\",\"step\":-1}\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seq, err := ingest.ExpandArgs(context.Background(), []string{dir}, nil, ingest.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sources []Source
+	for src, err := range seq {
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, Source{Index: len(sources), Name: src.Name})
+	}
+	out := filepath.Join(t.TempDir(), "rejects.ndjson")
+	p, s := beam.NewPipelineWithRoot()
+	_, dead := Scan(s, sources, Options{Policy: detect.DefaultPolicy()})
+	textio.Write(s, out, dead)
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type letter struct {
+		File       string `json:"file"`
+		Line       int64  `json:"line"`
+		Kind       string `json:"kind"`
+		Text       string `json:"text"`
+		TextBase64 []byte `json:"text_base64"`
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var d letter
+		if err := json.Unmarshal([]byte(l), &d); err != nil {
+			t.Fatalf("dead letter %q: %v", l, err)
+		}
+		text := d.Text
+		if d.TextBase64 != nil {
+			text = string(d.TextBase64)
+		}
+		got = append(got, fmt.Sprintf("%s:%d %s %q", filepath.Base(d.File), d.Line, d.Kind, text))
+	}
+	slices.Sort(got)
+	want := []string{
+		`a.jsonl:2 malformed_json "{oops"`,
+		`b.jsonl:1 wrong_type "{\"run_id\":\"s\",\"step\":\"x\"}"`,
+		"b.jsonl:2 invalid_value \"{\\\"run_id\\\":\\\"\\xff\\xfe\\\",\\\"step\\\":-1}\"",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("dead letters:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -32,7 +32,7 @@ func (in *inputs) Set(v string) error { *in = append(*in, v); return nil }
 func main() {
 	var in inputs
 	flag.Var(&in, "input", "a file, directory or glob to scan, as runaway scan takes it (repeatable)")
-	output := flag.String("output", "", "directory for runs.ndjson (one line per run, in no order)")
+	output := flag.String("output", "", "directory for runs.ndjson (one line per run) and rejects.ndjson (rejected lines with their file and line), in no order")
 	inputFormat := flag.String("input-format", "", "as runaway scan's --input-format (default: auto)")
 	policyFile := flag.String("policy", "", "a policy file (YAML), as runaway scan's --policy")
 	maxRunBytes := flag.Int64("max-run-bytes", scanbeam.DefaultMaxRunBytes, "the bound on one run's steps held in memory by its analysis; a run over it gets a line with an error instead of its result")
@@ -61,8 +61,10 @@ func main() {
 		os.Exit(3)
 	}
 	p, s := beam.NewPipelineWithRoot()
-	lines := scanbeam.Scan(s, sources, scanbeam.Options{InputFormat: *inputFormat, Policy: policy, MaxRunBytes: *maxRunBytes})
-	textio.Write(s, strings.TrimSuffix(*output, "/")+"/runs.ndjson", lines)
+	runs, dead := scanbeam.Scan(s, sources, scanbeam.Options{InputFormat: *inputFormat, Policy: policy, MaxRunBytes: *maxRunBytes})
+	out := strings.TrimSuffix(*output, "/")
+	textio.Write(s, out+"/runs.ndjson", runs)
+	textio.Write(s, out+"/rejects.ndjson", dead)
 	if err := beamx.Run(ctx, p); err != nil {
 		fmt.Fprintf(os.Stderr, "runaway-beam: %v\n", err)
 		os.Exit(3)
