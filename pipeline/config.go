@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
@@ -86,4 +87,36 @@ func DefaultConfig() Config {
 		Workers:      runtime.GOMAXPROCS(0),
 		Thresholds:   Thresholds{Values: detect.DefaultPolicy()},
 	}
+}
+
+// BindThresholds calls bind once per policy field, in the policy's order,
+// with the flag name the commands give it (its yaml key, - for _), its
+// help and a pointer to its value in values (*int, *int64, *float64 or
+// *[]string), so that a command line of any flag library sets every
+// threshold by name. ThresholdKey maps a flag name back to its key.
+func BindThresholds(values *detect.Policy, bind func(name, help string, value any)) {
+	help := map[string]string{}
+	for _, p := range detect.Params() {
+		h := p.Help
+		if p.Source != "" {
+			h += " [" + p.Source + "]"
+		}
+		help[p.Key] = h
+	}
+	rv := reflect.ValueOf(values).Elem()
+	for i := range rv.NumField() {
+		key := rv.Type().Field(i).Tag.Get("yaml")
+		bind(strings.ReplaceAll(key, "_", "-"), help[key], rv.Field(i).Addr().Interface())
+	}
+}
+
+// ThresholdKey is the policy key of a flag BindThresholds named, or "".
+func ThresholdKey(flagName string) string {
+	key := strings.ReplaceAll(flagName, "-", "_")
+	for f := range reflect.TypeFor[detect.Policy]().Fields() {
+		if f.Tag.Get("yaml") == key {
+			return key
+		}
+	}
+	return ""
 }

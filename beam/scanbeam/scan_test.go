@@ -36,17 +36,7 @@ func beamLines(t *testing.T, policy detect.Policy, args ...string) []string {
 
 func beamLinesMax(t *testing.T, policy detect.Policy, maxRunBytes int64, args ...string) []string {
 	t.Helper()
-	seq, err := ingest.ExpandArgs(context.Background(), args, nil, ingest.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sources []Source
-	for src, err := range seq {
-		if err != nil {
-			t.Fatal(err)
-		}
-		sources = append(sources, Source{Index: len(sources), Name: src.Name})
-	}
+	sources := sourcesOf(t, args...)
 	out := filepath.Join(t.TempDir(), "runs.ndjson")
 	p, s := beam.NewPipelineWithRoot()
 	runs, _ := Scan(s, sources, Options{Policy: policy, MaxRunBytes: maxRunBytes})
@@ -70,6 +60,24 @@ func beamLinesMax(t *testing.T, policy detect.Policy, maxRunBytes int64, args ..
 	}
 	slices.SortFunc(lines, func(a, b string) int { return strings.Compare(runID(a), runID(b)) })
 	return lines
+}
+
+// sourcesOf lists args as the launcher does, numbered as the scan numbers
+// them.
+func sourcesOf(t *testing.T, args ...string) []Source {
+	t.Helper()
+	seq, err := ingest.ExpandArgs(context.Background(), args, nil, ingest.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sources []Source
+	for src, err := range seq {
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, Source{Index: len(sources), Name: src.Name})
+	}
+	return sources
 }
 
 // scanLines is what runaway scan --format ndjson writes for args.
@@ -220,17 +228,7 @@ func TestDeadLettersKeepRejectedLinesWithTheirPlace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	seq, err := ingest.ExpandArgs(context.Background(), []string{dir}, nil, ingest.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sources []Source
-	for src, err := range seq {
-		if err != nil {
-			t.Fatal(err)
-		}
-		sources = append(sources, Source{Index: len(sources), Name: src.Name})
-	}
+	sources := sourcesOf(t, dir)
 	out := filepath.Join(t.TempDir(), "rejects.ndjson")
 	p, s := beam.NewPipelineWithRoot()
 	_, dead := Scan(s, sources, Options{Policy: detect.DefaultPolicy()})

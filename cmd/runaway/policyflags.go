@@ -1,9 +1,6 @@
 package main
 
 import (
-	"reflect"
-	"strings"
-
 	"github.com/spf13/pflag"
 
 	"github.com/runawayhq/runaway/detect"
@@ -15,36 +12,22 @@ import (
 // which overrides the defaults.
 type policyFlags struct {
 	values detect.Policy
-	keys   map[string]string // flag name -> yaml key
 }
 
 func bindPolicyFlags(fs *pflag.FlagSet) *policyFlags {
-	pf := &policyFlags{values: detect.DefaultPolicy(), keys: map[string]string{}}
-	help := map[string]string{}
-	for _, p := range detect.Params() {
-		h := p.Help
-		if p.Source != "" {
-			h += " [" + p.Source + "]"
-		}
-		help[p.Key] = h
-	}
-	rv := reflect.ValueOf(&pf.values).Elem()
-	rt := rv.Type()
-	for i := 0; i < rt.NumField(); i++ {
-		key := rt.Field(i).Tag.Get("yaml")
-		name := strings.ReplaceAll(key, "_", "-")
-		pf.keys[name] = key
-		switch f := rv.Field(i).Addr().Interface().(type) {
+	pf := &policyFlags{values: detect.DefaultPolicy()}
+	pipeline.BindThresholds(&pf.values, func(name, help string, value any) {
+		switch f := value.(type) {
 		case *int:
-			fs.IntVar(f, name, *f, help[key])
+			fs.IntVar(f, name, *f, help)
 		case *int64:
-			fs.Int64Var(f, name, *f, help[key])
+			fs.Int64Var(f, name, *f, help)
 		case *float64:
-			fs.Float64Var(f, name, *f, help[key])
+			fs.Float64Var(f, name, *f, help)
 		case *[]string:
-			fs.StringSliceVar(f, name, *f, help[key])
+			fs.StringSliceVar(f, name, *f, help)
 		}
-	}
+	})
 	return pf
 }
 
@@ -52,7 +35,7 @@ func bindPolicyFlags(fs *pflag.FlagSet) *policyFlags {
 func (pf *policyFlags) thresholds(fs *pflag.FlagSet) pipeline.Thresholds {
 	t := pipeline.Thresholds{Values: pf.values}
 	fs.Visit(func(f *pflag.Flag) {
-		if key, ok := pf.keys[f.Name]; ok {
+		if key := pipeline.ThresholdKey(f.Name); key != "" {
 			t.Keys = append(t.Keys, key)
 		}
 	})
