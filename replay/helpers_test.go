@@ -2,44 +2,20 @@ package replay_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/runawayhq/runaway/detect"
-	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/internal/runtest"
 	"github.com/runawayhq/runaway/replay"
 	"github.com/runawayhq/runaway/runstore"
 )
 
-// collect runs the real pipeline (ingest -> Collector) over JSONL texts, as
-// detect's tests do.
+// collect runs the real read path over JSONL texts (runtest).
 func collect(t *testing.T, texts ...string) *runstore.Collector {
 	t.Helper()
-	var sources []ingest.Source
-	var names []string
-	for i, text := range texts {
-		name := fmt.Sprintf("in%d.jsonl", i)
-		sources = append(sources, ingest.Source{Name: name, Size: int64(len(text)), Open: func() (io.ReadCloser, error) {
-			return io.NopCloser(strings.NewReader(text)), nil
-		}})
-		names = append(names, name)
-	}
-	c := runstore.NewCollector(names)
-	stats, err := ingest.Read(context.Background(), sources, ingest.Options{Alloc: memory.NewGoAllocator(), BatchRows: 7, Workers: 2},
-		func(rec arrow.RecordBatch) error { return c.Add(rec) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if stats.Rejected > 0 {
-		t.Fatalf("test input has %d rejected lines", stats.Rejected)
-	}
-	return c
+	return runtest.Collect(t, detect.DefaultPolicy(), texts...)
 }
 
 // replayText replays guards (specs, as --guard takes them) over JSONL

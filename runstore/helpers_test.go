@@ -1,49 +1,17 @@
 package runstore_test
 
 import (
-	"context"
-	"fmt"
-	"io"
-	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/runawayhq/runaway/detect"
-	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/internal/runtest"
 	"github.com/runawayhq/runaway/runstore"
 )
 
-// source wraps JSONL text as an ingest source.
-func source(name, text string) ingest.Source {
-	return ingest.Source{Name: name, Size: int64(len(text)), Open: func() (io.ReadCloser, error) {
-		return io.NopCloser(strings.NewReader(text)), nil
-	}}
-}
+// source and collect run JSONL through the real read path (runtest).
+var source = runtest.Source
 
-// collect reads JSONL texts, one source each ("in0.jsonl", ...), into a
-// collector through the real pipeline, with a checked allocator that must
-// end at zero bytes; p gives the volatile keys ingest ignores.
 func collect(t *testing.T, p detect.Policy, texts ...string) *runstore.Collector {
 	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	var sources []ingest.Source
-	var names []string
-	for i, text := range texts {
-		name := fmt.Sprintf("in%d.jsonl", i)
-		sources = append(sources, source(name, text))
-		names = append(names, name)
-	}
-	c := runstore.NewCollector(names)
-	stats, err := ingest.Read(context.Background(), sources, ingest.Options{Alloc: mem, BatchRows: 7, Workers: 2, VolatileKeys: p.Volatile()},
-		func(rec arrow.RecordBatch) error { return c.Add(rec) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if stats.Rejected > 0 {
-		t.Fatalf("test input has %d rejected lines", stats.Rejected)
-	}
-	return c
+	return runtest.Collect(t, p, texts...)
 }
