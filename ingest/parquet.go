@@ -33,7 +33,7 @@ var parquetMagic = []byte("PAR1")
 func isParquet(head []byte) bool { return bytes.HasPrefix(head, parquetMagic) }
 
 // lockedReaderAt reads at offsets through a Seek and a Read (an object
-// store's reader), one at a time.
+// store's reader), one at a time: the Parquet reader wants ReadAt.
 type lockedReaderAt struct {
 	mu sync.Mutex
 	rs io.ReadSeeker
@@ -46,12 +46,6 @@ func (l *lockedReaderAt) ReadAt(p []byte, off int64) (int, error) {
 		return 0, err
 	}
 	return io.ReadFull(l.rs, p)
-}
-
-func (l *lockedReaderAt) Seek(off int64, whence int) (int64, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.rs.Seek(off, whence)
 }
 
 // tableInput is what the Parquet reader reads: the file itself when it can

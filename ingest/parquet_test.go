@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/parquet-go/parquet-go"
 )
 
 // stepStructs are the Arrow types a table of steps holds its objects in
@@ -392,5 +394,30 @@ func TestParquetFromS3(t *testing.T) {
 	}
 	if len(res.rows) != len(lines)+1 {
 		t.Errorf("%d rows, want %d", len(res.rows), len(lines)+1)
+	}
+}
+
+// Decimals stored as big-endian two's complement read as the number they
+// stand for, positive and negative, in a few bytes or in sixteen.
+func TestParquetDecimalBytes(t *testing.T) {
+	for _, tc := range []struct {
+		raw   []byte
+		scale int
+		want  float64
+	}{
+		{[]byte{0x04, 0xd2}, 2, 12.34},
+		{[]byte{0xfb, 0x2e}, 2, -12.34},
+		{[]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, 0, -1},
+		{[]byte{0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x30, 0x39}, 3, 12.345},
+		{[]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xcf, 0xc7}, 3, -12.345},
+	} {
+		b := array.NewFloat64Builder(memory.NewGoAllocator())
+		decimalReader(parquet.FixedLenByteArray, tc.scale)(b, parquet.FixedLenByteArrayValue(tc.raw))
+		arr := b.NewFloat64Array()
+		if got := arr.Value(0); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("% x scale %d: %v, want %v", tc.raw, tc.scale, got, tc.want)
+		}
+		arr.Release()
+		b.Release()
 	}
 }

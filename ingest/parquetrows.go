@@ -269,6 +269,17 @@ func decimalReader(kind parquet.Kind, scale int) leafReader {
 			f = float64(v.Int64())
 		default:
 			raw := v.ByteArray()
+			if len(raw) > 0 && len(raw) <= 8 {
+				// Big-endian two's complement that fits an int64: most
+				// decimals (costs), without a big.Int each.
+				var u uint64
+				for _, b := range raw {
+					u = u<<8 | uint64(b)
+				}
+				shift := uint(64 - 8*len(raw))
+				f = float64(int64(u<<shift) >> shift)
+				break
+			}
 			n := new(big.Int).SetBytes(raw)
 			if len(raw) > 0 && raw[0]&0x80 != 0 {
 				n.Sub(n, new(big.Int).Lsh(big.NewInt(1), uint(8*len(raw))))
@@ -347,10 +358,13 @@ func (t *tableAssembler) assemble(b array.Builder, n *tableNode, cols [][]parque
 		if cols[0][0].DefinitionLevel() <= n.present {
 			return nil // an empty list
 		}
-		// Elements start where a value repeats at this list's level.
+		// Elements start where a value repeats at this list's level. The
+		// bounds and element slices are allocated once per list, not per
+		// element: a row can hold thousands.
 		starts := make([]int, len(cols))
+		ends := make([]int, len(cols))
+		elem := make([][]parquet.Value, len(cols))
 		for {
-			ends := make([]int, len(cols))
 			for l, vs := range cols {
 				e := starts[l] + 1
 				for e < len(vs) && vs[e].RepetitionLevel() > n.elemRep {
@@ -358,7 +372,6 @@ func (t *tableAssembler) assemble(b array.Builder, n *tableNode, cols [][]parque
 				}
 				ends[l] = e
 			}
-			elem := make([][]parquet.Value, len(cols))
 			for l := range cols {
 				elem[l] = cols[l][starts[l]:ends[l]]
 			}

@@ -56,24 +56,28 @@ func cellWidth(s string) int {
 
 // Render writes the table to w.
 func (t *Table) Render(w io.Writer) error {
+	rows := t.rows
+	if len(t.header) > 0 {
+		rows = append([][]string{t.header}, rows...)
+	}
+	// Each cell is measured once: its width sets its column's and its pad.
+	cellWidths := make([][]int, len(rows))
 	var widths []int
-	measure := func(row []string) {
+	for r, row := range rows {
+		cellWidths[r] = make([]int, len(row))
 		for i, c := range row {
 			if i >= len(widths) {
 				widths = append(widths, 0)
 			}
-			widths[i] = max(widths[i], cellWidth(c))
+			cellWidths[r][i] = cellWidth(c)
+			widths[i] = max(widths[i], cellWidths[r][i])
 		}
 	}
-	measure(t.header)
-	for _, r := range t.rows {
-		measure(r)
-	}
 	var b strings.Builder
-	line := func(row []string) {
+	for r, row := range rows {
 		b.Reset()
 		for i, c := range row {
-			pad := strings.Repeat(" ", widths[i]-cellWidth(c))
+			pad := strings.Repeat(" ", widths[i]-cellWidths[r][i])
 			if i < len(t.align) && t.align[i] == AlignRight {
 				b.WriteString(pad + c)
 			} else {
@@ -81,29 +85,17 @@ func (t *Table) Render(w io.Writer) error {
 			}
 			b.WriteString("  ")
 		}
-		b.WriteString("\n")
-	}
-	write := func(s string) error {
-		_, err := io.WriteString(w, strings.TrimRight(s, " \n")+"\n")
-		return err
-	}
-	if len(t.header) > 0 {
-		line(t.header)
-		if err := write(b.String()); err != nil {
+		if _, err := io.WriteString(w, strings.TrimRight(b.String(), " ")+"\n"); err != nil {
 			return err
 		}
-		total := 0
-		for _, n := range widths {
-			total += n + 2
-		}
-		if err := write(strings.Repeat("-", total)); err != nil {
-			return err
-		}
-	}
-	for _, r := range t.rows {
-		line(r)
-		if err := write(b.String()); err != nil {
-			return err
+		if r == 0 && len(t.header) > 0 {
+			total := 0
+			for _, n := range widths {
+				total += n + 2
+			}
+			if _, err := io.WriteString(w, strings.Repeat("-", total)+"\n"); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

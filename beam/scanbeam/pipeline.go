@@ -124,6 +124,10 @@ func splitByRun(mem memory.Allocator, rec arrow.RecordBatch, file int32, emit fu
 	if err != nil {
 		return err
 	}
+	// The other side opens every run's stream with the steps' schema.
+	if !sc.Equal(schema.StepArrowSchema) {
+		return fmt.Errorf("a batch of another schema than the steps': %s", sc)
+	}
 	srcIdx := sc.FieldIndices("src_file")
 	if len(srcIdx) != 1 {
 		return fmt.Errorf("batch without a src_file column")
@@ -227,9 +231,6 @@ var endOfStream = []byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0}
 
 // batchMessage encodes rec as one IPC record batch message.
 func batchMessage(mem memory.Allocator, rec arrow.RecordBatch) ([]byte, error) {
-	if !rec.Schema().Equal(schema.StepArrowSchema) {
-		return nil, fmt.Errorf("a batch of another schema than the steps': %s", rec.Schema())
-	}
 	full, err := ipcStream(mem, rec)
 	if err != nil {
 		return nil, err
