@@ -250,11 +250,17 @@ func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) er
 	if !in.KeepGoing {
 		return inputf("%d input(s) gave no step; no report written (--keep-going reports the rest as partial)", len(stats.Unread))
 	}
+	UnreadAsFailed(stats)
+	return nil
+}
+
+// UnreadAsFailed makes the sources that gave no step failed sources, as
+// --keep-going reports them.
+func UnreadAsFailed(stats *ingest.Stats) {
 	for _, u := range stats.Unread {
 		stats.Failed = append(stats.Failed, ingest.SourceError{Source: u.Source,
 			Err: fmt.Errorf("no step read: %d line(s) rejected; line %d: %s", u.Rejected, u.Line, u.Reason)})
 	}
-	return nil
 }
 
 // strictErr is the error of --strict when lines were rejected.
@@ -280,8 +286,8 @@ func rejectKinds(byKind map[string]int64) string {
 	return strings.Join(kinds, ", ")
 }
 
-// inputStats is the summary's view of what was read.
-func inputStats(stats ingest.Stats, skipped []string) report.InputStats {
+// InputStats is the summary's view of what was read.
+func InputStats(stats ingest.Stats, skipped []string) report.InputStats {
 	in := report.InputStats{
 		Files:         stats.Files,
 		EmptyFiles:    stats.EmptyFiles,

@@ -279,7 +279,7 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		}
 		return Summary{}, outputf("writing the report: %v", err)
 	}
-	in := inputStats(stats, s.in.skipped)
+	in := InputStats(stats, s.in.skipped)
 	in.DuplicateSteps, in.ConflictingSteps = dupes[0], dupes[1]
 	in.RunsReadAgain = int64(readAgain)
 	result := &report.Scan{Summary: sum.Summary(in), Runs: runs}

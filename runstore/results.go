@@ -387,3 +387,14 @@ func DecodeResult(rec []byte, r *detect.RunResult) error {
 	}
 	return d.err
 }
+
+// EncodeResult appends r's record, as DecodeResult reads it (with an empty
+// range of sources), to buf: one result on its own, for a caller that
+// moves results between processes rather than through a results file.
+func EncodeResult(buf []byte, r *detect.RunResult) []byte {
+	e := resultEncoder{buf: buf}
+	e.u64(0)
+	e.u64(0)
+	e.result(r)
+	return e.buf
+}

@@ -107,6 +107,16 @@ func TestResultCodecRoundTripsEveryField(t *testing.T) {
 	if !reflect.DeepEqual(out, in) {
 		t.Fatalf("round trip changed the results:\n got %+v\nwant %+v", out, in)
 	}
+	// One result on its own, as runaway-beam moves it between workers.
+	for i := range in {
+		var got detect.RunResult
+		if err := DecodeResult(EncodeResult(nil, &in[i]), &got); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, in[i]) {
+			t.Fatalf("EncodeResult changed run %s:\n got %+v\nwant %+v", in[i].RunID, got, in[i])
+		}
+	}
 }
 
 // A cut or padded result file is an error, not a shorter report.

@@ -14,12 +14,12 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/pipeline"
+	"github.com/runawayhq/runaway/report"
 	"github.com/runawayhq/runaway/synth"
 )
 
@@ -28,38 +28,41 @@ func TestMain(m *testing.M) {
 	ptest.MainWithDefault(m, "prism")
 }
 
-// beamLines runs the pipeline over args on prism and returns its lines
-// sorted by run id, as the scan sorts them.
-func beamLines(t *testing.T, policy detect.Policy, args ...string) []string {
-	return beamLinesMax(t, policy, 0, args...)
-}
-
-func beamLinesMax(t *testing.T, policy detect.Policy, maxRunBytes int64, args ...string) []string {
+// beamJob runs the pipeline over args on prism and returns its output
+// directory.
+func beamJob(t *testing.T, opts Options, args ...string) string {
 	t.Helper()
 	sources := sourcesOf(t, args...)
-	out := filepath.Join(t.TempDir(), "runs.ndjson")
+	opts.Output = t.TempDir()
 	p, s := beam.NewPipelineWithRoot()
-	runs, _ := Scan(s, sources, Options{Policy: policy, MaxRunBytes: maxRunBytes})
-	textio.Write(s, out, runs)
+	if err := Scan(context.Background(), s, sources, opts); err != nil {
+		t.Fatal(err)
+	}
 	if err := ptest.Run(p); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(out)
+	return opts.Output
+}
+
+// beamLines runs the pipeline over args and returns its runs.ndjson.
+func beamLines(t *testing.T, policy detect.Policy, args ...string) []string {
+	t.Helper()
+	return readLines(t, filepath.Join(beamJob(t, Options{Policy: policy}, args...), "runs.ndjson"))
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-	runID := func(l string) string {
-		var r struct {
-			RunID string `json:"run_id"`
-		}
-		if err := json.Unmarshal([]byte(l), &r); err != nil {
-			t.Fatalf("not a run: %q", l)
-		}
-		return r.RunID
+	if len(data) == 0 {
+		return nil
 	}
-	slices.SortFunc(lines, func(a, b string) int { return strings.Compare(runID(a), runID(b)) })
-	return lines
+	if data[len(data)-1] != '\n' {
+		t.Fatalf("%s does not end its last line", path)
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
 }
 
 // sourcesOf lists args as the launcher does, numbered as the scan numbers
@@ -203,13 +206,20 @@ func TestRunOverTheBoundIsAnErrorLine(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte(big.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := beamLinesMax(t, detect.DefaultPolicy(), 16<<10, dir)
+	out := beamJob(t, Options{Policy: detect.DefaultPolicy(), MaxRunBytes: 16 << 10}, dir)
+	got := readLines(t, filepath.Join(out, "runs.ndjson"))
 	want := scanLines(t, "", dir)
 	if len(got) != 2 || !strings.Contains(got[0], `"run_id":"big","error":"the run's steps are over 16384 bytes`) {
 		t.Fatalf("big run: %.200s", got)
 	}
 	if got[1] != want[1] {
 		t.Fatalf("small run:\nbeam %.300s\nscan %.300s", got[1], want[1])
+	}
+	// The summary counts the run that was analysed, and says it is partial
+	// and why.
+	sum := readSummary(t, out)
+	if sum.Runs != 1 || !sum.Partial || len(sum.Input.FailedSources) != 1 || !strings.Contains(sum.Input.FailedSources[0], `run "big"`) {
+		t.Errorf("summary: runs %d, partial %v, failed %q", sum.Runs, sum.Partial, sum.Input.FailedSources)
 	}
 }
 
@@ -228,15 +238,7 @@ func TestDeadLettersKeepRejectedLinesWithTheirPlace(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sources := sourcesOf(t, dir)
-	out := filepath.Join(t.TempDir(), "rejects.ndjson")
-	p, s := beam.NewPipelineWithRoot()
-	_, dead := Scan(s, sources, Options{Policy: detect.DefaultPolicy()})
-	textio.Write(s, out, dead)
-	if err := ptest.Run(p); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(out)
+	data, err := os.ReadFile(filepath.Join(beamJob(t, Options{Policy: detect.DefaultPolicy()}, dir), "rejects.ndjson"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +261,7 @@ func TestDeadLettersKeepRejectedLinesWithTheirPlace(t *testing.T) {
 		}
 		got = append(got, fmt.Sprintf("%s:%d %s %q", filepath.Base(d.File), d.Line, d.Kind, text))
 	}
-	slices.Sort(got)
+	// In input order: files as numbered, lines as read.
 	want := []string{
 		`a.jsonl:2 malformed_json "{oops"`,
 		`b.jsonl:1 wrong_type "{\"run_id\":\"s\",\"step\":\"x\"}"`,
@@ -267,5 +269,163 @@ func TestDeadLettersKeepRejectedLinesWithTheirPlace(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("dead letters:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func readSummary(t *testing.T, dir string) report.Summary {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Summary report.Summary `json:"summary"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Summary
+}
+
+// scanOutputs runs runaway scan over args with the given --output
+// FORMAT=PATH reports and returns their bytes by format.
+func scanOutputs(t *testing.T, args []string, formats ...string) map[string][]byte {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := pipeline.DefaultScanConfig()
+	cfg.Paths = args
+	cfg.Format = "ndjson"
+	cfg.Out = filepath.Join(dir, "ndjson")
+	for _, f := range formats {
+		cfg.Outputs = append(cfg.Outputs, f+"="+filepath.Join(dir, f))
+	}
+	var stdout, stderr bytes.Buffer
+	if _, err := pipeline.Scan(context.Background(), cfg, nil, &stdout, &stderr); err != nil {
+		t.Fatalf("scan: %v\n%s", err, stderr.String())
+	}
+	out := map[string][]byte{}
+	for _, f := range append(formats, "ndjson") {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f] = b
+	}
+	return out
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// withoutTiming drops the prom file's wall-clock samples (the job's
+// duration and when it completed), which no two runs share.
+func withoutTiming(prom []byte) string {
+	var keep []string
+	for _, l := range strings.Split(string(prom), "\n") {
+		if strings.HasPrefix(l, "runaway_scan_duration_seconds ") || strings.HasPrefix(l, "runaway_scan_completion_timestamp_seconds ") {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.Join(keep, "\n")
+}
+
+// The job writes what the scan writes, byte for byte: the runs as ndjson
+// and as Parquet, the summary (the json document's head) and the
+// Prometheus textfile (but for its wall-clock samples).
+func TestOutputsAsScan(t *testing.T) {
+	want := scanOutputs(t, []string{"../../fixtures"}, "parquet", "json", "prom")
+	out := beamJob(t, Options{Policy: detect.DefaultPolicy(), Parquet: true}, "../../fixtures")
+	if got := readFile(t, filepath.Join(out, "runs.ndjson")); !bytes.Equal(got, want["ndjson"]) {
+		t.Errorf("runs.ndjson differs from the scan's ndjson (%d and %d bytes)", len(got), len(want["ndjson"]))
+	}
+	if got := readFile(t, filepath.Join(out, "runs.parquet")); !bytes.Equal(got, want["parquet"]) {
+		t.Errorf("runs.parquet differs from the scan's Parquet (%d and %d bytes)", len(got), len(want["parquet"]))
+	}
+	head := readFile(t, filepath.Join(out, "summary.json"))
+	if !bytes.HasPrefix(want["json"], bytes.TrimSuffix(head, []byte("\n}\n"))) {
+		t.Errorf("summary.json is not the head of the scan's json document:\n%s", head)
+	}
+	if got := readFile(t, filepath.Join(out, "runaway.prom")); withoutTiming(got) != withoutTiming(want["prom"]) {
+		t.Errorf("runaway.prom differs from the scan's:\n%s\nscan:\n%s", got, want["prom"])
+	}
+	if sum := readSummary(t, out); sum.Runs == 0 || sum.Input.Steps == 0 {
+		t.Errorf("an empty summary: %+v", sum)
+	}
+}
+
+// Sharded, every shard is sorted by run id and holds the runs its hash
+// sends it; merged, the shards are the scan's ndjson.
+func TestShardsMergeToTheScan(t *testing.T) {
+	dir := generated(t, synth.Config{Runs: 300, RunawayRate: 0.3, Seed: 5})
+	const shards = 3
+	out := beamJob(t, Options{Policy: detect.DefaultPolicy(), Shards: shards}, dir)
+	var all []string
+	for k := range shards {
+		lines := readLines(t, filepath.Join(out, fmt.Sprintf("runs-%05d-of-%05d.ndjson", k, shards)))
+		if len(lines) == 0 {
+			t.Errorf("shard %d is empty", k)
+		}
+		ids := make([]string, len(lines))
+		for i, l := range lines {
+			ids[i] = runIDOf(t, l)
+			if shardOf(ids[i], shards) != k {
+				t.Errorf("run %s is in shard %d, its hash says %d", ids[i], k, shardOf(ids[i], shards))
+			}
+		}
+		if !slices.IsSorted(ids) {
+			t.Errorf("shard %d is not sorted by run id", k)
+		}
+		all = append(all, lines...)
+	}
+	slices.SortFunc(all, func(a, b string) int { return strings.Compare(runIDOf(t, a), runIDOf(t, b)) })
+	compare(t, all, scanLines(t, "", dir))
+}
+
+func runIDOf(t *testing.T, line string) string {
+	var r struct {
+		RunID string `json:"run_id"`
+	}
+	if err := json.Unmarshal([]byte(line), &r); err != nil {
+		t.Fatalf("not a run: %.100q", line)
+	}
+	return r.RunID
+}
+
+// Every shard has its file, empty when no run hashed to it, and nothing
+// rejected still gives an (empty) rejects file: a reader of the output
+// tells "nothing" from "not written".
+func TestEveryFileIsWritten(t *testing.T) {
+	dir := t.TempDir()
+	line := `{"run_id":"only","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"x"}},"tool_result":{"ok":true,"data":"one"}}`
+	if err := os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte(line+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := beamJob(t, Options{Policy: detect.DefaultPolicy(), Shards: 4, Parquet: true}, dir)
+	runs := 0
+	for k := range 4 {
+		runs += len(readLines(t, filepath.Join(out, fmt.Sprintf("runs-%05d-of-%05d.ndjson", k, 4))))
+		readFile(t, filepath.Join(out, fmt.Sprintf("runs-%05d-of-%05d.parquet", k, 4)))
+	}
+	if runs != 1 {
+		t.Errorf("%d runs over the shards, want 1", runs)
+	}
+	if b := readFile(t, filepath.Join(out, "rejects.ndjson")); len(b) != 0 {
+		t.Errorf("rejects.ndjson: %q", b)
+	}
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp") {
+			t.Errorf("a temporary file is left: %s", e.Name())
+		}
 	}
 }
