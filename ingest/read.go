@@ -48,6 +48,12 @@ type Options struct {
 	// input is read (default 1 GiB); a document whose spans would go over
 	// it is rejected, so its source is reported.
 	MaxSpanBytes int64
+	// OnSpans, if non-nil, is handed the spans held at the end of the read
+	// (in input order), which then makes no steps of them: a caller that
+	// reads its sources apart (runaway-beam, one source a worker) brings
+	// the spans of each trace together first, and makes them steps with
+	// AssembleSpans, as one read of every source would have.
+	OnSpans func([]HeldSpan) error
 
 	// OnStepLine, if non-nil, is called from the goroutine that called Read,
 	// in input order, with every line that became a row, before the batch
@@ -284,7 +290,11 @@ func ReadSeq(ctx context.Context, sources iter.Seq2[Source, error], opts Options
 	<-framerDone
 	wg.Wait()
 	if err == nil && !r.stopped {
-		err = r.flushSpans()
+		if opts.OnSpans != nil {
+			err = r.handOverSpans()
+		} else {
+			err = r.flushSpans()
+		}
 	}
 	cancel()
 	<-listerDone

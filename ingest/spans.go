@@ -1,11 +1,15 @@
 package ingest
 
 import (
+	"bufio"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/runawayhq/runaway/ingest/adapters"
 	"github.com/runawayhq/runaway/schema"
@@ -21,17 +25,18 @@ import (
 // fleet's logs, and a span is a few hundred bytes of strings once parsed.
 type spanStore struct {
 	mu    sync.Mutex
-	spans []storedSpan
+	spans []HeldSpan
 	bytes int64 // about what the held spans take
 	max   int64 // Options.MaxSpanBytes
 }
 
-// storedSpan is a span and where it was read.
-type storedSpan struct {
+// HeldSpan is a span read from a tracing format and where it was read:
+// the format, the source's index in the read, and the line (or document).
+type HeldSpan struct {
 	adapters.Span
-	format string
-	src    int32
-	line   int64
+	Format string
+	Src    int32
+	Line   int64
 }
 
 // add holds the spans of one document, or refuses them when the spans held
@@ -49,14 +54,14 @@ func (s *spanStore) add(spans []adapters.Span, format string, src int32, line in
 	}
 	s.bytes += size
 	for i := range spans {
-		s.spans = append(s.spans, storedSpan{Span: spans[i], format: format, src: src, line: line})
+		s.spans = append(s.spans, HeldSpan{Span: spans[i], Format: format, Src: src, Line: line})
 	}
 	return nil
 }
 
 // spanSize is about what a held span takes: the struct and its strings.
 func spanSize(sp *adapters.Span) int64 {
-	n := int64(unsafe.Sizeof(storedSpan{})) + int64(len(sp.Run)+len(sp.Session)+len(sp.TraceID)+len(sp.SpanID)+len(sp.ParentID)+
+	n := int64(unsafe.Sizeof(HeldSpan{})) + int64(len(sp.Run)+len(sp.Session)+len(sp.TraceID)+len(sp.SpanID)+len(sp.ParentID)+
 		len(sp.Name)+len(sp.Tool)+len(sp.CallID)+len(sp.Args)+len(sp.ErrorType)+len(sp.ErrorText)+len(sp.Model)+len(sp.Text))
 	if sp.Output != nil {
 		n += int64(len(*sp.Output))
@@ -73,7 +78,7 @@ func (s *spanStore) runs(fn func(spans []adapters.Span, src int32, line int64, f
 	// Workers added documents in any order; within one, in its order.
 	slices.SortStableFunc(s.spans, compareOrigin)
 	adapters.NameRuns(len(s.spans), func(i int) *adapters.Span { return &s.spans[i].Span })
-	slices.SortStableFunc(s.spans, func(a, b storedSpan) int {
+	slices.SortStableFunc(s.spans, func(a, b HeldSpan) int {
 		if c := strings.Compare(a.Run, b.Run); c != 0 {
 			return c
 		}
@@ -89,7 +94,7 @@ func (s *spanStore) runs(fn func(spans []adapters.Span, src int32, line int64, f
 		for k := i; k < j; k++ {
 			group = append(group, s.spans[k].Span)
 		}
-		if err := fn(group, s.spans[i].src, s.spans[i].line, s.spans[i].format); err != nil {
+		if err := fn(group, s.spans[i].Src, s.spans[i].Line, s.spans[i].Format); err != nil {
 			return err
 		}
 		i = j
@@ -97,13 +102,13 @@ func (s *spanStore) runs(fn func(spans []adapters.Span, src int32, line int64, f
 	return nil
 }
 
-func compareOrigin(a, b storedSpan) int {
+func compareOrigin(a, b HeldSpan) int {
 	switch {
-	case a.src != b.src:
-		return int(a.src - b.src)
-	case a.line < b.line:
+	case a.Src != b.Src:
+		return int(a.Src - b.Src)
+	case a.Line < b.Line:
 		return -1
-	case a.line > b.line:
+	case a.Line > b.Line:
 		return 1
 	}
 	return 0
@@ -166,6 +171,50 @@ func (r *reader) flushSpans() error {
 	}
 	st.spans = nil
 	return nil
+}
+
+// handOverSpans hands the held spans to Options.OnSpans, in input order.
+func (r *reader) handOverSpans() error {
+	st := r.spans
+	if len(st.spans) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(st.spans, compareOrigin)
+	err := r.opts.OnSpans(st.spans)
+	st.spans = nil
+	return err
+}
+
+// AssembleSpans makes steps of spans that reads with Options.OnSpans
+// handed over, as one read of all their sources would have made them at
+// its end: every span of a trace must be there, with the source and line
+// it was read at, in input order (source, line, then as the document
+// listed them). names are the sources' names by index, for rejects. The
+// steps go to emit as record batches; rejected steps to opts.OnReject
+// (and opts.Rejects). Stats count the steps made and rejected.
+func AssembleSpans(spans []HeldSpan, names []string, opts Options, emit func(arrow.RecordBatch) error) (Stats, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return Stats{}, err
+	}
+	r := &reader{
+		ctx:   context.Background(),
+		opts:  opts,
+		emit:  emit,
+		stats: Stats{RejectsByKind: make(map[string]int64), Formats: make(map[string]FormatStats)},
+		spans: &spanStore{spans: spans, max: opts.MaxSpanBytes},
+		names: names,
+	}
+	if opts.Rejects != nil {
+		r.rejects = bufio.NewWriterSize(opts.Rejects, 64<<10)
+	}
+	err = r.flushSpans()
+	if r.rejects != nil {
+		if ferr := r.rejects.Flush(); ferr != nil && err == nil {
+			err = fmt.Errorf("write rejects: %w", ferr)
+		}
+	}
+	return r.stats, err
 }
 
 // sourceName is the name of source index src, as reported.

@@ -2,11 +2,15 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 func traceLines(t testing.TB, rel string) [][]byte {
@@ -91,5 +95,88 @@ func TestSpansOverTheBudgetAreRefused(t *testing.T) {
 	}
 	if res := mustRead(t, []Source{memSource("a.jsonl", lines[0]), memSource("b.jsonl", lines[1])}, Options{}); res.stats.Steps != 9 {
 		t.Fatalf("with the default budget: %d steps", res.stats.Steps)
+	}
+}
+
+// Sources read apart, each handing its spans over (OnSpans), then
+// assembled together (AssembleSpans), give the rows and counts one read of
+// every source gives: how runaway-beam reads a trace split over files.
+func TestSpansHandedOverAssembleAsOneRead(t *testing.T) {
+	// Each export cut in three files, each holding every third document
+	// of its traces.
+	var sources []Source
+	for _, f := range []string{"otlp/genai-timeout-loop.ndjson", "langsmith/loop.ndjson", "openai-agents/loop.ndjson"} {
+		lines := traceLines(t, f)
+		for k := range 3 {
+			var b bytes.Buffer
+			for i := k; i < len(lines); i += 3 {
+				b.Write(lines[i])
+			}
+			sources = append(sources, memSource(fmt.Sprintf("%s-part-%d.ndjson", filepath.Dir(f), k), b.Bytes()))
+		}
+	}
+	want := mustRead(t, sources, Options{Workers: 2})
+	if want.stats.Steps < 20 || len(want.stats.Unread) > 0 || want.stats.Rejected > 0 {
+		t.Fatalf("the one read made %d steps, %d rejected: the test would show little", want.stats.Steps, want.stats.Rejected)
+	}
+
+	var held []HeldSpan
+	var names []string
+	var readSteps int64
+	for k, src := range sources {
+		res := mustRead(t, []Source{src}, Options{Workers: 1, OnSpans: func(spans []HeldSpan) error {
+			for _, sp := range spans {
+				sp.Src = int32(k) // its index among all the sources
+				held = append(held, sp)
+			}
+			return nil
+		}})
+		if len(res.rows) != 0 {
+			t.Fatalf("%s: %d rows made of spans handed over", src.Name, len(res.rows))
+		}
+		readSteps += res.stats.Steps
+		names = append(names, src.Name)
+	}
+	if len(held) == 0 {
+		t.Fatal("no span handed over")
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	var rows []string
+	stats, err := AssembleSpans(held, names, Options{Alloc: mem}, func(b arrow.RecordBatch) error {
+		defer b.Release()
+		js, err := b.MarshalJSON()
+		if err != nil {
+			return err
+		}
+		var batch []json.RawMessage
+		if err := json.Unmarshal(js, &batch); err != nil {
+			return err
+		}
+		for _, r := range batch {
+			rows = append(rows, string(r))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if readSteps+stats.Steps != want.stats.Steps || len(rows) != int(want.stats.Steps) {
+		t.Fatalf("%d+%d steps, %d rows; one read made %d", readSteps, stats.Steps, len(rows), want.stats.Steps)
+	}
+	var wantRows []string
+	for _, js := range want.batchJSON {
+		var batch []json.RawMessage
+		if err := json.Unmarshal(js, &batch); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range batch {
+			wantRows = append(wantRows, string(r))
+		}
+	}
+	for i := range wantRows {
+		if rows[i] != wantRows[i] {
+			t.Fatalf("row %d:\n got %.400s\nwant %.400s", i, rows[i], wantRows[i])
+		}
 	}
 }

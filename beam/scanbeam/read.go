@@ -64,13 +64,15 @@ type Dead struct {
 }
 
 // readFn reads one source with ingest and emits its rows by run id, its
-// dead letters, and what it read (a part of the summary).
+// dead letters, what it read (a part of the summary), and the spans of
+// tracing formats by trace (spans.go).
 type readFn struct {
 	InputFormat string
 	Policy      detect.Policy // its volatile keys shape what ingest hashes
 }
 
-func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(string, Rows), dead func(Dead), parts func(string)) error {
+func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(string, Rows), dead func(Dead), parts func(string),
+	spans func(string, SpanPart)) error {
 	fail := func(err error) {
 		dead(Dead{Src: src.Index, JSON: deadLetter{File: src.Name, Error: err.Error()}.json()})
 		parts(part{Src: src.Index, Input: &report.InputStats{}, Failed: []string{src.Name + ": " + err.Error()}}.json())
@@ -95,6 +97,7 @@ func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(strin
 	opts := ingest.Options{
 		Alloc: mem, Workers: 1, InputFormat: f.InputFormat, VolatileKeys: f.Policy.Volatile(), KeepGoing: true,
 		OnReject: func(r ingest.Reject) { dead(Dead{Src: src.Index, Line: r.Line, JSON: rejected(r).json()}) },
+		OnSpans:  emitSpans(src, spans),
 	}
 	stats, err := ingest.Read(ctx, sources, opts, func(rec arrow.RecordBatch) error {
 		defer rec.Release()

@@ -47,7 +47,9 @@ const DefaultMaxRunBytes = 512 << 20
 // needs them by name on the workers. Call it from main (and tests) before
 // beam.Init.
 func Register() {
-	register.DoFn5x1[context.Context, Source, func(string, Rows), func(Dead), func(string), error](&readFn{})
+	register.DoFn6x1[context.Context, Source, func(string, Rows), func(Dead), func(string), func(string, SpanPart), error](&readFn{})
+	register.Function3x1[string, func(*SpanPart) bool, func(string, SpanPart), error](nameSpansFn)
+	register.DoFn6x1[context.Context, string, func(*SpanPart) bool, func(string, Rows), func(Dead), func(string), error](&assembleSpansFn{})
 	register.DoFn3x1[string, func(*Rows) bool, func(int, Analysed), error](&analyseFn{})
 	register.DoFn4x1[context.Context, int, func(*Analysed) bool, func(string), error](&writeShardFn{})
 	register.DoFn3x1[context.Context, []byte, func(*Dead) bool, error](&writeRejectsFn{})
@@ -55,6 +57,8 @@ func Register() {
 	register.Function1x2[int, int, Analysed](seedShard)
 	register.Function1x2[string, Source, error](parseSource)
 	register.Emitter2[string, Rows]()
+	register.Emitter2[string, SpanPart]()
+	register.Iter1[SpanPart]()
 	register.Emitter2[int, Analysed]()
 	register.Emitter1[Dead]()
 	register.Emitter1[string]()
@@ -66,11 +70,14 @@ func Register() {
 	beam.RegisterType(reflect.TypeFor[Rows]())
 	beam.RegisterType(reflect.TypeFor[Analysed]())
 	beam.RegisterType(reflect.TypeFor[Dead]())
+	beam.RegisterType(reflect.TypeFor[SpanPart]())
 }
 
 // Scan adds the scan of sources to the pipeline, with its outputs:
 //
 //	read each source (ingest) -> rows keyed by run id -> GroupByKey ->
+//	(spans of tracing formats: keyed by trace -> GroupByKey -> named ->
+//	keyed by run -> GroupByKey -> steps, joining the rows above) ->
 //	analyse each run -> results keyed by shard -> GroupByKey -> write each
 //	shard sorted by run id; the summary and the dead letters written once.
 //
@@ -90,7 +97,12 @@ func Scan(ctx context.Context, s beam.Scope, sources []Source, opts Options) err
 	}
 	s = s.Scope("runaway.Scan")
 	srcs := beam.ParDo(s, parseSource, textio.Read(s, dir+"/"+sourcesFile))
-	rows, dead, inputParts := beam.ParDo3(s, &readFn{InputFormat: opts.InputFormat, Policy: opts.Policy}, srcs)
+	rows, dead, inputParts, spans := beam.ParDo4(s, &readFn{InputFormat: opts.InputFormat, Policy: opts.Policy}, srcs)
+	named := beam.ParDo(s, nameSpansFn, beam.GroupByKey(s, spans))
+	spanRows, spanDead, spanParts := beam.ParDo3(s, &assembleSpansFn{Policy: opts.Policy}, beam.GroupByKey(s, named))
+	rows = beam.Flatten(s, rows, spanRows)
+	dead = beam.Flatten(s, dead, spanDead)
+	inputParts = beam.Flatten(s, inputParts, spanParts)
 	analysed := beam.ParDo(s, &analyseFn{Policy: opts.Policy, MaxRunBytes: opts.MaxRunBytes, Shards: opts.Shards},
 		beam.GroupByKey(s, rows))
 	shardKeys := make([]int, opts.Shards)

@@ -429,3 +429,42 @@ func TestEveryFileIsWritten(t *testing.T) {
 		}
 	}
 }
+
+// Traces cut over several files (as an exporter rotates them), several
+// formats side by side, become the runs the scan makes of them: every
+// run's line, the summary and the Prometheus textfile are the scan's.
+func TestTracesAcrossFilesAsScan(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"otlp/genai-timeout-loop.ndjson", "langsmith/loop.ndjson", "langsmith/healthy.ndjson", "openai-agents/loop.ndjson", "langfuse/loop.ndjson"} {
+		data := readFile(t, filepath.Join("../../fixtures/traces", f))
+		var lines []string
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.TrimSpace(l) != "" {
+				lines = append(lines, l+"\n")
+			}
+		}
+		for k := range 3 {
+			var b strings.Builder
+			for i := k; i < len(lines); i += 3 {
+				b.WriteString(lines[i])
+			}
+			name := strings.ReplaceAll(strings.TrimSuffix(f, ".ndjson"), "/", "-") + fmt.Sprintf("-%d.ndjson", k)
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	want := scanOutputs(t, []string{dir}, "json", "prom")
+	if n := bytes.Count(want["ndjson"], []byte("\n")); n < 5 {
+		t.Fatalf("the scan made %d runs of the traces: the test would show little", n)
+	}
+	out := beamJob(t, Options{Policy: detect.DefaultPolicy()}, dir)
+	compare(t, readLines(t, filepath.Join(out, "runs.ndjson")), strings.Split(strings.TrimSuffix(string(want["ndjson"]), "\n"), "\n"))
+	head := readFile(t, filepath.Join(out, "summary.json"))
+	if !bytes.HasPrefix(want["json"], bytes.TrimSuffix(head, []byte("\n}\n"))) {
+		t.Errorf("summary.json is not the head of the scan's json document:\n%s\nscan:\n%.3000s", head, want["json"])
+	}
+	if got := readFile(t, filepath.Join(out, "runaway.prom")); withoutTiming(got) != withoutTiming(want["prom"]) {
+		t.Errorf("runaway.prom differs from the scan's")
+	}
+}
