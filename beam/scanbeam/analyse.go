@@ -1,6 +1,7 @@
 package scanbeam
 
 import (
+	"context"
 	"bytes"
 	"fmt"
 	"hash/fnv"
@@ -33,7 +34,7 @@ type analyseFn struct {
 	Shards      int
 }
 
-func (f *analyseFn) ProcessElement(run string, rows func(*Rows) bool, emit func(int, Analysed)) error {
+func (f *analyseFn) ProcessElement(ctx context.Context, run string, rows func(*Rows) bool, emit func(int, Analysed)) error {
 	shard := shardOf(run, f.Shards)
 	var parts []Rows
 	var r Rows
@@ -91,7 +92,9 @@ func (f *analyseFn) ProcessElement(run string, rows func(*Rows) bool, emit func(
 	if len(results) != 1 {
 		return fmt.Errorf("run %q: %d results, want 1", run, len(results))
 	}
-	emit(shard, Analysed{RunID: run, Rec: runstore.EncodeResult(nil, &results[0])})
+	rec := runstore.EncodeResult(nil, &results[0])
+	shuffledResults.Inc(ctx, int64(len(run)+len(rec)))
+	emit(shard, Analysed{RunID: run, Rec: rec})
 	return nil
 }
 

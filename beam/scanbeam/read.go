@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
@@ -55,6 +56,15 @@ func parseSource(line string) (Source, error) {
 	return Source{Index: l.Src, Name: l.File}, nil
 }
 
+// The job's counters, which every runner shows (Dataflow in its console)
+// and the launcher prints: input read (decompressed), bytes of rows sent
+// to the shuffle by run id, bytes of results sent to their shards.
+var (
+	inputBytes      = beam.NewCounter("runaway", "input_bytes")
+	shuffledBytes   = beam.NewCounter("runaway", "shuffled_row_bytes")
+	shuffledResults = beam.NewCounter("runaway", "shuffled_result_bytes")
+)
+
 // Dead is a dead letter: a rejected line, or a source that could not be
 // read, as its JSON line, with where it was read to order the output by.
 type Dead struct {
@@ -93,6 +103,12 @@ func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(strin
 	if len(sources) != 1 {
 		return fmt.Errorf("%s: %d sources, want the one file", src.Name, len(sources))
 	}
+	// What crosses the shuffle, per input byte, is what a cluster pays
+	// for: counted, the launcher reports it.
+	rows := func(run string, r Rows) {
+		shuffledBytes.Inc(ctx, int64(len(run)+len(r.Name)+len(r.Msg)+16))
+		emit(run, r)
+	}
 	mem := memory.NewGoAllocator()
 	opts := ingest.Options{
 		Alloc: mem, Workers: 1, InputFormat: f.InputFormat, VolatileKeys: f.Policy.Volatile(), KeepGoing: true,
@@ -101,11 +117,12 @@ func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(strin
 	}
 	stats, err := ingest.Read(ctx, sources, opts, func(rec arrow.RecordBatch) error {
 		defer rec.Release()
-		return splitByRun(mem, rec, src, emit)
+		return splitByRun(mem, rec, src, rows)
 	})
 	if err != nil {
 		return err
 	}
+	inputBytes.Inc(ctx, stats.Bytes)
 	for _, fail := range stats.Failed {
 		dead(Dead{Src: src.Index, JSON: deadLetter{File: fail.Source, Error: fail.Err.Error()}.json()})
 	}

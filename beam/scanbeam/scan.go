@@ -50,7 +50,7 @@ func Register() {
 	register.DoFn6x1[context.Context, Source, func(string, Rows), func(Dead), func(string), func(string, SpanPart), error](&readFn{})
 	register.Function3x1[string, func(*SpanPart) bool, func(string, SpanPart), error](nameSpansFn)
 	register.DoFn6x1[context.Context, string, func(*SpanPart) bool, func(string, Rows), func(Dead), func(string), error](&assembleSpansFn{})
-	register.DoFn3x1[string, func(*Rows) bool, func(int, Analysed), error](&analyseFn{})
+	register.DoFn4x1[context.Context, string, func(*Rows) bool, func(int, Analysed), error](&analyseFn{})
 	register.DoFn4x1[context.Context, int, func(*Analysed) bool, func(string), error](&writeShardFn{})
 	register.DoFn3x1[context.Context, []byte, func(*Dead) bool, error](&writeRejectsFn{})
 	register.DoFn3x1[context.Context, []byte, func(*string) bool, error](&writeSummaryFn{})

@@ -84,6 +84,23 @@ func main() {
 	if err := reportSummary(ctx, strings.TrimSuffix(*output, "/")); err != nil {
 		fail(3, err)
 	}
+	reportCounters(result)
+}
+
+// reportCounters prints the job's counters (scanbeam's "runaway"
+// namespace) on stderr: the input read and what it sent to the shuffle.
+func reportCounters(result beam.PipelineResult) {
+	got := map[string]int64{}
+	for _, c := range result.Metrics().AllMetrics().Counters() {
+		if c.Namespace() == "runaway" {
+			got[c.Name()] += c.Result()
+		}
+	}
+	if in := got["input_bytes"]; in > 0 {
+		fmt.Fprintf(os.Stderr, "runaway-beam: read %d bytes; shuffled %d bytes of rows by run id (%.2f a byte read) and %d bytes of results (%.3f)\n",
+			in, got["shuffled_row_bytes"], float64(got["shuffled_row_bytes"])/float64(in),
+			got["shuffled_result_bytes"], float64(got["shuffled_result_bytes"])/float64(in))
+	}
 }
 
 func fail(code int, err error) {
