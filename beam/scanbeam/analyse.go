@@ -1,8 +1,8 @@
 package scanbeam
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"fmt"
 	"hash/fnv"
 	"slices"
