@@ -154,8 +154,10 @@ func compare(t *testing.T, got, want []string) {
 }
 
 // A run's data problems name the file and line of the step, as the scan
-// numbers and names the files: here a step logged twice with different
-// content in the second file.
+// numbers and names the files, and duplicates are dropped and conflicts
+// kept as the scan does, across files: a step logged twice with different
+// content in the second file, a step re-shipped in another file, and a
+// step whose two versions are in two files.
 func TestDataProblemsNameTheFile(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) {
@@ -163,14 +165,27 @@ func TestDataProblemsNameTheFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("a.jsonl", `{"run_id":"r1","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"x"}},"tool_result":{"ok":true,"data":"one"}}`+"\n")
+	r1s0 := `{"run_id":"r1","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"x"}},"tool_result":{"ok":true,"data":"one"}}`
+	write("a.jsonl", r1s0+"\n"+
+		`{"run_id":"r1","step":1,"state":"ACT","tool_call":{"name":"search","args":{"q":"x"}},"tool_result":{"ok":true,"data":"first"}}`+"\n")
 	write("b.jsonl", `{"run_id":"r2","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"y"}},"tool_result":{"ok":true,"data":"two"}}`+"\n"+
-		`{"run_id":"r2","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"z"}},"tool_result":{"ok":true,"data":"three"}}`+"\n")
-	want := scanLines(t, "", dir)
-	if !strings.Contains(strings.Join(want, "\n"), "b.jsonl") {
-		t.Fatalf("the scan's report does not name b.jsonl: %s", want)
+		`{"run_id":"r2","step":0,"state":"ACT","tool_call":{"name":"search","args":{"q":"z"}},"tool_result":{"ok":true,"data":"three"}}`+"\n"+
+		r1s0+"\n"+
+		`{"run_id":"r1","step":1,"state":"ACT","tool_call":{"name":"search","args":{"q":"x"}},"tool_result":{"ok":true,"data":"second"}}`+"\n")
+	want := scanOutputs(t, []string{dir}, "json")
+	if !bytes.Contains(want["ndjson"], []byte("b.jsonl")) {
+		t.Fatalf("the scan's report does not name b.jsonl: %s", want["ndjson"])
 	}
-	compare(t, beamLines(t, detect.DefaultPolicy(), dir), want)
+	out := beamJob(t, Options{Policy: detect.DefaultPolicy()}, dir)
+	compare(t, readLines(t, filepath.Join(out, "runs.ndjson")), strings.Split(strings.TrimSuffix(string(want["ndjson"]), "\n"), "\n"))
+	sum := readSummary(t, out)
+	if sum.Input.DuplicateSteps != 1 || sum.Input.ConflictingSteps != 2 {
+		t.Errorf("summary: %d duplicate and %d conflicting steps, want 1 and 2", sum.Input.DuplicateSteps, sum.Input.ConflictingSteps)
+	}
+	head := readFile(t, filepath.Join(out, "summary.json"))
+	if !bytes.HasPrefix(want["json"], bytes.TrimSuffix(head, []byte("\n}\n"))) {
+		t.Errorf("summary.json is not the head of the scan's json document:\n%s\nscan:\n%s", head, want["json"])
+	}
 }
 
 // A policy file changes the verdicts as it changes the scan's: thresholds
