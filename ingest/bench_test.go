@@ -75,6 +75,7 @@ func BenchmarkFraming(b *testing.B) {
 			chunkBytes: defaultChunkBytes,
 			pool:       sharedBlocks,
 			stopped:    func() bool { return false },
+			ctx:        context.Background(),
 			send: func(it *item) bool {
 				lines += len(it.lineLens)
 				it.releaseBlocks()

@@ -23,6 +23,10 @@ type Filter struct {
 	// hold logs runaway reads (a Parquet export, a text log), with why: an
 	// input that yields nothing must say what it left out.
 	Skipped func(name, why string)
+	// Spool, when set, keeps a copy of every input that cannot be read
+	// twice as it is first read; ExpandArgs calls given the same Spool
+	// open the copy after that (spool.go).
+	Spool *Spool
 }
 
 // UsageError is a command-line argument that cannot work whatever the state

@@ -2,9 +2,11 @@ package ingest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"sync/atomic"
 
@@ -151,10 +153,38 @@ type framing struct {
 	pool       *blockPool
 	stopped    func() bool
 	send       func(*item) bool // false once the read is stopped
+	ctx        context.Context  // done when the read is stopped: waits on a source end then
 
 	inputFormat string // Options.InputFormat
 	maxDoc      int    // Options.MaxDocBytes
 	alloc       memory.Allocator
+}
+
+// openSource opens src, and gives up when ctx is done first: opening a
+// FIFO waits until something opens it for writing, which may be never,
+// and a stopped read must not wait for it. The open left behind closes
+// what it opens, if it ever returns.
+func openSource(ctx context.Context, src Source) (io.ReadCloser, error) {
+	type opened struct {
+		rc  io.ReadCloser
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		rc, err := src.Open()
+		ch <- opened{rc, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.rc, o.err
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.rc != nil {
+				o.rc.Close()
+			}
+		}()
+		return nil, context.Cause(ctx)
+	}
 }
 
 // framer is the state of one source being framed.
@@ -182,7 +212,7 @@ type framer struct {
 
 // frameSource frames one source and reports false if the read was stopped.
 func (fr *framing) frameSource(idx int, src Source) bool {
-	rc, err := src.Open()
+	rc, err := openSource(fr.ctx, src)
 	if err == nil && rc == nil {
 		err = errors.New("open returned no reader")
 	}
@@ -190,6 +220,12 @@ func (fr *framing) frameSource(idx int, src Source) bool {
 		return fr.send(&item{kind: itemSourceFailed, src: idx, name: src.Name, err: err})
 	}
 	defer rc.Close()
+	// A read of a pipe waits for its writer: closing the file ends the
+	// wait when the read is stopped (an *os.File may be closed while it is
+	// read; other readers need not allow it).
+	if f, ok := rc.(*os.File); ok {
+		defer context.AfterFunc(fr.ctx, func() { f.Close() })()
+	}
 	own := *fr // sniff may raise maxLine for this source only
 	f := &framer{framing: &own, src: idx, name: src.Name, line: 1, blk: fr.pool.get(fr.pool.size)}
 	defer func() {

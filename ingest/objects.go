@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"net/url"
 	"os"
 	"path"
@@ -240,7 +239,7 @@ func (e *expander) openGCSBucket(u *url.URL) (bucket, error) {
 	anonymous, _ := strconv.ParseBool(q.Get("anonymous"))
 	ud := q.Get("universe_domain")
 	if anonymous || q.Get("access_id") == "-" || os.Getenv("STORAGE_EMULATOR_HOST") != "" {
-		return openGCS(http.DefaultClient, u.Host, ud), nil
+		return openGCS(objectClient, u.Host, ud), nil
 	}
 	creds, err := gcsCredentials(e.ctx, ud)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -41,8 +42,9 @@ type fakeS3 struct {
 	backend *s3mem.Backend
 	lists   atomic.Int64 // ListObjects requests served
 
-	mu  sync.Mutex
-	cut map[string]int // "bucket/key" -> GET bodies end, with the connection, after this many bytes
+	mu    sync.Mutex
+	cut   map[string]int // "bucket/key" -> GET bodies end, with the connection, after this many bytes
+	stall map[string]int // "bucket/key" -> GET bodies stop after this many bytes, the connection open
 }
 
 const (
@@ -52,7 +54,7 @@ const (
 
 func newFakeS3(t *testing.T) *fakeS3 {
 	t.Helper()
-	f := &fakeS3{t: t, backend: s3mem.New(), cut: make(map[string]int)}
+	f := &fakeS3{t: t, backend: s3mem.New(), cut: make(map[string]int), stall: make(map[string]int)}
 	s3 := gofakes3.New(f.backend).Server()
 	f.srv = httptest.NewServer(f.handler(s3))
 	t.Cleanup(f.srv.Close)
@@ -109,6 +111,12 @@ func (f *fakeS3) handler(next http.Handler) http.Handler {
 		f.mu.Unlock()
 		if r.Method == http.MethodGet && cut {
 			w = &cuttingWriter{ResponseWriter: w, left: limit}
+		}
+		f.mu.Lock()
+		limit, stall := f.stall[strings.TrimPrefix(r.URL.Path, "/")]
+		f.mu.Unlock()
+		if r.Method == http.MethodGet && stall {
+			w = &cuttingWriter{ResponseWriter: w, left: limit, stall: r.Context()}
 		}
 		next.ServeHTTP(w, r)
 		if cw, ok := w.(*cuttingWriter); ok && cw.cut {
@@ -178,8 +186,9 @@ func s3Error(w http.ResponseWriter, status int, code, msg string) {
 // cuttingWriter passes the first left bytes of a body on, then drops the rest.
 type cuttingWriter struct {
 	http.ResponseWriter
-	left int
-	cut  bool
+	left  int
+	cut   bool
+	stall context.Context // if set, after the cut: wait until the client gives up, sending nothing
 }
 
 func (c *cuttingWriter) Write(p []byte) (int, error) {
@@ -193,6 +202,10 @@ func (c *cuttingWriter) Write(p []byte) (int, error) {
 	}
 	if c.cut {
 		c.ResponseWriter.(http.Flusher).Flush() // the client gets these bytes before the connection drops
+		if c.stall != nil {
+			<-c.stall.Done()
+			return 0, c.stall.Err()
+		}
 	}
 	return n, nil
 }
@@ -212,6 +225,12 @@ func (f *fakeS3) put(bucket, key string, data []byte) {
 }
 
 // cutAfter makes every GET of the object end after n bytes.
+func (f *fakeS3) stallAfter(bucket, key string, n int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stall[bucket+"/"+key] = n
+}
+
 func (f *fakeS3) cutAfter(bucket, key string, n int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -860,5 +879,75 @@ func TestS3KeysThatNeedEscaping(t *testing.T) {
 	}
 	if res.stats.Steps != int64(len(keys)) || len(res.names) != len(keys) {
 		t.Fatalf("read %d steps from %q, want one from each of %q", res.stats.Steps, res.names, keys)
+	}
+}
+
+// An object store that accepts connections and never answers, or stops
+// sending in the middle of an object, fails the read after
+// objectStallTimeout with a message saying so, instead of hanging the scan.
+func TestObjectStoreThatStallsFailsInsteadOfHanging(t *testing.T) {
+	defer func(d time.Duration) { objectStallTimeout = d }(objectStallTimeout)
+	objectStallTimeout = 300 * time.Millisecond
+
+	// Accepts, reads the request, answers nothing.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go io.Copy(io.Discard, c)
+		}
+	}()
+	silent := "s3://b/p/?endpoint=" + url.QueryEscape("http://"+l.Addr().String()) + "&use_path_style=true&region=us-east-1"
+	t.Setenv("AWS_ACCESS_KEY_ID", testAccessKey)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
+	done := make(chan error, 1)
+	go func() {
+		seq, err := ExpandArgs(context.Background(), []string{silent}, nil, Filter{})
+		if err == nil {
+			for _, err = range seq {
+				if err != nil {
+					break
+				}
+			}
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, errStalled) || !strings.Contains(err.Error(), "sent nothing for 300ms") {
+			t.Errorf("listing a silent store: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("listing a store that never answers still waits after 20 s")
+	}
+
+	// Sends half an object, then nothing, the connection open.
+	f := newFakeS3(t)
+	f.bucket("b")
+	var big strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&big, `{"run_id":"b","step":%d,"tool_call":{"name":"search","args":{"q":"padding padding padding"}}}`+"\n", i)
+	}
+	f.put("b", "p/b.jsonl", []byte(big.String()))
+	f.stallAfter("b", "p/b.jsonl", big.Len()/2)
+	go func() {
+		res := readSeq(t, expand(t, []string{f.url("b/p/")}, Filter{}), Options{Workers: 2})
+		done <- res.err
+	}()
+	select {
+	case err := <-done:
+		var se *SourceError
+		if !errors.As(err, &se) || se.Source != "s3://b/p/b.jsonl" || !errors.Is(err, errStalled) {
+			t.Errorf("reading a stalled object: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("reading an object whose transfer stalls still waits after 20 s")
 	}
 }

@@ -362,6 +362,7 @@ func (r *reader) frameAll(next <-chan listed) {
 		pool:       blockPoolFor(r.opts.blockBytes),
 		stopped:    func() bool { return r.ctx.Err() != nil },
 		send:       r.send,
+		ctx:        r.ctx,
 
 		inputFormat: r.opts.InputFormat,
 		maxDoc:      r.opts.MaxDocBytes,

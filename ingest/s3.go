@@ -249,7 +249,7 @@ func openS3Bucket(ctx context.Context, u *url.URL) (bucket, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &s3Bucket{client: http.DefaultClient, region: cfg.Region, pathStyle: pathStyle, name: u.Host,
+	b := &s3Bucket{client: objectClient, region: cfg.Region, pathStyle: pathStyle, name: u.Host,
 		signer: v4.NewSigner(func(o *v4.SignerOptions) { o.DisableURIPathEscaping = true })}
 	if !anonymous {
 		b.creds = cfg.Credentials

@@ -237,10 +237,16 @@ func (e *expander) addStdin() bool {
 		Name: StdinName,
 		Size: -1,
 		Open: func() (io.ReadCloser, error) {
-			if opened.Swap(true) {
-				return nil, errors.New("standard input was already read")
+			open := func() (io.ReadCloser, error) {
+				if opened.Swap(true) {
+					return nil, errors.New("standard input was already read")
+				}
+				return io.NopCloser(stdin), nil
 			}
-			return io.NopCloser(stdin), nil
+			if sp := e.filter.Spool; sp != nil {
+				return sp.open("-", open)
+			}
+			return open()
 		},
 	}, nil)
 }
@@ -332,14 +338,15 @@ func (e *expander) addFile(path string, info fs.FileInfo) bool {
 	}
 	e.seen[key] = true
 	size := int64(-1)
+	open := func() (io.ReadCloser, error) { return os.Open(path) }
 	if info.Mode().IsRegular() {
 		size = info.Size()
+	} else if sp := e.filter.Spool; sp != nil {
+		open = func() (io.ReadCloser, error) {
+			return sp.open(key, func() (io.ReadCloser, error) { return os.Open(path) })
+		}
 	}
-	return e.yield(Source{
-		Name: path,
-		Size: size,
-		Open: func() (io.ReadCloser, error) { return os.Open(path) },
-	}, nil)
+	return e.yield(Source{Name: path, Size: size, Open: open}, nil)
 }
 
 // addEventDir adds an OpenHands event directory as one source (eventdir.go).

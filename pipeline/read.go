@@ -53,6 +53,9 @@ type input struct {
 	onlySources map[string]bool
 	// onStepLine, if set, receives every step line read, verbatim.
 	onStepLine func(ingest.StepLine)
+	// spool, if set, keeps a copy of the inputs that cannot be read twice,
+	// for a second read of the same input (scan's html timelines).
+	spool *ingest.Spool
 
 	// skipped lists the files walks and listings passed over, as
 	// "name: why", in the order found.
@@ -108,7 +111,7 @@ func (in *input) readInto(ctx context.Context, stdin io.Reader, stderr io.Writer
 
 	in.skipped = nil
 	listed, err := ingest.ExpandArgs(ctx, in.Paths, stdin, ingest.Filter{Include: in.Include, Exclude: in.Exclude,
-		Skipped: func(name, why string) { in.skipped = append(in.skipped, name+": "+why) }})
+		Skipped: func(name, why string) { in.skipped = append(in.skipped, name+": "+why) }, Spool: in.spool})
 	if err != nil {
 		var usage *ingest.UsageError
 		if errors.As(err, &usage) {

@@ -161,6 +161,16 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 			}
 		}
 	}()
+	// The html timelines read the input again: a pipe or stdin is copied
+	// as it is first read, and read again from the copy.
+	if cfg.HTMLTimelines > 0 && !canReadTwice(cfg.Paths) && slices.ContainsFunc(outputs, func(o output) bool { return o.format == "html" }) {
+		s.in.spool = ingest.NewSpool(cfg.SpillDir)
+		defer func() {
+			if err := s.in.spool.Close(); err != nil {
+				fmt.Fprintf(stderr, "runaway scan: removing temporary files: %v\n", err)
+			}
+		}()
+	}
 	_, stats, err := s.in.readInto(ctx, stdin, stderr, func(policy detect.Policy) (batchSink, error) {
 		st, err := spill.New(spill.Options{Policy: policy, Dir: cfg.SpillDir, MaxBytes: collected,
 			CloseIdle: canReadTwice(cfg.Paths), Workers: cfg.Workers})
@@ -424,9 +434,6 @@ func (s *scan) embedTimelines(ctx context.Context, overview *report.HTMLOverview
 		overview.SetTimelines(nil, "--html-timelines 0")
 		return true
 	case len(ids) == 0:
-		return true
-	case slices.Contains(s.cfg.Paths, "-"):
-		overview.SetTimelines(nil, "the input was read from stdin, which cannot be read again")
 		return true
 	}
 	in := s.reread()
