@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -68,8 +69,33 @@ func spanSize(sp *adapters.Span) int64 {
 }
 
 // runs groups the spans by run, runs in name order, and calls fn with the
-// spans of each, where its first span was read and its format.
-func (s *spanStore) runs(fn func(spans []adapters.Span, src int32, line int64, format string) error) error {
+// spans of each, where its first span was read and its format. name names
+// a source index. Spans are taken in the order of where they were read:
+// source name, then line (a source's index is its place in the order the
+// sources were given, which must not change what the runs are).
+func (s *spanStore) runs(name func(int32) string, fn func(spans []adapters.Span, src int32, line int64, format string) error) error {
+	var srcs []int32
+	for i := range s.spans {
+		if src := s.spans[i].src; int(src) >= len(srcs) {
+			srcs = append(srcs, make([]int32, int(src)+1-len(srcs))...)
+		}
+	}
+	for i := range srcs {
+		srcs[i] = int32(i)
+	}
+	slices.SortStableFunc(srcs, func(a, b int32) int { return strings.Compare(name(a), name(b)) })
+	rank := make([]int32, len(srcs))
+	for r, src := range srcs {
+		rank[src] = int32(r)
+	}
+	compareOrigin := func(a, b storedSpan) int {
+		if a.src != b.src {
+			if c := cmp.Compare(rank[a.src], rank[b.src]); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(a.line, b.line)
+	}
 	// Workers added documents in any order; within one, in its order.
 	slices.SortStableFunc(s.spans, compareOrigin)
 	adapters.NameRuns(len(s.spans), func(i int) *adapters.Span { return &s.spans[i].Span })
@@ -97,18 +123,6 @@ func (s *spanStore) runs(fn func(spans []adapters.Span, src int32, line int64, f
 	return nil
 }
 
-func compareOrigin(a, b storedSpan) int {
-	switch {
-	case a.src != b.src:
-		return int(a.src - b.src)
-	case a.line < b.line:
-		return -1
-	case a.line > b.line:
-		return 1
-	}
-	return 0
-}
-
 // flushSpans turns the stored spans into steps, run by run, and emits them
 // as the other steps are: decoded from their JSON, so they are checked and
 // derived exactly as logged steps are. A run's rows carry the source and
@@ -128,7 +142,7 @@ func (r *reader) flushSpans() error {
 		}
 		return r.emitBatch(r.sourceName(curSrc), w.newBatch())
 	}
-	err := st.runs(func(spans []adapters.Span, src int32, at int64, format string) error {
+	err := st.runs(r.sourceName, func(spans []adapters.Span, src int32, at int64, format string) error {
 		if src != curSrc {
 			if err := cut(); err != nil {
 				return err
