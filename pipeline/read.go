@@ -280,6 +280,18 @@ func rejectKinds(byKind map[string]int64) string {
 	return strings.Join(kinds, ", ")
 }
 
+// failedSources lists the sources that could not be read, as "source:
+// error", sorted: a report must not change with the order the sources were
+// named or listed in. nil when none.
+func failedSources(stats ingest.Stats) []string {
+	var out []string
+	for _, fail := range stats.Failed {
+		out = append(out, fail.Error())
+	}
+	slices.Sort(out)
+	return out
+}
+
 // inputStats is the summary's view of what was read.
 func inputStats(stats ingest.Stats, skipped []string) report.InputStats {
 	in := report.InputStats{
@@ -291,10 +303,10 @@ func inputStats(stats ingest.Stats, skipped []string) report.InputStats {
 		RejectsByKind: stats.RejectsByKind,
 		Steps:         stats.Steps,
 	}
-	for _, fail := range stats.Failed {
-		in.FailedSources = append(in.FailedSources, fail.Error())
+	in.FailedSources = failedSources(stats)
+	if len(skipped) > 0 {
+		in.SkippedFiles = slices.Sorted(slices.Values(skipped))
 	}
-	in.SkippedFiles = skipped
 	for name, fs := range stats.Formats {
 		if in.Formats == nil {
 			in.Formats = map[string]report.FormatRead{}

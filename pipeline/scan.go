@@ -162,8 +162,13 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 		}
 	}()
 	_, stats, err := s.in.readInto(ctx, stdin, stderr, func(policy detect.Policy) (batchSink, error) {
-		st, err := spill.New(spill.Options{Policy: policy, Dir: cfg.SpillDir, MaxBytes: collected,
-			CloseIdle: canReadTwice(cfg.Paths), Workers: cfg.Workers})
+		opts := spill.Options{Policy: policy, Dir: cfg.SpillDir, MaxBytes: collected,
+			CloseIdle: canReadTwice(cfg.Paths), Workers: cfg.Workers}
+		newStore := spill.New
+		if newScanStore != nil {
+			newStore = newScanStore
+		}
+		st, err := newStore(opts)
 		store = st
 		return st, err
 	})
@@ -367,6 +372,10 @@ func (s *scan) readSplitRuns(ctx context.Context, store *spill.Store, split []st
 	}
 	return store.Replace(second, s.cfg.Workers)
 }
+
+// newScanStore is nil but in a test, which makes the store of a scan's
+// read: a smaller budget, and a look at whether it spilled.
+var newScanStore func(spill.Options) (*spill.Store, error)
 
 // beforeSplitRead is nil but in a test, which sees the sources read again.
 var beforeSplitRead func(sources []string)
