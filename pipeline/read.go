@@ -187,7 +187,7 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 		},
 		OnReject: func(r ingest.Reject) {
 			if printed < maxRejectMessages {
-				fmt.Fprintf(stderr, "%s:%d: rejected: %s\n", r.File, r.Line, r.Reason)
+				fmt.Fprintf(stderr, "%s:%d: rejected: %s\n", report.Sanitize(r.File), r.Line, report.Sanitize(r.Reason))
 			}
 			printed++
 		},
@@ -210,7 +210,7 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 		fmt.Fprintf(stderr, "... %d more rejected lines (see the summary; --rejects FILE keeps them all)\n", printed-maxRejectMessages)
 	}
 	for _, fail := range stats.Failed {
-		fmt.Fprintf(stderr, "runaway %s: skipped (--keep-going): %v\n", in.job, fail)
+		fmt.Fprintf(stderr, "runaway %s: skipped (--keep-going): %s\n", in.job, report.Sanitize(fail.Error()))
 	}
 	if rejectsFile != nil {
 		if err := rejectsFile.Commit(); err != nil {
@@ -232,7 +232,7 @@ func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) er
 	if n := len(in.skipped); n > 0 {
 		fmt.Fprintf(stderr, "runaway %s: skipped %d file(s) that hold no log runaway reads:\n", in.job, n)
 		for _, s := range in.skipped[:min(n, maxListed)] {
-			fmt.Fprintf(stderr, "  %s\n", s)
+			fmt.Fprintf(stderr, "  %s\n", report.Sanitize(s))
 		}
 		if n > maxListed {
 			fmt.Fprintf(stderr, "  ... and %d more\n", n-maxListed)
@@ -242,7 +242,7 @@ func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) er
 		}
 	}
 	for _, u := range stats.Unread {
-		fmt.Fprintf(stderr, "runaway %s: %s: no step read (%d line(s) rejected, the first at line %d)\n", in.job, u.Source, u.Rejected, u.Line)
+		fmt.Fprintf(stderr, "runaway %s: %s: no step read (%d line(s) rejected, the first at line %d)\n", in.job, report.Sanitize(u.Source), u.Rejected, u.Line)
 	}
 	if len(stats.Unread) == 0 || stats.Steps == 0 {
 		return nil // nothing read at all is the caller's to report

@@ -157,7 +157,7 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 	defer func() {
 		if store != nil {
 			if err := store.Close(); err != nil {
-				fmt.Fprintf(stderr, "runaway scan: removing temporary files: %v\n", err)
+				fmt.Fprintf(stderr, "runaway scan: removing temporary files: %s\n", report.Sanitize(err.Error()))
 			}
 		}
 	}()
@@ -449,7 +449,7 @@ func (s *scan) embedTimelines(ctx context.Context, overview *report.HTMLOverview
 	}
 	if err != nil {
 		// The read's first message says why, prefixed as the warning is.
-		fmt.Fprintf(stderr, "runaway scan: warning: the html overview has no step-by-step timelines: reading the input again failed: %s\n", firstMessage(&msgs, err))
+		fmt.Fprintf(stderr, "runaway scan: warning: the html overview has no step-by-step timelines: reading the input again failed: %s\n", report.Sanitize(firstMessage(&msgs, err)))
 		overview.SetTimelines(nil, "reading the input again failed")
 		return true
 	}
@@ -461,7 +461,7 @@ func (s *scan) embedTimelines(ctx context.Context, overview *report.HTMLOverview
 		}
 		svg, err := explain.TimelineSVG(r)
 		if err != nil {
-			fmt.Fprintf(stderr, "runaway scan: warning: the timeline of a run is left out of the html overview: %v\n", err)
+			fmt.Fprintf(stderr, "runaway scan: warning: the timeline of a run is left out of the html overview: %s\n", report.Sanitize(err.Error()))
 			continue
 		}
 		timelines[id] = svg

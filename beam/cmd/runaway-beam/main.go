@@ -21,6 +21,7 @@ import (
 	"github.com/runawayhq/runaway/beam/scanbeam"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/pipeline"
+	"github.com/runawayhq/runaway/report"
 )
 
 // inputs is the repeatable --input flag.
@@ -51,13 +52,13 @@ func main() {
 	cfg.Thresholds = thresholds.set(flag.CommandLine)
 	policy, err := cfg.Policy()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "runaway-beam: %v\n", err)
+		fmt.Fprintf(os.Stderr, "runaway-beam: %s\n", report.Sanitize(err.Error()))
 		os.Exit(2)
 	}
 	ctx := context.Background()
 	sources, err := expand(ctx, in)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "runaway-beam: %v\n", err)
+		fmt.Fprintf(os.Stderr, "runaway-beam: %s\n", report.Sanitize(err.Error()))
 		os.Exit(3)
 	}
 	p, s := beam.NewPipelineWithRoot()
@@ -66,7 +67,7 @@ func main() {
 	textio.Write(s, out+"/runs.ndjson", runs)
 	textio.Write(s, out+"/rejects.ndjson", dead)
 	if err := beamx.Run(ctx, p); err != nil {
-		fmt.Fprintf(os.Stderr, "runaway-beam: %v\n", err)
+		fmt.Fprintf(os.Stderr, "runaway-beam: %s\n", report.Sanitize(err.Error()))
 		os.Exit(3)
 	}
 }
