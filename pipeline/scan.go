@@ -39,7 +39,7 @@ type ScanConfig struct {
 	// HTMLTimelines is how many flagged runs the html overview embeds the
 	// timelines of, read again from the input (0 to MaxHTMLTimelines).
 	HTMLTimelines int
-	Redact        bool // --redact: placeholders for args values in every output
+	Redact        bool // --redact: placeholders for args values, and for secrets anywhere, in every output
 	Color         bool // colour a table written to stdout (the CLI: stdout is a terminal, no NO_COLOR)
 
 	// FailOn is the verdict at or above which Scan returns a
@@ -245,6 +245,7 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		loggedID := r.RunID
 		if redactor != nil {
 			// At the report boundary: every output sees the redacted run.
 			red := report.RedactRun(*r, redactor)
@@ -263,7 +264,7 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 				WastedCostUSD: r.WastedCostUSD, CostLogged: r.CostLogged, CostEstimated: r.CostEstimated, Headline: r.Headline})
 		}
 		if overview != nil {
-			overview.Add(r)
+			overview.AddRedacted(r, loggedID)
 		}
 		if spool != nil {
 			if err := spool.Add(r); err != nil {
@@ -285,6 +286,9 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		return Summary{}, outputf("writing the report: %v", err)
 	}
 	in := inputStats(stats, s.in.skipped)
+	if redactor != nil {
+		report.RedactInput(&in, redactor)
+	}
 	in.DuplicateSteps, in.ConflictingSteps = dupes[0], dupes[1]
 	in.RunsReadAgain = int64(readAgain)
 	result := &report.Scan{Summary: sum.Summary(in), Runs: runs}
@@ -442,8 +446,14 @@ func (s *scan) embedTimelines(ctx context.Context, overview *report.HTMLOverview
 	if beforeTimelineRead != nil {
 		beforeTimelineRead()
 	}
+	// The runs are read again by the ids they were logged with, which
+	// --redact may have taken secrets out of on the page.
+	logged := make([]string, len(ids))
+	for i, id := range ids {
+		logged[i] = overview.LoggedID(id)
+	}
 	var msgs bytes.Buffer
-	built, _, err := in.explainRuns(ctx, stdin, &msgs, ids, replay.Defaults(), redactor) // every built-in guard, as explain's default
+	built, _, err := in.explainRuns(ctx, stdin, &msgs, logged, replay.Defaults(), redactor) // every built-in guard, as explain's default
 	if ctx.Err() != nil {
 		return false
 	}
@@ -454,8 +464,8 @@ func (s *scan) embedTimelines(ctx context.Context, overview *report.HTMLOverview
 		return true
 	}
 	timelines := make(map[string]template.HTML, len(ids))
-	for _, id := range ids {
-		r := built[id]
+	for i, id := range ids {
+		r := built[logged[i]]
 		if r == nil {
 			continue // gone from the input since the first read: its row says it has none
 		}
