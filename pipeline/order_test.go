@@ -67,28 +67,52 @@ func TestReportDoesNotDependOnInputOrder(t *testing.T) {
 	}{{"generated", clean}, {"with duplicates", mixed}} {
 		t.Run(corpus.name, func(t *testing.T) {
 			inOrder := write(corpus.lines)
-			want := scanReports(t, inOrder, true, 0)
+			want, _ := scanReports(t, inOrder, true, 0)
 			if !bytes.Contains(want["ndjson"], []byte(`"keys":["`)) {
 				t.Fatal("no evidence key in the report")
 			}
 			if corpus.name == "with duplicates" && !bytes.Contains(want["ndjson"], []byte(`"conflicting_steps"`)) {
 				t.Fatal("the corpus has no conflicting steps")
 			}
-			same(t, "files reversed", want, scanReports(t, reversed(inOrder), true, 0), false)
+			got, _ := scanReports(t, reversed(inOrder), true, 0)
+			same(t, "files reversed", want, got, false)
 			paths := write(shuffled(corpus.lines, 1))
-			same(t, "lines shuffled", want, scanReports(t, paths, true, 0), true)
-			same(t, "lines shuffled, files reversed", want, scanReports(t, reversed(paths), false, 0), true)
-			if corpus.name == "with duplicates" {
-				for _, seed := range []uint64{2, 3} {
-					same(t, fmt.Sprintf("lines shuffled (seed %d)", seed), want, scanReports(t, write(shuffled(corpus.lines, seed)), false, 0), true)
+			got, _ = scanReports(t, paths, true, 0)
+			same(t, "lines shuffled", want, got, true)
+			got, _ = scanReports(t, reversed(paths), false, 0)
+			same(t, "lines shuffled, files reversed", want, got, true)
+			if corpus.name == "generated" {
+				// A small budget: the scan analyzes the runs that look
+				// finished while it reads. With the files reversed, the runs
+				// that cross from one file to the next log again after that
+				// and are read again: the report is the same but for the
+				// json summary's count of them (docs/output.md).
+				got, _ := scanReports(t, reversed(inOrder), true, 128<<10)
+				if !bytes.Contains(got["json"], []byte(`"runs_read_again": 0,`)) {
+					got["json"] = readAgain.ReplaceAll(got["json"], []byte(`"runs_read_again": 0,`))
+				} else {
+					t.Error("no run was read again: the case is not exercised")
 				}
-				// Every run is going on at once in the shuffled input: with a
-				// small budget the scan spills it to partitions.
-				same(t, "lines shuffled, spilled", want, scanReports(t, paths, false, 256<<10), true)
+				same(t, "files reversed, idle runs closed", want, got, false)
+				return
 			}
+			for _, seed := range []uint64{2, 3} {
+				got, _ := scanReports(t, write(shuffled(corpus.lines, seed)), false, 0)
+				same(t, fmt.Sprintf("lines shuffled (seed %d)", seed), want, got, true)
+			}
+			// Every run is going on at once in the shuffled input: with a
+			// small budget the scan spills it to partitions.
+			got, spilled := scanReports(t, paths, false, 256<<10)
+			if !spilled {
+				t.Error("the scan did not spill")
+			}
+			same(t, "lines shuffled, spilled", want, got, true)
 		})
 	}
 }
+
+// readAgain is the json summary's count of runs read again.
+var readAgain = regexp.MustCompile(`"runs_read_again": [0-9]+,`)
 
 // withDuplicates adds, for one run in 25, an exact copy of one of its lines
 // and a line that conflicts with another (same run, step and ts; another
@@ -125,12 +149,12 @@ func withDuplicates(lines []string, r *rand.Rand) []string {
 	return out
 }
 
-// scanReports scans paths and returns its reports: ndjson on stdout, json
-// and parquet as --output files, and with all table and html (which
-// reads the input again for its timelines). prom holds the scan's duration
-// and is left out. spillAt > 0 makes the scan's collector spill past that
-// many bytes.
-func scanReports(t *testing.T, paths []string, all bool, spillAt int64) map[string][]byte {
+// scanReports scans paths and returns its reports, and whether it
+// spilled: ndjson on stdout, json and parquet as --output files, and with
+// all table and html (which reads the input again for its timelines). prom
+// holds the scan's duration and is left out. budget > 0 is the collector's
+// (spill.Options.MaxBytes), to make the scan close idle runs and spill.
+func scanReports(t *testing.T, paths []string, all bool, budget int64) (map[string][]byte, bool) {
 	t.Helper()
 	dir := t.TempDir()
 	cfg := scanConfig(paths...)
@@ -144,8 +168,8 @@ func scanReports(t *testing.T, paths []string, all bool, spillAt int64) map[stri
 	}
 	var store *spill.Store
 	newScanStore = func(opts spill.Options) (*spill.Store, error) {
-		if spillAt > 0 {
-			opts.MaxBytes = spillAt
+		if budget > 0 {
+			opts.MaxBytes = budget
 		}
 		var err error
 		store, err = spill.New(opts)
@@ -156,8 +180,9 @@ func scanReports(t *testing.T, paths []string, all bool, spillAt int64) map[stri
 	if code != ExitClean {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	if spilled, _ := store.Spilled(); spilled != (spillAt > 0) {
-		t.Fatalf("spilled: %v", spilled)
+	spilled, _ := store.Spilled()
+	if spilled && budget == 0 {
+		t.Fatal("the scan spilled at the default budget")
 	}
 	out := map[string][]byte{"ndjson": []byte(stdout)}
 	for _, f := range formats {
@@ -173,7 +198,7 @@ func scanReports(t *testing.T, paths []string, all bool, spillAt int64) map[stri
 			out[f] = bytes.ReplaceAll(b, []byte(filepath.Dir(paths[0])+string(filepath.Separator)), []byte("DIR/"))
 		}
 	}
-	return out
+	return out, spilled
 }
 
 // where is a location in data_problems.
