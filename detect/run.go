@@ -102,9 +102,16 @@ func (v *Run) callText(i int) string {
 }
 
 // callIdentity combines tool and args key; distinct tools with equal args
-// are distinct calls.
+// are distinct calls. tool is an index into the run's names, which depends
+// on the order the input came in: keys made with it are for equality
+// within a run only.
 func callIdentity(tool int32, args uint64) uint64 {
-	id := args ^ (uint64(tool)+1)*0x9E3779B97F4A7C15
+	return keyOf(uint64(tool)+1, args)
+}
+
+// keyOf combines a tool's key and an args key.
+func keyOf(tool, args uint64) uint64 {
+	id := args ^ tool*0x9E3779B97F4A7C15
 	if id == 0 {
 		id = 1
 	}
@@ -117,6 +124,8 @@ func callIdentity(tool int32, args uint64) uint64 {
 type Analyzer struct {
 	a    *analysis
 	last *Run
+	// tools caches the hash of the run's tool names by index.
+	tools map[int32]uint64
 }
 
 // Analyze computes r's indicators, runs every detector of Registry with
@@ -127,9 +136,21 @@ func (z *Analyzer) Analyze(r *Run, p *Policy) RunResult {
 		z.a = newAnalysis()
 	}
 	r.call = resize(r.call, r.Len())
+	// A call's identity (RunSteps.CallKey) is made from its tool's name,
+	// not the tool's index among the names: the index depends on the order
+	// the input came in, and the key is shown (explain's colours).
+	if z.tools == nil {
+		z.tools = map[int32]uint64{}
+	}
+	clear(z.tools)
 	for i, f := range r.Flags {
 		if f&flagCall != 0 {
-			r.call[i] = callIdentity(r.Tool[i], r.Args[i])
+			t, ok := z.tools[r.Tool[i]]
+			if !ok {
+				t = schema.IDHash(r.Names.ToolName(r.Tool[i])) | 1
+				z.tools[r.Tool[i]] = t
+			}
+			r.call[i] = keyOf(t, r.Args[i])
 		} else {
 			r.call[i] = 0
 		}

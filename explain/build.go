@@ -22,7 +22,8 @@ type Input struct {
 	// stopped it (replay.Defaults() for every built-in guard).
 	Guards []replay.Guard
 	// Redact, if set, replaces args values, the goal and reasons with
-	// stable placeholders in everything the model holds.
+	// stable placeholders in everything the model holds, and the secrets
+	// of every other string (run id, tools, states, error types, memory).
 	Redact report.Redactor
 }
 
@@ -82,6 +83,9 @@ func Build(in Input) *Run {
 	run.Guards = replayGuards(in, red)
 	run.Guard = chooseGuard(run.Guards, &run.Result)
 	run.Rows = fold(run.Steps)
+	if in.Redact != nil {
+		run = scrubbed(run, in.Redact)
+	}
 	return run
 }
 

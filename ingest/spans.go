@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -72,9 +73,42 @@ func spanSize(sp *adapters.Span) int64 {
 	return n
 }
 
+// originOrder orders spans by where they were read: source name, then line
+// (a source's index is its place in the order the sources were given,
+// which must not change what the runs are); sources of the same name by
+// index.
+func originOrder(spans []HeldSpan, name func(int32) string) func(a, b HeldSpan) int {
+	var srcs []int32
+	for i := range spans {
+		if src := spans[i].Src; int(src) >= len(srcs) {
+			srcs = append(srcs, make([]int32, int(src)+1-len(srcs))...)
+		}
+	}
+	for i := range srcs {
+		srcs[i] = int32(i)
+	}
+	slices.SortStableFunc(srcs, func(a, b int32) int { return strings.Compare(name(a), name(b)) })
+	rank := make([]int32, len(srcs))
+	for r, src := range srcs {
+		rank[src] = int32(r)
+	}
+	return func(a, b HeldSpan) int {
+		if a.Src != b.Src {
+			if c := cmp.Compare(rank[a.Src], rank[b.Src]); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(a.Line, b.Line)
+	}
+}
+
 // runs groups the spans by run, runs in name order, and calls fn with the
-// spans of each, where its first span was read and its format.
-func (s *spanStore) runs(fn func(spans []adapters.Span, src int32, line int64, format string) error) error {
+// spans of each, where its first span was read and its format. name names
+// a source index. Spans are taken in the order of where they were read:
+// source name, then line (a source's index is its place in the order the
+// sources were given, which must not change what the runs are).
+func (s *spanStore) runs(name func(int32) string, fn func(spans []adapters.Span, src int32, line int64, format string) error) error {
+	compareOrigin := originOrder(s.spans, name)
 	// Workers added documents in any order; within one, in its order.
 	slices.SortStableFunc(s.spans, compareOrigin)
 	adapters.NameRuns(len(s.spans), func(i int) *adapters.Span { return &s.spans[i].Span })
@@ -102,18 +136,6 @@ func (s *spanStore) runs(fn func(spans []adapters.Span, src int32, line int64, f
 	return nil
 }
 
-func compareOrigin(a, b HeldSpan) int {
-	switch {
-	case a.Src != b.Src:
-		return int(a.Src - b.Src)
-	case a.Line < b.Line:
-		return -1
-	case a.Line > b.Line:
-		return 1
-	}
-	return 0
-}
-
 // flushSpans turns the stored spans into steps, run by run, and emits them
 // as the other steps are: decoded from their JSON, so they are checked and
 // derived exactly as logged steps are. A run's rows carry the source and
@@ -133,7 +155,7 @@ func (r *reader) flushSpans() error {
 		}
 		return r.emitBatch(r.sourceName(curSrc), w.newBatch())
 	}
-	err := st.runs(func(spans []adapters.Span, src int32, at int64, format string) error {
+	err := st.runs(r.sourceName, func(spans []adapters.Span, src int32, at int64, format string) error {
 		if src != curSrc {
 			if err := cut(); err != nil {
 				return err
@@ -173,13 +195,14 @@ func (r *reader) flushSpans() error {
 	return nil
 }
 
-// handOverSpans hands the held spans to Options.OnSpans, in input order.
+// handOverSpans hands the held spans to Options.OnSpans, in the order of
+// where they were read (originOrder).
 func (r *reader) handOverSpans() error {
 	st := r.spans
 	if len(st.spans) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(st.spans, compareOrigin)
+	slices.SortStableFunc(st.spans, originOrder(st.spans, r.sourceName))
 	err := r.opts.OnSpans(st.spans)
 	st.spans = nil
 	return err
@@ -188,8 +211,8 @@ func (r *reader) handOverSpans() error {
 // AssembleSpans makes steps of spans that reads with Options.OnSpans
 // handed over, as one read of all their sources would have made them at
 // its end: every span of a trace must be there, with the source and line
-// it was read at, in input order (source, line, then as the document
-// listed them). names are the sources' names by index, for rejects. The
+// it was read at, in the order of where they were read (source name,
+// line, then as the document listed them). names are the sources' names by index, for rejects. The
 // steps go to emit as record batches; rejected steps to opts.OnReject
 // (and opts.Rejects). Stats count the steps made and rejected.
 func AssembleSpans(spans []HeldSpan, names []string, opts Options, emit func(arrow.RecordBatch) error) (Stats, error) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -60,6 +61,68 @@ func TestSpansAcrossSourcesMakeOneRun(t *testing.T) {
 				if fmt.Sprint(first[i]) != fmt.Sprint(res.rows[i]) {
 					t.Fatalf("order %v workers %d: row %d differs:\n%v\n%v", order, workers, i, first[i], res.rows[i])
 				}
+			}
+		}
+	}
+}
+
+// A span shipped twice with other content (here its error type), in
+// another source, is one step: the copy kept is the one of the source
+// whose name comes first, not of the source given first, so the rows do
+// not change when the sources are given in another order.
+func TestSpanShippedTwiceKeepsTheSameCopyInAnyOrder(t *testing.T) {
+	lines := traceLines(t, "otlp/genai-timeout-loop.ndjson")
+	var doc map[string]any
+	if err := json.Unmarshal(lines[0], &doc); err != nil {
+		t.Fatal(err)
+	}
+	// Keep the first tool span only, with another error type.
+	rs := doc["resourceSpans"].([]any)[0].(map[string]any)
+	ss := rs["scopeSpans"].([]any)[0].(map[string]any)
+	for _, sp := range ss["spans"].([]any) {
+		span := sp.(map[string]any)
+		if span["spanId"] != "a1b2c3d40000000b" {
+			continue
+		}
+		for _, a := range span["attributes"].([]any) {
+			if attr := a.(map[string]any); attr["key"] == "error.type" {
+				attr["value"] = map[string]any{"stringValue": "RESHIPPED"}
+			}
+		}
+		ss["spans"] = []any{span}
+	}
+	again, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := [][]byte{lines[0], lines[1], append(again, '\n')}
+	var first []string
+	for _, order := range [][3]int{{0, 1, 2}, {2, 1, 0}, {1, 2, 0}} {
+		var sources []Source
+		for _, i := range order {
+			sources = append(sources, memSource(fmt.Sprintf("batch-%d.jsonl", i), docs[i]))
+		}
+		res := mustRead(t, sources, Options{Workers: 2, BatchRows: 4})
+		var rows []string
+		for _, r := range res.rows {
+			f, err := strconv.Atoi(num(r["src_file"]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := sources[f].Name
+			delete(r, "src_file")
+			rows = append(rows, src+" "+fmt.Sprint(r))
+		}
+		if first == nil {
+			first = rows
+			if strings.Contains(strings.Join(rows, "\n"), "RESHIPPED") {
+				t.Fatalf("the copy of the source named first is not kept:\n%s", strings.Join(rows, "\n"))
+			}
+			continue
+		}
+		for i := range first {
+			if first[i] != rows[i] {
+				t.Fatalf("sources in order %v: row %d differs:\n%s\n%s", order, i, first[i], rows[i])
 			}
 		}
 	}

@@ -51,9 +51,7 @@ func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr i
 	}
 	in.progress.finish() // the bar shows reading; the analysis is quick next to it
 	rep := score.Score(truth, collector.Results(policy, cfg.Workers))
-	for _, fail := range stats.Failed {
-		rep.FailedSources = append(rep.FailedSources, fail.Error())
-	}
+	rep.FailedSources = failedSources(stats)
 	checks := rep.Check(cfg.Min)
 	if rep.Runs == 0 {
 		fmt.Fprintln(stderr, "runaway eval: warning: no run in the logs has a label")

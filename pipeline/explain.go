@@ -29,7 +29,7 @@ type ExplainConfig struct {
 	// have stopped a run, as NAME or NAME:param=value,... (--guard); none
 	// is every built-in guard.
 	Guards []string
-	Redact bool // --redact: placeholders for args values, goals and reasons
+	Redact bool // --redact: placeholders for args values, goals and reasons, and for secrets anywhere
 	Color  bool // colour text written to stdout (the CLI: stdout is a terminal, no NO_COLOR)
 }
 

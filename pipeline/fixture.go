@@ -15,6 +15,7 @@ import (
 	"github.com/runawayhq/runaway/fixture"
 	"github.com/runawayhq/runaway/ingest"
 	"github.com/runawayhq/runaway/redact"
+	"github.com/runawayhq/runaway/report"
 	"github.com/runawayhq/runaway/runstore"
 )
 
@@ -172,37 +173,40 @@ func (cfg *FixtureConfig) build(ctx context.Context, ids []string, lines map[str
 		}
 		fx, err := fixture.Build(ctx, a, id, lines[id], fixture.BuildOptions{Redactor: red, Minimize: cfg.Minimize, Budget: cfg.MinimizeBudget})
 		if err != nil {
-			fmt.Fprintf(stderr, "runaway fixture: %v\n", err)
+			fmt.Fprintf(stderr, "runaway fixture: %s\n", report.Sanitize(err.Error()))
 			failed++
 			continue
 		}
+		// The fixture's run id names the run from here on: redacted, it
+		// keeps all but the secrets of the id as logged.
+		fxID := fx.Want.RunID
 		// The run as the scan saw it, among every other run, and as the
 		// fixture holds it must agree: the analysis of a run does not
 		// depend on the rest of the input.
 		if d := fixture.Diff(fixture.WantOf(byID[id]), fx.Original); len(d) > 0 {
-			fmt.Fprintf(stderr, "runaway fixture: run %q: its steps alone get another verdict than in the input (%v)\n", id, d)
+			fmt.Fprintf(stderr, "runaway fixture: run %q: its steps alone get another verdict than in the input (%s)\n", fxID, report.Sanitize(fmt.Sprint(d)))
 			failed++
 			continue
 		}
-		name := names.Name(id, func(name string) bool {
+		name := names.Name(fxID, func(name string) bool {
 			p, err := fixture.PathsFor(cfg.Out, name)
-			return err != nil || (p.Exists() && !p.OwnedBy(id))
+			return err != nil || (p.Exists() && !p.OwnedBy(fxID))
 		})
 		paths, err := fixture.PathsFor(cfg.Out, name)
 		if err != nil {
-			fmt.Fprintf(stderr, "runaway fixture: run %q: %v\n", id, err)
+			fmt.Fprintf(stderr, "runaway fixture: run %q: %s\n", fxID, report.Sanitize(err.Error()))
 			failed++
 			continue
 		}
 		if paths.Exists() && !cfg.Force {
-			fmt.Fprintf(stderr, "runaway fixture: run %q: %s exists; --force replaces it\n", id, paths.Steps)
+			fmt.Fprintf(stderr, "runaway fixture: run %q: %s exists; --force replaces it\n", fxID, report.Sanitize(paths.Steps))
 			failed++
 			continue
 		}
 		if err := fixture.Write(paths, fx); err != nil {
-			return outputf("run %q: %v", id, err)
+			return outputf("run %q: %v", fxID, err)
 		}
-		fmt.Fprintf(stderr, "%s: %s\n", paths.Steps, describeWant(fx.Want))
+		fmt.Fprintf(stderr, "%s: %s\n", report.Sanitize(paths.Steps), report.Sanitize(describeWant(fx.Want)))
 		if m := fx.Minimized; m != nil {
 			note := ""
 			if m.Exhausted {

@@ -190,7 +190,7 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 		},
 		OnReject: func(r ingest.Reject) {
 			if printed < maxRejectMessages {
-				fmt.Fprintf(stderr, "%s:%d: rejected: %s\n", r.File, r.Line, r.Reason)
+				fmt.Fprintf(stderr, "%s:%d: rejected: %s\n", report.Sanitize(r.File), r.Line, report.Sanitize(r.Reason))
 			}
 			printed++
 		},
@@ -213,7 +213,7 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 		fmt.Fprintf(stderr, "... %d more rejected lines (see the summary; --rejects FILE keeps them all)\n", printed-maxRejectMessages)
 	}
 	for _, fail := range stats.Failed {
-		fmt.Fprintf(stderr, "runaway %s: skipped (--keep-going): %v\n", in.job, fail)
+		fmt.Fprintf(stderr, "runaway %s: skipped (--keep-going): %s\n", in.job, report.Sanitize(fail.Error()))
 	}
 	if rejectsFile != nil {
 		if err := rejectsFile.Commit(); err != nil {
@@ -235,7 +235,7 @@ func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) er
 	if n := len(in.skipped); n > 0 {
 		fmt.Fprintf(stderr, "runaway %s: skipped %d file(s) that hold no log runaway reads:\n", in.job, n)
 		for _, s := range in.skipped[:min(n, maxListed)] {
-			fmt.Fprintf(stderr, "  %s\n", s)
+			fmt.Fprintf(stderr, "  %s\n", report.Sanitize(s))
 		}
 		if n > maxListed {
 			fmt.Fprintf(stderr, "  ... and %d more\n", n-maxListed)
@@ -245,7 +245,7 @@ func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) er
 		}
 	}
 	for _, u := range stats.Unread {
-		fmt.Fprintf(stderr, "runaway %s: %s: no step read (%d line(s) rejected, the first at line %d)\n", in.job, u.Source, u.Rejected, u.Line)
+		fmt.Fprintf(stderr, "runaway %s: %s: no step read (%d line(s) rejected, the first at line %d)\n", in.job, report.Sanitize(u.Source), u.Rejected, u.Line)
 	}
 	if len(stats.Unread) == 0 || stats.Steps == 0 {
 		return nil // nothing read at all is the caller's to report
@@ -289,6 +289,18 @@ func rejectKinds(byKind map[string]int64) string {
 	return strings.Join(kinds, ", ")
 }
 
+// failedSources lists the sources that could not be read, as "source:
+// error", sorted: a report must not change with the order the sources were
+// named or listed in. nil when none.
+func failedSources(stats ingest.Stats) []string {
+	var out []string
+	for _, fail := range stats.Failed {
+		out = append(out, fail.Error())
+	}
+	slices.Sort(out)
+	return out
+}
+
 // InputStats is the summary's view of what was read.
 func InputStats(stats ingest.Stats, skipped []string) report.InputStats {
 	in := report.InputStats{
@@ -300,10 +312,10 @@ func InputStats(stats ingest.Stats, skipped []string) report.InputStats {
 		RejectsByKind: stats.RejectsByKind,
 		Steps:         stats.Steps,
 	}
-	for _, fail := range stats.Failed {
-		in.FailedSources = append(in.FailedSources, fail.Error())
+	in.FailedSources = failedSources(stats)
+	if len(skipped) > 0 {
+		in.SkippedFiles = slices.Sorted(slices.Values(skipped))
 	}
-	in.SkippedFiles = skipped
 	for name, fs := range stats.Formats {
 		if in.Formats == nil {
 			in.Formats = map[string]report.FormatRead{}

@@ -61,9 +61,7 @@ func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stde
 	rp := replay.New(selected, truth)
 	collector.Visit(policy, cfg.Workers, rp.Visit)
 	rep := rp.Report()
-	for _, fail := range stats.Failed {
-		rep.FailedSources = append(rep.FailedSources, fail.Error())
-	}
+	rep.FailedSources = failedSources(stats)
 	if cfg.Labels != "" && rep.Runs.Total == 0 {
 		fmt.Fprintln(stderr, "runaway replay: warning: no run in the logs has a label")
 	}

@@ -39,7 +39,7 @@ type ScanConfig struct {
 	// HTMLTimelines is how many flagged runs the html overview embeds the
 	// timelines of, read again from the input (0 to MaxHTMLTimelines).
 	HTMLTimelines int
-	Redact        bool // --redact: placeholders for args values in every output
+	Redact        bool // --redact: placeholders for args values, and for secrets anywhere, in every output
 	Color         bool // colour a table written to stdout (the CLI: stdout is a terminal, no NO_COLOR)
 
 	// FailOn is the verdict at or above which Scan returns a
@@ -157,7 +157,7 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 	defer func() {
 		if store != nil {
 			if err := store.Close(); err != nil {
-				fmt.Fprintf(stderr, "runaway scan: removing temporary files: %v\n", err)
+				fmt.Fprintf(stderr, "runaway scan: removing temporary files: %s\n", report.Sanitize(err.Error()))
 			}
 		}
 	}()
@@ -172,8 +172,13 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 		}()
 	}
 	_, stats, err := s.in.readInto(ctx, stdin, stderr, func(policy detect.Policy) (batchSink, error) {
-		st, err := spill.New(spill.Options{Policy: policy, Dir: cfg.SpillDir, MaxBytes: collected,
-			CloseIdle: canReadTwice(cfg.Paths), Workers: cfg.Workers})
+		opts := spill.Options{Policy: policy, Dir: cfg.SpillDir, MaxBytes: collected,
+			CloseIdle: canReadTwice(cfg.Paths), Workers: cfg.Workers}
+		newStore := spill.New
+		if newScanStore != nil {
+			newStore = newScanStore
+		}
+		st, err := newStore(opts)
 		store = st
 		return st, err
 	})
@@ -250,6 +255,7 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		loggedID := r.RunID
 		if redactor != nil {
 			// At the report boundary: every output sees the redacted run.
 			red := report.RedactRun(*r, redactor)
@@ -268,7 +274,7 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 				WastedCostUSD: r.WastedCostUSD, CostLogged: r.CostLogged, CostEstimated: r.CostEstimated, Headline: r.Headline})
 		}
 		if overview != nil {
-			overview.Add(r)
+			overview.AddRedacted(r, loggedID)
 		}
 		if spool != nil {
 			if err := spool.Add(r); err != nil {
@@ -290,6 +296,9 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		return Summary{}, outputf("writing the report: %v", err)
 	}
 	in := InputStats(stats, s.in.skipped)
+	if redactor != nil {
+		report.RedactInput(&in, redactor)
+	}
 	in.DuplicateSteps, in.ConflictingSteps = dupes[0], dupes[1]
 	in.RunsReadAgain = int64(readAgain)
 	result := &report.Scan{Summary: sum.Summary(in), Runs: runs}
@@ -378,6 +387,10 @@ func (s *scan) readSplitRuns(ctx context.Context, store *spill.Store, split []st
 	return store.Replace(second, s.cfg.Workers)
 }
 
+// newScanStore is nil but in a test, which makes the store of a scan's
+// read: a smaller budget, and a look at whether it spilled.
+var newScanStore func(spill.Options) (*spill.Store, error)
+
 // beforeSplitRead is nil but in a test, which sees the sources read again.
 var beforeSplitRead func(sources []string)
 
@@ -440,26 +453,32 @@ func (s *scan) embedTimelines(ctx context.Context, overview *report.HTMLOverview
 	if beforeTimelineRead != nil {
 		beforeTimelineRead()
 	}
+	// The runs are read again by the ids they were logged with, which
+	// --redact may have taken secrets out of on the page.
+	logged := make([]string, len(ids))
+	for i, id := range ids {
+		logged[i] = overview.LoggedID(id)
+	}
 	var msgs bytes.Buffer
-	built, _, err := in.explainRuns(ctx, stdin, &msgs, ids, replay.Defaults(), redactor) // every built-in guard, as explain's default
+	built, _, err := in.explainRuns(ctx, stdin, &msgs, logged, replay.Defaults(), redactor) // every built-in guard, as explain's default
 	if ctx.Err() != nil {
 		return false
 	}
 	if err != nil {
 		// The read's first message says why, prefixed as the warning is.
-		fmt.Fprintf(stderr, "runaway scan: warning: the html overview has no step-by-step timelines: reading the input again failed: %s\n", firstMessage(&msgs, err))
+		fmt.Fprintf(stderr, "runaway scan: warning: the html overview has no step-by-step timelines: reading the input again failed: %s\n", report.Sanitize(firstMessage(&msgs, err)))
 		overview.SetTimelines(nil, "reading the input again failed")
 		return true
 	}
 	timelines := make(map[string]template.HTML, len(ids))
-	for _, id := range ids {
-		r := built[id]
+	for i, id := range ids {
+		r := built[logged[i]]
 		if r == nil {
 			continue // gone from the input since the first read: its row says it has none
 		}
 		svg, err := explain.TimelineSVG(r)
 		if err != nil {
-			fmt.Fprintf(stderr, "runaway scan: warning: the timeline of a run is left out of the html overview: %v\n", err)
+			fmt.Fprintf(stderr, "runaway scan: warning: the timeline of a run is left out of the html overview: %s\n", report.Sanitize(err.Error()))
 			continue
 		}
 		timelines[id] = svg

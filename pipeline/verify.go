@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/runawayhq/runaway/fixture"
+	"github.com/runawayhq/runaway/report"
 )
 
 // VerifyConfig is a check of fixtures against their want files. Of
@@ -71,9 +72,9 @@ func Verify(ctx context.Context, cfg VerifyConfig, stdout, stderr io.Writer) err
 				return outputf("updating %s: %v", o.Case.Want, err)
 			}
 			o.Updated = true
-			fmt.Fprintf(stderr, "updated %s:", o.Case.Want)
+			fmt.Fprintf(stderr, "updated %s:", report.Sanitize(o.Case.Want))
 			for _, d := range o.Diffs {
-				fmt.Fprintf(stderr, " %s;", d)
+				fmt.Fprintf(stderr, " %s;", report.Sanitize(d.String()))
 			}
 			fmt.Fprintln(stderr)
 		}

@@ -301,6 +301,28 @@ func TestSecretsNeverSurvive(t *testing.T) {
 	}
 }
 
+// SecretsIn finds what Secrets replaces, with the same placeholders: a
+// caller that replaces the secrets it found in one string elsewhere writes
+// what Secrets would have.
+func TestSecretsInAgreesWithSecrets(t *testing.T) {
+	r := New(nil)
+	for _, p := range planted {
+		var pairs []string
+		found := false
+		r.SecretsIn(p.text, func(secret, placeholder string) {
+			pairs = append(pairs, secret, placeholder)
+			found = found || strings.Contains(secret, p.secret)
+		})
+		if !found {
+			t.Errorf("SecretsIn(%q): %q, without the %s secret", p.text, pairs, p.kind)
+			continue
+		}
+		if got, want := strings.NewReplacer(pairs...).Replace(p.text), r.Secrets(p.text); got != want {
+			t.Errorf("SecretsIn(%q) replaced gives %q, Secrets %q", p.text, got, want)
+		}
+	}
+}
+
 func TestCredentialKeysHideTheirValues(t *testing.T) {
 	r := New(nil)
 	out, err := r.JSON([]byte(`{"api_key": "plainvalue", "pin_password": 1234, "X-Access-Token": ["a1", "b2"], "max_tokens": 500}`))

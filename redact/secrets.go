@@ -155,8 +155,20 @@ func (r *Redactor) secretPlaceholder(kind, secret string) string {
 	return "secret-" + kind + "-" + string(h)
 }
 
+// SecretsIn calls fn with each secret of s, as Secrets finds it, and its
+// placeholder. A caller that holds a secret found in one string (a run id)
+// can replace it wherever else it appears, even where its neighbours would
+// hide it from the patterns (a tool name glued to "error_" by a word
+// character, say).
+func (r *Redactor) SecretsIn(s string, fn func(secret, placeholder string)) {
+	for _, sp := range secretSpans(s) {
+		secret := s[sp.start:sp.end]
+		fn(secret, r.secretPlaceholder(sp.kind, secret))
+	}
+}
+
 // Secrets replaces only the secrets of s by their placeholders, for text
-// that stays readable (messages, evidence).
+// that stays readable (messages, evidence, ids).
 func (r *Redactor) Secrets(s string) string {
 	spans := secretSpans(s)
 	if spans == nil {

@@ -5,47 +5,19 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/runawayhq/runaway/report"
 )
 
 // sanitize makes text from a log (run ids, tool names, intents in reasons)
-// safe for one table cell on a terminal: control characters, invalid UTF-8,
-// bidirectional controls and line separators are shown escaped, as the scan
-// report does. The json format carries the exact strings.
-func sanitize(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r <= 0x9f, unicode.Is(unicode.Bidi_Control, r), r == '\u2028', r == '\u2029':
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
+// safe for one table cell on a terminal, by the one rule every terminal
+// output follows (report.Sanitize). The json format carries the exact
+// strings.
+func sanitize(s string) string { return report.Sanitize(s) }
 
-// truncate cuts s to at most max runes, marking the cut with "...".
-func truncate(s string, max int) string {
-	if utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	kept := 0
-	for i := range s {
-		if kept == max-3 {
-			return s[:i] + "..."
-		}
-		kept++
-	}
-	return s
-}
+// truncate cuts sanitized text to at most max runes, marking the cut with
+// "..." (report.Truncate).
+func truncate(s string, max int) string { return report.Truncate(s, max) }
 
 // count writes n with thousands separators.
 func count(n int64) string {

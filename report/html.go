@@ -30,6 +30,9 @@ type HTMLOverview struct {
 	// holds [2^(b-1), 2^b).
 	hist [65]int64
 	kept overviewHeap
+	// logged maps the run id a kept run shows to the id it was logged
+	// with, for the runs whose id --redact rewrote (AddRedacted).
+	logged map[string]string
 	// timelines are the step-by-step timelines embedded in the runs'
 	// sections, by run id; timelinesSet says SetTimelines was called, and
 	// timelinesWhy why the runs without one have none.
@@ -49,7 +52,12 @@ func NewHTMLOverview(max int) *HTMLOverview {
 
 // Add counts a run; a flagged run among the Max worst so far is kept (a
 // copy of what the page shows).
-func (o *HTMLOverview) Add(r *detect.RunResult) {
+func (o *HTMLOverview) Add(r *detect.RunResult) { o.AddRedacted(r, r.RunID) }
+
+// AddRedacted is Add for a run whose id, redacted (RedactRun), is not the
+// id it was logged with: the page shows r's, and LoggedID gives loggedID
+// back, to read the run's steps again for its timeline.
+func (o *HTMLOverview) AddRedacted(r *detect.RunResult, loggedID string) {
 	if r.Verdict == detect.Healthy {
 		return
 	}
@@ -59,11 +67,26 @@ func (o *HTMLOverview) Add(r *detect.RunResult) {
 		if !tableBefore(r, o.kept[0]) {
 			return
 		}
+		delete(o.logged, o.kept[0].RunID)
 		o.kept[0] = keepForPage(r)
 		heap.Fix(&o.kept, 0)
-		return
+	} else {
+		heap.Push(&o.kept, keepForPage(r))
 	}
-	heap.Push(&o.kept, keepForPage(r))
+	if loggedID != r.RunID {
+		if o.logged == nil {
+			o.logged = map[string]string{}
+		}
+		o.logged[r.RunID] = loggedID
+	}
+}
+
+// LoggedID is the id a kept run was logged with (AddRedacted).
+func (o *HTMLOverview) LoggedID(runID string) string {
+	if id, ok := o.logged[runID]; ok {
+		return id
+	}
+	return runID
 }
 
 // tableBefore is the table's order: worse verdict, more wasted steps, run id.
@@ -167,6 +190,9 @@ func (o *HTMLOverview) write(w *bufio.Writer, s *Summary) error {
 		Causes: causeChart(s), Hist: o.histogram()}
 	for k, r := range runs {
 		p := overviewRun(k, r)
+		if _, redacted := o.logged[r.RunID]; redacted {
+			p.Command = "runaway explain RUN_ID PATH... (--redact took a secret out of this run id: explain the run by the id as logged)"
+		}
 		if t, ok := o.timelines[r.RunID]; ok {
 			p.Timeline = t
 			page.TimelineCount++

@@ -119,9 +119,8 @@ func writeSummary(w *bufio.Writer, s *Summary, opts Options) {
 	} else {
 		input += ", none rejected"
 	}
-	if in.RunsReadAgain > 0 {
-		input += fmt.Sprintf(", %s read again (logged again after analysis)", plural(in.RunsReadAgain, "1 run", formatCount(in.RunsReadAgain)+" runs"))
-	}
+	// Not RunsReadAgain: it counts work the scan did, which depends on the
+	// order of the input, and the report must not (stderr has a note).
 	summaryLine(w, "Input", input)
 
 	steps := formatCount(in.Steps)

@@ -70,12 +70,10 @@ type Collector struct {
 	argsSims   rowValues[uint64] // likewise for long args
 	planKeys   rowValues[uint32]
 	decisions  rowValues[uint32]
-	shorts     shortArgs
-	// deferShorts: shorts' decisions are left to whichever collector gets
-	// these steps next, with texts keeping every rendering (DeferShortArgs).
-	deferShorts bool
-	texts       shortTexts
-	seg         *segReader // ReadSegment's buffers
+	// texts holds the short rendering of every call's args; each run
+	// chooses the ones its evidence shows when it is analyzed (shortArgs).
+	texts shortTexts
+	seg   *segReader // ReadSegment's buffers
 
 	runScratch []int32
 	// heldBytes estimates what the maps and strings hold (ApproxBytes).
@@ -99,7 +97,6 @@ func NewCollector(files []string) *Collector {
 		intentIdx:  map[string]int32{},
 		budgets:    map[int32]*detect.Budget{},
 		memSuspect: map[int32][]suspectWrite{},
-		shorts:     newShortArgs(),
 	}
 }
 
@@ -110,22 +107,6 @@ func (c *Collector) SetSourceName(i int, name string) {
 		c.files = append(c.files, "")
 	}
 	c.files[i] = name
-}
-
-// DeferShortArgs makes c keep the short rendering of every call's args
-// instead of choosing, run by run, which ones evidence will show (the third
-// time a call repeats among the run's recent calls, the third empty result
-// in a row): that choice depends on the run's earlier calls, which a
-// collector started in the middle of the input may not have. A collector
-// that reads c's steps later (ReadSegment, CopyTo) and has the run's whole
-// history makes the choices, in order, exactly as one collector would. It
-// must be called before the first step.
-func (c *Collector) DeferShortArgs() error {
-	if c.run.len() > 0 {
-		return fmt.Errorf("runstore: DeferShortArgs on a collector that holds %d steps", c.run.len())
-	}
-	c.deferShorts = true
-	return nil
 }
 
 // Runs is the number of runs collected so far.
@@ -447,8 +428,8 @@ func (c *Collector) addArtifacts(col *array.List, base int32, n int) {
 // Results analyzes every run collected and returns the results sorted by
 // run id, each analyzed by detect with p's thresholds (p must be valid:
 // detect.Policy.Validate). workers <= 0 means GOMAXPROCS. The output does
-// not depend on workers or on the order the batches arrived in, except that
-// steps with equal (step, ts) keep their input order.
+// not depend on workers or on the order the batches, and the rows in them,
+// arrived in (gather).
 func (c *Collector) Results(p detect.Policy, workers int) []detect.RunResult {
 	return c.results(&p, workers, nil)
 }
@@ -601,6 +582,7 @@ func (c *Collector) groupRows() (order, rows, offsets []int32) {
 	c.argsSims.group(c)
 	c.planKeys.group(c)
 	c.decisions.group(c)
+	c.texts.group(c)
 	order = make([]int32, nRuns)
 	for i := range order {
 		order[i] = int32(i)

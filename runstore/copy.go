@@ -21,11 +21,10 @@ type Partitioned struct {
 	rows     groups  // rows in collection order
 	rowLocal []int32 // index of each row among its partition's rows
 	pairs    [4]groups
-	empties  groups     // pair indices of emptyWords
-	sims     groups     // pair indices of resultSims
-	argSims  groups     // pair indices of argsSims
-	texts    groups     // entries of texts
-	byKey    [][]uint64 // keys of shorts.byKey, sorted
+	empties  groups // pair indices of emptyWords
+	sims     groups // pair indices of resultSims
+	argSims  groups // pair indices of argsSims
+	texts    groups // entries of texts
 	seg      *segWriter
 }
 
@@ -106,14 +105,6 @@ func (c *Collector) PartitionRuns(n int, partOf func(run int) int32) *Partitione
 	p.sims = groupBy(n, rowsOf(&c.resultSims.row))
 	p.argSims = groupBy(n, rowsOf(&c.argsSims.row))
 	p.texts = groupBy(n, rowsOf(&c.texts.row))
-	p.byKey = make([][]uint64, n)
-	for k := range c.shorts.byKey {
-		part := p.runPart[int32(k>>32)]
-		p.byKey[part] = append(p.byKey[part], k)
-	}
-	for _, keys := range p.byKey {
-		slices.Sort(keys)
-	}
 	return p
 }
 
@@ -121,9 +112,7 @@ func (c *Collector) PartitionRuns(n int, partOf func(run int) int32) *Partitione
 func (p *Partitioned) Rows(part int32) int { return len(p.rows.of(part)) }
 
 // ApproxBytes estimates what partition part's steps would hold in a
-// collector that chooses the args renderings (see Collector.ApproxBytes):
-// the renderings a deferring collector keeps for every call are not
-// counted, since such a collector keeps only the few it chooses.
+// collector (see Collector.ApproxBytes).
 func (p *Partitioned) ApproxBytes(part int32) int64 {
 	c := p.c
 	n := int64(len(p.rows.of(part))) * rowBytes
@@ -134,8 +123,12 @@ func (p *Partitioned) ApproxBytes(part int32) int64 {
 	for _, r := range p.runs.of(part) {
 		n += int64(len(c.runIDs[r])) + perRunBytes + int64(len(c.memSuspect[r]))*suspectBytes
 	}
-	for _, k := range p.byKey[part] {
-		n += int64(len(c.shorts.byKey[k])) + shortBytes
+	for _, i := range p.texts.of(part) {
+		start := uint64(0)
+		if i > 0 {
+			start = c.texts.val.at(i - 1)
+		}
+		n += 12 + int64(c.texts.val.at(i)-start)
 	}
 	return n
 }
@@ -144,16 +137,12 @@ func (p *Partitioned) ApproxBytes(part int32) int64 {
 // collected about them, in collection order: afterwards dst holds what it
 // would hold had it read those steps itself, and more steps may follow.
 // dst may already hold earlier steps of those runs (from ReadSegment). Both
-// collectors must use the same source names. A collector that chose its
-// renderings cannot copy to one that defers them (DeferShortArgs).
+// collectors must use the same source names.
 func (p *Partitioned) CopyTo(dst *Collector, part int32) error {
 	c := p.c
 	runs, rows := p.runs.of(part), p.rows.of(part)
 	if len(rows) == 0 && len(runs) == 0 {
 		return nil
-	}
-	if dst.deferShorts && !c.deferShorts {
-		return fmt.Errorf("runstore: copying runs whose renderings were chosen to a collector that defers them")
 	}
 	if dst.run.len()+len(rows) > maxRows {
 		return fmt.Errorf("runstore: more than %d steps in one collector", maxRows)
@@ -219,33 +208,10 @@ func (p *Partitioned) CopyTo(dst *Collector, part int32) error {
 			}
 		}
 	}
-	if !c.deferShorts {
-		for i, r := range runs {
-			if int(r) < len(c.shorts.recent) {
-				s := &c.shorts
-				dst.shorts.setState(runMap[i], s.recent[r], s.next[r], toolOf(s.emptyTool[r]-1)+1, s.emptyCount[r])
-			}
-		}
-		for _, k := range p.byKey[part] {
-			dst.shorts.keep(shortKey(runMap[p.runLocal[int32(k>>32)]], uint32(k)), c.shorts.byKey[k])
-		}
-		return nil
-	}
 	for _, i := range p.texts.of(part) {
-		dst.takeText(rowMap(c.texts.row.at(i)), c.texts.text(i))
+		dst.texts.add(rowMap(c.texts.row.at(i)), c.texts.text(i))
 	}
 	return nil
-}
-
-// takeText takes the rendering of row's call: kept for later when dst
-// defers the choice, else chosen or not now, as see would have when the row
-// was added.
-func (c *Collector) takeText(row int32, text string) {
-	if c.deferShorts {
-		c.texts.add(row, text)
-		return
-	}
-	c.shorts.see(c.run.at(row), c.normKey.at(row), c.tool.at(row), c.flags.at(row)&flagEmpty != 0, text)
 }
 
 // addBudget tightens run's budget by b: the tightest logged limit wins
@@ -288,24 +254,6 @@ func remap[K comparable](m map[K]K, k K, add func(K) K) K {
 func copyPairs[T any](src, dst *rowValues[T], pairs []int32, rowMap func(int32) int32) {
 	for _, i := range pairs {
 		dst.add(rowMap(src.row.at(i)), src.val.at(i))
-	}
-}
-
-// setState gives run the state a collector that chose its renderings had
-// for it: the run's calls so far were all seen there. emptyTool is in s's
-// collector's tool indices (+1; 0 for none).
-func (s *shortArgs) setState(run int32, recent [recentCalls]uint32, next uint8, emptyTool int32, emptyCount uint8) {
-	s.grow(run)
-	s.recent[run], s.next[run] = recent, next
-	s.emptyTool[run], s.emptyCount[run] = emptyTool, emptyCount
-}
-
-// keep keeps text for key unless a rendering is kept for it already: the
-// first choice wins, as in see.
-func (s *shortArgs) keep(key uint64, text string) {
-	if s.byKey[key] == "" {
-		s.byKey[key] = text
-		s.bytes += int64(len(text)) + shortBytes
 	}
 }
 
@@ -364,12 +312,11 @@ const rowBytes = int64(4*4 + 5*4 + 4*8 + 2*2 + unsafe.Sizeof(schema.State(0)))
 
 // Estimated costs of what a collector keeps besides its columns: a run
 // (its id's map entry and per-run slots), a suspect memory write, a logged
-// budget, a kept args rendering (besides its text).
+// budget.
 const (
 	perRunBytes  = 64
 	suspectBytes = 64
 	budgetBytes  = 64
-	shortBytes   = 48
 )
 
 // ApproxBytes estimates the memory c holds: its columns, side tables,
@@ -379,5 +326,5 @@ func (c *Collector) ApproxBytes() int64 {
 	n := int64(c.run.len()) * rowBytes
 	n += int64(c.artifacts.row.len()+c.memReads.row.len()+c.planKeys.row.len()+c.decisions.row.len()) * 8
 	n += int64(c.emptyWords.row.len()+c.resultSims.row.len()+c.argsSims.row.len()) * 12
-	return n + c.heldBytes + c.shorts.bytes + c.texts.bytes()
+	return n + c.heldBytes + c.texts.bytes()
 }

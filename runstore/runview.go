@@ -1,18 +1,23 @@
 package runstore
 
 import (
+	"cmp"
 	"fmt"
-	"github.com/runawayhq/runaway/detect"
 	"slices"
+	"strings"
+
+	"github.com/runawayhq/runaway/detect"
 )
 
 // runView builds one run's detect.Run from the collector's rows, in place: a
 // worker keeps one and reuses its columns from run to run.
 type runView struct {
 	detect.Run
-	names runNames
+	names  runNames
+	shorts shortArgs // the renderings of args evidence may show
 
-	order []int32 // scratch
+	order  []int32 // scratch
+	textAt []int32 // scratch: each step's entry in the collector's texts, -1 for none
 	// rows is the run's rows in input order, that is ascending; at maps
 	// rows[j] to its step index (-1: a duplicate line dropped), so a search
 	// in rows finds a row's step without a map to fill for every run. at
@@ -72,8 +77,8 @@ func (v *runView) position(row int32) (int, bool) {
 
 // runNames are the collector's names as one run's Names.
 type runNames struct {
-	c   *Collector
-	run int32
+	c      *Collector
+	shorts *shortArgs // the run's
 }
 
 func (n *runNames) ToolName(id int32) string {
@@ -91,7 +96,7 @@ func (n *runNames) IntentName(id int32) string { return n.c.intents[id] }
 // the run repeated (these args, else args equal to them once normalised),
 // else the args hash as logged ("sha256:<16 hex>").
 func (n *runNames) ArgsText(args uint64, norm uint32) string {
-	if s, ok := n.c.shorts.byKey[shortKey(n.run, norm)]; ok && norm != 0 {
+	if s, ok := n.shorts.byNorm[norm]; ok && norm != 0 {
 		return s
 	}
 	if s, ok := n.c.otherArgs[args]; ok {
@@ -101,18 +106,19 @@ func (n *runNames) ArgsText(args uint64, norm uint32) string {
 }
 
 func (n *runNames) HasShortArgs(norm uint32) bool {
-	_, ok := n.c.shorts.byKey[shortKey(n.run, norm)]
+	_, ok := n.shorts.byNorm[norm]
 	return ok && norm != 0
 }
 
 const maxDataProblems = 5
 
-// gather builds v for run r from its rows (in input order): sorted by step,
-// then ts, then input order; exact duplicate lines (same step, same bytes)
-// dropped and counted; conflicting duplicates kept and reported.
+// gather builds v for run r from its rows (in input order): sorted by
+// step, then ts, then content (lessRow), so that the order does not depend
+// on the input's; exact duplicate lines (same step, same bytes) dropped and
+// counted; conflicting duplicates kept and reported.
 func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.ID = c.runIDs[r]
-	v.names = runNames{c, r}
+	v.names = runNames{c, &v.shorts}
 	v.Names = &v.names
 	v.DataProblems = nil
 	v.posBuilt, v.next = false, 0
@@ -121,21 +127,13 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.order = append(v.order[:0], rows...)
 	sorted := true
 	for i := 1; i < len(v.order); i++ {
-		if c.lessRow(v.order[i], v.order[i-1]) {
+		if c.compareRows(v.order[i], v.order[i-1]) < 0 {
 			sorted = false
 			break
 		}
 	}
 	if !sorted {
-		slices.SortStableFunc(v.order, func(a, b int32) int {
-			switch {
-			case c.lessRow(a, b):
-				return -1
-			case c.lessRow(b, a):
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(v.order, c.compareRows)
 	}
 	v.inOrder = sorted
 	kept := v.order[:0]
@@ -201,6 +199,31 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	placeValues(v, &c.argsSims, r, v.ArgSim)
 	placeValues(v, &c.planKeys, r, v.Plan)
 	placeValues(v, &c.decisions, r, v.Decision)
+	c.chooseShortArgs(v, r)
+}
+
+// chooseShortArgs chooses the run's args renderings (shortArgs) over its
+// calls in step order.
+func (c *Collector) chooseShortArgs(v *runView, r int32) {
+	v.shorts.reset()
+	refs := c.texts.ofRun(r)
+	if len(refs) == 0 {
+		return
+	}
+	v.textAt = resize(v.textAt, len(v.Step))
+	for i := range v.textAt {
+		v.textAt[i] = -1
+	}
+	for _, k := range refs {
+		if i, ok := v.position(c.texts.row.at(k)); ok {
+			v.textAt[i] = k
+		}
+	}
+	for i, k := range v.textAt {
+		if k >= 0 && v.shorts.see(v.Norm[i], v.Tool[i], v.Flags[i]&flagEmpty != 0) {
+			v.shorts.byNorm[v.Norm[i]] = c.texts.keep(k)
+		}
+	}
 }
 
 // placeValues copies run r's side-table values to their steps.
@@ -245,20 +268,42 @@ func (v *runView) problem(format string, a ...any) {
 }
 
 func (c *Collector) where(row int32) string {
-	f := c.file.at(row)
-	name := "?"
-	if int(f) >= 0 && int(f) < len(c.files) {
-		name = c.files[f]
-	}
-	return fmt.Sprintf("%s:%d", name, c.line.at(row))
+	return fmt.Sprintf("%s:%d", c.fileName(c.file.at(row)), c.line.at(row))
 }
 
-func (c *Collector) lessRow(a, b int32) bool {
-	sa, sb := c.step.at(a), c.step.at(b)
-	if sa != sb {
-		return sa < sb
+// compareRows orders a run's rows: by step, then ts, then the hash of the
+// line (what it says), then the name of its file and its line there. Rows
+// that compare equal are the same line read from the same place (a file
+// named twice). Input order never decides: ties on (step, ts) are the
+// conflicting and re-shipped copies of a step, and the one a scan keeps, and
+// the order of those it reports, must not change with the order of the
+// files or lines. The last keys only order exact copies, for the locations
+// that data_problems name, by file name (a source's index is its place in
+// the input's order).
+func (c *Collector) compareRows(a, b int32) int {
+	if x := cmp.Compare(c.step.at(a), c.step.at(b)); x != 0 {
+		return x
 	}
-	return c.ts.at(a) < c.ts.at(b)
+	if x := cmp.Compare(c.ts.at(a), c.ts.at(b)); x != 0 {
+		return x
+	}
+	if x := cmp.Compare(c.lineHash.at(a), c.lineHash.at(b)); x != 0 {
+		return x
+	}
+	if fa, fb := c.file.at(a), c.file.at(b); fa != fb {
+		if x := strings.Compare(c.fileName(fa), c.fileName(fb)); x != 0 {
+			return x
+		}
+	}
+	return cmp.Compare(c.line.at(a), c.line.at(b))
+}
+
+// fileName is the name of source f, "?" when it has none.
+func (c *Collector) fileName(f int32) string {
+	if int(f) >= 0 && int(f) < len(c.files) {
+		return c.files[f]
+	}
+	return "?"
 }
 
 // markNewArtifacts flags the steps that produced an artifact id the run had

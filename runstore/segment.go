@@ -16,17 +16,16 @@ import (
 // written, into the collector that analyzes the partition. It holds what
 // CopyTo carries: every row column, the side tables with rows numbered
 // from the segment's first, the memory writes and budgets of its runs, the
-// args texts its rows need, and either its runs' shortArgs state and chosen
-// renderings (a collector that chose them) or every call's rendering (one
-// that defers the choice). Names (run ids, tools, error types, intents)
+// args texts its rows need, and every call's short rendering (runs choose
+// theirs when they are analyzed). Names (run ids, tools, error types, intents)
 // are written once a segment in tables of their own; rows refer to them by
 // their index there.
 //
 // Column values are written as the collector holds them, in the machine's
 // byte order: a segment is read only by the process that wrote it.
 // Reading one costs about what Collector.Add costs for the same steps less
-// the decoding; a segment is about 80 bytes a step on generated logs (140
-// with renderings), against about 360 for the steps' Arrow batches.
+// the decoding; a segment is about 140 bytes a step on generated logs (80
+// without the renderings), against about 360 for the steps' Arrow batches.
 
 // segHeader opens a segment: the number of entries of each section. Only
 // uint32 fields, so it has no padding.
@@ -45,16 +44,10 @@ type segHeader struct {
 	suspects uint32
 	budgets  uint32
 	others   uint32
-	chosen   uint32 // renderings chosen (segChosen)
-	texts    uint32 // renderings to choose from (segTexts)
+	texts    uint32 // renderings
 }
 
-const segMagic = 0x31475352 // "RSG1"
-
-const (
-	segChosen = 1 << iota // its runs' shortArgs state and chosen renderings
-	segTexts              // every call's rendering
-)
+const segMagic = 0x32475352 // "RSG2"
 
 // fixed are the column types, written as they are in memory.
 type fixed interface {
@@ -121,7 +114,6 @@ type segWriter struct {
 	tools, errTypes, intents localNames
 	toolCol, intentCol       []int32
 	errCol                   []uint16
-	emptyTool                []int32 // chosen state: each run's, local
 	others                   []uint64
 	lens                     []uint32
 	small                    []byte
@@ -207,21 +199,7 @@ func (p *Partitioned) WriteSegment(w *bufio.Writer, part int32) error {
 		}
 		sw.intentCol = append(sw.intentCol, in)
 	}
-	var flags uint32
-	chosen, texts := p.byKey[part], p.texts.of(part)
-	if c.deferShorts {
-		flags, chosen = segTexts, nil
-	} else {
-		flags, texts = segChosen, nil
-		sw.emptyTool = sw.emptyTool[:0]
-		for _, r := range runs {
-			t := int32(0)
-			if int(r) < len(c.shorts.emptyTool) && c.shorts.emptyTool[r] > 0 {
-				t = sw.tools.index(c.shorts.emptyTool[r]-1, 0) + 1
-			}
-			sw.emptyTool = append(sw.emptyTool, t)
-		}
-	}
+	texts := p.texts.of(part)
 	sw.others = sw.others[:0]
 	if len(c.otherArgs) > 0 {
 		for _, r := range rows {
@@ -232,10 +210,10 @@ func (p *Partitioned) WriteSegment(w *bufio.Writer, part int32) error {
 		slices.Sort(sw.others)
 		sw.others = slices.Compact(sw.others)
 	}
-	hdr := segHeader{magic: segMagic, flags: flags, rows: uint32(len(rows)), runs: uint32(len(runs)),
+	hdr := segHeader{magic: segMagic, rows: uint32(len(rows)), runs: uint32(len(runs)),
 		tools: uint32(len(sw.tools.list)), errTypes: uint32(len(sw.errTypes.list)), intents: uint32(len(sw.intents.list)),
 		empties: uint32(len(p.empties.of(part))), sims: uint32(len(p.sims.of(part))), argSims: uint32(len(p.argSims.of(part))), others: uint32(len(sw.others)),
-		chosen: uint32(len(chosen)), texts: uint32(len(texts))}
+		texts: uint32(len(texts))}
 	for t := range p.pairs {
 		hdr.pairs[t] = uint32(len(p.pairs[t].of(part)))
 	}
@@ -316,49 +294,21 @@ func (p *Partitioned) WriteSegment(w *bufio.Writer, part int32) error {
 		sw.str(c.otherArgs[k])
 	}
 
-	if flags&segChosen != 0 {
-		s := &c.shorts
-		recent := view[uint32](&sw.buf, len(runs)*recentCalls)
-		for i, r := range runs {
-			if int(r) < len(s.recent) {
-				copy(recent[i*recentCalls:], s.recent[r][:])
-			} else {
-				clear(recent[i*recentCalls : (i+1)*recentCalls])
-			}
+	writePairs(&c.texts.row, texts)
+	sw.lens = sw.lens[:0]
+	for _, i := range texts {
+		start := uint64(0)
+		if i > 0 {
+			start = c.texts.val.at(i - 1)
 		}
-		sw.raw(asBytes(recent))
-		counts := view[uint8](&sw.buf, 2*len(runs)) // next, then emptyCount
-		for i, r := range runs {
-			counts[i], counts[len(runs)+i] = 0, 0
-			if int(r) < len(s.recent) {
-				counts[i], counts[len(runs)+i] = s.next[r], s.emptyCount[r]
-			}
-		}
-		sw.raw(asBytes(counts))
-		sw.raw(asBytes(sw.emptyTool))
-		for _, k := range chosen {
-			sw.u32(uint32(p.runLocal[int32(k>>32)]))
-			sw.u32(uint32(k))
-			sw.str(s.byKey[k])
-		}
+		sw.lens = append(sw.lens, uint32(c.texts.val.at(i)-start))
 	}
-	if flags&segTexts != 0 {
-		writePairs(&c.texts.row, texts)
-		sw.lens = sw.lens[:0]
-		for _, i := range texts {
-			start := uint64(0)
-			if i > 0 {
-				start = c.texts.end.at(i - 1)
-			}
-			sw.lens = append(sw.lens, uint32(c.texts.end.at(i)-start))
-		}
-		sw.raw(asBytes(sw.lens))
-		for _, i := range texts {
-			// Straight from the arena: a text is copied to a buffer only
-			// when it crosses a block.
-			if t := c.texts.text(i); sw.err == nil && len(t) > 0 {
-				_, sw.err = sw.w.WriteString(t)
-			}
+	sw.raw(asBytes(sw.lens))
+	for _, i := range texts {
+		// Straight from the arena: a text is copied to a buffer only
+		// when it crosses a block.
+		if t := c.texts.text(i); sw.err == nil && len(t) > 0 {
+			_, sw.err = sw.w.WriteString(t)
 		}
 	}
 	return sw.err
@@ -496,8 +446,8 @@ func (c *Collector) ReadSegment(r *bufio.Reader) error {
 	if hdr.magic != segMagic {
 		return errors.New("runstore: not a segment")
 	}
-	if hdr.flags&segChosen != 0 && c.deferShorts {
-		return errors.New("runstore: a segment with chosen renderings read into a collector that defers them")
+	if hdr.flags != 0 {
+		return errors.New("runstore: a segment with unknown flags")
 	}
 	rows := int(hdr.rows)
 	if c.run.len()+rows > maxRows {
@@ -620,43 +570,15 @@ func (c *Collector) ReadSegment(r *bufio.Reader) error {
 		}
 	}
 
-	if hdr.flags&segChosen != 0 {
-		n := int(hdr.runs)
-		recent := view[uint32](&s.buf, n*recentCalls)
-		s.full(asBytes(recent))
-		var state [recentCalls]uint32
-		counts := make([]uint8, 2*n) // next, then emptyCount
-		s.full(counts)
-		emptyTool := make([]int32, n)
-		s.full(asBytes(emptyTool))
-		s.mapIndex(s.tools)(decrement(emptyTool))
-		for i := 0; i < n && s.err == nil; i++ {
-			copy(state[:], recent[i*recentCalls:])
-			if counts[i] >= recentCalls {
-				s.bad = true
-			}
-			c.shorts.setState(s.runs[i], state, counts[i], emptyTool[i]+1, counts[n+i])
+	local := view[int32](&s.buf, int(hdr.texts))
+	s.full(asBytes(local))
+	s.strings(hdr.texts, func(i int, text string) {
+		if uint32(local[i]) >= uint32(rows) {
+			s.bad = true
+			return
 		}
-		for range hdr.chosen {
-			dr, norm, text := run(s.u32()), s.u32(), s.str()
-			if s.err != nil || s.bad {
-				break
-			}
-			c.shorts.keep(shortKey(dr, norm), string([]byte(text)))
-		}
-	}
-	if hdr.flags&segTexts != 0 {
-		n := int(hdr.texts)
-		local := view[int32](&s.buf, n)
-		s.full(asBytes(local))
-		s.strings(hdr.texts, func(i int, text string) {
-			if uint32(local[i]) >= uint32(rows) {
-				s.bad = true
-				return
-			}
-			c.takeText(base+local[i], text)
-		})
-	}
+		c.texts.add(base+local[i], text)
+	})
 	if s.err != nil {
 		return fmt.Errorf("runstore: reading a segment: %w", s.err)
 	}
@@ -669,13 +591,4 @@ func (c *Collector) ReadSegment(r *bufio.Reader) error {
 func hasKey(m map[uint64]string, k uint64) bool {
 	_, ok := m[k]
 	return ok
-}
-
-// decrement turns emptyTool values (local tool + 1, 0 for none) into local
-// tools (-1 for none), in place.
-func decrement(vs []int32) []int32 {
-	for i := range vs {
-		vs[i]--
-	}
-	return vs
 }

@@ -166,11 +166,7 @@ func (s *spiller) check() error {
 		}
 	}
 	s.spills++
-	c := NewCollector([]string{"in.jsonl"})
-	if err := c.DeferShortArgs(); err != nil {
-		return err
-	}
-	s.cur = c
+	s.cur = NewCollector([]string{"in.jsonl"})
 	return nil
 }
 
@@ -269,17 +265,10 @@ func dumpRuns(c *Collector) map[string]string {
 		if bl := c.budgets[int32(r)]; bl != nil {
 			fmt.Fprintf(&b[r], "budget: %+v\n", *bl)
 		}
-		if s := &c.shorts; r < len(s.recent) {
-			fmt.Fprintf(&b[r], "shorts: %x next %d empty %s x%d\n", s.recent[r], s.next[r], name(c.tools, int(s.emptyTool[r])-1), s.emptyCount[r])
-		}
 	}
-	var keys []uint64
-	for k := range c.shorts.byKey {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		fmt.Fprintf(&b[k>>32], "short %x: %q\n", uint32(k), c.shorts.byKey[k])
+	for i := int32(0); int(i) < c.texts.row.len(); i++ {
+		row := c.texts.row.at(i)
+		fmt.Fprintf(&b[c.run.at(row)], "text: row %d %q\n", pos[row], c.texts.text(i))
 	}
 	out := make(map[string]string, nRuns)
 	for r, id := range c.runIDs {
@@ -317,10 +306,13 @@ func TestSegmentsKeepWhatOneCollectorHolds(t *testing.T) {
 	want := NewCollector([]string{"in.jsonl"})
 	readLog(t, text, 64, want.Add)
 	wantDump, wantResults := dumpRuns(want), resultsByRun(t, want)
-	t.Logf("one collector: %d bytes, %d renderings chosen", want.ApproxBytes(), len(want.shorts.byKey))
-	chosen := len(want.shorts.byKey)
-	if chosen < 50 {
-		t.Fatalf("only %d args renderings chosen: the log does not exercise them", chosen)
+	shown := 0 // evidence that shows args: renderings chosen
+	for _, r := range wantResults {
+		shown += strings.Count(r, ` {\"`)
+	}
+	t.Logf("one collector: %d bytes, %d args shown in evidence", want.ApproxBytes(), shown)
+	if shown < 30 {
+		t.Fatalf("only %d args shown in evidence: the log does not exercise their choice", shown)
 	}
 	for _, tc := range []struct {
 		budget    int64
@@ -366,37 +358,6 @@ func TestSegmentsKeepWhatOneCollectorHolds(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// A segment with chosen renderings cannot be read into a collector that
-// defers them, nor can such a collector's runs be copied to one: they
-// would lose the choices.
-func TestChosenRenderingsDoNotGoToADeferringCollector(t *testing.T) {
-	text := mixedLog(t, 3, 20)
-	src := NewCollector(nil)
-	readLog(t, text, 50, src.Add)
-	p := src.Partition(1, func(string) int32 { return 0 })
-	var buf bytes.Buffer
-	w := bufio.NewWriter(&buf)
-	if err := p.WriteSegment(w, 0); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	dst := NewCollector(nil)
-	if err := dst.DeferShortArgs(); err != nil {
-		t.Fatal(err)
-	}
-	if err := dst.ReadSegment(bufio.NewReader(&buf)); err == nil {
-		t.Fatal("ReadSegment accepted chosen renderings into a deferring collector")
-	}
-	if err := p.CopyTo(dst, 0); err == nil {
-		t.Fatal("CopyTo copied chosen renderings to a deferring collector")
-	}
-	if err := src.DeferShortArgs(); err == nil {
-		t.Fatal("DeferShortArgs on a collector with steps")
 	}
 }
 
@@ -499,7 +460,7 @@ func TestShortTextsCrossBlocks(t *testing.T) {
 		if got := texts.text(int32(i)); got != w {
 			t.Fatalf("text %d: %d bytes, want %d", i, len(got), len(w))
 		}
-		if end := texts.end.at(int32(i)); len(w) > 0 && (end-1)>>arenaBits != (end-uint64(len(w)))>>arenaBits {
+		if end := texts.val.at(int32(i)); len(w) > 0 && (end-1)>>arenaBits != (end-uint64(len(w)))>>arenaBits {
 			crossed++
 		}
 	}

@@ -56,8 +56,8 @@ type rowRefs struct{ rowValues[uint32] }
 func fold32(h uint64) uint32 { return uint32(h) ^ uint32(h>>32) }
 
 // addNearDuplicateKeys keeps each call's normalised-args key, the word
-// signature of calls that came back empty, and the short rendering of args
-// that repeat.
+// signature of calls that came back empty, and the short rendering of every
+// call's args (evidence shows those of the calls a run repeats: shortArgs).
 func (c *Collector) addNearDuplicateKeys(rec arrow.RecordBatch, base int32, n int) {
 	norm := rec.Column(schema.ColArgsNorm).(*array.Uint64).Uint64Values()
 	argsSim := rec.Column(schema.ColArgsSim).(*array.Uint64).Uint64Values()
@@ -78,13 +78,8 @@ func (c *Collector) addNearDuplicateKeys(rec arrow.RecordBatch, base int32, n in
 		if f&flagEmpty != 0 {
 			c.emptyWords.add(row, words[i])
 		}
-		if !short.IsValid(i) {
-			continue
-		}
-		if c.deferShorts {
+		if short.IsValid(i) {
 			c.texts.add(row, short.Value(i))
-		} else {
-			c.shorts.see(c.runScratch[i], k, c.tool.at(row), f&flagEmpty != 0, short.Value(i))
 		}
 	}
 }
@@ -114,94 +109,103 @@ func (c *Collector) addDecisions(rec arrow.RecordBatch, base int32, n int) {
 	}
 }
 
-// shortArgs keeps a short rendering of args that a run repeats, for
-// evidence: keeping one for every call would cost more than all the other
-// columns together, and loops repeat their args within a few calls. A run
-// remembers the normalised keys of its last recentCalls calls; a call whose
-// key is there twice already (its third time: where the loop detectors
-// start) has its rendering kept, once per key. So does the third empty
-// result in a row of one tool: a rephrased search. Healthy runs that repeat
-// a call once or twice (polling, a retried timeout) keep nothing.
+// shortArgs chooses, run by run, the short renderings of args that
+// evidence shows: keeping one for every call in the results would cost more
+// than all the other columns together, and loops repeat their args within a
+// few calls. Walking the run's calls in step order, it remembers the
+// normalised keys of the last recentCalls calls; a call whose key is there
+// twice already (its third time: where the loop detectors start) has its
+// rendering kept, once per key. So does the third empty result in a row of
+// one tool: a rephrased search. Healthy runs that repeat a call once or
+// twice (polling, a retried timeout) keep nothing.
+//
+// The choice is made when the run is analyzed, over its steps in the order
+// the analysis sees them (runView.gather: by step, ts, then content), from
+// the renderings of every call the collector kept (shortTexts). Made while
+// the steps arrived, it depended on the order of the input lines: the same
+// run read from files in another order, or from a shuffled file, showed
+// another call's args, or an args hash instead.
 type shortArgs struct {
-	recent     [][recentCalls]uint32 // by run
-	next       []uint8
-	emptyTool  []int32 // by run: tool+1 of the last calls if they came back empty, else 0
-	emptyCount []uint8
-	// byKey maps (run, normalised args key) to a rendering. Per run, so a
-	// run's evidence depends on its own steps only, however the input was
-	// grouped into collectors (spill partitions).
-	byKey map[uint64]string
-	bytes int64 // estimated, for Collector.ApproxBytes
+	recent     [recentCalls]uint32
+	next       uint8
+	emptyTool  int32 // tool+1 of the last calls if they came back empty, else 0
+	emptyCount uint8
+	// byNorm maps a normalised args key to its rendering.
+	byNorm map[uint32]string
 }
 
 const recentCalls = 8
 
-func newShortArgs() shortArgs {
-	return shortArgs{byKey: map[uint64]string{}}
+// reset readies s for another run.
+func (s *shortArgs) reset() {
+	*s = shortArgs{byNorm: s.byNorm}
+	if s.byNorm == nil {
+		s.byNorm = map[uint32]string{}
+	}
+	clear(s.byNorm)
 }
 
-func (s *shortArgs) see(run int32, norm uint32, tool int32, empty bool, text string) {
-	s.grow(run)
+// see takes the run's next call that has a rendering, and reports whether
+// its rendering is to be kept (then the caller keeps it in byNorm).
+func (s *shortArgs) see(norm uint32, tool int32, empty bool) bool {
 	switch {
 	case !empty:
-		s.emptyTool[run], s.emptyCount[run] = 0, 0
-	case s.emptyTool[run] == tool+1:
-		s.emptyCount[run] = min(s.emptyCount[run]+1, 3)
+		s.emptyTool, s.emptyCount = 0, 0
+	case s.emptyTool == tool+1:
+		s.emptyCount = min(s.emptyCount+1, 3)
 	default:
-		s.emptyTool[run], s.emptyCount[run] = tool+1, 1
+		s.emptyTool, s.emptyCount = tool+1, 1
 	}
-	recent := &s.recent[run]
 	seen := 0
-	for _, k := range recent {
+	for _, k := range s.recent {
 		if k == norm {
 			seen++
 		}
 	}
-	if seen >= 2 || s.emptyCount[run] >= 3 {
-		if k := shortKey(run, norm); s.byKey[k] == "" {
-			s.byKey[k] = string([]byte(text))
-			s.bytes += int64(len(text)) + shortBytes
-		}
+	s.recent[s.next] = norm
+	s.next = (s.next + 1) % recentCalls
+	if seen >= 2 || s.emptyCount >= 3 {
+		_, ok := s.byNorm[norm]
+		return !ok
 	}
-	recent[s.next[run]] = norm
-	s.next[run] = (s.next[run] + 1) % recentCalls
+	return false
 }
 
-func shortKey(run int32, norm uint32) uint64 { return uint64(uint32(run))<<32 | uint64(norm) }
-
-// grow makes room for the state of run.
-func (s *shortArgs) grow(run int32) {
-	for int(run) >= len(s.recent) {
-		s.recent = append(s.recent, [recentCalls]uint32{})
-		s.next = append(s.next, 0)
-		s.emptyTool = append(s.emptyTool, 0)
-		s.emptyCount = append(s.emptyCount, 0)
-	}
-}
-
-// shortTexts are the renderings of every call that has one, by row, in a
-// collector that defers the shortArgs decisions (DeferShortArgs): a run's
-// decisions depend on its earlier calls, which such a collector may not
-// have seen, so whichever collector ends up with the run's whole history
-// replays them (see) in order. About 60 bytes a call on generated logs.
+// shortTexts are the renderings of every call that has one, by row: a run's
+// choice (shortArgs) depends on its calls in step order, known only once
+// every step of the run is in. About 60 bytes a call on generated logs.
 type shortTexts struct {
-	row  chunked[int32]
-	end  chunked[uint64] // where the text of the entry ends in data
-	data textArena
+	rowValues[uint64] // val: where the text of the entry ends in data
+	data              textArena
 }
 
 func (t *shortTexts) add(row int32, text string) {
-	t.row.append(row)
-	t.end.append(t.data.add(text))
+	t.rowValues.add(row, t.data.add(text))
 }
 
-// text returns entry i's text, valid until the next call of text.
+// text returns entry i's text, valid until the next call of text. Not safe
+// for concurrent use (see keep).
 func (t *shortTexts) text(i int32) string {
 	start := uint64(0)
 	if i > 0 {
-		start = t.end.at(i - 1)
+		start = t.val.at(i - 1)
 	}
-	return t.data.text(start, t.end.at(i))
+	return t.data.text(start, t.val.at(i))
+}
+
+// keep returns entry i's text as a string that stays valid: the arena's
+// bytes, which never change once written, or a copy when the text crosses
+// a block. Safe for concurrent use.
+func (t *shortTexts) keep(i int32) string {
+	start := uint64(0)
+	if i > 0 {
+		start = t.val.at(i - 1)
+	}
+	end := t.val.at(i)
+	if end > start && (end-1)>>arenaBits == start>>arenaBits {
+		return t.data.text(start, end)
+	}
+	return string(t.data.appendTo(nil, start, end))
 }
 
 // bytes is what t holds, for ApproxBytes.

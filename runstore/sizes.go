@@ -39,7 +39,7 @@ func (c *Collector) Expect(s Sizes) {
 	c.emptyWords.row.expect, c.emptyWords.val.expect = doublingCap(s.empties), doublingCap(s.empties)
 	c.resultSims.row.expect, c.resultSims.val.expect = doublingCap(s.sims), doublingCap(s.sims)
 	c.argsSims.row.expect, c.argsSims.val.expect = doublingCap(s.argSims), doublingCap(s.argSims)
-	c.texts.row.expect, c.texts.end.expect = doublingCap(s.texts), doublingCap(s.texts)
+	c.texts.row.expect, c.texts.val.expect = doublingCap(s.texts), doublingCap(s.texts)
 }
 
 // doublingCap is the capacity a first chunk reaches by doubling from

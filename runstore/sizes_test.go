@@ -47,23 +47,13 @@ func TestExpectMakesFirstChunksOnce(t *testing.T) {
 	text := mixedLog(t, 5, 400)
 	for _, tc := range []struct {
 		name       string
-		deferred   bool
 		afterBatch int // Expect after this many batches
 	}{
-		{"fresh", false, 0},
-		{"deferring", true, 0},
-		{"carried", false, 3},
+		{"fresh", 0},
+		{"carried", 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			newCollector := func() *Collector {
-				c := NewCollector([]string{"in.jsonl"})
-				if tc.deferred {
-					if err := c.DeferShortArgs(); err != nil {
-						t.Fatal(err)
-					}
-				}
-				return c
-			}
+			newCollector := func() *Collector { return NewCollector([]string{"in.jsonl"}) }
 			plain := newCollector()
 			readLog(t, text, 64, plain.Add)
 			want := chunksOf(plain)

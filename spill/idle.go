@@ -30,8 +30,7 @@ import (
 // input that cannot be read twice (stdin, a pipe) must not use CloseIdle.
 //
 // Once the store has spilled, it keeps spilling: collectors after a spill
-// hold parts of runs (runstore.Collector.DeferShortArgs) and cannot analyze
-// any run alone.
+// hold parts of runs and cannot analyze any run alone.
 
 // A run is idle when none of its steps is among the collector's last
 // 1/idleShare, nor among the last idleGaps times the longest silence of a

@@ -106,14 +106,14 @@ func TestClosingIdleRunsGivesTheSameReport(t *testing.T) {
 		// firstClean: the first source holds none of split's steps
 		firstClean bool
 	}{
-		{"runs close together", sources(close16[:len(close16)/2], close16[len(close16)/2:]), 0, 256 << 10, true, &no, nil, false},
-		{"result files merged as they pile up", sources(close16), 3, 256 << 10, true, &no, nil, false},
-		{"runs spread wide: spills", sources(wide), 0, 256 << 10, false, &yes, nil, false},
-		{"some runs log again at the end", sources(late), 0, 256 << 10, true, &no, moved, false},
-		{"some runs log again, in the last of three files", sources(other, late[:len(late)/2], late[len(late)/2:]), 0, 256 << 10, true, nil, moved, true},
-		{"some runs log again, result files merged", sources(late), 4, 256 << 10, true, &no, moved, false},
-		{"runs close together, then spread wide", sources(close16, wide), 0, 256 << 10, true, &yes, nil, false},
-		{"some runs log again, after a spill", sources(lateWide), 0, 256 << 10, true, &yes, movedWide, false},
+		{"runs close together", sources(close16[:len(close16)/2], close16[len(close16)/2:]), 0, 512 << 10, true, &no, nil, false},
+		{"result files merged as they pile up", sources(close16), 3, 512 << 10, true, &no, nil, false},
+		{"runs spread wide: spills", sources(wide), 0, 512 << 10, false, &yes, nil, false},
+		{"some runs log again at the end", sources(late), 0, 512 << 10, true, &no, moved, false},
+		{"some runs log again, in the last of three files", sources(other, late[:len(late)/2], late[len(late)/2:]), 0, 512 << 10, true, nil, moved, true},
+		{"some runs log again, result files merged", sources(late), 4, 512 << 10, true, &no, moved, false},
+		{"runs close together, then spread wide", sources(close16, wide), 0, 512 << 10, true, &yes, nil, false},
+		{"some runs log again, after a spill", sources(lateWide), 0, 512 << 10, true, &yes, movedWide, false},
 		{"held", sources(late), 0, 1 << 40, false, &no, nil, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -165,9 +165,7 @@ func (s *Store) partitionOf(runID string) int32 {
 }
 
 // spill appends the current collector's steps to the partitions' files and
-// starts a fresh collector. Only the first collector of a store has every
-// run's steps from the start, so the ones after it defer the choice of args
-// renderings to the partitions' collectors (runstore.Collector.DeferShortArgs).
+// starts a fresh collector.
 func (s *Store) spill() error {
 	if err := s.makeDir(); err != nil {
 		return err
@@ -195,11 +193,7 @@ func (s *Store) spill() error {
 		part.bytes += p.ApproxBytes(int32(i))
 	}
 	s.spills++
-	next := runstore.NewCollector(slices.Clone(s.names))
-	if err := next.DeferShortArgs(); err != nil {
-		return err
-	}
-	s.cur = next
+	s.cur = runstore.NewCollector(slices.Clone(s.names))
 	return nil
 }
 

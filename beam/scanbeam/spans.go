@@ -7,6 +7,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -68,9 +69,11 @@ func decodeSpan(p *SpanPart) (adapters.Span, error) {
 	return sp, err
 }
 
-// inputOrder is the order one read sees spans in.
+// inputOrder is the order one read of every source takes spans in
+// (ingest's originOrder): by source name, the sources' order when names
+// are equal, line, then as the document listed them.
 func inputOrder(a, b SpanPart) int {
-	return cmp.Or(cmp.Compare(a.Src, b.Src), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Seq, b.Seq))
+	return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.Src, b.Src), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Seq, b.Seq))
 }
 
 // nameSpansFn names the run of each span of one trace, as the scan does

@@ -188,8 +188,7 @@ func (f *writeSummaryFn) ProcessElement(ctx context.Context, _ []byte, parts fun
 		}
 		all = append(all, p)
 	}
-	// Sources in their order, then shards: the lists come out in the
-	// order the scan gives them.
+	// Sources in their order, then shards: merged in a fixed order.
 	slices.SortFunc(all, func(a, b part) int { return cmp.Or(cmp.Compare(a.Src, b.Src), cmp.Compare(a.Shard, b.Shard)) })
 	var (
 		in          report.InputStats
@@ -211,8 +210,14 @@ func (f *writeSummaryFn) ProcessElement(ctx context.Context, _ []byte, parts fun
 		in.ConflictingSteps += p.Conflicts
 		notAnalysed = append(notAnalysed, p.NotAnalysed...)
 	}
-	in.FailedSources = slices.Concat(failed, unread, notAnalysed)
-	in.SkippedFiles = f.Skipped
+	// Sorted, as the scan sorts them: the order the sources were named
+	// in must not change the summary.
+	if all := slices.Concat(failed, unread, notAnalysed); len(all) > 0 {
+		in.FailedSources = slices.Sorted(slices.Values(all))
+	}
+	if len(f.Skipped) > 0 {
+		in.SkippedFiles = slices.Sorted(slices.Values(f.Skipped))
+	}
 	summary := sum.Summary(in)
 	if err := writeFile(ctx, f.Dir+"/summary.json", func(w io.Writer) error { return report.WriteSummaryJSON(w, summary) }); err != nil {
 		return err

@@ -26,7 +26,7 @@ func runDetectors(args []string, stdout, stderr io.Writer) int {
 		}
 		doc, err := docs.Detectors.ReadFile("detectors/" + d.ID + ".md")
 		if err != nil {
-			fmt.Fprintf(stderr, "runaway detectors: %v\n", err)
+			fmt.Fprintf(stderr, "runaway detectors: %s\n", errText(err))
 			return exitFailure
 		}
 		// The page as a person reads it: without the markers of its generated table.
@@ -74,7 +74,7 @@ func listDetectors(stdout, stderr io.Writer) int {
 		}
 	}
 	if err := t.Render(stdout); err != nil {
-		fmt.Fprintf(stderr, "runaway detectors: %v\n", err)
+		fmt.Fprintf(stderr, "runaway detectors: %s\n", errText(err))
 		return exitFailure
 	}
 	return exitClean

@@ -22,7 +22,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.Format, "format", "text", "output format: "+strings.Join(pipeline.ExplainFormats, ", "))
 	fs.StringVarP(&cfg.Out, "out", "o", "", "write the post-mortem to FILE (atomically) instead of stdout")
 	fs.StringArrayVar(&cfg.Guards, "guard", nil, "consider only this guard when choosing the one that would have stopped the run, NAME or NAME:param=value,... (repeatable; default: every built-in guard)")
-	fs.BoolVar(&cfg.Redact, "redact", false, "replace args values, goals and reasons with stable placeholders (the same text, the same placeholder), so the report can be shared")
+	fs.BoolVar(&cfg.Redact, "redact", false, "replace args values, goals and reasons, and secrets anywhere (run ids, tools, error types, memory ids), with stable placeholders (the same text, the same placeholder), so the report can be shared")
 	bindInputFlags(fs, &in)
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: runaway explain RUN_ID [--run ID]... [flags] PATH...\n\n"+

@@ -46,7 +46,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	if size != "" {
 		n, err := parseSize(size)
 		if err != nil {
-			fmt.Fprintf(stderr, "runaway gen: --size: %v\n", err)
+			fmt.Fprintf(stderr, "runaway gen: --size: %s\n", errText(err))
 			return exitUsage
 		}
 		cfg.TargetBytes = n
@@ -60,7 +60,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	if labels != "" {
 		f, err := atomicfile.Create(labels)
 		if err != nil {
-			fmt.Fprintf(stderr, "runaway gen: --labels: %v\n", err)
+			fmt.Fprintf(stderr, "runaway gen: --labels: %s\n", errText(err))
 			return exitFailure
 		}
 		defer f.Abort()
@@ -76,7 +76,7 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		err = labelsFile.Commit()
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "runaway gen: %v\n", err)
+		fmt.Fprintf(stderr, "runaway gen: %s\n", errText(err))
 		return exitFailure
 	}
 	fmt.Fprintf(stderr, "runaway gen: %d runs (%d runaway), %d lines, %d bytes\n", sum.Runs, sum.RunawayRuns, sum.Lines, sum.Bytes)

@@ -35,7 +35,7 @@ func startTrace(stderr io.Writer) (stop func()) {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "runaway: RUNAWAY_TRACE: %v\n", err)
+		fmt.Fprintf(stderr, "runaway: RUNAWAY_TRACE: %s\n", errText(err))
 		return func() {}
 	}
 	return func() {
@@ -51,11 +51,11 @@ func startCPUProfile(stderr io.Writer) (stop func()) {
 	}
 	f, err := os.Create(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "runaway: RUNAWAY_CPUPROFILE: %v\n", err)
+		fmt.Fprintf(stderr, "runaway: RUNAWAY_CPUPROFILE: %s\n", errText(err))
 		return func() {}
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
-		fmt.Fprintf(stderr, "runaway: RUNAWAY_CPUPROFILE: %v\n", err)
+		fmt.Fprintf(stderr, "runaway: RUNAWAY_CPUPROFILE: %s\n", errText(err))
 		f.Close()
 		return func() {}
 	}
@@ -78,6 +78,6 @@ func writeAllocProfile(stderr io.Writer) {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "runaway: RUNAWAY_MEMPROFILE: %v\n", err)
+		fmt.Fprintf(stderr, "runaway: RUNAWAY_MEMPROFILE: %s\n", errText(err))
 	}
 }

@@ -78,7 +78,7 @@ func listGuards(stdout, stderr io.Writer) int {
 		}
 	}
 	if err := t.Render(stdout); err != nil {
-		fmt.Fprintf(stderr, "runaway replay: %v\n", err)
+		fmt.Fprintf(stderr, "runaway replay: %s\n", errText(err))
 		return exitFailure
 	}
 	return exitClean

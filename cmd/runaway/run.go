@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/runawayhq/runaway/pipeline"
+	"github.com/runawayhq/runaway/report"
 	"github.com/runawayhq/runaway/schema"
 )
 
@@ -74,7 +75,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		if _, err := stdout.Write(schema.JSONSchema); err != nil {
-			fmt.Fprintf(stderr, "runaway schema: %v\n", err)
+			fmt.Fprintf(stderr, "runaway schema: %s\n", errText(err))
 			return exitFailure
 		}
 		return exitClean
@@ -97,18 +98,23 @@ func parseFlags(fs *pflag.FlagSet, args []string, cmd string, stderr io.Writer) 
 		if errors.Is(err, pflag.ErrHelp) {
 			return exitClean, false
 		}
-		fmt.Fprintf(stderr, "runaway %s: %v\n", cmd, err)
+		fmt.Fprintf(stderr, "runaway %s: %s\n", cmd, errText(err))
 		return exitUsage, false
 	}
 	return exitClean, true
 }
+
+// errText is an error's message for the terminal: errors name files and
+// quote input, so control characters are shown escaped (report.Sanitize),
+// as every string from a log or a file name is.
+func errText(err error) string { return report.Sanitize(err.Error()) }
 
 // exit says on stderr why a job stopped, unless the job has said it
 // already, with the command's usage after a usage error that asks for it,
 // and returns the exit code.
 func exit(cmd string, fs *pflag.FlagSet, stderr io.Writer, err error) int {
 	if err != nil && !pipeline.Reported(err) {
-		fmt.Fprintf(stderr, "runaway %s: %v\n", cmd, err)
+		fmt.Fprintf(stderr, "runaway %s: %s\n", cmd, errText(err))
 		var usage *pipeline.UsageError
 		if errors.As(err, &usage) && usage.ShowUsage {
 			fs.Usage()

@@ -28,7 +28,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&maxMemory, "max-memory", "1GiB", "memory the scan aims to stay under (at least 64MiB); runs that look finished are analyzed while reading, and input that does not fit spills to --spill-dir, partitioned by run id")
 	fs.StringVar(&cfg.SpillDir, "spill-dir", "", "directory for temporary files: spilled input, results of runs analyzed early (default: $TMPDIR or /tmp); they are removed on exit")
 	fs.StringArrayVar(&cfg.Outputs, "output", nil, "also write FORMAT=PATH from the same pass (repeatable); FORMAT: "+strings.Join(pipeline.OutputFormats, ", "))
-	fs.BoolVar(&cfg.Redact, "redact", false, "replace args values in evidence, messages and headlines with stable placeholders, in every output (docs/output.md)")
+	fs.BoolVar(&cfg.Redact, "redact", false, "replace args values in evidence, messages and headlines, and secrets anywhere (run ids, tools, error types, memory ids), with stable placeholders, in every output (docs/output.md)")
 	fs.IntVar(&cfg.HTMLTimelines, "html-timelines", d.HTMLTimelines, fmt.Sprintf("html: embed the step-by-step timelines of this many flagged runs, the first in the page's order, read again from the input (0 = none, at most %d)", pipeline.MaxHTMLTimelines))
 	bindInputFlags(fs, &in)
 	fs.Usage = func() {

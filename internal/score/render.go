@@ -25,7 +25,7 @@ func WriteTable(out io.Writer, r Report, checks []Check) error {
 	if len(r.FailedSources) > 0 {
 		fmt.Fprintf(w, "PARTIAL REPORT: %d input(s) could not be read:\n", len(r.FailedSources))
 		for _, f := range r.FailedSources {
-			fmt.Fprintf(w, "  %q\n", f)
+			fmt.Fprintf(w, "  %s\n", report.Sanitize(f))
 		}
 	}
 	fmt.Fprintf(w, "Scored %d labelled runs: %d runaway, %d healthy (%d runs in the logs without a label, %d labels without a run).\n\n",

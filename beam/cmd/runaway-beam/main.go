@@ -104,7 +104,7 @@ func reportCounters(result beam.PipelineResult) {
 }
 
 func fail(code int, err error) {
-	fmt.Fprintf(os.Stderr, "runaway-beam: %v\n", err)
+	fmt.Fprintf(os.Stderr, "runaway-beam: %s\n", report.Sanitize(err.Error()))
 	os.Exit(code)
 }
 
