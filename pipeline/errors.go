@@ -15,7 +15,8 @@ const (
 )
 
 // UsageError is a configuration the job cannot run with: a bad value, a
-// missing argument, a policy or price file that does not parse.
+// missing argument, a policy, price or labels file that does not parse, an
+// output path that is an input or another output.
 type UsageError struct {
 	Err error
 	// ShowUsage: the command's usage should follow the message, as when no

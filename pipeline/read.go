@@ -101,6 +101,9 @@ func (in *input) readInto(ctx context.Context, stdin io.Reader, stderr io.Writer
 	if in.MaxDocBytes < 1024 {
 		return nil, ingest.Stats{}, usagef("--max-doc-bytes must be at least 1024")
 	}
+	if in.Workers < 0 {
+		return nil, ingest.Stats{}, usagef("--workers %d: want at least 1 (0 is one per processor)", in.Workers)
+	}
 	policy, err := in.policy()
 	if err != nil {
 		return nil, ingest.Stats{}, err

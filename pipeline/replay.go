@@ -39,9 +39,9 @@ func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stde
 	}
 	var truth map[string]replay.Label
 	if cfg.Labels != "" {
-		ls, err := score.ReadLabelsFile(cfg.Labels)
+		ls, err := readLabels(cfg.Labels)
 		if err != nil {
-			return inputf("--labels: %v", err)
+			return err
 		}
 		truth = make(map[string]replay.Label, len(ls))
 		for id, l := range ls {

@@ -83,6 +83,16 @@ func (cfg *ScanConfig) check() (*detect.Verdict, []output, error) {
 	if cfg.HTMLTimelines < 0 || cfg.HTMLTimelines > MaxHTMLTimelines {
 		return nil, nil, usagef("--html-timelines %d: want 0 to %d", cfg.HTMLTimelines, MaxHTMLTimelines)
 	}
+	if cfg.MaxRows < 0 {
+		return nil, nil, usagef("--max-rows %d: want 0 (all) or more", cfg.MaxRows)
+	}
+	if cfg.SpillDir != "" {
+		// Checked now, not at the first spill: a scan that spills late
+		// would otherwise fail after most of its work, as a runtime failure.
+		if st, err := os.Stat(cfg.SpillDir); err != nil || !st.IsDir() {
+			return nil, nil, usagef("--spill-dir %s: not a directory", cfg.SpillDir)
+		}
+	}
 	outputs, err := parseOutputs(cfg.Outputs)
 	if err != nil {
 		return nil, nil, &UsageError{Err: err}

@@ -43,6 +43,9 @@ func Verify(ctx context.Context, cfg VerifyConfig, stdout, stderr io.Writer) err
 	if cfg.MaxLineBytes < 1024 {
 		return usagef("--max-line-bytes must be at least 1024")
 	}
+	if cfg.Workers < 0 {
+		return usagef("--workers %d: want at least 1 (0 is one per processor)", cfg.Workers)
+	}
 	for _, p := range append(append([]string(nil), cfg.Include...), cfg.Exclude...) {
 		if _, err := path.Match(p, ""); err != nil || p == "" {
 			return usagef("bad --include/--exclude pattern %q", p)
