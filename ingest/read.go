@@ -320,6 +320,9 @@ type reader struct {
 	opts    Options
 	emit    func(arrow.RecordBatch) error
 	rejects *bufio.Writer
+	// rejectsOff is the bytes written to Options.Rejects so far: where the
+	// next rejected line starts (Reject.Offset).
+	rejectsOff int64
 
 	order chan *item // every item, in input order, to the consumer
 	work  chan *item // chunks, to the workers
@@ -579,7 +582,7 @@ func (r *reader) consume(it *item) error {
 		r.sourceLines += res.lines
 		for i := range res.rejects {
 			rj := &res.rejects[i]
-			if err := r.reject(name, rj.line, rj.kind, rj.reason, rj.raw); err != nil {
+			if err := r.reject(name, rj.line, rj.kind, rj.reason, rj.raw, 0); err != nil {
 				return err
 			}
 		}
@@ -651,7 +654,8 @@ func (r *reader) consumeLongLine(name string, ll *longLine) error {
 	if r.rejects != nil {
 		dst = r.rejects
 	}
-	if _, err := io.Copy(dst, ll.pipe); err != nil {
+	n, err := io.Copy(dst, ll.pipe)
+	if err != nil {
 		ll.pipe.CloseWithError(errAborted)
 		if errors.Is(err, errAborted) && r.ctx.Err() != nil {
 			return fmt.Errorf("%s: %w", name, r.ctx.Err())
@@ -661,24 +665,30 @@ func (r *reader) consumeLongLine(name string, ll *longLine) error {
 	r.stats.Lines++
 	r.sourceLines++
 	// The line's bytes are written already; reject adds the rest.
-	return r.reject(name, ll.line, ll.kind, ll.reason, nil)
+	r.rejectsOff += n
+	return r.reject(name, ll.line, ll.kind, ll.reason, nil, n)
 }
 
-func (r *reader) reject(name string, line int64, kind, reason string, raw []byte) error {
+// reject reports a rejected line whose bytes are raw, or, for a line too
+// long to hold, the written bytes already copied to Rejects.
+func (r *reader) reject(name string, line int64, kind, reason string, raw []byte, written int64) error {
 	r.stats.Rejected++
 	r.stats.RejectsByKind[kind]++
 	if r.sourceRejected == 0 {
 		r.firstReject = UnreadSource{Source: name, Line: line, Reason: reason}
 	}
 	r.sourceRejected++
+	length := written + int64(len(raw))
+	offset := r.rejectsOff - written
 	if r.rejects != nil {
 		r.rejects.Write(raw)
 		if err := r.rejects.WriteByte('\n'); err != nil {
 			return fmt.Errorf("%s: write rejects: %w", name, err)
 		}
 	}
+	r.rejectsOff += int64(len(raw)) + 1
 	if r.opts.OnReject != nil {
-		r.opts.OnReject(Reject{File: name, Line: line, Reason: reason, Kind: kind, Raw: raw})
+		r.opts.OnReject(Reject{File: name, Line: line, Reason: reason, Kind: kind, Raw: raw, Offset: offset, Length: length})
 	}
 	return nil
 }

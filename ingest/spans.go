@@ -141,7 +141,7 @@ func (r *reader) flushSpans() error {
 				r.stats.Skipped++
 			case lerr != nil:
 				line, _ := adapters.AppendStepJSON(nil, s)
-				return r.reject(r.sourceName(src), at, lerr.Kind, "a step assembled from spans: "+lerr.Reason, line)
+				return r.reject(r.sourceName(src), at, lerr.Kind, "a step assembled from spans: "+lerr.Reason, line, 0)
 			default:
 				r.stats.Steps++
 				fs := r.stats.Formats[format]

@@ -25,7 +25,7 @@ type EvalConfig struct {
 
 // Eval reads the input, analyses every run, scores the verdicts against
 // cfg.Labels and writes the report.
-func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr io.Writer) error {
+func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	if cfg.Labels == "" {
 		return usagef("--labels FILE is required")
 	}
@@ -48,6 +48,7 @@ func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr i
 		}
 	}
 	in := input{Config: cfg.Config, job: "eval"}
+	defer func() { err = in.finishRejects(err) }()
 	collector, policy, stats, err := in.read(ctx, stdin, stderr)
 	if err != nil {
 		return err

@@ -36,7 +36,7 @@ type ExplainConfig struct {
 // Explain reads the lines of cfg.RunIDs only and writes their
 // post-mortems. A run not in the input is an *InputError, after the others
 // are written.
-func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, stderr io.Writer) error {
+func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	if !slices.Contains(ExplainFormats, cfg.Format) {
 		return usagef("--format %q: want one of %s", cfg.Format, strings.Join(ExplainFormats, ", "))
 	}
@@ -58,6 +58,7 @@ func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, st
 		redactor = redact.New(nil)
 	}
 	in := input{Config: cfg.Config, job: "explain"}
+	defer func() { err = in.finishRejects(err) }()
 	built, stats, err := in.explainRuns(ctx, stdin, stderr, ids, guards, redactor)
 	if err != nil {
 		return err

@@ -48,7 +48,7 @@ type FixtureConfig struct {
 // that can be is written; runs not found, that cannot become a faithful
 // fixture, or whose fixture exists without Force, are reported on stderr
 // and make a *PartialError.
-func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.Writer) error {
+func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.Writer) (err error) {
 	ids, err := cfg.targets()
 	if err != nil {
 		return err
@@ -72,6 +72,7 @@ func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.
 		return usagef("--redact-key-file and --no-redact contradict each other")
 	}
 	in := input{Config: cfg.Config, job: "fixture"}
+	defer func() { err = in.finishRejects(err) }()
 	if cfg.AllFlagged {
 		if slices.Contains(cfg.Paths, "-") {
 			return usagef("--all-flagged reads the input twice; give files, not stdin")

@@ -15,7 +15,6 @@ import (
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
-	"github.com/runawayhq/runaway/internal/atomicfile"
 	"github.com/runawayhq/runaway/internal/bufpool"
 	"github.com/runawayhq/runaway/pricing"
 	"github.com/runawayhq/runaway/report"
@@ -57,6 +56,9 @@ type input struct {
 	// skipped lists the files walks and listings passed over, as
 	// "name: why", in the order found.
 	skipped []string
+	// rejects is the rejects file of the read and its index (RejectsFile),
+	// pending until the job calls finishRejects.
+	rejects *rejectsOut
 	// progress is the bar of the read, nil when there is none.
 	progress *progress
 }
@@ -150,13 +152,14 @@ func (in *input) readInto(ctx context.Context, stdin io.Reader, stderr io.Writer
 // collect reads every source into sink.
 func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, error], policy detect.Policy, sink batchSink, stderr io.Writer) (ingest.Stats, error) {
 	var err error
-	var rejectsFile *atomicfile.File
-	if in.RejectsFile != "" {
-		rejectsFile, err = atomicfile.Create(in.RejectsFile)
-		if err != nil {
+	if in.RejectsFile != "" && in.rejects == nil {
+		if in.rejects, err = createRejects(in.RejectsFile); err != nil {
 			return ingest.Stats{}, outputf("--rejects: %v", err)
 		}
-		defer rejectsFile.Abort()
+	}
+	rejects := in.rejects
+	if in.RejectsFile == "" {
+		rejects = nil // a second read: the first read's file holds the rejects
 	}
 	var prices *pricing.Table
 	if in.PricesFile != "" {
@@ -193,10 +196,13 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 				fmt.Fprintf(stderr, "%s:%d: rejected: %s\n", r.File, r.Line, r.Reason)
 			}
 			printed++
+			if rejects != nil {
+				rejects.add(r)
+			}
 		},
 	}
-	if rejectsFile != nil {
-		opts.Rejects = rejectsFile
+	if rejects != nil {
+		opts.Rejects = rejects.lines
 	}
 	stats, err := ingest.ReadSeq(ctx, sources, opts, func(rec arrow.RecordBatch) error {
 		err := sink.Add(rec)
@@ -210,15 +216,14 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 		return stats, &InputError{Err: err}
 	}
 	if printed > maxRejectMessages {
-		fmt.Fprintf(stderr, "... %d more rejected lines (see the summary; --rejects FILE keeps them all)\n", printed-maxRejectMessages)
+		fmt.Fprintln(stderr, in.rejectsNote(printed-maxRejectMessages))
 	}
 	for _, fail := range stats.Failed {
 		fmt.Fprintf(stderr, "runaway %s: skipped (--keep-going): %v\n", in.job, fail)
 	}
-	if rejectsFile != nil {
-		if err := rejectsFile.Commit(); err != nil {
-			return stats, outputf("--rejects: %v", err)
-		}
+	if rejects != nil {
+		// Committed when the job ends, unless it is interrupted first.
+		rejects.complete = true
 	}
 	if stats.EmptyFiles > 0 {
 		fmt.Fprintf(stderr, "runaway %s: warning: %d empty input file(s)\n", in.job, stats.EmptyFiles)

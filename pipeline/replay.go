@@ -26,7 +26,7 @@ type ReplayConfig struct {
 
 // Replay reads the input, replays the guards over every run and writes
 // what each would have stopped.
-func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stderr io.Writer) error {
+func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	if cfg.Format != "table" && cfg.Format != "json" {
 		return usagef("--format %q: want table or json", cfg.Format)
 	}
@@ -53,6 +53,7 @@ func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stde
 		}
 	}
 	in := input{Config: cfg.Config, job: "replay"}
+	defer func() { err = in.finishRejects(err) }()
 	collector, policy, stats, err := in.read(ctx, stdin, stderr)
 	if err != nil {
 		return err

@@ -148,7 +148,7 @@ type scan struct {
 // when a run is at or above cfg.FailOn, or why the scan could not run
 // (ExitCode maps it). Scan does not tune the Go runtime: the CLI does,
 // for the process, before calling it.
-func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr io.Writer) (Summary, error) {
+func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr io.Writer) (_ Summary, err error) {
 	start := time.Now()
 	failOn, outputs, err := cfg.check()
 	if err != nil {
@@ -158,6 +158,7 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 		return Summary{}, usagef("--max-memory %d: want at least 64MiB", cfg.MaxMemory)
 	}
 	s := &scan{cfg: cfg, in: input{Config: cfg.Config, job: "scan"}}
+	defer func() { err = s.in.finishRejects(err) }()
 	inFlight, collected := memoryBudgets(cfg.MaxMemory)
 	s.in.inFlightBytes = int(inFlight)
 	s.in.reuseBuffers = int(inFlight)
@@ -402,7 +403,7 @@ func canReadTwice(args []string) bool {
 // from the first read.
 func (s *scan) reread() input {
 	in := s.in
-	in.RejectsFile, in.Progress, in.progress = "", false, nil
+	in.RejectsFile, in.rejects, in.Progress, in.progress = "", nil, false, nil
 	return in
 }
 

@@ -39,6 +39,8 @@ type File struct {
 	tmp  *os.File // nil once committed or aborted
 	buf  *bufio.Writer
 	err  error // first write error; Commit reports it
+	// prepared is the closed temporary file CommitAll renames next.
+	prepared string
 }
 
 // Create starts a replacement of path. The temporary file is created next to
@@ -119,14 +121,64 @@ func (f *File) Write(p []byte) (int, error) {
 // (best effort: not every platform can sync a directory). On any failure the
 // target keeps its old content and the temporary file is removed.
 func (f *File) Commit() error {
+	// Without the fsync in prepare, a crash soon after the rename can leave
+	// the new name pointing at an empty file on some file systems (ext4
+	// delalloc).
+	if err := f.prepare(); err != nil {
+		return err
+	}
+	if err := f.rename(); err != nil {
+		return err
+	}
+	syncDir(filepath.Dir(f.path))
+	return nil
+}
+
+// CommitAll publishes files that belong together (a file and its index):
+// every one is written and synced before the first is renamed, so that a
+// failure to write any leaves every target as it was. The renames follow,
+// in order; if one fails, the targets already renamed are removed, so that
+// no new file is left beside an old one it does not match, and the rest
+// are discarded. Only a crash between two renames can leave some renamed
+// and not the others: put first what is useless without the rest.
+func CommitAll(files ...*File) error {
+	var err error
+	for _, f := range files {
+		if err == nil {
+			err = f.prepare()
+		}
+	}
+	if err != nil {
+		for _, f := range files {
+			f.Abort()
+		}
+		return err
+	}
+	for i, f := range files {
+		if err := f.rename(); err != nil {
+			for _, done := range files[:i] {
+				os.Remove(done.path)
+			}
+			for _, rest := range files[i+1:] {
+				rest.Abort()
+			}
+			return err
+		}
+	}
+	syncDir(filepath.Dir(files[0].path))
+	return nil
+}
+
+// prepare flushes, syncs and closes the temporary file, ready to rename;
+// on failure it is removed.
+func (f *File) prepare() error {
 	if f.tmp == nil {
 		return fmt.Errorf("commit %s: %w", f.path, os.ErrClosed)
 	}
-	tmp := f.tmp
-	f.tmp = nil
 	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(tmp.Name())
+		f.tmp.Close()
+		os.Remove(f.tmp.Name())
+		f.tmp = nil
 		return err
 	}
 	if f.err != nil {
@@ -135,20 +187,27 @@ func (f *File) Commit() error {
 	if err := f.buf.Flush(); err != nil {
 		return fail(fmt.Errorf("write %s: %w", f.path, err))
 	}
-	// Without the fsync, a crash soon after the rename can leave the new
-	// name pointing at an empty file on some file systems (ext4 delalloc).
-	if err := tmp.Sync(); err != nil {
+	if err := f.tmp.Sync(); err != nil {
 		return fail(fmt.Errorf("write %s: %w", f.path, err))
 	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
+	if err := f.tmp.Close(); err != nil {
+		os.Remove(f.tmp.Name())
+		f.tmp = nil
 		return fmt.Errorf("write %s: %w", f.path, err)
 	}
-	if err := os.Rename(tmp.Name(), f.path); err != nil {
-		os.Remove(tmp.Name())
+	f.prepared = f.tmp.Name()
+	f.tmp = nil
+	return nil
+}
+
+// rename moves a prepared temporary file over the target.
+func (f *File) rename() error {
+	name := f.prepared
+	f.prepared = ""
+	if err := os.Rename(name, f.path); err != nil {
+		os.Remove(name)
 		return fmt.Errorf("write %s: %w", f.path, err)
 	}
-	syncDir(filepath.Dir(f.path))
 	return nil
 }
 
@@ -156,6 +215,10 @@ func (f *File) Commit() error {
 // to call more than once and after Commit, where it does nothing, so it can be
 // deferred right after Create.
 func (f *File) Abort() {
+	if f.prepared != "" {
+		os.Remove(f.prepared)
+		f.prepared = ""
+	}
 	if f.tmp == nil {
 		return
 	}

@@ -335,3 +335,50 @@ func TestReaderNeverSeesPartialFile(t *testing.T) {
 		t.Fatal("final content is not the last committed version")
 	}
 }
+
+// Files committed together appear together, and a failure leaves no new
+// one beside an old one it does not match.
+func TestCommitAllIsBothOrNeither(t *testing.T) {
+	dir := t.TempDir()
+	data, index := filepath.Join(dir, "rejects"), filepath.Join(dir, "rejects.index")
+	create := func(path, text string) *File {
+		f, err := Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte(text))
+		return f
+	}
+	if err := CommitAll(create(index, "i1"), create(data, "d1")); err != nil {
+		t.Fatal(err)
+	}
+	if readFile(t, data) != "d1" || readFile(t, index) != "i1" {
+		t.Fatal("first commit")
+	}
+
+	// A write that failed: neither target changes.
+	broken := create(data, "d2")
+	broken.err = errors.New("disk full")
+	if err := CommitAll(create(index, "i2"), broken); err == nil {
+		t.Fatal("a failed write committed")
+	}
+	if readFile(t, data) != "d1" || readFile(t, index) != "i1" {
+		t.Fatal("a failed write changed a target")
+	}
+
+	// The second rename fails (its target became a directory that is not
+	// empty): the first target, renamed already, is removed.
+	second := create(data, "d3")
+	first := create(index, "i3")
+	os.Remove(data)
+	os.MkdirAll(filepath.Join(data, "x"), 0o755)
+	if err := CommitAll(first, second); err == nil {
+		t.Fatal("a failed rename committed")
+	}
+	if _, err := os.Stat(index); !os.IsNotExist(err) {
+		t.Fatalf("the index is left without its data: %v", err)
+	}
+	if got := entries(t, dir); !slices.Equal(got, []string{"rejects"}) {
+		t.Fatalf("left behind: %v", got)
+	}
+}
