@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -42,8 +43,9 @@ func (cfg *GenConfig) check() error {
 }
 
 // Gen writes the corpus cfg describes to cfg.Out (or stdout) and its labels
-// to cfg.Labels, both atomically, and says on stderr what it wrote.
-func Gen(cfg GenConfig, stdout, stderr io.Writer) error {
+// to cfg.Labels, both atomically, and says on stderr what it wrote. When ctx
+// is cancelled it stops, and writes neither file.
+func Gen(ctx context.Context, cfg GenConfig, stdout, stderr io.Writer) error {
 	if err := cfg.check(); err != nil {
 		return err
 	}
@@ -55,14 +57,17 @@ func Gen(cfg GenConfig, stdout, stderr io.Writer) error {
 			return outputf("--labels: %v", err)
 		}
 		defer f.Abort()
-		labels, labelsW = f, f
+		labels, labelsW = f, ctxWriter{ctx, f}
 	}
 	var sum synth.Summary
 	err := WriteOutput(cfg.Out, stdout, func(w io.Writer) error {
 		var err error
-		sum, err = synth.Generate(cfg.Config, w, labelsW)
+		sum, err = synth.Generate(cfg.Config, ctxWriter{ctx, w}, labelsW)
 		return err
 	})
+	if ctx.Err() != nil {
+		return &InterruptedError{Msg: "interrupted; nothing written"}
+	}
 	if err == nil && labels != nil {
 		err = labels.Commit()
 	}
@@ -71,4 +76,18 @@ func Gen(cfg GenConfig, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "runaway gen: %d runs (%d runaway), %d lines, %d bytes\n", sum.Runs, sum.RunawayRuns, sum.Lines, sum.Bytes)
 	return nil
+}
+
+// ctxWriter fails every write once ctx is cancelled: synth, which knows
+// nothing of contexts, then stops at its next write.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }

@@ -159,6 +159,7 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 	}
 	s := &scan{cfg: cfg, in: input{Config: cfg.Config, job: "scan"}}
 	defer func() { err = s.in.finishRejects(err) }()
+	removeStaleTemporaries(cfg.SpillDir, stderr)
 	inFlight, collected := memoryBudgets(cfg.MaxMemory)
 	s.in.inFlightBytes = int(inFlight)
 	s.in.reuseBuffers = int(inFlight)
@@ -188,6 +189,17 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 			stats.Rejected, rejectKinds(stats.RejectsByKind))
 	}
 	return s.analyze(ctx, store, stats, start, outputs, failOn, stdin, stdout, stderr)
+}
+
+// removeStaleTemporaries removes the spill directories and json spools
+// that scans killed before they could clean up (SIGKILL, the OOM killer)
+// left in dir, and says so: they can be gigabytes.
+func removeStaleTemporaries(dir string, stderr io.Writer) {
+	removed := append(spill.RemoveStale(dir), report.RemoveStaleSpools(dir)...)
+	if len(removed) > 0 {
+		fmt.Fprintf(stderr, "runaway scan: note: removed %d temporary file(s) left by scans that were killed: %s\n",
+			len(removed), strings.Join(removed, ", "))
+	}
 }
 
 // analyze analyzes every run once and writes every output from that pass:

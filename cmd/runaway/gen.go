@@ -46,7 +46,9 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 		}
 		cfg.TargetBytes = n
 	}
-	return exit("gen", fs, stderr, pipeline.Gen(cfg, stdout, stderr))
+	ctx, stop := interruptible(stderr)
+	defer stop()
+	return exit("gen", fs, stderr, pipeline.Gen(ctx, cfg, stdout, stderr))
 }
 
 // parseSize reads 500KB, 100MB, 1GB, 1.5GiB or a plain byte count.

@@ -44,7 +44,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := cfg.Validate(); err != nil {
 		return exit("scan", fs, stderr, err)
 	}
-	ctx, stop := interruptible()
+	ctx, stop := interruptible(stderr)
 	defer stop()
 	n, err := humanize.ParseBytes(maxMemory)
 	if err != nil || n < pipeline.MinMemory {

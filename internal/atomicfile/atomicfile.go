@@ -24,6 +24,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/runawayhq/runaway/internal/tmpfiles"
 )
 
 // File is a pending replacement of a file. Write to it, then Commit to
@@ -45,8 +47,10 @@ type File struct {
 
 // Create starts a replacement of path. The temporary file is created next to
 // path (rename is atomic only within one file system), named
-// ".<base>.tmp-<random>" so that it is hidden and recognisable if a crash
-// leaves it behind.
+// ".<base>.tmp-<pid>-<random>" so that it is hidden and recognisable if a
+// crash leaves it behind, and so that Create removes those that processes
+// killed before they could (SIGKILL) left for the same path, once they are
+// a minute old (tmpfiles.RemoveStale).
 //
 // The new file gets the mode of the file it replaces, or 0666 minus the umask
 // for a new file, as os.Create would give.
@@ -65,7 +69,8 @@ func Create(path string) (*File, error) {
 		}
 		perm, replacing = info.Mode().Perm(), true
 	}
-	tmp, err := createTemp(dir, "."+base+".tmp-", perm)
+	tmpfiles.RemoveStale(dir, "."+base+".tmp-")
+	tmp, err := createTemp(dir, tmpfiles.Prefix("."+base+".tmp-"), perm)
 	if err != nil {
 		return nil, fmt.Errorf("cannot write %s: %w", path, err)
 	}

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // entries lists a directory's names, so tests can prove no temp file is left.
@@ -380,5 +382,52 @@ func TestCommitAllIsBothOrNeither(t *testing.T) {
 	}
 	if got := entries(t, dir); !slices.Equal(got, []string{"rejects"}) {
 		t.Fatalf("left behind: %v", got)
+	}
+}
+
+// Temporary files carry their process's pid; the next Create of the same
+// path removes those of processes that are gone (SIGKILL cannot be
+// caught), once a minute old, and no other.
+func TestCreateRemovesStaleTemporariesOfThePath(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip(err)
+	}
+	dead, live := cmd.Process.Pid, os.Getppid()
+	dir := t.TempDir()
+	old := time.Now().Add(-2 * time.Minute)
+	mk := func(name string, stale bool) {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte("half a report"), 0o644)
+		if stale {
+			os.Chtimes(p, old, old)
+		}
+	}
+	mk(fmt.Sprintf(".out.json.tmp-%d-0123abcd", dead), true)
+	keep := []string{
+		fmt.Sprintf(".out.json.tmp-%d-fresh", dead), // may be a run that is still starting
+		fmt.Sprintf(".out.json.tmp-%d-live", live),  // its process runs
+		fmt.Sprintf(".other.json.tmp-%d-x", dead),   // another path's: its own Create removes it
+		".out.json.tmp-0123abcd",                    // no pid: not ours to judge
+	}
+	mk(keep[0], false)
+	mk(keep[1], true)
+	mk(keep[2], true)
+	mk(keep[3], true)
+	f, err := Create(filepath.Join(dir, "out.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tmp := filepath.Base(f.tmp.Name()); !strings.HasPrefix(tmp, fmt.Sprintf(".out.json.tmp-%d-", os.Getpid())) {
+		t.Errorf("temporary file %s does not name the process", tmp)
+	}
+	f.Write([]byte("{}"))
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	want := append(slices.Clone(keep), "out.json")
+	slices.Sort(want)
+	if got := entries(t, dir); !slices.Equal(got, want) {
+		t.Fatalf("entries %v, want %v", got, want)
 	}
 }
