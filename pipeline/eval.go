@@ -38,6 +38,9 @@ func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr i
 			return usagef("--min-%s %v: want a fraction within 0..1", name, v)
 		}
 	}
+	if err := checkPaths(cfg.jobInputs(flagPath("--labels", cfg.Labels)), append([]namedPath{flagPath("--out", cfg.Out)}, cfg.rejectsPaths()...)); err != nil {
+		return err
+	}
 	truth, err := readLabels(cfg.Labels)
 	if err != nil {
 		return err

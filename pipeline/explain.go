@@ -53,6 +53,9 @@ func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, st
 			return usagef("a run id is empty")
 		}
 	}
+	if err := checkPaths(cfg.jobInputs(), append([]namedPath{flagPath("--out", cfg.Out)}, cfg.rejectsPaths()...)); err != nil {
+		return err
+	}
 	var redactor report.Redactor
 	if cfg.Redact {
 		redactor = redact.New(nil)

@@ -31,6 +31,9 @@ func (cfg *GenConfig) check() error {
 	case cfg.TargetBytes < 0:
 		return usagef("--size %d: want a positive size", cfg.TargetBytes)
 	}
+	if err := checkPaths(inputs{}, []namedPath{flagPath("--out", cfg.Out), flagPath("--labels", cfg.Labels)}); err != nil {
+		return err
+	}
 	for i, c := range cfg.Causes {
 		if !slices.Contains(synth.AllCauses, c) {
 			return usagef("--causes: unknown root cause %q; want some of %s", c, strings.Join(synth.AllCauses, ", "))

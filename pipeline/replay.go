@@ -37,6 +37,9 @@ func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stde
 	if err != nil {
 		return &UsageError{Err: err}
 	}
+	if err := checkPaths(cfg.jobInputs(flagPath("--labels", cfg.Labels)), append([]namedPath{flagPath("--out", cfg.Out)}, cfg.rejectsPaths()...)); err != nil {
+		return err
+	}
 	var truth map[string]replay.Label
 	if cfg.Labels != "" {
 		ls, err := readLabels(cfg.Labels)

@@ -97,9 +97,16 @@ func (cfg *ScanConfig) check() (*detect.Verdict, []output, error) {
 	if err != nil {
 		return nil, nil, &UsageError{Err: err}
 	}
-	outputs = append([]output{{format: cfg.Format, path: cfg.Out}}, outputs...)
+	outputs = append([]output{{format: cfg.Format, path: cfg.Out, flag: "--out " + cfg.Out}}, outputs...)
 	if n := countStdout(outputs); n > 1 {
 		return nil, nil, usagef("%d reports to stdout; give all but one a file", n)
+	}
+	var paths []namedPath
+	for _, o := range outputs {
+		paths = append(paths, namedPath{o.flag, o.path})
+	}
+	if err := checkPaths(cfg.jobInputs(), append(paths, cfg.rejectsPaths()...)); err != nil {
+		return nil, nil, err
 	}
 	return failOn, outputs, nil
 }

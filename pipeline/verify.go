@@ -51,6 +51,17 @@ func Verify(ctx context.Context, cfg VerifyConfig, stdout, stderr io.Writer) err
 			return usagef("bad --include/--exclude pattern %q", p)
 		}
 	}
+	// The report must not replace a fixture, nor be one the next time.
+	fixtures := inputs{reads: func(rel string) bool {
+		c := fixture.Case{Rel: strings.TrimSuffix(strings.TrimSuffix(rel, fixture.WantSuffix), fixture.StepsSuffix)}
+		return fixture.Discovers(rel) && len(filterCases([]fixture.Case{c}, cfg.Include, cfg.Exclude)) > 0
+	}}
+	for _, p := range cfg.Paths {
+		fixtures.add(namedPath{"the fixtures " + p, p})
+	}
+	if err := checkPaths(fixtures, []namedPath{flagPath("--out", cfg.Out)}); err != nil {
+		return err
+	}
 	cases, err := fixture.Discover(cfg.Paths)
 	if err != nil {
 		return &InputError{Err: err}
