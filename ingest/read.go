@@ -41,6 +41,13 @@ type Options struct {
 	// they are decoded (select.go). Skipped lines are counted in
 	// Stats.Skipped, not rejected.
 	RunIDs []string
+	// OnOtherRun, if non-nil, is called with RunIDs from the goroutine that
+	// called Read with the run id of skipped lines, every id at least once
+	// (maybe more), when it could be known without decoding more than
+	// selecting did: a line whose id hides behind an escape and holds none
+	// of RunIDs' bytes is skipped unnamed. A caller told a run is missing
+	// can say which are there.
+	OnOtherRun func(runID string)
 	// Prices estimates the cost of steps that log tokens and a model but
 	// no cost (marked schema.FlagCostEstimated); nil: the built-in table.
 	Prices *pricing.Table
@@ -423,6 +430,7 @@ type chunkResult struct {
 	batch   arrow.RecordBatch   // nil when no line made a row
 	rejects []lineReject
 	kept    []StepLine // with OnStepLine
+	others  []string   // with OnOtherRun: run ids of lines skipped, new to the worker
 	skipped int64
 	lines   int64 // non-blank
 	blank   int64
@@ -447,6 +455,9 @@ func (r *reader) newDecoder(maxLine int) *LineDecoder {
 	dec.SetVolatileKeys(r.opts.VolatileKeys)
 	dec.SetPrices(r.opts.Prices)
 	dec.sel = newRunSelector(r.opts.RunIDs)
+	if dec.sel != nil && r.opts.OnOtherRun != nil {
+		dec.sel.others = map[string]struct{}{}
+	}
 	dec.keepLines = r.opts.OnStepLine != nil
 	return dec
 }
@@ -464,6 +475,9 @@ func (r *reader) decodeChunks() {
 				decodeAdapted(dec, w, it, r.opts.BatchRows, r.opts.StripOutput, r.spans)
 			} else {
 				decodeChunk(dec, w, it)
+			}
+			if dec.sel != nil {
+				it.result.others = dec.sel.takeOthers()
 			}
 		}
 		it.releaseBlocks()
@@ -590,6 +604,10 @@ func (r *reader) consume(it *item) error {
 			r.opts.OnStepLine(l)
 		}
 		res.kept = nil
+		for _, id := range res.others {
+			r.opts.OnOtherRun(id)
+		}
+		res.others = nil
 		for len(res.more) > 0 {
 			batch := res.more[0]
 			res.more = res.more[1:]

@@ -164,6 +164,11 @@ func (r *reader) flushSpans() error {
 	if err := cut(); err != nil {
 		return err
 	}
+	if dec.sel != nil {
+		for _, id := range dec.sel.takeOthers() {
+			r.opts.OnOtherRun(id)
+		}
+	}
 	st.spans = nil
 	return nil
 }

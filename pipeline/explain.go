@@ -60,7 +60,7 @@ func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, st
 	if cfg.Redact {
 		redactor = redact.New(nil)
 	}
-	in := input{Config: cfg.Config, job: "explain"}
+	in := input{Config: cfg.Config, job: "explain", closeRuns: newCloseRuns(ids)}
 	defer func() { err = in.finishRejects(err) }()
 	built, stats, err := in.explainRuns(ctx, stdin, stderr, ids, guards, redactor)
 	if err != nil {
@@ -85,11 +85,23 @@ func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, st
 	}
 	if len(missing) > 0 {
 		quoted := make([]string, len(missing))
+		var near []string
 		for k, id := range missing {
 			quoted[k] = fmt.Sprintf("%q", id)
+			switch s := in.closeRuns.of(id); {
+			case s == "":
+			case len(missing) == 1:
+				near = append(near, s)
+			default:
+				near = append(near, fmt.Sprintf("%s (for %q)", s, id))
+			}
 		}
-		return inputf("run %s not found in the input (%d lines read, %d of other runs skipped)",
+		msg := fmt.Sprintf("run %s not found in the input (%d lines read, %d of other runs skipped)",
 			strings.Join(quoted, ", "), stats.Lines, stats.Skipped)
+		if len(near) > 0 {
+			msg += "; " + strings.Join(near, "; ")
+		}
+		return inputf("%s", msg)
 	}
 	return in.strictErr(stats)
 }

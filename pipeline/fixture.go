@@ -88,6 +88,9 @@ func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.
 	}
 	lines := map[string][][]byte{}
 	in.runIDs = ids
+	if !cfg.AllFlagged {
+		in.closeRuns = newCloseRuns(ids)
+	}
 	in.onStepLine = func(l ingest.StepLine) { lines[l.RunID] = append(lines[l.RunID], l.Raw) }
 	var policy detect.Policy
 	sink, _, err := in.readInto(ctx, stdin, stderr, func(p detect.Policy) (batchSink, error) {
@@ -102,7 +105,7 @@ func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.
 	if cfg.Minimize && cfg.BeforeMinimize != nil {
 		cfg.BeforeMinimize()
 	}
-	return cfg.build(ctx, ids, lines, results, policy, red, stderr)
+	return cfg.build(ctx, ids, lines, results, policy, red, in.closeRuns, stderr)
 }
 
 // targets checks the runs and inputs asked for, and returns the run ids
@@ -178,7 +181,7 @@ func (in *input) runawayRuns(ctx context.Context, stdin io.Reader, stderr io.Wri
 // others are written. A fixture file that would replace an input or the
 // rejects file is a *UsageError, before any is written.
 func (cfg *FixtureConfig) build(ctx context.Context, ids []string, lines map[string][][]byte, results []detect.RunResult,
-	policy detect.Policy, red *redact.Redactor, stderr io.Writer) error {
+	policy detect.Policy, red *redact.Redactor, near *closeRuns, stderr io.Writer) error {
 	a := &fixture.Analyzer{Alloc: memory.NewGoAllocator(), Policy: policy, MaxLineBytes: cfg.MaxLineBytes}
 	byID := map[string]*detect.RunResult{}
 	for i := range results {
@@ -198,7 +201,11 @@ func (cfg *FixtureConfig) build(ctx context.Context, ids []string, lines map[str
 			return &InterruptedError{Msg: "interrupted; no fixture written"}
 		}
 		if len(lines[id]) == 0 || byID[id] == nil {
-			all = append(all, made{failure: fmt.Sprintf("run %q: not found in the input", id)})
+			why := fmt.Sprintf("run %q: not found in the input", id)
+			if s := near.of(id); s != "" {
+				why += "; " + s
+			}
+			all = append(all, made{failure: why})
 			continue
 		}
 		fx, err := fixture.Build(ctx, a, id, lines[id], fixture.BuildOptions{Redactor: red, Minimize: cfg.Minimize, Budget: cfg.MinimizeBudget})

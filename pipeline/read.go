@@ -52,6 +52,9 @@ type input struct {
 	onlySources map[string]bool
 	// onStepLine, if set, receives every step line read, verbatim.
 	onStepLine func(ingest.StepLine)
+	// closeRuns, if set with runIDs, collects the run ids of the input
+	// close to those asked for, for a run that is not found.
+	closeRuns *closeRuns
 
 	// skipped lists the files walks and listings passed over, as
 	// "name: why", in the order found.
@@ -186,6 +189,7 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 		InFlightBytes: in.inFlightBytes,
 		RunIDs:        in.runIDs,
 		OnStepLine:    in.onStepLine,
+		OnOtherRun:    in.onOtherRun(),
 		OnSource: func(i int, name string) {
 			if named, ok := sink.(interface{ SetSourceName(int, string) }); ok {
 				named.SetSourceName(i, name)
@@ -229,6 +233,15 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 		fmt.Fprintf(stderr, "runaway %s: warning: %d empty input file(s)\n", in.job, stats.EmptyFiles)
 	}
 	return stats, in.nothingPassesSilently(&stats, stderr)
+}
+
+// onOtherRun is the read's ingest.Options.OnOtherRun: nil unless close run
+// ids are collected.
+func (in *input) onOtherRun() func(string) {
+	if in.closeRuns == nil {
+		return nil
+	}
+	return in.closeRuns.add
 }
 
 // nothingPassesSilently reports the inputs that gave nothing: files a
