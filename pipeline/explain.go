@@ -50,7 +50,7 @@ func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, st
 	}
 	for _, id := range ids {
 		if id == "" {
-			return usagef("a run id is empty")
+			return usagef("a run id is empty (RUN_ID or --run)")
 		}
 	}
 	if err := checkPaths(cfg.jobInputs(), append([]namedPath{flagPath("--out", cfg.Out)}, cfg.rejectsPaths()...)); err != nil {
@@ -164,7 +164,7 @@ func parseGuards(specs []string) ([]replay.Guard, error) {
 	for _, s := range specs {
 		gs, err := replay.Parse(s)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--guard %s: %w", s, err)
 		}
 		for _, g := range gs {
 			if !seen[g.Name()] {

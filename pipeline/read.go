@@ -109,6 +109,9 @@ func (in *input) readInto(ctx context.Context, stdin io.Reader, stderr io.Writer
 	if in.Workers < 0 {
 		return nil, ingest.Stats{}, usagef("--workers %d: want at least 1 (0 is one per processor)", in.Workers)
 	}
+	if err := checkPatterns(in.Include, in.Exclude); err != nil {
+		return nil, ingest.Stats{}, err
+	}
 	policy, err := in.policy()
 	if err != nil {
 		return nil, ingest.Stats{}, err
@@ -274,6 +277,22 @@ func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) er
 	for _, u := range stats.Unread {
 		stats.Failed = append(stats.Failed, ingest.SourceError{Source: u.Source,
 			Err: fmt.Errorf("no step read: %d line(s) rejected; line %d: %s", u.Rejected, u.Line, u.Reason)})
+	}
+	return nil
+}
+
+// checkPatterns finds a bad --include or --exclude pattern before anything
+// is read.
+func checkPatterns(include, exclude []string) error {
+	for _, set := range []struct {
+		flag     string
+		patterns []string
+	}{{"--include", include}, {"--exclude", exclude}} {
+		for _, p := range set.patterns {
+			if err := ingest.CheckPattern(p); err != nil {
+				return usagef("%s %q: %v", set.flag, p, err)
+			}
+		}
 	}
 	return nil
 }

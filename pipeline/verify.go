@@ -46,10 +46,8 @@ func Verify(ctx context.Context, cfg VerifyConfig, stdout, stderr io.Writer) err
 	if cfg.Workers < 0 {
 		return usagef("--workers %d: want at least 1 (0 is one per processor)", cfg.Workers)
 	}
-	for _, p := range append(append([]string(nil), cfg.Include...), cfg.Exclude...) {
-		if _, err := path.Match(p, ""); err != nil || p == "" {
-			return usagef("bad --include/--exclude pattern %q", p)
-		}
+	if err := checkPatterns(cfg.Include, cfg.Exclude); err != nil {
+		return err
 	}
 	// The report must not replace a fixture, nor be one the next time.
 	fixtures := inputs{reads: func(rel string) bool {

@@ -31,11 +31,11 @@ func TestBadFlagValuesExit2InEverySubcommand(t *testing.T) {
 		{[]string{"--max-doc-bytes", "10"}, "--max-doc-bytes"},
 		{[]string{"--input-format", "bogus"}, "--input-format"},
 		{[]string{"--workers", "-1"}, "--workers"},
-		{[]string{"--include", "[x"}, "include"},
-		{[]string{"--exclude", "/abs"}, "exclude"},
+		{[]string{"--include", "[x"}, "--include"},
+		{[]string{"--exclude", "/abs"}, "--exclude"},
 		{[]string{"--policy", empty + ".nope"}, "--policy"},
 		{[]string{"--prices", empty}, "--prices"},
-		{[]string{"--repeat-suspicious", "9", "--repeat-runaway", "5"}, "repeat"},
+		{[]string{"--repeat-suspicious", "9", "--repeat-runaway", "5"}, "--repeat-runaway"},
 	}
 	// Each subcommand that reads step logs, called right but for the bad
 	// value, which goes before the run id or paths.
@@ -74,12 +74,12 @@ func TestBadFlagValuesExit2InEverySubcommand(t *testing.T) {
 		tc{readers["scan"]("--spill-dir", empty), "--spill-dir"},
 		// explain
 		tc{readers["explain"]("--format", "pdf"), "--format"},
-		tc{readers["explain"]("--guard", "nosuch"), "guard"},
-		tc{readers["explain"]("--run", ""), "run id"},
+		tc{readers["explain"]("--guard", "nosuch"), "--guard"},
+		tc{readers["explain"]("--run", ""), "--run"},
 		// replay
 		tc{readers["replay"]("--format", "xml"), "--format"},
 		tc{readers["replay"]("--examples", "-1"), "--examples"},
-		tc{readers["replay"]("--guard", "maxturns:n=x"), "guard"},
+		tc{readers["replay"]("--guard", "maxturns:n=x"), "--guard"},
 		tc{readers["replay"]("--labels", badLabels), "--labels"},
 		// eval
 		tc{readers["eval"]("--format", "xml"), "--format"},
@@ -95,8 +95,8 @@ func TestBadFlagValuesExit2InEverySubcommand(t *testing.T) {
 		tc{[]string{"verify", "--format", "xml", fixturesDir}, "--format"},
 		tc{[]string{"verify", "--max-line-bytes", "10", fixturesDir}, "--max-line-bytes"},
 		tc{[]string{"verify", "--workers", "-2", fixturesDir}, "--workers"},
-		tc{[]string{"verify", "--include", "[x", fixturesDir}, "include"},
-		tc{[]string{"verify", "--repeat-suspicious", "9", "--repeat-runaway", "5", fixturesDir}, "repeat"},
+		tc{[]string{"verify", "--include", "[x", fixturesDir}, "--include"},
+		tc{[]string{"verify", "--repeat-suspicious", "9", "--repeat-runaway", "5", fixturesDir}, "--repeat-runaway"},
 		// gen
 		tc{[]string{"gen", "--runs", "3", "--causes", "bogus"}, "--causes"},
 		tc{[]string{"gen", "--runs", "3", "--causes", "error-storm,error-storm"}, "--causes"},
