@@ -21,7 +21,7 @@ type inputFlags struct {
 
 func bindInputFlags(fs *pflag.FlagSet, f *inputFlags) {
 	d := pipeline.DefaultConfig()
-	fs.StringVar(&f.cfg.RejectsFile, "rejects", "", "write every rejected input line, verbatim, to FILE")
+	fs.StringVar(&f.cfg.RejectsFile, "rejects", "", "write every rejected input line, verbatim, to FILE, and the file and line each came from to FILE"+pipeline.RejectsIndexSuffix+" (docs/output.md)")
 	fs.BoolVar(&f.cfg.Strict, "strict", false, "exit 3 when any input line is rejected")
 	fs.BoolVar(&f.cfg.KeepGoing, "keep-going", false, "skip inputs that cannot be read or give no step, and mark the report partial, instead of exit 3")
 	fs.IntVar(&f.cfg.MaxLineBytes, "max-line-bytes", d.MaxLineBytes, "reject lines longer than this")
