@@ -24,6 +24,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 
 	"github.com/runawayhq/runaway/internal/tmpfiles"
 )
@@ -69,7 +71,7 @@ func Create(path string) (*File, error) {
 		}
 		perm, replacing = info.Mode().Perm(), true
 	}
-	tmpfiles.RemoveStale(dir, "."+base+".tmp-")
+	removeStaleTemps(dir, base)
 	tmp, err := createTemp(dir, tmpfiles.Prefix("."+base+".tmp-"), perm)
 	if err != nil {
 		return nil, fmt.Errorf("cannot write %s: %w", path, err)
@@ -84,6 +86,68 @@ func Create(path string) (*File, error) {
 		}
 	}
 	return &File{path: path, tmp: tmp, buf: bufio.NewWriterSize(tmp, 64<<10)}, nil
+}
+
+// staleTemps are the temporary files of other processes found in each
+// directory written to, by the target's base name: a directory is listed
+// once per process, not at every Create (fixture writes thousands of files
+// into one).
+var staleTemps struct {
+	sync.Mutex
+	dirs map[string]map[string][]ownedTemp
+}
+
+type ownedTemp struct {
+	name string
+	pid  int
+}
+
+// removeStaleTemps removes the temporary files that processes which no
+// longer exist left for dir/base (tmpfiles.Stale): killed ones, which could
+// not remove them.
+func removeStaleTemps(dir, base string) {
+	staleTemps.Lock()
+	defer staleTemps.Unlock()
+	key := filepath.Clean(dir)
+	byBase, ok := staleTemps.dirs[key]
+	if !ok {
+		byBase = listTemps(dir)
+		if staleTemps.dirs == nil {
+			staleTemps.dirs = map[string]map[string][]ownedTemp{}
+		}
+		staleTemps.dirs[key] = byBase
+	}
+	for _, t := range byBase[base] {
+		if p := filepath.Join(dir, t.name); tmpfiles.Stale(p, t.pid) {
+			os.Remove(p)
+		}
+	}
+	delete(byBase, base)
+}
+
+// listTemps finds the temporary files of other processes in dir, by the
+// base name of their target.
+func listTemps(dir string) map[string][]ownedTemp {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var byBase map[string][]ownedTemp
+	for _, e := range entries {
+		name := e.Name()
+		i := strings.LastIndex(name, ".tmp-")
+		if !strings.HasPrefix(name, ".") || i < 1 || !e.Type().IsRegular() {
+			continue
+		}
+		base := name[1:i]
+		if pid, ok := tmpfiles.Owner(name, "."+base+".tmp-"); ok && pid != os.Getpid() {
+			if byBase == nil {
+				byBase = map[string][]ownedTemp{}
+			}
+			byBase[base] = append(byBase[base], ownedTemp{name, pid})
+		}
+	}
+	return byBase
 }
 
 // createTemp is os.CreateTemp with a chosen permission: os.CreateTemp always

@@ -75,18 +75,28 @@ func removeStale(dir, base string, now time.Time) []string {
 	var removed []string
 	for _, e := range entries {
 		pid, ok := Owner(e.Name(), base)
-		if !ok || pid == os.Getpid() || alive(pid) {
+		if !ok {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		if newest, ok := lastChange(path); !ok || now.Sub(newest) < MinAge {
-			continue
-		}
-		if os.RemoveAll(path) == nil {
+		if stale(path, pid, now) && os.RemoveAll(path) == nil {
 			removed = append(removed, path)
 		}
 	}
 	return removed
+}
+
+// Stale reports whether the entry at path, named by Prefix in process pid,
+// is left over: no process has the pid, and nothing in it has changed for
+// MinAge.
+func Stale(path string, pid int) bool { return stale(path, pid, time.Now()) }
+
+func stale(path string, pid int, now time.Time) bool {
+	if pid == os.Getpid() || alive(pid) {
+		return false
+	}
+	newest, ok := lastChange(path)
+	return ok && now.Sub(newest) >= MinAge
 }
 
 // lastChange is the newest modification time of path and, for a
