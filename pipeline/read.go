@@ -216,6 +216,11 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 		in.progress.setSteps(sink.Rows())
 		return err
 	})
+	if err == nil && ctx.Err() != nil {
+		// Cancelled while listing, the read may have ended early without an
+		// error: what it read is not the input, and must not pass for it.
+		err = ctx.Err()
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return stats, &InterruptedError{Msg: fmt.Sprintf("interrupted after %d lines; no report written", stats.Lines)}
