@@ -154,6 +154,61 @@ func TestDuplicateStepsAreReportedNotDoubled(t *testing.T) {
 	}
 }
 
+// A data problem about a step logged twice names the line analysed as
+// the reference, and says which copy was dropped: a copy is compared with
+// the line kept, never with another dropped copy, and a copy identical to
+// a kept line is dropped even when a conflicting version came between.
+func TestDuplicateMessagesNameTheKeptAndTheDroppedLine(t *testing.T) {
+	x := `{"run_id":"d","step":0,"ts":"2026-01-01T00:00:00Z","state":"PLAN","goal":"x"}`
+	y := `{"run_id":"d","step":0,"ts":"2026-01-01T00:00:00Z","state":"PLAN","goal":"y"}`
+	stop := `{"run_id":"d","step":1,"ts":"2026-01-01T00:00:01Z","state":"STOP"}`
+	// in0: x, in1: x again, in2: y (a conflict), in3: x a third time.
+	res := scan(t, detect.DefaultPolicy(), x+"\n"+stop+"\n", x+"\n", y+"\n", x+"\n")
+	if len(res) != 1 {
+		t.Fatalf("runs: %d", len(res))
+	}
+	got := res[0]
+	if got.DuplicateSteps != 2 || got.ConflictingSteps != 1 {
+		t.Fatalf("duplicates %d conflicts %d; want 2 (in1, in3) and 1 (in2): %q", got.DuplicateSteps, got.ConflictingSteps, got.DataProblems)
+	}
+	// Lines of the same step and ts are ordered by content (a hash of
+	// their bytes), not by where they were read: the conflict names first
+	// whichever version comes first in that order.
+	want := []string{
+		"step 0 logged twice with identical content (kept in0.jsonl:1, dropped in1.jsonl:1)",
+		"step 0 logged twice with different content (%s); both were analyzed",
+		"step 0 logged twice with identical content (kept in0.jsonl:1, dropped in3.jsonl:1)",
+	}
+	if len(got.DataProblems) != len(want) {
+		t.Fatalf("data problems %q; want %q", got.DataProblems, want)
+	}
+	for _, w := range want {
+		found := false
+		for _, p := range got.DataProblems {
+			if strings.Contains(w, "%s") {
+				found = found || strings.HasSuffix(p, fmt.Sprintf(w, "in0.jsonl:1 and in2.jsonl:1")) || strings.HasSuffix(p, fmt.Sprintf(w, "in2.jsonl:1 and in0.jsonl:1"))
+			} else {
+				found = found || strings.HasSuffix(p, w)
+			}
+		}
+		if !found {
+			t.Errorf("no data problem ends %q: %q", w, got.DataProblems)
+		}
+	}
+
+	// A step logged in many versions (a logger that numbers every step 0):
+	// a copy of the 18th version is still dropped, and counted once.
+	var many strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&many, `{"run_id":"m","step":0,"ts":"2026-01-01T00:00:00Z","state":"PLAN","goal":"v%d"}`+"\n", i)
+	}
+	copy18 := fmt.Sprintf(`{"run_id":"m","step":0,"ts":"2026-01-01T00:00:00Z","state":"PLAN","goal":"v%d"}`+"\n", 17)
+	res = scan(t, detect.DefaultPolicy(), many.String(), copy18)
+	if r := res[0]; r.DuplicateSteps != 1 || r.ConflictingSteps != 19 || r.Steps != 20 {
+		t.Fatalf("20 versions and a copy: duplicates %d conflicts %d steps %d; want 1, 19, 20", r.DuplicateSteps, r.ConflictingSteps, r.Steps)
+	}
+}
+
 // The analysis of a run does not depend on what else was in the input, on
 // how it was split into batches, or on how runs were grouped: results from
 // any grouping merge by sorting on run id.

@@ -49,23 +49,28 @@ func (f Filter) check() error {
 		patterns []string
 	}{{"include", f.Include}, {"exclude", f.Exclude}} {
 		for _, p := range set.patterns {
-			arg := fmt.Sprintf("%s pattern %q", set.what, p)
-			switch {
-			case p == "":
-				return &UsageError{arg, fmt.Errorf("empty pattern")}
-			case strings.HasPrefix(p, "/"):
-				// Relative paths never start with '/': the pattern could never match.
-				return &UsageError{arg, fmt.Errorf("patterns match paths relative to the directory or prefix given; drop the leading '/'")}
-			case strings.Contains(p, "**"):
-				// path.Match reads ** as *, which does not cross '/': silently not what was meant.
-				return &UsageError{arg, fmt.Errorf("** is not supported; a pattern without '/' matches the base name at any depth")}
-			}
-			if _, err := path.Match(p, ""); err != nil {
-				return &UsageError{arg, err}
+			if err := CheckPattern(p); err != nil {
+				return &UsageError{fmt.Sprintf("%s pattern %q", set.what, p), err}
 			}
 		}
 	}
 	return nil
+}
+
+// CheckPattern says what is wrong with a pattern of Filter, or returns nil.
+func CheckPattern(p string) error {
+	switch {
+	case p == "":
+		return fmt.Errorf("empty pattern")
+	case strings.HasPrefix(p, "/"):
+		// Relative paths never start with '/': the pattern could never match.
+		return fmt.Errorf("patterns match paths relative to the directory or prefix given; drop the leading '/'")
+	case strings.Contains(p, "**"):
+		// path.Match reads ** as *, which does not cross '/': silently not what was meant.
+		return fmt.Errorf("** is not supported; a pattern without '/' matches the base name at any depth")
+	}
+	_, err := path.Match(p, "")
+	return err
 }
 
 // keep reports whether a file or object found below a root passes the

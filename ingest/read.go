@@ -41,6 +41,13 @@ type Options struct {
 	// they are decoded (select.go). Skipped lines are counted in
 	// Stats.Skipped, not rejected.
 	RunIDs []string
+	// OnOtherRun, if non-nil, is called with RunIDs from the goroutine that
+	// called Read with the run id of skipped lines, every id at least once
+	// (maybe more), when it could be known without decoding more than
+	// selecting did: a line whose id hides behind an escape and holds none
+	// of RunIDs' bytes is skipped unnamed. A caller told a run is missing
+	// can say which are there.
+	OnOtherRun func(runID string)
 	// Prices estimates the cost of steps that log tokens and a model but
 	// no cost (marked schema.FlagCostEstimated); nil: the built-in table.
 	Prices *pricing.Table
@@ -330,6 +337,9 @@ type reader struct {
 	opts    Options
 	emit    func(arrow.RecordBatch) error
 	rejects *bufio.Writer
+	// rejectsOff is the bytes written to Options.Rejects so far: where the
+	// next rejected line starts (Reject.Offset).
+	rejectsOff int64
 
 	order chan *item // every item, in input order, to the consumer
 	work  chan *item // chunks, to the workers
@@ -431,6 +441,7 @@ type chunkResult struct {
 	batch   arrow.RecordBatch   // nil when no line made a row
 	rejects []lineReject
 	kept    []StepLine // with OnStepLine
+	others  []string   // with OnOtherRun: run ids of lines skipped, new to the worker
 	skipped int64
 	lines   int64 // non-blank
 	blank   int64
@@ -455,6 +466,9 @@ func (r *reader) newDecoder(maxLine int) *LineDecoder {
 	dec.SetVolatileKeys(r.opts.VolatileKeys)
 	dec.SetPrices(r.opts.Prices)
 	dec.sel = newRunSelector(r.opts.RunIDs)
+	if dec.sel != nil && r.opts.OnOtherRun != nil {
+		dec.sel.others = map[string]struct{}{}
+	}
 	dec.keepLines = r.opts.OnStepLine != nil
 	return dec
 }
@@ -472,6 +486,9 @@ func (r *reader) decodeChunks() {
 				decodeAdapted(dec, w, it, r.opts.BatchRows, r.opts.StripOutput, r.spans)
 			} else {
 				decodeChunk(dec, w, it)
+			}
+			if dec.sel != nil {
+				it.result.others = dec.sel.takeOthers()
 			}
 		}
 		it.releaseBlocks()
@@ -590,7 +607,7 @@ func (r *reader) consume(it *item) error {
 		r.sourceLines += res.lines
 		for i := range res.rejects {
 			rj := &res.rejects[i]
-			if err := r.reject(name, rj.line, rj.kind, rj.reason, rj.raw); err != nil {
+			if err := r.reject(name, rj.line, rj.kind, rj.reason, rj.raw, 0); err != nil {
 				return err
 			}
 		}
@@ -598,6 +615,10 @@ func (r *reader) consume(it *item) error {
 			r.opts.OnStepLine(l)
 		}
 		res.kept = nil
+		for _, id := range res.others {
+			r.opts.OnOtherRun(id)
+		}
+		res.others = nil
 		for len(res.more) > 0 {
 			batch := res.more[0]
 			res.more = res.more[1:]
@@ -662,7 +683,8 @@ func (r *reader) consumeLongLine(name string, ll *longLine) error {
 	if r.rejects != nil {
 		dst = r.rejects
 	}
-	if _, err := io.Copy(dst, ll.pipe); err != nil {
+	n, err := io.Copy(dst, ll.pipe)
+	if err != nil {
 		ll.pipe.CloseWithError(errAborted)
 		if errors.Is(err, errAborted) && r.ctx.Err() != nil {
 			return fmt.Errorf("%s: %w", name, r.ctx.Err())
@@ -672,24 +694,30 @@ func (r *reader) consumeLongLine(name string, ll *longLine) error {
 	r.stats.Lines++
 	r.sourceLines++
 	// The line's bytes are written already; reject adds the rest.
-	return r.reject(name, ll.line, ll.kind, ll.reason, nil)
+	r.rejectsOff += n
+	return r.reject(name, ll.line, ll.kind, ll.reason, nil, n)
 }
 
-func (r *reader) reject(name string, line int64, kind, reason string, raw []byte) error {
+// reject reports a rejected line whose bytes are raw, or, for a line too
+// long to hold, the written bytes already copied to Rejects.
+func (r *reader) reject(name string, line int64, kind, reason string, raw []byte, written int64) error {
 	r.stats.Rejected++
 	r.stats.RejectsByKind[kind]++
 	if r.sourceRejected == 0 {
 		r.firstReject = UnreadSource{Source: name, Line: line, Reason: reason}
 	}
 	r.sourceRejected++
+	length := written + int64(len(raw))
+	offset := r.rejectsOff - written
 	if r.rejects != nil {
 		r.rejects.Write(raw)
 		if err := r.rejects.WriteByte('\n'); err != nil {
 			return fmt.Errorf("%s: write rejects: %w", name, err)
 		}
 	}
+	r.rejectsOff += int64(len(raw)) + 1
 	if r.opts.OnReject != nil {
-		r.opts.OnReject(Reject{File: name, Line: line, Reason: reason, Kind: kind, Raw: raw})
+		r.opts.OnReject(Reject{File: name, Line: line, Reason: reason, Kind: kind, Raw: raw, Offset: offset, Length: length})
 	}
 	return nil
 }

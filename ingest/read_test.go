@@ -112,7 +112,9 @@ func TestReadLineLongerThanAnyBufferIsStreamedToRejects(t *testing.T) {
 		if out.maxWrite > 1<<20 {
 			t.Errorf("workers=%d: a %d-byte write reached Rejects: the long line was buffered", workers, out.maxWrite)
 		}
-		want := []Reject{{File: "a.jsonl", Line: 2, Reason: "line exceeds 1024 bytes", Kind: KindLineTooLong}, {File: "a.jsonl", Line: 4, Reason: "line exceeds 1024 bytes", Kind: KindLineTooLong}}
+		// Offset and Length cut each line out of Rejects, its \r included.
+		want := []Reject{{File: "a.jsonl", Line: 2, Reason: "line exceeds 1024 bytes", Kind: KindLineTooLong, Offset: 0, Length: int64(len(long)) + 1},
+			{File: "a.jsonl", Line: 4, Reason: "line exceeds 1024 bytes", Kind: KindLineTooLong, Offset: int64(len(long)) + 2, Length: int64(len(long))}}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("workers=%d: rejects = %v, want %v", workers, got, want)
 		}
@@ -567,8 +569,8 @@ func TestOnRejectGivesKindAndLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Reject{
-		{File: "a.jsonl", Line: 2, Reason: "step: want integer, got string", Kind: KindWrongType, Raw: []byte(`{"run_id":"a","step":"x"}`)},
-		{File: "a.jsonl", Line: 3, Kind: KindMalformedJSON, Raw: []byte(`{oops`)},
+		{File: "a.jsonl", Line: 2, Reason: "step: want integer, got string", Kind: KindWrongType, Raw: []byte(`{"run_id":"a","step":"x"}`), Offset: 0, Length: 25},
+		{File: "a.jsonl", Line: 3, Kind: KindMalformedJSON, Raw: []byte(`{oops`), Offset: 26, Length: 5},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("rejects %+v", got)

@@ -13,6 +13,12 @@ type Reject struct {
 	Reason string // short and specific, e.g. `step: want integer, got string`
 	Kind   string // the reason's class: one of the Kind constants
 	Raw    []byte // the line as read, without its newline, valid only during OnReject; nil for a line too long to hold, which only Rejects gets
+	// Offset and Length place the line in Options.Rejects (or where it
+	// would be, when there is none): its bytes are
+	// Rejects[Offset:Offset+Length], followed by "\n". A rejected
+	// document of an adapter may span lines of its own; the index of
+	// rejects a caller keeps from these is the way to cut it out.
+	Offset, Length int64
 }
 
 // Reject kinds: the class of a reason, the keys of Stats.RejectsByKind.

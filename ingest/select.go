@@ -32,6 +32,37 @@ const maxPrefilterIDs = 32
 type runSelector struct {
 	needles [][]byte            // nil: decode every line the quick path cannot decide
 	ids     map[string]struct{} // the runs selected
+	// others, with Options.OnOtherRun, holds the ids of other runs seen by
+	// this worker, so each is passed on once; found, those not passed on yet.
+	others map[string]struct{}
+	found  []string
+}
+
+// maxOthers bounds the other runs' ids a worker remembers; past it, it
+// forgets them and may pass an id on again.
+const maxOthers = 1 << 16
+
+// other notes the id of a skipped line.
+func (s *runSelector) other(id []byte) {
+	if s.others == nil {
+		return
+	}
+	if _, ok := s.others[string(id)]; ok {
+		return
+	}
+	if len(s.others) >= maxOthers {
+		clear(s.others)
+	}
+	k := string(id)
+	s.others[k] = struct{}{}
+	s.found = append(s.found, k)
+}
+
+// takeOthers returns the ids noted since the last call.
+func (s *runSelector) takeOthers() []string {
+	f := s.found
+	s.found = nil
+	return f
 }
 
 func newRunSelector(ids []string) *runSelector {
@@ -57,6 +88,9 @@ var runIDKey = []byte(`"run_id"`)
 func (s *runSelector) mayHold(line []byte) bool {
 	if id, ok := plainRunID(line); ok {
 		_, selected := s.ids[string(id)]
+		if !selected {
+			s.other(id)
+		}
 		return selected
 	}
 	// An escape, or bytes the decoder turns into U+FFFD, can spell an id
@@ -130,6 +164,9 @@ func runIDKeys(line []byte) int {
 
 func (s *runSelector) selected(runID string) bool {
 	_, ok := s.ids[runID]
+	if !ok && s.others != nil {
+		s.other([]byte(runID))
+	}
 	return ok
 }
 

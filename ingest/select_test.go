@@ -120,3 +120,38 @@ func TestRunSelectorNeverSkipsASelectedRun(t *testing.T) {
 		}
 	}
 }
+
+// OnOtherRun names every run whose lines were skipped, whether read off
+// the bytes or decoded (an escaped id), whatever the workers and chunks:
+// a caller told that a run is not there can say which are.
+func TestOnOtherRunNamesTheRunsSkipped(t *testing.T) {
+	var b strings.Builder
+	want := map[string]bool{"ax": true}
+	for step := range 3 {
+		fmt.Fprintf(&b, `{"run_id":"r1","step":%d}`+"\n", step)
+		for i := range 100 {
+			id := fmt.Sprintf("a%d", i)
+			want[id] = true
+			fmt.Fprintf(&b, `{"run_id":%q,"step":%d}`+"\n", id, step)
+		}
+	}
+	b.WriteString(`{"run_id":"\u0061x","step":0}` + "\n")
+	input := b.String()
+	for _, workers := range []int{1, 3} {
+		got := map[string]bool{}
+		opts := Options{RunIDs: []string{"r1"}, Workers: workers, blockBytes: 4096, chunkBytes: 4096,
+			OnOtherRun: func(id string) { got[id] = true }}
+		res := mustRead(t, []Source{memSource("in.jsonl", []byte(input))}, opts)
+		if len(res.rows) != 3 {
+			t.Fatalf("workers=%d: %d rows, want the 3 of r1", workers, len(res.rows))
+		}
+		if len(got) != len(want) {
+			t.Errorf("workers=%d: %d runs named, want %d", workers, len(got), len(want))
+		}
+		for id := range want {
+			if !got[id] {
+				t.Errorf("workers=%d: run %q not named", workers, id)
+			}
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"iter"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -460,4 +461,46 @@ func isLogName(name string) bool {
 	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".ndjson") || strings.HasSuffix(name, ".json") ||
 		strings.HasSuffix(name, ".traj") || // SWE-agent's trajectories
 		strings.HasSuffix(name, ".parquet")
+}
+
+// LocalPath is the local path an input argument reads: a file, directory
+// or glob as given, or the path of a file:// URL; ok is false for stdin and
+// for objects in a bucket.
+func LocalPath(arg string) (path string, ok bool) {
+	switch {
+	case arg == "-":
+		return "", false
+	case looksLikeURL(arg):
+		o, err := parseObjectURL(arg)
+		if err != nil || o.scheme != "file" {
+			return "", false
+		}
+		return filepath.FromSlash(o.local), true
+	}
+	return arg, true
+}
+
+// WalkReads reports whether walking a directory would read the file at rel,
+// slash-separated below it, whether or not the file exists yet: no element
+// of rel is hidden, filter keeps it, and its name is a log's. A .log file is
+// read when it starts with JSON, so it counts as read: what is written
+// there may well be JSON.
+func WalkReads(rel string, filter Filter) bool {
+	for elem := range strings.SplitSeq(rel, "/") {
+		if strings.HasPrefix(elem, ".") {
+			return false
+		}
+	}
+	if !filter.keep(rel) {
+		return false
+	}
+	name := path.Base(rel)
+	if isLogName(name) {
+		return true
+	}
+	lower := strings.ToLower(name)
+	for _, ext := range []string{".gz", ".zst", ".zstd"} {
+		lower = strings.TrimSuffix(lower, ext)
+	}
+	return strings.HasSuffix(lower, ".log")
 }

@@ -168,7 +168,7 @@ func (r *reader) flushSpans() error {
 				r.stats.Skipped++
 			case lerr != nil:
 				line, _ := adapters.AppendStepJSON(nil, s)
-				return r.reject(r.sourceName(src), at, lerr.Kind, "a step assembled from spans: "+lerr.Reason, line)
+				return r.reject(r.sourceName(src), at, lerr.Kind, "a step assembled from spans: "+lerr.Reason, line, 0)
 			default:
 				r.stats.Steps++
 				fs := r.stats.Formats[format]
@@ -190,6 +190,11 @@ func (r *reader) flushSpans() error {
 	}
 	if err := cut(); err != nil {
 		return err
+	}
+	if dec.sel != nil {
+		for _, id := range dec.sel.takeOthers() {
+			r.opts.OnOtherRun(id)
+		}
 	}
 	st.spans = nil
 	return nil

@@ -73,6 +73,16 @@ func (c Config) Policy() (detect.Policy, error) {
 	}
 	c.Thresholds.apply(&policy)
 	if err := policy.Validate(); err != nil {
+		// The message names policy keys; say which flags set them.
+		var flags []string
+		for _, k := range c.Thresholds.Keys {
+			if strings.Contains(err.Error(), k) {
+				flags = append(flags, "--"+strings.ReplaceAll(k, "_", "-"))
+			}
+		}
+		if len(flags) > 0 {
+			return policy, usagef("%v (set by %s)", err, strings.Join(flags, ", "))
+		}
 		return policy, &UsageError{Err: err}
 	}
 	return policy, nil

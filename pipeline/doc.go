@@ -7,8 +7,8 @@
 //
 // Each job has a configuration of plain values (ScanConfig, EvalConfig,
 // ReplayConfig, ExplainConfig, FixtureConfig, VerifyConfig, all holding
-// the shared Config) and one entry point (Scan, Eval, Replay, Explain,
-// Fixture, Verify). Warnings, notes and the progress bar go to the stderr
+// the shared Config, and GenConfig) and one entry point (Scan, Eval,
+// Replay, Explain, Fixture, Verify, Gen). Warnings, notes and the progress bar go to the stderr
 // a job is given; why a job stopped is its error, typed so that ExitCode
 // maps it to the CLI's exit code: *UsageError, *InputError, *OutputError,
 // *InterruptedError, *PartialError, and *FindingsError for a job that ran
@@ -16,6 +16,6 @@
 //
 // The package does not tune the Go runtime (the memory limit, GOGC): that
 // is the process's, which cmd/runaway sets before it calls a job. It imports the packages below it (ingest, runstore,
-// spill, detect, report, explain, replay, fixture, redact, pricing); it
+// spill, detect, report, explain, replay, fixture, redact, pricing, synth); it
 // must not import cmd, and none of them may import it.
 package pipeline

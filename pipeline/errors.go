@@ -15,7 +15,8 @@ const (
 )
 
 // UsageError is a configuration the job cannot run with: a bad value, a
-// missing argument, a policy or price file that does not parse.
+// missing argument, a policy, price or labels file that does not parse, an
+// output path that is an input or another output.
 type UsageError struct {
 	Err error
 	// ShowUsage: the command's usage should follow the message, as when no
@@ -41,8 +42,9 @@ type OutputError struct{ Err error }
 func (e *OutputError) Error() string { return e.Err.Error() }
 func (e *OutputError) Unwrap() error { return e.Err }
 
-// InterruptedError is a job stopped by its context (SIGINT or SIGTERM in
-// the CLI) before it wrote its report.
+// InterruptedError is a job stopped by its context (SIGINT, SIGTERM, SIGHUP
+// or SIGQUIT in the CLI): it commits no report and no rejects file (a
+// fixture job keeps the fixtures it wrote before).
 type InterruptedError struct{ Msg string }
 
 func (e *InterruptedError) Error() string { return e.Msg }

@@ -2,8 +2,11 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 
 	"github.com/runawayhq/runaway/internal/score"
 )
@@ -22,7 +25,7 @@ type EvalConfig struct {
 
 // Eval reads the input, analyses every run, scores the verdicts against
 // cfg.Labels and writes the report.
-func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr io.Writer) error {
+func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	if cfg.Labels == "" {
 		return usagef("--labels FILE is required")
 	}
@@ -31,13 +34,16 @@ func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr i
 	}
 	for name, v := range map[string]float64{"precision": cfg.Min.Precision, "recall": cfg.Min.Recall,
 		"cause-accuracy": cfg.Min.CauseAccuracy, "onset-accuracy": cfg.Min.OnsetAccuracy} {
-		if v < 0 || v > 1 {
+		if !(v >= 0 && v <= 1) { // NaN too
 			return usagef("--min-%s %v: want a fraction within 0..1", name, v)
 		}
 	}
-	truth, err := score.ReadLabelsFile(cfg.Labels)
+	if err := checkPaths(cfg.jobInputs(flagPath("--labels", cfg.Labels)), append([]namedPath{flagPath("--out", cfg.Out)}, cfg.rejectsPaths()...)); err != nil {
+		return err
+	}
+	truth, err := readLabels(cfg.Labels)
 	if err != nil {
-		return inputf("--labels: %v", err)
+		return err
 	}
 	if cfg.Split != "" {
 		if truth = score.SelectSplit(truth, cfg.Split); len(truth) == 0 {
@@ -45,6 +51,7 @@ func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr i
 		}
 	}
 	in := input{Config: cfg.Config, job: "eval"}
+	defer func() { err = in.finishRejects(err) }()
 	collector, policy, stats, err := in.read(ctx, stdin, stderr)
 	if err != nil {
 		return err
@@ -78,4 +85,25 @@ func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr i
 		return &FindingsError{Reason: fmt.Sprintf("%d --min-* threshold(s) missed", missed)}
 	}
 	return nil
+}
+
+// readLabels reads a labels file (--labels). A file that cannot be opened
+// or read is an *InputError, as an input is; one that holds something other
+// than labels is a *UsageError: the flag names the wrong file, and running
+// again will not help.
+func readLabels(path string) (map[string]score.Label, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, inputf("--labels: %v", err)
+	}
+	defer f.Close()
+	labels, err := score.ReadLabels(f)
+	var pathErr *fs.PathError
+	switch {
+	case errors.As(err, &pathErr):
+		return nil, inputf("--labels: %v", err)
+	case err != nil:
+		return nil, usagef("--labels %s: not a labels file: %v", path, err)
+	}
+	return labels, nil
 }

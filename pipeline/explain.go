@@ -36,7 +36,7 @@ type ExplainConfig struct {
 // Explain reads the lines of cfg.RunIDs only and writes their
 // post-mortems. A run not in the input is an *InputError, after the others
 // are written.
-func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, stderr io.Writer) error {
+func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	if !slices.Contains(ExplainFormats, cfg.Format) {
 		return usagef("--format %q: want one of %s", cfg.Format, strings.Join(ExplainFormats, ", "))
 	}
@@ -50,14 +50,18 @@ func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, st
 	}
 	for _, id := range ids {
 		if id == "" {
-			return usagef("a run id is empty")
+			return usagef("a run id is empty (RUN_ID or --run)")
 		}
+	}
+	if err := checkPaths(cfg.jobInputs(), append([]namedPath{flagPath("--out", cfg.Out)}, cfg.rejectsPaths()...)); err != nil {
+		return err
 	}
 	var redactor report.Redactor
 	if cfg.Redact {
 		redactor = redact.New(nil)
 	}
-	in := input{Config: cfg.Config, job: "explain"}
+	in := input{Config: cfg.Config, job: "explain", closeRuns: newCloseRuns(ids)}
+	defer func() { err = in.finishRejects(err) }()
 	built, stats, err := in.explainRuns(ctx, stdin, stderr, ids, guards, redactor)
 	if err != nil {
 		return err
@@ -81,11 +85,23 @@ func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, st
 	}
 	if len(missing) > 0 {
 		quoted := make([]string, len(missing))
+		var near []string
 		for k, id := range missing {
 			quoted[k] = fmt.Sprintf("%q", id)
+			switch s := in.closeRuns.of(id); {
+			case s == "":
+			case len(missing) == 1:
+				near = append(near, s)
+			default:
+				near = append(near, fmt.Sprintf("%s (for %q)", s, id))
+			}
 		}
-		return inputf("run %s not found in the input (%d lines read, %d of other runs skipped)",
+		msg := fmt.Sprintf("run %s not found in the input (%d lines read, %d of other runs skipped)",
 			strings.Join(quoted, ", "), stats.Lines, stats.Skipped)
+		if len(near) > 0 {
+			msg += "; " + strings.Join(near, "; ")
+		}
+		return inputf("%s", msg)
 	}
 	return in.strictErr(stats)
 }
@@ -148,7 +164,7 @@ func parseGuards(specs []string) ([]replay.Guard, error) {
 	for _, s := range specs {
 		gs, err := replay.Parse(s)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--guard %s: %w", s, err)
 		}
 		for _, g := range gs {
 			if !seen[g.Name()] {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -49,7 +50,7 @@ type FixtureConfig struct {
 // that can be is written; runs not found, that cannot become a faithful
 // fixture, or whose fixture exists without Force, are reported on stderr
 // and make a *PartialError.
-func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.Writer) error {
+func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.Writer) (err error) {
 	ids, err := cfg.targets()
 	if err != nil {
 		return err
@@ -73,6 +74,7 @@ func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.
 		return usagef("--redact-key-file and --no-redact contradict each other")
 	}
 	in := input{Config: cfg.Config, job: "fixture"}
+	defer func() { err = in.finishRejects(err) }()
 	if cfg.AllFlagged {
 		if slices.Contains(cfg.Paths, "-") {
 			return usagef("--all-flagged reads the input twice; give files, not stdin")
@@ -87,6 +89,9 @@ func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.
 	}
 	lines := map[string][][]byte{}
 	in.runIDs = ids
+	if !cfg.AllFlagged {
+		in.closeRuns = newCloseRuns(ids)
+	}
 	in.onStepLine = func(l ingest.StepLine) { lines[l.RunID] = append(lines[l.RunID], l.Raw) }
 	var policy detect.Policy
 	sink, _, err := in.readInto(ctx, stdin, stderr, func(p detect.Policy) (batchSink, error) {
@@ -101,7 +106,7 @@ func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.
 	if cfg.Minimize && cfg.BeforeMinimize != nil {
 		cfg.BeforeMinimize()
 	}
-	return cfg.build(ctx, ids, lines, results, policy, red, stderr)
+	return cfg.build(ctx, ids, lines, results, policy, red, in.closeRuns, stderr)
 }
 
 // targets checks the runs and inputs asked for, and returns the run ids
@@ -124,6 +129,28 @@ func (cfg *FixtureConfig) targets() ([]string, error) {
 	for _, id := range ids {
 		if id == "" {
 			return nil, usagef("an empty run id names no run")
+		}
+	}
+	in := cfg.jobInputs(flagPath("--redact-key-file", cfg.RedactKeyFile))
+	if err := checkPaths(in, cfg.rejectsPaths()); err != nil {
+		return nil, err
+	}
+	// The fixtures are <name>.jsonl files: a directory whose walk reads
+	// them would read them next time, as runs of the input.
+	probe := locate(namedPath{"--out " + cfg.Out, filepath.Join(cfg.Out, "fixture"+fixture.StepsSuffix)})
+	for _, d := range in.dirs {
+		if rel, ok := probe.below(d); ok && in.reads(rel) {
+			return nil, usagef("--out %s is inside %s, whose walk reads the fixtures (*%s) written there: the next run would read them as input (write them elsewhere, or --exclude them)",
+				cfg.Out, d.name, fixture.StepsSuffix)
+		}
+	}
+	// Which names the fixtures get is known only once they are made: a
+	// rejects file named like one could be replaced by it.
+	outDir := locate(namedPath{"--out " + cfg.Out, cfg.Out})
+	for _, r := range cfg.rejectsPaths() {
+		if rel, ok := locate(r).below(outDir); ok && fixture.Discovers(rel) {
+			return nil, usagef("%s is inside --out %s, where fixtures (*%s, *%s) are written: one could replace it",
+				r.name, cfg.Out, fixture.StepsSuffix, fixture.WantSuffix)
 		}
 	}
 	slices.Sort(ids)
@@ -152,29 +179,39 @@ func (in *input) runawayRuns(ctx context.Context, stdin io.Reader, stderr io.Wri
 // build makes, names and writes the fixtures. Every run that can be is
 // written; a run not found, one that cannot become a faithful fixture, or
 // a fixture that exists without Force makes a *PartialError, after the
-// others are written.
+// others are written. A fixture file that would replace an input or the
+// rejects file is a *UsageError, before any is written.
 func (cfg *FixtureConfig) build(ctx context.Context, ids []string, lines map[string][][]byte, results []detect.RunResult,
-	policy detect.Policy, red *redact.Redactor, stderr io.Writer) error {
+	policy detect.Policy, red *redact.Redactor, near *closeRuns, stderr io.Writer) error {
 	a := &fixture.Analyzer{Alloc: memory.NewGoAllocator(), Policy: policy, MaxLineBytes: cfg.MaxLineBytes}
 	byID := map[string]*detect.RunResult{}
 	for i := range results {
 		byID[results[i].RunID] = &results[i]
 	}
-	failed := 0
+	// Every fixture is made and named first, so that none is written when
+	// one would replace a file the job reads.
+	type made struct {
+		failure string // why the run has no fixture; "" when it has one
+		paths   fixture.Paths
+		fx      fixture.Fixture
+	}
+	var all []made
 	names := fixture.NewNames()
 	for _, id := range ids {
 		if ctx.Err() != nil {
-			return &InterruptedError{Msg: "interrupted"}
+			return &InterruptedError{Msg: "interrupted; no fixture written"}
 		}
 		if len(lines[id]) == 0 || byID[id] == nil {
-			fmt.Fprintf(stderr, "runaway fixture: run %q: not found in the input\n", id)
-			failed++
+			why := fmt.Sprintf("run %q: not found in the input", id)
+			if s := near.of(id); s != "" {
+				why += "; " + s
+			}
+			all = append(all, made{failure: why})
 			continue
 		}
 		fx, err := fixture.Build(ctx, a, id, lines[id], fixture.BuildOptions{Redactor: red, Minimize: cfg.Minimize, Budget: cfg.MinimizeBudget})
 		if err != nil {
-			fmt.Fprintf(stderr, "runaway fixture: %s\n", report.Sanitize(err.Error()))
-			failed++
+			all = append(all, made{failure: err.Error()})
 			continue
 		}
 		// The fixture's run id names the run from here on: redacted, it
@@ -184,8 +221,7 @@ func (cfg *FixtureConfig) build(ctx context.Context, ids []string, lines map[str
 		// fixture holds it must agree: the analysis of a run does not
 		// depend on the rest of the input.
 		if d := fixture.Diff(fixture.WantOf(byID[id]), fx.Original); len(d) > 0 {
-			fmt.Fprintf(stderr, "runaway fixture: run %q: its steps alone get another verdict than in the input (%s)\n", fxID, report.Sanitize(fmt.Sprint(d)))
-			failed++
+			all = append(all, made{failure: fmt.Sprintf("run %q: its steps alone get another verdict than in the input (%v)", fxID, d)})
 			continue
 		}
 		name := names.Name(fxID, func(name string) bool {
@@ -194,26 +230,45 @@ func (cfg *FixtureConfig) build(ctx context.Context, ids []string, lines map[str
 		})
 		paths, err := fixture.PathsFor(cfg.Out, name)
 		if err != nil {
-			fmt.Fprintf(stderr, "runaway fixture: run %q: %s\n", fxID, report.Sanitize(err.Error()))
-			failed++
+			all = append(all, made{failure: fmt.Sprintf("run %q: %v", fxID, err)})
 			continue
 		}
 		if paths.Exists() && !cfg.Force {
-			fmt.Fprintf(stderr, "runaway fixture: run %q: %s exists; --force replaces it\n", fxID, report.Sanitize(paths.Steps))
+			all = append(all, made{failure: fmt.Sprintf("run %q: %s exists; --force replaces it", fxID, paths.Steps)})
+			continue
+		}
+		all = append(all, made{paths: paths, fx: fx})
+	}
+	outputs := cfg.rejectsPaths()
+	for _, m := range all {
+		if m.failure == "" {
+			outputs = append(outputs, namedPath{"the fixture " + m.paths.Steps, m.paths.Steps}, namedPath{"the fixture " + m.paths.Want, m.paths.Want})
+		}
+	}
+	if err := checkPaths(cfg.jobInputs(flagPath("--redact-key-file", cfg.RedactKeyFile)), outputs); err != nil {
+		return err
+	}
+	failed := 0
+	for _, m := range all {
+		if m.failure != "" {
+			fmt.Fprintf(stderr, "runaway fixture: %s\n", report.Sanitize(m.failure))
 			failed++
 			continue
 		}
-		if err := fixture.Write(paths, fx); err != nil {
-			return outputf("run %q: %v", fxID, err)
+		if ctx.Err() != nil {
+			return &InterruptedError{Msg: "interrupted"}
 		}
-		fmt.Fprintf(stderr, "%s: %s\n", report.Sanitize(paths.Steps), report.Sanitize(describeWant(fx.Want)))
-		if m := fx.Minimized; m != nil {
+		if err := fixture.Write(m.paths, m.fx); err != nil {
+			return outputf("run %q: %v", m.fx.Want.RunID, err)
+		}
+		fmt.Fprintf(stderr, "%s: %s\n", report.Sanitize(m.paths.Steps), report.Sanitize(describeWant(m.fx.Want)))
+		if mm := m.fx.Minimized; mm != nil {
 			note := ""
-			if m.Exhausted {
+			if mm.Exhausted {
 				note = " (budget reached: smaller, not minimal)"
 			}
 			fmt.Fprintf(stderr, "  minimized: %d -> %d steps, %d -> %d fields, %d detection calls%s\n",
-				m.StepsBefore, m.StepsAfter, m.FieldsBefore, m.FieldsAfter, m.Calls, note)
+				mm.StepsBefore, mm.StepsAfter, mm.FieldsBefore, mm.FieldsAfter, mm.Calls, note)
 		}
 	}
 	if failed > 0 {

@@ -75,12 +75,12 @@ func TestReportDoesNotDependOnInputOrder(t *testing.T) {
 				t.Fatal("the corpus has no conflicting steps")
 			}
 			got, _ := scanReports(t, reversed(inOrder), true, 0)
-			same(t, "files reversed", want, got, false)
+			sameReports(t, "files reversed", want, got, false)
 			paths := write(shuffled(corpus.lines, 1))
 			got, _ = scanReports(t, paths, true, 0)
-			same(t, "lines shuffled", want, got, true)
+			sameReports(t, "lines shuffled", want, got, true)
 			got, _ = scanReports(t, reversed(paths), false, 0)
-			same(t, "lines shuffled, files reversed", want, got, true)
+			sameReports(t, "lines shuffled, files reversed", want, got, true)
 			if corpus.name == "generated" {
 				// A small budget: the scan analyzes the runs that look
 				// finished while it reads. With the files reversed, the runs
@@ -93,12 +93,12 @@ func TestReportDoesNotDependOnInputOrder(t *testing.T) {
 				} else {
 					t.Error("no run was read again: the case is not exercised")
 				}
-				same(t, "files reversed, idle runs closed", want, got, false)
+				sameReports(t, "files reversed, idle runs closed", want, got, false)
 				return
 			}
 			for _, seed := range []uint64{2, 3} {
 				got, _ := scanReports(t, write(shuffled(corpus.lines, seed)), false, 0)
-				same(t, fmt.Sprintf("lines shuffled (seed %d)", seed), want, got, true)
+				sameReports(t, fmt.Sprintf("lines shuffled (seed %d)", seed), want, got, true)
 			}
 			// Every run is going on at once in the shuffled input: with a
 			// small budget the scan spills it to partitions.
@@ -106,7 +106,7 @@ func TestReportDoesNotDependOnInputOrder(t *testing.T) {
 			if !spilled {
 				t.Error("the scan did not spill")
 			}
-			same(t, "lines shuffled, spilled", want, got, true)
+			sameReports(t, "lines shuffled, spilled", want, got, true)
 		})
 	}
 }
@@ -207,7 +207,7 @@ var where = regexp.MustCompile(`DIR/[abc]\.jsonl:[0-9]+`)
 // same compares the reports of a scan with the wanted ones; moved, the
 // lines were moved, so data_problems' locations are left out (and the
 // Parquet file, which holds them, is not compared when there are any).
-func same(t *testing.T, name string, want, got map[string][]byte, moved bool) {
+func sameReports(t *testing.T, name string, want, got map[string][]byte, moved bool) {
 	t.Helper()
 	for f, g := range got {
 		w := want[f]

@@ -19,6 +19,7 @@ import (
 type output struct {
 	format string
 	path   string // "" or "-": stdout
+	flag   string // what names it in messages: "--out r.txt", "--output json=r.json"
 }
 
 // streamedFormats are written run by run as results arrive, so a scan of
@@ -32,7 +33,6 @@ var OutputFormats = append(slices.Clone(report.Formats), "parquet", "prom")
 // parseOutputs reads --output FORMAT=PATH values.
 func parseOutputs(specs []string) ([]output, error) {
 	var outs []output
-	seen := map[string]bool{}
 	for _, spec := range specs {
 		format, path, ok := strings.Cut(spec, "=")
 		if !ok || path == "" {
@@ -41,11 +41,7 @@ func parseOutputs(specs []string) ([]output, error) {
 		if !slices.Contains(OutputFormats, format) {
 			return nil, fmt.Errorf("--output %q: unknown format %q; want one of %s", spec, format, strings.Join(OutputFormats, ", "))
 		}
-		if path != "-" && seen[path] {
-			return nil, fmt.Errorf("--output %q: %s is written twice", spec, path)
-		}
-		seen[path] = true
-		outs = append(outs, output{format: format, path: path})
+		outs = append(outs, output{format: format, path: path, flag: "--output " + spec})
 	}
 	return outs, nil
 }

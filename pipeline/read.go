@@ -15,7 +15,6 @@ import (
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
-	"github.com/runawayhq/runaway/internal/atomicfile"
 	"github.com/runawayhq/runaway/internal/bufpool"
 	"github.com/runawayhq/runaway/pricing"
 	"github.com/runawayhq/runaway/report"
@@ -56,10 +55,16 @@ type input struct {
 	// spool, if set, keeps a copy of the inputs that cannot be read twice,
 	// for a second read of the same input (scan's html timelines).
 	spool *ingest.Spool
+	// closeRuns, if set with runIDs, collects the run ids of the input
+	// close to those asked for, for a run that is not found.
+	closeRuns *closeRuns
 
 	// skipped lists the files walks and listings passed over, as
 	// "name: why", in the order found.
 	skipped []string
+	// rejects is the rejects file of the read and its index (RejectsFile),
+	// pending until the job calls finishRejects.
+	rejects *rejectsOut
 	// progress is the bar of the read, nil when there is none.
 	progress *progress
 }
@@ -103,6 +108,12 @@ func (in *input) readInto(ctx context.Context, stdin io.Reader, stderr io.Writer
 	}
 	if in.MaxDocBytes < 1024 {
 		return nil, ingest.Stats{}, usagef("--max-doc-bytes must be at least 1024")
+	}
+	if in.Workers < 0 {
+		return nil, ingest.Stats{}, usagef("--workers %d: want at least 1 (0 is one per processor)", in.Workers)
+	}
+	if err := checkPatterns(in.Include, in.Exclude); err != nil {
+		return nil, ingest.Stats{}, err
 	}
 	policy, err := in.policy()
 	if err != nil {
@@ -150,13 +161,14 @@ func (in *input) readInto(ctx context.Context, stdin io.Reader, stderr io.Writer
 // collect reads every source into sink.
 func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, error], policy detect.Policy, sink batchSink, stderr io.Writer) (ingest.Stats, error) {
 	var err error
-	var rejectsFile *atomicfile.File
-	if in.RejectsFile != "" {
-		rejectsFile, err = atomicfile.Create(in.RejectsFile)
-		if err != nil {
+	if in.RejectsFile != "" && in.rejects == nil {
+		if in.rejects, err = createRejects(in.RejectsFile); err != nil {
 			return ingest.Stats{}, outputf("--rejects: %v", err)
 		}
-		defer rejectsFile.Abort()
+	}
+	rejects := in.rejects
+	if in.RejectsFile == "" {
+		rejects = nil // a second read: the first read's file holds the rejects
 	}
 	var prices *pricing.Table
 	if in.PricesFile != "" {
@@ -183,6 +195,7 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 		InFlightBytes: in.inFlightBytes,
 		RunIDs:        in.runIDs,
 		OnStepLine:    in.onStepLine,
+		OnOtherRun:    in.onOtherRun(),
 		OnSource: func(i int, name string) {
 			if named, ok := sink.(interface{ SetSourceName(int, string) }); ok {
 				named.SetSourceName(i, name)
@@ -193,16 +206,24 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 				fmt.Fprintf(stderr, "%s:%d: rejected: %s\n", report.Sanitize(r.File), r.Line, report.Sanitize(r.Reason))
 			}
 			printed++
+			if rejects != nil {
+				rejects.add(r)
+			}
 		},
 	}
-	if rejectsFile != nil {
-		opts.Rejects = rejectsFile
+	if rejects != nil {
+		opts.Rejects = rejects.lines
 	}
 	stats, err := ingest.ReadSeq(ctx, sources, opts, func(rec arrow.RecordBatch) error {
 		err := sink.Add(rec)
 		in.progress.setSteps(sink.Rows())
 		return err
 	})
+	if err == nil && ctx.Err() != nil {
+		// Cancelled while listing, the read may have ended early without an
+		// error: what it read is not the input, and must not pass for it.
+		err = ctx.Err()
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return stats, &InterruptedError{Msg: fmt.Sprintf("interrupted after %d lines; no report written", stats.Lines)}
@@ -210,20 +231,28 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 		return stats, &InputError{Err: err}
 	}
 	if printed > maxRejectMessages {
-		fmt.Fprintf(stderr, "... %d more rejected lines (see the summary; --rejects FILE keeps them all)\n", printed-maxRejectMessages)
+		fmt.Fprintln(stderr, in.rejectsNote(printed-maxRejectMessages))
 	}
 	for _, fail := range stats.Failed {
 		fmt.Fprintf(stderr, "runaway %s: skipped (--keep-going): %s\n", in.job, report.Sanitize(fail.Error()))
 	}
-	if rejectsFile != nil {
-		if err := rejectsFile.Commit(); err != nil {
-			return stats, outputf("--rejects: %v", err)
-		}
+	if rejects != nil {
+		// Committed when the job ends, unless it is interrupted first.
+		rejects.complete = true
 	}
 	if stats.EmptyFiles > 0 {
 		fmt.Fprintf(stderr, "runaway %s: warning: %d empty input file(s)\n", in.job, stats.EmptyFiles)
 	}
 	return stats, in.nothingPassesSilently(&stats, stderr)
+}
+
+// onOtherRun is the read's ingest.Options.OnOtherRun: nil unless close run
+// ids are collected.
+func (in *input) onOtherRun() func(string) {
+	if in.closeRuns == nil {
+		return nil
+	}
+	return in.closeRuns.add
 }
 
 // nothingPassesSilently reports the inputs that gave nothing: files a
@@ -264,6 +293,22 @@ func UnreadAsFailed(stats *ingest.Stats) {
 		stats.Failed = append(stats.Failed, ingest.SourceError{Source: u.Source,
 			Err: fmt.Errorf("no step read: %d line(s) rejected; line %d: %s", u.Rejected, u.Line, u.Reason)})
 	}
+}
+
+// checkPatterns finds a bad --include or --exclude pattern before anything
+// is read.
+func checkPatterns(include, exclude []string) error {
+	for _, set := range []struct {
+		flag     string
+		patterns []string
+	}{{"--include", include}, {"--exclude", exclude}} {
+		for _, p := range set.patterns {
+			if err := ingest.CheckPattern(p); err != nil {
+				return usagef("%s %q: %v", set.flag, p, err)
+			}
+		}
+	}
+	return nil
 }
 
 // strictErr is the error of --strict when lines were rejected.

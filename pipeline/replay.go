@@ -26,7 +26,7 @@ type ReplayConfig struct {
 
 // Replay reads the input, replays the guards over every run and writes
 // what each would have stopped.
-func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stderr io.Writer) error {
+func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	if cfg.Format != "table" && cfg.Format != "json" {
 		return usagef("--format %q: want table or json", cfg.Format)
 	}
@@ -37,11 +37,14 @@ func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stde
 	if err != nil {
 		return &UsageError{Err: err}
 	}
+	if err := checkPaths(cfg.jobInputs(flagPath("--labels", cfg.Labels)), append([]namedPath{flagPath("--out", cfg.Out)}, cfg.rejectsPaths()...)); err != nil {
+		return err
+	}
 	var truth map[string]replay.Label
 	if cfg.Labels != "" {
-		ls, err := score.ReadLabelsFile(cfg.Labels)
+		ls, err := readLabels(cfg.Labels)
 		if err != nil {
-			return inputf("--labels: %v", err)
+			return err
 		}
 		truth = make(map[string]replay.Label, len(ls))
 		for id, l := range ls {
@@ -53,6 +56,7 @@ func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stde
 		}
 	}
 	in := input{Config: cfg.Config, job: "replay"}
+	defer func() { err = in.finishRejects(err) }()
 	collector, policy, stats, err := in.read(ctx, stdin, stderr)
 	if err != nil {
 		return err

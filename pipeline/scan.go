@@ -83,13 +83,30 @@ func (cfg *ScanConfig) check() (*detect.Verdict, []output, error) {
 	if cfg.HTMLTimelines < 0 || cfg.HTMLTimelines > MaxHTMLTimelines {
 		return nil, nil, usagef("--html-timelines %d: want 0 to %d", cfg.HTMLTimelines, MaxHTMLTimelines)
 	}
+	if cfg.MaxRows < 0 {
+		return nil, nil, usagef("--max-rows %d: want 0 (all) or more", cfg.MaxRows)
+	}
+	if cfg.SpillDir != "" {
+		// Checked now, not at the first spill: a scan that spills late
+		// would otherwise fail after most of its work, as a runtime failure.
+		if st, err := os.Stat(cfg.SpillDir); err != nil || !st.IsDir() {
+			return nil, nil, usagef("--spill-dir %s: not a directory", cfg.SpillDir)
+		}
+	}
 	outputs, err := parseOutputs(cfg.Outputs)
 	if err != nil {
 		return nil, nil, &UsageError{Err: err}
 	}
-	outputs = append([]output{{format: cfg.Format, path: cfg.Out}}, outputs...)
+	outputs = append([]output{{format: cfg.Format, path: cfg.Out, flag: "--out " + cfg.Out}}, outputs...)
 	if n := countStdout(outputs); n > 1 {
 		return nil, nil, usagef("%d reports to stdout; give all but one a file", n)
+	}
+	var paths []namedPath
+	for _, o := range outputs {
+		paths = append(paths, namedPath{o.flag, o.path})
+	}
+	if err := checkPaths(cfg.jobInputs(), append(paths, cfg.rejectsPaths()...)); err != nil {
+		return nil, nil, err
 	}
 	return failOn, outputs, nil
 }
@@ -138,7 +155,7 @@ type scan struct {
 // when a run is at or above cfg.FailOn, or why the scan could not run
 // (ExitCode maps it). Scan does not tune the Go runtime: the CLI does,
 // for the process, before calling it.
-func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr io.Writer) (Summary, error) {
+func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr io.Writer) (_ Summary, err error) {
 	start := time.Now()
 	failOn, outputs, err := cfg.check()
 	if err != nil {
@@ -148,6 +165,8 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 		return Summary{}, usagef("--max-memory %d: want at least 64MiB", cfg.MaxMemory)
 	}
 	s := &scan{cfg: cfg, in: input{Config: cfg.Config, job: "scan"}}
+	defer func() { err = s.in.finishRejects(err) }()
+	removeStaleTemporaries(cfg.SpillDir, stderr)
 	inFlight, collected := memoryBudgets(cfg.MaxMemory)
 	s.in.inFlightBytes = int(inFlight)
 	s.in.reuseBuffers = int(inFlight)
@@ -192,6 +211,17 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 			stats.Rejected, rejectKinds(stats.RejectsByKind))
 	}
 	return s.analyze(ctx, store, stats, start, outputs, failOn, stdin, stdout, stderr)
+}
+
+// removeStaleTemporaries removes the spill directories and json spools
+// that scans killed before they could clean up (SIGKILL, the OOM killer)
+// left in dir, and says so: they can be gigabytes.
+func removeStaleTemporaries(dir string, stderr io.Writer) {
+	removed := append(spill.RemoveStale(dir), report.RemoveStaleSpools(dir)...)
+	if len(removed) > 0 {
+		fmt.Fprintf(stderr, "runaway scan: note: removed %d temporary file(s) left by scans that were killed: %s\n",
+			len(removed), strings.Join(removed, ", "))
+	}
 }
 
 // analyze analyzes every run once and writes every output from that pass:
@@ -415,7 +445,7 @@ func canReadTwice(args []string) bool {
 // from the first read.
 func (s *scan) reread() input {
 	in := s.in
-	in.RejectsFile, in.Progress, in.progress = "", false, nil
+	in.RejectsFile, in.rejects, in.Progress, in.progress = "", nil, false, nil
 	return in
 }
 

@@ -44,10 +44,22 @@ func Verify(ctx context.Context, cfg VerifyConfig, stdout, stderr io.Writer) err
 	if cfg.MaxLineBytes < 1024 {
 		return usagef("--max-line-bytes must be at least 1024")
 	}
-	for _, p := range append(append([]string(nil), cfg.Include...), cfg.Exclude...) {
-		if _, err := path.Match(p, ""); err != nil || p == "" {
-			return usagef("bad --include/--exclude pattern %q", p)
-		}
+	if cfg.Workers < 0 {
+		return usagef("--workers %d: want at least 1 (0 is one per processor)", cfg.Workers)
+	}
+	if err := checkPatterns(cfg.Include, cfg.Exclude); err != nil {
+		return err
+	}
+	// The report must not replace a fixture, nor be one the next time.
+	fixtures := inputs{reads: func(rel string) bool {
+		c := fixture.Case{Rel: strings.TrimSuffix(strings.TrimSuffix(rel, fixture.WantSuffix), fixture.StepsSuffix)}
+		return fixture.Discovers(rel) && len(filterCases([]fixture.Case{c}, cfg.Include, cfg.Exclude)) > 0
+	}}
+	for _, p := range cfg.Paths {
+		fixtures.add(namedPath{"the fixtures " + p, p})
+	}
+	if err := checkPaths(fixtures, []namedPath{flagPath("--out", cfg.Out)}); err != nil {
+		return err
 	}
 	cases, err := fixture.Discover(cfg.Paths)
 	if err != nil {

@@ -407,14 +407,27 @@ func overviewRun(k int, r *detect.RunResult) pageRun {
 }
 
 // explainCommand is the command that prints the run's step-by-step
-// timeline, the run id quoted for a POSIX shell. An id with a character a
-// terminal would interpret cannot be copied from the page as is: the page
-// says so instead.
+// timeline, the run id quoted for a POSIX shell, after "--" when it starts
+// with '-' so that runaway does not take it for a flag. An id with a
+// character a terminal would interpret cannot be copied from the page as
+// is: the page says so instead.
 func explainCommand(id string) string {
 	if sanitize(id) != id {
 		return "runaway explain RUN_ID PATH... (this run id holds control characters: copy it from the json output)"
 	}
-	return "runaway explain '" + strings.ReplaceAll(id, "'", `'\''`) + "' PATH..."
+	if strings.HasPrefix(id, "-") {
+		return "runaway explain -- " + ShellQuote(id) + " PATH..."
+	}
+	return "runaway explain " + ShellQuote(id) + " PATH..."
+}
+
+// ShellQuote is s as one word of a POSIX shell: as it is when every byte
+// is one no shell treats specially, else in single quotes.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/@%+=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // spark is a run's findings over its steps: the wasted part shaded, one

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/internal/tmpfiles"
 )
 
 // JSONSpool writes the json document of a scan whose runs arrive one at a
@@ -21,10 +22,19 @@ type JSONSpool struct {
 	line []byte // a run's json, its buffer kept for the next
 }
 
+// spoolBase starts a spool file's name, which tmpfiles completes with the
+// pid: runaway-json-<pid>-<random>.spool.
+const spoolBase = "runaway-json-"
+
+// RemoveStaleSpools removes the spool files of processes that no longer
+// exist left in dir ("" is os.TempDir()), killed before they could
+// (tmpfiles.RemoveStale), and returns their paths.
+func RemoveStaleSpools(dir string) []string { return tmpfiles.RemoveStale(dir, spoolBase) }
+
 // NewJSONSpool spools into a new temporary file in dir ("" is the system's
 // temporary directory); Close removes it.
 func NewJSONSpool(dir string) (*JSONSpool, error) {
-	f, err := os.CreateTemp(dir, "runaway-json-*.spool")
+	f, err := os.CreateTemp(dir, tmpfiles.Prefix(spoolBase)+"*.spool")
 	if err != nil {
 		return nil, err
 	}

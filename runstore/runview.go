@@ -25,7 +25,8 @@ type runView struct {
 	// or memory.
 	rows     []int32
 	at       []int32
-	inOrder  bool // order kept the rows' order (gather did not sort them)
+	lines    stepLines // gather's scratch
+	inOrder  bool      // order kept the rows' order (gather did not sort them)
 	posBuilt bool
 	next     int // where position's last search ended in rows
 }
@@ -137,19 +138,26 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	}
 	v.inOrder = sorted
 	kept := v.order[:0]
-	for i, row := range v.order {
-		if i > 0 && c.step.at(row) == c.step.at(v.order[i-1]) {
-			prev := v.order[i-1]
-			if c.lineHash.at(row) == c.lineHash.at(prev) {
-				v.Duplicates++
-				v.problem("step %d logged twice with identical content (%s and %s); the copy was ignored",
-					c.step.at(row), c.where(prev), c.where(row))
-				continue
-			}
-			v.Conflicts++
-			v.problem("step %d logged twice with different content (%s and %s); both were analyzed",
-				c.step.at(row), c.where(prev), c.where(row))
+	group := 0 // kept[group:] are the rows kept of the current step
+	for _, row := range v.order {
+		if len(kept) == 0 || c.step.at(row) != c.step.at(kept[len(kept)-1]) {
+			group = len(kept)
+			v.lines.reset()
+			kept = append(kept, row)
+			continue
 		}
+		// A copy is compared with every line kept of its step, not only
+		// the row before it: that one may be a conflicting version, and
+		// messages must name a line the analysis holds.
+		if same, ok := v.lines.same(c, kept[group:], row); ok {
+			v.Duplicates++
+			v.problem("step %d logged twice with identical content (kept %s, dropped %s)",
+				c.step.at(row), c.where(same), c.where(row))
+			continue
+		}
+		v.Conflicts++
+		v.problem("step %d logged twice with different content (%s and %s); both were analyzed",
+			c.step.at(row), c.where(kept[group]), c.where(row))
 		kept = append(kept, row)
 	}
 	v.order = kept
@@ -265,6 +273,48 @@ func (v *runView) problem(format string, a ...any) {
 	if len(v.DataProblems) < maxDataProblems {
 		v.DataProblems = append(v.DataProblems, fmt.Sprintf(format, a...))
 	}
+}
+
+// linearLines is the most kept rows of a step sameLine compares one by
+// one; past it, a map keeps a logger that numbers every step 0 from
+// costing the square of its lines.
+const linearLines = 16
+
+// stepLines finds, among the rows kept so far of one step, the one whose
+// line is identical to another row's.
+type stepLines struct {
+	index   map[uint32]int32 // line hash -> the first row kept with it, past linearLines
+	indexed int              // kept rows in index
+}
+
+func (s *stepLines) reset() { s.indexed = 0 }
+
+// same returns the row of kept (the rows kept so far of row's step, in
+// order) whose line is identical to row's.
+func (s *stepLines) same(c *Collector, kept []int32, row int32) (int32, bool) {
+	h := c.lineHash.at(row)
+	if len(kept) <= linearLines {
+		for _, k := range kept {
+			if c.lineHash.at(k) == h {
+				return k, true
+			}
+		}
+		return 0, false
+	}
+	if s.index == nil {
+		s.index = map[uint32]int32{}
+	}
+	if s.indexed == 0 {
+		clear(s.index)
+	}
+	for _, k := range kept[s.indexed:] {
+		if _, ok := s.index[c.lineHash.at(k)]; !ok {
+			s.index[c.lineHash.at(k)] = k
+		}
+	}
+	s.indexed = len(kept)
+	k, ok := s.index[h]
+	return k, ok
 }
 
 func (c *Collector) where(row int32) string {

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/internal/tmpfiles"
 	"github.com/runawayhq/runaway/runstore"
 )
 
@@ -140,7 +141,7 @@ func (s *Store) makeDir() error {
 	if s.dir != "" {
 		return nil
 	}
-	dir, err := os.MkdirTemp(s.opts.Dir, "runaway-spill-")
+	dir, err := os.MkdirTemp(s.opts.Dir, tmpfiles.Prefix(dirBase))
 	if err != nil {
 		return fmt.Errorf("spill: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/internal/tmpfiles"
 	"github.com/runawayhq/runaway/runstore"
 )
 
@@ -196,6 +197,15 @@ func (s *Store) spill() error {
 	s.cur = runstore.NewCollector(slices.Clone(s.names))
 	return nil
 }
+
+// dirBase starts the name of a store's temporary directory, which
+// tmpfiles completes with the pid: runaway-spill-<pid>-<random>.
+const dirBase = "runaway-spill-"
+
+// RemoveStale removes the temporary directories stores of processes that
+// no longer exist left in dir ("" is os.TempDir()), killed before they
+// could (tmpfiles.RemoveStale), and returns their paths.
+func RemoveStale(dir string) []string { return tmpfiles.RemoveStale(dir, dirBase) }
 
 // Close releases what the store holds and removes its temporary files. It
 // may be called more than once.

@@ -36,7 +36,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	cfg.Config = in.config(fs, fs.Args(), stderr)
-	ctx, stop := interruptible()
+	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()
 	return exit("eval", fs, stderr, pipeline.Eval(ctx, cfg, stdin, stdout, stderr))

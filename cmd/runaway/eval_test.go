@@ -35,7 +35,7 @@ func TestEvalExitCodes(t *testing.T) {
 		{[]string{"eval", "--labels", labels, "--format", "xml", corpus}, exitUsage, "--format"},
 		{[]string{"eval", "--labels", labels, "--min-recall", "1.5", corpus}, exitUsage, "--min-recall"},
 		{[]string{"eval", "--labels", "no/such/labels.jsonl", corpus}, exitFailure, "no/such/labels.jsonl"},
-		{[]string{"eval", "--labels", bad, corpus}, exitFailure, `line 1: label "maybe"`},
+		{[]string{"eval", "--labels", bad, corpus}, exitUsage, `line 1: label "maybe"`}, // not a labels file: the flag names the wrong file
 		{[]string{"eval", "--labels", labels, "no/such/corpus.jsonl"}, exitFailure, "no/such/corpus.jsonl"},
 		// Findings are not failures; a missed threshold is.
 		{[]string{"eval", "--labels", labels, corpus}, exitClean, ""},

@@ -43,7 +43,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg.RunIDs = append([]string{fs.Arg(0)}, more...)
 	cfg.Config = in.config(fs, fs.Args()[1:], stderr)
 	cfg.Color = colorWanted(stdout)
-	ctx, stop := interruptible()
+	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()
 	return exit("explain", fs, stderr, pipeline.Explain(ctx, cfg, stdin, stdout, stderr))

@@ -49,7 +49,7 @@ func runFixture(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg.Config = in.config(fs, paths, stderr)
 	cfg.BeforeMinimize = relaxGCForMinimize
-	ctx, stop := interruptible()
+	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()
 	return exit("fixture", fs, stderr, pipeline.Fixture(ctx, cfg, stdin, stderr))

@@ -7,18 +7,14 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/runawayhq/runaway/internal/atomicfile"
 	"github.com/runawayhq/runaway/pipeline"
-	"github.com/runawayhq/runaway/synth"
 )
 
 func runGen(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("gen", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		cfg    synth.Config
-		out    string
-		labels string
+		cfg    pipeline.GenConfig
 		causes string
 		size   string
 	)
@@ -28,8 +24,8 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.Interleave, "interleave", 16, "runs whose steps are interleaved in the output")
 	fs.StringVar(&causes, "causes", "", "comma-separated root causes to inject (default: all)")
 	fs.StringVar(&size, "size", "", "generate about this much data instead of --runs (e.g. 100MB, 1GB)")
-	fs.StringVarP(&out, "out", "o", "", "write the steps to FILE (atomically; default stdout)")
-	fs.StringVar(&labels, "labels", "", "write the labels (one JSON per run) to FILE")
+	fs.StringVarP(&cfg.Out, "out", "o", "", "write the steps to FILE (atomically; default stdout)")
+	fs.StringVar(&cfg.Labels, "labels", "", "write the labels (one JSON per run) to FILE")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: runaway gen [flags]\n\nWrites a deterministic synthetic corpus of agent step logs with one labelled\nrunaway pattern per runaway run and realistic confounders in healthy runs.\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -46,41 +42,13 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	if size != "" {
 		n, err := parseSize(size)
 		if err != nil {
-			fmt.Fprintf(stderr, "runaway gen: --size: %s\n", errText(err))
-			return exitUsage
+			return exit("gen", fs, stderr, &pipeline.UsageError{Err: fmt.Errorf("--size: %w", err)})
 		}
 		cfg.TargetBytes = n
 	}
-	if cfg.RunawayRate < 0 || cfg.RunawayRate > 1 || cfg.Runs < 0 {
-		fmt.Fprintln(stderr, "runaway gen: --runaway-rate must be within 0..1 and --runs >= 0")
-		return exitUsage
-	}
-	var labelsFile *atomicfile.File
-	var labelsW io.Writer
-	if labels != "" {
-		f, err := atomicfile.Create(labels)
-		if err != nil {
-			fmt.Fprintf(stderr, "runaway gen: --labels: %s\n", errText(err))
-			return exitFailure
-		}
-		defer f.Abort()
-		labelsFile, labelsW = f, f
-	}
-	var sum synth.Summary
-	err := pipeline.WriteOutput(out, stdout, func(w io.Writer) error {
-		var err error
-		sum, err = synth.Generate(cfg, w, labelsW)
-		return err
-	})
-	if err == nil && labelsFile != nil {
-		err = labelsFile.Commit()
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "runaway gen: %s\n", errText(err))
-		return exitFailure
-	}
-	fmt.Fprintf(stderr, "runaway gen: %d runs (%d runaway), %d lines, %d bytes\n", sum.Runs, sum.RunawayRuns, sum.Lines, sum.Bytes)
-	return exitClean
+	ctx, stop := interruptible(stderr)
+	defer stop()
+	return exit("gen", fs, stderr, pipeline.Gen(ctx, cfg, stdout, stderr))
 }
 
 // parseSize reads 500KB, 100MB, 1GB, 1.5GiB or a plain byte count.

@@ -21,7 +21,7 @@ type inputFlags struct {
 
 func bindInputFlags(fs *pflag.FlagSet, f *inputFlags) {
 	d := pipeline.DefaultConfig()
-	fs.StringVar(&f.cfg.RejectsFile, "rejects", "", "write every rejected input line, verbatim, to FILE")
+	fs.StringVar(&f.cfg.RejectsFile, "rejects", "", "write every rejected input line, verbatim, to FILE, and the file and line each came from to FILE"+pipeline.RejectsIndexSuffix+" (docs/output.md)")
 	fs.BoolVar(&f.cfg.Strict, "strict", false, "exit 3 when any input line is rejected")
 	fs.BoolVar(&f.cfg.KeepGoing, "keep-going", false, "skip inputs that cannot be read or give no step, and mark the report partial, instead of exit 3")
 	fs.IntVar(&f.cfg.MaxLineBytes, "max-line-bytes", d.MaxLineBytes, "reject lines longer than this")
@@ -30,7 +30,7 @@ func bindInputFlags(fs *pflag.FlagSet, f *inputFlags) {
 	fs.StringVar(&f.cfg.PricesFile, "prices", "", "price table (JSON, the shape of the built-in pricing/prices.json) for estimating the cost of steps that log tokens and a model but no cost; default: the built-in table")
 	fs.IntVar(&f.cfg.MaxDocBytes, "max-doc-bytes", d.MaxDocBytes, "reject a document read whole (a trajectory file, one line of a file of them) longer than this")
 	fs.StringVar(&f.cfg.PolicyFile, "policy", "", "YAML file of detector thresholds (see 'runaway detectors')")
-	fs.IntVar(&f.cfg.Workers, "workers", d.Workers, "decode and analysis goroutines")
+	fs.IntVar(&f.cfg.Workers, "workers", d.Workers, "decode and analysis goroutines (0: one per processor)")
 	fs.StringSliceVar(&f.cfg.Include, "include", nil, "read only files and objects whose name matches one of these globs (a pattern with / matches the path below the directory or prefix given)")
 	fs.StringSliceVar(&f.cfg.Exclude, "exclude", nil, "skip files and objects whose name matches one of these globs")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar (it is only drawn when stderr is a terminal)")

@@ -43,7 +43,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return listGuards(stdout, stderr)
 	}
 	cfg.Config = in.config(fs, fs.Args(), stderr)
-	ctx, stop := interruptible()
+	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()
 	return exit("replay", fs, stderr, pipeline.Replay(ctx, cfg, stdin, stdout, stderr))

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/spf13/pflag"
@@ -123,11 +124,47 @@ func exit(cmd string, fs *pflag.FlagSet, stderr io.Writer, err error) int {
 	return pipeline.ExitCode(err)
 }
 
-// interruptible is the context of a job: until stop, SIGINT and SIGTERM
-// cancel it instead of killing the process, so that the job removes its
-// temporary files and writes no report.
-func interruptible() (ctx context.Context, stop context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+// interruptible is the context of a job: until stop, SIGINT, SIGTERM,
+// SIGHUP (the terminal closed) and SIGQUIT cancel it instead of killing the
+// process, so that the job removes its temporary files, commits no output,
+// and ends with the interrupted exit code, 3. SIGQUIT would otherwise end
+// the process with exit 2, the usage code; it still prints every
+// goroutine's stack to stderr first, which is what it is sent for when a
+// job hangs.
+func interruptible(stderr io.Writer) (ctx context.Context, stop context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-sigs:
+			if sig == syscall.SIGQUIT {
+				fmt.Fprintln(stderr, "runaway: SIGQUIT: the stacks of every goroutine follow; stopping")
+				_ = pprof.Lookup("goroutine").WriteTo(stderr, 2)
+			}
+			cancel()
+		case <-done:
+			return
+		}
+		// A job blocked where a signal cannot reach it (a read of a
+		// terminal or of a pipe whose writer is idle) would never end: a
+		// second signal ends the process at once. Its temporary files are
+		// removed by the next run (internal/tmpfiles).
+		select {
+		case <-sigs:
+			fmt.Fprintln(stderr, "runaway: second signal: exiting now, without cleaning up")
+			os.Exit(exitFailure)
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		// Signals that come later, while the job cleans up, are caught too:
+		// signal.Stop only after the job has returned.
+		signal.Stop(sigs)
+		close(done)
+		cancel()
+	}
 }
 
 // colorWanted: colour only on a terminal, and never when NO_COLOR is set

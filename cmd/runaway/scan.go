@@ -26,7 +26,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.FailOn, "fail-on", d.FailOn, "exit 1 when a run is at or above this verdict: runaway, suspicious, never")
 	fs.IntVar(&cfg.MaxRows, "max-rows", 0, "table and html: show at most this many flagged runs (0 = all; html: at most 500)")
 	fs.StringVar(&maxMemory, "max-memory", "1GiB", "memory the scan aims to stay under (at least 64MiB); runs that look finished are analyzed while reading, and input that does not fit spills to --spill-dir, partitioned by run id")
-	fs.StringVar(&cfg.SpillDir, "spill-dir", "", "directory for temporary files: spilled input, results of runs analyzed early (default: $TMPDIR or /tmp); they are removed on exit")
+	fs.StringVar(&cfg.SpillDir, "spill-dir", "", "existing directory for temporary files: spilled input, results of runs analyzed early (default: $TMPDIR or /tmp); they are removed on exit")
 	fs.StringArrayVar(&cfg.Outputs, "output", nil, "also write FORMAT=PATH from the same pass (repeatable); FORMAT: "+strings.Join(pipeline.OutputFormats, ", "))
 	fs.BoolVar(&cfg.Redact, "redact", false, "replace args values in evidence, messages and headlines, and secrets anywhere (run ids, tools, error types, memory ids), with stable placeholders, in every output (docs/output.md)")
 	fs.IntVar(&cfg.HTMLTimelines, "html-timelines", d.HTMLTimelines, fmt.Sprintf("html: embed the step-by-step timelines of this many flagged runs, the first in the page's order, read again from the input (0 = none, at most %d)", pipeline.MaxHTMLTimelines))
@@ -44,7 +44,7 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := cfg.Validate(); err != nil {
 		return exit("scan", fs, stderr, err)
 	}
-	ctx, stop := interruptible()
+	ctx, stop := interruptible(stderr)
 	defer stop()
 	n, err := humanize.ParseBytes(maxMemory)
 	if err != nil || n < pipeline.MinMemory {

@@ -41,7 +41,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	cfg.Config = in.config(fs, fs.Args(), stderr)
-	ctx, stop := interruptible()
+	ctx, stop := interruptible(stderr)
 	defer stop()
 	return exit("verify", fs, stderr, pipeline.Verify(ctx, cfg, stdout, stderr))
 }

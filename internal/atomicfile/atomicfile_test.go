@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // entries lists a directory's names, so tests can prove no temp file is left.
@@ -333,5 +335,99 @@ func TestReaderNeverSeesPartialFile(t *testing.T) {
 	}
 	if got := readFile(t, path); got != string(newContent) {
 		t.Fatal("final content is not the last committed version")
+	}
+}
+
+// Files committed together appear together, and a failure leaves no new
+// one beside an old one it does not match.
+func TestCommitAllIsBothOrNeither(t *testing.T) {
+	dir := t.TempDir()
+	data, index := filepath.Join(dir, "rejects"), filepath.Join(dir, "rejects.index")
+	create := func(path, text string) *File {
+		f, err := Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Write([]byte(text))
+		return f
+	}
+	if err := CommitAll(create(index, "i1"), create(data, "d1")); err != nil {
+		t.Fatal(err)
+	}
+	if readFile(t, data) != "d1" || readFile(t, index) != "i1" {
+		t.Fatal("first commit")
+	}
+
+	// A write that failed: neither target changes.
+	broken := create(data, "d2")
+	broken.err = errors.New("disk full")
+	if err := CommitAll(create(index, "i2"), broken); err == nil {
+		t.Fatal("a failed write committed")
+	}
+	if readFile(t, data) != "d1" || readFile(t, index) != "i1" {
+		t.Fatal("a failed write changed a target")
+	}
+
+	// The second rename fails (its target became a directory that is not
+	// empty): the first target, renamed already, is removed.
+	second := create(data, "d3")
+	first := create(index, "i3")
+	os.Remove(data)
+	os.MkdirAll(filepath.Join(data, "x"), 0o755)
+	if err := CommitAll(first, second); err == nil {
+		t.Fatal("a failed rename committed")
+	}
+	if _, err := os.Stat(index); !os.IsNotExist(err) {
+		t.Fatalf("the index is left without its data: %v", err)
+	}
+	if got := entries(t, dir); !slices.Equal(got, []string{"rejects"}) {
+		t.Fatalf("left behind: %v", got)
+	}
+}
+
+// Temporary files carry their process's pid; the next Create of the same
+// path removes those of processes that are gone (SIGKILL cannot be
+// caught), once a minute old, and no other.
+func TestCreateRemovesStaleTemporariesOfThePath(t *testing.T) {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip(err)
+	}
+	dead, live := cmd.Process.Pid, os.Getppid()
+	dir := t.TempDir()
+	old := time.Now().Add(-2 * time.Minute)
+	mk := func(name string, stale bool) {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte("half a report"), 0o644)
+		if stale {
+			os.Chtimes(p, old, old)
+		}
+	}
+	mk(fmt.Sprintf(".out.json.tmp-%d-0123abcd", dead), true)
+	keep := []string{
+		fmt.Sprintf(".out.json.tmp-%d-fresh", dead), // may be a run that is still starting
+		fmt.Sprintf(".out.json.tmp-%d-live", live),  // its process runs
+		fmt.Sprintf(".other.json.tmp-%d-x", dead),   // another path's: its own Create removes it
+		".out.json.tmp-0123abcd",                    // no pid: not ours to judge
+	}
+	mk(keep[0], false)
+	mk(keep[1], true)
+	mk(keep[2], true)
+	mk(keep[3], true)
+	f, err := Create(filepath.Join(dir, "out.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tmp := filepath.Base(f.tmp.Name()); !strings.HasPrefix(tmp, fmt.Sprintf(".out.json.tmp-%d-", os.Getpid())) {
+		t.Errorf("temporary file %s does not name the process", tmp)
+	}
+	f.Write([]byte("{}"))
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	want := append(slices.Clone(keep), "out.json")
+	slices.Sort(want)
+	if got := entries(t, dir); !slices.Equal(got, want) {
+		t.Fatalf("entries %v, want %v", got, want)
 	}
 }
