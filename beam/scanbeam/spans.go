@@ -76,15 +76,21 @@ func inputOrder(a, b SpanPart) int {
 	return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.Src, b.Src), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Seq, b.Seq))
 }
 
-// nameSpansFn names the run of each span of one trace, as the scan does
-// (adapters.NameRuns), and sends the span to its run's group.
-func nameSpansFn(_ string, parts func(*SpanPart) bool, emit func(string, SpanPart)) error {
+// sortedSpans is a group's spans in inputOrder.
+func sortedSpans(parts func(*SpanPart) bool) []SpanPart {
 	var all []SpanPart
 	var p SpanPart
 	for parts(&p) {
 		all = append(all, p)
 	}
 	slices.SortFunc(all, inputOrder)
+	return all
+}
+
+// nameSpansFn names the run of each span of one trace, as the scan does
+// (adapters.NameRuns), and sends the span to its run's group.
+func nameSpansFn(_ string, parts func(*SpanPart) bool, emit func(string, SpanPart)) error {
+	all := sortedSpans(parts)
 	spans := make([]adapters.Span, len(all))
 	for i := range all {
 		var err error
@@ -108,12 +114,7 @@ type assembleSpansFn struct {
 
 func (f *assembleSpansFn) ProcessElement(_ context.Context, run string, parts func(*SpanPart) bool,
 	emit func(string, Rows), dead func(Dead), summary func(string)) error {
-	var all []SpanPart
-	var p SpanPart
-	for parts(&p) {
-		all = append(all, p)
-	}
-	slices.SortFunc(all, inputOrder)
+	all := sortedSpans(parts)
 	held := make([]ingest.HeldSpan, len(all))
 	var names []string
 	for i := range all {
