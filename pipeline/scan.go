@@ -40,7 +40,10 @@ type ScanConfig struct {
 	// timelines of, read again from the input (0 to MaxHTMLTimelines).
 	HTMLTimelines int
 	Redact        bool // --redact: placeholders for args values in every output
-	Color         bool // colour a table written to stdout (the CLI: stdout is a terminal, no NO_COLOR)
+	Color         bool // colour a table written to stdout (the CLI's --color)
+	// Width is the terminal width the table written to stdout fits,
+	// cutting its free text; 0 (a file, a pipe) cuts nothing.
+	Width int
 
 	// FailOn is the verdict at or above which Scan returns a
 	// *FindingsError: "runaway", "suspicious" or "never" (--fail-on).
@@ -52,6 +55,9 @@ type ScanConfig struct {
 	MaxMemory int64
 	SpillDir  string
 }
+
+// FailOnLevels are the values of ScanConfig.FailOn (--fail-on).
+var FailOnLevels = []string{"runaway", "suspicious", "never"}
 
 // DefaultScanConfig is the CLI's defaults for scan.
 func DefaultScanConfig() ScanConfig {
@@ -75,7 +81,7 @@ func (cfg *ScanConfig) Validate() error {
 func (cfg *ScanConfig) check() (*detect.Verdict, []output, error) {
 	failOn, ok := parseFailOn(cfg.FailOn)
 	if !ok {
-		return nil, nil, usagef("--fail-on %q: want runaway, suspicious or never", cfg.FailOn)
+		return nil, nil, usagef("--fail-on %q: want one of %s", cfg.FailOn, strings.Join(FailOnLevels, ", "))
 	}
 	if !slices.Contains(report.Formats, cfg.Format) {
 		return nil, nil, usagef("--format %q: want one of %s", cfg.Format, strings.Join(report.Formats, ", "))
@@ -298,7 +304,10 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		if slices.Contains(streamedFormats, o.format) {
 			continue
 		}
-		opts := report.Options{Color: toStdout(o.path) && s.cfg.Color, MaxRows: s.cfg.MaxRows}
+		opts := report.Options{MaxRows: s.cfg.MaxRows}
+		if toStdout(o.path) {
+			opts.Color, opts.Width = s.cfg.Color, s.cfg.Width
+		}
 		if err := writeFinal(o, stdout, result, spool, overview, opts, timing); err != nil {
 			return summary, outputf("writing the %s report: %v", o.format, err)
 		}
