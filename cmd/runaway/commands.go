@@ -96,7 +96,9 @@ func commands() []command {
 			summary: "list the detectors, or print one's document",
 			about:   "Lists the detectors with their root cause and thresholds (key=default, and where the default\ncomes from), or prints one detector's page.",
 			flags:   func() *pflag.FlagSet { return newFlagSet("detectors") }, operands: operandsDetectors,
-			run: func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runDetectors(args, stdout, stderr) }},
+			run: func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+				return runDetectors(args, stdout, stderr)
+			}},
 		{name: "schema", synopsis: []string{""},
 			summary: "print the input JSON Schema",
 			about:   "Prints the JSON Schema of runaway's input step lines (docs/schema.md).",
@@ -110,7 +112,9 @@ func commands() []command {
 				"  zsh:  runaway completion zsh > \"${fpath[1]}/_runaway\"\n" +
 				"  fish: runaway completion fish > ~/.config/fish/completions/runaway.fish",
 			flags: func() *pflag.FlagSet { return newFlagSet("completion") }, operands: operandsShells,
-			run: func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runCompletion(args, stdout, stderr) }},
+			run: func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+				return runCompletion(args, stdout, stderr)
+			}},
 		{name: "man", synopsis: []string{""},
 			summary: "print the manual page (roff; man -l <(runaway man) shows it)",
 			about:   "Prints runaway's manual page in roff, the text of docs/man/runaway.1.",
@@ -125,7 +129,9 @@ func commands() []command {
 			summary: "print the version",
 			about:   "Prints runaway's version, the input and output schema versions, and the Go version.",
 			flags:   func() *pflag.FlagSet { return newFlagSet("version") },
-			run:     func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runVersion(args, stdout, stderr) }},
+			run: func(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+				return runVersion(args, stdout, stderr)
+			}},
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"testing"
 )
 
-
 // TestGenerated fails when a file generated from the commands table is not
 // what the code says: the man page, and the reference part of
 // docs/cli.md. -update rewrites them.
