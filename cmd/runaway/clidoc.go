@@ -21,7 +21,7 @@ func cliReference() string {
 	var b strings.Builder
 	b.WriteString("| command | what it does |\n|---|---|\n")
 	for _, c := range commands() {
-		fmt.Fprintf(&b, "| [`%s`](#runaway-%s) | %s |\n", c.name, c.name, report.MarkdownText(c.summary))
+		fmt.Fprintf(&b, "| [`%s`](#runaway-%s) | %s |\n", c.name, c.name, report.MarkdownCell(c.summary))
 	}
 	for _, c := range commands() {
 		fmt.Fprintf(&b, "\n### runaway %s\n\n```\n", c.name)
@@ -52,7 +52,7 @@ func cliReference() string {
 					value = strings.Join(vs, " \\| ")
 				}
 				fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", report.MarkdownCode(name, true), mdCodeOrEmpty(value),
-					mdCodeOrEmpty(strings.Trim(flagDefault(f), `"`)), report.MarkdownText(f.Usage))
+					mdCodeOrEmpty(strings.Trim(flagDefault(f), `"`)), report.MarkdownCell(f.Usage))
 			}
 		}
 	}
