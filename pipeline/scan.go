@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"html/template"
@@ -48,6 +49,10 @@ type ScanConfig struct {
 	// FailOn is the verdict at or above which Scan returns a
 	// *FindingsError: "runaway", "suspicious" or "never" (--fail-on).
 	FailOn string
+	// JUnitFailOn is the verdict at or above which a run is a failure in
+	// the junit output, as FailOn; "" is "runaway" (the CLI: --fail-on
+	// when given, so that the report and the exit code agree).
+	JUnitFailOn string
 
 	// MaxMemory is the memory the scan aims to stay under, in bytes (at
 	// least MinMemory; --max-memory). SpillDir holds the temporary files
@@ -82,6 +87,9 @@ func (cfg *ScanConfig) check() (*detect.Verdict, []output, error) {
 	failOn, ok := parseFailOn(cfg.FailOn)
 	if !ok {
 		return nil, nil, usagef("--fail-on %q: want one of %s", cfg.FailOn, strings.Join(FailOnLevels, ", "))
+	}
+	if _, ok := parseFailOn(cmp.Or(cfg.JUnitFailOn, "runaway")); !ok {
+		return nil, nil, usagef("junit: fail-on %q: want one of %s", cfg.JUnitFailOn, strings.Join(FailOnLevels, ", "))
 	}
 	if !slices.Contains(report.Formats, cfg.Format) {
 		return nil, nil, usagef("--format %q: want one of %s", cfg.Format, strings.Join(report.Formats, ", "))
@@ -206,9 +214,13 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		redactor = redact.New(nil)
 	}
 	var spool *report.JSONSpool
+	var junit *report.JUnitSpool
 	defer func() {
 		if spool != nil {
 			spool.Close()
+		}
+		if junit != nil {
+			junit.Close()
 		}
 	}()
 	progress := s.in.progress
@@ -223,6 +235,14 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 				if spool, err = report.NewJSONSpool(s.cfg.SpillDir); err != nil {
 					progress.finish()
 					return Summary{}, outputf("json output: %v", err)
+				}
+			}
+			if o.format == "junit" && junit == nil {
+				failAt, _ := parseFailOn(cmp.Or(s.cfg.JUnitFailOn, "runaway")) // checked by check
+				var err error
+				if junit, err = report.NewJUnitSpool(s.cfg.SpillDir, failAt); err != nil {
+					progress.finish()
+					return Summary{}, outputf("junit output: %v", err)
 				}
 			}
 			continue
@@ -271,6 +291,11 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 				return fmt.Errorf("json output: %w", err)
 			}
 		}
+		if junit != nil {
+			if err := junit.Add(r); err != nil {
+				return fmt.Errorf("junit output: %w", err)
+			}
+		}
 		for _, ss := range streamed {
 			if err := ss.add(r); err != nil {
 				return fmt.Errorf("%s output: %w", ss.out.format, err)
@@ -308,7 +333,7 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		if toStdout(o.path) {
 			opts.Color, opts.Width = s.cfg.Color, s.cfg.Width
 		}
-		if err := writeFinal(o, stdout, result, spool, overview, opts, timing); err != nil {
+		if err := writeFinal(o, stdout, result, spool, junit, overview, opts, timing); err != nil {
 			return summary, outputf("writing the %s report: %v", o.format, err)
 		}
 	}

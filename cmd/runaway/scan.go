@@ -27,7 +27,7 @@ func (c *scanCmd) flagSet() *pflag.FlagSet {
 	fs.StringVar(&c.cfg.Format, "format", d.Format, "output format: "+strings.Join(report.Formats, ", "))
 	setValues(fs, "format", report.Formats...)
 	fs.StringVarP(&c.cfg.Out, "out", "o", "", "write the report to FILE (atomically) instead of stdout")
-	fs.StringVar(&c.cfg.FailOn, "fail-on", d.FailOn, "exit 1 when a run is at or above this verdict: "+strings.Join(pipeline.FailOnLevels, ", "))
+	fs.StringVar(&c.cfg.FailOn, "fail-on", d.FailOn, "exit 1 when a run is at or above this verdict: "+strings.Join(pipeline.FailOnLevels, ", ")+"; also the runs that fail in --output junit (default there: runaway)")
 	setValues(fs, "fail-on", pipeline.FailOnLevels...)
 	fs.IntVar(&c.cfg.MaxRows, "max-rows", 0, "table and html: show at most this many flagged runs (0 = all; html: at most 500)")
 	fs.StringVar(&c.maxMemory, "max-memory", "1GiB", "memory the scan aims to stay under (at least 64MiB); runs that look finished are analyzed while reading, and input that does not fit spills to --spill-dir, partitioned by run id")
@@ -49,6 +49,9 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg := c.cfg
 	cfg.Config = c.in.config(fs, fs.Args(), stderr)
+	if fs.Changed("fail-on") {
+		cfg.JUnitFailOn = cfg.FailOn // the junit report fails what the exit code fails
+	}
 	look, err := c.out.look(stdout)
 	if err != nil {
 		return exit("scan", stderr, err)
