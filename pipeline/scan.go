@@ -254,7 +254,7 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		}
 		streamed = append(streamed, ss)
 	}
-	progress.analyzing(-1)
+	progress.analyzing()
 	var (
 		sum      report.Summarizer
 		runs     []detect.RunResult
