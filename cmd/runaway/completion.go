@@ -240,7 +240,7 @@ _runaway() {
 				fmt.Fprintf(&b, "            %s \\\n", shQuote(repeat+"--"+f.name+spec))
 			}
 		}
-		fmt.Fprintf(&b, "            %s", shQuote("(- *)"+"{-h,--help}"+"[print the help]"))
+		b.WriteString("            '(- *)'{-h,--help}'[print the help]'")
 		switch {
 		case c.files:
 			fmt.Fprintf(&b, " \\\n            %s", shQuote("*:path:_files"))
