@@ -167,3 +167,34 @@ func TestNoInternalReferencesInWhatUsersSee(t *testing.T) {
 		}
 	}
 }
+
+// README's table of scan flags is written by hand: each flag it names is
+// one scan has, and where it lists the values, they are the code's.
+func TestREADMEFlagTableMatchesTheCode(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := lookupCommand("scan").flags()
+	rows := 0
+	for _, line := range strings.Split(string(readme), "\n") {
+		cell, ok := strings.CutPrefix(line, "| `--")
+		if !ok {
+			continue
+		}
+		rows++
+		cell, _, _ = strings.Cut(cell, "`")
+		name, values, _ := strings.Cut(cell, " ")
+		f := fs.Lookup(name)
+		if f == nil {
+			t.Errorf("README names scan --%s, which scan does not have", name)
+			continue
+		}
+		if want := flagValues(f); want != nil && strings.Contains(values, `\|`) && values != strings.Join(want, `\|`) {
+			t.Errorf("README lists --%s %s; the code: %s", name, values, strings.Join(want, "|"))
+		}
+	}
+	if rows == 0 {
+		t.Fatal("README has no table of scan flags")
+	}
+}
