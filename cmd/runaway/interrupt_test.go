@@ -20,11 +20,8 @@ func TestInterruptLeavesNothingBehind(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and generates 150 MB")
 	}
+	bin := runawayBinary(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "runaway")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	input := filepath.Join(dir, "in.jsonl")
 	f, err := os.Create(input)
 	if err != nil {
@@ -78,7 +75,7 @@ func TestInterruptLeavesNothingBehind(t *testing.T) {
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Fatalf("spill files left behind: %v", left)
 	}
-	if left, _ := os.ReadDir(dir); len(left) != 3 { // runaway, in.jsonl, tmp: no report, no temporary file
+	if left, _ := os.ReadDir(dir); len(left) != 2 { // in.jsonl, tmp: no report, no temporary file
 		var names []string
 		for _, e := range left {
 			names = append(names, e.Name())

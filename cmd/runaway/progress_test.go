@@ -33,18 +33,30 @@ func TestNoProgressBarWithoutATerminal(t *testing.T) {
 }
 
 // buildRunaway builds the binary once for the tests that need a process of
-// its own (a terminal, a signal).
-var buildRunaway = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "runaway-bin-")
-	if err != nil {
-		return "", err
+// its own (a terminal, a signal), into binDir, which TestMain removes.
+var (
+	binDir       string
+	buildRunaway = sync.OnceValues(func() (string, error) {
+		dir, err := os.MkdirTemp("", "runaway-bin-")
+		if err != nil {
+			return "", err
+		}
+		binDir = dir
+		bin := filepath.Join(dir, "runaway")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			return "", errors.New(string(out))
+		}
+		return bin, nil
+	})
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
 	}
-	bin := filepath.Join(dir, "runaway")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		return "", errors.New(string(out))
-	}
-	return bin, nil
-})
+	os.Exit(code)
+}
 
 func runawayBinary(t *testing.T) string {
 	t.Helper()
