@@ -16,6 +16,7 @@ import (
 type command struct {
 	name     string
 	synopsis []string // usage lines after "runaway NAME"
+	listed   string   // the arguments the command list shows, when shorter than synopsis[0]
 	summary  string   // its line in the command list
 	about    string   // what help says above the flags
 	// flags makes the command's flag set, bound to values of its own; nil
@@ -51,21 +52,21 @@ func commands() []command {
 				"Exit codes: 0 nothing at or above --fail-on, 1 runs at or above --fail-on, 2 usage error,\n" +
 				"3 runtime failure.",
 			flags: func() *pflag.FlagSet { return new(scanCmd).flagSet() }, operands: operandsFiles, run: runScan},
-		{name: "explain", synopsis: []string{"RUN_ID [--run ID]... [flags] PATH..."},
+		{name: "explain", synopsis: []string{"RUN_ID [--run ID]... [flags] PATH..."}, listed: "RUN_ID PATH...",
 			summary: "one run step by step: timeline, loop, cause, the guard that stops it",
 			about: "Explains runs step by step: a timeline with the loop segment marked and repeated steps\n" +
 				"folded, the onset, the memory that contaminated the loop, the verdict, root cause, waste,\n" +
 				"and the guard that would have stopped the run (docs/explain.md). Only the lines that can\n" +
 				"hold the run ids are decoded.",
 			flags: func() *pflag.FlagSet { return new(explainCmd).flagSet() }, operands: operandsFiles, run: runExplain},
-		{name: "replay", synopsis: []string{"[--guard NAME[:param=value,...]]... [flags] PATH..."},
+		{name: "replay", synopsis: []string{"[--guard NAME[:param=value,...]]... [flags] PATH..."}, listed: "[--guard NAME]... PATH...",
 			summary: "replay runtime guards over the logs: what each would have stopped",
 			about: "Replays runtime guards over the runs, step by step, and reports per guard the runaway runs it\n" +
 				"would have stopped (at which step, how soon after the onset, what it saves), the runaway runs\n" +
 				"it misses, and the healthy runs it would have stopped, with its reason.\n" +
 				"Guards: " + strings.Join(replay.Names(), ", ") + " ('runaway replay --list' shows params and sources).",
 			flags: func() *pflag.FlagSet { return new(replayCmd).flagSet() }, operands: operandsFiles, run: runReplay},
-		{name: "eval", synopsis: []string{"--labels FILE [flags] PATH..."},
+		{name: "eval", synopsis: []string{"--labels FILE [flags] PATH..."}, listed: "--labels FILE PATH...",
 			summary: "score the verdicts against --labels: precision, recall, causes",
 			about: "Scans the logs and scores the verdicts against the labels: precision, recall and F1 of the\n" +
 				"runaway verdict, the root-cause confusion matrix, onset accuracy (+-2 steps), and the healthy\n" +
@@ -79,6 +80,7 @@ func commands() []command {
 			flags: func() *pflag.FlagSet { return new(genCmd).flagSet() },
 			run:   func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runGen(args, stdout, stderr) }},
 		{name: "fixture", synopsis: []string{"RUN_ID PATH... --out DIR [--run ID]... [flags]", "--all-flagged PATH... --out DIR [flags]"},
+			listed:  "RUN_ID PATH... --out DIR",
 			summary: "write a run as a redacted regression fixture (--out DIR)",
 			about: "Writes each run as DIR/<name>.jsonl (its steps, redacted unless --no-redact) and\n" +
 				"DIR/<name>.want.json (its verdict, root cause, onset step and detectors), the format\n" +

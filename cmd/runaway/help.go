@@ -20,7 +20,11 @@ func writeCommandList(w io.Writer) {
 	lines := make([]string, len(cmds))
 	width := 0
 	for i, c := range cmds {
-		lines[i] = strings.TrimSpace("runaway " + c.name + " " + c.synopsis[0])
+		args := c.synopsis[0]
+		if c.listed != "" {
+			args = c.listed
+		}
+		lines[i] = strings.TrimSpace("runaway " + c.name + " " + args)
 		width = max(width, len(lines[i]))
 	}
 	for i, c := range cmds {
