@@ -24,11 +24,13 @@ func WriteMarkdown(w io.Writer, runs []*Run) error {
 	return bw.Flush()
 }
 
-// The escapers: text, a code span, a code span in a table cell.
+// The escapers: text, text in a table cell, a code span, a code span in
+// a table cell.
 var (
-	mdText = report.MarkdownText
-	mdCode = func(s string) string { return report.MarkdownCode(s, false) }
-	mdCell = func(s string) string { return report.MarkdownCode(s, true) }
+	mdText     = report.MarkdownText
+	mdCellText = report.MarkdownCell
+	mdCode     = func(s string) string { return report.MarkdownCode(s, false) }
+	mdCellCode = func(s string) string { return report.MarkdownCode(s, true) }
 )
 
 func writeRunMarkdown(w *bufio.Writer, run *Run) {
@@ -37,26 +39,26 @@ func writeRunMarkdown(w *bufio.Writer, run *Run) {
 
 	w.WriteString("### Summary\n\n| | |\n|---|---|\n")
 	row := func(label, value string) { fmt.Fprintf(w, "| %s | %s |\n", label, value) }
-	row("Verdict", "**"+mdText(res.Verdict.String())+"**")
-	row("Root cause", mdText(causeName(res.RootCause)))
+	row("Verdict", "**"+mdCellText(res.Verdict.String())+"**")
+	row("Root cause", mdCellText(causeName(res.RootCause)))
 	if run.Goal != "" {
-		row("Goal", mdText(run.Goal))
+		row("Goal", mdCellText(run.Goal))
 	}
 	f := run.primary()
 	if f != nil {
-		row("Onset", fmt.Sprintf("step %d (%s %s); loop segment steps %s", res.OnsetStep, mdText(f.Detector), mdText(f.Slug), mdText(stepSpan(run.Loop.From, run.Loop.To))))
-		row("Evidence", mdText(res.Headline))
-		row("Wasted", mdText(wasteText(res)))
+		row("Onset", fmt.Sprintf("step %d (%s %s); loop segment steps %s", res.OnsetStep, mdCellText(f.Detector), mdCellText(f.Slug), mdCellText(stepSpan(run.Loop.From, run.Loop.To))))
+		row("Evidence", mdCellText(res.Headline))
+		row("Wasted", mdCellText(wasteText(res)))
 		if m := run.Memory; m != nil {
-			row("Contaminating memory", mdCell(m.ID)+" "+mdText(memoryText(m)))
+			row("Contaminating memory", mdCellCode(m.ID)+" "+mdCellText(memoryText(m)))
 		}
 		if g := run.Guard; g != nil {
-			row("Guard that would have stopped it", mdText(guardText(g, res)))
+			row("Guard that would have stopped it", mdCellText(guardText(g, res)))
 		} else {
-			row("Guard that would have stopped it", mdText(noGuardText(run)))
+			row("Guard that would have stopped it", mdCellText(noGuardText(run)))
 		}
 	} else {
-		row("Evidence", mdText(fmt.Sprintf("no loop found in %d steps", res.Steps)))
+		row("Evidence", mdCellText(fmt.Sprintf("no loop found in %d steps", res.Steps)))
 	}
 
 	w.WriteString("\n### Timeline\n\n")
@@ -67,8 +69,8 @@ func writeRunMarkdown(w *bufio.Writer, run *Run) {
 		if l.loop {
 			mark = "▶"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mark, mdText(l.steps), mdText(l.ts), mdText(l.state),
-			callCellMarkdown(&l), mdText(l.result), mdText(l.memory), mdText(strings.Join(l.notes, "; ")))
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mark, mdCellText(l.steps), mdCellText(l.ts), mdCellText(l.state),
+			callCellMarkdown(&l), mdCellText(l.result), mdCellText(l.memory), mdCellText(strings.Join(l.notes, "; ")))
 	}
 
 	w.WriteString("\n### Evidence\n\n")
@@ -99,15 +101,15 @@ func writeRunMarkdown(w *bufio.Writer, run *Run) {
 		for k := range run.Guards {
 			o := &run.Guards[k]
 			stop, delay, saved := stopText(o, res)
-			name := mdText(o.Name)
+			name := mdCellText(o.Name)
 			if run.Guard != nil && run.Guard.Name == o.Name {
 				name = "**" + name + "** (recommended)"
 			}
-			reason := mdText("does not stop the run")
+			reason := mdCellText("does not stop the run")
 			if o.Stopped {
-				reason = mdText(o.Reason)
+				reason = mdCellText(o.Reason)
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", name, mdText(stop), mdText(delay), mdText(saved), reason)
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", name, mdCellText(stop), mdCellText(delay), mdCellText(saved), reason)
 		}
 	}
 
@@ -129,9 +131,9 @@ func callCellMarkdown(l *line) string {
 	var s string
 	switch {
 	case l.tool != "":
-		s = mdCell(l.tool + " " + l.args)
+		s = mdCellCode(l.tool + " " + l.args)
 	case l.next != "" || l.reason != "":
-		s = decisionText(mdText(l.next), mdText(truncateRunes(l.reason, maxReason)))
+		s = decisionText(mdCellText(l.next), mdCellText(truncateRunes(l.reason, maxReason)))
 	default:
 		return "-"
 	}

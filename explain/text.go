@@ -11,9 +11,11 @@ import (
 
 // TextOptions tune the terminal rendering.
 type TextOptions struct {
-	// Color paints verdict words; the caller decides (a terminal, no
-	// NO_COLOR).
+	// Color paints verdict words; the caller decides (--color).
 	Color bool
+	// Width is the terminal's, which the tables fit by cutting their free
+	// text (report.Table.Fit); 0, for a file or a pipe, cuts nothing.
+	Width int
 }
 
 // maxReasonText bounds a guard's reason in the guards table (runes).
@@ -72,7 +74,7 @@ func writeRunText(w *bufio.Writer, run *Run, opts TextOptions) error {
 	}
 
 	w.WriteString("\nTimeline (> marks the loop segment; alike steps in a row are folded):\n")
-	if err := timelineText(w, run); err != nil {
+	if err := timelineText(w, run, opts.Width); err != nil {
 		return err
 	}
 	if len(res.Findings) > 0 {
@@ -91,16 +93,17 @@ func writeRunText(w *bufio.Writer, run *Run, opts TextOptions) error {
 	}
 	if len(run.Guards) > 0 {
 		w.WriteString("\nGuards replayed (STOP: the first step the guard prevents; +N: steps after the onset):\n")
-		if err := guardsText(w, run); err != nil {
+		if err := guardsText(w, run, opts.Width); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func timelineText(w io.Writer, run *Run) error {
+func timelineText(w io.Writer, run *Run, width int) error {
 	t := report.NewTable(report.AlignLeft, report.AlignRight, report.AlignLeft, report.AlignLeft, report.AlignLeft, report.AlignLeft, report.AlignLeft)
 	t.Header("  STEP", "TS", "STATE", "CALL", "RESULT", "MEMORY", "NOTE")
+	t.Fit(width, 3, 4, 5, 6) // CALL, RESULT, MEMORY, NOTE
 	for _, l := range run.lines() {
 		mark := "  "
 		if l.loop {
@@ -147,9 +150,10 @@ func orDash(s string) string {
 	return s
 }
 
-func guardsText(w io.Writer, run *Run) error {
+func guardsText(w io.Writer, run *Run, width int) error {
 	t := report.NewTable(report.AlignLeft, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignLeft)
 	t.Header("GUARD", "STOP", "VS ONSET", "SAVED", "REASON")
+	t.Fit(width, 4) // REASON
 	for k := range run.Guards {
 		o := &run.Guards[k]
 		stop, delay, saved := stopText(o, &run.Result)

@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/runawayhq/runaway/internal/score"
 )
@@ -16,7 +18,7 @@ type EvalConfig struct {
 	Config
 	Labels string // --labels: the labels file, one JSON per run (required)
 	Split  string // --split: score only the labels of this split ("" all)
-	Format string // --format: "table" or "json"
+	Format string // --format: one of EvalFormats
 	Out    string // --out; "" or "-" is stdout
 	// Min are the --min-* thresholds, fractions within 0..1: one missed is
 	// a *FindingsError.
@@ -29,8 +31,8 @@ func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr i
 	if cfg.Labels == "" {
 		return usagef("--labels FILE is required")
 	}
-	if cfg.Format != "table" && cfg.Format != "json" {
-		return usagef("--format %q: want table or json", cfg.Format)
+	if !slices.Contains(EvalFormats, cfg.Format) {
+		return usagef("--format %q: want one of %s", cfg.Format, strings.Join(EvalFormats, ", "))
 	}
 	for name, v := range map[string]float64{"precision": cfg.Min.Precision, "recall": cfg.Min.Recall,
 		"cause-accuracy": cfg.Min.CauseAccuracy, "onset-accuracy": cfg.Min.OnsetAccuracy} {

@@ -30,7 +30,8 @@ type ExplainConfig struct {
 	// is every built-in guard.
 	Guards []string
 	Redact bool // --redact: placeholders for args values, goals and reasons, and for secrets anywhere
-	Color  bool // colour text written to stdout (the CLI: stdout is a terminal, no NO_COLOR)
+	Color  bool // colour text written to stdout (the CLI's --color)
+	Width  int  // the terminal width text written to stdout fits (0: no limit)
 }
 
 // Explain reads the lines of cfg.RunIDs only and writes their
@@ -76,9 +77,12 @@ func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, st
 		}
 	}
 	if len(runs) > 0 {
-		color := cfg.Format == "text" && toStdout(cfg.Out) && cfg.Color
+		var text explain.TextOptions
+		if toStdout(cfg.Out) {
+			text = explain.TextOptions{Color: cfg.Color, Width: cfg.Width}
+		}
 		if err := WriteOutput(cfg.Out, stdout, func(w io.Writer) error {
-			return writeExplain(w, cfg.Format, runs, color)
+			return writeExplain(w, cfg.Format, runs, text)
 		}); err != nil {
 			return outputf("writing the report: %v", err)
 		}
@@ -129,14 +133,14 @@ func (in *input) explainRuns(ctx context.Context, stdin io.Reader, stderr io.Wri
 	return built, stats, nil
 }
 
-func writeExplain(w io.Writer, format string, runs []*explain.Run, color bool) error {
+func writeExplain(w io.Writer, format string, runs []*explain.Run, text explain.TextOptions) error {
 	switch format {
 	case "md":
 		return explain.WriteMarkdown(w, runs)
 	case "html":
 		return explain.WriteHTML(w, runs)
 	}
-	return explain.WriteText(w, runs, explain.TextOptions{Color: color})
+	return explain.WriteText(w, runs, text)
 }
 
 // uniqueIDs drops repeated ids, keeping the first place of each: the

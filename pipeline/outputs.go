@@ -27,8 +27,10 @@ type output struct {
 // or put it first (json), and are written at the end.
 var streamedFormats = []string{"ndjson", "parquet"}
 
-// OutputFormats are the formats ScanConfig.Outputs (--output) takes.
-var OutputFormats = append(slices.Clone(report.Formats), "parquet", "prom")
+// OutputFormats are the formats ScanConfig.Outputs (--output) takes:
+// junit, like json, is spooled as the runs arrive and written at the end,
+// when its counts are known.
+var OutputFormats = append(slices.Clone(report.Formats), "parquet", "prom", "junit")
 
 // parseOutputs reads --output FORMAT=PATH values.
 func parseOutputs(specs []string) ([]output, error) {
@@ -111,16 +113,18 @@ func (s *streamSink) abort() {
 func (s *streamSink) abortFile() { s.dest.abort() }
 
 // writeFinal writes a report that needs the summary: table (scan holds the
-// flagged runs), json (its runs are in spool), html (overview holds the
-// worst flagged runs), prom.
-func writeFinal(o output, stdout io.Writer, scan *report.Scan, spool *report.JSONSpool, overview *report.HTMLOverview,
-	opts report.Options, timing report.ScanTiming) error {
+// flagged runs), json and junit (their runs are in spools), html (overview
+// holds the worst flagged runs), prom.
+func writeFinal(o output, stdout io.Writer, scan *report.Scan, spool *report.JSONSpool, junit *report.JUnitSpool,
+	overview *report.HTMLOverview, opts report.Options, timing report.ScanTiming) error {
 	return WriteOutput(o.path, stdout, func(w io.Writer) error {
 		switch o.format {
 		case "prom":
 			return report.WriteProm(w, &scan.Summary, timing)
 		case "json":
 			return spool.WriteDocument(w, scan.Summary)
+		case "junit":
+			return junit.WriteDocument(w)
 		case "html":
 			return overview.Write(w, &scan.Summary)
 		}

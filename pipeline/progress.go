@@ -3,51 +3,58 @@ package pipeline
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
+	"github.com/dustin/go-humanize"
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/ingest"
+	"github.com/runawayhq/runaway/report"
 )
 
-// progress draws a bar on stderr while a job runs: bytes read of the
-// total, MB/s and ETA while reading, then runs analyzed, and the runs and
-// flagged runs so far. A nil *progress does nothing, so callers need not
-// check; it is only made when Config.Progress is set, which the CLI sets
-// for a terminal without --quiet, so logs and pipes get no control
-// characters.
+// progress draws a one-line bar on stderr while a job runs, and says only
+// what it knows: the bytes read of the bytes known (the sum of the input
+// sizes; a source of unknown size, stdin or a FIFO, makes the total
+// unknown, and then no percentage is drawn), the steps read and how many a
+// second, the runs found (when the job's collector counts them) or
+// analyzed, and the flagged ones. finish draws a last frame with the
+// totals and keeps it on the terminal: a read that ended says 100%.
+//
+// A nil *progress does nothing, so callers need not check; it is only made
+// when Config.Progress is set, which the CLI sets for a terminal (not
+// TERM=dumb) without --quiet, so logs and pipes get no control characters.
 type progress struct {
-	w        io.Writer
-	mu       sync.Mutex // guards bar, which analyzing replaces
-	bar      *progressbar.ProgressBar
-	total    atomic.Int64 // bytes; -1 while unknown
+	w     io.Writer
+	mu    sync.Mutex // one frame at a time
+	start time.Time
+
+	total    atomic.Int64 // bytes; -1 once a source's size is unknown
 	read     atomic.Int64
 	steps    atomic.Int64
-	runs     atomic.Int64 // to analyze; 0 while unknown
+	runs     atomic.Int64 // runs found while reading; -1 while not counted
 	analyzed atomic.Int64
 	flagged  atomic.Int64
+	readFor  atomic.Int64 // nanoseconds the read took, once it ended; 0 before
 	phase    atomic.Int32 // 0 reading, 1 analyzing
+
 	stop     chan struct{}
 	done     sync.WaitGroup
+	finished sync.Once
 }
 
-const progressTick = 250 * time.Millisecond
+const (
+	progressTick = 250 * time.Millisecond
+	barWidth     = 20
+)
 
 // newProgress draws on w whatever w is: the caller decides whether w is a
 // terminal (Config.Progress); tests use it with a buffer.
 func newProgress(w io.Writer) *progress {
-	p := &progress{w: w, stop: make(chan struct{})}
-	p.bar = progressbar.NewOptions64(-1,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionShowTotalBytes(true),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionSetWidth(24),
-		progressbar.OptionSetDescription("reading"),
-	)
+	p := &progress{w: w, stop: make(chan struct{}), start: time.Now()}
+	p.runs.Store(-1)
 	p.done.Add(1)
 	go p.loop()
 	return p
@@ -62,28 +69,81 @@ func (p *progress) loop() {
 		case <-p.stop:
 			return
 		case <-t.C:
-			p.draw()
+			p.draw(false)
 		}
 	}
 }
 
-func (p *progress) draw() {
+// draw writes a frame over the previous one: a carriage return, the frame,
+// and erase-to-end-of-line for what a longer frame left.
+func (p *progress) draw(final bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.phase.Load() == 0 {
-		if total := p.total.Load(); total > 0 && p.bar.GetMax64() != total {
-			p.bar.ChangeMax64(total)
-		}
-		p.bar.Describe(fmt.Sprintf("reading: %d steps", p.steps.Load()))
-		_ = p.bar.Set64(p.read.Load())
-		return
+	end := "\x1b[K"
+	if final {
+		end += "\n"
 	}
-	p.bar.Describe(fmt.Sprintf("analyzing: %d flagged", p.flagged.Load()))
-	_ = p.bar.Set64(p.analyzed.Load())
+	io.WriteString(p.w, "\r"+p.frame(final)+end)
+}
+
+// frame is the text of one frame.
+func (p *progress) frame(final bool) string {
+	total, read, steps := p.total.Load(), p.read.Load(), p.steps.Load()
+	var b strings.Builder
+	switch {
+	case final:
+		b.WriteString("read")
+	case p.phase.Load() == 1:
+		fmt.Fprintf(&b, "analyzing: %s runs, %s flagged; read", report.FormatCount(p.analyzed.Load()), report.FormatCount(p.flagged.Load()))
+	default:
+		b.WriteString("reading")
+	}
+	if total >= 0 {
+		pct := 100 * float64(read) / float64(max(total, 1))
+		if total == 0 {
+			pct = 100 // nothing to read, all of it read
+		}
+		pct = min(pct, 100)
+		if p.phase.Load() == 0 || final {
+			filled := int(pct * barWidth / 100)
+			b.WriteString(" [" + strings.Repeat("#", filled) + strings.Repeat("-", barWidth-filled) + "]")
+		}
+		fmt.Fprintf(&b, " %3.0f%%", pct)
+	}
+	switch {
+	case final && total >= 0:
+		fmt.Fprintf(&b, " of %s bytes", report.FormatCount(total))
+	case final:
+		fmt.Fprintf(&b, " %s bytes", report.FormatCount(read))
+	case total >= 0:
+		fmt.Fprintf(&b, " %s of %s", humanize.Bytes(uint64(read)), humanize.Bytes(uint64(total)))
+	default:
+		fmt.Fprintf(&b, " %s", humanize.Bytes(uint64(read)))
+	}
+	fmt.Fprintf(&b, ", %s steps (%s steps/s)", report.FormatCount(steps), report.FormatCount(p.stepRate(steps)))
+	switch {
+	case p.phase.Load() == 1 && final:
+		fmt.Fprintf(&b, ", %s runs, %s flagged", report.FormatCount(p.analyzed.Load()), report.FormatCount(p.flagged.Load()))
+	case p.phase.Load() == 0 && p.runs.Load() >= 0:
+		fmt.Fprintf(&b, ", %s runs", report.FormatCount(p.runs.Load()))
+	}
+	return b.String()
+}
+
+// stepRate is the steps read a second, over the read: it stops with it.
+func (p *progress) stepRate(steps int64) int64 {
+	d := time.Duration(p.readFor.Load())
+	if d == 0 {
+		d = time.Since(p.start)
+	}
+	if d <= 0 {
+		return 0
+	}
+	return int64(float64(steps) / d.Seconds())
 }
 
 // source counts the raw bytes read from s; sizes it knows add to the
-// total, and one it does not know makes the total unknown (no ETA).
+// total, and one it does not know makes the total unknown.
 func (p *progress) source(s ingest.Source) ingest.Source {
 	if p == nil {
 		return s
@@ -105,34 +165,29 @@ func (p *progress) source(s ingest.Source) ingest.Source {
 	return s
 }
 
-// setSteps records the steps read so far; call it from the goroutine that
-// owns the collector.
-func (p *progress) setSteps(n int) {
+// setSteps records the steps read so far, and the runs found when the
+// collector counts them (runs < 0: it does not); call it from the
+// goroutine that owns the collector.
+func (p *progress) setSteps(steps, runs int) {
 	if p != nil {
-		p.steps.Store(int64(n))
+		p.steps.Store(int64(steps))
+		if runs >= 0 {
+			p.runs.Store(int64(runs))
+		}
 	}
 }
 
-// analyzing replaces the bar of bytes with a bar of the n runs to analyze
-// (n < 0: not known yet).
-func (p *progress) analyzing(n int) {
+// analyzing says the read is over and the runs are being analyzed.
+func (p *progress) analyzing() {
 	if p == nil {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	_ = p.bar.Clear()
-	p.runs.Store(int64(n))
-	p.bar = progressbar.NewOptions64(max(int64(n), -1),
-		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString("runs"),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionSetWidth(24),
-		progressbar.OptionSetDescription("analyzing"),
-	)
+	p.endRead()
 	p.phase.Store(1)
+}
+
+func (p *progress) endRead() {
+	p.readFor.CompareAndSwap(0, int64(max(time.Since(p.start), 1)))
 }
 
 // result counts one analyzed run.
@@ -146,18 +201,19 @@ func (p *progress) result(r *detect.RunResult) {
 	}
 }
 
-// finish stops drawing and clears the bar, before the report or a final
-// message is written.
+// finish stops drawing and draws the last frame, the totals, ending its
+// line so that it stays above the report or a final message; later calls
+// do nothing.
 func (p *progress) finish() {
 	if p == nil {
 		return
 	}
-	close(p.stop)
-	p.done.Wait()
-	p.draw() // the last figures, in case the run was shorter than a tick
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	_ = p.bar.Clear()
+	p.finished.Do(func() {
+		close(p.stop)
+		p.done.Wait()
+		p.endRead()
+		p.draw(true)
+	})
 }
 
 type countingReader struct {

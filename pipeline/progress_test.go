@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bytes"
 	"io"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -11,48 +10,70 @@ import (
 	"github.com/runawayhq/runaway/ingest"
 )
 
-func TestProgressCountsBytesAndDrawsRunsAndFlagged(t *testing.T) {
+// lastFrame is the last frame a bar drew: the text after the last carriage
+// return, without the erase-to-end-of-line and the final newline.
+func lastFrame(out string) string {
+	out = strings.TrimSuffix(out, "\n")
+	out = out[strings.LastIndexByte(out, '\r')+1:]
+	return strings.TrimSuffix(out, "\x1b[K")
+}
+
+func TestProgressCountsBytesAndEndsAt100Percent(t *testing.T) {
 	var out bytes.Buffer
 	p := newProgress(&out)
 	data := strings.Repeat(`{"run_id":"r","step":1}`+"\n", 1000)
 	src := p.source(ingest.Source{Name: "a.jsonl", Size: int64(len(data)), Open: func() (io.ReadCloser, error) {
-		return io.NopCloser(strings.NewReader(data)), nil
+		return io.NopCloser(strings.NewReader(data[:len(data)/2])), nil
 	}})
 	rc, err := src.Open()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := io.Copy(io.Discard, rc); n != int64(len(data)) || p.read.Load() != n {
+	if n, _ := io.Copy(io.Discard, rc); n != int64(len(data)/2) || p.read.Load() != n {
 		t.Fatalf("read %d bytes, counted %d", n, p.read.Load())
 	}
-	p.setSteps(7)
-	p.draw() // what the ticker does; called here so the test does not wait on it
-	p.analyzing(7)
+	p.setSteps(500, 3)
+	p.draw(false) // what the ticker does; called here so the test does not wait on it
+	if f := lastFrame(out.String()); !strings.HasPrefix(f, "reading [##########----------]  50% ") ||
+		!strings.Contains(f, ", 500 steps (") || !strings.Contains(f, " steps/s), 3 runs") {
+		t.Errorf("frame while reading: %q", f)
+	}
+	p.read.Add(int64(len(data) / 2))
+	p.setSteps(1000, -1)
+	p.analyzing()
 	p.result(&detect.RunResult{Verdict: detect.Runaway})
 	p.result(&detect.RunResult{Verdict: detect.Healthy})
-	p.finish() // draws the last figures
-	got := out.String()
-	for _, want := range []string{"reading: 7 steps", "analyzing: 1 flagged", "(2/7, "} {
-		if !strings.Contains(got, want) {
-			t.Errorf("bar output lacks %q:\n%q", want, got)
-		}
+	p.draw(false)
+	if f := lastFrame(out.String()); !strings.HasPrefix(f, "analyzing: 2 runs, 1 flagged; read 100% ") {
+		t.Errorf("frame while analyzing: %q", f)
 	}
-	// The rate's unit follows the machine's speed (kB/s on a slow one, GB/s
-	// on a fast one); what matters is that a byte rate is drawn.
-	if !byteRate.MatchString(got) {
-		t.Errorf("bar output lacks a byte rate:\n%q", got)
+	p.finish()
+	p.finish() // a second call draws nothing more
+	got := out.String()
+	if !strings.HasSuffix(got, "\x1b[K\n") || strings.Count(got, "\n") != 1 {
+		t.Fatalf("the last frame must end its line once: %q", got)
+	}
+	want := "read [####################] 100% of 24,000 bytes, 1,000 steps ("
+	if f := lastFrame(got); !strings.HasPrefix(f, want) || !strings.HasSuffix(f, " steps/s), 2 runs, 1 flagged") {
+		t.Errorf("last frame %q, want %q... 2 runs, 1 flagged", f, want)
 	}
 }
 
-var byteRate = regexp.MustCompile(`\([0-9.]+ [kMGT]?B/s\)`)
-
-func TestUnknownSizeMakesTheTotalUnknown(t *testing.T) {
-	p := newProgress(io.Discard)
-	defer p.finish()
+// A source of unknown size (stdin, a FIFO) makes the total unknown: the
+// bytes read are shown, without a percentage or a bar.
+func TestUnknownSizeShowsBytesWithoutAPercentage(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out)
 	p.source(ingest.Source{Size: 10})
 	p.source(ingest.Source{Size: -1})
 	p.source(ingest.Source{Size: 10})
 	if p.total.Load() != -1 {
 		t.Fatalf("total %d, want unknown", p.total.Load())
+	}
+	p.read.Store(1234)
+	p.finish()
+	f := lastFrame(out.String())
+	if strings.ContainsAny(f, "%[") || !strings.HasPrefix(f, "read 1,234 bytes, 0 steps") {
+		t.Fatalf("last frame %q", f)
 	}
 }

@@ -216,7 +216,11 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 	}
 	stats, err := ingest.ReadSeq(ctx, sources, opts, func(rec arrow.RecordBatch) error {
 		err := sink.Add(rec)
-		in.progress.setSteps(sink.Rows())
+		runs := -1 // a scan's store does not count them: runs are counted as analyzed
+		if c, ok := sink.(interface{ Runs() int }); ok {
+			runs = c.Runs()
+		}
+		in.progress.setSteps(sink.Rows(), runs)
 		return err
 	})
 	if err == nil && ctx.Err() != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/runawayhq/runaway/internal/score"
@@ -19,7 +20,7 @@ type ReplayConfig struct {
 	// Labels, if set, is a labels file whose runaway and healthy runs
 	// replace runaway's verdicts (--labels).
 	Labels   string
-	Format   string // --format: "table" or "json"
+	Format   string // --format: one of ReplayFormats
 	Out      string // --out; "" or "-" is stdout
 	Examples int    // --examples: table, the healthy and suspicious runs stopped listed per guard
 }
@@ -27,8 +28,8 @@ type ReplayConfig struct {
 // Replay reads the input, replays the guards over every run and writes
 // what each would have stopped.
 func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stderr io.Writer) (err error) {
-	if cfg.Format != "table" && cfg.Format != "json" {
-		return usagef("--format %q: want table or json", cfg.Format)
+	if !slices.Contains(ReplayFormats, cfg.Format) {
+		return usagef("--format %q: want one of %s", cfg.Format, strings.Join(ReplayFormats, ", "))
 	}
 	if cfg.Examples < 0 {
 		return usagef("--examples must be >= 0")

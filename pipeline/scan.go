@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"html/template"
@@ -40,11 +41,18 @@ type ScanConfig struct {
 	// timelines of, read again from the input (0 to MaxHTMLTimelines).
 	HTMLTimelines int
 	Redact        bool // --redact: placeholders for args values, and for secrets anywhere, in every output
-	Color         bool // colour a table written to stdout (the CLI: stdout is a terminal, no NO_COLOR)
+	Color         bool // colour a table written to stdout (the CLI's --color)
+	// Width is the terminal width the table written to stdout fits,
+	// cutting its free text; 0 (a file, a pipe) cuts nothing.
+	Width int
 
 	// FailOn is the verdict at or above which Scan returns a
 	// *FindingsError: "runaway", "suspicious" or "never" (--fail-on).
 	FailOn string
+	// JUnitFailOn is the verdict at or above which a run is a failure in
+	// the junit output, as FailOn; "" is "runaway" (the CLI: --fail-on
+	// when given, so that the report and the exit code agree).
+	JUnitFailOn string
 
 	// MaxMemory is the memory the scan aims to stay under, in bytes (at
 	// least MinMemory; --max-memory). SpillDir holds the temporary files
@@ -52,6 +60,9 @@ type ScanConfig struct {
 	MaxMemory int64
 	SpillDir  string
 }
+
+// FailOnLevels are the values of ScanConfig.FailOn (--fail-on).
+var FailOnLevels = []string{"runaway", "suspicious", "never"}
 
 // DefaultScanConfig is the CLI's defaults for scan.
 func DefaultScanConfig() ScanConfig {
@@ -75,7 +86,10 @@ func (cfg *ScanConfig) Validate() error {
 func (cfg *ScanConfig) check() (*detect.Verdict, []output, error) {
 	failOn, ok := parseFailOn(cfg.FailOn)
 	if !ok {
-		return nil, nil, usagef("--fail-on %q: want runaway, suspicious or never", cfg.FailOn)
+		return nil, nil, usagef("--fail-on %q: want one of %s", cfg.FailOn, strings.Join(FailOnLevels, ", "))
+	}
+	if _, ok := parseFailOn(cmp.Or(cfg.JUnitFailOn, "runaway")); !ok {
+		return nil, nil, usagef("junit: fail-on %q: want one of %s", cfg.JUnitFailOn, strings.Join(FailOnLevels, ", "))
 	}
 	if !slices.Contains(report.Formats, cfg.Format) {
 		return nil, nil, usagef("--format %q: want one of %s", cfg.Format, strings.Join(report.Formats, ", "))
@@ -245,9 +259,13 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		redactor = redact.New(nil)
 	}
 	var spool *report.JSONSpool
+	var junit *report.JUnitSpool
 	defer func() {
 		if spool != nil {
 			spool.Close()
+		}
+		if junit != nil {
+			junit.Close()
 		}
 	}()
 	progress := s.in.progress
@@ -264,6 +282,14 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 					return Summary{}, outputf("json output: %v", err)
 				}
 			}
+			if o.format == "junit" && junit == nil {
+				failAt, _ := parseFailOn(cmp.Or(s.cfg.JUnitFailOn, "runaway")) // checked by check
+				var err error
+				if junit, err = report.NewJUnitSpool(s.cfg.SpillDir, failAt); err != nil {
+					progress.finish()
+					return Summary{}, outputf("junit output: %v", err)
+				}
+			}
 			continue
 		}
 		ss, err := openStreamSink(o, stdout)
@@ -273,7 +299,7 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		}
 		streamed = append(streamed, ss)
 	}
-	progress.analyzing(-1)
+	progress.analyzing()
 	var (
 		sum      report.Summarizer
 		runs     []detect.RunResult
@@ -309,6 +335,11 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		if spool != nil {
 			if err := spool.Add(r); err != nil {
 				return fmt.Errorf("json output: %w", err)
+			}
+		}
+		if junit != nil {
+			if err := junit.Add(r); err != nil {
+				return fmt.Errorf("junit output: %w", err)
 			}
 		}
 		for _, ss := range streamed {
@@ -347,8 +378,11 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		if slices.Contains(streamedFormats, o.format) {
 			continue
 		}
-		opts := report.Options{Color: toStdout(o.path) && s.cfg.Color, MaxRows: s.cfg.MaxRows}
-		if err := writeFinal(o, stdout, result, spool, overview, opts, timing); err != nil {
+		opts := report.Options{MaxRows: s.cfg.MaxRows}
+		if toStdout(o.path) {
+			opts.Color, opts.Width = s.cfg.Color, s.cfg.Width
+		}
+		if err := writeFinal(o, stdout, result, spool, junit, overview, opts, timing); err != nil {
 			return summary, outputf("writing the %s report: %v", o.format, err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -20,7 +21,7 @@ import (
 // policy, MaxLineBytes and Workers: a fixture is read whole, strictly.
 type VerifyConfig struct {
 	Config
-	Format string // --format: "table" or "junit"
+	Format string // --format: one of VerifyFormats
 	Out    string // --out; "" or "-" is stdout
 	Update bool   // --update: rewrite the want file of every failing fixture
 }
@@ -30,8 +31,8 @@ type VerifyConfig struct {
 // checked (unreadable, rejected lines, no want file) a *PartialError; the
 // report says which.
 func Verify(ctx context.Context, cfg VerifyConfig, stdout, stderr io.Writer) error {
-	if cfg.Format != "table" && cfg.Format != "junit" {
-		return usagef("--format %q: want table or junit", cfg.Format)
+	if !slices.Contains(VerifyFormats, cfg.Format) {
+		return usagef("--format %q: want one of %s", cfg.Format, strings.Join(VerifyFormats, ", "))
 	}
 	if len(cfg.Paths) == 0 {
 		return &UsageError{Err: errors.New("name the fixture directories"), ShowUsage: true}

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -11,55 +13,108 @@ import (
 // into a link, an image that loads on view, raw HTML, emphasis, a heading,
 // a list, or a cell boundary that shifts a table's columns.
 
-// mdPunct are the characters MarkdownText backslash-escapes wherever they
-// are: the ones CommonMark and GFM give a meaning inline (emphasis, code,
-// links and images, raw HTML and entities, tables, strikethrough), plus ':'
-// and '@', whose escape keeps GFM's extended autolinks (http://..., x@y.z)
-// from turning text into a link.
-const mdPunct = "\\`*_[]<>|#!()~&:@{}"
-
 // MarkdownText escapes s, first made safe for a terminal (Sanitize), as
-// inline Markdown text: it renders as exactly the sanitized characters. It
-// is safe in a table cell and at the start of a line.
-func MarkdownText(s string) string {
+// inline Markdown text: it renders as exactly the sanitized characters,
+// in a paragraph, at the start of a line or in a table cell. It escapes
+// only where a character would mean something there, so that the
+// Markdown stays readable as text: a '.', '-', '(' or ')' in the middle of
+// a sentence, '_' inside a word and '*' between spaces are left alone.
+//
+//   - always: '`' (code), '[' and ']' (links, images), '|' (cells), '~'
+//     (GFM strikethrough, one tilde is enough);
+//   - '\' before ASCII punctuation or at the end (an escape of its own, or
+//     of what the caller writes next);
+//   - '*' and '_' unless both neighbours are white space, and '_' inside
+//     a word (emphasis cannot open or close there);
+//   - '<' before a letter, '/', '!' or '?' (raw HTML, autolinks);
+//   - '&' that starts an entity or character reference (&amp; &#60;);
+//   - at the start: '#' (heading), '>' (quote), '+', '-', '=' (lists,
+//     setext underlines, thematic breaks) and the '.' or ')' after digits
+//     (ordered lists);
+//   - what GFM turns into links: ':' before "//" (http://...), '.' after
+//     "www", '@' before a letter or digit (e-mail autolinks; on GitHub,
+//     mentions).
+func MarkdownText(s string) string { return markdownEscape(s, true) }
+
+// MarkdownCell is MarkdownText for a GFM table cell, whose content is
+// inline only: what means something only at the start of a line (a list
+// marker, a heading, a quote) is left as it is there.
+func MarkdownCell(s string) string { return markdownEscape(s, false) }
+
+func markdownEscape(s string, line bool) string {
 	s = sanitize(s)
 	var b strings.Builder
 	b.Grow(len(s) + 8)
-	atStart := true
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r < utf8.RuneSelf && strings.IndexByte(mdPunct, byte(r)) >= 0:
-			b.WriteByte('\\')
-		case atStart && (r == '+' || r == '-' || r == '=' || r == '.'):
-			// A list marker, a thematic break or a setext underline at
-			// the start of a line (a cell is not one, but this text may be).
-			b.WriteByte('\\')
-		case r == '.' && hasSuffixFold(s[:i], "www"):
-			// GFM autolinks www.example.com without a scheme.
-			b.WriteByte('\\')
-		}
-		if r >= '0' && r <= '9' && atStart {
+		if line && i == 0 && r >= '0' && r <= '9' {
 			// "1. " or "1) " at the start of a line is an ordered list.
-			j := i
+			j := 0
 			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
 				j++
 			}
-			b.WriteString(s[i:j])
-			if j < len(s) && s[j] == '.' {
-				b.WriteString(`\.`) // ')' is escaped wherever it is
+			b.WriteString(s[:j])
+			if j < len(s) && (s[j] == '.' || s[j] == ')') {
+				b.WriteByte('\\')
+				b.WriteByte(s[j])
 				j++
 			}
 			i = j
-			atStart = false
 			continue
 		}
+		if mdNeedsEscape(s, i, r, line) {
+			b.WriteByte('\\')
+		}
 		b.WriteString(s[i : i+size])
-		atStart = false
 		i += size
 	}
 	return b.String()
 }
+
+// mdNeedsEscape reports whether r, at byte i of s, means something in
+// Markdown where it is; line says that s starts a line.
+func mdNeedsEscape(s string, i int, r rune, line bool) bool {
+	prev, next := rune(' '), rune(' ') // a line's ends are as white space
+	if i > 0 {
+		prev, _ = utf8.DecodeLastRuneInString(s[:i])
+	}
+	if j := i + utf8.RuneLen(r); j < len(s) {
+		next, _ = utf8.DecodeRuneInString(s[j:])
+	}
+	switch r {
+	case '`', '[', ']', '|', '~':
+		return true
+	case '\\':
+		return i+1 == len(s) || isASCIIPunct(next)
+	case '*':
+		return (line && i == 0) || !(unicode.IsSpace(prev) && unicode.IsSpace(next))
+	case '_':
+		inWord := isWordRune(prev) && isWordRune(next)
+		return !inWord && !(unicode.IsSpace(prev) && unicode.IsSpace(next))
+	case '<':
+		return unicode.IsLetter(next) || next == '/' || next == '!' || next == '?'
+	case '&':
+		return entityRef.MatchString(s[i:])
+	case '#', '>', '+', '-', '=':
+		return line && i == 0
+	case ':':
+		return strings.HasPrefix(s[i+1:], "//")
+	case '.':
+		return hasSuffixFold(s[:i], "www")
+	case '@':
+		return unicode.IsLetter(next) || unicode.IsDigit(next)
+	}
+	return false
+}
+
+// entityRef matches an entity or numeric character reference at the start.
+var entityRef = regexp.MustCompile(`^&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});`)
+
+func isASCIIPunct(r rune) bool {
+	return r < utf8.RuneSelf && unicode.IsPunct(r) || strings.ContainsRune("$+<=>^`|~", r)
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 func hasSuffixFold(s, suffix string) bool {
 	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)

@@ -69,6 +69,7 @@ var (
 func renderRunTable(w io.Writer, runs []*detect.RunResult, opts Options) error {
 	table := NewTable(alignments...)
 	table.Header(runTableHeader...)
+	table.Fit(opts.Width, len(runTableHeader)-1) // EVIDENCE
 	for _, r := range runs {
 		onset := "-"
 		if r.OnsetStep >= 0 {

@@ -25,6 +25,9 @@ type Options struct {
 	// MaxRows caps the table of flagged runs; 0 shows them all (html: at
 	// most DefaultHTMLRuns).
 	MaxRows int
+	// Width is the terminal's, which the table fits by cutting its
+	// evidence (Table.Fit); 0, for a file or a pipe, cuts nothing.
+	Width int
 }
 
 // Formats lists the formats Write accepts, for flag help and validation.

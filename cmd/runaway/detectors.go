@@ -11,17 +11,17 @@ import (
 )
 
 func runDetectors(args []string, stdout, stderr io.Writer) int {
-	switch len(args) {
+	fs := lookupCommand("detectors").flags()
+	if code, ok := parseFlags(fs, args, "detectors", stdout, stderr); !ok {
+		return code
+	}
+	switch fs.NArg() {
 	case 0:
 		return listDetectors(stdout, stderr)
 	case 1:
-		if args[0] == "-h" || args[0] == "--help" {
-			fmt.Fprintln(stdout, "Usage: runaway detectors [ID|slug]")
-			return exitClean
-		}
-		d := detect.Lookup(args[0])
+		d := detect.Lookup(fs.Arg(0))
 		if d == nil {
-			fmt.Fprintf(stderr, "runaway detectors: no detector %q; 'runaway detectors' lists them\n", args[0])
+			fmt.Fprintf(stderr, "runaway detectors: no detector %q; 'runaway detectors' lists them\n", fs.Arg(0))
 			return exitUsage
 		}
 		doc, err := docs.Detectors.ReadFile("detectors/" + d.ID + ".md")
@@ -37,7 +37,8 @@ func runDetectors(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitClean
 	}
-	fmt.Fprintln(stderr, "Usage: runaway detectors [ID|slug]")
+	fmt.Fprintln(stderr, "runaway detectors: takes at most one detector id or slug")
+	writeShortUsage(stderr, "detectors")
 	return exitUsage
 }
 

@@ -8,43 +8,53 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/runawayhq/runaway/pipeline"
+	"github.com/runawayhq/runaway/replay"
 )
 
+// explainCmd holds what explain's flags set.
+type explainCmd struct {
+	cfg  pipeline.ExplainConfig
+	in   inputFlags
+	out  outputFlags
+	more []string
+}
+
+func (c *explainCmd) flagSet() *pflag.FlagSet {
+	fs := newFlagSet("explain")
+	fs.StringArrayVar(&c.more, "run", nil, "explain this run too (repeatable)")
+	fs.StringVar(&c.cfg.Format, "format", pipeline.ExplainFormats[0], "output format: "+strings.Join(pipeline.ExplainFormats, ", "))
+	setValues(fs, "format", pipeline.ExplainFormats...)
+	fs.StringVarP(&c.cfg.Out, "out", "o", "", "write the post-mortem to FILE (atomically) instead of stdout")
+	fs.StringArrayVar(&c.cfg.Guards, "guard", nil, "consider only this guard when choosing the one that would have stopped the run, NAME or NAME:param=value,... (repeatable; default: every built-in guard)")
+	setValues(fs, "guard", replay.Names()...)
+	fs.BoolVar(&c.cfg.Redact, "redact", false, "replace args values, goals and reasons, and secrets anywhere (run ids, tools, error types, memory ids), with stable placeholders (the same text, the same placeholder), so the report can be shared")
+	bindOutputFlags(fs, &c.out)
+	bindInputFlags(fs, &c.in)
+	return fs
+}
+
 func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("explain", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var (
-		in   inputFlags
-		cfg  pipeline.ExplainConfig
-		more []string
-	)
-	fs.StringArrayVar(&more, "run", nil, "explain this run too (repeatable)")
-	fs.StringVar(&cfg.Format, "format", "text", "output format: "+strings.Join(pipeline.ExplainFormats, ", "))
-	fs.StringVarP(&cfg.Out, "out", "o", "", "write the post-mortem to FILE (atomically) instead of stdout")
-	fs.StringArrayVar(&cfg.Guards, "guard", nil, "consider only this guard when choosing the one that would have stopped the run, NAME or NAME:param=value,... (repeatable; default: every built-in guard)")
-	fs.BoolVar(&cfg.Redact, "redact", false, "replace args values, goals and reasons, and secrets anywhere (run ids, tools, error types, memory ids), with stable placeholders (the same text, the same placeholder), so the report can be shared")
-	bindInputFlags(fs, &in)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: runaway explain RUN_ID [--run ID]... [flags] PATH...\n\n"+
-			"Explains runs step by step: a timeline with the loop segment marked and repeated steps\n"+
-			"folded, the onset, the memory that contaminated the loop, the verdict, root cause, waste,\n"+
-			"and the guard that would have stopped the run (docs/explain.md). Only the lines that can\n"+
-			"hold the run ids are decoded.\n\nFlags:\n%s", fs.FlagUsages())
-	}
-	if code, ok := parseFlags(fs, args, "explain", stderr); !ok {
+	c := new(explainCmd)
+	fs := c.flagSet()
+	if code, ok := parseFlags(fs, args, "explain", stdout, stderr); !ok {
 		return code
 	}
 	if fs.NArg() < 2 {
 		fmt.Fprintln(stderr, "runaway explain: want a run id and at least one input: runaway explain RUN_ID PATH...")
-		fs.Usage()
+		writeShortUsage(stderr, "explain")
 		return exitUsage
 	}
+	cfg := c.cfg
 	// The first argument is a run id, the others are the inputs.
-	cfg.RunIDs = append([]string{fs.Arg(0)}, more...)
-	cfg.Config = in.config(fs, fs.Args()[1:], stderr)
-	cfg.Color = colorWanted(stdout)
+	cfg.RunIDs = append([]string{fs.Arg(0)}, c.more...)
+	cfg.Config = c.in.config(fs, fs.Args()[1:], stderr)
+	look, err := c.out.look(stdout)
+	if err != nil {
+		return exit("explain", stderr, err)
+	}
+	cfg.Color, cfg.Width = look.color, look.width
 	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()
-	return exit("explain", fs, stderr, pipeline.Explain(ctx, cfg, stdin, stdout, stderr))
+	return exit("explain", stderr, pipeline.Explain(ctx, cfg, stdin, stdout, stderr))
 }

@@ -72,7 +72,7 @@ func TestExplainMarkdownSections(t *testing.T) {
 		"## Post-mortem: run `fx-cause-error-storm-one-call`\n",
 		"\n### Summary\n", "\n### Timeline\n", "\n### Evidence\n", "\n### Recommended guard\n",
 		"| Onset | step 2 (RA303 ratelimit-no-backoff); loop segment steps 2-10 |",
-		"| ▶ | 2-10 | \\+3s | ACT | `web_search {\"q\":\"AutoGPT memory loop runaway\"}` x9 | 9 RATE\\_LIMIT |",
+		"| ▶ | 2-10 | +3s | ACT | `web_search {\"q\":\"AutoGPT memory loop runaway\"}` x9 | 9 RATE_LIMIT |",
 		"**breaker**: breaker would have stopped the run at step 5, 3 steps after the onset",
 	} {
 		if !strings.Contains(out, want) {

@@ -14,7 +14,7 @@ import (
 	"github.com/runawayhq/runaway/fixture"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
+var update = flag.Bool("update", false, "rewrite the golden files and the files generated from the commands table (TestGenerated)")
 
 // Every fixture is checked on its own, by the code behind 'runaway verify',
 // and must match its want file (fixture.Want: the format is the contract)

@@ -8,33 +8,39 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/runawayhq/runaway/pipeline"
+	"github.com/runawayhq/runaway/synth"
 )
 
+// genCmd holds what gen's flags set.
+type genCmd struct {
+	cfg    pipeline.GenConfig
+	causes string
+	size   string
+}
+
+func (c *genCmd) flagSet() *pflag.FlagSet {
+	fs := newFlagSet("gen")
+	fs.IntVar(&c.cfg.Runs, "runs", 1000, "number of runs")
+	fs.Float64Var(&c.cfg.RunawayRate, "runaway-rate", 0.2, "fraction of runs with an injected runaway pattern (0..1)")
+	fs.Uint64Var(&c.cfg.Seed, "seed", 1, "random seed: the same seed gives the same bytes")
+	fs.IntVar(&c.cfg.Interleave, "interleave", 16, "runs whose steps are interleaved in the output")
+	fs.StringVar(&c.causes, "causes", "", "comma-separated root causes to inject: "+strings.Join(synth.AllCauses, ", ")+" (default: all)")
+	setValues(fs, "causes", synth.AllCauses...)
+	fs.StringVar(&c.size, "size", "", "generate about this much data instead of --runs (e.g. 100MB, 1GB)")
+	fs.StringVarP(&c.cfg.Out, "out", "o", "", "write the steps to FILE (atomically; default stdout)")
+	fs.StringVar(&c.cfg.Labels, "labels", "", "write the labels (one JSON per run) to FILE")
+	return fs
+}
+
 func runGen(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("gen", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var (
-		cfg    pipeline.GenConfig
-		causes string
-		size   string
-	)
-	fs.IntVar(&cfg.Runs, "runs", 1000, "number of runs")
-	fs.Float64Var(&cfg.RunawayRate, "runaway-rate", 0.2, "fraction of runs with an injected runaway pattern (0..1)")
-	fs.Uint64Var(&cfg.Seed, "seed", 1, "random seed: the same seed gives the same bytes")
-	fs.IntVar(&cfg.Interleave, "interleave", 16, "runs whose steps are interleaved in the output")
-	fs.StringVar(&causes, "causes", "", "comma-separated root causes to inject (default: all)")
-	fs.StringVar(&size, "size", "", "generate about this much data instead of --runs (e.g. 100MB, 1GB)")
-	fs.StringVarP(&cfg.Out, "out", "o", "", "write the steps to FILE (atomically; default stdout)")
-	fs.StringVar(&cfg.Labels, "labels", "", "write the labels (one JSON per run) to FILE")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: runaway gen [flags]\n\nWrites a deterministic synthetic corpus of agent step logs with one labelled\nrunaway pattern per runaway run and realistic confounders in healthy runs.\n\nFlags:\n%s", fs.FlagUsages())
-	}
-	if code, ok := parseFlags(fs, args, "gen", stderr); !ok {
+	c := new(genCmd)
+	fs := c.flagSet()
+	if code, ok := parseFlags(fs, args, "gen", stdout, stderr); !ok {
 		return code
 	}
+	cfg, causes, size := c.cfg, c.causes, c.size
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "runaway gen: unexpected arguments %v\n", fs.Args())
-		return exitUsage
+		return exit("gen", stderr, &pipeline.UsageError{Err: fmt.Errorf("unexpected arguments %v", fs.Args())})
 	}
 	if causes != "" {
 		cfg.Causes = strings.Split(causes, ",")
@@ -42,13 +48,13 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	if size != "" {
 		n, err := parseSize(size)
 		if err != nil {
-			return exit("gen", fs, stderr, &pipeline.UsageError{Err: fmt.Errorf("--size: %w", err)})
+			return exit("gen", stderr, &pipeline.UsageError{Err: fmt.Errorf("--size: %w", err)})
 		}
 		cfg.TargetBytes = n
 	}
 	ctx, stop := interruptible(stderr)
 	defer stop()
-	return exit("gen", fs, stderr, pipeline.Gen(ctx, cfg, stdout, stderr))
+	return exit("gen", stderr, pipeline.Gen(ctx, cfg, stdout, stderr))
 }
 
 // parseSize reads 500KB, 100MB, 1GB, 1.5GiB or a plain byte count.

@@ -18,36 +18,22 @@ import (
 // The binary and a large input, made once for the tests that signal a
 // process of their own.
 var (
-	built     sync.Once
-	builtDir  string
-	builtBin  string
-	bigInput  string
-	builtErr  error
-	builtMsgs []byte
+	built    sync.Once
+	builtDir string // removed by TestMain
+	bigInput string
+	builtErr error
 )
 
-// TestMain removes what binaryAndInput made.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if builtDir != "" {
-		os.RemoveAll(builtDir)
-	}
-	os.Exit(code)
-}
-
-// binaryAndInput builds runaway and writes 150 MB of generated steps with
-// three rejected lines near the top, once.
+// binaryAndInput is the built runaway and 150 MB of generated steps with
+// three rejected lines near the top, written once.
 func binaryAndInput(t *testing.T) (bin, input string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary and generates 150 MB")
 	}
+	bin = runawayBinary(t)
 	built.Do(func() {
 		if builtDir, builtErr = os.MkdirTemp("", "runaway-cmd-test-"); builtErr != nil {
-			return
-		}
-		builtBin = filepath.Join(builtDir, "runaway")
-		if builtMsgs, builtErr = exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput(); builtErr != nil {
 			return
 		}
 		bigInput = filepath.Join(builtDir, "in.jsonl")
@@ -60,9 +46,9 @@ func binaryAndInput(t *testing.T) (bin, input string) {
 		_, builtErr = synth.Generate(synth.Config{TargetBytes: 150 << 20, Seed: 3, Interleave: 64}, f, nil)
 	})
 	if builtErr != nil {
-		t.Fatalf("building the binary or its input: %v\n%s", builtErr, builtMsgs)
+		t.Fatalf("writing the input: %v", builtErr)
 	}
-	return builtBin, bigInput
+	return bin, bigInput
 }
 
 // A signal in the middle of a scan that has temporary files: exit 3 with a

@@ -12,41 +12,43 @@ import (
 	"github.com/runawayhq/runaway/report"
 )
 
-func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("replay", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var (
-		in   inputFlags
-		cfg  pipeline.ReplayConfig
-		list bool
-	)
+// replayCmd holds what replay's flags set.
+type replayCmd struct {
+	cfg  pipeline.ReplayConfig
+	in   inputFlags
+	list bool
+}
+
+func (c *replayCmd) flagSet() *pflag.FlagSet {
+	fs := newFlagSet("replay")
 	// StringArray, not StringSlice: a guard's params are comma-separated.
-	fs.StringArrayVar(&cfg.Guards, "guard", nil, "replay this guard, NAME or NAME:param=value,... (repeatable; default: every built-in guard)")
-	fs.StringVar(&cfg.Labels, "labels", "", "take runaway and healthy from this labels file (as 'runaway gen --labels' writes) instead of runaway's verdicts")
-	fs.StringVar(&cfg.Format, "format", "table", "output format: table, json")
-	fs.StringVarP(&cfg.Out, "out", "o", "", "write the report to FILE (atomically) instead of stdout")
-	fs.IntVar(&cfg.Examples, "examples", 3, "table: healthy and suspicious runs stopped to list per guard")
-	fs.BoolVar(&list, "list", false, "list the built-in guards, their params and sources, and exit")
-	bindInputFlags(fs, &in)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: runaway replay [--guard NAME[:param=value,...]]... [flags] PATH...\n\n"+
-			"Replays runtime guards over the runs, step by step, and reports per guard the runaway runs it\n"+
-			"would have stopped (at which step, how soon after the onset, what it saves), the runaway runs\n"+
-			"it misses, and the healthy runs it would have stopped, with its reason.\n"+
-			"Guards: %s ('runaway replay --list' shows params and sources).\n\nFlags:\n%s",
-			strings.Join(replay.Names(), ", "), fs.FlagUsages())
-	}
-	if code, ok := parseFlags(fs, args, "replay", stderr); !ok {
+	fs.StringArrayVar(&c.cfg.Guards, "guard", nil, "replay this guard, NAME or NAME:param=value,... (repeatable; default: every built-in guard)")
+	setValues(fs, "guard", replay.Names()...)
+	fs.StringVar(&c.cfg.Labels, "labels", "", "take runaway and healthy from this labels file (as 'runaway gen --labels' writes) instead of runaway's verdicts")
+	fs.StringVar(&c.cfg.Format, "format", pipeline.ReplayFormats[0], "output format: "+strings.Join(pipeline.ReplayFormats, ", "))
+	setValues(fs, "format", pipeline.ReplayFormats...)
+	fs.StringVarP(&c.cfg.Out, "out", "o", "", "write the report to FILE (atomically) instead of stdout")
+	fs.IntVar(&c.cfg.Examples, "examples", 3, "table: healthy and suspicious runs stopped to list per guard")
+	fs.BoolVar(&c.list, "list", false, "list the built-in guards, their params and sources, and exit")
+	bindInputFlags(fs, &c.in)
+	return fs
+}
+
+func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := new(replayCmd)
+	fs := c.flagSet()
+	if code, ok := parseFlags(fs, args, "replay", stdout, stderr); !ok {
 		return code
 	}
-	if list {
+	if c.list {
 		return listGuards(stdout, stderr)
 	}
-	cfg.Config = in.config(fs, fs.Args(), stderr)
+	cfg := c.cfg
+	cfg.Config = c.in.config(fs, fs.Args(), stderr)
 	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()
-	return exit("replay", fs, stderr, pipeline.Replay(ctx, cfg, stdin, stdout, stderr))
+	return exit("replay", stderr, pipeline.Replay(ctx, cfg, stdin, stdout, stderr))
 }
 
 func listGuards(stdout, stderr io.Writer) int {

@@ -27,79 +27,41 @@ const (
 	exitFailure  = pipeline.ExitFailure  // could not run: unreadable input, failed output, --strict rejects
 )
 
-const usageText = `runaway finds AI-agent runs that ran away in step logs (JSON Lines).
-
-Usage:
-  runaway scan [flags] PATH...     analyze logs: files, directories, globs, - for stdin
-  runaway explain RUN_ID PATH...   one run step by step: timeline, loop, cause, the guard that stops it
-  runaway replay [flags] PATH...   replay runtime guards over the logs: what each would have stopped
-  runaway eval [flags] PATH...     score the verdicts against --labels: precision, recall, causes
-  runaway gen [flags]              write a labelled synthetic corpus
-  runaway fixture RUN_ID PATH...   write a run as a redacted regression fixture (--out DIR)
-  runaway verify [flags] DIR...    check fixtures against their want files
-  runaway detectors [ID]           list the detectors, or print one's document
-  runaway schema                   print the input JSON Schema
-  runaway version                  print the version
-
-Run 'runaway COMMAND --help' for a command's flags.
-Exit codes: 0 clean, 1 runs at or above --fail-on, 2 usage error, 3 runtime failure.
-`
-
 // run is the whole program; main only wraps it so tests can call it in-process.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usageText)
+		writeCommandList(stderr)
 		return exitUsage
 	}
-	cmd, rest := args[0], args[1:]
-	defer startProfile(stderr)()
-	switch cmd {
-	case "scan":
-		return runScan(rest, stdin, stdout, stderr)
-	case "replay":
-		return runReplay(rest, stdin, stdout, stderr)
-	case "explain":
-		return runExplain(rest, stdin, stdout, stderr)
-	case "eval":
-		return runEval(rest, stdin, stdout, stderr)
-	case "gen":
-		return runGen(rest, stdout, stderr)
-	case "fixture":
-		return runFixture(rest, stdin, stdout, stderr)
-	case "verify":
-		return runVerify(rest, stdin, stdout, stderr)
-	case "detectors":
-		return runDetectors(rest, stdout, stderr)
-	case "schema":
-		if len(rest) > 0 {
-			fmt.Fprintln(stderr, "runaway schema: takes no arguments")
-			return exitUsage
-		}
-		if _, err := stdout.Write(schema.JSONSchema); err != nil {
-			fmt.Fprintf(stderr, "runaway schema: %s\n", errText(err))
-			return exitFailure
-		}
-		return exitClean
-	case "version", "--version":
-		fmt.Fprintf(stdout, "runaway %s (input schema v%s, output schema v%s, %s)\n",
-			schema.ProductVersion, schema.Version, schema.OutputVersion, runtime.Version())
-		return exitClean
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usageText)
-		return exitClean
+	name, rest := args[0], args[1:]
+	switch name {
+	case "-h", "--help":
+		name = "help"
+	case "--version":
+		name = "version"
 	}
-	fmt.Fprintf(stderr, "runaway: unknown command %q\n\n%s", cmd, usageText)
-	return exitUsage
+	c := lookupCommand(name)
+	if c == nil {
+		fmt.Fprintf(stderr, "runaway: unknown command %q\n\n", name)
+		writeCommandList(stderr)
+		return exitUsage
+	}
+	defer startProfile(stderr)()
+	return c.run(rest, stdin, stdout, stderr)
 }
 
 // parseFlags parses a command's flags; ok is false when the command must
-// end with code (0 after --help, 2 after a bad flag).
-func parseFlags(fs *pflag.FlagSet, args []string, cmd string, stderr io.Writer) (code int, ok bool) {
+// end with code: 0 after --help or -h, whose help goes to stdout (it is
+// what was asked for), 2 after a bad flag.
+func parseFlags(fs *pflag.FlagSet, args []string, cmd string, stdout, stderr io.Writer) (code int, ok bool) {
+	fs.SetOutput(stderr) // pflag's own warnings (deprecations)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
+			writeHelp(stdout, lookupCommand(cmd), fs)
 			return exitClean, false
 		}
 		fmt.Fprintf(stderr, "runaway %s: %s\n", cmd, errText(err))
+		writeShortUsage(stderr, cmd)
 		return exitUsage, false
 	}
 	return exitClean, true
@@ -113,15 +75,49 @@ func errText(err error) string { return report.Sanitize(err.Error()) }
 // exit says on stderr why a job stopped, unless the job has said it
 // already, with the command's usage after a usage error that asks for it,
 // and returns the exit code.
-func exit(cmd string, fs *pflag.FlagSet, stderr io.Writer, err error) int {
+func exit(cmd string, stderr io.Writer, err error) int {
 	if err != nil && !pipeline.Reported(err) {
 		fmt.Fprintf(stderr, "runaway %s: %s\n", cmd, errText(err))
 		var usage *pipeline.UsageError
 		if errors.As(err, &usage) && usage.ShowUsage {
-			fs.Usage()
+			writeShortUsage(stderr, cmd)
 		}
 	}
 	return pipeline.ExitCode(err)
+}
+
+// noOperands parses the flags of a command that takes no argument.
+func noOperands(args []string, cmd string, stdout, stderr io.Writer) (code int, ok bool) {
+	fs := lookupCommand(cmd).flags()
+	if code, ok := parseFlags(fs, args, cmd, stdout, stderr); !ok {
+		return code, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "runaway %s: takes no arguments\n", cmd)
+		writeShortUsage(stderr, cmd)
+		return exitUsage, false
+	}
+	return exitClean, true
+}
+
+func runSchema(args []string, stdout, stderr io.Writer) int {
+	if code, ok := noOperands(args, "schema", stdout, stderr); !ok {
+		return code
+	}
+	if _, err := stdout.Write(schema.JSONSchema); err != nil {
+		fmt.Fprintf(stderr, "runaway schema: %s\n", errText(err))
+		return exitFailure
+	}
+	return exitClean
+}
+
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	if code, ok := noOperands(args, "version", stdout, stderr); !ok {
+		return code
+	}
+	fmt.Fprintf(stdout, "runaway %s (input schema v%s, output schema v%s, %s)\n",
+		schema.ProductVersion, schema.Version, schema.OutputVersion, runtime.Version())
+	return exitClean
 }
 
 // interruptible is the context of a job: until stop, SIGINT, SIGTERM,
@@ -165,22 +161,4 @@ func interruptible(stderr io.Writer) (ctx context.Context, stop context.CancelFu
 		close(done)
 		cancel()
 	}
-}
-
-// colorWanted: colour only on a terminal, and never when NO_COLOR is set
-// (https://no-color.org).
-func colorWanted(w io.Writer) bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
-		return false
-	}
-	return isTerminal(w)
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -3,45 +3,51 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/runawayhq/runaway/pipeline"
 )
 
-func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("verify", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var (
-		in  inputFlags
-		cfg pipeline.VerifyConfig
-	)
-	fs.StringVar(&cfg.Format, "format", "table", "output format: table, junit (JUnit XML for CI)")
-	fs.StringVarP(&cfg.Out, "out", "o", "", "write the report to FILE (atomically) instead of stdout")
-	fs.BoolVar(&cfg.Update, "update", false, "rewrite the want file of every failing fixture with runaway's verdict (review the differences first)")
-	bindInputFlags(fs, &in)
-	// Fixtures are checked strictly and each on its own: these do not apply.
-	for _, name := range []string{"rejects", "strict", "keep-going"} {
+// verifyCmd holds what verify's flags set.
+type verifyCmd struct {
+	cfg pipeline.VerifyConfig
+	in  inputFlags
+}
+
+// verifyIgnores are the input flags verify hides and refuses: fixtures are
+// checked strictly and each on its own.
+var verifyIgnores = []string{"rejects", "strict", "keep-going"}
+
+func (c *verifyCmd) flagSet() *pflag.FlagSet {
+	fs := newFlagSet("verify")
+	fs.StringVar(&c.cfg.Format, "format", pipeline.VerifyFormats[0], "output format: "+strings.Join(pipeline.VerifyFormats, ", ")+" (junit: JUnit XML for CI)")
+	setValues(fs, "format", pipeline.VerifyFormats...)
+	fs.StringVarP(&c.cfg.Out, "out", "o", "", "write the report to FILE (atomically) instead of stdout")
+	fs.BoolVar(&c.cfg.Update, "update", false, "rewrite the want file of every failing fixture with runaway's verdict (review the differences first)")
+	bindInputFlags(fs, &c.in)
+	for _, name := range verifyIgnores {
 		_ = fs.MarkHidden(name)
 	}
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: runaway verify [flags] DIR...\n\n"+
-			"Checks every fixture under DIR (a <name>.jsonl with its <name>.want.json, recursively):\n"+
-			"runaway's verdict, root cause, onset step and detectors must match the want file.\n"+
-			"Exit codes: 0 all match, 1 a fixture does not match, 2 usage error,\n"+
-			"3 a fixture cannot be read, holds rejected lines or has no want file.\n\nFlags:\n%s", fs.FlagUsages())
-	}
-	if code, ok := parseFlags(fs, args, "verify", stderr); !ok {
+	return fs
+}
+
+func runVerify(args []string, stdout, stderr io.Writer) int {
+	c := new(verifyCmd)
+	fs := c.flagSet()
+	if code, ok := parseFlags(fs, args, "verify", stdout, stderr); !ok {
 		return code
 	}
-	for _, name := range []string{"rejects", "strict", "keep-going"} {
+	for _, name := range verifyIgnores {
 		if fs.Changed(name) {
 			fmt.Fprintf(stderr, "runaway verify: --%s does not apply: a fixture with a rejected line is an error, and every fixture is checked\n", name)
 			return exitUsage
 		}
 	}
-	cfg.Config = in.config(fs, fs.Args(), stderr)
+	cfg := c.cfg
+	cfg.Config = c.in.config(fs, fs.Args(), stderr)
 	ctx, stop := interruptible(stderr)
 	defer stop()
-	return exit("verify", fs, stderr, pipeline.Verify(ctx, cfg, stdout, stderr))
+	return exit("verify", stderr, pipeline.Verify(ctx, cfg, stdout, stderr))
 }
