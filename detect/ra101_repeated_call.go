@@ -14,7 +14,7 @@ var RepeatedCall = &Detector{
 	Slug:      "repeated-identical-call",
 	Title:     "Same tool call repeated with the same result",
 	RootCause: CauseToolRetryLoop,
-	Guard:     "dedup guard on (tool, canonical args): block the 3rd identical call within 10 calls and move to RECOVER (guide B ToolCallGuard, guide D ToolLoopBreaker)",
+	Guard:     "dedup guard on (tool, canonical args): block the 3rd identical call within 10 calls and move to RECOVER",
 	Reads:     []string{"tool_calls", "same_args_hash_count", "same_args_hash_max_window", "same_args_hash_max_streak"},
 	Params:    []string{"window", "repeat_suspicious", "repeat_runaway", "result_similarity"},
 	run:       runRepeatedCall,

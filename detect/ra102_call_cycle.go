@@ -14,7 +14,7 @@ var CallCycle = &Detector{
 	Slug:      "call-cycle",
 	Title:     "Calls repeating in a cycle of 2 to 16 with the same results",
 	RootCause: CauseToolRetryLoop,
-	Guard:     "windowed dedup on (tool, canonical args) over the last 10-20 calls, not only consecutive ones (guide E's window; OpenHands' alternating-pattern check)",
+	Guard:     "windowed dedup on (tool, canonical args) over the last 10-20 calls, not only consecutive ones",
 	Reads:     []string{"tool_calls", "distinct_calls"},
 	Params:    []string{"cycle_suspicious", "cycle_runaway", "result_similarity"},
 	run:       runCallCycle,

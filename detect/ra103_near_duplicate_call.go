@@ -11,7 +11,7 @@ var NearDuplicateCall = &Detector{
 	Slug:      "near-duplicate-call",
 	Title:     "Same call with cosmetic changes to its args, same result",
 	RootCause: CauseToolRetryLoop,
-	Guard:     "dedup guard on (tool, normalised args): compare args after dropping request ids, timestamps and nonces and ignoring case, white space and key order (guide A's dedup of the same normalised call)",
+	Guard:     "dedup guard on (tool, normalised args): compare args after dropping request ids, timestamps and nonces and ignoring case, white space and key order",
 	Reads:     []string{"tool_calls", "same_norm_args_count"},
 	Params:    []string{"window", "repeat_suspicious", "repeat_runaway", "result_similarity", "volatile_keys"},
 	run:       runNearDuplicateCall,

@@ -14,7 +14,7 @@ var ReplanLoop = &Detector{
 	Slug:      "replan-loop",
 	Title:     "PLAN<->ACT round trips with no progress in between",
 	RootCause: CauseReplanLoop,
-	Guard:     "state machine with a PLAN cap (at most 2 plans) and termination owned by EVAL, not by the model (guide B)",
+	Guard:     "state machine with a PLAN cap (at most 2 plans) and termination owned by EVAL, not by the model",
 	Reads:     []string{"plans", "plans_repeated", "plan_act_round_trips", "plan_act_round_trips_no_progress", "state_oscillation", "progress_events"},
 	Params:    []string{"plan_loop_suspicious", "plan_loop_runaway"},
 	run:       runReplanLoop,

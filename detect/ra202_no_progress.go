@@ -16,7 +16,7 @@ var NoProgress = &Detector{
 	Title:     "Many steps in a row without progress",
 	RootCause: CauseReplanLoop,
 	Symptom:   true,
-	Guard:     "termination owned by EVAL: stop after N steps without a new artifact or observation (guide B; guide A max steps)",
+	Guard:     "termination owned by EVAL: stop after N steps without a new artifact or observation",
 	Reads:     []string{"no_progress_steps", "progress_events"},
 	Params:    []string{"no_progress_suspicious", "no_progress_runaway", "result_similarity"},
 	run:       runNoProgress,

@@ -17,7 +17,7 @@ var NoTerminalState = &Detector{
 	Title:     "Run ended without STOP after steps without progress",
 	RootCause: CauseReplanLoop,
 	Symptom:   true,
-	Guard:     "a state machine whose EVAL owns termination and always reaches STOP, with a hard step cap that ends in STOP too (guide B)",
+	Guard:     "a state machine whose EVAL owns termination and always reaches STOP, with a hard step cap that ends in STOP too",
 	Reads:     []string{"ended_with_stop", "progress_events"},
 	Params:    []string{"no_terminal_tail"},
 	run:       runNoTerminalState,

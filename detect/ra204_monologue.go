@@ -11,7 +11,7 @@ var Monologue = &Detector{
 	Slug:      "monologue",
 	Title:     "Steps without a tool call that repeat the same decision",
 	RootCause: CauseReplanLoop,
-	Guard:     "state machine in which a step without a tool call must change state or stop; cap consecutive reasoning steps (guide A: max 10 reasoning steps; OpenHands: 3 identical monologue messages)",
+	Guard:     "state machine in which a step without a tool call must change state or stop; cap consecutive reasoning steps",
 	Reads:     []string{"max_repeated_decision_streak"},
 	Params:    []string{"monologue_suspicious", "monologue_runaway"},
 	run:       runMonologue,

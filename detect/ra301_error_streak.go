@@ -16,7 +16,7 @@ var ErrorStreak = &Detector{
 	Slug:      "error-streak",
 	Title:     "Failed tool calls in a row without a circuit breaker",
 	RootCause: CauseErrorStorm,
-	Guard:     "circuit breaker: open after 3 consecutive failures, stay open 60 s, half-open with one probe; retry policy by error type (guide B)",
+	Guard:     "circuit breaker: open after 3 consecutive failures, stay open 60 s, half-open with one probe; retry policy by error type",
 	Reads:     []string{"tool_errors", "tool_errors_by_type", "max_error_streak"},
 	Params:    []string{"error_streak_suspicious", "error_streak_runaway"},
 	run:       runErrorStreak,

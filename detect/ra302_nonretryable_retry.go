@@ -14,7 +14,7 @@ var NonRetryableRetry = &Detector{
 	Slug:      "nonretryable-retry",
 	Title:     "Call retried after a non-retryable error",
 	RootCause: CauseToolRetryLoop,
-	Guard:     "retry policy by error type: SCHEMA_ERROR and retryable:false stop the call and move to RECOVER to repair the args (guide B policyFor; guide D)",
+	Guard:     "retry policy by error type: SCHEMA_ERROR and retryable:false stop the call and move to RECOVER to repair the args",
 	Reads:     []string{"tool_errors", "tool_errors_by_type"},
 	Params:    []string{"nonretryable_retries_suspicious", "nonretryable_retries_runaway"},
 	run:       runNonRetryableRetry,

@@ -15,7 +15,7 @@ var RateLimitNoBackoff = &Detector{
 	Slug:      "ratelimit-no-backoff",
 	Title:     "RATE_LIMIT retried without growing backoff",
 	RootCause: CauseErrorStorm,
-	Guard:     "exponential backoff on RATE_LIMIT (base 800 ms, x2) with a retry cap of 2, then a circuit breaker (guide B; guide D retry helper)",
+	Guard:     "exponential backoff on RATE_LIMIT (base 800 ms, x2) with a retry cap of 2, then a circuit breaker",
 	Reads:     []string{"tool_errors_by_type", "duration_ms"},
 	Params:    []string{"backoff_growth", "ratelimit_no_backoff_suspicious", "ratelimit_no_backoff_runaway"},
 	run:       runRateLimitNoBackoff,

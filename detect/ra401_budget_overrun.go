@@ -12,7 +12,7 @@ var BudgetOverrun = &Detector{
 	Title:     "Steps, tool calls, tokens, cost or time past the budget",
 	RootCause: CauseBudgetIgnored,
 	Symptom:   true,
-	Guard:     "hard caps enforced by the runtime (max steps, max tool calls, tokens, cost, wall time), not by the prompt (guide B; guide E)",
+	Guard:     "hard caps enforced by the runtime (max steps, max tool calls, tokens, cost, wall time), not by the prompt",
 	Reads:     []string{"budget_max_steps", "budget_max_tool_calls", "budget_max_tokens", "budget_max_cost_usd", "budget_max_seconds", "budget_crossings", "steps_after_budget"},
 	Params:    []string{"budget_runaway_ratio", "max_steps", "max_tool_calls", "max_tokens", "max_cost_usd", "max_seconds"},
 	run:       runBudgetOverrun,

@@ -11,7 +11,7 @@ var MemoryContamination = &Detector{
 	Slug:      "memory-contamination",
 	Title:     "A memory written from inference or a tool error drives the loop",
 	RootCause: CauseMemoryContamination,
-	Guard:     "type every memory (observation, decision, constraint) with source and confidence, filter inference and tool errors on read, keep tool errors in their own channel (guide B)",
+	Guard:     "type every memory (observation, decision, constraint) with source and confidence, filter inference and tool errors on read, keep tool errors in their own channel",
 	Reads:     []string{"no_progress_steps", "progress_events"},
 	Params:    []string{"memory_reads_suspicious", "memory_reads_runaway", "memory_share"},
 	run:       runMemoryContamination,

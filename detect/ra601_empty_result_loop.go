@@ -17,7 +17,7 @@ var EmptyResultLoop = &Detector{
 	Slug:      "empty-result-loop",
 	Title:     "Empty results for one intent, again and again",
 	RootCause: CauseEmptyResultLoop,
-	Guard:     "stop after 2 empty results per intent and answer with assumptions, unknowns and questions for the user (guide A maxEmptySameIntent; structured not-found results)",
+	Guard:     "stop after 2 empty results per intent and answer with assumptions, unknowns and questions for the user",
 	Reads:     []string{"empty_results"},
 	Params:    []string{"empty_results_suspicious", "empty_results_runaway"},
 	run:       runEmptyResultLoop,
