@@ -12,6 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
@@ -481,5 +485,70 @@ func TestTracesAcrossFilesAsScan(t *testing.T) {
 	}
 	if got := readFile(t, filepath.Join(out, "runaway.prom")); withoutTiming(got) != withoutTiming(want["prom"]) {
 		t.Errorf("runaway.prom differs from the scan's")
+	}
+}
+
+// A Parquet export of steps (objects as JSON text columns) is read as the
+// scan reads it: every run's line is the scan's.
+func TestParquetInputAsScan(t *testing.T) {
+	dir := t.TempDir()
+	fields := []arrow.Field{
+		{Name: "run_id", Type: arrow.BinaryTypes.String}, {Name: "step", Type: arrow.PrimitiveTypes.Int64},
+		{Name: "state", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "tool_call", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "tool_result", Type: arrow.BinaryTypes.String, Nullable: true},
+	}
+	sc := arrow.NewSchema(fields, nil)
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), sc)
+	defer b.Release()
+	for _, f := range []string{"causes/error-storm-one-call.jsonl", "causes/replan-repeats-call.jsonl", "healthy/seed001-minimal.jsonl"} {
+		for _, l := range strings.Split(strings.TrimSpace(string(readFile(t, filepath.Join("../../fixtures", f)))), "\n") {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(l), &m); err != nil {
+				t.Fatal(err)
+			}
+			var id, state string
+			var step int64
+			json.Unmarshal(m["run_id"], &id)
+			json.Unmarshal(m["step"], &step)
+			json.Unmarshal(m["state"], &state)
+			b.Field(0).(*array.StringBuilder).Append(id)
+			b.Field(1).(*array.Int64Builder).Append(step)
+			b.Field(2).(*array.StringBuilder).Append(state)
+			for i, k := range []string{"tool_call", "tool_result"} {
+				if v, ok := m[k]; ok && string(v) != "null" {
+					b.Field(3 + i).(*array.StringBuilder).Append(string(v))
+				} else {
+					b.Field(3 + i).AppendNull()
+				}
+			}
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	f, err := os.Create(filepath.Join(dir, "steps.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := pqarrow.NewFileWriter(sc, f, nil, pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := scanOutputs(t, []string{dir}, "json")
+	if n := bytes.Count(want["ndjson"], []byte("\n")); n != 3 {
+		t.Fatalf("the scan read %d runs from the Parquet file, want 3", n)
+	}
+	out := beamJob(t, Options{Policy: detect.DefaultPolicy()}, dir)
+	if got := readFile(t, filepath.Join(out, "runs.ndjson")); !bytes.Equal(got, want["ndjson"]) {
+		t.Errorf("runs.ndjson from Parquet differs from the scan's")
+	}
+	if head := readFile(t, filepath.Join(out, "summary.json")); !bytes.HasPrefix(want["json"], bytes.TrimSuffix(head, []byte("\n}\n"))) {
+		t.Errorf("summary.json is not the head of the scan's json document:\n%s", head)
 	}
 }
