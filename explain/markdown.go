@@ -58,6 +58,12 @@ func writeRunMarkdown(w *bufio.Writer, run *Run) {
 	} else {
 		row("Evidence", mdText(fmt.Sprintf("no loop found in %d steps", res.Steps)))
 	}
+	if run.NotAnalyzed != "" {
+		row("Note", mdText(run.NotAnalyzed))
+	}
+	if len(run.Gaps) > 0 {
+		row("Note", mdText(shownText(run)))
+	}
 
 	w.WriteString("\n### Timeline\n\n")
 	w.WriteString("▶ marks the loop segment; alike steps in a row are folded into one line (docs/explain.md).\n\n")
@@ -66,6 +72,10 @@ func writeRunMarkdown(w *bufio.Writer, run *Run) {
 		mark := ""
 		if l.loop {
 			mark = "▶"
+		}
+		if l.gap != "" {
+			fmt.Fprintf(w, "| %s | %s | | | | | | %s |\n", mark, mdText(l.steps), mdText(l.gap))
+			continue
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mark, mdText(l.steps), mdText(l.ts), mdText(l.state),
 			callCellMarkdown(&l), mdText(l.result), mdText(l.memory), mdText(strings.Join(l.notes, "; ")))

@@ -96,9 +96,16 @@ func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, st
 // scan's for the timelines its html overview embeds.
 func (in *input) explainRuns(ctx context.Context, stdin io.Reader, stderr io.Writer,
 	ids []string, guards []replay.Guard, redactor report.Redactor) (map[string]*explain.Run, ingest.Stats, error) {
-	lines := make(map[string][][]byte, len(ids))
+	// Of each line only what the timeline shows: a long run's lines are
+	// not held whole.
+	lines := make(map[string]*explain.RunLines, len(ids))
 	in.runIDs = ids
-	in.onStepLine = func(l ingest.StepLine) { lines[l.RunID] = append(lines[l.RunID], l.Raw) }
+	in.onStepLine = func(l ingest.StepLine) {
+		if lines[l.RunID] == nil {
+			lines[l.RunID] = explain.NewRunLines(redactor)
+		}
+		lines[l.RunID].Add(l.Raw)
+	}
 	collector, policy, stats, err := in.read(ctx, stdin, stderr)
 	if err != nil {
 		return nil, stats, err
