@@ -31,6 +31,10 @@ type ExplainConfig struct {
 	Guards []string
 	Redact bool // --redact: placeholders for args values, goals and reasons, and for secrets anywhere
 	Color  bool // colour text written to stdout (the CLI: stdout is a terminal, no NO_COLOR)
+	// MaxMemory is the memory explain aims to stay under, in bytes, as
+	// scan's (--max-memory; at least MinMemory, 0 is scan's default): it
+	// sets the most steps of a run analysed and drawn.
+	MaxMemory int64
 }
 
 // Explain reads the lines of cfg.RunIDs only and writes their
@@ -53,12 +57,21 @@ func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, st
 			return usagef("a run id is empty")
 		}
 	}
-	var redactor report.Redactor
-	if cfg.Redact {
-		redactor = redact.New(nil)
+	if cfg.MaxMemory == 0 {
+		cfg.MaxMemory = DefaultScanConfig().MaxMemory
 	}
-	in := input{Config: cfg.Config, job: "explain"}
-	built, stats, err := in.explainRuns(ctx, stdin, stderr, ids, guards, redactor)
+	if cfg.MaxMemory < MinMemory {
+		return usagef("--max-memory %d: want at least 64MiB", cfg.MaxMemory)
+	}
+	in := input{Config: cfg.Config, job: "explain", maxMemory: cfg.MaxMemory}
+	// The input in flight as a scan's under the same budget; explain's
+	// reads keep lines, not batches: their buffers are recycled.
+	inFlight, _ := memoryBudgets(cfg.MaxMemory)
+	in.inFlightBytes, in.reuseBuffers, in.maxSpanBytes = int(inFlight), int(inFlight), cfg.MaxMemory
+	if cfg.Redact {
+		in.redactor = redact.New(nil)
+	}
+	built, stats, err := in.explainRuns(ctx, stdin, stderr, ids, guards, in.redactor)
 	if err != nil {
 		return err
 	}
@@ -113,8 +126,14 @@ func (in *input) explainRuns(ctx context.Context, stdin io.Reader, stderr io.Wri
 	in.progress.finish()
 	built := make(map[string]*explain.Run, len(ids))
 	collector.Visit(policy, in.Workers, func(r detect.RunSteps, res *detect.RunResult) {
+		var notAnalyzed string
+		if o := in.over[r.ID()]; o != nil {
+			notAnalyzed = in.limitProblem(o)
+		}
+		in.noteLimit(res)
 		// Visit calls one at a time: the guards are reset for each run.
-		built[r.ID()] = explain.Build(explain.Input{Steps: r, Result: res, Lines: lines[r.ID()], Guards: guards, Redact: redactor})
+		built[r.ID()] = explain.Build(explain.Input{Steps: r, Result: res, Lines: lines[r.ID()], Guards: guards,
+			Redact: redactor, NotAnalyzed: notAnalyzed})
 		delete(lines, r.ID())
 	})
 	return built, stats, nil

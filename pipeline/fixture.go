@@ -101,7 +101,15 @@ func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.
 	if cfg.Minimize && cfg.BeforeMinimize != nil {
 		cfg.BeforeMinimize()
 	}
-	return cfg.build(ctx, ids, lines, results, policy, red, stderr)
+	// A fixture holds a run whole, and is checked against the run's
+	// analysis: a run past the step limit cannot become one.
+	tooLong := func(id string) string {
+		if o := in.over[id]; o != nil {
+			return in.limitProblem(o)
+		}
+		return ""
+	}
+	return cfg.build(ctx, ids, lines, results, policy, red, tooLong, stderr)
 }
 
 // targets checks the runs and inputs asked for, and returns the run ids
@@ -154,7 +162,7 @@ func (in *input) runawayRuns(ctx context.Context, stdin io.Reader, stderr io.Wri
 // a fixture that exists without Force makes a *PartialError, after the
 // others are written.
 func (cfg *FixtureConfig) build(ctx context.Context, ids []string, lines map[string][][]byte, results []detect.RunResult,
-	policy detect.Policy, red *redact.Redactor, stderr io.Writer) error {
+	policy detect.Policy, red *redact.Redactor, tooLong func(id string) string, stderr io.Writer) error {
 	a := &fixture.Analyzer{Alloc: memory.NewGoAllocator(), Policy: policy, MaxLineBytes: cfg.MaxLineBytes}
 	byID := map[string]*detect.RunResult{}
 	for i := range results {
@@ -168,6 +176,11 @@ func (cfg *FixtureConfig) build(ctx context.Context, ids []string, lines map[str
 		}
 		if len(lines[id]) == 0 || byID[id] == nil {
 			fmt.Fprintf(stderr, "runaway fixture: run %q: not found in the input\n", id)
+			failed++
+			continue
+		}
+		if why := tooLong(id); why != "" {
+			fmt.Fprintf(stderr, "runaway fixture: run %q: not written: a fixture holds a run whole, and %s\n", id, why)
 			failed++
 			continue
 		}

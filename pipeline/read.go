@@ -56,6 +56,16 @@ type input struct {
 	// spool, if set, keeps a copy of the inputs that cannot be read twice,
 	// for a second read of the same input (scan's html timelines).
 	spool *ingest.Spool
+	// maxMemory is the job's --max-memory (0: it has none), which sets the
+	// most steps one run may have analysed (runStepLimit).
+	maxMemory int64
+	// redactor, set with --redact, takes the secrets out of the run ids
+	// messages name.
+	redactor report.Redactor
+
+	// over holds, after a read, the runs with steps past the step limit,
+	// and what was dropped of each.
+	over map[string]*overRun
 
 	// skipped lists the files walks and listings passed over, as
 	// "name: why", in the order found.
@@ -198,11 +208,22 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 	if rejectsFile != nil {
 		opts.Rejects = rejectsFile
 	}
+	// Every job holds one run's steps at once: those past the limit are
+	// dropped, rows and lines alike, by their step number.
+	limit := newStepLimit(sink, in.runStepLimit(), alloc)
+	if keep := in.onStepLine; keep != nil {
+		opts.OnStepLine = func(l ingest.StepLine) {
+			if l.Step < limit.limit {
+				keep(l)
+			}
+		}
+	}
 	stats, err := ingest.ReadSeq(ctx, sources, opts, func(rec arrow.RecordBatch) error {
-		err := sink.Add(rec)
+		err := limit.Add(rec)
 		in.progress.setSteps(sink.Rows())
 		return err
 	})
+	in.over = limit.over
 	if err != nil {
 		if ctx.Err() != nil {
 			return stats, &InterruptedError{Msg: fmt.Sprintf("interrupted after %d lines; no report written", stats.Lines)}
@@ -223,6 +244,7 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 	if stats.EmptyFiles > 0 {
 		fmt.Fprintf(stderr, "runaway %s: warning: %d empty input file(s)\n", in.job, stats.EmptyFiles)
 	}
+	in.warnLimit(stderr)
 	return stats, in.nothingPassesSilently(&stats, stderr)
 }
 

@@ -24,6 +24,11 @@ import (
 // few MB (25 timelines added 1.1 MB to the page on the bench corpus).
 const MaxHTMLTimelines = 32
 
+// maxTimelineBytes bounds the timelines an html overview embeds, so that
+// the page stays a few MB: a long run's is up to about 500 KB (explain
+// folds it), 25 of a few dozen steps each about 1.1 MB in all.
+const maxTimelineBytes = 4 << 20
+
 // MinMemory is the smallest ScanConfig.MaxMemory.
 const MinMemory = 64 << 20
 
@@ -147,7 +152,10 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 	if cfg.MaxMemory < MinMemory {
 		return Summary{}, usagef("--max-memory %d: want at least 64MiB", cfg.MaxMemory)
 	}
-	s := &scan{cfg: cfg, in: input{Config: cfg.Config, job: "scan"}}
+	s := &scan{cfg: cfg, in: input{Config: cfg.Config, job: "scan", maxMemory: cfg.MaxMemory}}
+	if cfg.Redact {
+		s.in.redactor = redact.New(nil)
+	}
 	inFlight, collected := memoryBudgets(cfg.MaxMemory)
 	s.in.inFlightBytes = int(inFlight)
 	s.in.reuseBuffers = int(inFlight)
@@ -210,10 +218,7 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 	}()
 	keepFlagged := false
 	var overview *report.HTMLOverview
-	var redactor report.Redactor
-	if s.cfg.Redact {
-		redactor = redact.New(nil)
-	}
+	redactor := s.in.redactor
 	var spool *report.JSONSpool
 	defer func() {
 		if spool != nil {
@@ -255,6 +260,7 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		s.in.noteLimit(r)
 		loggedID := r.RunID
 		if redactor != nil {
 			// At the report boundary: every output sees the redacted run.
@@ -304,6 +310,11 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 	result := &report.Scan{Summary: sum.Summary(in), Runs: runs}
 	summary := Summary{Summary: result.Summary, Worst: worst}
 	timing := scanTiming(start)
+	// Every run is analyzed: what the store holds is not needed anymore,
+	// and the html timelines read runs again.
+	if err := store.Close(); err != nil {
+		fmt.Fprintf(stderr, "runaway scan: removing temporary files: %s\n", report.Sanitize(err.Error()))
+	}
 	// Before any report is committed: interrupted here, the scan writes none.
 	if overview != nil && !s.embedTimelines(ctx, overview, redactor, stdin, stderr) {
 		return summary, &InterruptedError{Msg: "interrupted while reading the html timelines; no report written"}
@@ -449,6 +460,19 @@ func (s *scan) embedTimelines(ctx context.Context, overview *report.HTMLOverview
 	case len(ids) == 0:
 		return true
 	}
+	why := fmt.Sprintf("only the first %d runs have one; --html-timelines sets how many", n)
+	// The runs are read again together: their steps, at most what one run
+	// may hold, keep the read within --max-memory. The first always fits:
+	// no run has more.
+	limit, steps := s.in.runStepLimit(), int64(0)
+	for k, id := range ids {
+		if steps += overview.Steps(id); steps > limit && k > 0 {
+			ids = ids[:k]
+			why = fmt.Sprintf("only the first %d runs have one: with the next, the steps read again for them would pass the %d one run may hold under %s",
+				k, limit, s.in.budgetText())
+			break
+		}
+	}
 	in := s.reread()
 	if beforeTimelineRead != nil {
 		beforeTimelineRead()
@@ -471,6 +495,7 @@ func (s *scan) embedTimelines(ctx context.Context, overview *report.HTMLOverview
 		return true
 	}
 	timelines := make(map[string]template.HTML, len(ids))
+	size := 0
 	for i, id := range ids {
 		r := built[logged[i]]
 		if r == nil {
@@ -481,8 +506,12 @@ func (s *scan) embedTimelines(ctx context.Context, overview *report.HTMLOverview
 			fmt.Fprintf(stderr, "runaway scan: warning: the timeline of a run is left out of the html overview: %s\n", report.Sanitize(err.Error()))
 			continue
 		}
+		if size += len(svg); size > maxTimelineBytes && i > 0 {
+			why = fmt.Sprintf("only the first %d runs have one: with the next, the timelines would pass %d MB", i, maxTimelineBytes>>20)
+			break
+		}
 		timelines[id] = svg
 	}
-	overview.SetTimelines(timelines, fmt.Sprintf("only the first %d runs have one; --html-timelines sets how many", n))
+	overview.SetTimelines(timelines, why)
 	return true
 }
