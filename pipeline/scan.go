@@ -29,6 +29,10 @@ const MaxHTMLTimelines = 32
 // folds it), 25 of a few dozen steps each about 1.1 MB in all.
 const maxTimelineBytes = 4 << 20
 
+// maxTimelineReads bounds the reads of the input again for the html
+// timelines: a run as long as one may be takes one of its own.
+const maxTimelineReads = 3
+
 // MinMemory is the smallest ScanConfig.MaxMemory.
 const MinMemory = 64 << 20
 
@@ -461,56 +465,67 @@ func (s *scan) embedTimelines(ctx context.Context, overview *report.HTMLOverview
 		return true
 	}
 	why := fmt.Sprintf("only the first %d runs have one; --html-timelines sets how many", n)
-	// The runs are read again together: their steps, at most what one run
-	// may hold, keep the read within --max-memory. The first always fits:
-	// no run has more.
-	limit, steps := s.in.runStepLimit(), int64(0)
+	// The runs are read again in groups, in page order, each of at most the
+	// steps one run may hold, so that a read stays within --max-memory (no
+	// run has more: each group has one). A long run takes a read of its
+	// own; past maxTimelineReads reads, the runs left have none.
+	limit := s.in.runStepLimit()
+	var groups [][]string
+	var steps int64
 	for k, id := range ids {
-		if steps += overview.Steps(id); steps > limit && k > 0 {
-			ids = ids[:k]
-			why = fmt.Sprintf("only the first %d runs have one: with the next, the steps read again for them would pass the %d one run may hold under %s",
-				k, limit, s.in.budgetText())
-			break
+		st := overview.Steps(id)
+		if len(groups) == 0 || steps+st > limit {
+			if len(groups) == maxTimelineReads {
+				why = fmt.Sprintf("only the first %d runs have one: the next would take a read of the input again beyond %d, of at most the %d steps one run may hold under %s",
+					k, maxTimelineReads, limit, s.in.budgetText())
+				break
+			}
+			groups, steps = append(groups, nil), 0
 		}
-	}
-	in := s.reread()
-	if beforeTimelineRead != nil {
-		beforeTimelineRead()
-	}
-	// The runs are read again by the ids they were logged with, which
-	// --redact may have taken secrets out of on the page.
-	logged := make([]string, len(ids))
-	for i, id := range ids {
-		logged[i] = overview.LoggedID(id)
-	}
-	var msgs bytes.Buffer
-	built, _, err := in.explainRuns(ctx, stdin, &msgs, logged, replay.Defaults(), redactor) // every built-in guard, as explain's default
-	if ctx.Err() != nil {
-		return false
-	}
-	if err != nil {
-		// The read's first message says why, prefixed as the warning is.
-		fmt.Fprintf(stderr, "runaway scan: warning: the html overview has no step-by-step timelines: reading the input again failed: %s\n", report.Sanitize(firstMessage(&msgs, err)))
-		overview.SetTimelines(nil, "reading the input again failed")
-		return true
+		groups[len(groups)-1] = append(groups[len(groups)-1], id)
+		steps += st
 	}
 	timelines := make(map[string]template.HTML, len(ids))
-	size := 0
-	for i, id := range ids {
-		r := built[logged[i]]
-		if r == nil {
-			continue // gone from the input since the first read: its row says it has none
+	size, k := 0, 0 // bytes of timelines, runs taken in page order
+	for _, group := range groups {
+		in := s.reread()
+		if beforeTimelineRead != nil {
+			beforeTimelineRead()
 		}
-		svg, err := explain.TimelineSVG(r)
+		// The runs are read again by the ids they were logged with, which
+		// --redact may have taken secrets out of on the page.
+		logged := make([]string, len(group))
+		for i, id := range group {
+			logged[i] = overview.LoggedID(id)
+		}
+		var msgs bytes.Buffer
+		built, _, err := in.explainRuns(ctx, stdin, &msgs, logged, replay.Defaults(), redactor) // every built-in guard, as explain's default
+		if ctx.Err() != nil {
+			return false
+		}
 		if err != nil {
-			fmt.Fprintf(stderr, "runaway scan: warning: the timeline of a run is left out of the html overview: %s\n", report.Sanitize(err.Error()))
-			continue
+			// The read's first message says why, prefixed as the warning is.
+			fmt.Fprintf(stderr, "runaway scan: warning: the html overview has no step-by-step timelines: reading the input again failed: %s\n", report.Sanitize(firstMessage(&msgs, err)))
+			overview.SetTimelines(nil, "reading the input again failed")
+			return true
 		}
-		if size += len(svg); size > maxTimelineBytes && i > 0 {
-			why = fmt.Sprintf("only the first %d runs have one: with the next, the timelines would pass %d MB", i, maxTimelineBytes>>20)
-			break
+		for i, id := range group {
+			k++
+			r := built[logged[i]]
+			if r == nil {
+				continue // gone from the input since the first read: its row says it has none
+			}
+			svg, err := explain.TimelineSVG(r)
+			if err != nil {
+				fmt.Fprintf(stderr, "runaway scan: warning: the timeline of a run is left out of the html overview: %s\n", report.Sanitize(err.Error()))
+				continue
+			}
+			if size += len(svg); size > maxTimelineBytes && k > 1 {
+				overview.SetTimelines(timelines, fmt.Sprintf("only the first %d runs have one: with the next, the timelines would pass %d MB", k-1, maxTimelineBytes>>20))
+				return true
+			}
+			timelines[id] = svg
 		}
-		timelines[id] = svg
 	}
 	overview.SetTimelines(timelines, why)
 	return true

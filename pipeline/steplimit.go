@@ -41,9 +41,8 @@ import (
 // live in scan and explain (heavy steps; the collector's columns and side
 // tables, detect's chains, indexes and maps, explain's RunLines), the rest
 // about 30 MiB. At 1 KiB a step, heavy steps at 128MiB took explain to
-// 118 MiB and to twice its CPU time at 64MiB for a third of the steps; at
-// 1.5 KiB every case stayed at or under 115 MiB (128MiB) and 59 MiB
-// (64MiB).
+// 118 MiB, with no room left for the collector; at 1.5 KiB every case of
+// one run stayed at or under 115 MiB (128MiB) and 59 MiB (64MiB).
 const (
 	// runStepBytes is what one step of the run is given of the budget.
 	runStepBytes = 1536

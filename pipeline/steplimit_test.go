@@ -247,9 +247,13 @@ func TestStepLimitDoesNotDependOnInputOrder(t *testing.T) {
 		!bytes.Contains(want["html"], []byte(`class="timeline"`)) {
 		t.Fatal("the case is not exercised: no runaway run past the limit, or no timeline")
 	}
-	// The timelines' runs are read again together, at most limit steps.
-	if why := fmt.Sprintf("with the next, the steps read again for them would pass the %d one run may hold under --max-memory 1GiB", limit); !bytes.Contains(want["html"], []byte(why)) {
+	// The timelines' runs are read again in groups of at most limit steps,
+	// at most three.
+	if why := fmt.Sprintf("the next would take a read of the input again beyond 3, of at most the %d steps one run may hold under --max-memory 1GiB", limit); !bytes.Contains(want["html"], []byte(why)) {
 		t.Errorf("the html page does not say why the other runs have no timeline: %q", why)
+	}
+	if n := bytes.Count(want["html"], []byte(`<svg class="timeline"`)); n < 3 {
+		t.Errorf("%d timelines, want one read's at least for each of three reads", n)
 	}
 	shuffled := slices.Clone(lines)
 	rand.New(rand.NewPCG(5, 5)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
