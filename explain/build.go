@@ -8,7 +8,6 @@ import (
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/replay"
 	"github.com/runawayhq/runaway/report"
-	"github.com/runawayhq/runaway/schema"
 )
 
 // Input is what Build needs of one run. Build must be called inside
@@ -16,8 +15,9 @@ import (
 type Input struct {
 	Steps  detect.RunSteps
 	Result *detect.RunResult
-	// Lines are the run's step lines, verbatim, in input order.
-	Lines [][]byte
+	// Lines are what was read of the run's step lines (NewRunLines, with
+	// Redact's redactor); nil for none.
+	Lines *RunLines
 	// Guards are replayed over the run to find the one that would have
 	// stopped it (replay.Defaults() for every built-in guard).
 	Guards []replay.Guard
@@ -25,24 +25,63 @@ type Input struct {
 	// stable placeholders in everything the model holds, and the secrets
 	// of every other string (run id, tools, states, error types, memory).
 	Redact report.Redactor
+	// NotAnalyzed, if the run went past the most steps one run may hold,
+	// says which of its steps were not analysed (Run.NotAnalyzed).
+	NotAnalyzed string
 }
 
 // Build makes the post-mortem of one run.
 func Build(in Input) *Run {
 	r := in.Steps
 	res := *in.Result
-	run := &Run{RunID: r.ID(), Result: res}
-	lines, undecoded := decodeLines(in.Lines)
-	run.Undecoded = undecoded
+	run := &Run{RunID: r.ID(), Result: res, NotAnalyzed: in.NotAnalyzed}
+	lines := in.Lines.order()
+	if in.Lines != nil {
+		run.Undecoded = in.Lines.undecoded
+	}
 	run.Loop = loopSegment(&res)
 
 	red := newRedaction(in.Redact)
+	// The guards first: a long run shows the recommended one's stop. Their
+	// reasons are redacted once every call is recorded, below.
+	guards := replayGuards(in)
+	guard := chooseGuard(guards, &res)
 	n := r.Len()
-	run.Steps = make([]Step, n)
-	j := 0
+	shown := shownRanges(n, anchors(r, &res, guard)...)
+	count := 0
+	for _, w := range shown {
+		count += w[1] - w[0]
+	}
+	run.Steps = make([]Step, 0, count)
+	if in.Lines != nil && in.Lines.goal != "" {
+		run.Goal = red.text(in.Lines.goal)
+	}
+	j, w := 0, 0 // the next line (in lines' order) and window
 	for i := 0; i < n; i++ {
-		s := &run.Steps[i]
-		s.Step = r.Step(i)
+		step := r.Step(i)
+		// The lines are in the analysis's order: walk both.
+		for j < len(lines) && lines[j].key.step < step {
+			j++
+		}
+		var line *lineDetail
+		if j < len(lines) && lines[j].key.step == step {
+			line = &lines[j]
+			j++
+		}
+		if ts, ok := r.TS(i); ok && !run.HasTS {
+			run.FirstTS, run.HasTS = ts, true
+		}
+		for w < len(shown) && i >= shown[w][1] {
+			w++
+		}
+		if w == len(shown) || i < shown[w][0] {
+			run.folded(r, i)
+			if r.HasCall(i) && red.red != nil {
+				red.args(r.Tool(i), r.ArgsKey(i), line) // evidence may quote the call
+			}
+			continue
+		}
+		s := Step{Step: step}
 		s.TS, s.HasTS = r.TS(i)
 		s.State = r.State(i).String()
 		s.Tokens, s.CostUSD = r.Tokens(i), r.CostUSD(i)
@@ -61,51 +100,54 @@ func Build(in Input) *Run {
 				s.Result.Class = OK
 			}
 		}
-		// The decoded lines are in the analysis's order: walk both.
-		for j < len(lines) && *lines[j].step.Step < s.Step {
-			j++
+		if line != nil {
+			fill(&s, line, red)
 		}
-		if j < len(lines) && *lines[j].step.Step == s.Step {
-			fill(s, &lines[j].step, r.ArgsKey(i), red)
-			if run.Goal == "" && lines[j].step.Goal != "" {
-				run.Goal = red.text(lines[j].step.Goal)
-			}
-			j++
-		} else if s.Tool != "" {
-			s.Args = red.args(s.Tool, s.Args, nil)
+		if s.Tool != "" {
+			s.Args = red.args(s.Tool, r.ArgsKey(i), line)
 		}
-		if s.HasTS && !run.HasTS {
-			run.FirstTS, run.HasTS = s.TS, true
-		}
+		run.Steps = append(run.Steps, s)
 	}
 	run.Result = red.result(res)
+	for k := range guards {
+		guards[k].Reason = red.replace(guards[k].Reason)
+	}
+	if guard != nil {
+		guard.Reason = red.replace(guard.Reason)
+	}
+	run.Guards, run.Guard = guards, guard
 	run.Memory = contamination(run)
-	run.Guards = replayGuards(in, red)
-	run.Guard = chooseGuard(run.Guards, &run.Result)
-	run.Rows = fold(run.Steps)
+	run.Rows = foldShown(run.Steps, run.Gaps)
 	if in.Redact != nil {
 		run = scrubbed(run, in.Redact)
 	}
 	return run
 }
 
-// fill adds to s what only the raw line holds: the state as logged, the
-// args as logged, the result's status, memory and the decision.
-func fill(s *Step, line *schema.Step, argsKey string, red *redaction) {
-	if line.State != "" {
-		s.State = strings.TrimSpace(line.State)
+// folded counts step i, which is not shown, into the gap it is in.
+func (run *Run) folded(r detect.RunSteps, i int) {
+	step := r.Step(i)
+	if k := len(run.Gaps) - 1; k >= 0 && run.Gaps[k].At == len(run.Steps) {
+		g := &run.Gaps[k]
+		g.Steps++
+		g.To = step
+		g.InLoop = g.InLoop && run.Loop != nil && step <= run.Loop.To
+		return
 	}
-	if s.Tool != "" {
-		var raw []byte
-		if line.ToolCall != nil {
-			raw = line.ToolCall.Args
-		}
-		s.Args = red.args(s.Tool, argsKey, raw)
+	run.Gaps = append(run.Gaps, Gap{At: len(run.Steps), Steps: 1, From: step, To: step,
+		InLoop: run.Loop != nil && step >= run.Loop.From && step <= run.Loop.To})
+}
+
+// fill adds to s what only the line holds: the state as logged, the
+// result's status, memory and the decision.
+func fill(s *Step, line *lineDetail, red *redaction) {
+	if line.state != "" {
+		s.State = line.state
 	}
-	if tr := line.ToolResult; tr != nil && tr.Status != nil {
-		s.Result.Status, s.Result.HasStatus = *tr.Status, true
+	if line.hasStatus {
+		s.Result.Status, s.Result.HasStatus = line.status, true
 	}
-	if m := line.Memory; m != nil {
+	if m := line.mem; m != nil {
 		s.Retrieved = slices.Clone(m.Retrieved)
 		s.Written = slices.Clone(m.Written)
 		s.WriteTags = slices.Clone(m.WriteTags)
@@ -116,9 +158,9 @@ func fill(s *Step, line *schema.Step, argsKey string, red *redaction) {
 			}
 		}
 	}
-	if d := line.Decision; d != nil {
-		s.NextState = d.NextState
-		s.Reason = red.text(d.Reason)
+	if line.decision {
+		s.NextState = line.next
+		s.Reason, s.reasonKey = line.reason, line.reasonKey // redacted when read
 	}
 }
 

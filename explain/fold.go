@@ -52,6 +52,35 @@ func fold(steps []Step) []Row {
 	return rows
 }
 
+// foldShown folds each stretch of steps between gaps on its own (fold),
+// with a row for each gap between them.
+func foldShown(steps []Step, gaps []Gap) []Row {
+	if len(gaps) == 0 {
+		return fold(steps)
+	}
+	var rows []Row
+	from := 0
+	for k := 0; k <= len(gaps); k++ {
+		to := len(steps)
+		if k < len(gaps) {
+			to = gaps[k].At
+		}
+		for _, row := range fold(steps[from:to]) {
+			row.First += from
+			row.Last += from
+			for p := range row.Positions {
+				row.Positions[p].Sample += from
+			}
+			rows = append(rows, row)
+		}
+		if k < len(gaps) {
+			rows = append(rows, Row{Gap: &gaps[k], First: -1, Last: -1, InLoop: gaps[k].InLoop})
+		}
+		from = to
+	}
+	return rows
+}
+
 // alike is what makes steps alike (see fold); a progress step's unique
 // number makes it alike no other step.
 type alike struct {
@@ -61,6 +90,7 @@ type alike struct {
 	call        uint64
 	next        string
 	reason      string
+	reasonKey   uint64
 }
 
 func signature(s *Step, i int) alike {
@@ -74,7 +104,7 @@ func signature(s *Step, i int) alike {
 	case s.Tool != "":
 		a.tool, a.call = s.Tool, s.CallKey
 	default:
-		a.next, a.reason = s.NextState, s.Reason
+		a.next, a.reason, a.reasonKey = s.NextState, s.Reason, s.reasonKey
 	}
 	return a
 }

@@ -25,6 +25,9 @@ type line struct {
 	reps           int // > 1: the call or decision is repeated this often
 	result, memory string
 	notes          []string
+	// gap, on the line of a gap, says how many steps it folds; the other
+	// cells are empty.
+	gap string
 }
 
 // maxIDs bounds the memory ids one cell lists.
@@ -38,6 +41,11 @@ func (run *Run) lines() []line {
 	var out []line
 	for k := range run.Rows {
 		row := &run.Rows[k]
+		if g := row.Gap; g != nil {
+			out = append(out, line{row: row, loop: row.InLoop, first: true, steps: stepSpan(g.From, g.To),
+				gap: "... " + report.FormatCount(int64(g.Steps)) + " steps folded ..."})
+			continue
+		}
 		for p, pos := range row.Positions {
 			s := &run.Steps[pos.Sample]
 			l := line{row: row, loop: row.InLoop, first: p == 0, state: s.State, reps: row.Reps}
@@ -236,6 +244,12 @@ func memoryText(m *Contamination) string {
 		s += " (" + m.Why + ")"
 	}
 	return s + fmt.Sprintf(", retrieved at %d of %d steps of the loop", m.Reads, m.LoopSteps)
+}
+
+// shownText says, of a run whose timeline has gaps, which steps it shows.
+func shownText(run *Run) string {
+	return fmt.Sprintf("%s steps: the timeline shows %s of them (the start, the end, the onset and the guard's stop) and folds the others into gaps",
+		report.FormatCount(run.Result.Steps), report.FormatCount(int64(len(run.Steps))))
 }
 
 // primary is the run's primary finding, or nil.

@@ -31,8 +31,9 @@ var fixGuards = map[detect.RootCause][]string{
 }
 
 // replayGuards replays every guard over the run with replay's own code
-// (one Replayer for this run) and reads back where each stopped it.
-func replayGuards(in Input, red *redaction) []GuardOutcome {
+// (one Replayer for this run) and reads back where each stopped it, with
+// its reason as replay gives it.
+func replayGuards(in Input) []GuardOutcome {
 	if len(in.Guards) == 0 {
 		return nil
 	}
@@ -50,7 +51,7 @@ func replayGuards(in Input, red *redaction) []GuardOutcome {
 		}
 		for _, s := range stops {
 			if s.RunID == in.Steps.ID() {
-				o.Stopped, o.StopStep, o.Reason, o.Saved = true, s.StopStep, red.replace(s.Reason), s.After
+				o.Stopped, o.StopStep, o.Reason, o.Saved = true, s.StopStep, s.Reason, s.After
 				break
 			}
 		}

@@ -26,10 +26,15 @@ func explainText(t *testing.T, text string, red report.Redactor, ids ...string) 
 		return io.NopCloser(strings.NewReader(text)), nil
 	}}
 	c := runstore.NewCollector([]string{"in.jsonl"})
-	lines := map[string][][]byte{}
+	lines := map[string]*explain.RunLines{}
 	stats, err := ingest.Read(context.Background(), []ingest.Source{src}, ingest.Options{
 		Alloc: memory.NewGoAllocator(), Workers: 2, RunIDs: ids,
-		OnStepLine: func(l ingest.StepLine) { lines[l.RunID] = append(lines[l.RunID], l.Raw) },
+		OnStepLine: func(l ingest.StepLine) {
+			if lines[l.RunID] == nil {
+				lines[l.RunID] = explain.NewRunLines(red)
+			}
+			lines[l.RunID].Add(l.Raw)
+		},
 	}, func(rec arrow.RecordBatch) error { return c.Add(rec) })
 	if err != nil {
 		t.Fatal(err)

@@ -83,6 +83,7 @@ type htmlLine struct {
 	Steps, TS, State     string
 	Call, Decision, Reps string
 	Result, Memory, Note string
+	Gap                  string // a gap's line: how many steps it folds
 }
 
 type htmlFinding struct {
@@ -124,7 +125,17 @@ func htmlView(k int, run *Run) htmlRun {
 	} else {
 		add("Evidence", fmt.Sprintf("no loop found in %d steps", res.Steps))
 	}
+	if run.NotAnalyzed != "" {
+		add("Note", run.NotAnalyzed)
+	}
+	if len(run.Gaps) > 0 {
+		add("Note", shownText(run))
+	}
 	for _, l := range run.lines() {
+		if l.gap != "" {
+			v.Lines = append(v.Lines, htmlLine{Loop: l.loop, First: true, Steps: l.steps, Gap: l.gap})
+			continue
+		}
 		h := htmlLine{Loop: l.loop, First: l.first, Steps: l.steps, TS: l.ts, State: orDash(l.state),
 			Result: l.result, Memory: l.memory, Note: strings.Join(l.notes, "; ")}
 		switch {
@@ -185,7 +196,11 @@ var explainTemplate = template.Must(template.New("explain").Parse(`<!DOCTYPE htm
 <thead><tr><th></th><th class="num">step</th><th class="num">ts</th><th>state</th><th>call</th><th>result</th><th>memory</th><th>note</th></tr></thead>
 <tbody>
 {{- range .Lines}}
+{{- if .Gap}}
+<tr class="{{if .Loop}}loop{{end}}"><td class="mark">{{if .Loop}}▶{{end}}</td><td class="num">{{.Steps}}</td><td colspan="6" class="note">{{.Gap}}</td></tr>
+{{- else}}
 <tr class="{{if .Loop}}loop{{end}}{{if not .First}} cont{{end}}"><td class="mark">{{if .Loop}}▶{{end}}</td><td class="num">{{.Steps}}</td><td class="num">{{.TS}}</td><td>{{.State}}</td><td>{{if .Call}}<code>{{.Call}}</code>{{else}}{{.Decision}}{{end}}{{if .Reps}} {{.Reps}}{{end}}</td><td>{{.Result}}</td><td>{{.Memory}}</td><td>{{.Note}}</td></tr>
+{{- end}}
 {{- end}}
 </tbody>
 </table></div>
@@ -232,6 +247,9 @@ var explainTemplate = template.Must(template.New("explain").Parse(`<!DOCTYPE htm
 {{- end}}
 {{- range .Lanes}}
 <text class="lane" x="{{.X}}" y="{{.Y}}">{{.Text}}</text>
+{{- end}}
+{{- range .Gaps}}
+<rect class="st-none" x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="{{.H}}"><title>{{.Title}}</title></rect><text class="marklabel" x="{{.TX}}" y="{{.TY}}" text-anchor="middle">{{.Text}}</text>
 {{- end}}
 <g class="states">
 {{- range .States}}

@@ -60,6 +60,12 @@ func writeRunMarkdown(w *bufio.Writer, run *Run) {
 	} else {
 		row("Evidence", mdCellText(fmt.Sprintf("no loop found in %d steps", res.Steps)))
 	}
+	if run.NotAnalyzed != "" {
+		row("Note", mdText(run.NotAnalyzed))
+	}
+	if len(run.Gaps) > 0 {
+		row("Note", mdText(shownText(run)))
+	}
 
 	w.WriteString("\n### Timeline\n\n")
 	w.WriteString("▶ marks the loop segment; alike steps in a row are folded into one line (docs/explain.md).\n\n")
@@ -68,6 +74,10 @@ func writeRunMarkdown(w *bufio.Writer, run *Run) {
 		mark := ""
 		if l.loop {
 			mark = "▶"
+		}
+		if l.gap != "" {
+			fmt.Fprintf(w, "| %s | %s | | | | | | %s |\n", mark, mdCellText(l.steps), mdCellText(l.gap))
+			continue
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mark, mdCellText(l.steps), mdCellText(l.ts), mdCellText(l.state),
 			callCellMarkdown(&l), mdCellText(l.result), mdCellText(l.memory), mdCellText(strings.Join(l.notes, "; ")))

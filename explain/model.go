@@ -13,8 +13,14 @@ type Run struct {
 	Goal string
 	// Result is the run's analysis, as `runaway scan` reports it.
 	Result detect.RunResult
-	Steps  []Step
-	// Rows is the timeline: Steps folded where they repeat (fold.go).
+	// Steps are the run's steps shown: all of them, or for a run of more
+	// than MaxShownSteps steps its start, end and the neighbourhoods of its
+	// onset, of the recommended guard's stop and of the contaminating
+	// write (window.go); Gaps are the stretches left out.
+	Steps []Step
+	Gaps  []Gap
+	// Rows is the timeline: Steps folded where they repeat (fold.go), and
+	// a row for each gap.
 	Rows []Row
 	// Loop is the primary finding's segment; nil for a healthy run.
 	Loop *Segment
@@ -32,6 +38,17 @@ type Run struct {
 	// Undecoded counts step lines the explain decoder could not read (the
 	// scan's decoder did): those steps show what the analysis kept only.
 	Undecoded int
+	// NotAnalyzed says which steps of the run were not analysed, past the
+	// most one run may hold (the data problem scan reports); "" when none.
+	NotAnalyzed string
+}
+
+// Gap is a stretch of a long run's steps that the timeline folds away.
+type Gap struct {
+	At       int   // index in Run.Steps of the first step shown after it
+	Steps    int   // how many steps it holds
+	From, To int64 // their first and last step numbers
+	InLoop   bool  // all of them are in the loop segment
 }
 
 // Step is one step of the run, in the analysis's order.
@@ -56,7 +73,8 @@ type Step struct {
 	// Entries are the typed memory records the step logged.
 	Entries   []schema.MemoryEntry
 	NextState string
-	Reason    string // decision.reason
+	Reason    string // decision.reason; its first 256 bytes
+	reasonKey uint64 // the whole reason, hashed (0: none)
 	Progress  bool   // a progress event (docs/indicators.md)
 	InLoop    bool
 	Tokens    int64
@@ -83,8 +101,10 @@ type Result struct {
 }
 
 // Row is one line of the timeline: a single step, or a fold of Reps
-// repetitions of a block of Period steps (Steps[First..Last]).
+// repetitions of a block of Period steps (Steps[First..Last]), or a gap
+// (Gap set; First and Last are -1: none of its steps is in Steps).
 type Row struct {
+	Gap         *Gap
 	First, Last int
 	Period      int
 	Reps        int

@@ -5,7 +5,6 @@ import (
 
 	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/report"
-	"github.com/runawayhq/runaway/schema"
 )
 
 // redaction applies --redact while the model is built. Evidence, messages
@@ -32,26 +31,19 @@ func (x *redaction) text(s string) string {
 }
 
 // args renders a call's args for the timeline: the args as logged, short
-// (raw), else the analysis's key (an args hash). Redacted, the values are
-// placeholders, and the call's text in evidence is recorded for replace.
-func (x *redaction) args(tool, key string, raw []byte) string {
+// (line's, redacted as it was read), else the analysis's key (an args
+// hash). Redacted, the call's text in evidence is recorded for replace.
+func (x *redaction) args(tool, key string, line *lineDetail) string {
 	shown := key
-	if len(raw) > 0 {
-		shown = string(schema.AppendShortArgs(nil, raw, schema.ShortArgsBytes))
-	}
-	if x.red == nil {
-		return shown
-	}
-	if len(raw) > 0 {
-		if out, err := x.red.JSON(raw); err == nil {
-			shown = string(schema.AppendShortArgs(nil, out, schema.ShortArgsBytes))
-		} else {
-			shown = x.red.Text(shown)
-		}
-	} else {
+	switch {
+	case line != nil && line.hasArgs:
+		shown = line.args
+	case x.red != nil:
 		shown = report.RedactArgs(key, x.red)
 	}
-	x.calls[tool+" "+key] = tool + " " + shown
+	if x.red != nil {
+		x.calls[tool+" "+key] = tool + " " + shown
+	}
 	return shown
 }
 

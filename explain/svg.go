@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/runawayhq/runaway/report"
 	"github.com/runawayhq/runaway/schema"
 )
 
@@ -22,6 +23,7 @@ const (
 	svgTargetW   = 960 // a run fits this width unless its steps are narrower than svgMinStepW
 	maxToolLanes = 8   // more tools share the last lane
 	maxFindLanes = 6
+	svgGapW      = 170 // a gap of a long run (Run.Gaps), with its label
 )
 
 type svgTimeline struct {
@@ -38,6 +40,15 @@ type svgTimeline struct {
 	MemReads      []svgBox
 	MemLinks      []svgPath
 	Findings      []svgBox
+	Gaps          []svgGap
+}
+
+// svgGap is a gap's box, across the lanes, and its label at TX, TY.
+type svgGap struct {
+	X, Y, W, H int
+	TX, TY     int
+	Title      string // ours: step numbers and a count
+	Text       string
 }
 
 type svgLabel struct {
@@ -64,17 +75,31 @@ type svgPath struct {
 	Class string
 }
 
-// timelineSVG lays out the run: one column per step (in order, whatever the
-// step numbers), lanes from top to bottom: state, one per tool, memory,
-// findings.
+// timelineSVG lays out the run: one column per step shown (in order,
+// whatever the step numbers), a wider one for each gap of a long run,
+// lanes from top to bottom: state, one per tool, memory, findings.
 func timelineSVG(run *Run) *svgTimeline {
 	n := len(run.Steps)
 	stepW := svgMaxStepW
 	if n > 0 {
 		stepW = max(svgMinStepW, min(svgMaxStepW, svgTargetW/n))
 	}
-	x := func(i int) int { return svgLabelW + i*stepW }
-	t := &svgTimeline{Width: svgLabelW + max(n, 1)*stepW + 16}
+	// cols[i] is the x of step i's column; a gap's column comes before the
+	// step after it.
+	cols := make([]int, n+1)
+	var gapX []int
+	for i, g, at := 0, 0, svgLabelW; i <= n; i++ {
+		for ; g < len(run.Gaps) && run.Gaps[g].At == i; g++ {
+			gapX = append(gapX, at)
+			at += svgGapW
+		}
+		cols[i] = at
+		at += stepW
+	}
+	x := func(i int) int { return cols[i] }
+	// end is the x just past the column of step i.
+	end := func(i int) int { return cols[i] + stepW }
+	t := &svgTimeline{Width: svgLabelW + max(n, 1)*stepW + 16 + len(run.Gaps)*svgGapW}
 	y := svgAxisH
 	lane := func(label string) int {
 		ly := y
@@ -83,10 +108,18 @@ func timelineSVG(run *Run) *svgTimeline {
 		return ly
 	}
 
-	// Ticks: about every 80 px, on round step numbers' columns.
+	// Ticks: about every 80 px, on round step numbers' columns, from the
+	// start and from each gap on.
 	every := max(1, 80/stepW)
-	for i := 0; i < n; i += every {
-		t.Ticks = append(t.Ticks, svgLabel{X: x(i), Y: 14, Text: strconv.FormatInt(run.Steps[i].Step, 10)})
+	for k, from := 0, 0; k <= len(run.Gaps); k++ {
+		to := n
+		if k < len(run.Gaps) {
+			to = run.Gaps[k].At
+		}
+		for i := from; i < to; i += every {
+			t.Ticks = append(t.Ticks, svgLabel{X: x(i), Y: 14, Text: strconv.FormatInt(run.Steps[i].Step, 10)})
+		}
+		from = to
 	}
 
 	stateY := lane("state")
@@ -162,7 +195,7 @@ func timelineSVG(run *Run) *svgTimeline {
 			if from < 0 || to < from {
 				continue
 			}
-			t.Findings = append(t.Findings, svgBox{X: x(from), Y: fy + 3, W: (to-from+1)*stepW - 1, H: svgLaneH - 6,
+			t.Findings = append(t.Findings, svgBox{X: x(from), Y: fy + 3, W: end(to) - x(from) - 1, H: svgLaneH - 6,
 				Class: "finding sev-" + f.Severity.String(), Title: f.Detector + ": " + f.Message})
 		}
 	}
@@ -172,10 +205,16 @@ func timelineSVG(run *Run) *svgTimeline {
 	if run.Loop != nil {
 		from, to := index(run.Loop.From, false), index(run.Loop.To, true)
 		if from >= 0 && to >= from {
-			t.Loop = &svgBox{X: x(from), Y: top, W: (to - from + 1) * stepW, H: bottom - top, Class: "loop",
+			t.Loop = &svgBox{X: x(from), Y: top, W: end(to) - x(from), H: bottom - top, Class: "loop",
 				Title: fmt.Sprintf("loop segment: steps %s (%s)", stepSpan(run.Loop.From, run.Loop.To), run.Loop.Detector)}
 			t.Marks = append(t.Marks, svgLine{X: x(from), Y1: top, Y2: bottom + 12, Class: "onset", Label: "onset"})
 		}
+	}
+	for k, g := range run.Gaps {
+		t.Gaps = append(t.Gaps, svgGap{X: gapX[k] + 5, Y: top, W: svgGapW - 10, H: bottom - top,
+			TX: gapX[k] + svgGapW/2, TY: (top + bottom) / 2,
+			Title: fmt.Sprintf("steps %s: %s steps folded", stepSpan(g.From, g.To), report.FormatCount(int64(g.Steps))),
+			Text:  "… " + report.FormatCount(int64(g.Steps)) + " steps folded …"})
 	}
 	if g := run.Guard; g != nil {
 		if i := index(g.StopStep, false); i >= 0 {

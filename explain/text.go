@@ -72,6 +72,12 @@ func writeRunText(w *bufio.Writer, run *Run, opts TextOptions) error {
 	if run.Undecoded > 0 {
 		head("Note", fmt.Sprintf("%d step lines could not be decoded for details; their steps show what the analysis kept", run.Undecoded))
 	}
+	if run.NotAnalyzed != "" {
+		head("Note", s(run.NotAnalyzed))
+	}
+	if len(run.Gaps) > 0 {
+		head("Note", shownText(run))
+	}
 
 	w.WriteString("\nTimeline (> marks the loop segment; alike steps in a row are folded):\n")
 	if err := timelineText(w, run, opts.Width); err != nil {
@@ -108,6 +114,10 @@ func timelineText(w io.Writer, run *Run, width int) error {
 		mark := "  "
 		if l.loop {
 			mark = "> "
+		}
+		if l.gap != "" {
+			t.Append(mark+l.steps, "", "", "", "", "", l.gap)
+			continue
 		}
 		t.Append(mark+l.steps, l.ts, orDash(report.Sanitize(l.state)), callCellText(&l),
 			report.Sanitize(l.result), report.Sanitize(l.memory), report.Sanitize(strings.Join(l.notes, "; ")))

@@ -354,7 +354,7 @@ func (a *adaptedDecoder) count(err *LineError, line int64, raw func() []byte) *L
 	default:
 		a.res.steps++
 		if a.dec.keepLines {
-			a.res.kept = append(a.res.kept, StepLine{Source: int(a.src), Line: line, RunID: a.dec.lastRunID, Raw: raw()})
+			a.res.kept = append(a.res.kept, StepLine{Source: int(a.src), Line: line, RunID: a.dec.lastRunID, Step: a.dec.lastStep, Raw: raw()})
 		}
 		if a.w.rows >= a.batchRows {
 			a.res.more = append(a.res.more, a.w.newBatch())

@@ -29,8 +29,9 @@ type LineDecoder struct {
 
 	prices    *pricing.Table // Options.Prices: estimates the cost of tokens logged without one
 	sel       *runSelector   // Options.RunIDs; nil: every run
-	keepLines bool           // Options.OnStepLine is set: remember lastRunID
+	keepLines bool           // Options.OnStepLine is set: remember lastRunID and lastStep
 	lastRunID string         // run_id of the last line that became a row
+	lastStep  int64          // its step
 	conv      stepNormalizer // scratch of decodeConverted
 }
 
@@ -114,8 +115,11 @@ func (d *LineDecoder) decodeStep(w *batchWriter, s *schema.Step, lineHash uint64
 	if d.sel != nil && !d.sel.selected(s.RunID) {
 		return errNotSelected
 	}
-	if d.keepLines && d.lastRunID != s.RunID {
-		d.lastRunID = strings.Clone(s.RunID) // s.RunID may alias the line's bytes
+	if d.keepLines {
+		if d.lastRunID != s.RunID {
+			d.lastRunID = strings.Clone(s.RunID) // s.RunID may alias the line's bytes
+		}
+		d.lastStep = *s.Step
 	}
 	// IsEmpty may decode a string payload: once a line.
 	empty := s.ToolResult != nil && s.ToolResult.IsEmpty()

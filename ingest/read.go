@@ -545,7 +545,7 @@ func decodeChunk(dec *LineDecoder, w *batchWriter, it *item) {
 				default:
 					res.steps++
 					if dec.keepLines {
-						res.kept = append(res.kept, StepLine{Source: int(src), Line: lineNo, RunID: dec.lastRunID, Raw: bytes.Clone(line)})
+						res.kept = append(res.kept, StepLine{Source: int(src), Line: lineNo, RunID: dec.lastRunID, Step: dec.lastStep, Raw: bytes.Clone(line)})
 					}
 				}
 			}

@@ -175,5 +175,6 @@ type StepLine struct {
 	Source int    // index of the source, as in column src_file
 	Line   int64  // 1-based line number in the source
 	RunID  string // the step's run_id
+	Step   int64  // the step's step
 	Raw    []byte // the line without its terminator; the callee owns it
 }

@@ -12,10 +12,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// Selecting runs keeps exactly their steps, verbatim and in input order:
-// a run whose id contains a selected id ("r10" for "r1") is decoded and
-// dropped, an escaped id is still found, a malformed line that may belong to
-// a selected run is a reject, and one that cannot is skipped, not rejected.
+// Selecting runs keeps exactly their steps, verbatim, in input order and
+// each with its step number: a run whose id contains a selected id ("r10"
+// for "r1") is decoded and dropped, an escaped id is still found, a
+// malformed line that may belong to a selected run is a reject, and one
+// that cannot is skipped, not rejected.
 func TestRunIDsSelectOnlyThoseRunsAndKeepTheirLines(t *testing.T) {
 	input := strings.Join([]string{
 		`{"run_id":"r1","step":0}`,
@@ -59,9 +60,9 @@ func TestRunIDsSelectOnlyThoseRunsAndKeepTheirLines(t *testing.T) {
 		t.Errorf("rejects %+v, want line 6", rejects)
 	}
 	var got []string
-	for _, l := range lines {
-		if l.RunID != "r1" || l.Source != 0 {
-			t.Errorf("line %+v: want run r1 of source 0", l)
+	for i, l := range lines {
+		if l.RunID != "r1" || l.Source != 0 || l.Step != []int64{0, 1, 2}[i] {
+			t.Errorf("line %+v: want run r1 of source 0, step %d", l, i)
 		}
 		got = append(got, string(l.Raw))
 	}

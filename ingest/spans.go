@@ -176,7 +176,7 @@ func (r *reader) flushSpans() error {
 				r.stats.Formats[format] = fs
 				if dec.keepLines {
 					line, _ := adapters.AppendStepJSON(nil, s)
-					r.opts.OnStepLine(StepLine{Source: int(src), Line: at, RunID: dec.lastRunID, Raw: line})
+					r.opts.OnStepLine(StepLine{Source: int(src), Line: at, RunID: dec.lastRunID, Step: dec.lastStep, Raw: line})
 				}
 				if w.rows >= r.opts.BatchRows {
 					return cut()

@@ -32,6 +32,10 @@ type ExplainConfig struct {
 	Redact bool // --redact: placeholders for args values, goals and reasons, and for secrets anywhere
 	Color  bool // colour text written to stdout (the CLI's --color)
 	Width  int  // the terminal width text written to stdout fits (0: no limit)
+	// MaxMemory is the memory explain aims to stay under, in bytes, as
+	// scan's (--max-memory; at least MinMemory, 0 is scan's default): it
+	// sets the most steps of a run analysed and drawn.
+	MaxMemory int64
 }
 
 // Explain reads the lines of cfg.RunIDs only and writes their
@@ -54,16 +58,25 @@ func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, st
 			return usagef("a run id is empty (RUN_ID or --run)")
 		}
 	}
+	if cfg.MaxMemory == 0 {
+		cfg.MaxMemory = DefaultScanConfig().MaxMemory
+	}
+	if cfg.MaxMemory < MinMemory {
+		return usagef("--max-memory %d: want at least 64MiB", cfg.MaxMemory)
+	}
 	if err := checkPaths(cfg.jobInputs(), append([]namedPath{flagPath("--out", cfg.Out)}, cfg.rejectsPaths()...)); err != nil {
 		return err
 	}
-	var redactor report.Redactor
-	if cfg.Redact {
-		redactor = redact.New(nil)
-	}
-	in := input{Config: cfg.Config, job: "explain", closeRuns: newCloseRuns(ids)}
+	in := input{Config: cfg.Config, job: "explain", maxMemory: cfg.MaxMemory, closeRuns: newCloseRuns(ids)}
 	defer func() { err = in.finishRejects(err) }()
-	built, stats, err := in.explainRuns(ctx, stdin, stderr, ids, guards, redactor)
+	// The input in flight as a scan's under the same budget; explain's
+	// reads keep lines, not batches: their buffers are recycled.
+	inFlight, _ := memoryBudgets(cfg.MaxMemory)
+	in.inFlightBytes, in.reuseBuffers, in.maxSpanBytes = int(inFlight), int(inFlight), cfg.MaxMemory
+	if cfg.Redact {
+		in.redactor = redact.New(nil)
+	}
+	built, stats, err := in.explainRuns(ctx, stdin, stderr, ids, guards, in.redactor)
 	if err != nil {
 		return err
 	}
@@ -116,9 +129,16 @@ func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, st
 // scan's for the timelines its html overview embeds.
 func (in *input) explainRuns(ctx context.Context, stdin io.Reader, stderr io.Writer,
 	ids []string, guards []replay.Guard, redactor report.Redactor) (map[string]*explain.Run, ingest.Stats, error) {
-	lines := make(map[string][][]byte, len(ids))
+	// Of each line only what the timeline shows: a long run's lines are
+	// not held whole.
+	lines := make(map[string]*explain.RunLines, len(ids))
 	in.runIDs = ids
-	in.onStepLine = func(l ingest.StepLine) { lines[l.RunID] = append(lines[l.RunID], l.Raw) }
+	in.onStepLine = func(l ingest.StepLine) {
+		if lines[l.RunID] == nil {
+			lines[l.RunID] = explain.NewRunLines(redactor)
+		}
+		lines[l.RunID].Add(l.Raw)
+	}
 	collector, policy, stats, err := in.read(ctx, stdin, stderr)
 	if err != nil {
 		return nil, stats, err
@@ -126,8 +146,14 @@ func (in *input) explainRuns(ctx context.Context, stdin io.Reader, stderr io.Wri
 	in.progress.finish()
 	built := make(map[string]*explain.Run, len(ids))
 	collector.Visit(policy, in.Workers, func(r detect.RunSteps, res *detect.RunResult) {
+		var notAnalyzed string
+		if o := in.over[r.ID()]; o != nil {
+			notAnalyzed = in.limitProblem(o)
+		}
+		in.noteLimit(res)
 		// Visit calls one at a time: the guards are reset for each run.
-		built[r.ID()] = explain.Build(explain.Input{Steps: r, Result: res, Lines: lines[r.ID()], Guards: guards, Redact: redactor})
+		built[r.ID()] = explain.Build(explain.Input{Steps: r, Result: res, Lines: lines[r.ID()], Guards: guards,
+			Redact: redactor, NotAnalyzed: notAnalyzed})
 		delete(lines, r.ID())
 	})
 	return built, stats, nil

@@ -106,7 +106,15 @@ func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.
 	if cfg.Minimize && cfg.BeforeMinimize != nil {
 		cfg.BeforeMinimize()
 	}
-	return cfg.build(ctx, ids, lines, results, policy, red, in.closeRuns, stderr)
+	// A fixture holds a run whole, and is checked against the run's
+	// analysis: a run past the step limit cannot become one.
+	tooLong := func(id string) string {
+		if o := in.over[id]; o != nil {
+			return in.limitProblem(o)
+		}
+		return ""
+	}
+	return cfg.build(ctx, ids, lines, results, policy, red, in.closeRuns, tooLong, stderr)
 }
 
 // targets checks the runs and inputs asked for, and returns the run ids
@@ -182,7 +190,7 @@ func (in *input) runawayRuns(ctx context.Context, stdin io.Reader, stderr io.Wri
 // others are written. A fixture file that would replace an input or the
 // rejects file is a *UsageError, before any is written.
 func (cfg *FixtureConfig) build(ctx context.Context, ids []string, lines map[string][][]byte, results []detect.RunResult,
-	policy detect.Policy, red *redact.Redactor, near *closeRuns, stderr io.Writer) error {
+	policy detect.Policy, red *redact.Redactor, near *closeRuns, tooLong func(id string) string, stderr io.Writer) error {
 	a := &fixture.Analyzer{Alloc: memory.NewGoAllocator(), Policy: policy, MaxLineBytes: cfg.MaxLineBytes}
 	byID := map[string]*detect.RunResult{}
 	for i := range results {
@@ -207,6 +215,10 @@ func (cfg *FixtureConfig) build(ctx context.Context, ids []string, lines map[str
 				why += "; " + s
 			}
 			all = append(all, made{failure: why})
+			continue
+		}
+		if why := tooLong(id); why != "" {
+			all = append(all, made{failure: fmt.Sprintf("run %q: not written: a fixture holds a run whole, and %s", id, why)})
 			continue
 		}
 		fx, err := fixture.Build(ctx, a, id, lines[id], fixture.BuildOptions{Redactor: red, Minimize: cfg.Minimize, Budget: cfg.MinimizeBudget})

@@ -58,6 +58,16 @@ type input struct {
 	// closeRuns, if set with runIDs, collects the run ids of the input
 	// close to those asked for, for a run that is not found.
 	closeRuns *closeRuns
+	// maxMemory is the job's --max-memory (0: it has none), which sets the
+	// most steps one run may have analysed (runStepLimit).
+	maxMemory int64
+	// redactor, set with --redact, takes the secrets out of the run ids
+	// messages name.
+	redactor report.Redactor
+
+	// over holds, after a read, the runs with steps past the step limit,
+	// and what was dropped of each.
+	over map[string]*overRun
 
 	// skipped lists the files walks and listings passed over, as
 	// "name: why", in the order found.
@@ -214,8 +224,18 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 	if rejects != nil {
 		opts.Rejects = rejects.lines
 	}
+	// Every job holds one run's steps at once: those past the limit are
+	// dropped, rows and lines alike, by their step number.
+	limit := newStepLimit(sink, in.runStepLimit(), alloc)
+	if keep := in.onStepLine; keep != nil {
+		opts.OnStepLine = func(l ingest.StepLine) {
+			if l.Step < limit.limit {
+				keep(l)
+			}
+		}
+	}
 	stats, err := ingest.ReadSeq(ctx, sources, opts, func(rec arrow.RecordBatch) error {
-		err := sink.Add(rec)
+		err := limit.Add(rec)
 		runs := -1 // a scan's store does not count them: runs are counted as analyzed
 		if c, ok := sink.(interface{ Runs() int }); ok {
 			runs = c.Runs()
@@ -223,6 +243,7 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 		in.progress.setSteps(sink.Rows(), runs)
 		return err
 	})
+	in.over = limit.over
 	if err == nil && ctx.Err() != nil {
 		// Cancelled while listing, the read may have ended early without an
 		// error: what it read is not the input, and must not pass for it.
@@ -247,6 +268,7 @@ func (in *input) collect(ctx context.Context, sources iter.Seq2[ingest.Source, e
 	if stats.EmptyFiles > 0 {
 		fmt.Fprintf(stderr, "runaway %s: warning: %d empty input file(s)\n", in.job, stats.EmptyFiles)
 	}
+	in.warnLimit(stderr)
 	return stats, in.nothingPassesSilently(&stats, stderr)
 }
 

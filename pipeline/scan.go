@@ -25,6 +25,15 @@ import (
 // few MB (25 timelines added 1.1 MB to the page on the bench corpus).
 const MaxHTMLTimelines = 32
 
+// maxTimelineBytes bounds the timelines an html overview embeds, so that
+// the page stays a few MB: a long run's is up to about 500 KB (explain
+// folds it), 25 of a few dozen steps each about 1.1 MB in all.
+const maxTimelineBytes = 4 << 20
+
+// maxTimelineReads bounds the reads of the input again for the html
+// timelines: a run as long as one may be takes one of its own.
+const maxTimelineReads = 3
+
 // MinMemory is the smallest ScanConfig.MaxMemory.
 const MinMemory = 64 << 20
 
@@ -178,7 +187,10 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 	if cfg.MaxMemory < MinMemory {
 		return Summary{}, usagef("--max-memory %d: want at least 64MiB", cfg.MaxMemory)
 	}
-	s := &scan{cfg: cfg, in: input{Config: cfg.Config, job: "scan"}}
+	s := &scan{cfg: cfg, in: input{Config: cfg.Config, job: "scan", maxMemory: cfg.MaxMemory}}
+	if cfg.Redact {
+		s.in.redactor = redact.New(nil)
+	}
 	defer func() { err = s.in.finishRejects(err) }()
 	removeStaleTemporaries(cfg.SpillDir, stderr)
 	inFlight, collected := memoryBudgets(cfg.MaxMemory)
@@ -254,10 +266,7 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 	}()
 	keepFlagged := false
 	var overview *report.HTMLOverview
-	var redactor report.Redactor
-	if s.cfg.Redact {
-		redactor = redact.New(nil)
-	}
+	redactor := s.in.redactor
 	var spool *report.JSONSpool
 	var junit *report.JUnitSpool
 	defer func() {
@@ -311,6 +320,7 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		s.in.noteLimit(r)
 		loggedID := r.RunID
 		if redactor != nil {
 			// At the report boundary: every output sees the redacted run.
@@ -365,6 +375,11 @@ func (s *scan) analyze(ctx context.Context, store *spill.Store, stats ingest.Sta
 	result := &report.Scan{Summary: sum.Summary(in), Runs: runs}
 	summary := Summary{Summary: result.Summary, Worst: worst}
 	timing := scanTiming(start)
+	// Every run is analyzed: what the store holds is not needed anymore,
+	// and the html timelines read runs again.
+	if err := store.Close(); err != nil {
+		fmt.Fprintf(stderr, "runaway scan: removing temporary files: %s\n", report.Sanitize(err.Error()))
+	}
 	// Before any report is committed: interrupted here, the scan writes none.
 	if overview != nil && !s.embedTimelines(ctx, overview, redactor, stdin, stderr) {
 		return summary, &InterruptedError{Msg: "interrupted while reading the html timelines; no report written"}
@@ -513,40 +528,69 @@ func (s *scan) embedTimelines(ctx context.Context, overview *report.HTMLOverview
 	case len(ids) == 0:
 		return true
 	}
-	in := s.reread()
-	if beforeTimelineRead != nil {
-		beforeTimelineRead()
-	}
-	// The runs are read again by the ids they were logged with, which
-	// --redact may have taken secrets out of on the page.
-	logged := make([]string, len(ids))
-	for i, id := range ids {
-		logged[i] = overview.LoggedID(id)
-	}
-	var msgs bytes.Buffer
-	built, _, err := in.explainRuns(ctx, stdin, &msgs, logged, replay.Defaults(), redactor) // every built-in guard, as explain's default
-	if ctx.Err() != nil {
-		return false
-	}
-	if err != nil {
-		// The read's first message says why, prefixed as the warning is.
-		fmt.Fprintf(stderr, "runaway scan: warning: the html overview has no step-by-step timelines: reading the input again failed: %s\n", report.Sanitize(firstMessage(&msgs, err)))
-		overview.SetTimelines(nil, "reading the input again failed")
-		return true
+	why := fmt.Sprintf("only the first %d runs have one; --html-timelines sets how many", n)
+	// The runs are read again in groups, in page order, each of at most the
+	// steps one run may hold, so that a read stays within --max-memory (no
+	// run has more: each group has one). A long run takes a read of its
+	// own; past maxTimelineReads reads, the runs left have none.
+	limit := s.in.runStepLimit()
+	var groups [][]string
+	var steps int64
+	for k, id := range ids {
+		st := overview.Steps(id)
+		if len(groups) == 0 || steps+st > limit {
+			if len(groups) == maxTimelineReads {
+				why = fmt.Sprintf("only the first %d runs have one: the next would take a read of the input again beyond %d, of at most the %d steps one run may hold under %s",
+					k, maxTimelineReads, limit, s.in.budgetText())
+				break
+			}
+			groups, steps = append(groups, nil), 0
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], id)
+		steps += st
 	}
 	timelines := make(map[string]template.HTML, len(ids))
-	for i, id := range ids {
-		r := built[logged[i]]
-		if r == nil {
-			continue // gone from the input since the first read: its row says it has none
+	size, k := 0, 0 // bytes of timelines, runs taken in page order
+	for _, group := range groups {
+		in := s.reread()
+		if beforeTimelineRead != nil {
+			beforeTimelineRead()
 		}
-		svg, err := explain.TimelineSVG(r)
+		// The runs are read again by the ids they were logged with, which
+		// --redact may have taken secrets out of on the page.
+		logged := make([]string, len(group))
+		for i, id := range group {
+			logged[i] = overview.LoggedID(id)
+		}
+		var msgs bytes.Buffer
+		built, _, err := in.explainRuns(ctx, stdin, &msgs, logged, replay.Defaults(), redactor) // every built-in guard, as explain's default
+		if ctx.Err() != nil {
+			return false
+		}
 		if err != nil {
-			fmt.Fprintf(stderr, "runaway scan: warning: the timeline of a run is left out of the html overview: %s\n", report.Sanitize(err.Error()))
-			continue
+			// The read's first message says why, prefixed as the warning is.
+			fmt.Fprintf(stderr, "runaway scan: warning: the html overview has no step-by-step timelines: reading the input again failed: %s\n", report.Sanitize(firstMessage(&msgs, err)))
+			overview.SetTimelines(nil, "reading the input again failed")
+			return true
 		}
-		timelines[id] = svg
+		for i, id := range group {
+			k++
+			r := built[logged[i]]
+			if r == nil {
+				continue // gone from the input since the first read: its row says it has none
+			}
+			svg, err := explain.TimelineSVG(r)
+			if err != nil {
+				fmt.Fprintf(stderr, "runaway scan: warning: the timeline of a run is left out of the html overview: %s\n", report.Sanitize(err.Error()))
+				continue
+			}
+			if size += len(svg); size > maxTimelineBytes && k > 1 {
+				overview.SetTimelines(timelines, fmt.Sprintf("only the first %d runs have one: with the next, the timelines would pass %d MB", k-1, maxTimelineBytes>>20))
+				return true
+			}
+			timelines[id] = svg
+		}
 	}
-	overview.SetTimelines(timelines, fmt.Sprintf("only the first %d runs have one; --html-timelines sets how many", n))
+	overview.SetTimelines(timelines, why)
 	return true
 }

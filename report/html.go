@@ -134,6 +134,16 @@ func (o *HTMLOverview) TopRunIDs(k int) []string {
 	return ids
 }
 
+// Steps is the steps analyzed of a kept run (0 for another).
+func (o *HTMLOverview) Steps(runID string) int64 {
+	for _, r := range o.kept {
+		if r.RunID == runID {
+			return r.Steps
+		}
+	}
+	return 0
+}
+
 // SetTimelines embeds a step-by-step timeline in the section of each run
 // of byRunID (by raw run id); why says, on the page, why the other runs
 // have none. The markup is the explain package's (explain.TimelineSVG:

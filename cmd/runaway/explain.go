@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/pflag"
 
 	"github.com/runawayhq/runaway/pipeline"
@@ -17,6 +18,8 @@ type explainCmd struct {
 	in   inputFlags
 	out  outputFlags
 	more []string
+	// maxMemory is --max-memory as given (a size such as 512MiB).
+	maxMemory string
 }
 
 func (c *explainCmd) flagSet() *pflag.FlagSet {
@@ -27,6 +30,7 @@ func (c *explainCmd) flagSet() *pflag.FlagSet {
 	fs.StringVarP(&c.cfg.Out, "out", "o", "", "write the post-mortem to FILE (atomically) instead of stdout")
 	fs.StringArrayVar(&c.cfg.Guards, "guard", nil, "consider only this guard when choosing the one that would have stopped the run, NAME or NAME:param=value,... (repeatable; default: every built-in guard)")
 	setValues(fs, "guard", replay.Names()...)
+	fs.StringVar(&c.maxMemory, "max-memory", "1GiB", "memory explain aims to stay under (at least 64MiB), as scan's: a run with more steps than this lets one run hold is explained up to that step, and says so")
 	fs.BoolVar(&c.cfg.Redact, "redact", false, "replace args values, goals and reasons, and secrets anywhere (run ids, tools, error types, memory ids), with stable placeholders (the same text, the same placeholder), so the report can be shared")
 	bindOutputFlags(fs, &c.out)
 	bindInputFlags(fs, &c.in)
@@ -53,8 +57,14 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exit("explain", stderr, err)
 	}
 	cfg.Color, cfg.Width = look.color, look.width
+	n, err := humanize.ParseBytes(c.maxMemory)
+	if err != nil || n < pipeline.MinMemory {
+		return exit("explain", stderr, &pipeline.UsageError{Err: fmt.Errorf("--max-memory %q: want a size of at least 64MiB, such as 512MiB or 2GiB", c.maxMemory)})
+	}
+	cfg.MaxMemory = int64(n)
 	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()
+	limitMemory(cfg.MaxMemory)
 	return exit("explain", stderr, pipeline.Explain(ctx, cfg, stdin, stdout, stderr))
 }

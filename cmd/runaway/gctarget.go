@@ -31,11 +31,18 @@ func lowerGCTarget() {
 // user win. Measured in docs/performance.md, "Measurements behind specific
 // choices".
 func budgetMemory(maxMemory int64) {
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(min(maxMemory*4/5, maxMemory-20<<20))
-	}
+	limitMemory(maxMemory)
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(200)
+	}
+}
+
+// limitMemory sets the Go runtime's soft limit for a budget of maxMemory,
+// as budgetMemory does, unless the user set GOMEMLIMIT: explain's, whose
+// heap is mostly the one run it explains, keeps lowerGCTarget's pace.
+func limitMemory(maxMemory int64) {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(min(maxMemory*4/5, maxMemory-20<<20))
 	}
 }
 
