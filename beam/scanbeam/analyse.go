@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -57,11 +58,14 @@ func (f *analyseFn) ProcessElement(ctx context.Context, run string, rows func(*R
 	if err != nil {
 		return err
 	}
-	stream := slices.Clone(head)
+	// Read in place: copying the messages into one stream would hold the
+	// run's rows twice, against the bound on one run.
+	stream := make([]io.Reader, 0, len(parts)+2)
+	stream = append(stream, bytes.NewReader(head))
 	for _, p := range parts {
-		stream = append(stream, p.Msg...)
+		stream = append(stream, bytes.NewReader(p.Msg))
 	}
-	stream = append(stream, endOfStream...)
+	stream = append(stream, bytes.NewReader(endOfStream))
 	mem := memory.NewGoAllocator()
 	// The names of the run's sources, by index, for its messages: the
 	// others are never named.
@@ -73,7 +77,7 @@ func (f *analyseFn) ProcessElement(ctx context.Context, run string, rows func(*R
 		files[p.File] = p.Name
 	}
 	c := runstore.NewCollector(files)
-	rd, err := ipc.NewReader(bytes.NewReader(stream), ipc.WithAllocator(mem), ipc.WithSchema(schema.StepArrowSchema))
+	rd, err := ipc.NewReader(io.MultiReader(stream...), ipc.WithAllocator(mem), ipc.WithSchema(schema.StepArrowSchema))
 	if err != nil {
 		return err
 	}
