@@ -10,12 +10,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/internal/score"
 )
 
 // EvalConfig is a scoring of the verdicts against labels.
 type EvalConfig struct {
 	Config
+	Memory
 	Labels string // --labels: the labels file, one JSON per run (required)
 	Split  string // --split: score only the labels of this split ("" all)
 	Format string // --format: one of EvalFormats
@@ -43,6 +45,9 @@ func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr i
 	if err := checkPaths(cfg.jobInputs(flagPath("--labels", cfg.Labels)), append([]namedPath{flagPath("--out", cfg.Out)}, cfg.rejectsPaths()...)); err != nil {
 		return err
 	}
+	if err := cfg.Memory.check(); err != nil {
+		return err
+	}
 	truth, err := readLabels(cfg.Labels)
 	if err != nil {
 		return err
@@ -54,12 +59,15 @@ func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr i
 	}
 	in := input{Config: cfg.Config, job: "eval"}
 	defer func() { err = in.finishRejects(err) }()
-	collector, policy, stats, err := in.read(ctx, stdin, stderr)
+	scorer := score.NewScorer(truth)
+	stats, err := in.analyzeBounded(ctx, cfg.Memory, stdin, stderr, nil, func(r *detect.RunResult) error {
+		scorer.Add(r)
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	in.progress.finish() // the bar shows reading; the analysis is quick next to it
-	rep := score.Score(truth, collector.Results(policy, cfg.Workers))
+	rep := scorer.Report()
 	rep.FailedSources = failedSources(stats)
 	checks := rep.Check(cfg.Min)
 	if rep.Runs == 0 {

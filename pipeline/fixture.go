@@ -24,6 +24,10 @@ import (
 // input (docs/fixtures.md).
 type FixtureConfig struct {
 	Config
+	// Memory bounds the first read of --all-flagged, which analyzes every
+	// run to find the runaway ones. The fixtures' runs themselves are held
+	// whole: each up to the step limit of the default budget.
+	Memory
 	// RunIDs are the runs to make fixtures of; with AllFlagged, none may be
 	// given: every runaway run is taken (--all-flagged).
 	RunIDs     []string
@@ -55,6 +59,9 @@ func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.
 	if err != nil {
 		return err
 	}
+	if err := cfg.Memory.check(); err != nil {
+		return err
+	}
 	var red *redact.Redactor
 	if !cfg.NoRedact {
 		var key []byte
@@ -79,7 +86,7 @@ func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.
 		if slices.Contains(cfg.Paths, "-") {
 			return usagef("--all-flagged reads the input twice; give files, not stdin")
 		}
-		if ids, err = in.runawayRuns(ctx, stdin, stderr); err != nil {
+		if ids, err = in.runawayRuns(ctx, cfg.Memory, stdin, stderr); err != nil {
 			return err
 		}
 		if len(ids) == 0 {
@@ -165,20 +172,19 @@ func (cfg *FixtureConfig) targets() ([]string, error) {
 	return slices.Compact(ids), nil
 }
 
-// runawayRuns reads the whole input once and returns the ids of its
-// runaway runs, sorted.
-func (in *input) runawayRuns(ctx context.Context, stdin io.Reader, stderr io.Writer) ([]string, error) {
-	c, policy, _, err := in.read(ctx, stdin, stderr)
-	if err != nil {
-		return nil, err
-	}
+// runawayRuns reads the whole input once, within mem as a scan does, and
+// returns the ids of its runaway runs, sorted.
+func (in *input) runawayRuns(ctx context.Context, mem Memory, stdin io.Reader, stderr io.Writer) ([]string, error) {
 	var ids []string
-	for _, r := range c.Results(policy, in.Workers) {
+	_, err := in.analyzeBounded(ctx, mem, stdin, stderr, nil, func(r *detect.RunResult) error {
 		if r.Verdict == detect.Runaway {
 			ids = append(ids, r.RunID)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	in.progress.finish()
 	in.progress = nil
 	in.RejectsFile = "" // written by this pass; the next reads only the runaway runs
 	return ids, nil

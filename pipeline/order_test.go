@@ -167,7 +167,7 @@ func scanReports(t *testing.T, paths []string, all bool, budget int64) (map[stri
 		cfg.Outputs = append(cfg.Outputs, f+"="+filepath.Join(dir, "report."+f))
 	}
 	var store *spill.Store
-	newScanStore = func(opts spill.Options) (*spill.Store, error) {
+	newJobStore = func(opts spill.Options) (*spill.Store, error) {
 		if budget > 0 {
 			opts.MaxBytes = budget
 		}
@@ -175,7 +175,7 @@ func scanReports(t *testing.T, paths []string, all bool, budget int64) (map[stri
 		store, err = spill.New(opts)
 		return store, err
 	}
-	defer func() { newScanStore = nil }()
+	defer func() { newJobStore = nil }()
 	code, stdout, stderr := runScan(t, "", cfg)
 	if code != ExitClean {
 		t.Fatalf("exit %d, stderr %q", code, stderr)

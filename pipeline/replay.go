@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/internal/score"
 	"github.com/runawayhq/runaway/replay"
 )
@@ -14,6 +15,7 @@ import (
 // ReplayConfig is a replay of runtime guards over the input's runs.
 type ReplayConfig struct {
 	Config
+	Memory
 	// Guards are the guards replayed, as NAME or NAME:param=value,...
 	// (--guard); none is every built-in guard.
 	Guards []string
@@ -33,6 +35,9 @@ func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stde
 	}
 	if cfg.Examples < 0 {
 		return usagef("--examples must be >= 0")
+	}
+	if err := cfg.Memory.check(); err != nil {
+		return err
 	}
 	selected, err := parseGuards(cfg.Guards)
 	if err != nil {
@@ -58,13 +63,16 @@ func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stde
 	}
 	in := input{Config: cfg.Config, job: "replay"}
 	defer func() { err = in.finishRejects(err) }()
-	collector, policy, stats, err := in.read(ctx, stdin, stderr)
+	rp := replay.New(selected, truth)
+	if cfg.Format == "table" {
+		// The table prints totals and a few examples: the replay holds
+		// those, not a list of every run per guard as json does.
+		rp.KeepExamples(cfg.Examples)
+	}
+	stats, err := in.analyzeBounded(ctx, cfg.Memory, stdin, stderr, rp.Visit, func(*detect.RunResult) error { return nil })
 	if err != nil {
 		return err
 	}
-	in.progress.finish() // the bar shows reading; the analysis is quick next to it
-	rp := replay.New(selected, truth)
-	collector.Visit(policy, cfg.Workers, rp.Visit)
 	rep := rp.Report()
 	rep.FailedSources = failedSources(stats)
 	if cfg.Labels != "" && rep.Runs.Total == 0 {

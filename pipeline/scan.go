@@ -192,7 +192,7 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 		s.in.redactor = redact.New(nil)
 	}
 	defer func() { err = s.in.finishRejects(err) }()
-	removeStaleTemporaries(cfg.SpillDir, stderr)
+	removeStaleTemporaries(cfg.SpillDir, "scan", stderr)
 	inFlight, collected := memoryBudgets(cfg.MaxMemory)
 	s.in.inFlightBytes = int(inFlight)
 	s.in.reuseBuffers = int(inFlight)
@@ -220,8 +220,8 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 		opts := spill.Options{Policy: policy, Dir: cfg.SpillDir, MaxBytes: collected,
 			CloseIdle: canReadTwice(cfg.Paths), Workers: cfg.Workers}
 		newStore := spill.New
-		if newScanStore != nil {
-			newStore = newScanStore
+		if newJobStore != nil {
+			newStore = newJobStore
 		}
 		st, err := newStore(opts)
 		store = st
@@ -242,11 +242,11 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 // removeStaleTemporaries removes the spill directories and json spools
 // that scans killed before they could clean up (SIGKILL, the OOM killer)
 // left in dir, and says so: they can be gigabytes.
-func removeStaleTemporaries(dir string, stderr io.Writer) {
+func removeStaleTemporaries(dir, job string, stderr io.Writer) {
 	removed := append(spill.RemoveStale(dir), report.RemoveStaleSpools(dir)...)
 	if len(removed) > 0 {
-		fmt.Fprintf(stderr, "runaway scan: note: removed %d temporary file(s) left by scans that were killed: %s\n",
-			len(removed), strings.Join(removed, ", "))
+		fmt.Fprintf(stderr, "runaway %s: note: removed %d temporary file(s) left by jobs that were killed: %s\n",
+			job, len(removed), strings.Join(removed, ", "))
 	}
 }
 
@@ -466,9 +466,10 @@ func (s *scan) readSplitRuns(ctx context.Context, store *spill.Store, split []st
 	return store.Replace(second, s.cfg.Workers)
 }
 
-// newScanStore is nil but in a test, which makes the store of a scan's
-// read: a smaller budget, and a look at whether it spilled.
-var newScanStore func(spill.Options) (*spill.Store, error)
+// newJobStore is nil but in a test, which makes the store of a job's
+// read (scan, replay, eval): a smaller budget, and a look at whether it
+// spilled.
+var newJobStore func(spill.Options) (*spill.Store, error)
 
 // beforeSplitRead is nil but in a test, which sees the sources read again.
 var beforeSplitRead func(sources []string)

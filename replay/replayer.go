@@ -26,8 +26,12 @@ type Label struct {
 type Replayer struct {
 	guards []Guard
 	labels map[string]Label // nil: runaway's verdicts are the truth
-	acc    []guardAcc
-	class  [3]classAcc // by detect.Verdict
+	// examples, when >= 0, keeps only that many healthy and suspicious
+	// stops per guard (the first by run id) and no list of runaway runs
+	// (KeepExamples); -1 keeps every list.
+	examples int
+	acc      []guardAcc
+	class    [3]classAcc // by detect.Verdict
 	// afterOnset totals runaway runs from onset to end.
 	afterOnset amountAcc
 	labelled   int
@@ -41,10 +45,18 @@ type Replayer struct {
 }
 
 type guardAcc struct {
+	// The lists (runaway and missed: only when every list is kept).
 	runaway    []RunawayStop
 	missed     []string
 	suspicious []Stop
 	healthy    []Stop
+	// The totals, kept whatever the lists hold.
+	stopped, missedRuns       int
+	saved                     amountAcc
+	delays                    []int64
+	beforeOnset               int
+	suspiciousN, healthyN     int
+	suspiciousCut, healthyCut amountAcc
 	// stops by the runaway run's root cause, and by the healthy run's
 	// confounder (labels only).
 	byCause, byConfounder map[string]int
@@ -79,7 +91,7 @@ func nano(usd float64) int64 { return int64(math.Round(usd * 1e9)) }
 // onset come from its label, and runs without one are counted and skipped;
 // with nil, from runaway's verdict.
 func New(guards []Guard, labels map[string]Label) *Replayer {
-	rp := &Replayer{guards: guards, labels: labels, acc: make([]guardAcc, len(guards))}
+	rp := &Replayer{guards: guards, labels: labels, acc: make([]guardAcc, len(guards)), examples: -1}
 	for k := range rp.acc {
 		rp.acc[k].byCause, rp.acc[k].byConfounder = map[string]int{}, map[string]int{}
 	}
@@ -88,6 +100,14 @@ func New(guards []Guard, labels map[string]Label) *Replayer {
 	}
 	return rp
 }
+
+// KeepExamples makes the report hold totals and, of the runs stopped,
+// only the first n healthy and n suspicious ones by run id per guard: what
+// the table prints. Without it the report lists every run stopped and
+// missed, per guard (the json report), which takes memory in proportion to
+// the runs; with it, eight bytes per guard and runaway run stopped (the
+// delays the median is taken of).
+func (rp *Replayer) KeepExamples(n int) { rp.examples = max(n, 0) }
 
 // Visit replays every guard over one run.
 func (rp *Replayer) Visit(r detect.RunSteps, res *detect.RunResult) {
@@ -150,7 +170,10 @@ func (rp *Replayer) Visit(r detect.RunSteps, res *detect.RunResult) {
 		acc := &rp.acc[k]
 		if at < 0 {
 			if class == detect.Runaway {
-				acc.missed = append(acc.missed, r.ID())
+				acc.missedRuns++
+				if rp.examples < 0 {
+					acc.missed = append(acc.missed, r.ID())
+				}
 			}
 			continue
 		}
@@ -160,13 +183,40 @@ func (rp *Replayer) Visit(r detect.RunSteps, res *detect.RunResult) {
 		}
 		switch class {
 		case detect.Runaway:
-			acc.runaway = append(acc.runaway, RunawayStop{Stop: s, OnsetStep: onset, Delay: s.StopStep - onset})
+			delay := s.StopStep - onset
+			acc.stopped++
+			acc.saved.add(s.After)
+			acc.delays = append(acc.delays, delay)
+			if delay < 0 {
+				acc.beforeOnset++
+			}
+			if rp.examples < 0 {
+				acc.runaway = append(acc.runaway, RunawayStop{Stop: s, OnsetStep: onset, Delay: delay})
+			}
 		case detect.Suspicious:
-			acc.suspicious = append(acc.suspicious, s)
+			acc.suspiciousN++
+			acc.suspiciousCut.add(s.After)
+			acc.suspicious = rp.keep(acc.suspicious, s)
 		default:
-			acc.healthy = append(acc.healthy, s)
+			acc.healthyN++
+			acc.healthyCut.add(s.After)
+			acc.healthy = rp.keep(acc.healthy, s)
 		}
 	}
+}
+
+// keep adds s to a list of stops: at its end when every list is kept,
+// else in run-id order, dropping what falls past the examples kept.
+func (rp *Replayer) keep(list []Stop, s Stop) []Stop {
+	if rp.examples < 0 {
+		return append(list, s)
+	}
+	i, _ := slices.BinarySearchFunc(list, s.RunID, func(a Stop, id string) int { return strings.Compare(a.RunID, id) })
+	if i >= rp.examples {
+		return list
+	}
+	list = slices.Insert(list, i, s)
+	return list[:min(len(list), rp.examples)]
 }
 
 // causeName names a runaway run's root cause in breakdowns.
@@ -232,22 +282,13 @@ func (rp *Replayer) guardReport(g Guard, acc *guardAcc, runs RunCounts) GuardRep
 	if ra.MissedRuns == nil {
 		ra.MissedRuns = []string{}
 	}
-	ra.Stopped, ra.Missed = len(ra.Stops), len(ra.MissedRuns)
-	var saved amountAcc
-	delays := make([]int64, 0, len(ra.Stops))
-	for _, s := range ra.Stops {
-		saved.add(s.After)
-		delays = append(delays, s.Delay)
-		if s.Delay < 0 {
-			ra.Delay.BeforeOnset++
-		}
-	}
-	ra.Saved = saved.amount()
+	ra.Stopped, ra.Missed = acc.stopped, acc.missedRuns
+	ra.Saved = acc.saved.amount()
+	ra.Delay.BeforeOnset = acc.beforeOnset
 	if runs.Runaway.ByCause != nil {
 		ra.StoppedByCause = zeroFilled(acc.byCause, runs.Runaway.ByCause)
 	}
-	if len(delays) > 0 {
-		slices.Sort(delays)
+	if delays := slices.Sorted(slices.Values(acc.delays)); len(delays) > 0 {
 		m := len(delays) / 2
 		ra.Delay.Median = float64(delays[m])
 		if len(delays)%2 == 0 {
@@ -258,8 +299,8 @@ func (rp *Replayer) guardReport(g Guard, acc *guardAcc, runs RunCounts) GuardRep
 	if ra.Stops == nil {
 		ra.Stops = []RunawayStop{}
 	}
-	gr.Suspicious = outcome(runs.Suspicious.Runs, acc.suspicious, byRun)
-	gr.Healthy = outcome(runs.Healthy.Runs, acc.healthy, byRun)
+	gr.Suspicious = outcome(runs.Suspicious.Runs, acc.suspiciousN, acc.suspiciousCut, acc.suspicious, byRun)
+	gr.Healthy = outcome(runs.Healthy.Runs, acc.healthyN, acc.healthyCut, acc.healthy, byRun)
 	if runs.Healthy.ByConfounder != nil {
 		gr.Healthy.StoppedByConfounder = zeroFilled(acc.byConfounder, runs.Healthy.ByConfounder)
 	}
@@ -284,16 +325,11 @@ func zeroFilled(m, all map[string]int) map[string]int {
 	return out
 }
 
-func outcome(runs int, stops []Stop, cmp func(a, b Stop) int) Outcome {
-	o := Outcome{Runs: runs, Stopped: len(stops), Stops: slices.Clone(stops)}
+func outcome(runs, stopped int, cut amountAcc, stops []Stop, cmp func(a, b Stop) int) Outcome {
+	o := Outcome{Runs: runs, Stopped: stopped, Cut: cut.amount(), Stops: slices.Clone(stops)}
 	if o.Stops == nil {
 		o.Stops = []Stop{}
 	}
 	slices.SortFunc(o.Stops, cmp)
-	var cut amountAcc
-	for _, s := range o.Stops {
-		cut.add(s.After)
-	}
-	o.Cut = cut.amount()
 	return o
 }

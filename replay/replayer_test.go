@@ -223,3 +223,34 @@ func TestBreakdownsByCauseAndConfounder(t *testing.T) {
 		}
 	}
 }
+
+// The table is written from a replay that keeps only the examples it
+// prints (KeepExamples), so that a large input does not hold a list of
+// every run per guard: the table must be the one a full replay gives.
+func TestTableFromExamplesOnlyIsTheFullOnes(t *testing.T) {
+	runs := strings.Join(corpus(), "")
+	for _, examples := range []int{0, 1, 3, 100} {
+		full := replay.New(replay.Defaults(), nil)
+		collect(t, runs).Visit(detect.DefaultPolicy(), 2, full.Visit)
+		kept := replay.New(replay.Defaults(), nil)
+		kept.KeepExamples(examples)
+		collect(t, runs).Visit(detect.DefaultPolicy(), 2, kept.Visit)
+		var want, got bytes.Buffer
+		if err := replay.WriteTable(&want, full.Report(), replay.TableOptions{Examples: examples}); err != nil {
+			t.Fatal(err)
+		}
+		if err := replay.WriteTable(&got, kept.Report(), replay.TableOptions{Examples: examples}); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Fatalf("examples %d: the table differs:\n%s\nwant\n%s", examples, got.String(), want.String())
+		}
+		rep := kept.Report()
+		for _, g := range rep.Guards {
+			if len(g.Runaway.Stops) > 0 || len(g.Healthy.Stops) > examples || len(g.Suspicious.Stops) > examples {
+				t.Fatalf("examples %d: guard %s kept %d runaway, %d healthy, %d suspicious stops", examples, g.Name,
+					len(g.Runaway.Stops), len(g.Healthy.Stops), len(g.Suspicious.Stops))
+			}
+		}
+	}
+}

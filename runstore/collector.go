@@ -464,6 +464,14 @@ func (c *Collector) Stream(p detect.Policy, workers int, emit func(*detect.RunRe
 	return c.stream(&p, workers, nil, nil, emit)
 }
 
+// StreamVisit is Stream that also calls visit with each run's steps and
+// result as the run is analyzed, from the workers at once and in no
+// particular order: visit must be safe for concurrent use, and must not
+// keep the steps after it returns.
+func (c *Collector) StreamVisit(p detect.Policy, workers int, visit func(detect.RunSteps, *detect.RunResult), emit func(*detect.RunResult) error) error {
+	return c.stream(&p, workers, nil, visit, emit)
+}
+
 // streamWindow bounds how far analysis may run ahead of emission.
 const streamWindow = 4096
 

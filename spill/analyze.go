@@ -49,7 +49,7 @@ func (s *Store) Finish(workers int) ([]string, error) {
 		return nil, nil // Emit streams the one collector
 	case s.spills == 0:
 		path, err := s.writeResults(s.cur.SourceRanges(), func(emit func(*detect.RunResult) error) error {
-			return s.cur.Stream(s.opts.Policy, workers, emit)
+			return s.stream(s.cur, workers, emit)
 		})
 		if err != nil {
 			return nil, err
@@ -111,7 +111,7 @@ func (s *Store) Emit(emit func(*detect.RunResult) error) error {
 	case len(s.splitIDs) > 0 && s.replaced == "":
 		return fmt.Errorf("spill: %d runs analyzed in pieces were not read again (Replace)", len(s.splitIDs))
 	case s.final == nil:
-		return s.cur.Stream(s.opts.Policy, s.workers, emit)
+		return s.stream(s.cur, s.workers, emit)
 	}
 	var drop map[string]bool
 	paths := s.final
@@ -353,10 +353,19 @@ func (s *Store) resultsOf(c *runstore.Collector, workers int) ([]string, error) 
 		return nil, nil
 	}
 	path, err := s.writeResults(c.SourceRanges(), func(emit func(*detect.RunResult) error) error {
-		return c.Stream(s.opts.Policy, workers, emit)
+		return s.stream(c, workers, emit)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return []string{path}, nil
+}
+
+// stream analyzes the runs of c, handing each to Options.Visit if set, and
+// calls emit with the results in run-id order.
+func (s *Store) stream(c *runstore.Collector, workers int, emit func(*detect.RunResult) error) error {
+	if s.opts.Visit != nil {
+		return c.StreamVisit(s.opts.Policy, workers, s.opts.Visit, emit)
+	}
+	return c.Stream(s.opts.Policy, workers, emit)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/cespare/xxhash/v2"
@@ -37,6 +38,13 @@ type Options struct {
 	CloseIdle bool
 	// Workers analyze idle runs (CloseIdle); default GOMAXPROCS.
 	Workers int
+	// Visit, if set, is called with each run's steps and result as the run
+	// is analyzed, one call at a time, in no particular order: for a job
+	// that needs more of a run than its result (a replay of guards). It
+	// must not keep the steps after it returns. A run is analyzed once, so
+	// Visit cannot be combined with CloseIdle, which may analyze a run in
+	// pieces.
+	Visit func(detect.RunSteps, *detect.RunResult)
 }
 
 const (
@@ -97,6 +105,19 @@ func New(opts Options) (*Store, error) {
 	}
 	if err := opts.Policy.Validate(); err != nil {
 		return nil, err
+	}
+	if opts.Visit != nil {
+		if opts.CloseIdle {
+			return nil, errors.New("spill: Options.Visit with CloseIdle: a run would be visited in pieces")
+		}
+		// Workers analyze runs at once, and a split partition's store
+		// shares these options: one lock for them all.
+		visit, mu := opts.Visit, new(sync.Mutex)
+		opts.Visit = func(r detect.RunSteps, res *detect.RunResult) {
+			mu.Lock()
+			defer mu.Unlock()
+			visit(r, res)
+		}
 	}
 	cur := runstore.NewCollector(nil)
 	return &Store{

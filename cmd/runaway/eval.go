@@ -13,6 +13,7 @@ import (
 type evalCmd struct {
 	cfg pipeline.EvalConfig
 	in  inputFlags
+	mem memoryFlags
 }
 
 func (c *evalCmd) flagSet() *pflag.FlagSet {
@@ -26,6 +27,7 @@ func (c *evalCmd) flagSet() *pflag.FlagSet {
 	fs.Float64Var(&c.cfg.Min.Recall, "min-recall", 0, "exit 1 when the runaway verdict's recall is below this")
 	fs.Float64Var(&c.cfg.Min.CauseAccuracy, "min-cause-accuracy", 0, "exit 1 when root-cause accuracy (over runaway runs found) is below this")
 	fs.Float64Var(&c.cfg.Min.OnsetAccuracy, "min-onset-accuracy", 0, "exit 1 when the share of onsets within +-2 steps of the label is below this")
+	bindMemoryFlags(fs, &c.mem, "memory eval")
 	bindInputFlags(fs, &c.in)
 	return fs
 }
@@ -38,8 +40,14 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg := c.cfg
 	cfg.Config = c.in.config(fs, fs.Args(), stderr)
+	mem, err := c.mem.memory()
+	if err != nil {
+		return exit("eval", stderr, err)
+	}
+	cfg.Memory = mem
 	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()
+	limitMemory(mem.MaxMemory)
 	return exit("eval", stderr, pipeline.Eval(ctx, cfg, stdin, stdout, stderr))
 }

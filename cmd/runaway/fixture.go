@@ -13,6 +13,7 @@ import (
 type fixtureCmd struct {
 	cfg  pipeline.FixtureConfig
 	in   inputFlags
+	mem  memoryFlags
 	runs []string
 }
 
@@ -26,6 +27,7 @@ func (c *fixtureCmd) flagSet() *pflag.FlagSet {
 	fs.BoolVar(&c.cfg.NoRedact, "no-redact", false, "keep the logged text and values (default: placeholders that keep equality; secrets removed)")
 	fs.StringVar(&c.cfg.RedactKeyFile, "redact-key-file", "", "key placeholders are derived from (default: a fixed public key, so output is reproducible)")
 	fs.BoolVar(&c.cfg.Force, "force", false, "replace existing fixtures of the same runs")
+	bindMemoryFlags(fs, &c.mem, "memory --all-flagged's read of every run")
 	bindInputFlags(fs, &c.in)
 	return fs
 }
@@ -49,8 +51,14 @@ func runFixture(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg.Config = c.in.config(fs, paths, stderr)
 	cfg.BeforeMinimize = relaxGCForMinimize
+	mem, err := c.mem.memory()
+	if err != nil {
+		return exit("fixture", stderr, err)
+	}
+	cfg.Memory = mem
 	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()
+	limitMemory(mem.MaxMemory)
 	return exit("fixture", stderr, pipeline.Fixture(ctx, cfg, stdin, stderr))
 }

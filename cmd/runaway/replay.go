@@ -16,6 +16,7 @@ import (
 type replayCmd struct {
 	cfg  pipeline.ReplayConfig
 	in   inputFlags
+	mem  memoryFlags
 	list bool
 }
 
@@ -30,6 +31,7 @@ func (c *replayCmd) flagSet() *pflag.FlagSet {
 	fs.StringVarP(&c.cfg.Out, "out", "o", "", "write the report to FILE (atomically) instead of stdout")
 	fs.IntVar(&c.cfg.Examples, "examples", 3, "table: healthy and suspicious runs stopped to list per guard")
 	fs.BoolVar(&c.list, "list", false, "list the built-in guards, their params and sources, and exit")
+	bindMemoryFlags(fs, &c.mem, "memory replay")
 	bindInputFlags(fs, &c.in)
 	return fs
 }
@@ -45,9 +47,15 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg := c.cfg
 	cfg.Config = c.in.config(fs, fs.Args(), stderr)
+	mem, err := c.mem.memory()
+	if err != nil {
+		return exit("replay", stderr, err)
+	}
+	cfg.Memory = mem
 	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()
+	limitMemory(mem.MaxMemory)
 	return exit("replay", stderr, pipeline.Replay(ctx, cfg, stdin, stdout, stderr))
 }
 

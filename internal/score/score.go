@@ -8,6 +8,7 @@ package score
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -94,7 +95,36 @@ type ConfounderScore struct {
 // Score compares results with labels; when labels name their sources, the
 // report holds each source's score too.
 func Score(labels map[string]Label, results []detect.RunResult) Report {
-	r := score(labels, results)
+	s := NewScorer(labels)
+	for i := range results {
+		s.Add(&results[i])
+	}
+	return s.Report()
+}
+
+// Scorer scores results one at a time, as they are analyzed: it holds the
+// labels and counts, never the results, so that scoring a large input
+// holds no more than its labels.
+type Scorer struct {
+	all     *tally
+	sources map[string]*tally // by label source; nil when labels name none
+}
+
+// tally is the score of one set of labels so far.
+type tally struct {
+	labels map[string]Label
+	seen   map[string]struct{} // the labelled runs scored
+	r      Report
+}
+
+func newTally(labels map[string]Label) *tally {
+	return &tally{labels: labels, seen: map[string]struct{}{},
+		r: Report{Confusion: map[string]map[string]int{}, FlaggedByConfounder: map[string]int{}, Confounders: map[string]ConfounderScore{}}}
+}
+
+// NewScorer returns a Scorer of labels.
+func NewScorer(labels map[string]Label) *Scorer {
+	s := &Scorer{all: newTally(labels)}
 	bySource := map[string]map[string]Label{}
 	for id, l := range labels {
 		if l.Source == "" {
@@ -106,15 +136,29 @@ func Score(labels map[string]Label, results []detect.RunResult) Report {
 		bySource[l.Source][id] = l
 	}
 	if len(bySource) > 0 {
-		r.Sources = map[string]*Report{}
+		s.sources = map[string]*tally{}
 		for src, ls := range bySource {
-			var mine []detect.RunResult
-			for _, res := range results {
-				if _, ok := ls[res.RunID]; ok {
-					mine = append(mine, res)
-				}
-			}
-			sr := score(ls, mine)
+			s.sources[src] = newTally(ls)
+		}
+	}
+	return s
+}
+
+// Add scores one run's result. It keeps nothing of res.
+func (s *Scorer) Add(res *detect.RunResult) {
+	s.all.add(res)
+	if l, ok := s.all.labels[res.RunID]; ok && l.Source != "" {
+		s.sources[l.Source].add(res)
+	}
+}
+
+// Report is the score of the results added.
+func (s *Scorer) Report() Report {
+	r := s.all.report()
+	if s.sources != nil {
+		r.Sources = map[string]*Report{}
+		for src, t := range s.sources {
+			sr := t.report()
 			r.Sources[src] = &sr
 		}
 	}
@@ -135,66 +179,72 @@ func SelectSplit(labels map[string]Label, split string) map[string]Label {
 	return out
 }
 
-func score(labels map[string]Label, results []detect.RunResult) Report {
-	r := Report{Confusion: map[string]map[string]int{}, FlaggedByConfounder: map[string]int{}, Confounders: map[string]ConfounderScore{}}
-	seen := map[string]bool{}
-	for _, res := range results {
-		l, ok := labels[res.RunID]
-		if !ok {
-			r.Unlabelled++
-			continue
+// add scores res against the tally's labels: a run without one is only
+// counted.
+func (t *tally) add(res *detect.RunResult) {
+	l, ok := t.labels[res.RunID]
+	if !ok {
+		t.r.Unlabelled++
+		return
+	}
+	t.seen[res.RunID] = struct{}{}
+	if l.Label == LabelBorderline {
+		t.r.Borderline++
+		if res.Verdict == detect.Runaway {
+			t.r.BorderlineRunaway++
 		}
-		seen[res.RunID] = true
-		if l.Label == LabelBorderline {
-			r.Borderline++
-			if res.Verdict == detect.Runaway {
-				r.BorderlineRunaway++
-			}
-			if res.Verdict != detect.Healthy {
-				r.BorderlineFlagged++
-			}
-			continue
+		if res.Verdict != detect.Healthy {
+			t.r.BorderlineFlagged++
 		}
-		r.Runs++
-		predRunaway := res.Verdict == detect.Runaway
-		switch {
-		case l.Label == "runaway" && predRunaway:
-			r.TruePositives++
-			if string(res.RootCause) == l.RootCause {
-				r.RootCauseCorrect++
-			}
-			if d := res.OnsetStep - l.OnsetStep; d >= -2 && d <= 2 {
-				r.OnsetWithin2++
-			}
-		case l.Label == "runaway":
-			r.FalseNegatives++
-		case predRunaway:
-			r.FalsePositives++
+		return
+	}
+	t.r.Runs++
+	predRunaway := res.Verdict == detect.Runaway
+	switch {
+	case l.Label == "runaway" && predRunaway:
+		t.r.TruePositives++
+		if string(res.RootCause) == l.RootCause {
+			t.r.RootCauseCorrect++
 		}
-		if l.Label == "runaway" {
-			pred := ""
-			if predRunaway {
-				pred = string(res.RootCause)
+		if d := res.OnsetStep - l.OnsetStep; d >= -2 && d <= 2 {
+			t.r.OnsetWithin2++
+		}
+	case l.Label == "runaway":
+		t.r.FalseNegatives++
+	case predRunaway:
+		t.r.FalsePositives++
+	}
+	if l.Label == "runaway" {
+		pred := ""
+		if predRunaway {
+			pred = string(res.RootCause)
+		}
+		if t.r.Confusion[l.RootCause] == nil {
+			t.r.Confusion[l.RootCause] = map[string]int{}
+		}
+		t.r.Confusion[l.RootCause][pred]++
+	} else {
+		t.r.Healthy++
+		t.r.scoreConfounders(l.Confounder, res.Verdict)
+		if res.Verdict != detect.Healthy {
+			t.r.HealthyFlagged++
+			c := l.Confounder
+			if c == "" {
+				c = "none"
 			}
-			if r.Confusion[l.RootCause] == nil {
-				r.Confusion[l.RootCause] = map[string]int{}
-			}
-			r.Confusion[l.RootCause][pred]++
-		} else {
-			r.Healthy++
-			r.scoreConfounders(l.Confounder, res.Verdict)
-			if res.Verdict != detect.Healthy {
-				r.HealthyFlagged++
-				c := l.Confounder
-				if c == "" {
-					c = "none"
-				}
-				r.FlaggedByConfounder[c]++
-			}
+			t.r.FlaggedByConfounder[c]++
 		}
 	}
-	for id := range labels {
-		if !seen[id] {
+}
+
+// report finishes the figures of the tally.
+func (t *tally) report() Report {
+	r := t.r
+	r.Confusion = maps.Clone(r.Confusion)
+	r.FlaggedByConfounder = maps.Clone(r.FlaggedByConfounder)
+	r.Confounders = maps.Clone(r.Confounders)
+	for id := range t.labels {
+		if _, ok := t.seen[id]; !ok {
 			r.Missing++
 		}
 	}

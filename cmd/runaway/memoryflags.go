@@ -1,0 +1,33 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/dustin/go-humanize"
+	"github.com/spf13/pflag"
+
+	"github.com/runawayhq/runaway/pipeline"
+)
+
+// memoryFlags are --max-memory and --spill-dir of the jobs that analyze
+// every run of their input besides scan (replay, eval, fixture
+// --all-flagged), which bound memory as a scan does.
+type memoryFlags struct {
+	maxMemory string
+	spillDir  string
+}
+
+// bindMemoryFlags adds the flags; what says what the budget bounds.
+func bindMemoryFlags(fs *pflag.FlagSet, m *memoryFlags, what string) {
+	fs.StringVar(&m.maxMemory, "max-memory", "1GiB", what+" aims to stay under (at least 64MiB), as scan's: input that does not fit spills to --spill-dir, partitioned by run id, and one run holds at most the steps this allows")
+	fs.StringVar(&m.spillDir, "spill-dir", "", "existing directory for temporary files: spilled input (default: $TMPDIR or /tmp); they are removed on exit")
+}
+
+// memory is the budget the flags give, or a usage error naming the flag.
+func (m *memoryFlags) memory() (pipeline.Memory, error) {
+	n, err := humanize.ParseBytes(m.maxMemory)
+	if err != nil || n < pipeline.MinMemory {
+		return pipeline.Memory{}, &pipeline.UsageError{Err: fmt.Errorf("--max-memory %q: want a size of at least 64MiB, such as 512MiB or 2GiB", m.maxMemory)}
+	}
+	return pipeline.Memory{MaxMemory: int64(n), SpillDir: m.spillDir}, nil
+}
