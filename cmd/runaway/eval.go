@@ -38,6 +38,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg := c.cfg
 	cfg.Config = c.in.config(fs, fs.Args(), stderr)
+	cfg.Width = tableWidth(stdout)
 	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()

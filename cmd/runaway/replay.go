@@ -45,6 +45,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	cfg := c.cfg
 	cfg.Config = c.in.config(fs, fs.Args(), stderr)
+	cfg.Width = tableWidth(stdout)
 	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()
@@ -53,6 +54,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func listGuards(stdout, stderr io.Writer) int {
 	t := report.NewTable()
+	t.Fit(tableWidth(stdout), 2, 3) // RULE, SOURCE
 	t.Header("GUARD", "DEFAULTS", "RULE", "SOURCE")
 	for _, s := range replay.Registry {
 		var ps []string
