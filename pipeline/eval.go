@@ -22,6 +22,7 @@ type EvalConfig struct {
 	Split  string // --split: score only the labels of this split ("" all)
 	Format string // --format: one of EvalFormats
 	Out    string // --out; "" or "-" is stdout
+	Width  int    // the terminal width the table written to stdout fits (0: no limit)
 	// Min are the --min-* thresholds, fractions within 0..1: one missed is
 	// a *FindingsError.
 	Min score.Thresholds
@@ -77,7 +78,7 @@ func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr i
 		if cfg.Format == "json" {
 			return score.WriteJSON(w, rep, checks)
 		}
-		return score.WriteTable(w, rep, checks)
+		return score.WriteTable(w, rep, checks, widthOn(cfg.Out, cfg.Width))
 	}); err != nil {
 		return outputf("writing the report: %v", err)
 	}

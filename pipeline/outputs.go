@@ -210,3 +210,13 @@ func (d *destination) abort() {
 
 // toStdout reports whether path names stdout.
 func toStdout(path string) bool { return path == "" || path == "-" }
+
+// widthOn is the width a table written to path fits: width (the
+// terminal's, 0 when stdout is not one) on stdout, none in a file, which
+// is data.
+func widthOn(path string, width int) int {
+	if toStdout(path) {
+		return width
+	}
+	return 0
+}

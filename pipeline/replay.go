@@ -25,6 +25,7 @@ type ReplayConfig struct {
 	Format   string // --format: one of ReplayFormats
 	Out      string // --out; "" or "-" is stdout
 	Examples int    // --examples: table, the healthy and suspicious runs stopped listed per guard
+	Width    int    // the terminal width the table written to stdout fits (0: no limit)
 }
 
 // Replay reads the input, replays the guards over every run and writes
@@ -82,7 +83,7 @@ func Replay(ctx context.Context, cfg ReplayConfig, stdin io.Reader, stdout, stde
 		if cfg.Format == "json" {
 			return replay.WriteJSON(w, rep)
 		}
-		return replay.WriteTable(w, rep, replay.TableOptions{Examples: cfg.Examples})
+		return replay.WriteTable(w, rep, replay.TableOptions{Examples: cfg.Examples, Width: widthOn(cfg.Out, cfg.Width)})
 	}); err != nil {
 		return outputf("writing the report: %v", err)
 	}

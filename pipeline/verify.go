@@ -24,6 +24,7 @@ type VerifyConfig struct {
 	Format string // --format: one of VerifyFormats
 	Out    string // --out; "" or "-" is stdout
 	Update bool   // --update: rewrite the want file of every failing fixture
+	Width  int    // the terminal width the table written to stdout fits (0: no limit)
 }
 
 // Verify checks every fixture under cfg.Paths and writes the outcomes. A
@@ -96,7 +97,7 @@ func Verify(ctx context.Context, cfg VerifyConfig, stdout, stderr io.Writer) err
 		if cfg.Format == "junit" {
 			return fixture.WriteJUnit(w, outcomes)
 		}
-		return fixture.WriteTable(w, outcomes)
+		return fixture.WriteTable(w, outcomes, widthOn(cfg.Out, cfg.Width))
 	})
 	if err != nil {
 		return outputf("writing the report: %v", err)

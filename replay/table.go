@@ -19,6 +19,12 @@ type TableOptions struct {
 	// Examples is how many stopped healthy and suspicious runs to list per
 	// guard (0: none); the json format lists them all.
 	Examples int
+	// Width is the terminal's, which the tables fit (0, for a file or a
+	// pipe: no limit). The tables of figures, one row per guard, are
+	// stacked (report.Table.Stack): they are numbers, which are never cut,
+	// and a row without its guard's name means nothing. The examples'
+	// REASON is cut as scan's EVIDENCE is; their run ids never are.
+	Width int
 }
 
 // WriteTable writes the human report: what the runs spent, one row per
@@ -28,7 +34,7 @@ func WriteTable(out io.Writer, rep *Report, opts TableOptions) error {
 	writeHeader(w, rep)
 	w.WriteByte('\n')
 	labels := rep.Truth == "labels"
-	if err := guardTable(w, rep, labels); err != nil {
+	if err := guardTable(w, rep, labels, opts.Width); err != nil {
 		return err
 	}
 	w.WriteString("\nRUNAWAY STOPPED: runaway runs the guard stops, of all runaway runs. DELAY: median stop step minus onset\n" +
@@ -37,18 +43,18 @@ func WriteTable(out io.Writer, rep *Report, opts TableOptions) error {
 		"too). HEALTHY STOPPED: false positives.\n")
 	if causes := rep.Runs.Runaway.ByCause; len(causes) > 0 {
 		w.WriteString("\nRunaway runs stopped, by root cause:\n")
-		if err := breakdownTable(w, rep, causes, func(g GuardReport) map[string]int { return g.Runaway.StoppedByCause }); err != nil {
+		if err := breakdownTable(w, rep, causes, func(g GuardReport) map[string]int { return g.Runaway.StoppedByCause }, opts.Width); err != nil {
 			return err
 		}
 	}
 	if confs := rep.Runs.Healthy.ByConfounder; len(confs) > 0 {
 		w.WriteString("\nHealthy runs stopped, by confounder (a run may have two):\n")
-		if err := breakdownTable(w, rep, confs, func(g GuardReport) map[string]int { return g.Healthy.StoppedByConfounder }); err != nil {
+		if err := breakdownTable(w, rep, confs, func(g GuardReport) map[string]int { return g.Healthy.StoppedByConfounder }, opts.Width); err != nil {
 			return err
 		}
 	}
 	if opts.Examples > 0 {
-		if err := exampleTable(w, rep, opts.Examples, labels); err != nil {
+		if err := exampleTable(w, rep, opts.Examples, labels, opts.Width); err != nil {
 			return err
 		}
 	}
@@ -57,7 +63,7 @@ func WriteTable(out io.Writer, rep *Report, opts TableOptions) error {
 
 // breakdownTable writes one row per guard and one column per key of all:
 // root causes in report order, other keys sorted.
-func breakdownTable(w io.Writer, rep *Report, all map[string]int, of func(GuardReport) map[string]int) error {
+func breakdownTable(w io.Writer, rep *Report, all map[string]int, of func(GuardReport) map[string]int, width int) error {
 	var keys []string
 	for _, c := range detect.RootCauses {
 		if _, ok := all[string(c)]; ok {
@@ -80,6 +86,7 @@ func breakdownTable(w io.Writer, rep *Report, all map[string]int, of func(GuardR
 		align = append(align, report.AlignRight)
 	}
 	t := newTable(align)
+	t.Stack(width, 1)
 	t.Header(header...)
 	t.Append(runs...)
 	for _, g := range rep.Guards {
@@ -119,7 +126,7 @@ func writeHeader(w *bufio.Writer, rep *Report) {
 	w.WriteString(".\n")
 }
 
-func guardTable(w io.Writer, rep *Report, labels bool) error {
+func guardTable(w io.Writer, rep *Report, labels bool, width int) error {
 	header := []string{"GUARD", "RUNAWAY STOPPED", "MISSED", "DELAY", "SAVED STEPS", "SAVED TOKENS", "SAVED COST", "HEALTHY STOPPED"}
 	align := []report.Align{report.AlignLeft, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight, report.AlignRight}
 	if !labels {
@@ -127,6 +134,7 @@ func guardTable(w io.Writer, rep *Report, labels bool) error {
 		align = append(align, report.AlignRight)
 	}
 	t := newTable(align)
+	t.Stack(width, 1)
 	t.Header(header...)
 	onset := rep.Runs.Runaway.AfterOnset
 	if onset == nil {
@@ -161,7 +169,7 @@ func fraction(n, of int) string {
 	return count(int64(n)) + "/" + count(int64(of)) + " (" + percent(float64(n), float64(of)) + ")"
 }
 
-func exampleTable(w *bufio.Writer, rep *Report, max int, labels bool) error {
+func exampleTable(w *bufio.Writer, rep *Report, max int, labels bool, width int) error {
 	type row struct {
 		guard, class string
 		s            Stop
@@ -191,6 +199,7 @@ func exampleTable(w *bufio.Writer, rep *Report, max int, labels bool) error {
 	}
 	fmt.Fprintf(w, "\n%s stopped (the first %d per guard by run id; --format json lists them all):\n", what, max)
 	t := newTable([]report.Align{report.AlignLeft, report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignLeft})
+	t.Fit(width, 4) // REASON
 	t.Header("GUARD", "RUN", "TRUTH", "STOP STEP", "REASON")
 	for _, r := range rows {
 		t.Append(sanitize(r.guard), sanitize(r.s.RunID), r.class,

@@ -45,6 +45,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exit("eval", stderr, err)
 	}
 	cfg.Memory = mem
+	cfg.Width = tableWidth(stdout)
 	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()

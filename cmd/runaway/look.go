@@ -50,10 +50,18 @@ func (f *outputFlags) look(stdout io.Writer) (look, error) {
 	default:
 		return l, &pipeline.UsageError{Err: fmt.Errorf("--color %q: want one of %s", f.color, strings.Join(colorModes, ", "))}
 	}
-	if isTerminal(stdout) {
-		l.width = terminalWidth(stdout)
-	}
+	l.width = tableWidth(stdout)
 	return l, nil
+}
+
+// tableWidth is the width the tables printed on stdout fit: the
+// terminal's, or 0 (no limit) when stdout is a file or a pipe. replay,
+// eval and verify, which colour nothing, take only this of look.
+func tableWidth(stdout io.Writer) int {
+	if isTerminal(stdout) {
+		return terminalWidth(stdout)
+	}
+	return 0
 }
 
 // isTerminal reports whether w is a terminal. It is a variable so that

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -109,6 +110,7 @@ func TestTablesFitTheTerminalWidth(t *testing.T) {
 	}{
 		{[]string{"scan", filepath.Join(fixturesDir, "detectors")}, 110}, // short run ids: they are never cut
 		{[]string{"explain", "fx-cause-replan-repeats-call", fixturesDir}, 100},
+		{[]string{"replay", "--list"}, 100}, // RULE and SOURCE
 	} {
 		env := map[string]string{"TERM": "xterm", "COLUMNS": strconv.Itoa(c.width)}
 		_, piped, _ := runOnTerminal(t, false, env, c.args...)
@@ -139,4 +141,83 @@ func TestTablesFitTheTerminalWidth(t *testing.T) {
 // take none.
 func width(s string) int {
 	return displaywidth.String(regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(s, ""))
+}
+
+// figure matches a cell, or a word of one, that is a figure: a count, a
+// share, a fraction, a cost or a delay ("1,234", "(45.7%)", "16/35",
+// "~$1.01", "+3", "0.9889", "10,").
+var figure = regexp.MustCompile(`^[(~$+-]*[0-9][0-9,./%]*\)?$`)
+
+// figures are the figures in the tables of out, each as often as it is
+// printed, sorted; the examples of replay, whose REASON is free text that
+// may be cut, are left out.
+func figures(out string) []string {
+	if i := strings.Index(out, "stopped (the first"); i >= 0 {
+		out = out[:i]
+	}
+	var fs []string
+	for _, l := range tableLines(out) {
+		for _, f := range strings.Fields(l) {
+			if figure.MatchString(f) {
+				fs = append(fs, f)
+			}
+		}
+	}
+	slices.Sort(fs)
+	return fs
+}
+
+// replay's, eval's and verify's tables fit the terminal too, and being
+// mostly figures, none is cut: a table of figures too wide is stacked (the
+// row's name leads every part), verify's differences are broken onto more
+// lines. On a pipe, or on a terminal wide enough, not a byte changes.
+func TestFigureTablesFitTheTerminalWidth(t *testing.T) {
+	corpus, labels := genCorpus(t, "300", "7")
+	// verify: two failures and an error, under a short relative path so
+	// that the fixture names leave room for the differences.
+	dir := copyFixtureDir(t, "causes")
+	want := filepath.Join(dir, "error-storm-one-call.want.json")
+	os.WriteFile(want, []byte(strings.Replace(string(readFile(t, want)), `"root_cause": "error-storm"`, `"root_cause": "tool-retry-loop"`, 1)), 0o644)
+	want = filepath.Join(dir, "replan-same-plan.want.json")
+	os.WriteFile(want, []byte(strings.Replace(string(readFile(t, want)), `"onset_step": `, `"onset_step": 1`, 1)), 0o644)
+	os.Remove(filepath.Join(dir, "empty-loop-no-intent.want.json"))
+	t.Chdir(filepath.Dir(dir))
+	fixtures := filepath.Base(dir)
+
+	for _, args := range [][]string{
+		{"replay", corpus},
+		{"replay", "--labels", labels, corpus},
+		{"eval", "--labels", labels, corpus},
+		{"verify", fixtures},
+	} {
+		for _, columns := range []int{80, 100} {
+			env := map[string]string{"TERM": "xterm", "COLUMNS": strconv.Itoa(columns)}
+			_, piped, _ := runOnTerminal(t, false, env, args...)
+			_, plain, _ := runOnTerminal(t, false, map[string]string{"TERM": "xterm"}, args...)
+			_, wide, _ := runOnTerminal(t, true, map[string]string{"TERM": "xterm", "COLUMNS": "10000"}, args...)
+			_, fit, _ := runOnTerminal(t, true, env, args...)
+			if piped != plain || wide != plain {
+				t.Errorf("%v: a pipe (COLUMNS=%d) or a terminal wide enough changed the report:\n%s\n%s", args, columns, piped, wide)
+			}
+			widest := 0
+			for _, l := range tableLines(piped) {
+				widest = max(widest, width(l))
+			}
+			if widest <= columns {
+				t.Fatalf("%v: the piped tables are only %d wide; the test needs wider ones", args, widest)
+			}
+			lines := tableLines(fit)
+			if len(lines) == 0 {
+				t.Fatalf("%v: no table:\n%s", args, fit)
+			}
+			for _, l := range lines {
+				if w := width(l); w > columns {
+					t.Errorf("%v at COLUMNS=%d: a line %d wide: %q", args, columns, w, l)
+				}
+			}
+			if got, want := figures(fit), figures(piped); !slices.Equal(got, want) || len(want) == 0 {
+				t.Errorf("%v at COLUMNS=%d: the figures changed:\n%v\nwant\n%v\n%s", args, columns, got, want, fit)
+			}
+		}
+	}
 }

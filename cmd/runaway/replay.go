@@ -52,6 +52,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exit("replay", stderr, err)
 	}
 	cfg.Memory = mem
+	cfg.Width = tableWidth(stdout)
 	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()
@@ -61,6 +62,7 @@ func runReplay(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func listGuards(stdout, stderr io.Writer) int {
 	t := report.NewTable()
+	t.Fit(tableWidth(stdout), 2, 3) // RULE, SOURCE
 	t.Header("GUARD", "DEFAULTS", "RULE", "SOURCE")
 	for _, s := range replay.Registry {
 		var ps []string

@@ -47,6 +47,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg := c.cfg
 	cfg.Config = c.in.config(fs, fs.Args(), stderr)
+	cfg.Width = tableWidth(stdout)
 	ctx, stop := interruptible(stderr)
 	defer stop()
 	return exit("verify", stderr, pipeline.Verify(ctx, cfg, stdout, stderr))

@@ -19,8 +19,11 @@ const notRunaway = "not runaway"
 
 // WriteTable writes the score for people: the headline figures, the
 // root-cause confusion matrix, the healthy runs per confounder, and the
-// checks.
-func WriteTable(out io.Writer, r Report, checks []Check) error {
+// checks. width is the terminal's, which the tables fit (0, for a file or
+// a pipe: no limit): they are figures, which are never cut, so a table
+// too wide is stacked, each part led by the row's name
+// (report.Table.Stack).
+func WriteTable(out io.Writer, r Report, checks []Check, width int) error {
 	w := bufio.NewWriter(out)
 	if len(r.FailedSources) > 0 {
 		fmt.Fprintf(w, "PARTIAL REPORT: %d input(s) could not be read:\n", len(r.FailedSources))
@@ -42,16 +45,16 @@ func WriteTable(out io.Writer, r Report, checks []Check) error {
 	}
 	w.WriteByte('\n')
 	if len(r.Sources) > 0 {
-		if err := sourceTable(w, r); err != nil {
+		if err := sourceTable(w, r, width); err != nil {
 			return err
 		}
 		w.WriteByte('\n')
 	}
-	if err := confusionTable(w, r); err != nil {
+	if err := confusionTable(w, r, width); err != nil {
 		return err
 	}
 	w.WriteByte('\n')
-	if err := confounderTable(w, r); err != nil {
+	if err := confounderTable(w, r, width); err != nil {
 		return err
 	}
 	if len(checks) > 0 {
@@ -85,7 +88,7 @@ func causeOrder(seen map[string]bool) []string {
 	return append(out, rest...)
 }
 
-func confusionTable(w io.Writer, r Report) error {
+func confusionTable(w io.Writer, r Report, width int) error {
 	labelled, predicted := map[string]bool{}, map[string]bool{}
 	missed := false
 	for l, row := range r.Confusion {
@@ -109,7 +112,7 @@ func confusionTable(w io.Writer, r Report) error {
 		header = append(header, notRunaway)
 	}
 	header = append(header, "CORRECT")
-	t := newTable(len(header))
+	t := newTable(len(header), width)
 	t.Header(header...)
 	for _, l := range rows {
 		total := 0
@@ -129,7 +132,7 @@ func confusionTable(w io.Writer, r Report) error {
 	return t.Render(w)
 }
 
-func confounderTable(w io.Writer, r Report) error {
+func confounderTable(w io.Writer, r Report, width int) error {
 	if len(r.Confounders) == 0 {
 		_, err := io.WriteString(w, "No labelled healthy run.\n")
 		return err
@@ -139,7 +142,7 @@ func confounderTable(w io.Writer, r Report) error {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	t := newTable(6)
+	t := newTable(6, width)
 	t.Header("CONFOUNDER (HEALTHY RUNS)", "RUNS", "FLAGGED", "FLAGGED RATE", "RUNAWAY", "RUNAWAY RATE")
 	for _, n := range names {
 		c := r.Confounders[n]
@@ -150,13 +153,13 @@ func confounderTable(w io.Writer, r Report) error {
 
 // sourceTable gives each label source's figures, so a detector that does
 // well on one system cannot hide that it fails on another.
-func sourceTable(w io.Writer, r Report) error {
+func sourceTable(w io.Writer, r Report, width int) error {
 	names := make([]string, 0, len(r.Sources))
 	for n := range r.Sources {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	t := newTable(10)
+	t := newTable(10, width)
 	t.Header("SOURCE", "RUNAWAY", "BORDERLINE", "HEALTHY", "PRECISION", "RECALL", "ROOT CAUSE", "ONSET +-2", "FP", "BORDERLINE AS RUNAWAY")
 	for _, n := range names {
 		s := r.Sources[n]
@@ -172,14 +175,17 @@ func fmt4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 func pct(v float64) string { return strconv.FormatFloat(100*v, 'f', 2, 64) + "%" }
 
 // newTable is the scan report's style: borderless, ASCII, the first column
-// left-aligned and the numbers right-aligned.
-func newTable(cols int) *report.Table {
+// left-aligned and the numbers right-aligned, stacked to fit width with
+// the first column, the row's name, in every part.
+func newTable(cols, width int) *report.Table {
 	align := make([]report.Align, cols)
 	for k := range align {
 		align[k] = report.AlignRight
 	}
 	align[0] = report.AlignLeft
-	return report.NewTable(align...)
+	t := report.NewTable(align...)
+	t.Stack(width, 1)
+	return t
 }
 
 type jsonTool struct {
