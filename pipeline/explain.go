@@ -67,7 +67,7 @@ func Explain(ctx context.Context, cfg ExplainConfig, stdin io.Reader, stdout, st
 	if err := checkPaths(cfg.jobInputs(), append([]namedPath{flagPath("--out", cfg.Out)}, cfg.rejectsPaths()...)); err != nil {
 		return err
 	}
-	in := input{Config: cfg.Config, job: "explain", maxMemory: cfg.MaxMemory, closeRuns: newCloseRuns(ids)}
+	in := input{Config: cfg.Config, job: "explain", maxMemory: cfg.MaxMemory, closeRuns: newCloseRuns(ids), sharedBy: len(ids)}
 	defer func() { err = in.finishRejects(err) }()
 	// The input in flight as a scan's under the same budget; explain's
 	// reads keep lines, not batches: their buffers are recycled.

@@ -80,7 +80,7 @@ func Fixture(ctx context.Context, cfg FixtureConfig, stdin io.Reader, stderr io.
 	} else if cfg.RedactKeyFile != "" {
 		return usagef("--redact-key-file and --no-redact contradict each other")
 	}
-	in := input{Config: cfg.Config, job: "fixture"}
+	in := input{Config: cfg.Config, job: "fixture", maxMemory: cfg.MaxMemory}
 	defer func() { err = in.finishRejects(err) }()
 	if cfg.AllFlagged {
 		if slices.Contains(cfg.Paths, "-") {

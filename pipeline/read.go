@@ -61,6 +61,9 @@ type input struct {
 	// maxMemory is the job's --max-memory (0: it has none), which sets the
 	// most steps one run may have analysed (runStepLimit).
 	maxMemory int64
+	// sharedBy, when above 1, is how many runs explain holds at once:
+	// they share the steps the budget allows one run (runStepLimit).
+	sharedBy int
 	// redactor, set with --redact, takes the secrets out of the run ids
 	// messages name.
 	redactor report.Redactor

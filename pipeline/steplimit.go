@@ -181,10 +181,16 @@ func takeRanges(rec arrow.RecordBatch, ranges [][2]int64, alloc memory.Allocator
 
 // runStepLimit is the most steps one run of this job may have analysed.
 func (in *input) runStepLimit() int64 {
+	k := maxRunSteps(in.memoryBudget())
 	if testMaxRunSteps > 0 {
-		return testMaxRunSteps
+		k = testMaxRunSteps
 	}
-	return maxRunSteps(in.memoryBudget())
+	if in.sharedBy > 1 {
+		// Runs held at once share what one may hold: n runs past the
+		// limit then hold no more than one alone.
+		k = max(k/int64(in.sharedBy), 1)
+	}
+	return k
 }
 
 // memoryBudget is the job's --max-memory, or scan's default for a job
@@ -198,6 +204,9 @@ func (in *input) memoryBudget() int64 {
 
 // budgetText names the job's memory budget in messages.
 func (in *input) budgetText() string {
+	if in.maxMemory > 0 && in.sharedBy > 1 {
+		return fmt.Sprintf("--max-memory %s shared by the %d runs explained at once", formatBytes(in.maxMemory), in.sharedBy)
+	}
 	if in.maxMemory > 0 {
 		return "--max-memory " + formatBytes(in.maxMemory)
 	}
@@ -219,7 +228,10 @@ func (in *input) limitProblem(o *overRun) string {
 	limit := in.runStepLimit()
 	msg := fmt.Sprintf("steps %d to %d (%d lines) were not analyzed: one run may hold %d steps under %s",
 		limit, o.MaxStep, o.Dropped, limit, in.budgetText())
-	if in.maxMemory > 0 {
+	switch {
+	case in.maxMemory > 0 && in.sharedBy > 1:
+		msg += "; explain it alone, or raise --max-memory, to analyze more"
+	case in.maxMemory > 0:
 		msg += "; raise --max-memory to analyze more"
 	}
 	return msg
@@ -260,7 +272,10 @@ func (in *input) warnLimit(stderr io.Writer) {
 	}
 	limit := in.runStepLimit()
 	hint := ""
-	if in.maxMemory > 0 {
+	switch {
+	case in.maxMemory > 0 && in.sharedBy > 1:
+		hint = " (explain fewer runs at once, or raise it, to analyze more)"
+	case in.maxMemory > 0:
 		hint = " (raise it to analyze more)"
 	}
 	fmt.Fprintf(stderr, "runaway %s: warning: steps %d and later of %s were not analyzed: one run may hold %d steps under %s%s; %s: %s\n",

@@ -292,8 +292,35 @@ func TestExplainAndFixtureOfARunPastTheLimit(t *testing.T) {
 	if ExitCode(err) != ExitCode(&PartialError{}) {
 		t.Errorf("fixture: %v, want a partial error", err)
 	}
-	want := `runaway fixture: run "long": not written: a fixture holds a run whole, and steps 100 to 299 (200 lines) were not analyzed: one run may hold 100 steps under runaway fixture's memory budget (1GiB)` + "\n"
+	want := `runaway fixture: run "long": not written: a fixture holds a run whole, and steps 100 to 299 (200 lines) were not analyzed: one run may hold 100 steps under --max-memory 1GiB; raise --max-memory to analyze more` + "\n"
 	if !strings.Contains(stderr.String(), want) {
 		t.Errorf("fixture's stderr %q, want %q", stderr.String(), want)
+	}
+}
+
+// Runs explained at once are held at once: they share the steps one run
+// may hold, so that naming several long runs holds no more than one.
+func TestExplainedRunsShareTheStepLimit(t *testing.T) {
+	_, long, _ := longRunCorpus(t, 300)
+	var other []string
+	for _, l := range long {
+		other = append(other, strings.Replace(l, `"run_id":"long"`, `"run_id":"other"`, 1))
+	}
+	path := writeLines(t, t.TempDir(), "long.jsonl", append(slices.Clone(long), other...))
+	testMaxRunSteps = 100
+	defer func() { testMaxRunSteps = 0 }()
+
+	cfg := ExplainConfig{Config: DefaultConfig(), RunIDs: []string{"long", "other"}, Format: "text", MaxMemory: 64 << 20}
+	cfg.Paths = []string{path}
+	var out, stderr bytes.Buffer
+	if err := Explain(context.Background(), cfg, strings.NewReader(""), &out, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	note := "Note:      steps 50 to 299 (250 lines) were not analyzed: one run may hold 50 steps under --max-memory 64MiB shared by the 2 runs explained at once; explain it alone, or raise --max-memory, to analyze more\n"
+	if n := strings.Count(out.String(), note); n != 2 || strings.Count(out.String(), " of 50 steps") != 2 {
+		t.Errorf("explain of two runs past the shared limit (%d notes):\n%s\nwant 50 steps each and %q", n, out.String(), note)
+	}
+	if want := "runaway explain: warning: steps 50 and later of 2 runs were not analyzed: one run may hold 50 steps under --max-memory 64MiB shared by the 2 runs explained at once (explain fewer runs at once, or raise it, to analyze more)"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 }
