@@ -78,5 +78,9 @@ func listDetectors(stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "runaway detectors: %s\n", errText(err))
 		return exitFailure
 	}
+	if err := detect.WriteGuideLegend(stdout); err != nil {
+		fmt.Fprintf(stderr, "runaway detectors: %s\n", errText(err))
+		return exitFailure
+	}
 	return exitClean
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/runawayhq/runaway/detect"
 	"github.com/runawayhq/runaway/pipeline"
 	"github.com/runawayhq/runaway/replay"
 	"github.com/runawayhq/runaway/report"
@@ -90,6 +91,10 @@ func listGuards(stdout, stderr io.Writer) int {
 		}
 	}
 	if err := t.Render(stdout); err != nil {
+		fmt.Fprintf(stderr, "runaway replay: %s\n", errText(err))
+		return exitFailure
+	}
+	if err := detect.WriteGuideLegend(stdout); err != nil {
 		fmt.Fprintf(stderr, "runaway replay: %s\n", errText(err))
 		return exitFailure
 	}
