@@ -2,6 +2,7 @@ package score
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -55,6 +56,9 @@ func WriteTable(out io.Writer, r Report, checks []Check, width int) error {
 	}
 	w.WriteByte('\n')
 	if err := confounderTable(w, r, width); err != nil {
+		return err
+	}
+	if err := disagreementTable(w, r, width); err != nil {
 		return err
 	}
 	if len(checks) > 0 {
@@ -147,6 +151,40 @@ func confounderTable(w io.Writer, r Report, width int) error {
 	for _, n := range names {
 		c := r.Confounders[n]
 		t.Append(n, strconv.Itoa(c.Healthy), strconv.Itoa(c.Flagged), pct(c.FlaggedRate), strconv.Itoa(c.Runaway), pct(c.RunawayRate))
+	}
+	return t.Render(w)
+}
+
+// maxDisagreementsListed bounds the runs the table lists as disagreeing
+// with their labels; json lists them all.
+const maxDisagreementsListed = 20
+
+// disagreementTable lists the runs where the verdict is not the label's:
+// what to read first when a figure is low.
+func disagreementTable(w *bufio.Writer, r Report, width int) error {
+	if len(r.Disagreements) == 0 {
+		return nil
+	}
+	listed := r.Disagreements[:min(len(r.Disagreements), maxDisagreementsListed)]
+	fmt.Fprintf(w, "\nRuns where the verdict is not the label's: %d", len(r.Disagreements))
+	if len(listed) < len(r.Disagreements) {
+		fmt.Fprintf(w, " (the first %d by run id; --format json lists them all)", len(listed))
+	}
+	w.WriteString(":\n")
+	onset := func(s int64) string {
+		if s < 0 {
+			return "-"
+		}
+		return strconv.FormatInt(s, 10)
+	}
+	cause := func(c string) string { return cmp.Or(c, "-") }
+	// Led by the run (never cut: people copy it into explain); on a
+	// narrow terminal the other columns are stacked under it.
+	t := report.NewTable(report.AlignLeft, report.AlignLeft, report.AlignLeft, report.AlignLeft, report.AlignLeft, report.AlignRight, report.AlignRight)
+	t.Header("RUN", "DISAGREES ON", "LABEL", "VERDICT", "CAUSE: LABEL / FOUND", "ONSET: LABEL", "FOUND")
+	t.Stack(width, 1)
+	for _, d := range listed {
+		t.Append(report.Sanitize(d.RunID), d.What, d.Label, d.Verdict, cause(d.LabelCause)+" / "+cause(d.FoundCause), onset(d.LabelOnset), onset(d.FoundOnset))
 	}
 	return t.Render(w)
 }

@@ -79,6 +79,29 @@ type Report struct {
 	// Sources holds the same figures per label source, when labels name
 	// their sources.
 	Sources map[string]*Report `json:"sources,omitempty"`
+	// Disagreements lists the labelled runs (not borderline) where the
+	// verdict, its root cause or its onset is not the label's, sorted by
+	// run id: the runs to read when a figure is low. Absent when none, and
+	// in the per-source reports.
+	Disagreements []Disagreement `json:"disagreements,omitempty"`
+}
+
+// Disagreement is one labelled run the verdict does not match.
+type Disagreement struct {
+	RunID  string `json:"run_id"`
+	Source string `json:"source,omitempty"`
+	// What disagrees: "missed" (labelled runaway, not given the runaway
+	// verdict), "false positive" (labelled healthy, given it), or
+	// "root cause", "onset" or both, for a runaway run found.
+	What    string `json:"what"`
+	Label   string `json:"label"`
+	Verdict string `json:"verdict"`
+	// The label's root cause and onset, and the verdict's (empty and -1
+	// for a healthy one).
+	LabelCause string `json:"label_root_cause,omitempty"`
+	FoundCause string `json:"found_root_cause,omitempty"`
+	LabelOnset int64  `json:"label_onset_step"`
+	FoundOnset int64  `json:"found_onset_step"`
 }
 
 // ConfounderScore is how the healthy runs carrying one confounder fared.
@@ -115,6 +138,9 @@ type tally struct {
 	labels map[string]Label
 	seen   map[string]struct{} // the labelled runs scored
 	r      Report
+	// disagree, set for the whole report's tally, lists the runs whose
+	// verdict is not the label's.
+	disagree bool
 }
 
 func newTally(labels map[string]Label) *tally {
@@ -125,6 +151,7 @@ func newTally(labels map[string]Label) *tally {
 // NewScorer returns a Scorer of labels.
 func NewScorer(labels map[string]Label) *Scorer {
 	s := &Scorer{all: newTally(labels)}
+	s.all.disagree = true
 	bySource := map[string]map[string]Label{}
 	for id, l := range labels {
 		if l.Source == "" {
@@ -200,19 +227,31 @@ func (t *tally) add(res *detect.RunResult) {
 	}
 	t.r.Runs++
 	predRunaway := res.Verdict == detect.Runaway
+	var what []string
 	switch {
 	case l.Label == "runaway" && predRunaway:
 		t.r.TruePositives++
 		if string(res.RootCause) == l.RootCause {
 			t.r.RootCauseCorrect++
+		} else {
+			what = append(what, "root cause")
 		}
 		if d := res.OnsetStep - l.OnsetStep; d >= -2 && d <= 2 {
 			t.r.OnsetWithin2++
+		} else {
+			what = append(what, "onset")
 		}
 	case l.Label == "runaway":
 		t.r.FalseNegatives++
+		what = append(what, "missed")
 	case predRunaway:
 		t.r.FalsePositives++
+		what = append(what, "false positive")
+	}
+	if t.disagree && len(what) > 0 {
+		t.r.Disagreements = append(t.r.Disagreements, Disagreement{RunID: res.RunID, Source: l.Source, What: strings.Join(what, ", "),
+			Label: l.Label, Verdict: res.Verdict.String(), LabelCause: l.RootCause, FoundCause: string(res.RootCause),
+			LabelOnset: l.OnsetStep, FoundOnset: res.OnsetStep})
 	}
 	if l.Label == "runaway" {
 		pred := ""
@@ -243,6 +282,8 @@ func (t *tally) report() Report {
 	r.Confusion = maps.Clone(r.Confusion)
 	r.FlaggedByConfounder = maps.Clone(r.FlaggedByConfounder)
 	r.Confounders = maps.Clone(r.Confounders)
+	r.Disagreements = slices.Clone(r.Disagreements)
+	slices.SortFunc(r.Disagreements, func(a, b Disagreement) int { return strings.Compare(a.RunID, b.RunID) })
 	for id := range t.labels {
 		if _, ok := t.seen[id]; !ok {
 			r.Missing++

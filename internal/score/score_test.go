@@ -1,6 +1,7 @@
 package score
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/runawayhq/runaway/detect"
@@ -43,5 +44,16 @@ func TestScoreCountsEachCase(t *testing.T) {
 	}
 	if r.Missing != 1 || r.Unlabelled != 1 {
 		t.Fatalf("missing %d unlabelled %d", r.Missing, r.Unlabelled)
+	}
+	// The runs to read: every labelled run the verdict does not match,
+	// and what of it, by run id; the suspicious healthy run is not one
+	// (suspicious is not the runaway verdict).
+	want := []Disagreement{
+		{RunID: "fn", What: "missed", Label: "runaway", Verdict: "suspicious", LabelCause: "replan-loop", FoundCause: "replan-loop", LabelOnset: 3, FoundOnset: 3},
+		{RunID: "fp", What: "false positive", Label: "healthy", Verdict: "runaway", FoundCause: "tool-retry-loop", LabelOnset: -1, FoundOnset: 2},
+		{RunID: "tp2", What: "root cause, onset", Label: "runaway", Verdict: "runaway", LabelCause: "error-storm", FoundCause: "tool-retry-loop", LabelOnset: 4, FoundOnset: 9},
+	}
+	if !slices.Equal(r.Disagreements, want) {
+		t.Fatalf("disagreements\n%+v\nwant\n%+v", r.Disagreements, want)
 	}
 }
