@@ -167,6 +167,10 @@ func (e *expander) addURL(o *objectURL) bool {
 		for _, obj := range objs {
 			found = true
 			rel := strings.TrimPrefix(obj.key, prefix)
+			if !strings.HasSuffix(rel, "/") && hiddenReadable(rel, e.filter) {
+				e.skip(o.objectName(obj.key), "below a hidden prefix (an element with a leading '.'); name the prefix to read it")
+				continue
+			}
 			if strings.HasSuffix(rel, "/") || hiddenKey(rel) || !e.filter.keep(rel) {
 				continue // a "directory" marker, a hidden key, or filtered out
 			}
@@ -320,6 +324,7 @@ func (e *expander) walkKeys(o *objectURL, dir, base, rel string) bool {
 	for _, d := range entries {
 		name := d.Name()
 		if strings.HasPrefix(name, ".") {
+			e.skipHiddenEntry(d, filepath.Join(dir, name), walkRoot(dir, rel), base+rel+name)
 			continue
 		}
 		p := filepath.Join(dir, name)

@@ -282,7 +282,15 @@ func (e *expander) addPath(path string, info fs.FileInfo, root string, found boo
 		}
 		if p != path && strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
+				if !toolDirs[d.Name()] {
+					if n, atLeast := hiddenLogs(p, root, e.filter); n > 0 {
+						e.skip(p, hiddenWhy(n, atLeast, true))
+					}
+				}
 				return fs.SkipDir
+			}
+			if readsName(d.Name()) && e.filter.keep(relSlash(root, p)) {
+				e.skip(p, hiddenWhy(1, false, false))
 			}
 			return nil
 		}

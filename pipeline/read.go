@@ -291,7 +291,7 @@ func (in *input) onOtherRun() func(string) {
 // file it reads at all always stops.
 func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) error {
 	if n := len(in.skipped); n > 0 {
-		fmt.Fprintf(stderr, "runaway %s: skipped %d file(s) that hold no log runaway reads:\n", in.job, n)
+		fmt.Fprintf(stderr, "runaway %s: skipped %d file(s) or directories, each with why:\n", in.job, n)
 		for _, s := range in.skipped[:min(n, maxListed)] {
 			fmt.Fprintf(stderr, "  %s\n", report.Sanitize(s))
 		}

@@ -26,7 +26,8 @@ type InputStats struct {
 	// read, as "path: error".
 	FailedSources []string `json:"failed_sources"`
 	// SkippedFiles lists the files a directory walk or listing passed over
-	// because they hold no log runaway reads, as "path: why".
+	// because they hold no log runaway reads, or because they are hidden
+	// (named, they are read), as "path: why".
 	SkippedFiles []string `json:"skipped_files"`
 	// Formats counts, per way the input was read ("jsonl" for runaway's own
 	// steps, else the adapter's name, docs/adapters/), the files that gave
