@@ -52,7 +52,11 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 	w.argsWords.put(i, args.digest.Words)
 	var argsSim uint64
 	if tc := s.ToolCall; tc != nil && s.ToolResult.IsError() {
-		argsSim = d.argsSim(tc.Args) // only failed retries are compared by their args
+		if k, ok := schema.ParseKey(tc.SimHash); ok {
+			argsSim = k // computed before the args were redacted
+		} else {
+			argsSim = d.argsSim(tc.Args) // only failed retries are compared by their args
+		}
 	}
 	w.argsSim.put(i, argsSim)
 	if args.short != nil {
@@ -79,8 +83,17 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 			flags |= schema.FlagSeen
 		}
 		w.errorType.putNonEmpty(i, r.NormalizedErrorType())
-		w.resultHash.put(i, d.resultFingerprint(r))
-		w.resultSim.put(i, d.resultSim(r))
+		// Keys computed before the result was redacted stand for its text.
+		fp, okFP := schema.ParseKey(r.Fingerprint)
+		if !okFP || fp == 0 {
+			fp = d.resultFingerprint(r)
+		}
+		w.resultHash.put(i, fp)
+		sim, okSim := schema.ParseKey(r.SimHash)
+		if !okSim {
+			sim = d.resultSim(r)
+		}
+		w.resultSim.put(i, sim)
 	} else {
 		w.errorType.putNull(i)
 		w.resultHash.put(i, 0)

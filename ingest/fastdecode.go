@@ -208,8 +208,12 @@ type objectKind struct {
 // by "status" or "error_type"): the key expected before the last miss is
 // tried second.
 type keyOrder struct {
-	next, alt [16]int8
+	next, alt [maxObjectFields + 2]int8
 }
+
+// maxObjectFields bounds the fields of one object kind (tool_result has
+// the most); TestObjectKindsFitKeyOrder holds every kind to it.
+const maxObjectFields = 20
 
 const (
 	memberNext = iota // a key was read; d.pos is at its value
@@ -958,7 +962,7 @@ func (d *stepDecoder) timestamp() bool {
 	return false
 }
 
-var toolCallNames = []string{"name", "args", "args_hash"}
+var toolCallNames = []string{"name", "args", "args_hash", "simhash"}
 
 var toolCallKind = objectKind{
 	names: toolCallNames,
@@ -981,6 +985,8 @@ func (d *stepDecoder) decodeToolCall() bool {
 			tc.Args, ok = d.raw(2)
 		case 2:
 			ok = d.str(&tc.ArgsHash)
+		case 3:
+			ok = d.str(&tc.SimHash)
 		default:
 			ok = d.skip(2)
 		}
@@ -991,7 +997,7 @@ func (d *stepDecoder) decodeToolCall() bool {
 }
 
 var toolResultNames = []string{"ok", "error_type", "status", "empty", "retryable", "done", "result_count",
-	"items", "found", "data", "confidence", "reason", "seen"}
+	"items", "found", "data", "confidence", "reason", "seen", "fingerprint", "simhash"}
 
 var toolResultKind = objectKind{names: toolResultNames, field: toolResultField}
 
@@ -1023,6 +1029,10 @@ func toolResultField(key []byte) int {
 		return 11
 	case "seen":
 		return 12
+	case "fingerprint":
+		return 13
+	case "simhash":
+		return 14
 	}
 	return foldField(key, toolResultNames)
 }
@@ -1063,6 +1073,10 @@ func (d *stepDecoder) decodeToolResult() bool {
 			ok = d.str(&r.Reason)
 		case 12:
 			ok = d.boolPtr(&r.Seen, &d.trBools[5])
+		case 13:
+			ok = d.str(&r.Fingerprint)
+		case 14:
+			ok = d.str(&r.SimHash)
 		default:
 			ok = d.skip(2)
 		}

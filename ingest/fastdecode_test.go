@@ -357,3 +357,14 @@ func FuzzParseFloat(f *testing.F) {
 		}
 	})
 }
+
+// keyOrder has a slot per field of an object kind, and one after an
+// unknown key: a kind with more fields than maxObjectFields would index
+// past it (a field added to the schema must raise the bound).
+func TestObjectKindsFitKeyOrder(t *testing.T) {
+	for _, k := range []*objectKind{&entryKind, &stepKind, &toolCallKind, &toolResultKind, &memoryKind, &decisionKind, &usageKind, &tokensKind, &budgetKind} {
+		if len(k.names) > maxObjectFields {
+			t.Errorf("an object kind of %d fields (%v): more than maxObjectFields", len(k.names), k.names)
+		}
+	}
+}

@@ -28,6 +28,12 @@
 //     "top 10", years, and the stop-word handling of the word signature
 //     intact), and so do one-character words (the signature ignores them).
 //     JSON keeps its keys, types, structure and white space.
+//   - Keys of the text. What is derived from text besides equality (a
+//     result's fingerprint after volatile tokens are normalised, a SimHash)
+//     does not survive placeholders; the caller computes it from the text
+//     and keeps it through Fingerprint (a keyed hash: equality kept) and
+//     SimHash (a keyed permutation of the bits and a keyed mask: Hamming
+//     distances kept).
 //
 // Secrets are removed before anything else and never reach the output, not
 // even as a hash of their raw bytes: API keys (sk-..., AKIA..., ghp_...,

@@ -24,6 +24,7 @@ type Redactor struct {
 	// saves time: a placeholder depends on the key and the word alone.
 	words  sync.Map
 	cached atomic.Int64
+	permState
 }
 
 // maxCachedWords bounds the cache (about 5 MiB at most).

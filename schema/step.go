@@ -36,6 +36,9 @@ type ToolCall struct {
 	// Args is any JSON value. It is hashed canonically when ArgsHash is absent.
 	Args     json.RawMessage `json:"args,omitempty"`
 	ArgsHash string          `json:"args_hash,omitempty"`
+	// SimHash, when set, is the args' SimHash (16 hex digits) as computed
+	// before they were redacted (ResultKeys says why).
+	SimHash string `json:"simhash,omitempty"`
 }
 
 // ToolResult is what the tool returned. Field names follow guides A, B and D.
@@ -56,6 +59,15 @@ type ToolResult struct {
 	// file's lines read again through another window): it is no new
 	// information. The adapters infer it from the outputs of a run.
 	Seen *bool `json:"seen,omitempty"`
+	// Fingerprint and SimHash, when set, are the result's fingerprint and
+	// SimHash (16 hex digits each) as computed from its text before the
+	// text was redacted: runaway fixture writes them, so that a redacted
+	// fixture's results compare as the logged ones did (placeholders keep
+	// equal texts equal, but not what volatile-token normalisation and
+	// similarity make of them). A reader uses them instead of computing
+	// them from the text.
+	Fingerprint string `json:"fingerprint,omitempty"`
+	SimHash     string `json:"simhash,omitempty"`
 }
 
 // Memory is what the step read from and wrote to the agent's memory.
@@ -307,8 +319,52 @@ func (s *Step) Validate() error {
 	if *s.Step < 0 {
 		return fmt.Errorf("step: %d is negative", *s.Step)
 	}
+	if err := s.validateKeys(); err != nil {
+		return err
+	}
 	return s.validateAmounts()
 }
+
+// validateKeys checks the keys computed before redaction: 16 hex digits.
+func (s *Step) validateKeys() error {
+	for _, k := range []struct{ name, v string }{
+		{"tool_call.simhash", s.ToolCall.simHash()},
+		{"tool_result.fingerprint", s.ToolResult.fingerprint()},
+		{"tool_result.simhash", s.ToolResult.simHash()},
+	} {
+		if _, ok := ParseKey(k.v); k.v != "" && !ok {
+			return fmt.Errorf("%s: %q is not 16 hex digits", k.name, k.v)
+		}
+	}
+	return nil
+}
+
+func (c *ToolCall) simHash() string {
+	if c == nil {
+		return ""
+	}
+	return c.SimHash
+}
+
+func (r *ToolResult) fingerprint() string {
+	if r == nil {
+		return ""
+	}
+	return r.Fingerprint
+}
+
+func (r *ToolResult) simHash() string {
+	if r == nil {
+		return ""
+	}
+	return r.SimHash
+}
+
+// ParseKey parses a key written as 16 hex digits (FormatKey).
+func ParseKey(s string) (uint64, bool) { return parseHex64(s) }
+
+// FormatKey writes a 64-bit key as 16 lower-case hex digits.
+func FormatKey(k uint64) string { return fmt.Sprintf("%016x", k) }
 
 // MaxPlausibleCostUSD bounds one step's cost: a larger value is a broken
 // logger, and summing a few of them would overflow every report's totals.
