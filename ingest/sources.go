@@ -502,13 +502,5 @@ func WalkReads(rel string, filter Filter) bool {
 	if !filter.keep(rel) {
 		return false
 	}
-	name := path.Base(rel)
-	if isLogName(name) {
-		return true
-	}
-	lower := strings.ToLower(name)
-	for _, ext := range []string{".gz", ".zst", ".zstd"} {
-		lower = strings.TrimSuffix(lower, ext)
-	}
-	return strings.HasSuffix(lower, ".log")
+	return readsName(path.Base(rel))
 }
