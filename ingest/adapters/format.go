@@ -36,6 +36,13 @@ type Format struct {
 	// Tables says that the format's exports also come as tables (Parquet),
 	// a record a row: its Recognize and Spans read a row given by RowDoc.
 	Tables bool
+	// Transcript, if set, reports whether a JSON Lines file whose first
+	// line is d (a document of the format) holds one run written an event
+	// a line, as a Claude Code session is: a call on one line is answered
+	// on another, so such a file is read whole, as one document whose
+	// elements are its lines (ParseLines), bounded as any document read
+	// whole (--max-doc-bytes).
+	Transcript func(d *Doc) bool
 }
 
 // Registry lists the formats in the order they are tried. Recognisers look
@@ -46,6 +53,7 @@ var Registry = []*Format{
 	MiniSWEAgent,
 	OpenHands,
 	OpenAIMessages,
+	AnthropicMessages,
 	OTLP,
 	Langfuse,
 	LangSmith,
@@ -87,6 +95,9 @@ type Doc struct {
 
 	obj map[string]json.RawMessage // the top-level value, if an object
 	arr []json.RawMessage          // the top-level value, if an array
+	// lines, for a JSON Lines file read whole (ParseLines), is the line of
+	// the file each element of arr is.
+	lines []int64
 }
 
 // ParseDoc parses raw, the document at line of source, down to its
@@ -109,6 +120,45 @@ func ParseDoc(source string, line int64, whole bool, raw []byte) (*Doc, error) {
 		return nil, errors.New("not a JSON object or array")
 	}
 	return d, nil
+}
+
+// ParseLines parses raw, a JSON Lines file read whole from its line line
+// on (Format.Transcript), into one document: an array whose elements are
+// its non-blank lines. An error names the first line that is not one JSON
+// value: the file is one run, which is read whole or not at all.
+func ParseLines(source string, line int64, raw []byte) (*Doc, error) {
+	d := &Doc{Source: source, Line: line, Whole: true, Raw: raw}
+	rest := bytes.TrimLeft(raw, " \t\r\n")
+	for n := line; len(rest) > 0; n++ {
+		l := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			l, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		if l = bytes.TrimSpace(l); len(l) == 0 {
+			continue
+		}
+		if !json.Valid(l) {
+			var v any
+			return nil, fmt.Errorf("line %d: %v", n, jsonError(json.Unmarshal(l, &v)))
+		}
+		d.arr = append(d.arr, json.RawMessage(l))
+		d.lines = append(d.lines, n)
+	}
+	if len(d.arr) == 0 {
+		return nil, errors.New("empty document")
+	}
+	return d, nil
+}
+
+// where names element i of an array document for a message: its line in a
+// JSON Lines file read whole, else its index.
+func (d *Doc) where(i int) string {
+	if i < len(d.lines) {
+		return "line " + strconv.FormatInt(d.lines[i], 10)
+	}
+	return "element " + strconv.Itoa(i)
 }
 
 // RowDoc is one row of a table (a Parquet export) as a document: members
