@@ -297,6 +297,14 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		fail(KindMalformedJSON, err.Error())
 		return
 	}
+	// A transcript's broken lines are rejects of their own, kept verbatim;
+	// the run is read from the others.
+	for _, bl := range d.BadLines {
+		a.res.rejects = append(a.res.rejects, lineReject{line: bl.Line, kind: KindMalformedJSON, reason: bl.Reason, raw: bytes.Clone(bl.Raw)})
+	}
+	if a.lines && len(d.Elements()) == 0 {
+		return // every line was broken, and rejected
+	}
 	d.StripOutput = a.strip
 	if d.IsArray() && forced == nil && arrayOfSteps(d.Elements()) {
 		a.stepArray(line, d.Elements())

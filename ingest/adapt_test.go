@@ -289,22 +289,25 @@ func TestTranscriptIsReadWhole(t *testing.T) {
 	}
 }
 
-// A transcript with a broken line is one reject that names the line,
-// kept verbatim: a run is read whole or not at all. One over
+// A transcript with a broken line (a session killed mid-write) loses that
+// line only: it is one reject naming its line, kept verbatim, and the run
+// is read from the other lines, as when the line is left out. One over
 // --max-doc-bytes is document_too_big, as any document read whole.
-func TestTranscriptRejectedWhole(t *testing.T) {
+func TestTranscriptLosesOnlyItsBrokenLine(t *testing.T) {
 	data := sample(t, "anthropic-messages/claude-code-edit-loop.ndjson")
 	lines := strings.SplitAfter(string(data), "\n")
-	broken := strings.Join(lines[:5], "") + lines[5][:40] + "\n" + strings.Join(lines[6:], "")
+	cut := strings.TrimRight(lines[5][:40], "\n")
+	broken := strings.Join(lines[:5], "") + cut + "\n" + strings.Join(lines[6:], "")
 	res := mustRead(t, []Source{memSource("s.jsonl", []byte(broken))}, Options{})
-	if len(res.rows) != 0 || len(res.rejects) != 1 || res.stats.RejectsByKind[KindMalformedJSON] != 1 {
-		t.Fatalf("%d rows, rejects %v", len(res.rows), res.rejects)
+	without := mustRead(t, []Source{memSource("s.jsonl", []byte(strings.Join(lines[:5], "")+"\n"+strings.Join(lines[6:], "")))}, Options{})
+	if len(res.rows) == 0 || len(res.rows) != len(without.rows) || len(res.rejects) != 1 || res.stats.RejectsByKind[KindMalformedJSON] != 1 {
+		t.Fatalf("%d rows (%d without the line), rejects %v", len(res.rows), len(without.rows), res.rejects)
 	}
-	if r := res.rejects[0]; r.Line != 1 || !strings.HasPrefix(r.Reason, "line 6: malformed JSON") {
-		t.Errorf("reject %+v", r)
+	if r := res.rejects[0]; r.Line != 6 || !strings.HasPrefix(r.Reason, "malformed JSON") {
+		t.Errorf("reject %+v, want line 6, malformed JSON", r)
 	}
-	if strings.TrimRight(res.rejected, "\n") != strings.TrimRight(broken, "\n") {
-		t.Errorf("the transcript is not kept verbatim")
+	if strings.TrimRight(res.rejected, "\n") != cut {
+		t.Errorf("rejected %q, want the cut line verbatim %q", res.rejected, cut)
 	}
 	res = mustRead(t, []Source{memSource("s.jsonl", data)}, Options{MaxDocBytes: 4096})
 	if len(res.rows) != 0 || res.stats.RejectsByKind[KindDocumentTooBig] != 1 {

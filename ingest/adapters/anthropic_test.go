@@ -435,9 +435,9 @@ func TestAnthropicTranscriptAndMalformed(t *testing.T) {
 		}
 	}
 
-	_, err := ParseLines("s.jsonl", 4, []byte("\n{\"type\": \"user\", \"sessionId\": \"s\"}\n\n{\"type\": \"assistant\", \"sessionId\"\n"))
-	if err == nil || !strings.HasPrefix(err.Error(), "line 6: malformed JSON") {
-		t.Errorf("broken line: %v", err)
+	d, err := ParseLines("s.jsonl", 4, []byte("\n{\"type\": \"user\", \"sessionId\": \"s\"}\n\n{\"type\": \"assistant\", \"sessionId\"\n"))
+	if err != nil || len(d.Elements()) != 1 || len(d.BadLines) != 1 || d.BadLines[0].Line != 7 || !strings.HasPrefix(d.BadLines[0].Reason, "malformed JSON") {
+		t.Errorf("broken line: %v %+v", err, d)
 	}
 	if _, err := ParseLines("s.jsonl", 1, []byte(" \n\n")); err == nil || err.Error() != "empty document" {
 		t.Errorf("blank file: %v", err)

@@ -98,6 +98,9 @@ type Doc struct {
 	// lines, for a JSON Lines file read whole (ParseLines), is the line of
 	// the file each element of arr is.
 	lines []int64
+	// BadLines are the lines of a JSON Lines file read whole that are not
+	// JSON values (ParseLines): not elements of the document.
+	BadLines []BadLine
 }
 
 // ParseDoc parses raw, the document at line of source, down to its
@@ -122,13 +125,23 @@ func ParseDoc(source string, line int64, whole bool, raw []byte) (*Doc, error) {
 	return d, nil
 }
 
+// BadLine is a line of a JSON Lines file read whole that is not one JSON
+// value: rejected alone, verbatim, while the rest of the file is read (a
+// session killed mid-write ends in a cut line; the run before it is what
+// the on-call engineer needs).
+type BadLine struct {
+	Line   int64
+	Raw    []byte
+	Reason string
+}
+
 // ParseLines parses raw, a JSON Lines file read whole from its line line
 // on (Format.Transcript), into one document: an array whose elements are
-// its non-blank lines. An error names the first line that is not one JSON
-// value: the file is one run, which is read whole or not at all.
+// its non-blank lines that are JSON values. The others are listed in
+// Doc.BadLines, not elements. An error only for a file without a line.
 func ParseLines(source string, line int64, raw []byte) (*Doc, error) {
 	d := &Doc{Source: source, Line: line, Whole: true, Raw: raw}
-	rest := bytes.TrimLeft(raw, " \t\r\n")
+	rest := raw
 	for n := line; len(rest) > 0; n++ {
 		l := rest
 		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
@@ -141,12 +154,13 @@ func ParseLines(source string, line int64, raw []byte) (*Doc, error) {
 		}
 		if !json.Valid(l) {
 			var v any
-			return nil, fmt.Errorf("line %d: %v", n, jsonError(json.Unmarshal(l, &v)))
+			d.BadLines = append(d.BadLines, BadLine{Line: n, Raw: l, Reason: jsonError(json.Unmarshal(l, &v)).Error()})
+			continue
 		}
 		d.arr = append(d.arr, json.RawMessage(l))
 		d.lines = append(d.lines, n)
 	}
-	if len(d.arr) == 0 {
+	if len(d.arr) == 0 && len(d.BadLines) == 0 {
 		return nil, errors.New("empty document")
 	}
 	return d, nil
