@@ -112,7 +112,12 @@ func (f *framer) sniff() (whole bool) {
 		return !hasTopKey(line, "run_id")
 	}
 	if forced != "" && forced != FormatAuto {
-		return false
+		// A transcript (a run an event a line) is read whole even so.
+		if f.adapter.Transcript == nil {
+			return false
+		}
+		d, err := adapters.ParseDoc(f.name, f.line, false, line)
+		return err == nil && f.adapter.Recognize(d) == nil && f.transcript(f.adapter, d)
 	}
 	if hasTopKey(line, "run_id") {
 		return false
@@ -129,7 +134,18 @@ func (f *framer) sniff() (whole bool) {
 	}
 	f.adapter = a
 	f.maxLine = max(f.maxLine, f.maxDoc)
-	return false
+	return f.transcript(a, d)
+}
+
+// transcript reports whether a JSON Lines file whose first line is d, a
+// document of adapter a, is a transcript: one run written an event a line
+// (Format.Transcript). If so the file is to be read whole, as one document.
+func (f *framer) transcript(a *adapters.Format, d *adapters.Doc) bool {
+	if a.Transcript == nil || !a.Transcript(d) {
+		return false
+	}
+	f.lines = true
+	return true
 }
 
 // firstNonWhite is the index in the block of the source's first byte that
@@ -256,6 +272,7 @@ type adaptedDecoder struct {
 	src       int32
 	line      []byte // scratch: the step being decoded, as JSON
 	strip     bool   // Options.StripOutput
+	lines     bool   // the document is a JSON Lines file read whole (item.lines)
 	spans     *spanStore
 	docSpans  []adapters.Span // scratch: the spans of the document being read
 }
@@ -269,10 +286,24 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		// each reject with its own.
 		a.res.rejects = append(a.res.rejects, lineReject{line: line, kind: kind, reason: reason, raw: bytes.Clone(bytes.TrimRight(raw, "\r\n"))})
 	}
-	d, err := adapters.ParseDoc(name, line, whole, raw)
+	var d *adapters.Doc
+	var err error
+	if a.lines {
+		d, err = adapters.ParseLines(name, line, raw)
+	} else {
+		d, err = adapters.ParseDoc(name, line, whole, raw)
+	}
 	if err != nil {
 		fail(KindMalformedJSON, err.Error())
 		return
+	}
+	// A transcript's broken lines are rejects of their own, kept verbatim;
+	// the run is read from the others.
+	for _, bl := range d.BadLines {
+		a.res.rejects = append(a.res.rejects, lineReject{line: bl.Line, kind: KindMalformedJSON, reason: bl.Reason, raw: bytes.Clone(bl.Raw)})
+	}
+	if a.lines && len(d.Elements()) == 0 {
+		return // every line was broken, and rejected
 	}
 	d.StripOutput = a.strip
 	if d.IsArray() && forced == nil && arrayOfSteps(d.Elements()) {
@@ -389,6 +420,7 @@ func decodeAdapted(dec *LineDecoder, w *batchWriter, it *item, batchRows int, st
 	a := &adaptedDecoder{dec: dec, w: w, batchRows: batchRows, res: res, src: int32(it.src), strip: strip, spans: spans}
 	if it.doc != nil {
 		res.lines += it.docLines
+		a.lines = it.lines
 		a.document(it.name, it.firstLine, true, it.doc, it.adapter)
 		it.doc = nil
 	} else {

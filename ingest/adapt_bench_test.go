@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -49,6 +50,7 @@ var adaptBenchFormats = []struct {
 	{"mini-swe-agent", sync.OnceValues(miniBenchCorpus)},
 	{"openhands", sync.OnceValues(openHandsBenchCorpus)},
 	{"openai-messages", sync.OnceValues(openAIBenchCorpus)},
+	{"anthropic-messages", sync.OnceValues(claudeCodeBenchCorpus)},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
 	{"langfuse", sync.OnceValues(func() (*adaptCorpus, error) { return sampleBenchCorpus("langfuse", "loop.ndjson") })},
 	{"langsmith", sync.OnceValues(func() (*adaptCorpus, error) {
@@ -652,6 +654,123 @@ func openHandsBenchTask(i int) []byte {
 			"version": "3.0", "FAIL_TO_PASS": "[\"test_" + g.ident() + "\"]", "PASS_TO_PASS": "[\"test_" + g.ident() + "\", \"test_" + g.ident() + "\"]"},
 	}
 	return benchJSON(doc, "")
+}
+
+// --- Claude Code session transcripts (anthropic-messages) ---
+
+// claudeCodeBenchCorpus is Claude Code session files, ~/.claude/projects'
+// <session>.jsonl: an event a line, a record per content block (the
+// assistant's words, then its call, under one message id, each with the
+// response's usage), the result in a user record, 40-55 turns of the
+// shared working session each. Every file is read whole, as one run.
+func claudeCodeBenchCorpus() (*adaptCorpus, error) {
+	c := &adaptCorpus{}
+	for i := 0; c.bytes < adaptBenchBytes; i++ {
+		name, raw := claudeCodeBenchSession(i)
+		d, err := adapters.ParseLines(name, 1, raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		if f, err := adapters.Detect(d); f != adapters.AnthropicMessages || !f.Transcript(d) {
+			return nil, fmt.Errorf("%s: detected as %v (%v), not a transcript", name, f, err)
+		}
+		n := 0
+		if err := adapters.AnthropicMessages.Convert(d, func(*schema.Step) error { n++; return nil }); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		c.add(name, raw, n)
+	}
+	return c, nil
+}
+
+func claudeCodeBenchSession(i int) (string, []byte) {
+	g := newBenchText(0x0c000000 + uint64(i))
+	repo := benchRepos[i%len(benchRepos)]
+	root := fmt.Sprintf("/home/dev/src/%s", repo.name)
+	task := g.task(i, root)
+	session := fmt.Sprintf("%08x-%04x-4%03x-a%03x-%012x", g.r.Uint32(), g.r.IntN(1<<16), g.r.IntN(1<<12), g.r.IntN(1<<12), g.r.Uint64()&(1<<48-1))
+	var out bytes.Buffer
+	parent, sec, n := any(nil), 0, 0
+	write := func(typ string, rec map[string]any) {
+		n++
+		sec += g.n(0, 20)
+		id := fmt.Sprintf("%08x-%04x-4%03x-b%03x-%012x", g.r.Uint32(), g.r.IntN(1<<16), g.r.IntN(1<<12), n%4096, g.r.Uint64()&(1<<48-1))
+		rec["parentUuid"], rec["isSidechain"], rec["userType"], rec["cwd"], rec["sessionId"] = parent, false, "external", root, session
+		rec["version"], rec["gitBranch"], rec["type"], rec["uuid"] = "1.0.98", "main", typ, id
+		rec["timestamp"] = fmt.Sprintf("2025-09-%02dT%02d:%02d:%02d.%03dZ", 1+i%28, 8+sec/3600%12, sec/60%60, sec%60, g.r.IntN(1000))
+		out.Write(benchJSON(rec, ""))
+		out.WriteByte('\n')
+		parent = id
+	}
+	user := func(content any, extra map[string]any) {
+		rec := map[string]any{"message": map[string]any{"role": "user", "content": content}}
+		for k, v := range extra {
+			rec[k] = v
+		}
+		write("user", rec)
+	}
+	cached := 12000
+	response := func(blocks ...map[string]any) {
+		msg := fmt.Sprintf("msg_01%016x", g.r.Uint64())
+		req := fmt.Sprintf("req_011C%016x", g.r.Uint64())
+		cached += g.n(200, 3000)
+		usage := map[string]any{"input_tokens": g.n(3, 9), "cache_creation_input_tokens": g.n(100, 3000), "cache_read_input_tokens": cached, "output_tokens": g.n(20, 600), "service_tier": "standard"}
+		for _, b := range blocks {
+			write("assistant", map[string]any{"requestId": req, "message": map[string]any{"id": msg, "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
+				"content": []any{b}, "stop_reason": nil, "stop_sequence": nil, "usage": usage}})
+		}
+	}
+	numbered := func(from int, lines []string) string {
+		var b strings.Builder
+		for k, l := range lines {
+			fmt.Fprintf(&b, "%6d\u2192%s\n", from+k, l)
+		}
+		return b.String()
+	}
+	user(task.issue, nil)
+	for k, t := range g.turns(task, g.n(40, 55)) {
+		id := fmt.Sprintf("toolu_01%014x%d", g.r.Uint64()&(1<<56-1), k)
+		var call map[string]any
+		var result string
+		isError := false
+		switch t.kind {
+		case turnView:
+			call = map[string]any{"name": "Read", "input": map[string]any{"file_path": t.path, "offset": t.from, "limit": len(t.lines)}}
+			result = numbered(t.from, t.lines)
+		case turnGrep, turnFind:
+			call = map[string]any{"name": "Grep", "input": map[string]any{"pattern": g.ident(), "path": root, "output_mode": "content", "-n": true}}
+			if t.kind == turnFind {
+				call = map[string]any{"name": "Glob", "input": map[string]any{"pattern": "**/*" + g.word() + "*.py"}}
+			}
+			result = cmp.Or(t.out, "No files found")
+		case turnCreate:
+			call = map[string]any{"name": "Write", "input": map[string]any{"file_path": t.path, "content": t.text}}
+			result = "File created successfully at: " + t.path
+		case turnEdit:
+			call = map[string]any{"name": "Edit", "input": map[string]any{"file_path": t.path, "old_string": t.old, "new_string": t.new}}
+			result = "The file " + t.path + " has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n" + numbered(t.from, t.lines)
+			if t.failed {
+				isError, result = true, "<tool_use_error>String to replace not found in file.\nString: "+t.old+"</tool_use_error>"
+			}
+		case turnRun, turnTest:
+			call = map[string]any{"name": "Bash", "input": map[string]any{"command": t.cmd, "description": g.sentence()}}
+			result = t.out
+			if t.exit != 0 {
+				isError, result = true, fmt.Sprintf("Exit code %d\n%s", t.exit, t.out)
+			}
+		case turnSubmit:
+			response(map[string]any{"type": "text", "text": t.thought})
+			continue
+		}
+		call["type"], call["id"] = "tool_use", id
+		response(map[string]any{"type": "text", "text": t.thought}, call)
+		res := map[string]any{"tool_use_id": id, "type": "tool_result", "content": result}
+		if isError {
+			res["is_error"] = true
+		}
+		user([]any{res}, map[string]any{"toolUseResult": map[string]any{"stdout": result, "stderr": "", "interrupted": false, "isImage": false}})
+	}
+	return fmt.Sprintf("claude/projects/-home-dev-src-%s/%s.jsonl", repo.name, session), out.Bytes()
 }
 
 // --- (d) OpenAI chat conversations in a JSON array (tau-bench results) ---

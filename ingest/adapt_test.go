@@ -258,3 +258,59 @@ func TestEventDirectoryIsOneSource(t *testing.T) {
 		t.Errorf("steps %v", steps)
 	}
 }
+
+// A Claude Code session file is JSON Lines whose lines together are one
+// run (a call on one line, its result on another): it is read whole, as
+// one document, with --input-format auto and forced alike, whatever the
+// size of the blocks it is read in; its runs (the session's, a subagent's)
+// are located at its first line. Conversations a line stay a run a line.
+func TestTranscriptIsReadWhole(t *testing.T) {
+	data := sample(t, "anthropic-messages/claude-code-session.ndjson")
+	const name = "projects/-home-dev-invoice-api/4f1c2b9e.jsonl"
+	main, side := name+"#4f1c2b9e-7d3a-4c55-9e21-0b6a1d2f3c44", name+"#4f1c2b9e-7d3a-4c55-9e21-0b6a1d2f3c44#sidechain-1"
+	for _, opts := range []Options{{}, {InputFormat: "anthropic-messages"}, {blockBytes: 200}, {blockBytes: 333, InputFormat: "anthropic-messages"}} {
+		res := mustRead(t, []Source{memSource(name, data)}, opts)
+		if got := runSteps(res.rows); len(got) != 2 || got[main] != 9 || got[side] != 3 || len(res.rejects) != 0 {
+			t.Fatalf("%+v: runs %v rejects %v", opts, got, res.rejects)
+		}
+		for _, r := range res.rows {
+			if num(r["src_line"]) != "1" {
+				t.Fatalf("%+v: src_line %v, want the file's first line", opts, r["src_line"])
+			}
+		}
+		if res.stats.Lines != int64(strings.Count(string(data), "\n")) || res.stats.Formats["anthropic-messages"].Steps != 12 {
+			t.Errorf("%+v: stats %+v", opts, res.stats)
+		}
+	}
+
+	res := mustRead(t, []Source{memSource("c.jsonl", sample(t, "anthropic-messages/conversations.ndjson"))}, Options{})
+	if got := runIDs(res.rows); fmt.Sprint(got) != "[c.jsonl:1#conv_3Kd8weather c.jsonl:2#conv_9Tr4release]" {
+		t.Errorf("conversations a line: %v", got)
+	}
+}
+
+// A transcript with a broken line (a session killed mid-write) loses that
+// line only: it is one reject naming its line, kept verbatim, and the run
+// is read from the other lines, as when the line is left out. One over
+// --max-doc-bytes is document_too_big, as any document read whole.
+func TestTranscriptLosesOnlyItsBrokenLine(t *testing.T) {
+	data := sample(t, "anthropic-messages/claude-code-edit-loop.ndjson")
+	lines := strings.SplitAfter(string(data), "\n")
+	cut := strings.TrimRight(lines[5][:40], "\n")
+	broken := strings.Join(lines[:5], "") + cut + "\n" + strings.Join(lines[6:], "")
+	res := mustRead(t, []Source{memSource("s.jsonl", []byte(broken))}, Options{})
+	without := mustRead(t, []Source{memSource("s.jsonl", []byte(strings.Join(lines[:5], "")+"\n"+strings.Join(lines[6:], "")))}, Options{})
+	if len(res.rows) == 0 || len(res.rows) != len(without.rows) || len(res.rejects) != 1 || res.stats.RejectsByKind[KindMalformedJSON] != 1 {
+		t.Fatalf("%d rows (%d without the line), rejects %v", len(res.rows), len(without.rows), res.rejects)
+	}
+	if r := res.rejects[0]; r.Line != 6 || !strings.HasPrefix(r.Reason, "malformed JSON") {
+		t.Errorf("reject %+v, want line 6, malformed JSON", r)
+	}
+	if strings.TrimRight(res.rejected, "\n") != cut {
+		t.Errorf("rejected %q, want the cut line verbatim %q", res.rejected, cut)
+	}
+	res = mustRead(t, []Source{memSource("s.jsonl", data)}, Options{MaxDocBytes: 4096})
+	if len(res.rows) != 0 || res.stats.RejectsByKind[KindDocumentTooBig] != 1 {
+		t.Errorf("%d rows, rejects %v", len(res.rows), res.stats.RejectsByKind)
+	}
+}

@@ -96,6 +96,7 @@ type item struct {
 	adapter  *adapters.Format
 	doc      []byte
 	docLines int64
+	lines    bool // doc is a JSON Lines file read whole: a transcript (adapters.Format.Transcript)
 	// unknownWhy, when set, is why the line unknownLine of a source read as
 	// steps is no format at all: the reason its reject gives.
 	unknownWhy  string
@@ -206,6 +207,7 @@ type framer struct {
 	lastLines int
 
 	adapter     *adapters.Format // sniff: the lines are documents of this adapter
+	lines       bool             // sniff: the lines are one document of the adapter, a transcript
 	unknownWhy  string           // sniff: no format recognised the first line, and why
 	unknownLine int64
 }
@@ -284,7 +286,7 @@ func (f *framer) newChunk() *item {
 	// Sized as the chunk before, the usual size of the next.
 	lens := make([]int, 0, f.lastLines)
 	return &item{kind: itemChunk, src: f.src, name: f.name, firstLine: f.line, lineLens: lens,
-		adapter: f.adapter, unknownWhy: f.unknownWhy, unknownLine: f.unknownLine}
+		adapter: f.adapter, lines: f.lines, unknownWhy: f.unknownWhy, unknownLine: f.unknownLine}
 }
 
 // scanLines moves pos over complete lines into the current chunk and reports

@@ -41,6 +41,7 @@ func trajectoryDir(t *testing.T) string {
 		copyFile(filepath.Join("openhands", "session-5f0c2a", "events", e.Name()), filepath.Join("openhands", "sessions", "s1", "events", e.Name()))
 	}
 	copyFile("openai-messages/tau-bench-results.json", "tau/results.json")
+	copyFile("anthropic-messages/claude-code-edit-loop.ndjson", "claude/projects/-home-dev-gateway/9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30.jsonl")
 	return dir
 }
 
@@ -80,6 +81,8 @@ func TestScanTrajectoriesOfEveryFormat(t *testing.T) {
 		filepath.Join(dir, "openhands/sessions/s1/events"):                         "healthy",
 		filepath.Join(dir, "tau/results.json") + "[0]#task_id=7,trial=0":           "runaway",
 		filepath.Join(dir, "tau/results.json") + "[1]#task_id=7,trial=1":           "healthy",
+		// A Claude Code session file, JSON Lines read whole as one run.
+		filepath.Join(dir, "claude/projects/-home-dev-gateway/9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30.jsonl") + "#9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30": "runaway",
 	}
 	got := verdicts(t, dir)
 	for id, v := range want {

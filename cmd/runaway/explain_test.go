@@ -104,11 +104,11 @@ func TestExplainSkipsOtherRuns(t *testing.T) {
 	if code != exitFailure {
 		t.Fatalf("exit %d, want 3", code)
 	}
-	// The fixtures hold 3060 lines, none of run absent-run: 430 step lines,
-	// the lines of the trajectories, whose 163 steps are skipped once
+	// The fixtures hold 3339 lines, none of run absent-run: 430 step lines,
+	// the lines of the trajectories, whose 196 steps are skipped once
 	// converted, and the lines of the traces, whose 61 steps are skipped
 	// once assembled.
-	if !strings.Contains(stderr, "(3060 lines read, 654 of other runs skipped)") {
+	if !strings.Contains(stderr, "(3339 lines read, 687 of other runs skipped)") {
 		t.Errorf("stderr %q", stderr)
 	}
 }

@@ -29,7 +29,7 @@ func bindInputFlags(fs *pflag.FlagSet, f *inputFlags) {
 	setValues(fs, "input-format", ingest.InputFormats()...)
 	fs.BoolVar(&f.cfg.StripOutput, "strip-output", false, "read trajectories without what their tools printed, as logs that keep no tool output are (docs/adapters/)")
 	fs.StringVar(&f.cfg.PricesFile, "prices", "", "price table (JSON, the shape of the built-in pricing/prices.json) for estimating the cost of steps that log tokens and a model but no cost; default: the built-in table")
-	fs.IntVar(&f.cfg.MaxDocBytes, "max-doc-bytes", d.MaxDocBytes, "reject a document read whole (a trajectory file, one line of a file of them) longer than this")
+	fs.IntVar(&f.cfg.MaxDocBytes, "max-doc-bytes", d.MaxDocBytes, "reject a document read whole (a trajectory file, a session transcript, one line of a file of them) longer than this")
 	fs.StringVar(&f.cfg.PolicyFile, "policy", "", "YAML file of detector thresholds (see 'runaway detectors')")
 	// 0, not GOMAXPROCS, is the flag's default so that help, the man page
 	// and docs/cli.md say the same on every machine; config resolves it.

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 
@@ -17,11 +18,22 @@ type chatMessage struct {
 	FunctionCall *chatFunction   `json:"function_call"`
 	ToolCallID   string          `json:"tool_call_id"`
 	Name         string          `json:"name"`
+
+	// What a format that is converted into this shape (Anthropic's content
+	// blocks, anthropic.go) knows besides; OpenAI's messages leave them zero.
+	pos     int               // the message's position in the source's own list (chatStyle.positioned)
+	usage   *schema.Usage     // an assistant message's tokens and model
+	ts      *schema.Timestamp // when the message was written
+	exit    *int              // a reply's exit code, as the format records it
+	errType string            // a reply's error, as the format records it (Anthropic's is_error)
 }
 
 type chatToolCall struct {
 	ID       string       `json:"id"`
 	Function chatFunction `json:"function"`
+
+	pos int               // the call's own position (chatStyle.positioned)
+	ts  *schema.Timestamp // when the call was written, if not with its message
 }
 
 type chatFunction struct {
@@ -65,6 +77,15 @@ type chatStyle struct {
 	rules       []OutputRule
 	// stop reports whether a call ends the run (a submit).
 	stop func(tool string, args json.RawMessage) bool
+	// toolKind, if set, says whether a call searches and whether it shows
+	// file content, in place of chatToolKind: a format's own tools (a file
+	// reader, a glob) are known by their names.
+	toolKind func(tool string, args json.RawMessage) (search, view bool)
+	// positioned: every message and call carries its position in the
+	// source's list (pos), so that each call of a message keeps a number of
+	// its own (Anthropic's parallel calls are answered in one message, so
+	// the replies' positions cannot number them).
+	positioned bool
 }
 
 // convertChat turns a conversation into steps. An assistant message with
@@ -75,6 +96,12 @@ type chatStyle struct {
 // conversation's last message it is STOP. Other roles are not steps: their
 // contents are the calls' results or the user's turns.
 func convertChat(r *run, msgs []chatMessage, st chatStyle) {
+	at := func(i int) int {
+		if st.positioned {
+			return msgs[i].pos
+		}
+		return i
+	}
 	lastAssistant := -1
 	for i := range msgs {
 		if msgs[i].Role == "assistant" {
@@ -86,7 +113,7 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 		m := &msgs[i]
 		if m.Role != "assistant" {
 			if st.harnessError != nil && i > 1 && !replied[i] && st.harnessError(text(m.Content)) {
-				s := r.add(i, schema.StateAct.String())
+				s := r.add(at(i), schema.StateAct.String())
 				setCall(s, "format_error", map[string]string{"invalid": "no single action"})
 				r.setResult(s, text(m.Content), "FORMAT_ERROR", false)
 			}
@@ -102,15 +129,20 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 			for k := range m.ToolCalls {
 				tc := &m.ToolCalls[k]
 				pos := i
-				if k > 0 {
+				switch {
+				case st.positioned:
+					pos = tc.pos
+				case k > 0:
 					if replies[k] < 0 {
 						continue // no number left for an unanswered parallel call
 					}
 					pos = replies[k]
 				}
 				s := r.add(pos, schema.StateAct.String())
+				s.TS = cmp.Or(tc.ts, m.ts)
 				if k == 0 {
 					setReason(s, content)
+					s.Usage = m.usage
 				}
 				r.chatCall(s, tc.Function.Name, tc.Function.args(), msgs, replies[k], st)
 			}
@@ -145,7 +177,8 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 			if i == lastAssistant {
 				state = schema.StateStop.String()
 			}
-			s := r.add(i, state)
+			s := r.add(at(i), state)
+			s.TS, s.Usage = m.ts, m.usage
 			setReason(s, content)
 			if i+1 < len(msgs) && msgs[i+1].Role == "user" {
 				// Talking to the user is an action whose result is the
@@ -171,21 +204,13 @@ func (r *run) chatCall(s *schema.Step, tool string, args json.RawMessage, msgs [
 	if reply < 0 {
 		return
 	}
-	out := text(msgs[reply].Content)
-	var exit *int
+	out, exit := text(msgs[reply].Content), msgs[reply].exit
 	if st.observation != nil {
 		out, exit = st.observation(out)
 	}
-	search := isSearch(tool)
-	view := false
-	if tool == "bash" || tool == "shell" || tool == "execute_bash" || tool == "run" {
-		var a struct {
-			Command string `json:"command"`
-			Cmd     string `json:"cmd"`
-		}
-		json.Unmarshal(args, &a)
-		prog := program(a.Command + a.Cmd)
-		search, view = isSearch(prog), viewPrograms[prog]
+	search, view := chatToolKind(tool, args)
+	if st.toolKind != nil {
+		search, view = st.toolKind(tool, args)
 	}
 	if search {
 		s.Intent = searchIntent
@@ -194,7 +219,27 @@ func (r *run) chatCall(s *schema.Step, tool string, args json.RawMessage, msgs [
 	if errType == "" && !empty && exit != nil && *exit != 0 {
 		errType = "EXIT_CODE"
 	}
+	if errType == "" && msgs[reply].errType != "" {
+		// The format says the call failed: what the rules read from the
+		// text says how, when they read anything.
+		errType, empty = msgs[reply].errType, false
+	}
 	r.setResult(s, out, errType, empty)
+}
+
+// chatToolKind says whether a call searches (its tool's name, or the
+// program a shell tool's command runs) and whether it shows file content.
+func chatToolKind(tool string, args json.RawMessage) (search, view bool) {
+	if tool == "bash" || tool == "shell" || tool == "execute_bash" || tool == "run" {
+		var a struct {
+			Command string `json:"command"`
+			Cmd     string `json:"cmd"`
+		}
+		json.Unmarshal(args, &a)
+		prog := program(a.Command + a.Cmd)
+		return isSearch(prog), viewPrograms[prog]
+	}
+	return isSearch(tool), false
 }
 
 // matchReplies finds, for each tool call of the assistant message at i, the

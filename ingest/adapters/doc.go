@@ -1,9 +1,12 @@
 // Package adapters turns the logs that agent frameworks write into runaway's
 // steps (schema v1): SWE-agent and mini-swe-agent trajectories, OpenHands
-// event histories, and OpenAI-style chat conversations with tool calls. Each
-// Format is data (its name, what it reads) plus two functions: one that
-// recognises a document, one that converts it. Registry lists them in the
-// order they are tried; there is no init() registration.
+// event histories, OpenAI-style chat conversations with tool calls,
+// Anthropic Messages conversations and Claude Code session transcripts,
+// and the spans of tracing formats (OTLP, Langfuse, LangSmith, the OpenAI
+// Agents SDK). Each Format is data (its name, what it reads) plus two
+// functions: one that recognises a document, one that converts it.
+// Registry lists them in the order they are tried; there is no init()
+// registration.
 //
 // A step's number is its position in the source's own list (0-based), so a
 // report's step 12 is entry 12 of the file, and the run is named after the

@@ -36,6 +36,13 @@ type Format struct {
 	// Tables says that the format's exports also come as tables (Parquet),
 	// a record a row: its Recognize and Spans read a row given by RowDoc.
 	Tables bool
+	// Transcript, if set, reports whether a JSON Lines file whose first
+	// line is d (a document of the format) holds one run written an event
+	// a line, as a Claude Code session is: a call on one line is answered
+	// on another, so such a file is read whole, as one document whose
+	// elements are its lines (ParseLines), bounded as any document read
+	// whole (--max-doc-bytes).
+	Transcript func(d *Doc) bool
 }
 
 // Registry lists the formats in the order they are tried. Recognisers look
@@ -46,6 +53,7 @@ var Registry = []*Format{
 	MiniSWEAgent,
 	OpenHands,
 	OpenAIMessages,
+	AnthropicMessages,
 	OTLP,
 	Langfuse,
 	LangSmith,
@@ -87,6 +95,12 @@ type Doc struct {
 
 	obj map[string]json.RawMessage // the top-level value, if an object
 	arr []json.RawMessage          // the top-level value, if an array
+	// lines, for a JSON Lines file read whole (ParseLines), is the line of
+	// the file each element of arr is.
+	lines []int64
+	// BadLines are the lines of a JSON Lines file read whole that are not
+	// JSON values (ParseLines): not elements of the document.
+	BadLines []BadLine
 }
 
 // ParseDoc parses raw, the document at line of source, down to its
@@ -109,6 +123,56 @@ func ParseDoc(source string, line int64, whole bool, raw []byte) (*Doc, error) {
 		return nil, errors.New("not a JSON object or array")
 	}
 	return d, nil
+}
+
+// BadLine is a line of a JSON Lines file read whole that is not one JSON
+// value: rejected alone, verbatim, while the rest of the file is read (a
+// session killed mid-write ends in a cut line; the run before it is what
+// the on-call engineer needs).
+type BadLine struct {
+	Line   int64
+	Raw    []byte
+	Reason string
+}
+
+// ParseLines parses raw, a JSON Lines file read whole from its line line
+// on (Format.Transcript), into one document: an array whose elements are
+// its non-blank lines that are JSON values. The others are listed in
+// Doc.BadLines, not elements. An error only for a file without a line.
+func ParseLines(source string, line int64, raw []byte) (*Doc, error) {
+	d := &Doc{Source: source, Line: line, Whole: true, Raw: raw}
+	rest := raw
+	for n := line; len(rest) > 0; n++ {
+		l := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			l, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		if l = bytes.TrimSpace(l); len(l) == 0 {
+			continue
+		}
+		if !json.Valid(l) {
+			var v any
+			d.BadLines = append(d.BadLines, BadLine{Line: n, Raw: l, Reason: jsonError(json.Unmarshal(l, &v)).Error()})
+			continue
+		}
+		d.arr = append(d.arr, json.RawMessage(l))
+		d.lines = append(d.lines, n)
+	}
+	if len(d.arr) == 0 && len(d.BadLines) == 0 {
+		return nil, errors.New("empty document")
+	}
+	return d, nil
+}
+
+// where names element i of an array document for a message: its line in a
+// JSON Lines file read whole, else its index.
+func (d *Doc) where(i int) string {
+	if i < len(d.lines) {
+		return "line " + strconv.FormatInt(d.lines[i], 10)
+	}
+	return "element " + strconv.Itoa(i)
 }
 
 // RowDoc is one row of a table (a Parquet export) as a document: members

@@ -24,6 +24,12 @@ var sampleDocs = []struct {
 	{"openai-messages/support-conversation.json", 0, OpenAIMessages},
 	{"openai-messages/tau-bench-results.json", 0, OpenAIMessages},
 	{"openai-messages/conversations.ndjson", 1, OpenAIMessages},
+	{"anthropic-messages/flight-search-loop.json", 0, AnthropicMessages},
+	{"anthropic-messages/conversations.ndjson", 1, AnthropicMessages},
+	{"anthropic-messages/conversations.ndjson", 2, AnthropicMessages},
+	{"anthropic-messages/claude-code-session.ndjson", 1, AnthropicMessages},
+	{"anthropic-messages/claude-code-session.ndjson", 2, AnthropicMessages},
+	{"anthropic-messages/claude-code-edit-loop.ndjson", 1, AnthropicMessages},
 }
 
 func sampleDoc(t testing.TB, rel string, line int) *Doc {
@@ -152,7 +158,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,otlp,langfuse,langsmith,openai-agents" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,otlp,langfuse,langsmith,openai-agents" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

@@ -30,31 +30,41 @@ func fuzzFormat(f *testing.F, format *Format, seeds ...[]byte) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte, whole bool) {
-		d, err := ParseDoc("fuzz.json", 3, whole, raw)
-		if err != nil {
-			return
+		if d, err := ParseDoc("fuzz.json", 3, whole, raw); err == nil {
+			fuzzConvert(t, format, d)
 		}
-		_, _ = Detect(d)
-		if format.Recognize(d) != nil {
-			return
+		if format.Transcript != nil && whole {
+			// A JSON Lines file read whole, as a transcript is.
+			if d, err := ParseLines("fuzz.jsonl", 3, raw); err == nil {
+				format.Transcript(d)
+				fuzzConvert(t, format, d)
+			}
 		}
-		seen := map[string]map[int64]bool{}
-		_ = ConvertDoc(format, d, func(s *schema.Step) error {
-			if err := s.Validate(); err != nil {
-				t.Fatalf("invalid step %+v: %v", s, err)
-			}
-			if _, err := AppendStepJSON(nil, s); err != nil {
-				t.Fatalf("step does not marshal: %v", err)
-			}
-			if seen[s.RunID] == nil {
-				seen[s.RunID] = map[int64]bool{}
-			}
-			if seen[s.RunID][*s.Step] {
-				t.Fatalf("run %q: step %d twice", s.RunID, *s.Step)
-			}
-			seen[s.RunID][*s.Step] = true
-			return nil
-		})
+	})
+}
+
+// fuzzConvert converts d if f recognises it, checking every step.
+func fuzzConvert(t *testing.T, format *Format, d *Doc) {
+	_, _ = Detect(d)
+	if format.Recognize(d) != nil {
+		return
+	}
+	seen := map[string]map[int64]bool{}
+	_ = ConvertDoc(format, d, func(s *schema.Step) error {
+		if err := s.Validate(); err != nil {
+			t.Fatalf("invalid step %+v: %v", s, err)
+		}
+		if _, err := AppendStepJSON(nil, s); err != nil {
+			t.Fatalf("step does not marshal: %v", err)
+		}
+		if seen[s.RunID] == nil {
+			seen[s.RunID] = map[int64]bool{}
+		}
+		if seen[s.RunID][*s.Step] {
+			t.Fatalf("run %q: step %d twice", s.RunID, *s.Step)
+		}
+		seen[s.RunID][*s.Step] = true
+		return nil
 	})
 }
 
@@ -80,5 +90,14 @@ func FuzzOpenHands(f *testing.F) {
 func FuzzOpenAIMessages(f *testing.F) {
 	fuzzFormat(f, OpenAIMessages,
 		[]byte(`[{"role": "assistant", "tool_calls": [{"function": {"arguments": "\"\""}}, {"function": {}}]}, {"role": "tool"}]`),
+	)
+}
+
+func FuzzAnthropicMessages(f *testing.F) {
+	fuzzFormat(f, AnthropicMessages,
+		readSample(f, "anthropic-messages/claude-code-session.ndjson"),
+		readSample(f, "anthropic-messages/claude-code-edit-loop.ndjson"),
+		[]byte(`[{"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "x"}, {"type": "tool_use", "id": "a"}, {"type": "mcp_tool_result", "tool_use_id": "a", "content": {"return_code": "x", "error_code": 3}}]}, {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a", "is_error": "yes", "content": [{"type": "search_result", "content": 7}]}]}]`),
+		[]byte("{\"type\": \"assistant\", \"sessionId\": \"s\", \"isSidechain\": true, \"isApiErrorMessage\": true, \"message\": {\"id\": \"m\", \"role\": \"assistant\", \"usage\": {\"input_tokens\": -1, \"output_tokens\": 1e300}}}\n{\"type\": \"assistant\", \"parentUuid\": \"u\", \"isSidechain\": true, \"message\": {\"id\": \"m\", \"content\": [{\"type\": \"tool_use\"}]}}"),
 	)
 }

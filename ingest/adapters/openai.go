@@ -33,35 +33,48 @@ func recognizeOpenAI(d *Doc) error {
 	// SWE-agent and mini-swe-agent trajectories, and OpenDevin's output,
 	// also hold lists of chat messages ("history", "messages"): they are
 	// read by their own adapters, whatever the order of the registry.
-	for _, other := range []struct {
-		name      string
-		recognize func(*Doc) error
-	}{{"swe-agent", recognizeSWEAgent}, {"mini-swe-agent", recognizeMini}, {"openhands", recognizeOpenHands}} {
+	for _, other := range chatHolders {
 		if other.recognize(d) == nil {
 			return fmt.Errorf("a document of the %s format, not a conversation", other.name)
 		}
 	}
+	msgs, err := firstConversation(d)
+	if err != nil {
+		return err
+	}
+	if anthropicDialect(msgs) {
+		// Claude's conversations are lists of {"role": ...} messages too:
+		// their blocks say which they are, whatever the registry's order.
+		return errors.New("a conversation of Anthropic content blocks, read by anthropic-messages")
+	}
+	return nil
+}
+
+// firstConversation finds the messages of a document's (first)
+// conversation: the document's own list, its "messages" (or "traj", ...),
+// or those of its first element; else says why there is none.
+func firstConversation(d *Doc) (json.RawMessage, error) {
 	switch {
 	case d.IsObject():
-		_, err := conversationOf(d.obj)
-		return err
+		return conversationOf(d.obj)
 	case d.IsArray():
 		if len(d.arr) == 0 {
-			return errors.New("an empty list")
+			return nil, errors.New("an empty list")
 		}
 		if isMessage(d.arr[0]) {
-			return nil
+			return d.Raw, nil
 		}
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(d.arr[0], &obj) != nil {
-			return errors.New("a list whose first element is neither a message nor an object")
+			return nil, errors.New("a list whose first element is neither a message nor an object")
 		}
-		if _, err := conversationOf(obj); err != nil {
-			return fmt.Errorf("a list whose first element has %v", err)
+		msgs, err := conversationOf(obj)
+		if err != nil {
+			return nil, fmt.Errorf("a list whose first element has %v", err)
 		}
-		return nil
+		return msgs, nil
 	}
-	return errors.New("not a JSON object or array")
+	return nil, errors.New("not a JSON object or array")
 }
 
 // conversationOf finds the messages list of a conversation object.
@@ -129,22 +142,22 @@ func scalar(raw json.RawMessage) string {
 var openAIStyle = chatStyle{}
 
 func convertOpenAI(d *Doc, emit func(*schema.Step) error) error {
-	one := func(index int, many bool, obj map[string]json.RawMessage, msgsRaw json.RawMessage) error {
+	return eachConversation(d, func(index int, many bool, obj map[string]json.RawMessage, msgsRaw json.RawMessage) error {
 		var msgs []chatMessage
 		if err := json.Unmarshal(msgsRaw, &msgs); err != nil {
 			return jsonError(err)
 		}
-		id := ""
-		if obj != nil {
-			id = ownID(obj)
-		}
-		r := d.newRun(runName(d, index, many, id))
+		r := d.newRun(runName(d, index, many, ownID(obj)))
 		convertChat(r, msgs, openAIStyle)
-		if len(r.steps) == 0 {
-			return nil // a conversation without an assistant turn has no step
-		}
-		return r.emit(emit)
-	}
+		return r.emit(emit) // a conversation without an assistant turn has no step
+	})
+}
+
+// eachConversation calls one with each conversation of a document, as
+// firstConversation finds them: the index of the conversation and whether
+// the document holds a list of them, the conversation's object (nil for a
+// bare list of messages) and its messages.
+func eachConversation(d *Doc, one func(index int, many bool, obj map[string]json.RawMessage, msgs json.RawMessage) error) error {
 	switch {
 	case d.IsObject():
 		msgs, err := conversationOf(d.obj)

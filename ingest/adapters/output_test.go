@@ -10,14 +10,15 @@ import (
 // format of the registry must be listed (TestEveryRuleIsTestedBothWays,
 // TestAdapterDocs).
 var formatRules = map[string][]OutputRule{
-	"swe-agent":       sweRules,
-	"mini-swe-agent":  miniStyle.rules,
-	"openhands":       ohRules,
-	"openai-messages": openAIStyle.rules,
-	"otlp":            nil,
-	"langfuse":        nil,
-	"langsmith":       nil,
-	"openai-agents":   nil,
+	"swe-agent":          sweRules,
+	"mini-swe-agent":     miniStyle.rules,
+	"openhands":          ohRules,
+	"openai-messages":    openAIStyle.rules,
+	"anthropic-messages": anthropicStyle.rules,
+	"otlp":               nil,
+	"langfuse":           nil,
+	"langsmith":          nil,
+	"openai-agents":      nil,
 }
 
 // chatDoc is an OpenAI conversation whose assistant calls tool with args
@@ -33,6 +34,16 @@ func chatDoc(t testing.TB, tool string, args map[string]any, reply string) []byt
 
 func bashDoc(t testing.TB, cmd, reply string) []byte {
 	return chatDoc(t, "bash", map[string]any{"command": cmd}, reply)
+}
+
+// antDoc is an Anthropic conversation whose assistant calls tool with
+// input and gets reply, an error when isError; the call is block 1.
+func antDoc(t testing.TB, tool string, input map[string]any, reply string, isError bool) []byte {
+	return mustMarshal(t, map[string]any{"messages": []map[string]any{
+		{"role": "user", "content": "go"},
+		{"role": "assistant", "content": []map[string]any{{"type": "tool_use", "id": "toolu_1", "name": tool, "input": input}}},
+		{"role": "user", "content": []map[string]any{{"type": "tool_result", "tool_use_id": "toolu_1", "content": reply, "is_error": isError}}},
+	}})
 }
 
 // ohDoc is an OpenHands evaluation line whose agent runs action with args
@@ -58,7 +69,7 @@ type ruleCase struct {
 }
 
 func ruleCases(t testing.TB) []ruleCase {
-	oa, swe, mini, oh := OpenAIMessages, SWEAgent, MiniSWEAgent, OpenHands
+	oa, an, swe, mini, oh := OpenAIMessages, AnthropicMessages, SWEAgent, MiniSWEAgent, OpenHands
 	read := func(path, content string) []byte {
 		return ohDoc(t, "read", map[string]any{"path": path}, "Here's the result of running `cat -n` on "+path+":\n"+content, nil)
 	}
@@ -109,6 +120,20 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"format-error", mini, miniV1(t, "THOUGHT: two\n\n```bash\nls\n```\n\n```bash\npwd\n```", "Please always provide EXACTLY ONE action in triple backticks, found 2 actions."), 2, "error FORMAT_ERROR"},
 		{"format-error", mini, miniV1(t, "THOUGHT: read the config\n\n```bash\ncat src/minisweagent/config/default.yaml\n```",
 			"<returncode>0</returncode>\n<output>\nagent:\n  format_error_template: |\n    Please always provide EXACTLY ONE action in triple backticks, found {{actions|length}} actions.\n</output>"), 2, "ok"},
+
+		// anthropic-messages' rules.
+		{"edit-rejected", an, antDoc(t, "Edit", map[string]any{"file_path": "/app/settings.py", "old_string": "timeout = 3", "new_string": "timeout = 5"},
+			"<tool_use_error>String to replace not found in file.\nString: timeout = 3</tool_use_error>", true), 1, "error EDIT_REJECTED"},
+		{"edit-rejected", an, antDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "str_replace", "path": "/app/a.py", "old_str": "x", "new_str": "y"},
+			"Error: No match found for replacement. Please check your text and try again.", true), 1, "error EDIT_REJECTED"},
+		{"edit-rejected", an, antDoc(t, "Read", map[string]any{"file_path": "/app/docs/editing.md"},
+			"     1→If the old text is wrong, Claude Code answers\n     2→String to replace not found in file.", false), 1, "ok"},
+		{"tool-use-error", an, antDoc(t, "Read", map[string]any{"file_path": "/app/nope.py"}, "<tool_use_error>File does not exist.</tool_use_error>", true), 1, "error USAGE_ERROR"},
+		{"tool-use-error", an, antDoc(t, "Grep", map[string]any{"pattern": "tool_use_error"}, "src/render.ts:12:  const tag = '<tool_use_error>';", false), 1, "ok"},
+		{"user-rejected", an, antDoc(t, "Bash", map[string]any{"command": "rm -rf build"},
+			"The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.", true), 1, "error REJECTED"},
+		{"user-rejected", an, antDoc(t, "Read", map[string]any{"file_path": "/app/NOTES.md"},
+			"     1→# Permissions\n     2→The user doesn't want to proceed with this tool use: Claude Code says so when a call is refused.", false), 1, "ok"},
 
 		// OpenHands' rules.
 		{"not-executed", oh, ohDoc(t, "run", map[string]any{"command": "npm test"}, "The action has not been executed. This may have occurred because the user pressed the stop button, or because the runtime system crashed and restarted due to resource constraints.", nil), 0, "error NOT_EXECUTED"},

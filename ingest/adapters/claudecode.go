@@ -1,0 +1,197 @@
+package adapters
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// Claude Code keeps each session as a JSON Lines file,
+// ~/.claude/projects/<project>/<session-id>.jsonl: an event a line, the
+// conversation's messages among them ({"type": "user"|"assistant",
+// "message": {...}}), one record per content block of a response, a call
+// on one line and its result on a later one. The file is one run, read
+// whole (Format.Transcript); its headless mode (claude -p --output-format
+// stream-json) writes the same events with "session_id".
+
+// ccTypes are the event types Claude Code writes; an event is known by
+// one of them with a key only Claude Code writes (ccEvent).
+var ccTypes = map[string]bool{
+	"user": true, "assistant": true, "system": true, "summary": true, "progress": true,
+	"file-history-snapshot": true, "queue-operation": true, "custom-title": true, "attachment": true, "result": true,
+}
+
+// ccEvent reports whether obj is an event of a Claude Code session: a type
+// of ccTypes and Claude Code's own keys ("sessionId", "parentUuid",
+// "leafUuid", a file-history-snapshot's "snapshot"), or, from the headless
+// mode, a "session_id" on a system, user, assistant or result event.
+func ccEvent(obj map[string]json.RawMessage) bool {
+	t := scalar(obj["type"])
+	if !ccTypes[t] {
+		return false
+	}
+	has := func(k string) bool { _, ok := obj[k]; return ok }
+	switch {
+	case has("sessionId") || has("parentUuid") || has("leafUuid"):
+		return true
+	case t == "file-history-snapshot":
+		return has("snapshot")
+	case has("session_id"):
+		return t == "system" || t == "user" || t == "assistant" || t == "result"
+	}
+	return false
+}
+
+// isClaudeCode reports whether d is a Claude Code event, or a list (a
+// transcript read whole) whose first element is one.
+func isClaudeCode(d *Doc) bool {
+	if d.IsObject() {
+		return ccEvent(d.obj)
+	}
+	if len(d.arr) == 0 {
+		return false
+	}
+	var obj map[string]json.RawMessage
+	return json.Unmarshal(d.arr[0], &obj) == nil && ccEvent(obj)
+}
+
+// ccRecord is one line of a transcript: the fields read.
+type ccRecord struct {
+	Type           looseString     `json:"type"`
+	UUID           looseString     `json:"uuid"`
+	ParentUUID     looseString     `json:"parentUuid"`
+	SessionID      looseString     `json:"sessionId"`
+	SessionIDSnake looseString     `json:"session_id"`
+	Timestamp      looseString     `json:"timestamp"`
+	IsSidechain    looseBool       `json:"isSidechain"`
+	AgentID        looseString     `json:"agentId"`
+	ParentToolUse  looseString     `json:"parent_tool_use_id"`
+	IsMeta         looseBool       `json:"isMeta"`
+	IsCompact      looseBool       `json:"isCompactSummary"`
+	IsAPIError     looseBool       `json:"isApiErrorMessage"`
+	Message        json.RawMessage `json:"message"`
+}
+
+// ccThread is the conversation of one run of a transcript: the session's,
+// or a subagent's (a sidechain).
+type ccThread struct {
+	key string // "" for the session's own; else the sidechain's
+	b   antChat
+}
+
+// convertClaudeCode reads a transcript: every record of a message in file
+// order (branches a rewind left behind included: they were run), a step's
+// number its position among the file's blocks (each record holds one, so
+// the line's 0-based index in the file). Subagents' records (sidechains)
+// are runs of their own, named after the session and the agent: their
+// calls are not the session's, and several run at once.
+func convertClaudeCode(d *Doc, emit func(*schema.Step) error) error {
+	els := d.arr
+	if d.IsObject() {
+		els = []json.RawMessage{d.Raw}
+	}
+	var (
+		threads  []*ccThread
+		byKey    = map[string]*ccThread{}
+		roots    = map[string]string{} // a sidechain record's uuid -> its thread's key
+		session  string
+		pos      int
+		sidecars int
+	)
+	for i, el := range els {
+		var rec ccRecord
+		if err := decodeObject(el, &rec); err != nil {
+			return fmt.Errorf("%s: %v", d.where(i), err)
+		}
+		session = cmp.Or(session, string(rec.SessionID), string(rec.SessionIDSnake))
+		if (rec.Type != "user" && rec.Type != "assistant") || !filled(rec.Message) {
+			pos++
+			continue
+		}
+		m := &antMessage{}
+		if err := decodeObject(rec.Message, m); err != nil {
+			return fmt.Errorf("%s: \"message\": %v", d.where(i), err)
+		}
+		if m.Role == "" {
+			m.Role = rec.Type
+		}
+		key := ""
+		switch {
+		case rec.ParentToolUse != "":
+			key = "task-" + string(rec.ParentToolUse)
+		case !bool(rec.IsSidechain):
+		case rec.AgentID != "":
+			key = "agent-" + string(rec.AgentID)
+		default:
+			// Older versions kept subagents in the session's file without an
+			// id: a sidechain is the chain of records from its first.
+			if k, ok := roots[string(rec.ParentUUID)]; ok && rec.ParentUUID != "" {
+				key = k
+			} else {
+				sidecars++
+				key = "sidechain-" + strconv.Itoa(sidecars)
+			}
+			if rec.UUID != "" {
+				roots[string(rec.UUID)] = key
+			}
+		}
+		th := byKey[key]
+		if th == nil {
+			th = &ccThread{key: key}
+			byKey[key] = th
+			threads = append(threads, th)
+		}
+		if rec.Type == "user" && bool(rec.IsMeta || rec.IsCompact) {
+			// What Claude Code itself put in the user's place (command
+			// caveats, a compacted conversation's summary): no one's turn.
+			n, _ := antBlockCount(m.Content)
+			pos += n
+			continue
+		}
+		n, err := th.b.add(m, pos, ccTS(string(rec.Timestamp)), bool(rec.IsAPIError))
+		if err != nil {
+			return fmt.Errorf("%s: %v", d.where(i), err)
+		}
+		pos += n
+	}
+	for _, th := range threads {
+		id := session
+		if th.key != "" {
+			id = joinID(session, th.key)
+		}
+		r := d.newRun(runName(d, 0, false, id))
+		convertChat(r, th.b.msgs, anthropicStyle)
+		if err := r.emit(emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// antBlockCount is how many positions a message takes (antChat.add).
+func antBlockCount(content json.RawMessage) (int, error) {
+	blocks, err := antBlocks(content)
+	return max(len(blocks), 1), err
+}
+
+func joinID(session, key string) string {
+	if session == "" {
+		return key
+	}
+	return session + "#" + key
+}
+
+// ccTS reads an event's RFC 3339 timestamp; nil when it has none.
+func ccTS(ts string) *schema.Timestamp {
+	if ts == "" {
+		return nil
+	}
+	ms, err := schema.ParseTimestamp(ts)
+	if err != nil {
+		return nil
+	}
+	return &schema.Timestamp{UnixMilli: ms}
+}
