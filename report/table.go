@@ -106,7 +106,9 @@ func writeSummary(w *bufio.Writer, s *Summary, opts Options) {
 		input += fmt.Sprintf(" (%s empty)", formatCount(int64(in.EmptyFiles)))
 	}
 	if n := int64(len(in.SkippedFiles)); n > 0 {
-		input += fmt.Sprintf(" (%s %s skipped: no log runaway reads)", formatCount(n), plural(n, "file", "files"))
+		// Why each was skipped is on stderr and in json's skipped_files: a
+		// file that holds no log, or a hidden directory that does.
+		input += fmt.Sprintf(" (%s skipped, each named on stderr)", formatCount(n))
 	}
 	input += fmt.Sprintf(", %s %s read", formatCount(in.LinesRead), plural(in.LinesRead, "line", "lines"))
 	if in.BlankLines > 0 {

@@ -265,4 +265,17 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 	if doc.Summary.Input.Files != 1 || len(doc.Summary.Input.SkippedFiles) != 3 || doc.Summary.Runaway != 1 {
 		t.Errorf("summary: %+v", doc.Summary)
 	}
+	// Logs in a hidden directory are not read, but named with the others,
+	// and the table's summary sends the reader to that list.
+	if err := os.MkdirAll(filepath.Join(dir, ".sessions"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".sessions", "s.jsonl"), steps, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runCLI(t, "", "scan", dir)
+	if code != exitClean || !strings.Contains(stderr, ".sessions: a hidden directory (a leading '.') holding 1 file(s) runaway reads; name it to read them") ||
+		!strings.Contains(out, "1 file (4 skipped, each named on stderr)") {
+		t.Errorf("a hidden directory of logs: exit %d\nstdout %s\nstderr %s", code, out, stderr)
+	}
 }
