@@ -426,3 +426,26 @@ func TestDecodeTakesKeysComputedBeforeRedaction(t *testing.T) {
 		}
 	}
 }
+
+// Cached prompt tokens are read (usage.cache_read_tokens and
+// cache_write_tokens) and price the estimate at the model's cache prices;
+// a negative count rejects the line, naming the field.
+func TestDecodePricesCachedTokensAtCachePrices(t *testing.T) {
+	rec, errs, done := decodeLines(t, false,
+		`{"run_id":"r","step":1,"usage":{"prompt_tokens":1000000,"completion_tokens":0,"model":"claude-sonnet-4-6"}}`,
+		`{"run_id":"r","step":2,"usage":{"prompt_tokens":1000000,"completion_tokens":0,"model":"claude-sonnet-4-6","cache_read_tokens":1000000}}`,
+		`{"run_id":"r","step":3,"usage":{"prompt_tokens":10,"cache_write_tokens":-1}}`)
+	defer done()
+	if errs[0] != nil || errs[1] != nil {
+		t.Fatal(errs)
+	}
+	if got := row(rec, 0)["cost_usd"]; got != 3.0 {
+		t.Errorf("uncached: cost %v, want 3", got)
+	}
+	if got := row(rec, 1)["cost_usd"]; got != 0.3 {
+		t.Errorf("all read from the cache: cost %v, want 0.3", got)
+	}
+	if errs[2] == nil || !strings.Contains(errs[2].Error(), "usage.cache_write_tokens") {
+		t.Errorf("negative cache count: %v", errs[2])
+	}
+}

@@ -1148,7 +1148,7 @@ func (d *stepDecoder) decodeDecision() bool {
 	}
 }
 
-var usageNames = []string{"prompt_tokens", "completion_tokens", "cost_usd", "model"}
+var usageNames = []string{"prompt_tokens", "completion_tokens", "cost_usd", "model", "cache_read_tokens", "cache_write_tokens"}
 
 var usageKind = objectKind{
 	names: usageNames,
@@ -1173,6 +1173,10 @@ func (d *stepDecoder) decodeUsage() bool {
 			ok = d.floatField(&u.CostUSD)
 		case 3:
 			ok = d.str(&u.Model)
+		case 4:
+			ok = d.intField(&u.CacheReadTokens)
+		case 5:
+			ok = d.intField(&u.CacheWriteTokens)
 		default:
 			ok = d.skip(2)
 		}

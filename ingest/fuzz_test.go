@@ -16,6 +16,7 @@ var decodeLineSeeds = []string{
 	`{"run_id":"r","step":0}`,
 	`{"run_id":"r","step":5,"tool_call":{"name":"m","args":{"t":"a"},"simhash":"00000000000000ff"},"tool_result":{"ok":false,"data":"x y","fingerprint":"0123456789ABCDEF","simhash":"0000000000000000"}}`,
 	`{"run_id":"r","step":6,"tool_result":{"fingerprint":"0123","simhash":7}}`,
+	`{"run_id":"r","step":7,"usage":{"prompt_tokens":9,"cache_read_tokens":5,"cache_write_tokens":-2,"model":"m"}}`,
 	`{"run_id":"r","step":1,"tool_call":{"name":"s","args":{"b":[1,2,{"z":null}],"a":"\u00e9\ud83d\ude00"}},"tool_result":{"items":[],"found":false}}`,
 	`{"run_id":"r","step":2,"ts":1764410400.5,"tokens":{"prompt":3,"completion":4},"usage":{}}`,
 	`{"run_id":"r","step":3,"tool_call":{"args":1e400,"args_hash":"h"}}`,

@@ -1,6 +1,7 @@
 package pricing
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,18 +24,18 @@ func TestLookupAsModelsAreLogged(t *testing.T) {
 		want  Price
 		ok    bool
 	}{
-		{"gpt-4o", Price{2.5, 10}, true},
-		{"openai/GPT-4o-2024-08-06", Price{2.5, 10}, true},
-		{"gpt-4o-mini-2024-07-18", Price{0.15, 0.6}, true}, // the longer name wins over gpt-4o
-		{"claude-3-5-sonnet-20241022", Price{3, 15}, true},
-		{"anthropic/claude-sonnet-4@20250514", Price{3, 15}, true},
-		{"gemini-2.5-pro-preview-05-06", Price{1.25, 10}, true},
+		{"gpt-4o", Price{Input: 2.5, Output: 10}, true},
+		{"openai/GPT-4o-2024-08-06", Price{Input: 2.5, Output: 10}, true},
+		{"gpt-4o-mini-2024-07-18", Price{Input: 0.15, Output: 0.6}, true}, // the longer name wins over gpt-4o
+		{"claude-3-5-sonnet-20241022", Price{Input: 3, Output: 15}, true},
+		{"anthropic/claude-sonnet-4@20250514", Price{Input: 3, Output: 15}, true},
+		{"gemini-2.5-pro-preview-05-06", Price{Input: 1.25, Output: 10}, true},
 		{"gpt-4oo", Price{}, false},
 		{"my-finetune", Price{}, false},
 		{"", Price{}, false},
 	} {
 		got, ok := tab.Lookup(c.model)
-		if ok != c.ok || got != c.want {
+		if ok != c.ok || got.Input != c.want.Input || got.Output != c.want.Output {
 			t.Errorf("%q: %+v %v, want %+v %v", c.model, got, ok, c.want, c.ok)
 		}
 	}
@@ -56,15 +57,41 @@ func TestLoadReplacesTheTable(t *testing.T) {
 	if _, ok := tab.Lookup("gpt-4o"); ok {
 		t.Error("a loaded table replaces the built-in one")
 	}
-	if p, ok := tab.Lookup("our-model-v2"); !ok || p != (Price{1, 2}) {
+	if p, ok := tab.Lookup("our-model-v2"); !ok || p.Input != 1 || p.Output != 2 || p.CacheRead != nil {
 		t.Errorf("our-model-v2: %+v %v", p, ok)
 	}
-	for _, bad := range []string{`{"models":{"m":{"input":1,"output":1}}}`, `{"version":"x","models":{}}`, `{"version":"x","models":{"m":{"input":-1,"output":1}}}`, `not json`} {
+	for _, bad := range []string{`{"models":{"m":{"input":1,"output":1}}}`, `{"version":"x","models":{}}`, `{"version":"x","models":{"m":{"input":-1,"output":1}}}`, `{"version":"x","models":{"m":{"input":1,"output":1,"cache_read":-0.1}}}`, `not json`} {
 		if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := Load(path); err == nil {
 			t.Errorf("%s: loaded", bad)
 		}
+	}
+}
+
+// Cached prompt tokens are priced at the model's cache prices: a Claude
+// Code turn that reads 90% of its prompt from the cache costs a fraction
+// of the same prompt uncached. A model without cache prices prices them as
+// input, and cache counts beyond the prompt are taken as the prompt.
+func TestCachedTokensArePricedAtCachePrices(t *testing.T) {
+	tab := Default()
+	// claude-sonnet-4-6: $3 input, $15 output, $0.30 cache read, $3.75 cache write.
+	cost, ok := tab.CostCached("claude-sonnet-4-6", 1_000_000, 0, 900_000, 50_000)
+	if want := 0.05*3 + 0.9*0.30 + 0.05*3.75; !ok || math.Abs(cost-want) > 1e-9 {
+		t.Errorf("1M prompt tokens, 900k read and 50k written: %v %v, want %v", cost, ok, want)
+	}
+	if plain, _ := tab.Cost("claude-sonnet-4-6", 1_000_000, 0); plain != 3 || plain <= cost {
+		t.Errorf("uncached: %v, want 3, more than cached %v", plain, cost)
+	}
+	// A newer Opus is not priced as the Opus 4 its name begins with.
+	if p, ok := tab.Lookup("claude-opus-4-6"); !ok || p.Input != 5 || p.Output != 25 {
+		t.Errorf("claude-opus-4-6: %+v %v, want $5/$25", p, ok)
+	}
+	if cost, _ := tab.CostCached("gemini-2.5-pro", 1_000_000, 0, 1_000_000, 0); cost != 1.25 {
+		t.Errorf("a model without cache prices: %v, want the input price 1.25", cost)
+	}
+	if cost, _ := tab.CostCached("claude-sonnet-4-6", 100, 0, 500, 500); math.Abs(cost-100*0.30/1e6) > 1e-12 {
+		t.Errorf("cache counts beyond the prompt: %v", cost)
 	}
 }

@@ -100,6 +100,13 @@ type Usage struct {
 	// Model is the model the tokens were spent on: with tokens and no
 	// cost, the cost is estimated from its list price (pricing).
 	Model string `json:"model,omitempty"`
+	// CacheReadTokens and CacheWriteTokens are the prompt tokens (of
+	// PromptTokens) read from and written to the provider's prompt cache:
+	// an estimated cost prices them at the model's cache prices, a tenth
+	// of the input price for a read at Anthropic. Without them a cached
+	// agent (Claude Code) is priced as if nothing were cached.
+	CacheReadTokens  int64 `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
 }
 
 // TokensAlt is the `tokens:{prompt,completion}` spelling some loggers use.
@@ -378,7 +385,8 @@ func (s *Step) validateAmounts() error {
 		return nil
 	}
 	if u := s.Usage; u != nil {
-		if err := errors.Join(neg("usage.prompt_tokens", u.PromptTokens), neg("usage.completion_tokens", u.CompletionTokens)); err != nil {
+		if err := errors.Join(neg("usage.prompt_tokens", u.PromptTokens), neg("usage.completion_tokens", u.CompletionTokens),
+			neg("usage.cache_read_tokens", u.CacheReadTokens), neg("usage.cache_write_tokens", u.CacheWriteTokens)); err != nil {
 			return err
 		}
 		if u.CostUSD < 0 || u.CostUSD > MaxPlausibleCostUSD {

@@ -223,7 +223,8 @@ func (u *antUsage) usage(model string) *schema.Usage {
 	if model == "<synthetic>" { // Claude Code's own messages, which no model wrote
 		model = ""
 	}
-	return &schema.Usage{PromptTokens: prompt, CompletionTokens: int64(u.Output), Model: model}
+	return &schema.Usage{PromptTokens: prompt, CompletionTokens: int64(u.Output), Model: model,
+		CacheReadTokens: min(int64(u.CacheRead), prompt), CacheWriteTokens: min(int64(u.CacheCreation), prompt)}
 }
 
 // maxTokenCount bounds one count, so that sums over a run stay in range.

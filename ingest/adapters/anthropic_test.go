@@ -126,7 +126,9 @@ func TestClaudeCodeSessionSample(t *testing.T) {
 	if grep.TS == nil || grep.TS.UnixMilli != 1756908135020 {
 		t.Errorf("ts %+v, want the tool_use record's", grep.TS)
 	}
-	if u := grep.Usage; u == nil || u.PromptTokens != 4+2140+13672 || u.CompletionTokens != 118 || u.Model != "claude-sonnet-4-5-20250929" {
+	// Cached input is input, and also passed on apart, for the cache prices.
+	if u := grep.Usage; u == nil || u.PromptTokens != 4+2140+13672 || u.CacheWriteTokens != 2140 || u.CacheReadTokens != 13672 ||
+		u.CompletionTokens != 118 || u.Model != "claude-sonnet-4-5-20250929" {
 		t.Errorf("usage %+v", u)
 	}
 	if task := c.step(t, main, 8); tool(task) != "Task" || !strings.HasPrefix(data(t, task), "Two places round money") || result(task) != "ok" {
