@@ -2,10 +2,12 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/runawayhq/runaway/ingest/adapters"
@@ -297,13 +299,9 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		fail(KindMalformedJSON, err.Error())
 		return
 	}
-	// A transcript's broken lines are rejects of their own, kept verbatim;
-	// the run is read from the others.
-	for _, bl := range d.BadLines {
-		a.res.rejects = append(a.res.rejects, lineReject{line: bl.Line, kind: KindMalformedJSON, reason: bl.Reason, raw: bytes.Clone(bl.Raw)})
-	}
 	if a.lines && len(d.Elements()) == 0 {
-		return // every line was broken, and rejected
+		a.lineRejects(d, "")
+		return // every line was broken
 	}
 	d.StripOutput = a.strip
 	if d.IsArray() && forced == nil && arrayOfSteps(d.Elements()) {
@@ -356,6 +354,31 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		fail(stepErr.Kind, fmt.Sprintf("%s: a converted step: %s", format.Name, stepErr.Reason))
 	case err != nil:
 		fail(KindAdapter, format.Name+": "+err.Error())
+	default:
+		a.lineRejects(d, format.Name)
+	}
+}
+
+// lineRejects rejects, in the order of their lines, the lines of a
+// transcript (a JSON Lines file read whole) that were not JSON, and the
+// records its format could not read: each verbatim at its own line, while
+// the run is read from the others. A session killed mid-write ends in a
+// cut line; losing the session for it would lose the run that matters.
+func (a *adaptedDecoder) lineRejects(d *adapters.Doc, format string) {
+	type bad struct {
+		adapters.BadLine
+		kind, reason string
+	}
+	var all []bad
+	for _, bl := range d.BadLines {
+		all = append(all, bad{bl, KindMalformedJSON, bl.Reason})
+	}
+	for _, bl := range d.Skipped {
+		all = append(all, bad{bl, KindAdapter, format + ": " + bl.Reason})
+	}
+	slices.SortStableFunc(all, func(x, y bad) int { return cmp.Compare(x.Line, y.Line) })
+	for _, b := range all {
+		a.res.rejects = append(a.res.rejects, lineReject{line: b.Line, kind: b.kind, reason: b.reason, raw: bytes.Clone(b.Raw)})
 	}
 }
 

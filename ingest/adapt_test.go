@@ -314,3 +314,30 @@ func TestTranscriptLosesOnlyItsBrokenLine(t *testing.T) {
 		t.Errorf("%d rows, rejects %v", len(res.rows), res.stats.RejectsByKind)
 	}
 }
+
+// A record the format cannot read (valid JSON of an unexpected shape) is
+// rejected at its line too, in line order with the cut ones, and the run
+// is the other records.
+func TestTranscriptRejectsUnreadableRecordsAtTheirLines(t *testing.T) {
+	data := sample(t, "anthropic-messages/claude-code-edit-loop.ndjson")
+	lines := strings.SplitAfter(string(data), "\n")
+	bad := `{"type":"user","sessionId":"s","message":{"role":"user","content":7}}` + "\n"
+	cut := strings.TrimRight(lines[7][:30], "\n")
+	mixed := strings.Join(lines[:3], "") + bad + strings.Join(lines[3:7], "") + cut + "\n" + strings.Join(lines[8:], "")
+	res := mustRead(t, []Source{memSource("s.jsonl", []byte(mixed))}, Options{})
+	if len(res.rows) == 0 || len(res.rejects) != 2 {
+		t.Fatalf("%d rows, rejects %v", len(res.rows), res.rejects)
+	}
+	if res.stats.RejectsByKind[KindAdapter] != 1 || res.stats.RejectsByKind[KindMalformedJSON] != 1 {
+		t.Errorf("rejects by kind %v", res.stats.RejectsByKind)
+	}
+	if r := res.rejects[0]; r.Line != 4 || !strings.Contains(r.Reason, `"content" is neither a string nor a list of blocks`) {
+		t.Errorf("first reject %+v, want the unreadable record at line 4", r)
+	}
+	if r := res.rejects[1]; r.Line != 9 || !strings.HasPrefix(r.Reason, "malformed JSON") {
+		t.Errorf("second reject %+v, want the cut line at line 9", r)
+	}
+	if want := strings.TrimRight(bad, "\n") + "\n" + cut + "\n"; res.rejected != want {
+		t.Errorf("rejected\n%q\nwant\n%q", res.rejected, want)
+	}
+}

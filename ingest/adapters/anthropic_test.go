@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -450,12 +451,18 @@ func TestAnthropicTranscriptAndMalformed(t *testing.T) {
 		{`{"type": "user", "sessionId": "s", "message": "hi"}`, `line 1: "message": not a JSON object`},
 		{`{"type": "user", "sessionId": "s", "message": {"role": "user", "content": [{"type": "text", "text": "a"}, 3]}}`, `line 1: block 1: not a JSON object`},
 	} {
+		// A transcript's record of an unexpected shape is left out of the
+		// run, to be rejected at its line (ingest), not the whole session.
 		d, err := ParseLines("s.jsonl", 1, []byte(c.doc))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := AnthropicMessages.Convert(d, func(*schema.Step) error { return nil }); err == nil || err.Error() != c.why {
-			t.Errorf("%s: %v, want %q", c.doc, err, c.why)
+		if err := AnthropicMessages.Convert(d, func(*schema.Step) error { return nil }); err != nil {
+			t.Errorf("%s: %v, want the record skipped", c.doc, err)
+		}
+		line, why, _ := strings.Cut(c.why, ": ")
+		if len(d.Skipped) != 1 || "line "+strconv.FormatInt(d.Skipped[0].Line, 10) != line || d.Skipped[0].Reason != why {
+			t.Errorf("%s: skipped %+v, want %q", c.doc, d.Skipped, c.why)
 		}
 	}
 	for _, c := range []struct{ doc, why string }{

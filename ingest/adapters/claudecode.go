@@ -104,6 +104,10 @@ func convertClaudeCode(d *Doc, emit func(*schema.Step) error) error {
 	for i, el := range els {
 		var rec ccRecord
 		if err := decodeObject(el, &rec); err != nil {
+			if d.skipElement(i, err) {
+				pos++ // a line, a step's place, as any record
+				continue
+			}
 			return fmt.Errorf("%s: %v", d.where(i), err)
 		}
 		session = cmp.Or(session, string(rec.SessionID), string(rec.SessionIDSnake))
@@ -113,6 +117,10 @@ func convertClaudeCode(d *Doc, emit func(*schema.Step) error) error {
 		}
 		m := &antMessage{}
 		if err := decodeObject(rec.Message, m); err != nil {
+			if d.skipElement(i, fmt.Errorf("\"message\": %v", err)) {
+				pos++
+				continue
+			}
 			return fmt.Errorf("%s: \"message\": %v", d.where(i), err)
 		}
 		if m.Role == "" {
@@ -153,6 +161,11 @@ func convertClaudeCode(d *Doc, emit func(*schema.Step) error) error {
 		}
 		n, err := th.b.add(m, pos, ccTS(string(rec.Timestamp)), bool(rec.IsAPIError))
 		if err != nil {
+			// add fails before it keeps anything of the message.
+			if d.skipElement(i, err) {
+				pos++
+				continue
+			}
 			return fmt.Errorf("%s: %v", d.where(i), err)
 		}
 		pos += n

@@ -101,6 +101,10 @@ type Doc struct {
 	// BadLines are the lines of a JSON Lines file read whole that are not
 	// JSON values (ParseLines): not elements of the document.
 	BadLines []BadLine
+	// Skipped are the elements of such a file that its format could not
+	// read (a record of an unexpected shape), left out of the run as it
+	// converted the others (skipElement).
+	Skipped []BadLine
 }
 
 // ParseDoc parses raw, the document at line of source, down to its
@@ -164,6 +168,17 @@ func ParseLines(source string, line int64, raw []byte) (*Doc, error) {
 		return nil, errors.New("empty document")
 	}
 	return d, nil
+}
+
+// skipElement leaves element i of a JSON Lines file read whole out of the
+// conversion, as a reject of its own, and reports whether it did: in any
+// other document an element the format cannot read fails the document.
+func (d *Doc) skipElement(i int, err error) bool {
+	if i >= len(d.lines) || i >= len(d.arr) {
+		return false
+	}
+	d.Skipped = append(d.Skipped, BadLine{Line: d.lines[i], Raw: d.arr[i], Reason: err.Error()})
+	return true
 }
 
 // where names element i of an array document for a message: its line in a
