@@ -24,6 +24,8 @@ var toolDirs = map[string]bool{
 	".venv": true, ".tox": true, ".nox": true, ".direnv": true,
 	".cache": true, ".mypy_cache": true, ".pytest_cache": true, ".ruff_cache": true, ".ipynb_checkpoints": true,
 	".idea": true, ".vscode": true, ".github": true, ".gradle": true, ".terraform": true, ".next": true,
+	// Package managers' stores, large in a home directory.
+	".npm": true, ".cargo": true, ".rustup": true, ".m2": true, ".gem": true, ".conda": true, ".pyenv": true, ".nvm": true, ".Trash": true,
 }
 
 // maxHiddenLook bounds the entries looked at in one hidden directory: a
