@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/dustin/go-humanize"
 	"github.com/spf13/pflag"
 
 	"github.com/runawayhq/runaway/pipeline"
@@ -57,11 +56,9 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exit("explain", stderr, err)
 	}
 	cfg.Color, cfg.Width = look.color, look.width
-	n, err := humanize.ParseBytes(c.maxMemory)
-	if err != nil || n < pipeline.MinMemory {
-		return exit("explain", stderr, &pipeline.UsageError{Err: fmt.Errorf("--max-memory %q: want a size of at least 64MiB, such as 512MiB or 2GiB", c.maxMemory)})
+	if cfg.MaxMemory, err = parseMaxMemory(c.maxMemory); err != nil {
+		return exit("explain", stderr, err)
 	}
-	cfg.MaxMemory = int64(n)
 	ctx, stop := interruptible(stderr)
 	defer stop()
 	lowerGCTarget()

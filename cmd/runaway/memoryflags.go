@@ -25,9 +25,16 @@ func bindMemoryFlags(fs *pflag.FlagSet, m *memoryFlags, what string) {
 
 // memory is the budget the flags give, or a usage error naming the flag.
 func (m *memoryFlags) memory() (pipeline.Memory, error) {
-	n, err := humanize.ParseBytes(m.maxMemory)
+	n, err := parseMaxMemory(m.maxMemory)
+	return pipeline.Memory{MaxMemory: n, SpillDir: m.spillDir}, err
+}
+
+// parseMaxMemory reads a --max-memory size (every command's), or says why
+// it is not one, as a usage error.
+func parseMaxMemory(s string) (int64, error) {
+	n, err := humanize.ParseBytes(s)
 	if err != nil || n < pipeline.MinMemory {
-		return pipeline.Memory{}, &pipeline.UsageError{Err: fmt.Errorf("--max-memory %q: want a size of at least 64MiB, such as 512MiB or 2GiB", m.maxMemory)}
+		return 0, &pipeline.UsageError{Err: fmt.Errorf("--max-memory %q: want a size of at least 64MiB, such as 512MiB or 2GiB", s)}
 	}
-	return pipeline.Memory{MaxMemory: int64(n), SpillDir: m.spillDir}, nil
+	return int64(n), nil
 }

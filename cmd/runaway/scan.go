@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/dustin/go-humanize"
 	"github.com/spf13/pflag"
 
 	"github.com/runawayhq/runaway/pipeline"
@@ -64,12 +63,9 @@ func runScan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := interruptible(stderr)
 	defer stop()
-	n, err := humanize.ParseBytes(c.maxMemory)
-	if err != nil || n < pipeline.MinMemory {
-		fmt.Fprintf(stderr, "runaway scan: --max-memory %q: want a size of at least 64MiB, such as 512MiB or 2GiB\n", c.maxMemory)
-		return exitUsage
+	if cfg.MaxMemory, err = parseMaxMemory(c.maxMemory); err != nil {
+		return exit("scan", stderr, err)
 	}
-	cfg.MaxMemory = int64(n)
 	budgetMemory(cfg.MaxMemory)
 	_, err = pipeline.Scan(ctx, cfg, stdin, stdout, stderr)
 	return exit("scan", stderr, err)
