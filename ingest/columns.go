@@ -52,8 +52,8 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 	w.argsWords.put(i, args.digest.Words)
 	var argsSim uint64
 	if tc := s.ToolCall; tc != nil && s.ToolResult.IsError() {
-		if k, ok := schema.ParseKey(tc.SimHash); ok {
-			argsSim = k // computed before the args were redacted
+		if tc.SimHash != "" {
+			argsSim, _ = schema.ParseKey(tc.SimHash) // computed before the args were redacted; checked by Validate
 		} else {
 			argsSim = d.argsSim(tc.Args) // only failed retries are compared by their args
 		}
@@ -83,16 +83,21 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 			flags |= schema.FlagSeen
 		}
 		w.errorType.putNonEmpty(i, r.NormalizedErrorType())
-		// Keys computed before the result was redacted stand for its text.
-		fp, okFP := schema.ParseKey(r.Fingerprint)
-		if !okFP || fp == 0 {
+		// Keys computed before the result was redacted (fixtures; checked
+		// by Validate) stand for its text.
+		fp, sim := uint64(0), uint64(0)
+		if r.Fingerprint != "" {
+			fp, _ = schema.ParseKey(r.Fingerprint)
+		}
+		if fp == 0 { // 0 means no result
 			fp = d.resultFingerprint(r)
 		}
-		w.resultHash.put(i, fp)
-		sim, okSim := schema.ParseKey(r.SimHash)
-		if !okSim {
+		if r.SimHash != "" {
+			sim, _ = schema.ParseKey(r.SimHash)
+		} else {
 			sim = d.resultSim(r)
 		}
+		w.resultHash.put(i, fp)
 		w.resultSim.put(i, sim)
 	} else {
 		w.errorType.putNull(i)

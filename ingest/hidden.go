@@ -89,24 +89,18 @@ func readsName(name string) bool {
 	return strings.HasSuffix(lower, ".log")
 }
 
-// hiddenReadable reports whether a key below a listing's prefix is hidden
-// (an element with a leading '.') and would be read were it not: its name
-// is a log's, the filter keeps it, and no element is a tool's directory.
+// hiddenReadable reports whether a hidden key below a listing's prefix
+// (hiddenKey) would be read were it not hidden: its name is a log's, the
+// filter keeps it, and none of its directories is a tool's.
 func hiddenReadable(rel string, filter Filter) bool {
-	hidden := false
-	dir := path.Dir(rel)
-	if dir == "." {
-		dir = "" // a key right below the prefix
-	}
-	for elem := range strings.SplitSeq(dir, "/") {
-		if toolDirs[elem] {
-			return false
+	if dir := path.Dir(rel); dir != "." {
+		for elem := range strings.SplitSeq(dir, "/") {
+			if toolDirs[elem] {
+				return false
+			}
 		}
-		hidden = hidden || strings.HasPrefix(elem, ".")
 	}
-	name := path.Base(rel)
-	hidden = hidden || strings.HasPrefix(name, ".")
-	return hidden && readsName(name) && filter.keep(rel)
+	return readsName(path.Base(rel)) && filter.keep(rel)
 }
 
 // skipHiddenEntry tells Filter.Skipped of a hidden entry of a file://

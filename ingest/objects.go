@@ -167,12 +167,17 @@ func (e *expander) addURL(o *objectURL) bool {
 		for _, obj := range objs {
 			found = true
 			rel := strings.TrimPrefix(obj.key, prefix)
-			if !strings.HasSuffix(rel, "/") && hiddenReadable(rel, e.filter) {
-				e.skip(o.objectName(obj.key), "below a hidden prefix (an element with a leading '.'); name the prefix to read it")
+			if strings.HasSuffix(rel, "/") {
+				continue // a "directory" marker
+			}
+			if hiddenKey(rel) {
+				if hiddenReadable(rel, e.filter) {
+					e.skip(o.objectName(obj.key), "below a hidden prefix (an element with a leading '.'); name the prefix to read it")
+				}
 				continue
 			}
-			if strings.HasSuffix(rel, "/") || hiddenKey(rel) || !e.filter.keep(rel) {
-				continue // a "directory" marker, a hidden key, or filtered out
+			if !e.filter.keep(rel) {
+				continue
 			}
 			if !isLogName(path.Base(rel)) {
 				if why, _ := notALog("", path.Base(rel)); why != "" {

@@ -332,39 +332,25 @@ func (s *Step) Validate() error {
 	return s.validateAmounts()
 }
 
-// validateKeys checks the keys computed before redaction: 16 hex digits.
+// validateKeys checks the keys computed before redaction, which only
+// fixtures carry: 16 hex digits.
 func (s *Step) validateKeys() error {
-	for _, k := range []struct{ name, v string }{
-		{"tool_call.simhash", s.ToolCall.simHash()},
-		{"tool_result.fingerprint", s.ToolResult.fingerprint()},
-		{"tool_result.simhash", s.ToolResult.simHash()},
-	} {
-		if _, ok := ParseKey(k.v); k.v != "" && !ok {
-			return fmt.Errorf("%s: %q is not 16 hex digits", k.name, k.v)
+	check := func(name, v string) error {
+		if _, ok := ParseKey(v); v != "" && !ok {
+			return fmt.Errorf("%s: %q is not 16 hex digits", name, v)
+		}
+		return nil
+	}
+	var err error
+	if c := s.ToolCall; c != nil && c.SimHash != "" {
+		err = check("tool_call.simhash", c.SimHash)
+	}
+	if r := s.ToolResult; err == nil && r != nil && (r.Fingerprint != "" || r.SimHash != "") {
+		if err = check("tool_result.fingerprint", r.Fingerprint); err == nil {
+			err = check("tool_result.simhash", r.SimHash)
 		}
 	}
-	return nil
-}
-
-func (c *ToolCall) simHash() string {
-	if c == nil {
-		return ""
-	}
-	return c.SimHash
-}
-
-func (r *ToolResult) fingerprint() string {
-	if r == nil {
-		return ""
-	}
-	return r.Fingerprint
-}
-
-func (r *ToolResult) simHash() string {
-	if r == nil {
-		return ""
-	}
-	return r.SimHash
+	return err
 }
 
 // ParseKey parses a key written as 16 hex digits (FormatKey).
