@@ -32,12 +32,13 @@ var toolDirs = map[string]bool{
 // large tree of someone else's is counted up to there ("at least").
 const maxHiddenLook = 100_000
 
-// hiddenWhy is why a hidden file or directory that holds logs was passed
-// over, and how to read it.
-func hiddenWhy(files int, atLeast bool, dir bool) string {
-	if !dir {
-		return "a hidden file (a leading '.'); name it to read it"
-	}
+// hiddenFileWhy is why a hidden file with a log's name was passed over.
+const hiddenFileWhy = "a hidden file (a leading '.'); name it to read it"
+
+// hiddenDirWhy is why a hidden directory holding files runaway reads was
+// passed over: how many (atLeast: the look stopped at maxHiddenLook), and
+// how to read them.
+func hiddenDirWhy(files int, atLeast bool) string {
 	more := ""
 	if atLeast {
 		more = " or more"
@@ -110,10 +111,10 @@ func (e *expander) skipHiddenEntry(d fs.DirEntry, p, root, name string) {
 	switch {
 	case d.IsDir() && !toolDirs[d.Name()]:
 		if n, atLeast := hiddenLogs(p, root, e.filter); n > 0 {
-			e.skip(name, hiddenWhy(n, atLeast, true))
+			e.skip(name, hiddenDirWhy(n, atLeast))
 		}
 	case !d.IsDir() && readsName(d.Name()) && e.filter.keep(relSlash(root, p)):
-		e.skip(name, hiddenWhy(1, false, false))
+		e.skip(name, hiddenFileWhy)
 	}
 }
 

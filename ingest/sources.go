@@ -284,13 +284,13 @@ func (e *expander) addPath(path string, info fs.FileInfo, root string, found boo
 			if d.IsDir() {
 				if !toolDirs[d.Name()] {
 					if n, atLeast := hiddenLogs(p, root, e.filter); n > 0 {
-						e.skip(p, hiddenWhy(n, atLeast, true))
+						e.skip(p, hiddenDirWhy(n, atLeast))
 					}
 				}
 				return fs.SkipDir
 			}
 			if readsName(d.Name()) && e.filter.keep(relSlash(root, p)) {
-				e.skip(p, hiddenWhy(1, false, false))
+				e.skip(p, hiddenFileWhy)
 			}
 			return nil
 		}
