@@ -134,3 +134,96 @@ func TestRealCorpusSecondReading(t *testing.T) {
 		}
 	}
 }
+
+// A reading of a runaway run: where its stuck stretch begins and ends, and
+// why.
+type reading struct {
+	RunID     string `json:"run_id"`
+	OnsetStep int64  `json:"onset_step"`
+	EndStep   int64  `json:"end_step"`
+	RootCause string `json:"root_cause"`
+}
+
+func readReadings[T any](t *testing.T, path string) []T {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		var r T
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%s:%d: %v", path, n, err)
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// The third reading (corpus/real/adjudication.jsonl) covers exactly the
+// runs whose first two readings disagree (onsets more than 2 steps apart,
+// or another root cause), and labels.jsonl holds what its rule gives: the
+// median onset and end of the three readings, the root cause at least two
+// readers gave (else the first reading's).
+func TestRealCorpusAdjudication(t *testing.T) {
+	labels, err := score.ReadLabelsFile("../../corpus/real/labels.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := map[string]reading{}
+	for _, r := range readReadings[reading](t, "../../corpus/real/agreement.jsonl") {
+		second[r.RunID] = r
+	}
+	type adjudicated struct {
+		reading
+		FirstOnset int64  `json:"first_onset_step"`
+		FirstEnd   int64  `json:"first_end_step"`
+		FirstCause string `json:"first_root_cause"`
+	}
+	third := map[string]adjudicated{}
+	for _, r := range readReadings[adjudicated](t, "../../corpus/real/adjudication.jsonl") {
+		if _, dup := third[r.RunID]; dup {
+			t.Errorf("%s read a third time twice", r.RunID)
+		}
+		third[r.RunID] = r
+	}
+	median := func(a, b, c int64) int64 { return max(min(a, b), min(max(a, b), c)) }
+	for id, l := range labels {
+		if l.Label != score.LabelRunaway {
+			continue
+		}
+		s := second[id]
+		a, ok := third[id]
+		first := reading{id, l.OnsetStep, l.EndStep, l.RootCause}
+		if ok {
+			first = reading{id, a.FirstOnset, a.FirstEnd, a.FirstCause}
+		}
+		if d := first.OnsetStep - s.OnsetStep; (d > 2 || d < -2 || first.RootCause != s.RootCause) != ok {
+			t.Errorf("%s: first and second readings %+v / %+v, read a third time: %v", id, first, s, ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		cause := first.RootCause
+		if s.RootCause == a.RootCause {
+			cause = s.RootCause
+		}
+		want := reading{id, median(first.OnsetStep, s.OnsetStep, a.OnsetStep), median(first.EndStep, s.EndStep, a.EndStep), cause}
+		if got := (reading{id, l.OnsetStep, l.EndStep, l.RootCause}); got != want {
+			t.Errorf("%s: label %+v, the three readings give %+v", id, got, want)
+		}
+	}
+	for id := range third {
+		if l, ok := labels[id]; !ok || l.Label != score.LabelRunaway {
+			t.Errorf("%s: read a third time but not a runaway run", id)
+		}
+	}
+}
