@@ -63,23 +63,32 @@ func inPaths(id string, paths map[string]bool) bool {
 	return false
 }
 
-func readLines(t *testing.T, name string) map[string]bool {
+// eachLine calls fn with every line of the file at path and its number.
+func eachLine(t *testing.T, path string, fn func(n int, line []byte)) {
 	t.Helper()
-	f, err := os.Open(name)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	out := map[string]bool{}
 	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); l != "" {
-			out[l] = true
-		}
+	sc.Buffer(nil, 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		fn(n, sc.Bytes())
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func readLines(t *testing.T, name string) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	eachLine(t, name, func(_ int, line []byte) {
+		if l := strings.TrimSpace(string(line)); l != "" {
+			out[l] = true
+		}
+	})
 	return out
 }
 
@@ -92,41 +101,22 @@ func TestRealCorpusSecondReading(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open("../../corpus/real/agreement.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	causes := map[string]bool{}
 	for _, c := range detect.RootCauses {
 		causes[string(c)] = true
 	}
 	seen := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		var r struct {
-			RunID     string `json:"run_id"`
-			OnsetStep int64  `json:"onset_step"`
-			EndStep   int64  `json:"end_step"`
-			RootCause string `json:"root_cause"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("agreement.jsonl:%d: %v", n, err)
-		}
+	for n, r := range readReadings[reading](t, "../../corpus/real/agreement.jsonl") {
 		l, ok := labels[r.RunID]
 		switch {
 		case !ok || l.Label != score.LabelRunaway:
-			t.Errorf("agreement.jsonl:%d: %s is not a runaway run", n, r.RunID)
+			t.Errorf("agreement.jsonl:%d: %s is not a runaway run", n+1, r.RunID)
 		case seen[r.RunID]:
-			t.Errorf("agreement.jsonl:%d: %s read twice", n, r.RunID)
+			t.Errorf("agreement.jsonl:%d: %s read twice", n+1, r.RunID)
 		case !causes[r.RootCause] || r.OnsetStep < 0 || r.EndStep < r.OnsetStep:
-			t.Errorf("agreement.jsonl:%d: root cause %q, stretch %d-%d", n, r.RootCause, r.OnsetStep, r.EndStep)
+			t.Errorf("agreement.jsonl:%d: root cause %q, stretch %d-%d", n+1, r.RootCause, r.OnsetStep, r.EndStep)
 		}
 		seen[r.RunID] = true
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	for id, l := range labels {
 		if l.Label == score.LabelRunaway && !seen[id] {
@@ -146,24 +136,14 @@ type reading struct {
 
 func readReadings[T any](t *testing.T, path string) []T {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for n := 1; sc.Scan(); n++ {
+	eachLine(t, path, func(n int, line []byte) {
 		var r T
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+		if err := json.Unmarshal(line, &r); err != nil {
 			t.Fatalf("%s:%d: %v", path, n, err)
 		}
 		out = append(out, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	return out
 }
 
