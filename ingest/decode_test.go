@@ -121,6 +121,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 	argsHash, _ := schema.ArgsHash([]byte(`{"filters":{"airline":"UA","max":2},"q":"SFO"}`))
 	argsDigest, _ := schema.NewArgsNormalizer(schema.DefaultVolatileKeys).Digest([]byte(`{"q":"sfo","filters":{"max":2,"airline":"ua"}}`), false)
 	reasonHash := xxh3.HashString("retry later") | 1
+	argsShape, _ := schema.ArgsShape([]byte(`{"q":"SFO","filters":{"max":7,"airline":"UA"}}`), nil) // numbers masked
 	want := map[string]any{
 		"run_id":     "run-7",
 		"step":       int64(3),
@@ -135,6 +136,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		"args_words": argsDigest.Words,
 		"args_sim":   uint64(0), // args too short to compare by similarity
 		"args_short": `{"q":"SFO","filters":{"max":2,"airline":"UA"}}`,
+		"args_shape": argsShape,
 		// An error with a payload; retryable is true, and the write tagged
 		// inference is no progress.
 		"flags":         schema.FlagCall | schema.FlagResult | schema.FlagError | schema.FlagPayload | schema.FlagArtifacts,
@@ -202,7 +204,7 @@ func TestDecodeMinimalLine(t *testing.T) {
 	notNull := map[string]any{
 		"run_id": "r", "step": int64(0), "state": uint8(schema.StateNone), "flags": uint16(0), "tokens": uint32(0),
 		"args_key": uint64(0), "result_hash": uint64(0), "result_sim": uint64(0), "plan_key": uint64(0), "decision_key": uint64(0),
-		"args_norm": uint64(0), "args_words": uint64(0), "args_sim": uint64(0), "reason_hash": uint64(0),
+		"args_norm": uint64(0), "args_words": uint64(0), "args_sim": uint64(0), "args_shape": uint64(0), "reason_hash": uint64(0),
 		"src_file": int32(0), "src_line": int64(1), "line_hash": xxh3.HashString(line),
 	}
 	for name, v := range got {
