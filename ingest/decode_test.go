@@ -407,22 +407,23 @@ func TestReasonHashIsTheNormalisedReasonsHash(t *testing.T) {
 // digits rejects the line, naming the field.
 func TestDecodeTakesKeysComputedBeforeRedaction(t *testing.T) {
 	rec, errs, done := decodeLines(t, false,
-		`{"run_id":"r","step":1,"tool_call":{"name":"make","args":{"t":"app"},"simhash":"00000000000000ff"},"tool_result":{"ok":false,"data":"q5nryaj bwfs2g4 2 of the","fingerprint":"0123456789abcdef","simhash":"0000000000000000"}}`,
+		`{"run_id":"r","step":1,"tool_call":{"name":"make","args":{"t":"app"},"simhash":"00000000000000ff","shape":"00000000000000a1"},"tool_result":{"ok":false,"data":"q5nryaj bwfs2g4 2 of the","fingerprint":"0123456789abcdef","simhash":"0000000000000000"}}`,
 		`{"run_id":"r","step":2,"tool_call":{"name":"make","args":{"t":"app"}},"tool_result":{"ok":true,"data":"the build failed because the compiler could not find the header file named config while building the release target for the application today"}}`,
 		`{"run_id":"r","step":3,"tool_result":{"ok":true,"fingerprint":"xyz"}}`,
-		`{"run_id":"r","step":4,"tool_call":{"name":"make","simhash":"0123"}}`)
+		`{"run_id":"r","step":4,"tool_call":{"name":"make","simhash":"0123"}}`,
+		`{"run_id":"r","step":5,"tool_call":{"name":"make","args":{"t":"app"},"shape":"-1"}}`)
 	defer done()
 	if errs[0] != nil || errs[1] != nil {
 		t.Fatal(errs)
 	}
 	given := row(rec, 0)
-	if given["result_hash"] != uint64(0x0123456789abcdef) || given["result_sim"] != uint64(0) || given["args_sim"] != uint64(0xff) {
-		t.Errorf("keys given: result_hash %x, result_sim %x, args_sim %x", given["result_hash"], given["result_sim"], given["args_sim"])
+	if given["result_hash"] != uint64(0x0123456789abcdef) || given["result_sim"] != uint64(0) || given["args_sim"] != uint64(0xff) || given["args_shape"] != uint64(0xa1) {
+		t.Errorf("keys given: result_hash %x, result_sim %x, args_sim %x, args_shape %x", given["result_hash"], given["result_sim"], given["args_sim"], given["args_shape"])
 	}
-	if computed := row(rec, 1); computed["result_sim"] == uint64(0) || computed["result_hash"] == uint64(0) {
+	if computed := row(rec, 1); computed["result_sim"] == uint64(0) || computed["result_hash"] == uint64(0) || computed["args_shape"] == uint64(0) {
 		t.Errorf("keys not given are computed: %v", computed)
 	}
-	for i, field := range map[int]string{2: "tool_result.fingerprint", 3: "tool_call.simhash"} {
+	for i, field := range map[int]string{2: "tool_result.fingerprint", 3: "tool_call.simhash", 4: "tool_call.shape"} {
 		if errs[i] == nil || !strings.Contains(errs[i].Error(), field) {
 			t.Errorf("line %d: %v, want a reject naming %s", i+1, errs[i], field)
 		}
