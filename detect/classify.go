@@ -82,7 +82,7 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 //     error-storm, not a tool-retry-loop), unless the call kept failing
 //     with a non-retryable error (SCHEMA_ERROR, retryable:false): retrying
 //     what cannot succeed is a tool-retry-loop.
-//  4. A repeated call, near-duplicate or cycle inside a re-planning loop is
+//  4. A repeated call, near-duplicate, paging loop or cycle inside a re-planning loop is
 //     the re-planning loop: the agent went back through PLAN each time it
 //     repeated itself.
 //  5. Of two overlapping findings of one root cause, the more specific
@@ -145,14 +145,14 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 	// Searches that come back empty because the same query is sent again
 	// and again are a retry loop: the repeat or cycle gives the evidence.
 	if empty := byID[EmptyResultLoop.ID]; empty != nil && empty.repeatShare >= 0.5 {
-		for _, id := range []string{RepeatedCall.ID, CallCycle.ID, NearDuplicateCall.ID} {
+		for _, id := range []string{RepeatedCall.ID, CallCycle.ID, NearDuplicateCall.ID, PagingLoop.ID} {
 			if h := byID[id]; h != nil && overlaps(empty, h) && h.Severity >= empty.Severity {
 				dropped[empty] = true
 			}
 		}
 	}
 	if replan := byID[ReplanLoop.ID]; replan != nil && !dropped[replan] {
-		for _, id := range []string{RepeatedCall.ID, CallCycle.ID, NearDuplicateCall.ID} {
+		for _, id := range []string{RepeatedCall.ID, CallCycle.ID, NearDuplicateCall.ID, PagingLoop.ID} {
 			if h := byID[id]; h != nil && overlaps(replan, h) {
 				dropped[h] = true
 			}

@@ -45,7 +45,7 @@ func stretchOf(primary *hit, hits []*hit) (first, last int) {
 
 // actionLoop lists the detectors of loops in the actions themselves.
 var actionLoop = map[string]bool{
-	RepeatedCall.ID: true, CallCycle.ID: true, NearDuplicateCall.ID: true,
+	RepeatedCall.ID: true, CallCycle.ID: true, NearDuplicateCall.ID: true, PagingLoop.ID: true,
 	ErrorStreak.ID: true, NonRetryableRetry.ID: true, EmptyResultLoop.ID: true,
 }
 

@@ -33,6 +33,10 @@ type Policy struct {
 	// progress event.
 	NoProgressSuspicious int `yaml:"no_progress_suspicious"`
 	NoProgressRunaway    int `yaml:"no_progress_runaway"`
+	// PagingSuspicious and PagingRunaway: calls in a row of one tool whose
+	// args differ only in their numbers, going back over args already used.
+	PagingSuspicious int `yaml:"paging_suspicious"`
+	PagingRunaway    int `yaml:"paging_runaway"`
 	// NoTerminalTail: steps without progress at the end of a run that never
 	// reached STOP.
 	NoTerminalTail int `yaml:"no_terminal_tail"`
@@ -116,6 +120,8 @@ var thresholds = []threshold{
 	{key: "plan_loop_runaway", def: 5, min: 1, atLeast: "plan_loop_suspicious", source: "ours: past the guard by two more re-plans", help: "PLAN<->ACT round trips without progress: runaway", field: func(p *Policy) any { return &p.PlanLoopRunaway }},
 	{key: "no_progress_suspicious", def: 10, min: 1, source: "guide A: max 10 reasoning steps", help: "steps in a row without a progress event: suspicious", field: func(p *Policy) any { return &p.NoProgressSuspicious }},
 	{key: "no_progress_runaway", def: 20, min: 1, atLeast: "no_progress_suspicious", source: "ours: twice guide A's step limit", help: "steps in a row without a progress event: runaway", field: func(p *Policy) any { return &p.NoProgressRunaway }},
+	{key: "paging_suspicious", def: 10, min: 2, source: "guide A: max 10 reasoning steps", help: "calls in a row of one tool whose args differ only in their numbers, some repeating an earlier call's: suspicious", field: func(p *Policy) any { return &p.PagingSuspicious }},
+	{key: "paging_runaway", def: 20, min: 2, atLeast: "paging_suspicious", source: "ours: twice guide A's step limit", help: "calls in a row of one tool whose args differ only in their numbers, some repeating an earlier call's: runaway", field: func(p *Policy) any { return &p.PagingRunaway }},
 	{key: "no_terminal_tail", def: 5, min: 1, source: "ours: half of no_progress_suspicious", help: "steps without progress at the end of a run without STOP", field: func(p *Policy) any { return &p.NoTerminalTail }},
 	{key: "error_streak_suspicious", def: 3, min: 1, source: "guide B: circuit breaker opens after 3 consecutive failures", help: "failed tool calls in a row: suspicious", field: func(p *Policy) any { return &p.ErrorStreakSuspicious }},
 	{key: "error_streak_runaway", def: 5, min: 1, atLeast: "error_streak_suspicious", source: "ours: two failures past the breaker; a person reading a run sees a storm from 3-4 repeats of one failure", help: "failed tool calls in a row: runaway", field: func(p *Policy) any { return &p.ErrorStreakRunaway }},

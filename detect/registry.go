@@ -30,6 +30,7 @@ var Registry = []*Detector{
 	RepeatedCall,
 	CallCycle,
 	NearDuplicateCall,
+	PagingLoop,
 	ReplanLoop,
 	NoProgress,
 	NoTerminalState,

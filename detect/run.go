@@ -16,6 +16,9 @@ type Run struct {
 	TS   []int64  // epoch milliseconds; NoTS when the step logged none
 	Args []uint64 // args key (schema.ArgsKey)
 	Norm []uint32 // normalised args key (near-duplicates); 0 without args
+	// Shape is the args shape (schema.ArgsShape: digits masked) folded to
+	// 32 bits, for paging loops (RA104); 0 without a call or args.
+	Shape []uint32
 	// Words is the word signature of calls that returned empty; Plan the
 	// plan of PLAN steps; Decision the decision of steps without a call;
 	// 0 where there is none.

@@ -18,6 +18,7 @@ type argsCache struct {
 	sets    [][2]argsEntry // two ways, the one used last first: a direct-mapped cache thrashes on two frequent args
 	scratch argsEntry      // args too large to cache
 	short   []byte         // the short rendering of a pass that completes an entry, not kept
+	masked  []byte         // scratch of schema.ArgsShape
 }
 
 type argsEntry struct {
@@ -33,6 +34,7 @@ type argsEntry struct {
 	digest   schema.ArgsDigest
 	hasWords bool // digest.Words is computed (only calls that came back empty need it)
 	short    []byte
+	shape    uint64 // schema.ArgsShape
 	valid    bool
 }
 
@@ -43,6 +45,7 @@ type derivedArgs struct {
 	text   []byte // canonical args, only with keepText
 	digest schema.ArgsDigest
 	short  []byte // nil without args
+	shape  uint64 // schema.ArgsShape; 0 without args
 }
 
 const (
@@ -75,7 +78,7 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 		}
 		e.hasWords = true
 	}
-	out := derivedArgs{digest: e.digest, short: e.short}
+	out := derivedArgs{digest: e.digest, short: e.short, shape: e.shape}
 	if tc.ArgsHash != "" {
 		out.key, out.other = loggedKey(tc.ArgsHash)
 	}
@@ -151,6 +154,7 @@ func (c *argsCache) entry(args []byte, canon, words bool) *argsEntry {
 	f := c.pass.Derive(args, words, canon, e.short[:0], e.canon[:0])
 	// Unreadable args have no near-duplicates: a zero digest.
 	e.digest, e.hasWords, e.short = f.Digest, words, f.Short
+	e.shape, c.masked = schema.ArgsShape(args, c.masked)
 	e.canon, e.keyed, e.canonErr = e.canon[:0], false, nil
 	if canon {
 		e.setCanon(f.Canon, f.CanonErr)

@@ -28,7 +28,7 @@ type batchWriter struct {
 	flags                                               values[uint16]
 	tokens                                              values[uint32]
 	argsKey, resultHash, lineHash, argsNorm, argsWords  values[uint64]
-	resultSim, argsSim                                  values[uint64]
+	resultSim, argsSim, argsShape                       values[uint64]
 	reasonHash, decisionKey, planKey                    values[uint64]
 	srcFile                                             values[int32]
 	memRetrieved, artifacts                             hashList
@@ -55,7 +55,7 @@ func newBatchWriter(alloc memory.Allocator) *batchWriter {
 		schema.ColState: &w.state, schema.ColIntent: &w.intent, schema.ColToolName: &w.toolName,
 		schema.ColArgsKey: &w.argsKey, schema.ColArgsHash: &w.argsHash, schema.ColArgs: &w.args,
 		schema.ColArgsNorm: &w.argsNorm, schema.ColArgsWords: &w.argsWords, schema.ColArgsSim: &w.argsSim, schema.ColArgsShort: &w.argsShort,
-		schema.ColFlags: &w.flags, schema.ColErrorType: &w.errorType, schema.ColResultHash: &w.resultHash, schema.ColResultSim: &w.resultSim,
+		schema.ColArgsShape: &w.argsShape, schema.ColFlags: &w.flags, schema.ColErrorType: &w.errorType, schema.ColResultHash: &w.resultHash, schema.ColResultSim: &w.resultSim,
 		schema.ColMemRetrieved: &w.memRetrieved, schema.ColMemSuspect: &w.memSuspect,
 		schema.ColPlanKey: &w.planKey, schema.ColArtifacts: &w.artifacts, schema.ColTokens: &w.tokens,
 		schema.ColCostUSD: &w.costUSD, schema.ColBudgetMaxSteps: &w.budgetMaxSteps,

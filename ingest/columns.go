@@ -59,6 +59,14 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		}
 	}
 	w.argsSim.put(i, argsSim)
+	var shape uint64
+	if tc := s.ToolCall; tc != nil {
+		shape = args.shape
+		if tc.Shape != "" {
+			shape, _ = schema.ParseKey(tc.Shape) // computed before the args were redacted; checked by Validate
+		}
+	}
+	w.argsShape.put(i, shape)
 	if args.short != nil {
 		w.argsShort.putBytes(i, args.short)
 	} else {

@@ -121,6 +121,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 	argsHash, _ := schema.ArgsHash([]byte(`{"filters":{"airline":"UA","max":2},"q":"SFO"}`))
 	argsDigest, _ := schema.NewArgsNormalizer(schema.DefaultVolatileKeys).Digest([]byte(`{"q":"sfo","filters":{"max":2,"airline":"ua"}}`), false)
 	reasonHash := xxh3.HashString("retry later") | 1
+	argsShape, _ := schema.ArgsShape([]byte(`{"q":"SFO","filters":{"max":7,"airline":"UA"}}`), nil) // numbers masked
 	want := map[string]any{
 		"run_id":     "run-7",
 		"step":       int64(3),
@@ -135,6 +136,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		"args_words": argsDigest.Words,
 		"args_sim":   uint64(0), // args too short to compare by similarity
 		"args_short": `{"q":"SFO","filters":{"max":2,"airline":"UA"}}`,
+		"args_shape": argsShape,
 		// An error with a payload; retryable is true, and the write tagged
 		// inference is no progress.
 		"flags":         schema.FlagCall | schema.FlagResult | schema.FlagError | schema.FlagPayload | schema.FlagArtifacts,
@@ -202,7 +204,7 @@ func TestDecodeMinimalLine(t *testing.T) {
 	notNull := map[string]any{
 		"run_id": "r", "step": int64(0), "state": uint8(schema.StateNone), "flags": uint16(0), "tokens": uint32(0),
 		"args_key": uint64(0), "result_hash": uint64(0), "result_sim": uint64(0), "plan_key": uint64(0), "decision_key": uint64(0),
-		"args_norm": uint64(0), "args_words": uint64(0), "args_sim": uint64(0), "reason_hash": uint64(0),
+		"args_norm": uint64(0), "args_words": uint64(0), "args_sim": uint64(0), "args_shape": uint64(0), "reason_hash": uint64(0),
 		"src_file": int32(0), "src_line": int64(1), "line_hash": xxh3.HashString(line),
 	}
 	for name, v := range got {
@@ -405,22 +407,23 @@ func TestReasonHashIsTheNormalisedReasonsHash(t *testing.T) {
 // digits rejects the line, naming the field.
 func TestDecodeTakesKeysComputedBeforeRedaction(t *testing.T) {
 	rec, errs, done := decodeLines(t, false,
-		`{"run_id":"r","step":1,"tool_call":{"name":"make","args":{"t":"app"},"simhash":"00000000000000ff"},"tool_result":{"ok":false,"data":"q5nryaj bwfs2g4 2 of the","fingerprint":"0123456789abcdef","simhash":"0000000000000000"}}`,
+		`{"run_id":"r","step":1,"tool_call":{"name":"make","args":{"t":"app"},"simhash":"00000000000000ff","shape":"00000000000000a1"},"tool_result":{"ok":false,"data":"q5nryaj bwfs2g4 2 of the","fingerprint":"0123456789abcdef","simhash":"0000000000000000"}}`,
 		`{"run_id":"r","step":2,"tool_call":{"name":"make","args":{"t":"app"}},"tool_result":{"ok":true,"data":"the build failed because the compiler could not find the header file named config while building the release target for the application today"}}`,
 		`{"run_id":"r","step":3,"tool_result":{"ok":true,"fingerprint":"xyz"}}`,
-		`{"run_id":"r","step":4,"tool_call":{"name":"make","simhash":"0123"}}`)
+		`{"run_id":"r","step":4,"tool_call":{"name":"make","simhash":"0123"}}`,
+		`{"run_id":"r","step":5,"tool_call":{"name":"make","args":{"t":"app"},"shape":"-1"}}`)
 	defer done()
 	if errs[0] != nil || errs[1] != nil {
 		t.Fatal(errs)
 	}
 	given := row(rec, 0)
-	if given["result_hash"] != uint64(0x0123456789abcdef) || given["result_sim"] != uint64(0) || given["args_sim"] != uint64(0xff) {
-		t.Errorf("keys given: result_hash %x, result_sim %x, args_sim %x", given["result_hash"], given["result_sim"], given["args_sim"])
+	if given["result_hash"] != uint64(0x0123456789abcdef) || given["result_sim"] != uint64(0) || given["args_sim"] != uint64(0xff) || given["args_shape"] != uint64(0xa1) {
+		t.Errorf("keys given: result_hash %x, result_sim %x, args_sim %x, args_shape %x", given["result_hash"], given["result_sim"], given["args_sim"], given["args_shape"])
 	}
-	if computed := row(rec, 1); computed["result_sim"] == uint64(0) || computed["result_hash"] == uint64(0) {
+	if computed := row(rec, 1); computed["result_sim"] == uint64(0) || computed["result_hash"] == uint64(0) || computed["args_shape"] == uint64(0) {
 		t.Errorf("keys not given are computed: %v", computed)
 	}
-	for i, field := range map[int]string{2: "tool_result.fingerprint", 3: "tool_call.simhash"} {
+	for i, field := range map[int]string{2: "tool_result.fingerprint", 3: "tool_call.simhash", 4: "tool_call.shape"} {
 		if errs[i] == nil || !strings.Contains(errs[i].Error(), field) {
 			t.Errorf("line %d: %v, want a reject naming %s", i+1, errs[i], field)
 		}

@@ -962,7 +962,7 @@ func (d *stepDecoder) timestamp() bool {
 	return false
 }
 
-var toolCallNames = []string{"name", "args", "args_hash", "simhash"}
+var toolCallNames = []string{"name", "args", "args_hash", "simhash", "shape"}
 
 var toolCallKind = objectKind{
 	names: toolCallNames,
@@ -987,6 +987,8 @@ func (d *stepDecoder) decodeToolCall() bool {
 			ok = d.str(&tc.ArgsHash)
 		case 3:
 			ok = d.str(&tc.SimHash)
+		case 4:
+			ok = d.str(&tc.Shape)
 		default:
 			ok = d.skip(2)
 		}

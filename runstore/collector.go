@@ -62,7 +62,10 @@ type Collector struct {
 
 	// What near-duplicate, empty-result, re-plan and monologue detection
 	// read (sidetables.go).
-	normKey    chunked[uint32]
+	normKey chunked[uint32]
+	// shapeKey is each call's args shape (schema.ArgsShape) folded to 32
+	// bits, 0 without one: what a paging loop (RA104) compares.
+	shapeKey   chunked[uint32]
 	emptyWords rowValues[uint64]
 	// resultSims holds the SimHash of results that have one: most logs
 	// carry no payload to compare, so a column would be mostly zeros.

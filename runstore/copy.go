@@ -181,6 +181,7 @@ func (p *Partitioned) CopyTo(dst *Collector, part int32) error {
 		dst.lineHash.append(c.lineHash.at(row))
 		dst.intent.append(remap(intentMap, c.intent.at(row), func(i int32) int32 { return dst.internIntent(c.intents[i]) }))
 		dst.normKey.append(c.normKey.at(row))
+		dst.shapeKey.append(c.shapeKey.at(row))
 	}
 	dstTables := dst.sideTables()
 	for t, table := range c.sideTables() {
@@ -305,10 +306,10 @@ func (c *Collector) internErrType(name string) uint16 {
 const StepBytes = rowBytes
 
 // rowBytes is what one collected step costs in the chunked columns: run,
-// tool, file, intent (int32); normKey, resHash, tokens, line, lineHash
-// (uint32); step, ts, argsKey, cost (8 bytes); flags, errType (uint16);
-// state.
-const rowBytes = int64(4*4 + 5*4 + 4*8 + 2*2 + unsafe.Sizeof(schema.State(0)))
+// tool, file, intent (int32); normKey, shapeKey, resHash, tokens, line,
+// lineHash (uint32); step, ts, argsKey, cost (8 bytes); flags, errType
+// (uint16); state.
+const rowBytes = int64(4*4 + 6*4 + 4*8 + 2*2 + unsafe.Sizeof(schema.State(0)))
 
 // Estimated costs of what a collector keeps besides its columns: a run
 // (its id's map entry and per-run slots), a suspect memory write, a logged

@@ -166,6 +166,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.TS = resize(v.TS, n)
 	v.Args = resize(v.Args, n)
 	v.Norm = resize(v.Norm, n)
+	v.Shape = resize(v.Shape, n)
 	v.Words = resize(v.Words, n)
 	v.Sim = resize(v.Sim, n)
 	v.ArgSim = resize(v.ArgSim, n)
@@ -186,6 +187,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 		v.Tool[i] = c.tool.at(row)
 		v.Args[i] = c.argsKey.at(row)
 		v.Norm[i] = c.normKey.at(row)
+		v.Shape[i] = c.shapeKey.at(row)
 		v.Words[i], v.Plan[i], v.Decision[i], v.Sim[i], v.ArgSim[i] = 0, 0, 0, 0, 0
 		v.Flags[i] = c.flags.at(row)
 		v.State[i] = c.state.at(row)

@@ -47,7 +47,7 @@ type segHeader struct {
 	texts    uint32 // renderings
 }
 
-const segMagic = 0x32475352 // "RSG2"
+const segMagic = 0x33475352 // "RSG3"
 
 // fixed are the column types, written as they are in memory.
 type fixed interface {
@@ -250,6 +250,7 @@ func (p *Partitioned) WriteSegment(w *bufio.Writer, part int32) error {
 	writeColumn(sw, &c.lineHash, rows)
 	sw.raw(asBytes(sw.intentCol))
 	writeColumn(sw, &c.normKey, rows)
+	writeColumn(sw, &c.shapeKey, rows)
 
 	writePairs := func(rowCol *chunked[int32], pairs []int32) {
 		out := view[int32](&sw.buf, len(pairs))
@@ -512,6 +513,7 @@ func (c *Collector) ReadSegment(r *bufio.Reader) error {
 	readColumn(s, &c.lineHash, rows, nil)
 	readColumn(s, &c.intent, rows, s.mapIndex(s.intents))
 	readColumn(s, &c.normKey, rows, nil)
+	readColumn(s, &c.shapeKey, rows, nil)
 
 	toRow := func(vs []int32) {
 		for i, v := range vs {

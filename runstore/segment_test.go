@@ -243,10 +243,10 @@ func dumpRuns(c *Collector) map[string]string {
 		pos[row] = seen[r]
 		seen[r]++
 		other, ok := c.otherArgs[c.argsKey.at(row)]
-		fmt.Fprintf(&b[r], "row %d: step %d ts %d args %x %v%q tool %s state %d flags %x err %s res %x tokens %d cost %v at %d:%d %x intent %q norm %x\n",
+		fmt.Fprintf(&b[r], "row %d: step %d ts %d args %x %v%q tool %s state %d flags %x err %s res %x tokens %d cost %v at %d:%d %x intent %q norm %x shape %x\n",
 			pos[row], c.step.at(row), c.ts.at(row), c.argsKey.at(row), ok, other, name(c.tools, int(c.tool.at(row))), c.state.at(row),
 			c.flags.at(row), c.errTypes[c.errType.at(row)], c.resHash.at(row), c.tokens.at(row), c.cost.at(row), c.file.at(row),
-			c.line.at(row), c.lineHash.at(row), c.intents[c.intent.at(row)], c.normKey.at(row))
+			c.line.at(row), c.lineHash.at(row), c.intents[c.intent.at(row)], c.normKey.at(row), c.shapeKey.at(row))
 	}
 	for t, table := range c.sideTables() {
 		for i := int32(0); int(i) < table.row.len(); i++ {

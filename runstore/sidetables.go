@@ -55,7 +55,7 @@ type rowRefs struct{ rowValues[uint32] }
 
 func fold32(h uint64) uint32 { return uint32(h) ^ uint32(h>>32) }
 
-// addNearDuplicateKeys keeps each call's normalised-args key, the word
+// addNearDuplicateKeys keeps each call's normalised-args key and args shape, the word
 // signature of calls that came back empty, and the short rendering of every
 // call's args (evidence shows those of the calls a run repeats: shortArgs).
 func (c *Collector) addNearDuplicateKeys(rec arrow.RecordBatch, base int32, n int) {
@@ -63,12 +63,17 @@ func (c *Collector) addNearDuplicateKeys(rec arrow.RecordBatch, base int32, n in
 	argsSim := rec.Column(schema.ColArgsSim).(*array.Uint64).Uint64Values()
 	words := rec.Column(schema.ColArgsWords).(*array.Uint64).Uint64Values()
 	short := rec.Column(schema.ColArgsShort).(*array.String)
+	shape := rec.Column(schema.ColArgsShape).(*array.Uint64).Uint64Values()
 	keys := c.normKey.extend(n)
+	shapes := c.shapeKey.extend(n)
 	for i := 0; i < n; i++ {
 		row := base + int32(i)
 		f := c.flags.at(row)
 		if f&flagCall != 0 && argsSim[i] != 0 {
 			c.argsSims.add(row, argsSim[i])
+		}
+		if f&flagCall != 0 && shape[i] != 0 {
+			shapes.set(i, fold32(shape[i])|1)
 		}
 		if f&flagCall == 0 || norm[i] == 0 {
 			continue

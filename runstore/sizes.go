@@ -33,6 +33,7 @@ func (c *Collector) Expect(s Sizes) {
 	c.tool.expect, c.state.expect, c.flags.expect, c.errType.expect = rows, rows, rows, rows
 	c.resHash.expect, c.tokens.expect, c.cost.expect, c.file.expect = rows, rows, rows, rows
 	c.line.expect, c.lineHash.expect, c.intent.expect, c.normKey.expect = rows, rows, rows, rows
+	c.shapeKey.expect = rows
 	for t, table := range c.sideTables() {
 		table.row.expect, table.val.expect = doublingCap(s.pairs[t]), doublingCap(s.pairs[t])
 	}

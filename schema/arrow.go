@@ -18,6 +18,7 @@ const (
 	ColArgsWords
 	ColArgsSim
 	ColArgsShort
+	ColArgsShape
 	ColFlags
 	ColErrorType
 	ColResultHash
@@ -86,6 +87,8 @@ var SuspectWriteType = arrow.StructOf(
 //     re-sent with another indentation is the same retry); 0 for calls that
 //     did not fail and for args of fewer than MinSimilarityWords words.
 //   - args_short: AppendShortArgs of args, for evidence; null without args.
+//   - args_shape: ArgsShape of args, digits masked (a paging loop, RA104);
+//     0 without a call or without args.
 //   - flags: the Flag* bits.
 //   - error_type: NormalizedErrorType; null when the result is not an error.
 //   - result_hash: ResultFingerprint of the result; 0 when there is no result.
@@ -116,6 +119,7 @@ var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "args_words", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "args_sim", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "args_short", Type: arrow.BinaryTypes.String, Nullable: true},
+	{Name: "args_shape", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "flags", Type: arrow.PrimitiveTypes.Uint16},
 	{Name: "error_type", Type: arrow.BinaryTypes.String, Nullable: true},
 	{Name: "result_hash", Type: arrow.PrimitiveTypes.Uint64},

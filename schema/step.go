@@ -39,6 +39,9 @@ type ToolCall struct {
 	// SimHash, when set, is the args' SimHash (16 hex digits) as computed
 	// before they were redacted (ResultKeys says why).
 	SimHash string `json:"simhash,omitempty"`
+	// Shape, when set, is the args' ArgsShape (16 hex digits) as computed
+	// before they were redacted: placeholders replace the numbers it masks.
+	Shape string `json:"shape,omitempty"`
 }
 
 // ToolResult is what the tool returned. Field names follow guides A, B and D.
@@ -344,6 +347,9 @@ func (s *Step) validateKeys() error {
 	var err error
 	if c := s.ToolCall; c != nil && c.SimHash != "" {
 		err = check("tool_call.simhash", c.SimHash)
+	}
+	if c := s.ToolCall; err == nil && c != nil && c.Shape != "" {
+		err = check("tool_call.shape", c.Shape)
 	}
 	if r := s.ToolResult; err == nil && r != nil && (r.Fingerprint != "" || r.SimHash != "") {
 		if err = check("tool_result.fingerprint", r.Fingerprint); err == nil {
