@@ -188,11 +188,11 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 	return p
 }
 
-// failingRetry: a repeated call or cycle whose calls mostly failed, and not
-// mostly with a non-retryable error.
+// failingRetry: a repeated call, cycle or paging sweep whose calls mostly
+// failed, and not mostly with a non-retryable error.
 func failingRetry(h *hit) bool {
 	switch h.Detector {
-	case RepeatedCall.ID, NearDuplicateCall.ID, CallCycle.ID:
+	case RepeatedCall.ID, NearDuplicateCall.ID, CallCycle.ID, PagingLoop.ID:
 		return h.errorShare >= 0.5 && 2*h.nonRetryableShare < h.errorShare
 	}
 	return false

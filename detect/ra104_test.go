@@ -134,3 +134,24 @@ func TestPagingLoopThresholdsArePolicy(t *testing.T) {
 		t.Fatalf("6 views at paging_runaway 6: %v", f)
 	}
 }
+
+// A sweep of views that mostly fail (a range past the end of the file,
+// asked again and again with other numbers) is the same failing call
+// retried: an error storm, with RA104's finding as the evidence.
+func TestPagingLoopOfFailuresIsAnErrorStorm(t *testing.T) {
+	b := newRun("paging-failures")
+	for k, lo := range []int{1200, 1180, 1160, 1200, 1140, 1180, 1120, 1100, 1160, 1080, 1060, 1200, 1040, 1020, 1140, 1000, 980, 1180, 960, 940, 1120} {
+		if k%5 == 4 {
+			viewLines(b, lo, lo+20) // one in five answered
+			continue
+		}
+		b.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"str_replace_editor","args":{"args":"view /testbed/a.py --view_range %d %d"}},"tool_result":{"ok":false,"error_type":"USAGE_ERROR","data":"Invalid view_range [%d, %d]: past the end of the file"}`, lo, lo+20, lo, lo+20))
+	}
+	r := one(t, detect.DefaultPolicy(), b.text())
+	if f := pagingFinding(r); f == nil || f.Severity != detect.Runaway {
+		t.Fatalf("21 views back and forth: no runaway RA104 finding: %v", r.Findings)
+	}
+	if r.RootCause != detect.CauseErrorStorm {
+		t.Fatalf("a paging sweep of failing views: root cause %v, want error-storm (%v)", r.RootCause, r.Findings)
+	}
+}
