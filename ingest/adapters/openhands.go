@@ -340,6 +340,13 @@ var ohSkipped = map[string]bool{
 	"change_agent_state": true, "null": true,
 }
 
+// ohContinueNudge recognises the automatic answer of OpenHands'
+// evaluation harness to an agent turn without a tool call (its fake user,
+// codeact_user_response): the agent is told to go on with the task.
+func ohContinueNudge(reply string) bool {
+	return strings.HasPrefix(strings.TrimSpace(reply), "Please continue working on the task")
+}
+
 // ohNoCall actions are steps without a tool call.
 var ohNoCall = map[string]bool{"message": true, "think": true, "finish": true, "reject": true}
 
@@ -382,6 +389,11 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 		setReason(s, e.content)
 		if obs != nil {
 			r.setMessage(s, e.content, obs.content)
+			if ohContinueNudge(obs.content) {
+				// The turn had no tool call, and the harness said so: a
+				// format error, as mini-swe-agent's "No tool calls found".
+				r.setResult(s, obs.content, "FORMAT_ERROR", false)
+			}
 		}
 		return
 	case "think":

@@ -150,7 +150,8 @@ func TestOpenHandsV1Sample(t *testing.T) {
 
 // An exported event stream is a JSON array, one run named after the file.
 // An agent's message is a call of "message" whose result is the user's
-// next message.
+// next message; when that is the evaluation harness's automatic "Please
+// continue working on the task", the turn had no tool call: a format error.
 func TestOpenHandsExportSample(t *testing.T) {
 	const file = "traj-export.json"
 	c := convert(t, OpenHands, file, 1, true, readSample(t, "openhands/traj-export.json"))
@@ -162,8 +163,8 @@ func TestOpenHandsExportSample(t *testing.T) {
 	}
 	for n := int64(7); n <= 27; n += 4 {
 		s := c.step(t, file, n)
-		if tool(s) != MessageTool || s.State != schema.StateAct.String() || result(s) != "ok" {
-			t.Errorf("step %d: %s %s %s, want a message answered", n, s.State, tool(s), result(s))
+		if tool(s) != MessageTool || s.State != schema.StateAct.String() || result(s) != "error FORMAT_ERROR" {
+			t.Errorf("step %d: %s %s %s, want a message the harness rejected", n, s.State, tool(s), result(s))
 			continue
 		}
 		if !contains(args(t, s)["text"].(string), "<function=execute_bash>") || !contains(data(t, s), "Please continue working on the task") {
@@ -248,6 +249,26 @@ func TestOpenHandsObservationFlags(t *testing.T) {
 	}
 	if s := c.step(t, runID, 9); s.State != schema.StateStop.String() {
 		t.Errorf("reject: state %q, want STOP", s.State)
+	}
+}
+
+// A message answered by a person is a message answered; one answered by
+// the evaluation harness's automatic nudge is a turn without a tool call.
+func TestOpenHandsMessageAnsweredByTheHarnessIsAFormatError(t *testing.T) {
+	msg := func(id int, source, text string) map[string]any {
+		return map[string]any{"id": id, "source": source, "action": "message", "args": map[string]any{"content": text}}
+	}
+	c := convert(t, OpenHands, "m.jsonl", 1, false, ohV0(t,
+		msg(0, "agent", "Should I also update the docs?"), msg(1, "user", "Yes, please continue with the docs."),
+		msg(2, "agent", "<function=execute_bash>\n<parameter=command>ls</parameter>"),
+		msg(3, "user", "Please continue working on the task on whatever approach you think is suitable.\nIMPORTANT: YOU SHOULD NEVER ASK FOR HUMAN HELP.\n"),
+	))
+	runID := "m.jsonl:1#i-1"
+	if s := c.step(t, runID, 0); tool(s) != MessageTool || result(s) != "ok" {
+		t.Errorf("a person's answer: %s %s, want a message answered", tool(s), result(s))
+	}
+	if s := c.step(t, runID, 2); tool(s) != MessageTool || result(s) != "error FORMAT_ERROR" {
+		t.Errorf("the harness's nudge: %s %s, want a format error", tool(s), result(s))
 	}
 }
 
