@@ -37,6 +37,10 @@ func (r RunSteps) CallKey(i int) uint64 { return r.v.call[i] }
 // without args.
 func (r RunSteps) NormKey(i int) uint32 { return r.v.Norm[i] }
 
+// ShapeKey identifies the call up to its numbers: tool and args with every
+// run of digits masked (schema.ArgsShape; RA104); 0 without args.
+func (r RunSteps) ShapeKey(i int) uint32 { return r.v.Shape[i] }
+
 // Tool is the called tool's name.
 func (r RunSteps) Tool(i int) string { return r.v.Names.ToolName(r.v.Tool[i]) }
 

@@ -88,7 +88,7 @@ func Build(in Input) *Run {
 		s.Progress = r.Progress(i)
 		s.InLoop = run.Loop != nil && s.Step >= run.Loop.From && s.Step <= run.Loop.To
 		if r.HasCall(i) {
-			s.Tool, s.CallKey, s.NormKey = r.Tool(i), r.CallKey(i), r.NormKey(i)
+			s.Tool, s.CallKey, s.NormKey, s.ShapeKey = r.Tool(i), r.CallKey(i), r.NormKey(i), r.ShapeKey(i)
 			s.Args = r.ArgsKey(i)
 			s.Result.Class = NoResult
 			switch {

@@ -88,6 +88,7 @@ type alike struct {
 	inLoop      bool
 	state, tool string
 	call        uint64
+	shape       uint32
 	next        string
 	reason      string
 	reasonKey   uint64
@@ -98,6 +99,10 @@ func signature(s *Step, i int) alike {
 	switch {
 	case s.Progress && !s.InLoop:
 		a.unique = i + 1
+	case s.Tool != "" && s.InLoop && s.ShapeKey != 0:
+		// In the loop, calls that differ only in their numbers are one
+		// call to a reader, as to RA104: a file paged back and forth.
+		a.tool, a.shape = s.Tool, s.ShapeKey
 	case s.Tool != "" && s.NormKey != 0:
 		// Near-duplicates are the same call to a reader, as to RA103.
 		a.tool, a.call = s.Tool, uint64(s.NormKey)
@@ -115,7 +120,10 @@ func makeRow(steps []Step, first, period, reps int) Row {
 		if steps[i].Progress {
 			row.Progress++
 		}
-		if steps[i].CallKey != steps[row.First+(i-row.First)%period].CallKey {
+		switch sample := &steps[row.First+(i-row.First)%period]; {
+		case steps[i].NormKey != sample.NormKey:
+			row.NumbersDiffer = true // alike only by their shape
+		case steps[i].CallKey != sample.CallKey:
 			row.NearDuplicates = true
 		}
 	}

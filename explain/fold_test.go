@@ -122,3 +122,26 @@ func TestNearDuplicatesFoldAndAreNamed(t *testing.T) {
 		t.Errorf("identical calls: %+v, want one row not marked near-duplicate", r)
 	}
 }
+
+// In the loop, calls that differ only in their numbers (a file paged back
+// and forth, RA104) fold as one call and the row says so; outside the loop
+// they are the agent's reading and stay one line each.
+func TestPagedCallsFoldInTheLoopOnly(t *testing.T) {
+	st := steps("A A A | A A A A")
+	for i := range st {
+		st[i].CallKey, st[i].NormKey, st[i].ShapeKey = uint64(100+i), uint32(200+i), 9 // other lines of one file each time
+	}
+	rows := fold(st)
+	if got := shape(rows, st); got != "0 1 2 3-6/1x4" {
+		t.Fatalf("rows %s, want 0 1 2 3-6/1x4: three views outside the loop, four folded in it", got)
+	}
+	if last := rows[len(rows)-1]; !last.NumbersDiffer || last.NearDuplicates {
+		t.Errorf("the folded row: numbers differ %v, near-duplicates %v; want numbers only", last.NumbersDiffer, last.NearDuplicates)
+	}
+	other := steps("| A A")
+	other[0].NormKey, other[0].ShapeKey = 1, 9
+	other[1].NormKey, other[1].ShapeKey = 2, 8 // another file
+	if got := shape(fold(other), other); got != "0 1" {
+		t.Errorf("calls of other shapes in the loop: rows %s, want 0 1", got)
+	}
+}

@@ -178,7 +178,10 @@ func (run *Run) notes(row *Row) []string {
 		if row.Progress > 0 {
 			what += fmt.Sprintf(" (%d with a progress event)", row.Progress)
 		}
-		if row.NearDuplicates {
+		switch {
+		case row.NumbersDiffer:
+			what += "; args differ only in their numbers (shown as first logged)"
+		case row.NearDuplicates:
 			what += "; args differ only once normalised (near-duplicates, shown as first logged)"
 		}
 		notes = append(notes, what)

@@ -64,7 +64,10 @@ type Step struct {
 	Args    string
 	CallKey uint64 // tool and canonical args; 0 without a call
 	NormKey uint32 // tool and args once normalised (near-duplicates); 0 without args
-	Result  Result
+	// ShapeKey is the args with every run of digits masked (RA104's paging
+	// sweeps); 0 without args.
+	ShapeKey uint32
+	Result   Result
 	// Retrieved and Written are the memory ids read and written;
 	// WriteTags the tags of the writes (write_tags, else entry types).
 	Retrieved []string
@@ -114,6 +117,9 @@ type Row struct {
 	// NearDuplicates: the row folds calls whose args differ as logged but
 	// are equal once normalised (a request id, a timestamp, the case).
 	NearDuplicates bool
+	// NumbersDiffer: the row, in the loop, folds calls whose args differ
+	// in their numbers (a view of other lines of one file, another page).
+	NumbersDiffer bool
 	// Positions describes each step of the repeated block, over its
 	// repetitions (one position for an unfolded row).
 	Positions []Position
