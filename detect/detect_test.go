@@ -290,6 +290,24 @@ func TestErrorStormOnOneCallIsAnErrorStorm(t *testing.T) {
 	}
 }
 
+// A log that keeps only exit codes says a command failed, not how: five
+// different commands that each exit non-zero are an agent trying things,
+// while one command failing five times is a storm.
+func TestFailuresWithoutOutputAreTheSameOnlyWhenTheCallIs(t *testing.T) {
+	tries := newRun("tries")
+	for _, cmd := range []string{"pytest tests/a.py", "python -m pytest -x", "python runtests.py a", "python -m unittest a", "tox -e py"} {
+		tries.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"` + cmd + `"}},"tool_result":{"ok":false,"error_type":"EXIT_CODE"}`)
+	}
+	if res := one(t, detect.DefaultPolicy(), tries.text()); res.Verdict == detect.Runaway {
+		t.Fatalf("five different commands failing without output: %v %v %v", res.Verdict, res.RootCause, res.Signals)
+	}
+	again := newRun("again")
+	again.repeat(5, `"state":"ACT","tool_call":{"name":"bash","args":{"command":"make test"}},"tool_result":{"ok":false,"error_type":"EXIT_CODE"}`)
+	if res := one(t, detect.DefaultPolicy(), again.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm {
+		t.Fatalf("one command failing five times without output: %v %v %v", res.Verdict, res.RootCause, res.Signals)
+	}
+}
+
 func TestWasteIsCountedFromTheOnset(t *testing.T) {
 	r := newRun("waste").add(`"state":"PLAN","usage":{"prompt_tokens":10,"completion_tokens":0,"cost_usd":1}`)
 	for i := 0; i < 5; i++ {

@@ -172,10 +172,17 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 // tool, also two failures of one specific error type (an edit rejected, a
 // format error, a timeout), whose texts echo what the agent sent and so
 // differ with every attempt. Generic types (EXIT_CODE, ERROR, UNKNOWN)
-// name no failure in particular: their texts must match.
+// name no failure in particular: their texts must match. Two failures
+// that logged no output (a log that keeps only exit codes) give no text to
+// match: they are the same failure only when the calls are alike, the
+// same command failing again; different commands that each exit non-zero
+// are an agent trying things.
 func sameFailure(v *Run, a *analysis, i, j int, sameTool bool) bool {
 	if sameTool && v.ErrType[i] == v.ErrType[j] && !genericError[v.Names.ErrTypeName(v.ErrType[i])] {
 		return true
+	}
+	if v.Flags[i]&flagPayload == 0 && v.Flags[j]&flagPayload == 0 {
+		return v.likeCall(i, j, a.simBits)
 	}
 	return v.sameAnswer(i, j, a.simBits)
 }
