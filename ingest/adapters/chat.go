@@ -197,6 +197,10 @@ func (r *run) chatCall(s *schema.Step, tool string, args json.RawMessage, msgs [
 		// really ran in its reply: the reply knows what ran.
 		tool = msgs[reply].Name
 	}
+	if thinkTool(tool) {
+		setThought(s, args)
+		return
+	}
 	setRawCall(s, tool, args)
 	if st.stop != nil && st.stop(tool, args) {
 		s.State = schema.StateStop.String()

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -39,8 +40,8 @@ func TestOpenAIConversationSample(t *testing.T) {
 }
 
 // tau-bench's results: a JSON array of {task_id, trial, traj}, one run per
-// element named file[i]#task_id=N,trial=M; arguments written as a Python
-// repr are kept as a string; a search's "[]" is empty.
+// element named file[i]#task_id=N,trial=M; a call of the think tool is a
+// PLAN step; a search's "[]" is empty.
 func TestOpenAITauBenchSample(t *testing.T) {
 	const file = "tau-bench-results.json"
 	c := convert(t, OpenAIMessages, file, 1, true, readSample(t, "openai-messages/tau-bench-results.json"))
@@ -57,9 +58,10 @@ func TestOpenAITauBenchSample(t *testing.T) {
 	if s := c.step(t, loop, 12); s.State != schema.StateStop.String() || !contains(data(t, s), "###STOP###") {
 		t.Errorf("loop's last: %s %q", s.State, data(t, s))
 	}
-	think := c.step(t, ok, 8)
-	if tool(think) != "think" || !contains(args(t, think)["raw"].(string), "{'thought': ") {
-		t.Errorf("think: %s %s, want the repr kept as a string", tool(think), think.ToolCall.Args)
+	// The think tool obtains nothing and changes nothing: its call is the
+	// agent planning, its thought (here a Python repr) the step's reason.
+	if think := c.step(t, ok, 8); think.ToolCall != nil || think.State != schema.StatePlan.String() || !contains(reason(think), "Thinking of the next action") {
+		t.Errorf("think: %s %v %q, want a PLAN step without a call, its thought the reason", think.State, think.ToolCall, reason(think))
 	}
 	if s := c.step(t, ok, 10); result(s) != "ok empty" || s.Intent != searchIntent {
 		t.Errorf("empty search: %s intent %q", result(s), s.Intent)
@@ -157,5 +159,29 @@ func TestOpenAIRecognize(t *testing.T) {
 		if err := OpenAIMessages.Recognize(d); err != nil {
 			t.Errorf("%s: %v", doc, err)
 		}
+	}
+}
+
+// A trace's tool span named think is the agent planning too: a PLAN step
+// with its thought, between the calls it does not break.
+func TestThinkToolSpanIsAPlanStep(t *testing.T) {
+	out := "fare rules: no change"
+	spans := []Span{
+		{Run: "r", SpanID: "1", Start: 1, Kind: SpanTool, Tool: "get_fare", Args: json.RawMessage(`{"id":1}`), Output: &out},
+		{Run: "r", SpanID: "2", Start: 2, Kind: SpanTool, Tool: "think", Args: json.RawMessage(`{"thought":"the fare cannot change"}`), Output: new(string)},
+		{Run: "r", SpanID: "3", Start: 3, Kind: SpanTool, Tool: "get_fare", Args: json.RawMessage(`{"id":1}`), Output: &out},
+	}
+	var steps []*schema.Step
+	if err := AssembleRun(spans, false, func(s *schema.Step) error { steps = append(steps, s); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != 3 {
+		t.Fatalf("%d steps, want 3", len(steps))
+	}
+	if th := steps[1]; th.ToolCall != nil || th.ToolResult != nil || th.State != schema.StatePlan.String() || reason(th) != "the fare cannot change" {
+		t.Errorf("think span: %s call %v result %v reason %q, want a PLAN step with the thought", th.State, th.ToolCall, th.ToolResult, reason(th))
+	}
+	if tool(steps[0]) != "get_fare" || tool(steps[2]) != "get_fare" {
+		t.Errorf("the calls around it: %s, %s", tool(steps[0]), tool(steps[2]))
 	}
 }

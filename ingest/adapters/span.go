@@ -195,6 +195,11 @@ func AssembleRun(spans []Span, strip bool, emit func(*schema.Step) error) error 
 			if len(args) == 0 {
 				args = json.RawMessage("{}")
 			}
+			if thinkTool(tool) {
+				setThought(s, args)
+				s.Usage = takeUsage(&usage)
+				continue
+			}
 			setRawCall(s, tool, args)
 			search := sp.Kind == SpanRetriever || isSearch(tool)
 			if search {

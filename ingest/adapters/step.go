@@ -131,6 +131,29 @@ func setCall(s *schema.Step, tool string, args any) {
 	s.ToolCall = &schema.ToolCall{Name: tool, Args: raw}
 }
 
+// thinkTool reports whether a tool only lets the model reason: a tool named
+// think (tau-bench's and Anthropic's, which say of it "it will not obtain
+// new information or change the database"). Its call is the agent
+// planning, as OpenHands' think action is.
+func thinkTool(tool string) bool { return strings.EqualFold(strings.TrimSpace(tool), "think") }
+
+// setThought makes s the PLAN step a think tool's call is, its thought the
+// step's reason: no call, no result, and so never progress. Args that are
+// not JSON (tau-bench logs some as a Python repr) are the thought as
+// written.
+func setThought(s *schema.Step, args json.RawMessage) {
+	s.State = schema.StatePlan.String()
+	var a struct {
+		Thought string `json:"thought"`
+	}
+	switch {
+	case json.Unmarshal(args, &a) == nil && strings.TrimSpace(a.Thought) != "":
+		setReason(s, a.Thought)
+	case !json.Valid(args):
+		setReason(s, string(args))
+	}
+}
+
 // setRawCall records a tool call whose args are already JSON. Args that do
 // not parse (models write broken JSON) are kept as a string, so the call is
 // still compared by what was asked.
