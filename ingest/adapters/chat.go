@@ -184,7 +184,7 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				// Talking to the user is an action whose result is the
 				// user's answer: the same question asked again and
 				// answered alike is a loop like any other.
-				r.setMessage(s, content, text(msgs[i+1].Content))
+				r.setMessage(s, content, text(msgs[i+1].Content), "")
 			}
 		}
 	}

@@ -388,12 +388,13 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 	case "message":
 		setReason(s, e.content)
 		if obs != nil {
-			r.setMessage(s, e.content, obs.content)
+			errType := ""
 			if ohContinueNudge(obs.content) {
 				// The turn had no tool call, and the harness said so: a
 				// format error, as mini-swe-agent's "No tool calls found".
-				r.setResult(s, obs.content, "FORMAT_ERROR", false)
+				errType = "FORMAT_ERROR"
 			}
+			r.setMessage(s, e.content, obs.content, errType)
 		}
 		return
 	case "think":

@@ -187,21 +187,22 @@ func setResult(s *schema.Step, text, errType string, empty bool) {
 const MessageTool = "message"
 
 // setMessage records a message to the user as a call whose result is the
-// user's reply.
-func setMessage(s *schema.Step, content, reply string) {
+// user's reply; errType, when set, says the reply rejected the turn (a
+// harness's nudge after a turn without a tool call).
+func setMessage(s *schema.Step, content, reply, errType string) {
 	if s.State == "" {
 		s.State = schema.StateAct.String()
 	}
 	setCall(s, MessageTool, map[string]string{"text": content})
-	setResult(s, reply, "", false)
+	setResult(s, reply, errType, false)
 }
 
 // setMessage is setMessage without the reply when the output is stripped.
-func (r *run) setMessage(s *schema.Step, content, reply string) {
+func (r *run) setMessage(s *schema.Step, content, reply, errType string) {
 	if r.strip {
 		reply = ""
 	}
-	setMessage(s, content, reply)
+	setMessage(s, content, reply, errType)
 }
 
 // setReason keeps the agent's words for the step (a thought, a message),
