@@ -42,8 +42,6 @@ type analysis struct {
 	// kept from run to run so a run's calls allocate no chains.
 	chains  []callChain
 	chainOf map[uint64]int32
-	// pageArgs is runPagingLoop's set of the exact args of the sweep it reads.
-	pageArgs map[uint64]bool
 }
 
 func newAnalysis() *analysis {
@@ -55,7 +53,6 @@ func newAnalysis() *analysis {
 		counts:     map[uint64]int64{},
 		winCnt:     map[uint64]int64{},
 		chainOf:    map[uint64]int32{},
-		pageArgs:   map[uint64]bool{},
 	}
 }
 

@@ -42,40 +42,25 @@ func runPagingLoop(v *Run, a *analysis, p *Policy) *hit {
 	}
 	var best *sweep
 	bestSev := Healthy
-	var cur sweep
-	seen := a.pageArgs
-	end := func() {
-		if cur.calls == 0 || !cur.paging() {
-			return
-		}
-		if sev := severityFor(int64(cur.calls), p.PagingSuspicious, p.PagingRunaway); sev > bestSev {
-			s := cur
-			best, bestSev = &s, sev
-		}
-	}
-	var tool int32
-	var shape uint32
-	for _, i := range a.calls {
-		if cur.calls > 0 && v.Shape[i] != 0 && v.Tool[i] == tool && v.Shape[i] == shape {
-			cur.calls++
-			cur.last = i
-			if !seen[v.Args[i]] {
-				seen[v.Args[i]] = true
-				cur.distinct++
+	calls := a.calls
+	for k := 0; k < len(calls); {
+		first := calls[k]
+		end := k + 1
+		if v.Shape[first] != 0 { // args not logged: no shape, no sweep
+			for end < len(calls) && v.Tool[calls[end]] == v.Tool[first] && v.Shape[calls[end]] == v.Shape[first] {
+				end++
 			}
-			continue
 		}
-		end()
-		cur = sweep{}
-		clear(seen)
-		if v.Shape[i] == 0 {
-			continue // args not logged: no shape, no sweep
+		// Only a sweep long enough to be a finding is worth its args
+		// counted: most calls start a sweep of one.
+		if n := end - k; n >= p.PagingSuspicious {
+			cur := sweep{first: first, last: calls[end-1], calls: n, distinct: distinctArgs(v, calls[k:end])}
+			if sev := severityFor(int64(n), p.PagingSuspicious, p.PagingRunaway); cur.paging() && sev > bestSev {
+				best, bestSev = &cur, sev
+			}
 		}
-		tool, shape = v.Tool[i], v.Shape[i]
-		cur = sweep{first: i, last: i, calls: 1, distinct: 1}
-		seen[v.Args[i]] = true
+		k = end
 	}
-	end()
 	if best == nil {
 		return nil
 	}
