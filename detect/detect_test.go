@@ -363,3 +363,39 @@ func TestNearDuplicateCallsAndPagination(t *testing.T) {
 		t.Fatalf("request_id not volatile: %v", r.Findings)
 	}
 }
+
+// Fixing one compile error after another is progress; rebuilding into the
+// same compile error with no change between is a storm.
+func TestCompileErrorsAfterEditsAreProgress(t *testing.T) {
+	build := func(r *runBuilder, msg string) {
+		r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"cargo build"}},"tool_result":{"ok":false,"error_type":"COMPILE_ERROR","data":` + jsonString(msg) + `}`)
+	}
+	fixing := newRun("fixing")
+	for k, msg := range []string{
+		"error[E0425]: cannot find value `cfg` in this scope\n --> src/lib.rs:12:9",
+		"error[E0308]: mismatched types: expected `u32`, found `i64`\n --> src/lib.rs:14:20",
+		"error[E0599]: no method named `parse_all` found for struct `Reader`\n --> src/lib.rs:30:11",
+		"error[E0382]: borrow of moved value: `buf`\n --> src/lib.rs:41:5",
+		"error[E0277]: the trait bound `Token: Clone` is not satisfied\n --> src/lib.rs:52:14",
+		"error[E0061]: this function takes 2 arguments but 1 argument was supplied\n --> src/lib.rs:60:3",
+	} {
+		fixing.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"edit","args":{"path":"src/lib.rs","new":"fix %d"}},"tool_result":{"ok":true,"data":"edited src/lib.rs (%d)"}`, k, k))
+		build(fixing, msg)
+	}
+	if res := one(t, detect.DefaultPolicy(), fixing.text()); res.Verdict == detect.Runaway {
+		t.Fatalf("a different compile error after each edit: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
+	}
+	stuck := newRun("stuck")
+	stuck.add(`"state":"ACT","tool_call":{"name":"edit","args":{"path":"src/lib.rs","new":"fix"}},"tool_result":{"ok":true,"data":"edited src/lib.rs"}`)
+	for range 5 {
+		build(stuck, "error[E0425]: cannot find value `cfg` in this scope\n --> src/lib.rs:12:9")
+	}
+	if res := one(t, detect.DefaultPolicy(), stuck.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm {
+		t.Fatalf("the same compile error at every rebuild: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -67,6 +67,18 @@ func mentionsTime(line string) bool {
 var (
 	reTracebackEnd  = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure))(?::|$)`)
 	reCompilerError = regexp.MustCompile(`(?m)^[^\s:]+:\d+(?::\d+)?: (?:fatal )?error:`)
+	reRustError     = regexp.MustCompile(`(?m)^error(?:\[E\d{4}\])?: .*\n\s*--> \S+:\d+:\d+\s*$|^error: could not compile `)
+	reTSError       = regexp.MustCompile(`(?m)(?:^|\s)error TS\d{4,5}: `)
+	reGoBuildHeader = regexp.MustCompile(`(?m)^# \S+(?: \[\S+\])?\s*$`)
+	reGoBuildError  = regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: \S`)
+	reJVMBuildError = regexp.MustCompile(`(?m)^\[ERROR\] (?:COMPILATION ERROR|.*\.java:\[\d+,\d+\] )|^e: \S+\.kts?:\d+:\d+|^> Compilation failed|^Execution failed for task '\S*:compile\w*'`)
+	reMakeFailed    = regexp.MustCompile(`(?m)^make(?:\[\d+\])?: \*\*\* .*Error \d+\s*$`)
+	reBuildFailed   = regexp.MustCompile(`(?m)^CMake Error\b|^collect2: error: ld returned \d+ exit status|^\S*ld(?:\.\w+)?: error: `)
+	reJavaUncaught  = regexp.MustCompile(`(?m)^Exception in thread "[^"]*" ([\w.$]+)`)
+	reNodeVersion   = regexp.MustCompile(`^Node\.js v\d+\.\d+\.\d+$`)
+	reNodeThrown    = regexp.MustCompile(`(?m)^(\w*(?:Error|Exception))(?:: .*)?\n\s+at \S`)
+	reGoPanic       = regexp.MustCompile(`(?m)^panic: .*(?:\n.*)*?\ngoroutine \d+ \[`)
+	reRustPanic     = regexp.MustCompile(`(?m)^thread '[^']*' panicked at `)
 	reHTTPStatus    = regexp.MustCompile(`(?m)^HTTP/\d(?:\.\d)? ([45]\d\d)\b`)
 	reNotFoundCmd   = regexp.MustCompile(`(?m)(?:command not found|: not found)$`)
 	reNoSuchFile    = regexp.MustCompile(`(?m)No such file or directory['")]*\s*$`)
@@ -74,6 +86,17 @@ var (
 	reTimedOut      = regexp.MustCompile(`(?i)\b(?:timed out|timeout expired|time limit exceeded)\b`)
 	reEmptyPhrase   = regexp.MustCompile(`(?i)^(?:no (?:matches|results|files?|entries|items|records|documents|hits)(?: were)? found|no match(?:es)? for|found 0 (?:matches|results|files)|0 (?:matches|results) found|did not find any|nothing found|no results)\b`)
 )
+
+// containsAny is the fixed-string test a rule makes before its regular
+// expression reads the whole output.
+func containsAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
 
 // OutputRules are the generic rules, shared by every adapter. Format-specific
 // rules (an editor's "edit rejected" message) come before them in each
@@ -117,9 +140,73 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "compiler-error", ErrorType: "COMPILE_ERROR",
-		Doc: "a line `FILE:LINE[:COL]: error:` (gcc, clang, go, javac style)",
+		Doc: "a line `FILE:LINE[:COL]: error:` (gcc, clang, javac style)",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, " error:") && reCompilerError.MatchString(o.text)
+		},
+	},
+	{
+		Name: "rust-error", ErrorType: "COMPILE_ERROR",
+		Doc: "rustc's diagnostic, a line `error[E0308]: ...` or `error: ...` followed by ` --> FILE:LINE:COL`, or cargo's `error: could not compile`",
+		match: func(o *output) (string, bool) {
+			return "", strings.Contains(o.text, "error") && reRustError.MatchString(o.text)
+		},
+	},
+	{
+		Name: "typescript-error", ErrorType: "COMPILE_ERROR",
+		Doc: "tsc's `error TS2322:` (`src/a.ts(3,5): error TS2322: ...`, `src/a.ts:3:5 - error TS2322: ...`)",
+		match: func(o *output) (string, bool) {
+			return "", strings.Contains(o.text, "error TS") && reTSError.MatchString(o.text)
+		},
+	},
+	{
+		Name: "go-build-error", ErrorType: "COMPILE_ERROR",
+		Doc: "the go tool's package header `# PACKAGE` and a line `FILE.go:LINE:COL: message` (go build, go run, go test, go vet)",
+		match: func(o *output) (string, bool) {
+			return "", strings.Contains(o.text, ".go:") && reGoBuildError.MatchString(o.text) && reGoBuildHeader.MatchString(o.text)
+		},
+	},
+	{
+		Name: "jvm-build-error", ErrorType: "COMPILE_ERROR",
+		Doc: "Maven's `[ERROR] COMPILATION ERROR` or `[ERROR] FILE.java:[LINE,COL] ...`, kotlinc's `e: FILE.kt:LINE:COL`, Gradle's `> Compilation failed` or `Execution failed for task ':compileJava'`",
+		match: func(o *output) (string, bool) {
+			return "", containsAny(o.text, "[ERROR]", "e: ", "> Compilation failed", "Execution failed") && reJVMBuildError.MatchString(o.text)
+		},
+	},
+	{
+		Name: "build-failed", ErrorType: "BUILD_FAILED",
+		Doc: "`CMake Error`, or the linker's `collect2: error: ld returned 1 exit status` or `ld: error:`",
+		match: func(o *output) (string, bool) {
+			return "", containsAny(o.text, "CMake Error", "error") && reBuildFailed.MatchString(o.text)
+		},
+	},
+	{
+		Name: "make-failed", ErrorType: "EXIT_CODE",
+		Doc: "make's `make: *** [TARGET] Error N`: a recipe exited non-zero, which says no more than an exit code",
+		match: func(o *output) (string, bool) {
+			return "", strings.Contains(o.text, "***") && reMakeFailed.MatchString(o.text)
+		},
+	},
+	{
+		Name: "uncaught-exception", ErrorType: "<exception class> or PANIC",
+		Doc: "a program died of an exception: Java's `Exception in thread \"main\" CLASS`, Node's `CLASS: message` and `    at ...` frames above a last line `Node.js vN.N.N` (the error type is the class); Go's `panic:` with its `goroutine N [` dump, Rust's `thread '...' panicked at` (PANIC)",
+		match: func(o *output) (string, bool) {
+			if !containsAny(o.text, "Exception in thread", "Node.js v", "panic") {
+				return "", false
+			}
+			if m := reJavaUncaught.FindStringSubmatch(o.text); m != nil {
+				return m[1], true
+			}
+			if reNodeVersion.MatchString(o.last) {
+				if m := reNodeThrown.FindStringSubmatch(o.text); m != nil {
+					return m[1], true
+				}
+				return "EXCEPTION", true
+			}
+			if reGoPanic.MatchString(o.text) || reRustPanic.MatchString(o.text) {
+				return "PANIC", true
+			}
+			return "", false
 		},
 	},
 	{
