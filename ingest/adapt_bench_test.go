@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -51,6 +52,7 @@ var adaptBenchFormats = []struct {
 	{"openhands", sync.OnceValues(openHandsBenchCorpus)},
 	{"openai-messages", sync.OnceValues(openAIBenchCorpus)},
 	{"anthropic-messages", sync.OnceValues(claudeCodeBenchCorpus)},
+	{"codex", sync.OnceValues(codexBenchCorpus)},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
 	{"langfuse", sync.OnceValues(func() (*adaptCorpus, error) { return sampleBenchCorpus("langfuse", "loop.ndjson") })},
 	{"langsmith", sync.OnceValues(func() (*adaptCorpus, error) {
@@ -771,6 +773,79 @@ func claudeCodeBenchSession(i int) (string, []byte) {
 		user([]any{res}, map[string]any{"toolUseResult": map[string]any{"stdout": result, "stderr": "", "interrupted": false, "isImage": false}})
 	}
 	return fmt.Sprintf("claude/projects/-home-dev-src-%s/%s.jsonl", repo.name, session), out.Bytes()
+}
+
+// codexBenchCorpus is Codex CLI runs, one `codex exec --json` stream per
+// file: a reasoning item before each action, commands as item.started and
+// item.completed with their output, patches as file_change items, the
+// answer, the turn's usage. Every file is read whole, as one run.
+func codexBenchCorpus() (*adaptCorpus, error) {
+	c := &adaptCorpus{}
+	for i := 0; c.bytes < adaptBenchBytes; i++ {
+		name, raw := codexBenchRun(i)
+		d, err := adapters.ParseLines(name, 1, raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		if f, err := adapters.Detect(d); f != adapters.Codex || !f.Transcript(d) {
+			return nil, fmt.Errorf("%s: detected as %v (%v), not a Codex stream", name, f, err)
+		}
+		n := 0
+		if err := adapters.Codex.Convert(d, func(*schema.Step) error { n++; return nil }); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		c.add(name, raw, n)
+	}
+	return c, nil
+}
+
+func codexBenchRun(i int) (string, []byte) {
+	g := newBenchText(0x0d000000 + uint64(i))
+	repo := benchRepos[i%len(benchRepos)]
+	root := fmt.Sprintf("/workspace/%s", repo.name)
+	task := g.task(i, root)
+	var out bytes.Buffer
+	line := func(v map[string]any) {
+		out.Write(benchJSON(v, ""))
+		out.WriteByte('\n')
+	}
+	item := 0
+	nextID := func() string { item++; return fmt.Sprintf("item_%d", item-1) }
+	thread := fmt.Sprintf("%08x-%04x-7%03x-%04x-%012x", g.r.Uint32(), g.r.IntN(1<<16), g.r.IntN(1<<12), g.r.IntN(1<<16), g.r.Uint64()&(1<<48-1))
+	line(map[string]any{"type": "thread.started", "thread_id": thread})
+	line(map[string]any{"type": "turn.started"})
+	command := func(cmd, output string, exit int) {
+		id := nextID()
+		started := map[string]any{"id": id, "type": "command_execution", "command": "/bin/bash -lc " + strconv.Quote(cmd), "aggregated_output": "", "exit_code": nil, "status": "in_progress"}
+		line(map[string]any{"type": "item.started", "item": started})
+		status := "completed"
+		if exit != 0 {
+			status = "failed"
+		}
+		done := map[string]any{"id": id, "type": "command_execution", "command": started["command"], "aggregated_output": output, "exit_code": exit, "status": status}
+		line(map[string]any{"type": "item.completed", "item": done})
+	}
+	for _, t := range g.turns(task, g.n(40, 55)) {
+		line(map[string]any{"type": "item.completed", "item": map[string]any{"id": nextID(), "type": "reasoning", "text": "**" + g.sentence() + "**\n\n" + t.thought}})
+		switch t.kind {
+		case turnView:
+			command(fmt.Sprintf("sed -n '%d,%dp' %s", t.from, t.from+len(t.lines)-1, t.path), strings.Join(t.lines, "\n")+"\n", 0)
+		case turnGrep, turnFind:
+			command("grep -rn "+g.ident()+" "+root, t.out, min(len(t.out), 1)^1)
+		case turnCreate, turnEdit:
+			status := "completed"
+			if t.failed {
+				status = "failed"
+			}
+			line(map[string]any{"type": "item.completed", "item": map[string]any{"id": nextID(), "type": "file_change", "changes": []any{map[string]any{"path": t.path, "kind": "update"}}, "status": status}})
+		case turnRun, turnTest:
+			command(t.cmd, t.out, t.exit)
+		case turnSubmit:
+			line(map[string]any{"type": "item.completed", "item": map[string]any{"id": nextID(), "type": "agent_message", "text": t.thought}})
+		}
+	}
+	line(map[string]any{"type": "turn.completed", "usage": map[string]any{"input_tokens": g.n(200000, 900000), "cached_input_tokens": g.n(150000, 800000), "output_tokens": g.n(2000, 12000)}})
+	return fmt.Sprintf("codex/%s/%s.events.jsonl", repo.name, thread), out.Bytes()
 }
 
 // --- (d) OpenAI chat conversations in a JSON array (tau-bench results) ---

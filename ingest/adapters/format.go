@@ -58,6 +58,7 @@ var Registry = []*Format{
 	Langfuse,
 	LangSmith,
 	OpenAIAgents,
+	Codex,
 }
 
 // Lookup returns the format with the given name, or nil.

@@ -30,6 +30,9 @@ var sampleDocs = []struct {
 	{"anthropic-messages/claude-code-session.ndjson", 1, AnthropicMessages},
 	{"anthropic-messages/claude-code-session.ndjson", 2, AnthropicMessages},
 	{"anthropic-messages/claude-code-edit-loop.ndjson", 1, AnthropicMessages},
+	{"codex/healthy-fix.ndjson", 1, Codex},
+	{"codex/healthy-fix.ndjson", 4, Codex},
+	{"codex/tsc-error-loop.ndjson", 1, Codex},
 }
 
 func sampleDoc(t testing.TB, rel string, line int) *Doc {
@@ -158,7 +161,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,otlp,langfuse,langsmith,openai-agents" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,otlp,langfuse,langsmith,openai-agents,codex" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

@@ -101,3 +101,11 @@ func FuzzAnthropicMessages(f *testing.F) {
 		[]byte("{\"type\": \"assistant\", \"sessionId\": \"s\", \"isSidechain\": true, \"isApiErrorMessage\": true, \"message\": {\"id\": \"m\", \"role\": \"assistant\", \"usage\": {\"input_tokens\": -1, \"output_tokens\": 1e300}}}\n{\"type\": \"assistant\", \"parentUuid\": \"u\", \"isSidechain\": true, \"message\": {\"id\": \"m\", \"content\": [{\"type\": \"tool_use\"}]}}"),
 	)
 }
+
+func FuzzCodex(f *testing.F) {
+	fuzzFormat(f, Codex,
+		readSample(f, "codex/healthy-fix.ndjson"),
+		readSample(f, "codex/tsc-error-loop.ndjson"),
+		[]byte("{\"type\":\"item.started\",\"item\":{\"id\":\"a\",\"type\":\"file_change\",\"changes\":[{\"path\":7}]}}\n{\"type\":\"item.completed\",\"item\":{\"id\":\"a\",\"type\":\"command_execution\",\"exit_code\":1e400,\"command\":\"sh -c '\"}}\n{\"type\":\"thread.started\",\"thread_id\":\"\"}"),
+	)
+}

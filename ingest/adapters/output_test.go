@@ -19,6 +19,7 @@ var formatRules = map[string][]OutputRule{
 	"langfuse":           nil,
 	"langsmith":          nil,
 	"openai-agents":      nil,
+	"codex":              nil,
 }
 
 // chatDoc is an OpenAI conversation whose assistant calls tool with args

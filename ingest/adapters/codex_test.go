@@ -1,0 +1,246 @@
+package adapters
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// codexStream reads a Codex event stream, as ingest reads such a file:
+// whole, its first line saying what it is.
+func codexStream(t *testing.T, file string, raw []byte) *converted {
+	t.Helper()
+	first, err := ParseDoc(file, 1, false, nonBlankLines(raw)[0])
+	if err != nil || !Codex.Transcript(first) {
+		t.Fatalf("%s: its first line does not start a Codex stream (%v)", file, err)
+	}
+	d, err := ParseLines(file, 1, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err := Detect(d); err != nil || f != Codex {
+		t.Fatalf("Detect: %v %v", f, err)
+	}
+	c := newConverted()
+	if err := ConvertDoc(Codex, d, c.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// The healthy sample: a step is the line that began its item; the
+// reasoning before an action is its reason; the shell wrapper is taken
+// off; the failed test run fails by its exit code; the last message is
+// the answer; the turn's tokens are shared among the calls.
+func TestCodexHealthySample(t *testing.T) {
+	const file = "healthy-fix.ndjson"
+	c := codexStream(t, file, readSample(t, "codex/"+file))
+	run := file + "#0199a3c1-7e52-7a10-9d4e-5b1f2c8e4a01"
+	if fmt.Sprint(c.runs) != fmt.Sprint([]string{run}) {
+		t.Fatalf("runs %q", c.runs)
+	}
+	if got := fmt.Sprint(c.numbers(run)); got != "[3 5 8 9 12 13 15]" {
+		t.Fatalf("steps %s", got)
+	}
+	grep := c.step(t, run, 3)
+	if tool(grep) != "shell" || args(t, grep)["command"] != `grep -rn "formatDate" src --include='*.ts'` || grep.Intent != searchIntent ||
+		!strings.HasPrefix(reason(grep), "**Locating the date formatter**") || result(grep) != "ok" {
+		t.Errorf("grep: %s %v %q %q %s", tool(grep), args(t, grep), grep.Intent, reason(grep), result(grep))
+	}
+	patch := c.step(t, run, 8)
+	if tool(patch) != "apply_patch" || data(t, patch) != "update src/utils/date.ts\n" || fmt.Sprint(patch.Artifacts) != "[codex-item:item_4]" {
+		t.Errorf("patch: %s %q %v", tool(patch), data(t, patch), patch.Artifacts)
+	}
+	if s := c.step(t, run, 9); result(s) != "error EXIT_CODE" || !strings.HasPrefix(data(t, s), "FAIL src/utils/date.test.ts") {
+		t.Errorf("failing test: %s %q", result(s), data(t, s))
+	}
+	if s := c.step(t, run, 13); result(s) != "ok" {
+		t.Errorf("passing test: %s", result(s))
+	}
+	if last := c.step(t, run, 15); last.State != schema.StateStop.String() || last.ToolCall != nil || !strings.HasPrefix(reason(last), "formatDate now uses local time") {
+		t.Errorf("answer: %s %v %q", last.State, last.ToolCall, reason(last))
+	}
+	prompt, completion, _, n := usageSum(c, run)
+	if prompt != 48210 || completion != 1830 || n != 6 {
+		t.Errorf("usage %d+%d on %d steps, want the turn's 48210+1830 on the 6 calls", prompt, completion, n)
+	}
+}
+
+// The looping sample: the same TypeScript compile error at every build.
+func TestCodexLoopSample(t *testing.T) {
+	const file = "tsc-error-loop.ndjson"
+	c := codexStream(t, file, readSample(t, "codex/"+file))
+	run := file + "#0199a3c4-11d0-7c33-8a0e-2f6b9d1c7e02"
+	builds := 0
+	for _, s := range c.steps {
+		if tool(s) == "shell" && strings.HasPrefix(fmt.Sprint(args(t, s)["command"]), "npx tsc") {
+			builds++
+			if result(s) != "error COMPILE_ERROR" || s.RunID != run {
+				t.Errorf("step %d: %s", *s.Step, result(s))
+			}
+		}
+	}
+	if builds != 6 {
+		t.Errorf("%d builds, want 6", builds)
+	}
+}
+
+// What the samples do not show: MCP results and errors, a declined
+// command, a patch that did not apply, a plan, a web search, an item
+// started and never completed (the run was killed mid-call), the stream's
+// own errors, and a second thread in one file.
+func TestCodexItems(t *testing.T) {
+	lines := []string{
+		`{"type":"thread.started","thread_id":"t1"}`, // 0
+		`{"type":"turn.started"}`,
+		`{"type":"item.completed","item":{"id":"item_0","type":"mcp_tool_call","server":"docs","tool":"search_docs","arguments":{"q":"retry"},"result":{"content":[{"type":"text","text":"retry.md: backoff"}]},"error":null,"status":"completed"}}`,
+		`{"type":"item.completed","item":{"id":"item_1","type":"mcp_tool_call","server":"docs","tool":"search_docs","arguments":{"q":"x"},"result":null,"error":{"message":"tool call timed out after 120s"},"status":"failed"}}`,
+		`{"type":"item.completed","item":{"id":"item_2","type":"command_execution","command":"rm -rf /","aggregated_output":"","exit_code":null,"status":"declined"}}`,
+		`{"type":"item.completed","item":{"id":"item_3","type":"file_change","changes":[{"path":"a.ts","kind":"update"}],"status":"failed"}}`, // 5
+		`{"type":"item.completed","item":{"id":"item_4","type":"todo_list","items":[{"text":"read","completed":true},{"text":"fix","completed":false}]}}`,
+		`{"type":"item.completed","item":{"id":"item_5","type":"web_search","query":"tsc TS2307"}}`,
+		`{"type":"error","message":"stream error: exceeded retry limit, last status: 429 Too Many Requests"}`,
+		`{"type":"item.started","item":{"id":"item_6","type":"command_execution","command":"bash -lc 'npm test'","aggregated_output":"","exit_code":null,"status":"in_progress"}}`,
+		`{"type":"turn.failed","error":{"message":"Rate limit reached for gpt-5"}}`, // 10
+		`{"type":"thread.started","thread_id":"t2"}`,
+		`{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"done"}}`,
+	}
+	c := codexStream(t, "c.jsonl", []byte(strings.Join(lines, "\n")+"\n"))
+	r1, r2 := "c.jsonl#t1", "c.jsonl#t2"
+	if fmt.Sprint(c.runs) != fmt.Sprint([]string{r1, r2}) {
+		t.Fatalf("runs %q", c.runs)
+	}
+	for n, want := range map[int64]struct{ tool, result string }{
+		2:  {"search_docs", "ok"},
+		3:  {"search_docs", "error TIMEOUT"},
+		4:  {"shell", "error REJECTED"},
+		5:  {"apply_patch", "error EDIT_REJECTED"},
+		7:  {"web_search", "none"},
+		8:  {"model", "error RATE_LIMIT"},
+		9:  {"shell", "none"},
+		10: {"model", "error RATE_LIMIT"},
+	} {
+		if s := c.step(t, r1, n); tool(s) != want.tool || result(s) != want.result {
+			t.Errorf("step %d: %s %s, want %v", n, tool(s), result(s), want)
+		}
+	}
+	if s := c.step(t, r1, 2); data(t, s) != "retry.md: backoff" || s.Intent != searchIntent {
+		t.Errorf("mcp result %q intent %q", data(t, s), s.Intent)
+	}
+	if s := c.step(t, r1, 5); len(s.Artifacts) != 0 {
+		t.Errorf("a patch that did not apply made %v", s.Artifacts)
+	}
+	if s := c.step(t, r1, 6); s.State != schema.StatePlan.String() || s.ToolCall != nil || reason(s) != "[x] read\n[ ] fix" {
+		t.Errorf("plan: %s %v %q", s.State, s.ToolCall, reason(s))
+	}
+	if s := c.step(t, r1, 9); args(t, s)["command"] != "npm test" {
+		t.Errorf("unfinished command: %v", args(t, s))
+	}
+	if s := c.step(t, r2, 12); s.State != schema.StateStop.String() {
+		t.Errorf("second thread's answer: %s", s.State)
+	}
+}
+
+// Two patches of one file look alike in the stream, which does not carry
+// their content: each is its own call and new work, so a long run of
+// edits is never read as one edit repeated.
+func TestCodexPatchesAreNeverTheSameCall(t *testing.T) {
+	lines := []string{`{"type":"thread.started","thread_id":"t"}`}
+	for k := range 6 {
+		lines = append(lines, fmt.Sprintf(`{"type":"item.completed","item":{"id":"item_%d","type":"file_change","changes":[{"path":"src/a.ts","kind":"update"}],"status":"completed"}}`, k))
+	}
+	c := codexStream(t, "p.jsonl", []byte(strings.Join(lines, "\n")))
+	seen := map[string]bool{}
+	for _, s := range c.steps {
+		a := string(s.ToolCall.Args)
+		if seen[a] || len(s.Artifacts) != 1 {
+			t.Errorf("step %d: args %s artifacts %v", *s.Step, a, s.Artifacts)
+		}
+		seen[a] = true
+	}
+}
+
+func TestUnwrapShell(t *testing.T) {
+	for in, want := range map[string]string{
+		`/bin/bash -lc "grep -rn \"x\" src | head -n 5"`: `grep -rn "x" src | head -n 5`,
+		`bash -lc 'echo '\''hi'\'''`:                     `echo 'hi'`,
+		`/usr/bin/zsh -c "echo \$HOME"`:                  `echo $HOME`,
+		`npm test`:                                       `npm test`,
+		`/bin/bash script.sh`:                            `/bin/bash script.sh`,
+		`bash -lc "unterminated`:                         `bash -lc "unterminated`,
+	} {
+		if got := unwrapShell(in); got != want {
+			t.Errorf("unwrapShell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// A line that is not an event of the stream is left out of the run and
+// rejected at its line; the rest of the run is read.
+func TestCodexMalformedLine(t *testing.T) {
+	raw := "{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n{\"type\":\"item.completed\",\"item\":7}\n{\"type\":\"item.completed\",\"item\":{\"id\":\"item_1\",\"type\":\"agent_message\",\"text\":\"ok\"}}\n"
+	d, err := ParseLines("m.jsonl", 1, []byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newConverted()
+	if err := ConvertDoc(Codex, d, c.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Skipped) != 1 || d.Skipped[0].Line != 2 || d.Skipped[0].Reason != `"item": not a JSON object` {
+		t.Errorf("skipped %+v", d.Skipped)
+	}
+	if got := fmt.Sprint(c.numbers("m.jsonl#t")); got != "[2]" {
+		t.Errorf("steps %s", got)
+	}
+	for _, doc := range []string{`{"type":"error","message":"x"}`, `{"type":"turn.started","extra":1}`, `{"type":"item.completed","item":{"type":"reasoning"}}`} {
+		d, _ := ParseDoc("x", 1, false, []byte(doc))
+		if err := Codex.Recognize(d); err == nil {
+			t.Errorf("%s taken for a Codex event", doc)
+		}
+	}
+}
+
+// The stream does not log the polls of a running command (write_stdin),
+// only the agent's reasoning between them. A command that finished by
+// itself was waited on: its turns are no steps. One given up on (no exit
+// code, or the agent moved on first) got nothing from its polls: each turn
+// is a poll, a step.
+func TestCodexWaitsOnACommand(t *testing.T) {
+	start := func(id, cmd string) string {
+		return `{"type":"item.started","item":{"id":"` + id + `","type":"command_execution","command":"` + cmd + `","aggregated_output":"","exit_code":null,"status":"in_progress"}}`
+	}
+	done := func(id, cmd, out, exit string) string {
+		return `{"type":"item.completed","item":{"id":"` + id + `","type":"command_execution","command":"` + cmd + `","aggregated_output":"` + out + `","exit_code":` + exit + `,"status":"completed"}}`
+	}
+	turn := func(k int) string {
+		return fmt.Sprintf(`{"type":"item.completed","item":{"id":"r%d","type":"reasoning","text":"**Waiting for test output**"}}`, k)
+	}
+	lines := []string{`{"type":"thread.started","thread_id":"t"}`, start("build", "yarn build")} // 1
+	for k := range 3 {
+		lines = append(lines, turn(k)) // 2-4
+	}
+	lines = append(lines, done("build", "yarn build", "Done in 98.2s.", "0"), start("test", "yarn test")) // 5, 6
+	for k := range 5 {
+		lines = append(lines, turn(10+k)) // 7-11
+	}
+	lines = append(lines, `{"type":"item.completed","item":{"id":"m","type":"agent_message","text":"Tests hang; stopping."}}`, done("test", "yarn test", "", "null")) // 12, 13
+	c := codexStream(t, "w.jsonl", []byte(strings.Join(lines, "\n")))
+	run := "w.jsonl#t"
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 6 7 8 9 10 11 12]" {
+		t.Fatalf("steps %s", got)
+	}
+	if s := c.step(t, run, 1); result(s) != "ok" || data(t, s) != "Done in 98.2s." {
+		t.Errorf("the build waited on: %s %q", result(s), data(t, s))
+	}
+	for n := int64(7); n <= 11; n++ {
+		if s := c.step(t, run, n); tool(s) != "write_stdin" || args(t, s)["command"] != "yarn test" || result(s) != "ok" || reason(s) != "**Waiting for test output**" {
+			t.Errorf("poll %d: %s %v %s %q", n, tool(s), args(t, s), result(s), reason(s))
+		}
+	}
+	if s := c.step(t, run, 12); s.State != schema.StateStop.String() {
+		t.Errorf("answer: %s", s.State)
+	}
+}
