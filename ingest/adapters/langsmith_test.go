@@ -461,7 +461,7 @@ func TestLangSmithShapes(t *testing.T) {
 		t.Errorf("run %q, want the metadata's conversation_id", run)
 	}
 	for n, w := range []struct{ state, tool, result, reason string }{
-		{"ACT", "search_kb", "ok", "Searching."},
+		{"ACT", "search_kb", "ok empty", "Searching."}, // a search whose hits are none (empty-json-search)
 		{"ACT", "kb", "ok empty", ""},
 		{"ACT", "open_ticket", "error CONNECTIONERROR", "Opening a ticket."},
 		{"ACT", "notify", "error ERROR", ""},

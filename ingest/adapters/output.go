@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 
@@ -244,6 +245,13 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
+		Name: "empty-json-search",
+		Doc:  "a search answered with a JSON object whose result lists (`results`, `items`, `hits`, `matches`, `rows`, `nodes`, `documents`, `records`, `entries`, `files`, a list under `data`), at any depth up to 3, are all empty: `{\"success\": true, \"data\": {\"results\": [], \"totalCount\": 0}}`",
+		match: func(o *output) (string, bool) {
+			return "", o.search && emptyJSONResults(o.text)
+		},
+	},
+	{
 		Name: "empty-search",
 		Doc:  "a search (grep, rg, ag, ack, find, fd, git grep, a tool named *search*, *find*, *lookup*, *query*) printed nothing, or only `[]`, `{}`, `null` or `None`",
 		match: func(o *output) (string, bool) {
@@ -257,6 +265,49 @@ var OutputRules = []OutputRule{
 			return "", false
 		},
 	},
+}
+
+// maxJSONSearch bounds the output a search's JSON is parsed from: an
+// answer with nothing in it is short.
+const maxJSONSearch = 64 << 10
+
+// resultKeys name the members that hold a search's results.
+var resultKeys = map[string]bool{
+	"results": true, "items": true, "hits": true, "matches": true, "rows": true, "nodes": true,
+	"documents": true, "records": true, "entries": true, "files": true, "data": true,
+}
+
+// emptyJSONResults reports whether text is a JSON object in which at least
+// one result list is found (resultKeys, at depth up to 3) and every one
+// found is empty.
+func emptyJSONResults(text string) bool {
+	t := strings.TrimSpace(text)
+	if len(t) > maxJSONSearch || !strings.HasPrefix(t, "{") {
+		return false
+	}
+	var v map[string]any
+	if json.Unmarshal([]byte(t), &v) != nil {
+		return false
+	}
+	found, nonEmpty := 0, false
+	var walk func(m map[string]any, depth int)
+	walk = func(m map[string]any, depth int) {
+		for k, x := range m {
+			switch x := x.(type) {
+			case []any:
+				if resultKeys[strings.ToLower(k)] {
+					found++
+					nonEmpty = nonEmpty || len(x) > 0
+				}
+			case map[string]any:
+				if depth < 3 {
+					walk(x, depth+1)
+				}
+			}
+		}
+	}
+	walk(v, 1)
+	return found > 0 && !nonEmpty
 }
 
 // classify applies the format's rules, then the generic ones, to a tool's
