@@ -399,3 +399,36 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// The labelling rubric calls a stretch of about 4 actions stuck: the same
+// failure coming back 4 times, or 4 searches rephrased that all come back
+// empty, is a runaway; 3 are suspicious.
+func TestFourOfAKindIsARunaway(t *testing.T) {
+	// The same failure whatever the agent changes in the call: no repeated
+	// call finding, the storm alone.
+	failing := func(flag string) string {
+		return `"state":"ACT","tool_call":{"name":"deploy","args":{"env":"prod","flag":"` + flag + `"}},"tool_result":{"ok":false,"error_type":"PERMISSION_DENIED","data":"403: token lacks deploy scope"}`
+	}
+	empty := func(q string) string {
+		return `"state":"ACT","intent":"find-config","tool_call":{"name":"search","args":{"q":"` + q + `"}},"tool_result":{"ok":true,"empty":true}`
+	}
+	for _, c := range []struct {
+		name  string
+		steps []string
+		want  detect.Verdict
+		cause detect.RootCause
+	}{
+		{"4 failures", []string{failing("--force"), failing("--no-cache"), failing("--verbose"), failing("--retry")}, detect.Runaway, detect.CauseErrorStorm},
+		{"3 failures", []string{failing("--force"), failing("--no-cache"), failing("--verbose")}, detect.Suspicious, detect.CauseErrorStorm},
+		{"4 empty searches", []string{empty("config loader"), empty("settings file"), empty("yaml config path"), empty("where is config read")}, detect.Runaway, detect.CauseEmptyResultLoop},
+		{"3 empty searches", []string{empty("config loader"), empty("settings file"), empty("yaml config path")}, detect.Suspicious, detect.CauseEmptyResultLoop},
+	} {
+		r := newRun("four")
+		for _, s := range c.steps {
+			r.add(s)
+		}
+		if res := one(t, detect.DefaultPolicy(), r.text()); res.Verdict != c.want || res.RootCause != c.cause {
+			t.Errorf("%s: %v %v, want %v %v", c.name, res.Verdict, res.RootCause, c.want, c.cause)
+		}
+	}
+}

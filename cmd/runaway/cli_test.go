@@ -206,7 +206,7 @@ func TestDetectorsCommand(t *testing.T) {
 	}
 	// The page's thresholds table is there, without the markers of the
 	// generated part.
-	if !strings.Contains(out, "| `error_streak_runaway` | 5 |") || strings.Contains(out, "<!--") {
+	if !strings.Contains(out, "| `error_streak_runaway` | 4 |") || strings.Contains(out, "<!--") {
 		t.Errorf("detectors RA301 thresholds:\n%s", out)
 	}
 }
