@@ -76,9 +76,10 @@ func TestOnsetSkipsAFailureThatNeverComesBack(t *testing.T) {
 	}
 }
 
-// Of two storms, the run ran away at the first one: that is the onset and
-// the finding, even when a longer storm comes later.
-func TestTheFirstRunawayStormIsTheOne(t *testing.T) {
+// Of two storms, RA301 reports the longer; the run's onset is its primary
+// finding's, here the first storm's repeated identical call, which began
+// first (docs/root-causes.md, rule 7).
+func TestTwoStormsOfIdenticalCalls(t *testing.T) {
 	r := newRun("two-storms")
 	r.add(view("a.py", 1))
 	for i := 0; i < 6; i++ { // steps 1-6
@@ -93,8 +94,10 @@ func TestTheFirstRunawayStormIsTheOne(t *testing.T) {
 	if res.Verdict != detect.Runaway || res.OnsetStep != 1 {
 		t.Fatalf("onset %d verdict %v, want runaway from step 1: %+v", res.OnsetStep, res.Verdict, res.Findings)
 	}
-	if f := res.Findings[0]; f.Detector != "RA301" || f.OnsetStep != 1 {
-		t.Fatalf("the finding must show the first storm: %+v", f)
+	for _, f := range res.Findings {
+		if f.Detector == "RA301" && f.OnsetStep != 10 {
+			t.Fatalf("the storm finding must show the longer storm: %+v", f)
+		}
 	}
 }
 
@@ -142,5 +145,30 @@ func TestOnsetWalkCountsTheSkippedCalls(t *testing.T) {
 	res := one(t, detect.DefaultPolicy(), r.text())
 	if res.Verdict != detect.Runaway || res.OnsetStep != 4 {
 		t.Fatalf("onset %d verdict %v, want runaway from step 4: %+v", res.OnsetStep, res.Verdict, res.Findings)
+	}
+}
+
+// Of two storms that both ran away, the longer is where the agent got
+// stuck: a burst it worked its way out of, with real progress after it,
+// is not the onset.
+func TestTheLongestStormIsTheStuckStretch(t *testing.T) {
+	words := []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"}
+	rejected := func(w string) string {
+		return failing("edit", "a.py: replace the "+w+" block", "EDIT_REJECTED", "No replacement was performed: old_str did not appear verbatim")
+	}
+	r := newRun("storms")
+	r.add(view("a.py", 1))
+	for _, w := range words[:4] {
+		r.add(rejected(w)) // steps 1-4: a burst
+	}
+	for i := 0; i < 6; i++ {
+		r.add(view(fmt.Sprintf("b%d.py", i), 2)) // steps 5-10: real work
+	}
+	for _, w := range words {
+		r.add(rejected(w + " second")) // steps 11-19: the storm it never leaves
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 11 {
+		t.Fatalf("got %v %v onset %d, want an error storm from step 11: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
 	}
 }

@@ -74,8 +74,10 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 }
 
 // stormStreak finds the error storm: of the storms at the worst severity
-// (by their failures), the one that began first, where the run ran away
-// and a breaker would have opened. A storm has one of two shapes:
+// (by their failures), the one with the most failures, the first of
+// equally long ones. A short burst the agent worked its way out of is not
+// where it got stuck; the long storm is, and readers put the onset there.
+// A storm has one of two shapes:
 //
 //   - a streak: failed calls one after another, calls that succeeded
 //     without progress (the same file viewed again) neither breaking nor
@@ -98,8 +100,8 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 		}
 		sev := severityFor(int64(len(fails)), p.ErrorStreakSuspicious, p.ErrorStreakRunaway)
 		bestSev := severityFor(int64(best.n), p.ErrorStreakSuspicious, p.ErrorStreakRunaway)
-		earlier := fails[0] < best.first || (fails[0] == best.first && len(fails) > best.n)
-		if best.n == 0 || sev > bestSev || (sev == bestSev && earlier) {
+		better := len(fails) > best.n || (len(fails) == best.n && fails[0] < best.first)
+		if best.n == 0 || sev > bestSev || (sev == bestSev && better) {
 			best = streak{first: fails[0], last: fails[len(fails)-1], n: len(fails)}
 		}
 	}
