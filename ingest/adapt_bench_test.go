@@ -666,18 +666,24 @@ func openHandsBenchTask(i int) []byte {
 // response's usage), the result in a user record, 40-55 turns of the
 // shared working session each. Every file is read whole, as one run.
 func claudeCodeBenchCorpus() (*adaptCorpus, error) {
+	return transcriptBenchCorpus(adapters.AnthropicMessages, claudeCodeBenchSession)
+}
+
+// transcriptBenchCorpus is files of format made by gen, each one run read
+// whole (Format.Transcript), up to adaptBenchBytes.
+func transcriptBenchCorpus(format *adapters.Format, gen func(i int) (string, []byte)) (*adaptCorpus, error) {
 	c := &adaptCorpus{}
 	for i := 0; c.bytes < adaptBenchBytes; i++ {
-		name, raw := claudeCodeBenchSession(i)
+		name, raw := gen(i)
 		d, err := adapters.ParseLines(name, 1, raw)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
-		if f, err := adapters.Detect(d); f != adapters.AnthropicMessages || !f.Transcript(d) {
-			return nil, fmt.Errorf("%s: detected as %v (%v), not a transcript", name, f, err)
+		if f, err := adapters.Detect(d); f != format || !f.Transcript(d) {
+			return nil, fmt.Errorf("%s: detected as %v (%v), not a %s transcript", name, f, err, format.Name)
 		}
 		n := 0
-		if err := adapters.AnthropicMessages.Convert(d, func(*schema.Step) error { n++; return nil }); err != nil {
+		if err := format.Convert(d, func(*schema.Step) error { n++; return nil }); err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
 		c.add(name, raw, n)
@@ -780,23 +786,7 @@ func claudeCodeBenchSession(i int) (string, []byte) {
 // item.completed with their output, patches as file_change items, the
 // answer, the turn's usage. Every file is read whole, as one run.
 func codexBenchCorpus() (*adaptCorpus, error) {
-	c := &adaptCorpus{}
-	for i := 0; c.bytes < adaptBenchBytes; i++ {
-		name, raw := codexBenchRun(i)
-		d, err := adapters.ParseLines(name, 1, raw)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		if f, err := adapters.Detect(d); f != adapters.Codex || !f.Transcript(d) {
-			return nil, fmt.Errorf("%s: detected as %v (%v), not a Codex stream", name, f, err)
-		}
-		n := 0
-		if err := adapters.Codex.Convert(d, func(*schema.Step) error { n++; return nil }); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		c.add(name, raw, n)
-	}
-	return c, nil
+	return transcriptBenchCorpus(adapters.Codex, codexBenchRun)
 }
 
 func codexBenchRun(i int) (string, []byte) {

@@ -47,15 +47,19 @@ func ccEvent(obj map[string]json.RawMessage) bool {
 
 // isClaudeCode reports whether d is a Claude Code event, or a list (a
 // transcript read whole) whose first element is one.
-func isClaudeCode(d *Doc) bool {
+func isClaudeCode(d *Doc) bool { return d.eventOrFirst(ccEvent) }
+
+// eventOrFirst reports whether d, an event of a transcript format, or a
+// transcript read whole (its first element), is one that event accepts.
+func (d *Doc) eventOrFirst(event func(obj map[string]json.RawMessage) bool) bool {
 	if d.IsObject() {
-		return ccEvent(d.obj)
+		return event(d.obj)
 	}
 	if len(d.arr) == 0 {
 		return false
 	}
 	var obj map[string]json.RawMessage
-	return json.Unmarshal(d.arr[0], &obj) == nil && ccEvent(obj)
+	return json.Unmarshal(d.arr[0], &obj) == nil && event(obj)
 }
 
 // ccRecord is one line of a transcript: the fields read.

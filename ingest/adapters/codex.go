@@ -60,16 +60,7 @@ func codexEvent(obj map[string]json.RawMessage) bool {
 
 // isCodex reports whether d is an event of the stream, or a stream read
 // whole whose first line is one.
-func isCodex(d *Doc) bool {
-	if d.IsObject() {
-		return codexEvent(d.obj)
-	}
-	if len(d.arr) == 0 {
-		return false
-	}
-	var obj map[string]json.RawMessage
-	return json.Unmarshal(d.arr[0], &obj) == nil && codexEvent(obj)
-}
+func isCodex(d *Doc) bool { return d.eventOrFirst(codexEvent) }
 
 func recognizeCodex(d *Doc) error {
 	if isCodex(d) {
