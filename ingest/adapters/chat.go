@@ -180,14 +180,33 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 			s := r.add(at(i), state)
 			s.TS, s.Usage = m.ts, m.usage
 			setReason(s, content)
-			if i+1 < len(msgs) && msgs[i+1].Role == "user" {
+			switch {
+			case i+1 < len(msgs) && msgs[i+1].Role == "user":
 				// Talking to the user is an action whose result is the
 				// user's answer: the same question asked again and
 				// answered alike is a loop like any other.
 				r.setMessage(s, content, text(msgs[i+1].Content), "")
+			case i+1 < len(msgs) && otherSpeaker(m, &msgs[i+1]):
+				// In a conversation of named agents (an orchestrator and
+				// its workers, a group chat), a turn is answered by the
+				// next agent's: the same instruction answered alike
+				// again is a loop; a new answer is progress, as a user's.
+				r.setMessage(s, content, text(msgs[i+1].Content), "")
+				if m.Name != "" {
+					setCall(s, MessageTool, map[string]string{"from": m.Name, "text": content})
+				}
 			}
 		}
 	}
+}
+
+// otherSpeaker reports whether next is another agent's turn after m: an
+// assistant message without tool calls, named, by another name than m's.
+// Consecutive messages of one unnamed assistant are one agent thinking
+// aloud, not a turn answered.
+func otherSpeaker(m, next *chatMessage) bool {
+	return next.Role == "assistant" && next.Name != "" && next.Name != m.Name &&
+		len(next.ToolCalls) == 0 && next.FunctionCall == nil
 }
 
 // chatCall fills a call step and, when the call was answered, its result.

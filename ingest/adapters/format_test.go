@@ -22,6 +22,8 @@ var sampleDocs = []struct {
 	{"openhands/v1-sdk-output.ndjson", 1, OpenHands},
 	{"openhands/traj-export.json", 0, OpenHands},
 	{"openai-messages/support-conversation.json", 0, OpenAIMessages},
+	{"openai-messages/group-chat.json", 0, OpenAIMessages},
+	{"openai-messages/orchestrator-loop.json", 0, OpenAIMessages},
 	{"openai-messages/tau-bench-results.json", 0, OpenAIMessages},
 	{"openai-messages/conversations.ndjson", 1, OpenAIMessages},
 	{"anthropic-messages/flight-search-loop.json", 0, AnthropicMessages},

@@ -3,6 +3,7 @@ package adapters
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/runawayhq/runaway/schema"
@@ -36,6 +37,31 @@ func TestOpenAIConversationSample(t *testing.T) {
 	last := c.step(t, run, 10)
 	if last.State != schema.StateStop.String() || tool(last) != MessageTool || data(t, last) != "No, thanks! ###STOP###" {
 		t.Errorf("last: %s %s %q", last.State, tool(last), data(t, last))
+	}
+}
+
+// A conversation of named agents (a group chat, an orchestrator and its
+// workers): each agent's turn is a message call from that agent, answered
+// by the next agent's turn; the last turn is the answer.
+func TestOpenAINamedAgentsSample(t *testing.T) {
+	const file = "group-chat.json"
+	c := convert(t, OpenAIMessages, file, 1, true, readSample(t, "openai-messages/"+file))
+	run := file + "#groupchat-fib-01"
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 2 3 4 5 6 7 8 9]" {
+		t.Fatalf("steps %s", got)
+	}
+	critic := c.step(t, run, 3)
+	if tool(critic) != MessageTool || args(t, critic)["from"] != "critic" || !strings.HasPrefix(data(t, critic), "```python\ndef fib(n):\n    if n < 0:") {
+		t.Errorf("critic's turn: %s %v %q", tool(critic), args(t, critic), data(t, critic))
+	}
+	if last := c.step(t, run, 9); last.State != schema.StateStop.String() || last.ToolCall != nil {
+		t.Errorf("last: %s %v", last.State, last.ToolCall)
+	}
+	// One unnamed assistant writing twice is one agent thinking aloud: no
+	// turn answered.
+	c, run = convertOne(t, OpenAIMessages, []byte(`{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "Let me think."}, {"role": "assistant", "content": "Hello."}]}`))
+	if s := c.step(t, run, 1); s.ToolCall != nil {
+		t.Errorf("an unnamed assistant's first message became %s %v", tool(s), s.ToolCall)
 	}
 }
 
