@@ -42,6 +42,7 @@ const (
 	KindUnknownFormat  = "unknown_format"   // no adapter recognises the document
 	KindAdapter        = "adapter_error"    // an adapter recognised the document but could not convert it
 	KindDocumentTooBig = "document_too_big" // a document read whole is over MaxDocBytes
+	KindNoSteps        = "no_steps"         // an adapter recognised the document, which holds no step of an agent
 )
 
 // defaultMaxDocBytes bounds a document read whole: a trajectory file, or
@@ -340,6 +341,7 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		return
 	}
 	var stepErr *LineError
+	stepsBefore := a.res.steps
 	err = format.Convert(d, func(s *schema.Step) error {
 		before := a.res.steps
 		if lerr := a.decodeStep(s, line); lerr != nil {
@@ -354,6 +356,12 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		fail(stepErr.Kind, fmt.Sprintf("%s: a converted step: %s", format.Name, stepErr.Reason))
 	case err != nil:
 		fail(KindAdapter, format.Name+": "+err.Error())
+	case a.res.steps == stepsBefore && format.Transcript == nil && len(d.Skipped) == 0:
+		// A conversation of the user alone, a trajectory without an action:
+		// nothing an agent did, and an input that yields nothing is never a
+		// silent success. (A transcript's bookkeeping-only file, as Claude
+		// Code keeps beside its sessions, is not an error.)
+		fail(KindNoSteps, format.Name+": the document holds no step of an agent (no agent turn, no action)")
 	default:
 		a.lineRejects(d, format.Name)
 	}

@@ -341,3 +341,23 @@ func TestTranscriptRejectsUnreadableRecordsAtTheirLines(t *testing.T) {
 		t.Errorf("rejected\n%q\nwant\n%q", res.rejected, want)
 	}
 }
+
+// A document an adapter recognises that holds nothing an agent did (a
+// conversation of the user alone) is a reject of kind no_steps, kept
+// verbatim at its line, while the other lines of the file are read: an
+// input that yields nothing is never a silent success.
+func TestDocumentWithoutAgentStepIsRejected(t *testing.T) {
+	lines := `{"id": "a", "messages": [{"role": "user", "content": "hello?"}, {"role": "user", "content": "anyone?"}]}` + "\n" +
+		`{"id": "b", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "Hello."}]}` + "\n"
+	res := mustRead(t, []Source{memSource("c.jsonl", []byte(lines))}, Options{})
+	if got := runIDs(res.rows); len(got) != 1 || got[0] != "c.jsonl:2#b" {
+		t.Errorf("runs %v, want the second line's", got)
+	}
+	if len(res.rejects) != 1 || res.stats.RejectsByKind[KindNoSteps] != 1 || res.rejects[0].Line != 1 ||
+		res.rejects[0].Reason != "openai-messages: the document holds no step of an agent (no agent turn, no action)" {
+		t.Errorf("rejects %+v, kinds %v", res.rejects, res.stats.RejectsByKind)
+	}
+	if want, _, _ := strings.Cut(lines, "\n"); strings.TrimSpace(res.rejected) != want {
+		t.Errorf("rejected %q", res.rejected)
+	}
+}
