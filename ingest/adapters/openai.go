@@ -147,10 +147,37 @@ func convertOpenAI(d *Doc, emit func(*schema.Step) error) error {
 		if err := json.Unmarshal(msgsRaw, &msgs); err != nil {
 			return jsonError(err)
 		}
+		speakers(msgs)
 		r := d.newRun(runName(d, index, many, ownID(obj)))
 		convertChat(r, msgs, openAIStyle)
 		return r.emit(emit) // a conversation without an assistant turn has no step
 	})
+}
+
+// chatRoles are the roles of OpenAI's chat format, and "human" and "ai",
+// the user and the assistant in LangChain's and several multi-agent
+// systems' dumps.
+var chatRoles = map[string]bool{"system": true, "developer": true, "user": true, "assistant": true, "tool": true, "function": true, "ipython": true, "human": true, "ai": true}
+
+// speakers reads the roles of a multi-agent log: a message whose role is
+// not one of chatRoles names its speaker ("Orchestrator", "WebSurfer"),
+// an agent, so it is an assistant message by that name; "human" is the
+// user and "ai" the assistant.
+func speakers(msgs []chatMessage) {
+	for i := range msgs {
+		m := &msgs[i]
+		switch {
+		case m.Role == "human":
+			m.Role = "user"
+		case m.Role == "ai":
+			m.Role = "assistant"
+		case m.Role != "" && !chatRoles[m.Role]:
+			if m.Name == "" {
+				m.Name = m.Role
+			}
+			m.Role = "assistant"
+		}
+	}
 }
 
 // eachConversation calls one with each conversation of a document, as

@@ -57,6 +57,21 @@ func TestOpenAINamedAgentsSample(t *testing.T) {
 	if last := c.step(t, run, 9); last.State != schema.StateStop.String() || last.ToolCall != nil {
 		t.Errorf("last: %s %v", last.State, last.ToolCall)
 	}
+	// Multi-agent logs that write the speaker as the role: each is an agent
+	// by that name; "human" is the user.
+	c, run = convertOne(t, OpenAIMessages, []byte(`{"history": [{"role": "human", "content": "How tall is it?"},
+		{"role": "Orchestrator (-> WebSurfer)", "content": "Search for its height."},
+		{"role": "WebSurfer", "content": "I searched: 330 m."},
+		{"role": "Orchestrator (final answer)", "content": "330 m"}]}`))
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 2 3]" {
+		t.Fatalf("steps of a log with agents as roles: %s", got)
+	}
+	if s := c.step(t, run, 1); tool(s) != MessageTool || args(t, s)["from"] != "Orchestrator (-> WebSurfer)" || data(t, s) != "I searched: 330 m." {
+		t.Errorf("orchestrator's turn: %s %v %q", tool(s), args(t, s), data(t, s))
+	}
+	if s := c.step(t, run, 3); s.State != schema.StateStop.String() {
+		t.Errorf("final answer: %s", s.State)
+	}
 	// One unnamed assistant writing twice is one agent thinking aloud: no
 	// turn answered.
 	c, run = convertOne(t, OpenAIMessages, []byte(`{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "Let me think."}, {"role": "assistant", "content": "Hello."}]}`))
