@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -451,8 +452,13 @@ func startsWithJSON(path string) bool {
 	var buf [512]byte
 	n, _ := io.ReadFull(d, buf[:])
 	t := bytes.TrimLeft(buf[:n], " \t\r\n\ufeff")
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[') && !reLogLinePrefix.Match(t)
 }
+
+// reLogLinePrefix is the bracketed time stamp or level that text loggers
+// open a line with ("[2025-03-29 23:27:55 INFO] ...", "[INFO] ..."): a
+// '[' that opens no JSON array.
+var reLogLinePrefix = regexp.MustCompile(`^\[(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d|[A-Z]{4,8}\]|\d\d:\d\d:\d\d)`)
 
 // isLogName reports whether a file found in a directory walk is a step log.
 func isLogName(name string) bool {

@@ -225,6 +225,7 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 	files := map[string]string{
 		"export.avro": "Obj\x01",
 		"app.log":     "2026-12-01 12:00:00 INFO started\n",
+		"chatdev.log": "[2025-29-03 23:27:55 INFO] System: **[chatting]**\n", // a '[' that opens no JSON array
 		"notes.txt":   "a loop at step 4\n",
 	}
 	for name, content := range files {
@@ -236,7 +237,7 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 	if code != exitFailure || out != "" || !strings.Contains(stderr, "no file to read; no report written") {
 		t.Fatalf("exit %d, want 3; stdout %q stderr %q", code, out, stderr)
 	}
-	for _, want := range []string{"export.avro: a .avro file", "app.log: a .log file that does not begin with a JSON value", "notes.txt: a .txt file"} {
+	for _, want := range []string{"export.avro: a .avro file", "app.log: a .log file that does not begin with a JSON value", "chatdev.log: a .log file that does not begin with a JSON value", "notes.txt: a .txt file"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, stderr)
 		}
@@ -247,7 +248,7 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, stderr = runCLI(t, "", "scan", "--format", "json", dir)
-	if code != exitClean || !strings.Contains(stderr, "skipped 3 file(s)") {
+	if code != exitClean || !strings.Contains(stderr, "skipped 4 file(s)") {
 		t.Fatalf("with agent.log: exit %d: %s", code, stderr)
 	}
 	var doc struct {
@@ -262,7 +263,7 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Summary.Input.Files != 1 || len(doc.Summary.Input.SkippedFiles) != 3 || doc.Summary.Runaway != 1 {
+	if doc.Summary.Input.Files != 1 || len(doc.Summary.Input.SkippedFiles) != 4 || doc.Summary.Runaway != 1 {
 		t.Errorf("summary: %+v", doc.Summary)
 	}
 	// Logs in a hidden directory are not read, but named with the others,
@@ -275,7 +276,7 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 	}
 	code, out, stderr = runCLI(t, "", "scan", dir)
 	if code != exitClean || !strings.Contains(stderr, ".sessions: a hidden directory (a leading '.') holding 1 file(s) runaway reads; name it to read them") ||
-		!strings.Contains(out, "1 file (4 skipped, each named on stderr)") {
+		!strings.Contains(out, "1 file (5 skipped, each named on stderr)") {
 		t.Errorf("a hidden directory of logs: exit %d\nstdout %s\nstderr %s", code, out, stderr)
 	}
 }
