@@ -195,6 +195,13 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				if m.Name != "" {
 					setCall(s, MessageTool, map[string]string{"from": m.Name, "text": content})
 				}
+				if directs(m.Name) {
+					// An orchestrator's instruction to its workers is
+					// planning: the same sub-goal handed out again and
+					// again with nothing new coming back is a
+					// re-planning loop.
+					s.State = schema.StatePlan.String()
+				}
 			}
 		}
 	}
@@ -207,6 +214,19 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 func otherSpeaker(m, next *chatMessage) bool {
 	return next.Role == "assistant" && next.Name != "" && next.Name != m.Name &&
 		len(next.ToolCalls) == 0 && next.FunctionCall == nil
+}
+
+// directs reports whether an agent's name says it plans or directs the
+// others (Magentic-One's Orchestrator, a LangGraph supervisor, a CrewAI
+// manager, a planner agent), or marks the turn as its thinking.
+func directs(name string) bool {
+	n := strings.ToLower(name)
+	for _, w := range []string{"orchestrator", "planner", "planning", "manager", "supervisor", "coordinator", "(thought)"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // chatCall fills a call step and, when the call was answered, its result.

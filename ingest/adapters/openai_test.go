@@ -54,6 +54,12 @@ func TestOpenAINamedAgentsSample(t *testing.T) {
 	if tool(critic) != MessageTool || args(t, critic)["from"] != "critic" || !strings.HasPrefix(data(t, critic), "```python\ndef fib(n):\n    if n < 0:") {
 		t.Errorf("critic's turn: %s %v %q", tool(critic), args(t, critic), data(t, critic))
 	}
+	if plan := c.step(t, run, 1); plan.State != schema.StatePlan.String() || args(t, plan)["from"] != "planner" {
+		t.Errorf("the planner's turn: %s %v", plan.State, args(t, plan))
+	}
+	if critic.State != schema.StateAct.String() {
+		t.Errorf("the critic's turn: %s", critic.State)
+	}
 	if last := c.step(t, run, 9); last.State != schema.StateStop.String() || last.ToolCall != nil {
 		t.Errorf("last: %s %v", last.State, last.ToolCall)
 	}
@@ -66,7 +72,7 @@ func TestOpenAINamedAgentsSample(t *testing.T) {
 	if got := fmt.Sprint(c.numbers(run)); got != "[1 2 3]" {
 		t.Fatalf("steps of a log with agents as roles: %s", got)
 	}
-	if s := c.step(t, run, 1); tool(s) != MessageTool || args(t, s)["from"] != "Orchestrator (-> WebSurfer)" || data(t, s) != "I searched: 330 m." {
+	if s := c.step(t, run, 1); tool(s) != MessageTool || args(t, s)["from"] != "Orchestrator (-> WebSurfer)" || data(t, s) != "I searched: 330 m." || s.State != schema.StatePlan.String() {
 		t.Errorf("orchestrator's turn: %s %v %q", tool(s), args(t, s), data(t, s))
 	}
 	if s := c.step(t, run, 3); s.State != schema.StateStop.String() {
