@@ -477,9 +477,9 @@ func TestAnthropicTranscriptAndMalformed(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ doc, why string }{
-		{`{"messages": []}`, `neither a Claude Code event ("type" with "sessionId", "parentUuid", ...) nor a conversation: no list of {"role": ...} messages under "messages", "traj", "conversation" or "history"`},
+		{`{"messages": []}`, `neither a Claude Code event ("type" with "sessionId", "parentUuid", ...) nor a conversation: no list of {"role": ...} messages under "messages", "traj", "conversation", "history" or "trajectory"`},
 		{`[]`, `neither a Claude Code event ("type" with "sessionId", "parentUuid", ...) nor a conversation: an empty list`},
-		{`{"type": "user", "message": {"role": "user", "content": "hi"}}`, `neither a Claude Code event ("type" with "sessionId", "parentUuid", ...) nor a conversation: no list of {"role": ...} messages under "messages", "traj", "conversation" or "history"`},
+		{`{"type": "user", "message": {"role": "user", "content": "hi"}}`, `neither a Claude Code event ("type" with "sessionId", "parentUuid", ...) nor a conversation: no list of {"role": ...} messages under "messages", "traj", "conversation", "history" or "trajectory"`},
 	} {
 		d, _ := ParseDoc("x", 1, true, []byte(c.doc))
 		if err := AnthropicMessages.Recognize(d); err == nil || err.Error() != c.why {

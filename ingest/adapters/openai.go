@@ -23,7 +23,7 @@ var OpenAIMessages = &Format{
 }
 
 // conversationKeys hold a conversation's messages, in the order tried.
-var conversationKeys = []string{"messages", "traj", "conversation", "history"}
+var conversationKeys = []string{"messages", "traj", "conversation", "history", "trajectory"}
 
 // idKeys hold a conversation's own id, in the order tried; tau-bench's
 // task_id is joined with its trial.
@@ -89,7 +89,7 @@ func conversationOf(obj map[string]json.RawMessage) (json.RawMessage, error) {
 		}
 		return raw, nil
 	}
-	return nil, errors.New(`no list of {"role": ...} messages under "messages", "traj", "conversation" or "history"`)
+	return nil, errors.New(`no list of {"role": ...} messages under "messages", "traj", "conversation", "history" or "trajectory"`)
 }
 
 // isMessage reports whether raw is an object with a string "role".

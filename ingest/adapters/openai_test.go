@@ -183,11 +183,11 @@ func TestOpenAICallShapes(t *testing.T) {
 
 func TestOpenAIRecognize(t *testing.T) {
 	for _, c := range []struct{ doc, why string }{
-		{`{"messages": []}`, `no list of {"role": ...} messages under "messages", "traj", "conversation" or "history"`},
-		{`{"traj": [{"content": "x"}]}`, `no list of {"role": ...} messages under "messages", "traj", "conversation" or "history"`},
+		{`{"messages": []}`, `no list of {"role": ...} messages under "messages", "traj", "conversation", "history" or "trajectory"`},
+		{`{"traj": [{"content": "x"}]}`, `no list of {"role": ...} messages under "messages", "traj", "conversation", "history" or "trajectory"`},
 		{`[]`, "an empty list"},
 		{`[1, 2]`, "a list whose first element is neither a message nor an object"},
-		{`[{"task_id": 1}]`, `a list whose first element has no list of {"role": ...} messages under "messages", "traj", "conversation" or "history"`},
+		{`[{"task_id": 1}]`, `a list whose first element has no list of {"role": ...} messages under "messages", "traj", "conversation", "history" or "trajectory"`},
 	} {
 		d, err := ParseDoc("x", 1, true, []byte(c.doc))
 		if err != nil {
@@ -230,5 +230,21 @@ func TestThinkToolSpanIsAPlanStep(t *testing.T) {
 	}
 	if tool(steps[0]) != "get_fare" || tool(steps[2]) != "get_fare" {
 		t.Errorf("the calls around it: %s, %s", tool(steps[0]), tool(steps[2]))
+	}
+}
+
+// AG2's dumps (as the MAST traces keep them) hold the chat under
+// "trajectory": a conversation, not a SWE-agent trajectory.
+func TestOpenAITrajectoryKey(t *testing.T) {
+	c, run := convertOne(t, OpenAIMessages, []byte(`{"instance_id": "ag2-1", "trajectory": [
+		{"role": "user", "name": "mathproxyagent", "content": "What is 2+2?"},
+		{"role": "assistant", "name": "assistant", "content": "print(2+2)"},
+		{"role": "user", "name": "mathproxyagent", "content": "4"},
+		{"role": "assistant", "name": "assistant", "content": "The answer is 4."}]}`))
+	if !strings.HasSuffix(run, "#ag2-1") || fmt.Sprint(c.numbers(run)) != "[1 3]" {
+		t.Fatalf("run %q steps %v", run, c.numbers(run))
+	}
+	if s := c.step(t, run, 1); tool(s) != MessageTool || data(t, s) != "4" {
+		t.Errorf("first turn: %s %q", tool(s), data(t, s))
 	}
 }
