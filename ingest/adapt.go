@@ -341,8 +341,9 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		return
 	}
 	var stepErr *LineError
-	stepsBefore := a.res.steps
+	converted := 0 // the document's steps, whether or not their run is selected
 	err = format.Convert(d, func(s *schema.Step) error {
+		converted++
 		before := a.res.steps
 		if lerr := a.decodeStep(s, line); lerr != nil {
 			stepErr = lerr
@@ -356,7 +357,7 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		fail(stepErr.Kind, fmt.Sprintf("%s: a converted step: %s", format.Name, stepErr.Reason))
 	case err != nil:
 		fail(KindAdapter, format.Name+": "+err.Error())
-	case a.res.steps == stepsBefore && format.Transcript == nil && len(d.Skipped) == 0:
+	case converted == 0 && format.Transcript == nil && len(d.Skipped) == 0:
 		// A conversation of the user alone, a trajectory without an action:
 		// nothing an agent did, and an input that yields nothing is never a
 		// silent success. (A transcript's bookkeeping-only file, as Claude

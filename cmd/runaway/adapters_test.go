@@ -114,6 +114,11 @@ func TestAdaptedRunExplainReplayFixture(t *testing.T) {
 	if code != exitClean || !strings.Contains(out, "Verdict:   runaway") || !strings.Contains(out, "EDIT_REJECTED") {
 		t.Fatalf("explain: exit %d\n%s\n%s", code, out, stderr)
 	}
+	// The other runs' documents are converted and their steps passed over:
+	// they are not documents without a step.
+	if strings.Contains(stderr, "rejected") {
+		t.Errorf("explain of one run rejects the others' documents:\n%s", stderr)
+	}
 	code, out, stderr = runCLI(t, "", "explain", run, "--format", "md", dir)
 	if code != exitClean || !strings.Contains(out, "acme__widgets-101") {
 		t.Errorf("explain --format md: exit %d: %s", code, stderr)

@@ -18,10 +18,11 @@ import (
 // mcp_tool_call, file_change, web_search, todo_list, agent_message, error).
 // A file is one run, read whole (Format.Transcript); a step's number is the
 // 0-based line of the event that began its item (the call made; its result
-// comes with the completion).
+// comes with the completion). It also reads the session files Codex keeps
+// (codexrollout.go).
 var Codex = &Format{
 	Name:       "codex",
-	Title:      "OpenAI Codex CLI runs (the JSON Lines events of codex exec --json)",
+	Title:      "OpenAI Codex CLI runs: the JSON Lines events of codex exec --json, and the session files under ~/.codex/sessions",
 	Recognize:  recognizeCodex,
 	Convert:    convertCodex,
 	Transcript: isCodex,
@@ -60,13 +61,19 @@ func codexEvent(obj map[string]json.RawMessage) bool {
 
 // isCodex reports whether d is an event of the stream, or a stream read
 // whole whose first line is one.
-func isCodex(d *Doc) bool { return d.eventOrFirst(codexEvent) }
+func isCodex(d *Doc) bool {
+	return d.eventOrFirst(func(obj map[string]json.RawMessage) bool { return codexEvent(obj) || rolloutRecord(obj) })
+}
+
+// isRollout reports whether d is a rollout file (codexrollout.go), not an
+// exec stream.
+func isRollout(d *Doc) bool { return d.eventOrFirst(rolloutRecord) }
 
 func recognizeCodex(d *Doc) error {
 	if isCodex(d) {
 		return nil
 	}
-	return errors.New(`not a Codex event ("type": "thread.started" with "thread_id", "item.completed" with an "item", ...)`)
+	return errors.New(`neither a Codex event ("type": "thread.started" with "thread_id", "item.completed" with an "item", ...) nor a Codex session record ("timestamp", "type": "session_meta", "response_item", ... with a "payload")`)
 }
 
 // codexLine is one line of the stream: the fields read.
@@ -148,6 +155,9 @@ type codexTurn struct {
 // thread.started after steps begins another run (a file that appends the
 // output of several runs).
 func convertCodex(d *Doc, emit func(*schema.Step) error) error {
+	if isRollout(d) {
+		return convertRollout(d, emit)
+	}
 	els, lines := d.arr, d.lines
 	if d.IsObject() {
 		els, lines = []json.RawMessage{d.Raw}, []int64{d.Line}

@@ -244,3 +244,95 @@ func TestCodexWaitsOnACommand(t *testing.T) {
 		t.Errorf("answer: %s", s.State)
 	}
 }
+
+// A Codex session file (rollout): a step is the line of its call, with
+// the record's time; the patch a custom tool call sends is its args; a
+// patch that did not apply is EDIT_REJECTED; the environment Codex puts in
+// the user's place is no turn; the model and the session's last token
+// totals give the usage.
+func TestCodexRolloutSample(t *testing.T) {
+	const file = "rollout-patch-loop.ndjson"
+	c := codexStream(t, file, readSample(t, "codex/"+file))
+	run := file + "#0199b2e4-5c1a-7d02-8f3e-6a2b9c4d1e77"
+	if got := fmt.Sprint(c.numbers(run)); got != "[5 9 13 17 21 25 28]" {
+		t.Fatalf("steps %s", got)
+	}
+	grep := c.step(t, run, 5)
+	if tool(grep) != "shell" || args(t, grep)["command"] != `grep -n "applyDiscount" src/cart.ts` || grep.Intent != searchIntent ||
+		result(grep) != "ok" || !strings.HasPrefix(data(t, grep), "41:export function applyDiscount") || reason(grep) != "**Finding applyDiscount**" {
+		t.Errorf("grep: %s %v %q %s %q %q", tool(grep), args(t, grep), grep.Intent, result(grep), data(t, grep), reason(grep))
+	}
+	if grep.TS == nil || grep.TS.UnixMilli == 0 {
+		t.Errorf("no time on the step")
+	}
+	for n := int64(9); n <= 25; n += 4 {
+		p := c.step(t, run, n)
+		if tool(p) != "apply_patch" || !strings.HasPrefix(fmt.Sprint(args(t, p)["patch"]), "*** Begin Patch") || result(p) != "error EDIT_REJECTED" ||
+			!strings.HasPrefix(data(t, p), "Failed to find expected lines") {
+			t.Errorf("patch %d: %s %s %q", n, tool(p), result(p), data(t, p))
+		}
+	}
+	if last := c.step(t, run, 28); last.State != schema.StateStop.String() || last.ToolCall != nil {
+		t.Errorf("answer: %s %v", last.State, last.ToolCall)
+	}
+	prompt, completion, _, n := usageSum(c, run)
+	if prompt != 9120+4100*5 || completion != 212+180*5 || n != 6 {
+		t.Errorf("usage %d+%d on %d steps", prompt, completion, n)
+	}
+	if u := grep.Usage; u == nil || u.Model != "gpt-5-codex" {
+		t.Errorf("usage %+v, want the turn's model", u)
+	}
+}
+
+// What the rollout sample does not show: the older shell function with an
+// argv, its output as {"output", "metadata": {"exit_code"}}, update_plan,
+// a poll of a running command, a user turn answering the assistant, a web
+// search, a malformed record.
+func TestCodexRolloutShapes(t *testing.T) {
+	lines := []string{
+		`{"timestamp":"2026-01-02T10:00:00Z","type":"session_meta","payload":{"id":"s1"}}`, // 0
+		`{"timestamp":"2026-01-02T10:00:01Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"npm test\"],\"timeout_ms\":120000}","call_id":"c1"}}`,
+		`{"timestamp":"2026-01-02T10:00:09Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"1 failing\\n\",\"metadata\":{\"exit_code\":1,\"duration_seconds\":8.0}}"}}`,
+		`{"timestamp":"2026-01-02T10:00:10Z","type":"response_item","payload":{"type":"function_call","name":"update_plan","arguments":"{\"plan\":[{\"step\":\"fix the test\",\"status\":\"in_progress\"}]}","call_id":"c2"}}`,
+		`{"timestamp":"2026-01-02T10:00:11Z","type":"response_item","payload":{"type":"function_call","name":"write_stdin","arguments":"{\"session_id\":3,\"chars\":\"\"}","call_id":"c3"}}`,
+		`{"timestamp":"2026-01-02T10:00:12Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c3","output":"Wall time: 5.0 seconds\nOutput:\n"}}`, // 5
+		`{"timestamp":"2026-01-02T10:00:13Z","type":"response_item","payload":{"type":"web_search_call","status":"completed","action":{"type":"search","query":"mocha timeout"}}}`,
+		`{"timestamp":"2026-01-02T10:00:14Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Should I raise the timeout?"}]}}`,
+		`{"timestamp":"2026-01-02T10:00:30Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"yes"}]}}`,
+		`{"timestamp":"2026-01-02T10:00:31Z","type":"response_item","payload":7}`,
+		`{"timestamp":"2026-01-02T10:00:32Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}}`, // 10
+	}
+	d, err := ParseLines("r.jsonl", 1, []byte(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newConverted()
+	if err := ConvertDoc(Codex, d, c.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	run := "r.jsonl#s1"
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 3 4 6 7 10]" {
+		t.Fatalf("steps %s", got)
+	}
+	if s := c.step(t, run, 1); tool(s) != "shell" || args(t, s)["command"] != "npm test" || result(s) != "error EXIT_CODE" || data(t, s) != "1 failing\n" {
+		t.Errorf("shell: %s %v %s %q", tool(s), args(t, s), result(s), data(t, s))
+	}
+	if s := c.step(t, run, 3); s.State != schema.StatePlan.String() || s.ToolCall != nil || reason(s) != "[in_progress] fix the test" {
+		t.Errorf("plan: %s %v %q", s.State, s.ToolCall, reason(s))
+	}
+	if s := c.step(t, run, 4); tool(s) != "write_stdin" || result(s) != "ok" || data(t, s) != "" {
+		t.Errorf("poll: %s %s %q, want no output (the header's wall time taken off)", tool(s), result(s), data(t, s))
+	}
+	if s := c.step(t, run, 6); tool(s) != "web_search" || s.Intent != searchIntent || args(t, s)["query"] != "mocha timeout" {
+		t.Errorf("web search: %s %q %v", tool(s), s.Intent, args(t, s))
+	}
+	if s := c.step(t, run, 7); tool(s) != MessageTool || data(t, s) != "yes" {
+		t.Errorf("question answered: %s %q", tool(s), data(t, s))
+	}
+	if s := c.step(t, run, 10); s.State != schema.StateStop.String() {
+		t.Errorf("answer: %s", s.State)
+	}
+	if len(d.Skipped) != 1 || d.Skipped[0].Line != 10 || d.Skipped[0].Reason != `"payload": not a JSON object` {
+		t.Errorf("skipped %+v", d.Skipped)
+	}
+}

@@ -35,6 +35,8 @@ var sampleDocs = []struct {
 	{"codex/healthy-fix.ndjson", 1, Codex},
 	{"codex/healthy-fix.ndjson", 4, Codex},
 	{"codex/tsc-error-loop.ndjson", 1, Codex},
+	{"codex/rollout-patch-loop.ndjson", 1, Codex},
+	{"codex/rollout-patch-loop.ndjson", 6, Codex},
 }
 
 func sampleDoc(t testing.TB, rel string, line int) *Doc {

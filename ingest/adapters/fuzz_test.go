@@ -106,6 +106,8 @@ func FuzzCodex(f *testing.F) {
 	fuzzFormat(f, Codex,
 		readSample(f, "codex/healthy-fix.ndjson"),
 		readSample(f, "codex/tsc-error-loop.ndjson"),
+		readSample(f, "codex/rollout-patch-loop.ndjson"),
+		[]byte("{\"timestamp\":\"x\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"a\",\"output\":{\"k\":1}}}\n{\"timestamp\":1,\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"[\",\"call_id\":\"a\"}}\n{\"timestamp\":1,\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"a\",\"output\":\"Exit code: 99999999999999999999\\nOutput:\\n\"}}"),
 		[]byte("{\"type\":\"item.started\",\"item\":{\"id\":\"a\",\"type\":\"file_change\",\"changes\":[{\"path\":7}]}}\n{\"type\":\"item.completed\",\"item\":{\"id\":\"a\",\"type\":\"command_execution\",\"exit_code\":1e400,\"command\":\"sh -c '\"}}\n{\"type\":\"thread.started\",\"thread_id\":\"\"}"),
 	)
 }

@@ -1,0 +1,355 @@
+package adapters
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// Codex CLI also keeps every session it runs, interactive or not, as a
+// rollout file, ~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl: a
+// record a line, {"timestamp", "type", "payload"}. "session_meta" opens it
+// (the session id); "turn_context" says the model; "response_item" holds
+// what went to and came from the model in the Responses API's shape
+// (message, reasoning, function_call and function_call_output,
+// custom_tool_call and its output for patches, local_shell_call,
+// web_search_call); "event_msg" repeats much of it as UI events, of which
+// only token_count is read. A step's number is the 0-based line of the
+// record of its call.
+
+// rolloutTypes are the record types of a rollout file.
+var rolloutTypes = map[string]bool{
+	"session_meta": true, "response_item": true, "event_msg": true, "turn_context": true, "compacted": true,
+}
+
+// rolloutRecord reports whether obj is a record of a rollout file: one of
+// rolloutTypes with an object payload.
+func rolloutRecord(obj map[string]json.RawMessage) bool {
+	p := obj["payload"]
+	return rolloutTypes[scalar(obj["type"])] && len(p) > 0 && p[0] == '{' && len(obj["timestamp"]) > 0
+}
+
+// rolloutLine is one record: the fields read.
+type rolloutLine struct {
+	Timestamp looseString     `json:"timestamp"`
+	Type      looseString     `json:"type"`
+	Payload   json.RawMessage `json:"payload"`
+}
+
+// rolloutItem is a payload: the fields of every type, each type filling
+// its own.
+type rolloutItem struct {
+	Type      looseString     `json:"type"`
+	ID        looseString     `json:"id"`    // session_meta
+	Model     looseString     `json:"model"` // turn_context
+	Role      looseString     `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Summary   json.RawMessage `json:"summary"` // reasoning
+	Name      looseString     `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Input     looseString     `json:"input"` // custom_tool_call
+	CallID    looseString     `json:"call_id"`
+	Output    json.RawMessage `json:"output"`
+	Status    looseString     `json:"status"`
+	Action    *struct {
+		Command []string    `json:"command"` // local_shell_call
+		Query   looseString `json:"query"`   // web_search_call
+	} `json:"action"`
+	Info *struct { // event_msg token_count
+		Total *struct {
+			Input  looseCount `json:"input_tokens"`
+			Output looseCount `json:"output_tokens"`
+		} `json:"total_token_usage"`
+	} `json:"info"`
+}
+
+// rolloutRun is a session being read.
+type rolloutRun struct {
+	r       *run
+	calls   map[string]*schema.Step // call_id -> its step
+	thought []string
+	model   string
+	input   int64
+	output  int64
+	last    *schema.Step // the last assistant message, the answer when nothing follows
+}
+
+// convertRollout reads a rollout file: every record in file order.
+func convertRollout(d *Doc, emit func(*schema.Step) error) error {
+	els, lines := d.arr, d.lines
+	if d.IsObject() {
+		els, lines = []json.RawMessage{d.Raw}, []int64{d.Line}
+	}
+	c := &rolloutRun{r: d.newRun(runName(d, 0, false, "")), calls: map[string]*schema.Step{}}
+	for i, el := range els {
+		pos := i
+		if i < len(lines) {
+			pos = int(lines[i] - 1)
+		}
+		var rec rolloutLine
+		var it rolloutItem
+		err := decodeObject(el, &rec)
+		if err == nil {
+			if err = decodeObject(rec.Payload, &it); err != nil {
+				err = fmt.Errorf("\"payload\": %v", err)
+			}
+		}
+		if err != nil {
+			if d.skipElement(i, err) {
+				continue
+			}
+			return fmt.Errorf("%s: %v", d.where(i), err)
+		}
+		c.record(d, &rec, &it, pos)
+	}
+	c.finish()
+	return c.r.emit(emit)
+}
+
+// record reads one record at line pos.
+func (c *rolloutRun) record(d *Doc, rec *rolloutLine, it *rolloutItem, pos int) {
+	switch rec.Type {
+	case "session_meta":
+		if it.ID != "" {
+			c.r.id = runName(d, 0, false, string(it.ID))
+		}
+		return
+	case "turn_context":
+		c.model = string(it.Model)
+		return
+	case "event_msg":
+		if it.Type == "token_count" && it.Info != nil && it.Info.Total != nil {
+			// Running totals of the session: the last one is the whole.
+			c.input, c.output = int64(it.Info.Total.Input), int64(it.Info.Total.Output)
+		}
+		return
+	case "response_item":
+	default:
+		return
+	}
+	ts := ccTS(string(rec.Timestamp))
+	switch it.Type {
+	case "reasoning":
+		if t := strings.TrimSpace(text(it.Summary)); t != "" {
+			c.thought = append(c.thought, t)
+		}
+	case "message":
+		c.message(it, pos, ts)
+	case "function_call", "custom_tool_call", "local_shell_call", "web_search_call":
+		c.call(it, pos, ts)
+	case "function_call_output", "custom_tool_call_output":
+		if s := c.calls[string(it.CallID)]; s != nil && s.ToolCall != nil {
+			c.result(s, it)
+		}
+	}
+}
+
+// message is a turn of the assistant (a step without a call; the answer
+// when it is the last), or of the user, which answers the assistant's
+// message before it. What Codex itself puts in the user's place (the
+// environment, the instructions of AGENTS.md) is no one's turn.
+func (c *rolloutRun) message(it *rolloutItem, pos int, ts *schema.Timestamp) {
+	content := text(it.Content)
+	switch it.Role {
+	case "assistant":
+		s := c.step(pos, ts)
+		s.State = ""
+		setReason(s, content)
+		c.last = s
+	case "user":
+		t := strings.TrimSpace(content)
+		if t == "" || strings.HasPrefix(t, "<environment_context>") || strings.HasPrefix(t, "<user_instructions>") || strings.HasPrefix(t, "# AGENTS.md") {
+			return
+		}
+		if n := len(c.r.steps); n > 0 && c.r.steps[n-1] == c.last && c.last.ToolCall == nil {
+			said := ""
+			if c.last.Decision != nil {
+				said = c.last.Decision.Reason
+			}
+			c.r.setMessage(c.last, said, content, "")
+			c.last = nil
+		}
+	}
+}
+
+// step adds the step at line pos, with the reasoning since the last one as
+// its reason.
+func (c *rolloutRun) step(pos int, ts *schema.Timestamp) *schema.Step {
+	s := c.r.add(pos, schema.StateAct.String())
+	s.TS = ts
+	if len(c.thought) > 0 {
+		setReason(s, strings.Join(c.thought, "\n\n"))
+		c.thought = c.thought[:0]
+	}
+	return s
+}
+
+// call makes the step of a call: a shell command (Codex's shell and
+// exec_command functions, a local_shell_call) is `shell` with the command
+// that ran; a patch is `apply_patch` with the patch itself; update_plan is
+// a PLAN step; any other function (MCP tools among them) is as called.
+func (c *rolloutRun) call(it *rolloutItem, pos int, ts *schema.Timestamp) {
+	s := c.step(pos, ts)
+	c.last = nil
+	if it.CallID != "" {
+		c.calls[string(it.CallID)] = s
+	}
+	args := it.Arguments
+	if len(args) > 0 && args[0] == '"' {
+		var str string
+		if json.Unmarshal(args, &str) == nil {
+			args = json.RawMessage(str)
+		}
+	}
+	switch {
+	case it.Type == "local_shell_call" && it.Action != nil:
+		setCall(s, "shell", map[string]string{"command": shellCommand(it.Action.Command)})
+	case it.Type == "web_search_call":
+		s.Intent = searchIntent
+		q := ""
+		if it.Action != nil {
+			q = string(it.Action.Query)
+		}
+		setCall(s, "web_search", map[string]string{"query": q})
+	case it.Type == "custom_tool_call":
+		setCall(s, cmpOr(string(it.Name), "custom_tool"), map[string]string{"patch": string(it.Input)})
+	case it.Name == "shell" || it.Name == "exec_command" || it.Name == "container.exec":
+		var a struct {
+			Command json.RawMessage `json:"command"`
+			Cmd     json.RawMessage `json:"cmd"`
+		}
+		json.Unmarshal(args, &a)
+		cmd := argText(a.Cmd)
+		if cmd == "" {
+			cmd = argText(a.Command)
+		}
+		setCall(s, "shell", map[string]string{"command": cmd})
+	case it.Name == "update_plan":
+		s.State = schema.StatePlan.String()
+		var a struct {
+			Plan []struct {
+				Step   string `json:"step"`
+				Status string `json:"status"`
+			} `json:"plan"`
+		}
+		json.Unmarshal(args, &a)
+		var b strings.Builder
+		for _, p := range a.Plan {
+			b.WriteString("[" + p.Status + "] " + p.Step + "\n")
+		}
+		setReason(s, b.String())
+	default:
+		setRawCall(s, cmpOr(string(it.Name), "function"), args)
+	}
+	if s.ToolCall != nil && s.ToolCall.Name == "shell" {
+		var a struct {
+			Command string `json:"command"`
+		}
+		json.Unmarshal(s.ToolCall.Args, &a)
+		if prog := program(a.Command); isSearch(prog) {
+			s.Intent = searchIntent
+		}
+	}
+}
+
+// argText is a command given as a string, or as an argv list (the shell
+// wrapper taken off).
+func argText(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var argv []string
+	if json.Unmarshal(raw, &argv) == nil {
+		return shellCommand(argv)
+	}
+	var s string
+	json.Unmarshal(raw, &s)
+	return unwrapShell(s)
+}
+
+// shellCommand is an argv as the command that ran: ["bash", "-lc", "cmd"]
+// is cmd.
+func shellCommand(argv []string) string {
+	if len(argv) == 3 && shells[argv[0][strings.LastIndexByte(argv[0], '/')+1:]] && (argv[1] == "-lc" || argv[1] == "-c") {
+		return argv[2]
+	}
+	return strings.Join(argv, " ")
+}
+
+// reExitHeader reads the header Codex puts before a command's output
+// ("Exit code: 1" or "Process exited with code 1", a wall time, a chunk
+// id, then "Output:").
+var reExitHeader = regexp.MustCompile(`(?m)^(?:Exit code:|Process exited with code) (-?\d+)$`)
+
+// result fills a call's result from its output: a JSON string holding
+// {"output", "metadata": {"exit_code"}}, or text with Codex's header, or
+// plain text.
+func (c *rolloutRun) result(s *schema.Step, it *rolloutItem) {
+	out := text(it.Output)
+	var exit *int
+	var wrapped struct {
+		Output   *string `json:"output"`
+		Metadata *struct {
+			ExitCode *int `json:"exit_code"`
+		} `json:"metadata"`
+	}
+	if t := strings.TrimSpace(out); strings.HasPrefix(t, "{") && json.Unmarshal([]byte(t), &wrapped) == nil && wrapped.Output != nil {
+		out = *wrapped.Output
+		if wrapped.Metadata != nil {
+			exit = wrapped.Metadata.ExitCode
+		}
+	} else if head, body, ok := strings.Cut(out, "Output:\n"); ok && len(head) < 300 {
+		m := reExitHeader.FindStringSubmatch(head)
+		if m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil {
+				exit = &n
+			}
+		}
+		if m != nil || strings.Contains(head, "Wall time:") {
+			out = body // the header's wall time and chunk id change with every call
+		}
+	}
+	search, view := false, false
+	if s.ToolCall.Name == "shell" {
+		var a struct {
+			Command string `json:"command"`
+		}
+		json.Unmarshal(s.ToolCall.Args, &a)
+		prog := program(a.Command)
+		search, view = isSearch(prog), viewPrograms[prog]
+	} else {
+		search = isSearch(s.ToolCall.Name)
+	}
+	errType, empty := c.r.classify(out, search, view, nil)
+	switch {
+	case errType != "" || empty:
+	case exit != nil && *exit != 0:
+		errType = "EXIT_CODE"
+	case it.Status == "failed":
+		errType = "ERROR"
+	}
+	if errType != "" && s.ToolCall.Name == "apply_patch" {
+		errType = "EDIT_REJECTED" // the patch did not apply, whatever its text says first
+	}
+	c.r.setResult(s, out, errType, empty)
+}
+
+// finish makes the last assistant message the answer (STOP) when nothing
+// follows it, and shares the session's tokens among the steps.
+func (c *rolloutRun) finish() {
+	if n := len(c.r.steps); n > 0 && c.last != nil && c.r.steps[n-1] == c.last {
+		c.last.State = schema.StateStop.String()
+	}
+	c.r.spreadUsage(c.input, c.output, 0)
+	if c.model != "" {
+		for _, s := range c.r.steps {
+			if s.Usage != nil {
+				s.Usage.Model = c.model
+			}
+		}
+	}
+}
