@@ -150,7 +150,7 @@ var OutputRules = []OutputRule{
 		Name: "rust-error", ErrorType: "COMPILE_ERROR",
 		Doc: "rustc's diagnostic, a line `error[E0308]: ...` or `error: ...` followed by ` --> FILE:LINE:COL`, or cargo's `error: could not compile`",
 		match: func(o *output) (string, bool) {
-			return "", strings.Contains(o.text, "error") && reRustError.MatchString(o.text)
+			return "", (strings.Contains(o.text, "--> ") || strings.Contains(o.text, "could not compile")) && reRustError.MatchString(o.text)
 		},
 	},
 	{
@@ -171,14 +171,14 @@ var OutputRules = []OutputRule{
 		Name: "jvm-build-error", ErrorType: "COMPILE_ERROR",
 		Doc: "Maven's `[ERROR] COMPILATION ERROR` or `[ERROR] FILE.java:[LINE,COL] ...`, kotlinc's `e: FILE.kt:LINE:COL`, Gradle's `> Compilation failed` or `Execution failed for task ':compileJava'`",
 		match: func(o *output) (string, bool) {
-			return "", containsAny(o.text, "[ERROR]", "e: ", "> Compilation failed", "Execution failed") && reJVMBuildError.MatchString(o.text)
+			return "", (containsAny(o.text, "[ERROR] ", "\ne: ", "> Compilation failed", "Execution failed for task") || strings.HasPrefix(o.text, "e: ")) && reJVMBuildError.MatchString(o.text)
 		},
 	},
 	{
 		Name: "build-failed", ErrorType: "BUILD_FAILED",
 		Doc: "`CMake Error`, or the linker's `collect2: error: ld returned 1 exit status` or `ld: error:`",
 		match: func(o *output) (string, bool) {
-			return "", containsAny(o.text, "CMake Error", "error") && reBuildFailed.MatchString(o.text)
+			return "", containsAny(o.text, "CMake Error", "collect2: error", "ld: error") && reBuildFailed.MatchString(o.text)
 		},
 	},
 	{
