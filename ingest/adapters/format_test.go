@@ -24,6 +24,7 @@ var sampleDocs = []struct {
 	{"openai-messages/support-conversation.json", 0, OpenAIMessages},
 	{"openai-messages/group-chat.json", 0, OpenAIMessages},
 	{"openai-messages/orchestrator-loop.json", 0, OpenAIMessages},
+	{"openai-messages/magentic-history.json", 0, OpenAIMessages},
 	{"openai-messages/tau-bench-results.json", 0, OpenAIMessages},
 	{"openai-messages/conversations.ndjson", 1, OpenAIMessages},
 	{"anthropic-messages/flight-search-loop.json", 0, AnthropicMessages},
