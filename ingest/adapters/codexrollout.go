@@ -215,8 +215,10 @@ func (c *rolloutRun) call(it *rolloutItem, pos int, ts *schema.Timestamp) {
 			q = string(it.Action.Query)
 		}
 		setCall(s, "web_search", map[string]string{"query": q})
+	case it.Type == "custom_tool_call" && it.Name == "apply_patch":
+		setCall(s, "apply_patch", map[string]string{"patch": string(it.Input)})
 	case it.Type == "custom_tool_call":
-		setCall(s, cmpOr(string(it.Name), "custom_tool"), map[string]string{"patch": string(it.Input)})
+		setCall(s, cmpOr(string(it.Name), "custom_tool"), map[string]string{"input": string(it.Input)})
 	case it.Name == "shell" || it.Name == "exec_command" || it.Name == "container.exec":
 		var a struct {
 			Command json.RawMessage `json:"command"`
