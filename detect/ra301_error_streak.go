@@ -87,7 +87,9 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 //   - a stretch: it begins and ends with a failure, at least half of its
 //     answered calls failed, no two calls in a row inside it brought
 //     lasting progress (a file read between two failing edits does not end
-//     it), and one tool's one answer is at least half of its failures, and
+//     it), no change that worked is inside it (a call with the edit
+//     intent: a check re-run after an edit that applied is an experiment),
+//     and one tool's one answer is at least half of its failures, and
 //     at least three of them: the same error of the same tool coming back
 //     through the agent's attempts around it.
 //
@@ -159,6 +161,10 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 			continue
 		}
 		if a.lasting(i) {
+			if v.Names.IntentName(v.Intent[i]) == "edit" {
+				stretchEnds() // a change that worked: what fails next is another experiment
+				continue
+			}
 			if lastingInARow++; lastingInARow > maxStormPause {
 				stretchEnds()
 				continue

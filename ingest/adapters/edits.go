@@ -1,0 +1,91 @@
+package adapters
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// editIntent is the intent of a call that changes a file: an editor's
+// create, replace or insert, a patch, a shell command that writes one.
+const editIntent = "edit"
+
+// editTools are tools whose every call writes a file.
+var editTools = map[string]bool{
+	"edit": true, "write": true, "multiedit": true, "apply_patch": true, "write_file": true,
+	"edit_file": true, "create_file": true, "create": true, "replace": true, "insert": true,
+}
+
+// editorTools are file editors with a command, whose view command reads.
+var editorTools = map[string]bool{"str_replace_editor": true, "file_editor": true, "str_replace_based_edit_tool": true}
+
+// reShellWrite finds a shell command that writes a file: a redirect to a
+// path (not /dev/null, not another descriptor), sed or perl editing in
+// place, tee, patch, git apply.
+var reShellWrite = regexp.MustCompile(`(?:^|[^0-9&>])>>?\s*[^\s&|>]|\bsed\s+(?:-\w+\s+)*-i|\bperl\s+-\w*i|\btee\s|\bpatch\s|\bgit\s+apply\b`)
+
+// reDevNull is a redirect that discards: no file is written.
+var reDevNull = regexp.MustCompile(`[0-9&]?>>?\s*/dev/null`)
+
+// markEdits gives the edit intent to the calls that change a file, where
+// no other intent was given.
+func markEdits(steps []*schema.Step) {
+	for _, s := range steps {
+		if s.ToolCall == nil || s.Intent != "" {
+			continue
+		}
+		if changesFile(s.ToolCall.Name, s.ToolCall.Args) {
+			s.Intent = editIntent
+		}
+	}
+}
+
+func changesFile(tool string, args json.RawMessage) bool {
+	t := strings.ToLower(tool)
+	switch {
+	case editTools[t]:
+		return true
+	case editorTools[t]:
+		var a struct {
+			Command string `json:"command"`
+		}
+		json.Unmarshal(args, &a)
+		return a.Command != "" && a.Command != "view"
+	case t == "bash" || t == "shell" || t == "execute_bash" || t == "run":
+		var a struct {
+			Command string `json:"command"`
+			Cmd     string `json:"cmd"`
+		}
+		json.Unmarshal(args, &a)
+		return shellWrites(a.Command + a.Cmd)
+	}
+	return false
+}
+
+// shellWrites reports whether a shell command writes a file. Only its first
+// line is read (a here-document's body is data, not the command), without
+// what is quoted (a comparison in a python -c string is no redirect) and
+// without /dev/null.
+func shellWrites(cmd string) bool {
+	if i := strings.IndexByte(cmd, '\n'); i >= 0 {
+		cmd = cmd[:i]
+	}
+	var b strings.Builder
+	var quote byte
+	for i := 0; i < len(cmd); i++ {
+		c := cmd[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return reShellWrite.MatchString(reDevNull.ReplaceAllString(b.String(), ""))
+}

@@ -1,0 +1,39 @@
+package adapters
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// A call that changes a file gets the edit intent: an editor's write, a
+// patch, a shell command that redirects into a file, edits in place,
+// tees or applies a patch. Reads, searches, redirects to /dev/null or to
+// another descriptor, and ">" inside quotes or a here-document's body do
+// not.
+func TestEditsAreMarked(t *testing.T) {
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want bool
+	}{
+		{"bash", map[string]any{"command": "cat <<'EOF' > reproduce.py\nif a > b:\n    pass\nEOF"}, true},
+		{"bash", map[string]any{"command": "sed -i 's/x/y/' src/a.py"}, true},
+		{"bash", map[string]any{"command": "echo 'x = 1' >> config.py"}, true},
+		{"bash", map[string]any{"command": "git diff | tee /tmp/patch.diff"}, true},
+		{"shell", map[string]any{"command": "git apply fix.patch"}, true},
+		{"str_replace_editor", map[string]any{"command": "str_replace", "path": "/a.py"}, true},
+		{"apply_patch", map[string]any{"patch": "*** Begin Patch"}, true},
+		{"Edit", map[string]any{"file_path": "/a.py"}, true},
+		{"bash", map[string]any{"command": "grep -rn 'a > b' src 2>/dev/null | head"}, false},
+		{"bash", map[string]any{"command": "python -c \"print(1 > 0)\""}, false},
+		{"bash", map[string]any{"command": "pytest -q > /dev/null 2>&1"}, false},
+		{"bash", map[string]any{"command": "python - <<'EOF'\nprint(3 > 2)\nEOF"}, false},
+		{"str_replace_editor", map[string]any{"command": "view", "path": "/a.py"}, false},
+		{"search", map[string]any{"q": "x > y"}, false},
+	} {
+		args, _ := json.Marshal(c.args)
+		if got := changesFile(c.tool, args); got != c.want {
+			t.Errorf("%s %s: changes a file %v, want %v", c.tool, args, got, c.want)
+		}
+	}
+}
