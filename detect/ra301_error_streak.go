@@ -161,7 +161,7 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 			continue
 		}
 		if a.lasting(i) {
-			if v.Names.IntentName(v.Intent[i]) == "edit" {
+			if v.Names.IntentName(v.Intent[i]) == schema.IntentEdit {
 				stretchEnds() // a change that worked: what fails next is another experiment
 				continue
 			}

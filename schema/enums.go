@@ -68,6 +68,12 @@ const (
 	ErrUnknown     = "UNKNOWN"
 )
 
+// IntentEdit is the intent of a call that changes a file (an editor's
+// write, a patch, a shell command that writes one): an error storm does not
+// run through such a call that worked, as a check re-run after a change is
+// an experiment. The adapters set it; runaway's own steps may too.
+const IntentEdit = "edit"
+
 // Memory tags and entry types (guide B).
 const (
 	MemObservation = "observation"

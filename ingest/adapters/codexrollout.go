@@ -69,13 +69,14 @@ type rolloutItem struct {
 
 // rolloutRun is a session being read.
 type rolloutRun struct {
-	r       *run
-	calls   map[string]*schema.Step // call_id -> its step
-	thought []string
-	model   string
-	input   int64
-	output  int64
-	last    *schema.Step // the last assistant message, the answer when nothing follows
+	r        *run
+	calls    map[string]*schema.Step // call_id -> its step
+	programs map[*schema.Step]string // a shell call's step -> the program its command runs
+	thought  []string
+	model    string
+	input    int64
+	output   int64
+	last     *schema.Step // the last assistant message, the answer when nothing follows
 }
 
 // convertRollout reads a rollout file: every record in file order.
@@ -84,7 +85,7 @@ func convertRollout(d *Doc, emit func(*schema.Step) error) error {
 	if d.IsObject() {
 		els, lines = []json.RawMessage{d.Raw}, []int64{d.Line}
 	}
-	c := &rolloutRun{r: d.newRun(runName(d, 0, false, "")), calls: map[string]*schema.Step{}}
+	c := &rolloutRun{r: d.newRun(runName(d, 0, false, "")), calls: map[string]*schema.Step{}, programs: map[*schema.Step]string{}}
 	for i, el := range els {
 		pos := i
 		if i < len(lines) {
@@ -207,7 +208,7 @@ func (c *rolloutRun) call(it *rolloutItem, pos int, ts *schema.Timestamp) {
 	}
 	switch {
 	case it.Type == "local_shell_call" && it.Action != nil:
-		setCall(s, "shell", map[string]string{"command": shellCommand(it.Action.Command)})
+		c.shell(s, shellCommand(it.Action.Command))
 	case it.Type == "web_search_call":
 		s.Intent = searchIntent
 		q := ""
@@ -229,7 +230,7 @@ func (c *rolloutRun) call(it *rolloutItem, pos int, ts *schema.Timestamp) {
 		if cmd == "" {
 			cmd = argText(a.Command)
 		}
-		setCall(s, "shell", map[string]string{"command": cmd})
+		c.shell(s, cmd)
 	case it.Name == "update_plan":
 		s.State = schema.StatePlan.String()
 		var a struct {
@@ -247,14 +248,16 @@ func (c *rolloutRun) call(it *rolloutItem, pos int, ts *schema.Timestamp) {
 	default:
 		setRawCall(s, cmpOr(string(it.Name), "function"), args)
 	}
-	if s.ToolCall != nil && s.ToolCall.Name == "shell" {
-		var a struct {
-			Command string `json:"command"`
-		}
-		json.Unmarshal(s.ToolCall.Args, &a)
-		if prog := program(a.Command); isSearch(prog) {
-			s.Intent = searchIntent
-		}
+}
+
+// shell makes s a call of the shell running cmd, and keeps the program
+// it runs for reading its output.
+func (c *rolloutRun) shell(s *schema.Step, cmd string) {
+	setCall(s, "shell", map[string]string{"command": cmd})
+	prog := program(cmd)
+	c.programs[s] = prog
+	if isSearch(prog) {
+		s.Intent = searchIntent
 	}
 }
 
@@ -315,16 +318,9 @@ func (c *rolloutRun) result(s *schema.Step, it *rolloutItem) {
 			out = body // the header's wall time and chunk id change with every call
 		}
 	}
-	search, view := false, false
-	if s.ToolCall.Name == "shell" {
-		var a struct {
-			Command string `json:"command"`
-		}
-		json.Unmarshal(s.ToolCall.Args, &a)
-		prog := program(a.Command)
+	search, view := isSearch(s.ToolCall.Name), false
+	if prog, ok := c.programs[s]; ok {
 		search, view = isSearch(prog), viewPrograms[prog]
-	} else {
-		search = isSearch(s.ToolCall.Name)
 	}
 	errType, empty := c.r.classify(out, search, view, nil)
 	switch {

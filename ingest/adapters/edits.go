@@ -8,10 +8,6 @@ import (
 	"github.com/runawayhq/runaway/schema"
 )
 
-// editIntent is the intent of a call that changes a file: an editor's
-// create, replace or insert, a patch, a shell command that writes one.
-const editIntent = "edit"
-
 // editTools are tools whose every call writes a file.
 var editTools = map[string]bool{
 	"edit": true, "write": true, "multiedit": true, "apply_patch": true, "write_file": true,
@@ -37,7 +33,7 @@ func markEdits(steps []*schema.Step) {
 			continue
 		}
 		if changesFile(s.ToolCall.Name, s.ToolCall.Args) {
-			s.Intent = editIntent
+			s.Intent = schema.IntentEdit
 		}
 	}
 }
