@@ -451,3 +451,34 @@ func TestAnEditEndsAStorm(t *testing.T) {
 		}
 	}
 }
+
+// A package installed that was not installed before ends an error storm,
+// though an install says nothing new in its output (pip -q prints
+// nothing): the check re-run after it is another experiment, as after an
+// edit, even when it fails again for the next missing module. Installing
+// the same package again changes nothing: the storm goes on.
+func TestANewInstallEndsAStorm(t *testing.T) {
+	check := func(module string) string {
+		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"python repro.py"}},"tool_result":{"ok":false,"error_type":"ModuleNotFoundError","data":"ModuleNotFoundError: No module named '` + module + `'"}`
+	}
+	install := func(pkg string) string {
+		return `"state":"ACT","intent":"install","tool_call":{"name":"bash","args":{"command":"pip install -q ` + pkg + `"}},"tool_result":{"ok":true,"data":""}`
+	}
+	for _, c := range []struct {
+		name  string
+		steps []string
+		want  detect.Verdict
+	}{
+		{"a new package each time", []string{check("yaml"), check("yaml"), install("pyyaml"), check("pydantic"), check("pydantic"), install("pydantic"), check("requests"), check("requests")}, detect.Healthy},
+		{"the same package again", []string{check("yaml"), check("yaml"), install("pyyaml"), check("yaml"), check("yaml"), install("pyyaml"), check("yaml"), check("yaml")}, detect.Runaway},
+	} {
+		r := newRun(c.name)
+		for _, s := range c.steps {
+			r.add(s)
+		}
+		r.add(`"state":"STOP"`)
+		if res := one(t, detect.DefaultPolicy(), r.text()); res.Verdict != c.want {
+			t.Errorf("%s: %v %v %+v, want %v", c.name, res.Verdict, res.RootCause, res.Findings, c.want)
+		}
+	}
+}

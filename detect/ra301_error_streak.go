@@ -108,6 +108,9 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 		}
 	}
 
+	// Installs that worked and installed what was not installed before
+	// end a storm of either shape, as lasting progress does.
+	newInstall := newInstalls(v, a)
 	var fails []int
 	streakEnds := func() {
 		if 2*len(distinctAnswers(v, a, fails, false)) <= len(fails) {
@@ -120,7 +123,7 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 		case f&flagResult == 0:
 		case f&flagError != 0:
 			fails = append(fails, i)
-		case a.progress[i]:
+		case a.progress[i] || newInstall[i]:
 			streakEnds()
 		}
 	}
@@ -160,11 +163,14 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 		if len(fails) == 0 {
 			continue
 		}
+		if (v.Names.IntentName(v.Intent[i]) == schema.IntentEdit && a.lasting(i)) || newInstall[i] {
+			// A change that worked (an edit, or a package installed that
+			// was not before, whose output says little): what fails next
+			// is another experiment.
+			stretchEnds()
+			continue
+		}
 		if a.lasting(i) {
-			if v.Names.IntentName(v.Intent[i]) == schema.IntentEdit {
-				stretchEnds() // a change that worked: what fails next is another experiment
-				continue
-			}
 			if lastingInARow++; lastingInARow > maxStormPause {
 				stretchEnds()
 				continue
@@ -277,3 +283,34 @@ func distinctAnswers(v *Run, a *analysis, idx []int, top bool) []int {
 	}
 	return reps
 }
+
+// newInstalls marks the calls with the install intent that worked and
+// install what no install before them in the run did (not like an earlier
+// one, of the latest maxInstalls): installing the same package again
+// changes nothing.
+func newInstalls(v *Run, a *analysis) map[int]bool {
+	var made []int
+	out := map[int]bool{}
+	for _, i := range a.calls {
+		if v.Flags[i]&flagResult == 0 || v.Flags[i]&flagError != 0 || v.Names.IntentName(v.Intent[i]) != schema.IntentInstall {
+			continue
+		}
+		fresh := true
+		for _, j := range made {
+			if v.likeCall(j, i, a.simBits) {
+				fresh = false
+				break
+			}
+		}
+		out[i] = fresh
+		if len(made) == maxInstalls {
+			made = append(made[:0], made[1:]...)
+		}
+		made = append(made, i)
+	}
+	return out
+}
+
+// maxInstalls bounds the installs a new one is compared with: the most
+// recent ones, which a loop repeats.
+const maxInstalls = 64

@@ -74,6 +74,12 @@ const (
 // an experiment. The adapters set it; runaway's own steps may too.
 const IntentEdit = "edit"
 
+// IntentInstall is the intent of a call that installs a package (pip, npm,
+// apt, ...): it changes what the next command runs with, and says little
+// in its output, so a storm ends at such a call that worked when it
+// installs what was not installed before in the run.
+const IntentInstall = "install"
+
 // Memory tags and entry types (guide B).
 const (
 	MemObservation = "observation"

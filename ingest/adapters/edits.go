@@ -12,6 +12,7 @@ import (
 var editTools = map[string]bool{
 	"edit": true, "write": true, "multiedit": true, "apply_patch": true, "write_file": true,
 	"edit_file": true, "create_file": true, "create": true, "replace": true, "insert": true,
+	"find_and_replace_code": true, "delete_file": true,
 }
 
 // editorTools are file editors with a command, whose view command reads.
@@ -22,20 +23,51 @@ var editorTools = map[string]bool{"str_replace_editor": true, "file_editor": tru
 // place, tee, patch, git apply.
 var reShellWrite = regexp.MustCompile(`(?:^|[^0-9&>])>>?\s*[^\s&|>]|\bsed\s+(?:-\w+\s+)*-i|\bperl\s+-\w*i|\btee\s|\bpatch\s|\bgit\s+apply\b`)
 
+// reInstall finds a shell command that installs a package: it changes the
+// environment the next command runs in (a check re-run after installing
+// what it lacked is another experiment).
+var reInstall = regexp.MustCompile(`\b(?:pip3?|uv pip|conda|mamba|micromamba|apt|apt-get|gem|brew) install\b|\bpython3? -m pip install\b|\b(?:npm|pnpm) (?:install|i|ci|add)\b|\byarn (?:add|install)\b|\bpoetry (?:add|install)\b|\bgo (?:get|install)\b|\bcargo (?:add|install)\b`)
+
 // reDevNull is a redirect that discards: no file is written.
 var reDevNull = regexp.MustCompile(`[0-9&]?>>?\s*/dev/null`)
 
-// markEdits gives the edit intent to the calls that change a file, where
-// no other intent was given.
+// markEdits gives the install intent to the calls that install a package
+// and the edit intent to the calls that change a file, where no other
+// intent was given.
 func markEdits(steps []*schema.Step) {
 	for _, s := range steps {
 		if s.ToolCall == nil || s.Intent != "" {
 			continue
 		}
-		if changesFile(s.ToolCall.Name, s.ToolCall.Args) {
+		switch {
+		case installs(s.ToolCall.Name, s.ToolCall.Args):
+			s.Intent = schema.IntentInstall
+		case changesFile(s.ToolCall.Name, s.ToolCall.Args):
 			s.Intent = schema.IntentEdit
 		}
 	}
+}
+
+// installs reports whether a shell call installs a package.
+func installs(tool string, args json.RawMessage) bool {
+	if cmd, ok := shellCallCommand(tool, args); ok {
+		return reInstall.MatchString(unquoted(firstLine(cmd)))
+	}
+	return false
+}
+
+// shellCallCommand is the command of a call of a shell tool.
+func shellCallCommand(tool string, args json.RawMessage) (string, bool) {
+	switch strings.ToLower(tool) {
+	case "bash", "shell", "execute_bash", "run":
+		var a struct {
+			Command string `json:"command"`
+			Cmd     string `json:"cmd"`
+		}
+		json.Unmarshal(args, &a)
+		return a.Command + a.Cmd, true
+	}
+	return "", false
 }
 
 func changesFile(tool string, args json.RawMessage) bool {
@@ -49,13 +81,9 @@ func changesFile(tool string, args json.RawMessage) bool {
 		}
 		json.Unmarshal(args, &a)
 		return a.Command != "" && a.Command != "view"
-	case t == "bash" || t == "shell" || t == "execute_bash" || t == "run":
-		var a struct {
-			Command string `json:"command"`
-			Cmd     string `json:"cmd"`
-		}
-		json.Unmarshal(args, &a)
-		return shellWrites(a.Command + a.Cmd)
+	}
+	if cmd, ok := shellCallCommand(tool, args); ok {
+		return shellWrites(cmd)
 	}
 	return false
 }
@@ -65,9 +93,18 @@ func changesFile(tool string, args json.RawMessage) bool {
 // what is quoted (a comparison in a python -c string is no redirect) and
 // without /dev/null.
 func shellWrites(cmd string) bool {
-	if i := strings.IndexByte(cmd, '\n'); i >= 0 {
-		cmd = cmd[:i]
+	return reShellWrite.MatchString(reDevNull.ReplaceAllString(unquoted(firstLine(cmd)), ""))
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
 	}
+	return s
+}
+
+// unquoted is cmd without what it quotes.
+func unquoted(cmd string) string {
 	var b strings.Builder
 	var quote byte
 	for i := 0; i < len(cmd); i++ {
@@ -83,5 +120,5 @@ func shellWrites(cmd string) bool {
 			b.WriteByte(c)
 		}
 	}
-	return reShellWrite.MatchString(reDevNull.ReplaceAllString(b.String(), ""))
+	return b.String()
 }

@@ -24,6 +24,7 @@ func TestEditsAreMarked(t *testing.T) {
 		{"str_replace_editor", map[string]any{"command": "str_replace", "path": "/a.py"}, true},
 		{"apply_patch", map[string]any{"patch": "*** Begin Patch"}, true},
 		{"Edit", map[string]any{"file_path": "/a.py"}, true},
+		{"find_and_replace_code", map[string]any{"file_path": "a.py", "find": "x", "replace": "y"}, true},
 		{"bash", map[string]any{"command": "grep -rn 'a > b' src 2>/dev/null | head"}, false},
 		{"bash", map[string]any{"command": "python -c \"print(1 > 0)\""}, false},
 		{"bash", map[string]any{"command": "pytest -q > /dev/null 2>&1"}, false},
@@ -34,6 +35,33 @@ func TestEditsAreMarked(t *testing.T) {
 		args, _ := json.Marshal(c.args)
 		if got := changesFile(c.tool, args); got != c.want {
 			t.Errorf("%s %s: changes a file %v, want %v", c.tool, args, got, c.want)
+		}
+	}
+}
+
+// A shell call that installs a package gets the install intent: pip, npm,
+// yarn, apt and the like. Listing packages, a test run whose arguments
+// mention "install", and the words inside quotes do not.
+func TestInstallsAreMarked(t *testing.T) {
+	for _, c := range []struct {
+		tool, cmd string
+		want      bool
+	}{
+		{"bash", "cd /workspace && pip install 'pydantic<2' -q", true},
+		{"bash", "python3 -m pip install -e .", true},
+		{"bash", "npm ci && npm test", true},
+		{"bash", "yarn add lodash", true},
+		{"shell", "apt-get install -y maven", true},
+		{"execute_bash", "go get example.com/x@v1.2.0", true},
+		{"bash", "pip list | grep pydantic", false},
+		{"bash", "npm test -- --grep install", false},
+		{"bash", "echo 'run pip install x'", false},
+		{"bash", "cat <<'EOF' > notes.md\npip install x\nEOF", false},
+		{"grep", "pip install", false},
+	} {
+		args, _ := json.Marshal(map[string]string{"command": c.cmd})
+		if got := installs(c.tool, args); got != c.want {
+			t.Errorf("%s %q: installs %v, want %v", c.tool, c.cmd, got, c.want)
 		}
 	}
 }
