@@ -74,7 +74,18 @@ func (f *framer) sniff() (whole bool) {
 	if c := f.blk.buf[start]; c == '[' {
 		return true
 	} else if c != '{' {
-		return false // not JSON: the lines are rejected as what they are
+		// Not JSON: a plain-text transcript of a format that writes
+		// them is read whole; any other text's lines are rejected as
+		// what they are.
+		if f.adapter != nil {
+			return f.adapter.Text != nil
+		}
+		if a := adapters.DetectText(f.blk.buf[start:f.end]); a != nil {
+			f.adapter = a
+			f.maxLine = max(f.maxLine, f.maxDoc)
+			return true
+		}
+		return false
 	}
 	// Read on until the first line is whole (or the source ends).
 	saved := f.maxLine
@@ -291,9 +302,12 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 	}
 	var d *adapters.Doc
 	var err error
-	if a.lines {
+	switch {
+	case forced != nil && forced.Text != nil:
+		d = adapters.TextDoc(name, line, raw)
+	case a.lines:
 		d, err = adapters.ParseLines(name, line, raw)
-	} else {
+	default:
 		d, err = adapters.ParseDoc(name, line, whole, raw)
 	}
 	if err != nil {

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+
+	"github.com/runawayhq/runaway/ingest/adapters"
 )
 
 // Source is one input: a file, an object, or stdin.
@@ -413,12 +415,17 @@ func notALog(path, name string) (why string, read bool) {
 		if path == "" {
 			return "a .log object (a listing does not open it to look inside: name it to read it)", false
 		}
-		if startsWithJSON(path) {
+		if startsWithJSON(path) || opensTranscript(path) {
 			return "", true
 		}
 		return "a .log file that does not begin with a JSON value", false
 	}
 	ext := strings.ToLower(filepath.Ext(lower))
+	if (ext == "" || ext == ".txt") && path != "" && opensTranscript(path) {
+		// Some agents write a run as a plain-text transcript, named by
+		// the task alone (Rovo Dev's trajs/<instance>).
+		return "", true
+	}
 	if dataExts[ext] {
 		return "a " + ext + " file: runaway reads JSON Lines, JSON and Parquet (.jsonl, .ndjson, .json, .traj, .parquet, or a .log holding JSON Lines); name it to read it anyway", false
 	}
@@ -439,20 +446,37 @@ var dataExts = map[string]bool{
 // startsWithJSON reports whether the file's first non-blank byte, after
 // decompression, opens a JSON object or array.
 func startsWithJSON(path string) bool {
+	head, ok := fileHead(path, 512)
+	if !ok {
+		return true // let Read report what is wrong with it
+	}
+	t := bytes.TrimLeft(head, " \t\r\n\ufeff")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[') && !reLogLinePrefix.Match(t)
+}
+
+// opensTranscript reports whether the file, after decompression, opens as
+// a plain-text transcript of an agent that an adapter reads.
+func opensTranscript(path string) bool {
+	head, ok := fileHead(path, 1024)
+	return ok && adapters.DetectText(head) != nil
+}
+
+// fileHead is up to n first bytes of the file, decompressed; ok is false
+// when it cannot be opened or decompressed.
+func fileHead(path string, n int) (head []byte, ok bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return true // let Read report what is wrong with it
+		return nil, false
 	}
 	defer f.Close()
 	d, err := decompress(f, -1)
 	if err != nil {
-		return true
+		return nil, false
 	}
 	defer d.close()
-	var buf [512]byte
-	n, _ := io.ReadFull(d, buf[:])
-	t := bytes.TrimLeft(buf[:n], " \t\r\n\ufeff")
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[') && !reLogLinePrefix.Match(t)
+	buf := make([]byte, n)
+	k, _ := io.ReadFull(d, buf)
+	return buf[:k], true
 }
 
 // reLogLinePrefix is the bracketed time stamp or level that text loggers

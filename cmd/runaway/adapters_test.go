@@ -42,6 +42,12 @@ func trajectoryDir(t *testing.T) string {
 	}
 	copyFile("openai-messages/tau-bench-results.json", "tau/results.json")
 	copyFile("anthropic-messages/claude-code-edit-loop.ndjson", "claude/projects/-home-dev-gateway/9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30.jsonl")
+	// Rovo Dev names its plain-text transcripts by the task alone.
+	copyFile("rovo-dev/npm-install-storm", "rovo/trajs/acme__widgets-202")
+	copyFile("rovo-dev/healthy-fix", "rovo/trajs/acme__widgets-201")
+	if err := os.WriteFile(filepath.Join(dir, "rovo", "trajs", "LICENSE"), []byte("Permission is hereby granted\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return dir
 }
 
@@ -83,6 +89,10 @@ func TestScanTrajectoriesOfEveryFormat(t *testing.T) {
 		filepath.Join(dir, "tau/results.json") + "[1]#task_id=7,trial=1":           "healthy",
 		// A Claude Code session file, JSON Lines read whole as one run.
 		filepath.Join(dir, "claude/projects/-home-dev-gateway/9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30.jsonl") + "#9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30": "runaway",
+		// Text transcripts without an extension, found by their opening;
+		// the LICENSE beside them is passed over.
+		filepath.Join(dir, "rovo/trajs/acme__widgets-202"): "runaway",
+		filepath.Join(dir, "rovo/trajs/acme__widgets-201"): "healthy",
 	}
 	got := verdicts(t, dir)
 	for id, v := range want {
@@ -158,6 +168,34 @@ func TestAdaptedRunExplainReplayFixture(t *testing.T) {
 	code, out, stderr = runCLI(t, "", "verify", fixtures)
 	if code != exitClean {
 		t.Errorf("verify: exit %d\n%s\n%s", code, out, stderr)
+	}
+}
+
+// explain and fixture work on a plain-text transcript: the onset is the
+// first failed install, counted in the transcript's sections, and the
+// fixture holds the run's steps as runaway's own lines.
+func TestTextTranscriptExplainFixture(t *testing.T) {
+	dir := trajectoryDir(t)
+	run := filepath.Join(dir, "rovo/trajs/acme__widgets-202")
+	code, out, stderr := runCLI(t, "", "explain", run, filepath.Join(dir, "rovo"))
+	if code != exitClean || !strings.Contains(out, "Verdict:   runaway, root cause error-storm") || !strings.Contains(out, "Onset:     step 7 ") || !strings.Contains(out, "NPM_ENOTEMPTY") {
+		t.Fatalf("explain: exit %d\n%s\n%s", code, out, stderr)
+	}
+	fixtures := t.TempDir()
+	if code, _, stderr = runCLI(t, "", "fixture", run, run, "--out", fixtures); code != exitClean {
+		t.Fatalf("fixture: exit %d: %s", code, stderr)
+	}
+	steps, _ := filepath.Glob(filepath.Join(fixtures, "*.jsonl"))
+	if len(steps) != 1 || len(strings.Split(strings.TrimSpace(string(readFile(t, steps[0]))), "\n")) != 11 {
+		t.Errorf("fixture %v: want one file of the run's 11 steps", steps)
+	}
+	if code, out, stderr = runCLI(t, "", "verify", fixtures); code != exitClean {
+		t.Errorf("verify: exit %d\n%s\n%s", code, out, stderr)
+	}
+	// Forced on a JSON document, the text format says why it refuses it.
+	code, _, stderr = runCLI(t, "", "scan", "--input-format", "rovo-dev", filepath.Join(trajectoriesDir, "swe-agent", "healthy-fix.traj"))
+	if code != exitFailure || !strings.Contains(stderr, "not a rovo-dev document") {
+		t.Errorf("forced on a JSON file: exit %d: %s", code, stderr)
 	}
 }
 

@@ -43,6 +43,10 @@ type Format struct {
 	// elements are its lines (ParseLines), bounded as any document read
 	// whole (--max-doc-bytes).
 	Transcript func(d *Doc) bool
+	// Text, for a format written as plain text rather than JSON, reports
+	// whether a file that opens with head (its first bytes) is one of its
+	// transcripts. Such a file is read whole, as one document (TextDoc).
+	Text func(head []byte) bool
 }
 
 // Registry lists the formats in the order they are tried. Recognisers look
@@ -59,6 +63,7 @@ var Registry = []*Format{
 	LangSmith,
 	OpenAIAgents,
 	Codex,
+	RovoDev,
 }
 
 // Lookup returns the format with the given name, or nil.
@@ -94,8 +99,9 @@ type Doc struct {
 	// Quality is measured both ways, since many logs are kept like that.
 	StripOutput bool
 
-	obj map[string]json.RawMessage // the top-level value, if an object
-	arr []json.RawMessage          // the top-level value, if an array
+	text bool                       // Raw is a plain-text transcript (TextDoc), not JSON
+	obj  map[string]json.RawMessage // the top-level value, if an object
+	arr  []json.RawMessage          // the top-level value, if an array
 	// lines, for a JSON Lines file read whole (ParseLines), is the line of
 	// the file each element of arr is.
 	lines []int64
@@ -128,6 +134,23 @@ func ParseDoc(source string, line int64, whole bool, raw []byte) (*Doc, error) {
 		return nil, errors.New("not a JSON object or array")
 	}
 	return d, nil
+}
+
+// TextDoc is a plain-text transcript, the whole file from its line line on,
+// for a format with Text.
+func TextDoc(source string, line int64, raw []byte) *Doc {
+	return &Doc{Source: source, Line: line, Whole: true, Raw: raw, text: true}
+}
+
+// DetectText returns the format whose plain-text transcripts open with
+// head, or nil.
+func DetectText(head []byte) *Format {
+	for _, f := range Registry {
+		if f.Text != nil && f.Text(head) {
+			return f
+		}
+	}
+	return nil
 }
 
 // BadLine is a line of a JSON Lines file read whole that is not one JSON

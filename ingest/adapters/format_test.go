@@ -38,6 +38,8 @@ var sampleDocs = []struct {
 	{"codex/tsc-error-loop.ndjson", 1, Codex},
 	{"codex/rollout-patch-loop.ndjson", 1, Codex},
 	{"codex/rollout-patch-loop.ndjson", 6, Codex},
+	{"rovo-dev/healthy-fix", 0, RovoDev},
+	{"rovo-dev/npm-install-storm", 0, RovoDev},
 }
 
 func sampleDoc(t testing.TB, rel string, line int) *Doc {
@@ -45,6 +47,9 @@ func sampleDoc(t testing.TB, rel string, line int) *Doc {
 	raw := readSample(t, rel)
 	if line > 0 {
 		raw = sampleLines(t, rel)[line-1]
+	}
+	if DetectText(raw) != nil {
+		return TextDoc(rel, 1, raw)
 	}
 	d, err := ParseDoc(rel, int64(max(line, 1)), line == 0, raw)
 	if err != nil {
@@ -166,7 +171,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,otlp,langfuse,langsmith,openai-agents,codex" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

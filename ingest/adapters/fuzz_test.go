@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/runawayhq/runaway/schema"
@@ -30,6 +31,12 @@ func fuzzFormat(f *testing.F, format *Format, seeds ...[]byte) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte, whole bool) {
+		if format.Text != nil {
+			// A text transcript: whatever its bytes, read whole.
+			format.Text(raw)
+			fuzzConvert(t, format, TextDoc("fuzz", 3, raw))
+			return
+		}
 		if d, err := ParseDoc("fuzz.json", 3, whole, raw); err == nil {
 			fuzzConvert(t, format, d)
 		}
@@ -109,5 +116,13 @@ func FuzzCodex(f *testing.F) {
 		readSample(f, "codex/rollout-patch-loop.ndjson"),
 		[]byte("{\"timestamp\":\"x\",\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"a\",\"output\":{\"k\":1}}}\n{\"timestamp\":1,\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"[\",\"call_id\":\"a\"}}\n{\"timestamp\":1,\"type\":\"response_item\",\"payload\":{\"type\":\"function_call_output\",\"call_id\":\"a\",\"output\":\"Exit code: 99999999999999999999\\nOutput:\\n\"}}"),
 		[]byte("{\"type\":\"item.started\",\"item\":{\"id\":\"a\",\"type\":\"file_change\",\"changes\":[{\"path\":7}]}}\n{\"type\":\"item.completed\",\"item\":{\"id\":\"a\",\"type\":\"command_execution\",\"exit_code\":1e400,\"command\":\"sh -c '\"}}\n{\"type\":\"thread.started\",\"thread_id\":\"\"}"),
+	)
+}
+
+func FuzzRovoDev(f *testing.F) {
+	sep, banner := strings.Repeat("=", 120), strings.Repeat("#", 120)
+	fuzzFormat(f, RovoDev,
+		[]byte(banner+"\nPHASE 1\n"+banner+"\n"+sep+"\nTOOL RETURN (bash)\n```\n"+sep+"\nTOOL CALL (x)\n[: {\n"+sep+"\nAGENT:\n"+sep+"\nUSER PROMPT:\n"),
+		[]byte(sep+"\nTOOL CALL (bash)\ncommand: *a\ntimeout: 1\n"+sep+"\nSYSTEM:\nx\n"+sep+"\n\n"+sep+"\nAGENT:\n"+sep+"\nAGENT:"),
 	)
 }

@@ -66,15 +66,23 @@ func (c *converted) numbers(run string) []int64 {
 // alike.
 func convert(t testing.TB, want *Format, source string, line int64, whole bool, raw []byte) *converted {
 	t.Helper()
-	d, err := ParseDoc(source, line, whole, raw)
-	if err != nil {
-		t.Fatalf("ParseDoc: %v", err)
+	var d *Doc
+	if want.Text != nil {
+		if f := DetectText(raw); f != want {
+			t.Fatalf("DetectText picked %v, want %s", f, want.Name)
+		}
+		d = TextDoc(source, line, raw)
+	} else {
+		var err error
+		if d, err = ParseDoc(source, line, whole, raw); err != nil {
+			t.Fatalf("ParseDoc: %v", err)
+		}
+		if f, err := Detect(d); err != nil || f != want {
+			t.Fatalf("Detect picked %v (%v), want %s", f, err, want.Name)
+		}
 	}
 	if err := want.Recognize(d); err != nil {
 		t.Fatalf("%s does not recognise %s: %v", want.Name, source, err)
-	}
-	if f, err := Detect(d); err != nil || f != want {
-		t.Fatalf("Detect picked %v (%v), want %s", f, err, want.Name)
 	}
 	c := newConverted()
 	if err := ConvertDoc(want, d, c.adder(t)); err != nil {

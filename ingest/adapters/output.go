@@ -72,7 +72,10 @@ var (
 	reTSError       = regexp.MustCompile(`(?m)(?:^|\s)error TS\d{4,5}: `)
 	reGoBuildHeader = regexp.MustCompile(`(?m)^# \S+(?: \[\S+\])?\s*$`)
 	reGoBuildError  = regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: \S`)
-	reJVMBuildError = regexp.MustCompile(`(?m)^\[ERROR\] (?:COMPILATION ERROR|.*\.java:\[\d+,\d+\] )|^e: \S+\.kts?:\d+:\d+|^> Compilation failed|^Execution failed for task '\S*:compile\w*'`)
+	reJVMBuildError = regexp.MustCompile(`(?m)^\[ERROR\] (?:COMPILATION ERROR|.*\.java:\[\d+,\d+\] |Failed to execute goal \S+:(?:test)?[cC]ompile \(.*: Compilation failure)|^e: \S+\.kts?:\d+:\d+|^> Compilation failed|^Execution failed for task '\S*:compile\w*'`)
+	reMavenGoal     = regexp.MustCompile(`(?m)^\[ERROR\] Failed to execute goal (\S+)`)
+	reNPMCode       = regexp.MustCompile(`(?m)^npm (?:ERR!|error) code (E[A-Z0-9]+)\s*$`)
+	reYarnError     = regexp.MustCompile(`(?m)^error (?:An unexpected error occurred: |Couldn't find (?:a package|any versions)|Package ".*" refers to a non-existing file)`)
 	reMakeFailed    = regexp.MustCompile(`(?m)^make(?:\[\d+\])?: \*\*\* .*Error \d+\s*$`)
 	reBuildFailed   = regexp.MustCompile(`(?m)^CMake Error\b|^collect2: error: ld returned \d+ exit status|^\S*ld(?:\.\w+)?: error: `)
 	reJavaUncaught  = regexp.MustCompile(`(?m)^Exception in thread "[^"]*" ([\w.$]+)`)
@@ -169,16 +172,36 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "jvm-build-error", ErrorType: "COMPILE_ERROR",
-		Doc: "Maven's `[ERROR] COMPILATION ERROR` or `[ERROR] FILE.java:[LINE,COL] ...`, kotlinc's `e: FILE.kt:LINE:COL`, Gradle's `> Compilation failed` or `Execution failed for task ':compileJava'`",
+		Doc: "Maven's `[ERROR] COMPILATION ERROR`, `[ERROR] FILE.java:[LINE,COL] ...` or `[ERROR] Failed to execute goal ...:compile (...) on project P: Compilation failure`, kotlinc's `e: FILE.kt:LINE:COL`, Gradle's `> Compilation failed` or `Execution failed for task ':compileJava'`",
 		match: func(o *output) (string, bool) {
 			return "", (containsAny(o.text, "[ERROR] ", "\ne: ", "> Compilation failed", "Execution failed for task") || strings.HasPrefix(o.text, "e: ")) && reJVMBuildError.MatchString(o.text)
 		},
 	},
 	{
 		Name: "build-failed", ErrorType: "BUILD_FAILED",
-		Doc: "`CMake Error`, or the linker's `collect2: error: ld returned 1 exit status` or `ld: error:`",
+		Doc: "`CMake Error`, the linker's `collect2: error: ld returned 1 exit status` or `ld: error:`, or Maven's `[ERROR] Failed to execute goal` of a plugin other than the test runners (surefire, failsafe): failing tests are not a broken build",
 		match: func(o *output) (string, bool) {
+			if strings.Contains(o.text, "Failed to execute goal") {
+				if m := reMavenGoal.FindStringSubmatch(o.text); m != nil && !strings.Contains(m[1], "surefire") && !strings.Contains(m[1], "failsafe") {
+					return "", true
+				}
+			}
 			return "", containsAny(o.text, "CMake Error", "collect2: error", "ld: error") && reBuildFailed.MatchString(o.text)
+		},
+	},
+	{
+		Name: "package-manager-error", ErrorType: "NPM_<code> or ERROR",
+		Doc: "npm's `npm ERR! code ECODE` (or `npm error code ECODE`: ENOTEMPTY, ERESOLVE, E404, ...; the error type is NPM_ECODE; ELIFECYCLE, a package script that exited non-zero, is left to what the script printed), yarn's `error An unexpected error occurred:` or `error Couldn't find a package` (ERROR)",
+		match: func(o *output) (string, bool) {
+			if containsAny(o.text, "npm ERR! code E", "npm error code E") {
+				if m := reNPMCode.FindStringSubmatch(o.text); m != nil && m[1] != "ELIFECYCLE" {
+					return "NPM_" + m[1], true
+				}
+			}
+			if strings.Contains(o.text, "error ") && reYarnError.MatchString(o.text) {
+				return "ERROR", true
+			}
+			return "", false
 		},
 	},
 	{

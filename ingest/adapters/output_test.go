@@ -20,6 +20,7 @@ var formatRules = map[string][]OutputRule{
 	"langsmith":          nil,
 	"openai-agents":      nil,
 	"codex":              nil,
+	"rovo-dev":           rovoRules,
 }
 
 // chatDoc is an OpenAI conversation whose assistant calls tool with args
@@ -105,6 +106,14 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"jvm-build-error", oa, bashDoc(t, "gradle build", "> Task :compileKotlin FAILED\ne: file:///w/src/main/kotlin/App.kt:3:5 Unresolved reference: foo\n\nFAILURE: Build failed with an exception."), 1, "error COMPILE_ERROR"},
 		{"jvm-build-error", oa, bashDoc(t, "mvn test", "[INFO] Tests run: 3, Failures: 1, Errors: 0, Skipped: 0\n[ERROR] Failures: \n[ERROR]   AppTest.parses:21 expected: <1> but was: <2>\n[INFO] BUILD FAILURE"), 1, "ok"},
 		{"build-failed", oa, bashDoc(t, "make", "gcc -o app main.o util.o\n/usr/bin/ld: util.o: in function `f':\nutil.c:(.text+0x5): undefined reference to `g'\ncollect2: error: ld returned 1 exit status\nmake: *** [Makefile:4: app] Error 1"), 1, "error BUILD_FAILED"},
+		{"jvm-build-error", oa, bashDoc(t, "mvn compile -q 2>&1 | tail -5", "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.11.0:compile (default-compile) on project gson: Compilation failure -> [Help 1]\n[ERROR] \n[ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch."), 1, "error COMPILE_ERROR"},
+		{"build-failed", oa, bashDoc(t, "mvn -q install", "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-enforcer-plugin:3.2.1:enforce (enforce-versions) on project app: Some Enforcer rules have failed."), 1, "error BUILD_FAILED"},
+		{"build-failed", oa, bashDoc(t, "mvn test", "[ERROR] Tests run: 4, Failures: 1\n[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.0.0:test (default-test) on project app: There are test failures."), 1, "ok"},
+		{"package-manager-error", oa, bashDoc(t, "npm install", "npm ERR! code ENOTEMPTY\nnpm ERR! syscall rename\nnpm ERR! ENOTEMPTY: directory not empty, rename '/w/node_modules/x' -> '/w/node_modules/.x-1'"), 1, "error NPM_ENOTEMPTY"},
+		{"package-manager-error", oa, bashDoc(t, "npm i left-pad@99", "npm error code ETARGET\nnpm error notarget No matching version found for left-pad@99."), 1, "error NPM_ETARGET"},
+		{"package-manager-error", oa, bashDoc(t, "yarn install", "yarn install v1.22.22\n[1/4] Resolving packages...\nerror An unexpected error occurred: \"https://registry.yarnpkg.com/x: ESOCKETTIMEDOUT\"."), 1, "error ERROR"},
+		{"package-manager-error", oa, bashDoc(t, "npm test", "> app@1.0.0 test\n> mocha\n\n  1 failing\n\nnpm ERR! code ELIFECYCLE\nnpm ERR! errno 1"), 1, "ok"},
+		{"package-manager-error", oa, bashDoc(t, "cat docs/install.md", "If you see `npm ERR! code ENOTEMPTY`, delete node_modules and retry."), 1, "ok"},
 		{"build-failed", oa, bashDoc(t, "cmake -S . -B build", "-- The C compiler identification is GNU 12.2.0\n-- Configuring done\n-- Generating done\n-- Build files have been written to: /w/build"), 1, "ok"},
 		{"make-failed", oa, bashDoc(t, "make test", "./run_tests.sh\n2 of 14 tests failed\nmake: *** [Makefile:12: test] Error 2"), 1, "error EXIT_CODE"},
 		{"make-failed", oa, bashDoc(t, "make -k", "gcc -c main.c\nmake: [Makefile:9: lint] Error 1 (ignored)\nmake: Nothing to be done for 'all'."), 1, "ok"},
@@ -141,6 +150,12 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"not-found", swe, sweDoc(t, "open src/nope.py", "File src/nope.py not found"), 0, "error NO_SUCH_FILE"},
 		{"not-found", swe, sweDoc(t, "str_replace_editor view /testbed/x.py", "The path /testbed/x.py does not exist. Please provide a valid path."), 0, "error NO_SUCH_FILE"},
 		{"not-found", swe, sweDoc(t, "search_dir \"not found\" src", "Found 2 matches for \"not found\" in /repo/src:\n/repo/src/io.py (2 matches)\nEnd of matches for \"not found\" in /repo/src"), 0, "ok"},
+
+		// Rovo Dev's rules.
+		{"rovo-timeout", RovoDev, rovoDoc("bash", "command: cd /workspace && npm install\ntimeout: 300", "```\n\n Timeout...\n```"), 2, "error TIMEOUT"},
+		{"rovo-timeout", RovoDev, rovoDoc("bash", "command: grep -n Timeout src/net.ts", "```\nsrc/net.ts:40:  // Timeout... then retry\n```"), 2, "ok"},
+		{"rovo-tool-error", RovoDev, rovoDoc("find_and_replace_code", "file_path: src/a.ts\nfind: x\nreplace: y", "```\nError executing tool find_and_replace_code: Multiple matches found for the find string\n```"), 2, "error TOOL_ERROR"},
+		{"rovo-tool-error", RovoDev, rovoDoc("bash", "command: cat docs/tools.md", "```\nWhen a tool fails, the agent sees: Error executing tool NAME: reason\n```"), 2, "ok"},
 
 		// mini-swe-agent's rule.
 		{"format-error", mini, miniV1(t, "THOUGHT: two\n\n```bash\nls\n```\n\n```bash\npwd\n```", "Please always provide EXACTLY ONE action in triple backticks, found 2 actions."), 2, "error FORMAT_ERROR"},

@@ -1,0 +1,355 @@
+package adapters
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// RovoDev reads the plain-text transcripts Atlassian's Rovo Dev agent
+// writes of a run: sections separated by lines of '=', each headed
+// `AGENT:`, `USER PROMPT:`, `TOOL CALL (tool)` (the arguments, as YAML) or
+// `TOOL RETURN (tool)` (the output, fenced with ```), after a banner of
+// '#' lines naming the phase. One file is one run; the file has no id of
+// its own, so the run is named by its path.
+var RovoDev = &Format{
+	Name:      "rovo-dev",
+	Title:     "Rovo Dev text transcripts",
+	Recognize: recognizeRovo,
+	Convert:   convertRovo,
+	Text:      rovoHead,
+}
+
+var (
+	// reRovoSeparator is the line between sections (120 '=' in the files
+	// seen; 80 or more taken, so a line of '=' a tool printed, shorter as
+	// a rule, is rarely one).
+	reRovoSeparator = regexp.MustCompile(`^={80,}\s*$`)
+	reRovoBanner    = regexp.MustCompile(`^#{80,}\s*$`)
+	reRovoPhase     = regexp.MustCompile(`^PHASE \d+\s*$`)
+	reRovoHeader    = regexp.MustCompile(`^(AGENT:|USER PROMPT:|TOOL CALL \(([^()\n]*)\)|TOOL RETURN \(([^()\n]*)\))\s*$`)
+	// reRovoHeaderLike is a line a later version may head a section with
+	// (`SYSTEM:`, `TOOL ERROR (bash)`): a section this adapter does not
+	// know is a reject of its own, not text glued to the one before.
+	reRovoHeaderLike = regexp.MustCompile(`^[A-Z][A-Z ]{2,30}(?: \([^()\n]*\))?:?\s*$`)
+)
+
+// rovoHead reports whether a file opening with head is a Rovo Dev
+// transcript: its first line that is not blank is the phase banner or a
+// separator, and the next is `PHASE n` or a section header.
+func rovoHead(head []byte) bool {
+	lines := firstLines(head, 2)
+	if len(lines) < 2 {
+		return false
+	}
+	switch {
+	case reRovoBanner.Match(lines[0]):
+		return reRovoPhase.Match(lines[1])
+	case reRovoSeparator.Match(lines[0]):
+		return reRovoHeader.Match(lines[1])
+	}
+	return false
+}
+
+// firstLines returns up to n of b's first lines that are not blank,
+// without their line breaks.
+func firstLines(b []byte, n int) [][]byte {
+	var out [][]byte
+	for len(b) > 0 && len(out) < n {
+		line := b
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if line = bytes.TrimRight(line, " \t\r"); len(bytes.TrimLeft(line, " \t\ufeff")) > 0 {
+			out = append(out, bytes.TrimLeft(line, "\ufeff"))
+		}
+	}
+	return out
+}
+
+func recognizeRovo(d *Doc) error {
+	if !d.text {
+		return errors.New("a JSON document, not a text transcript")
+	}
+	if !rovoHead(d.Raw) {
+		return errors.New("does not open with a '#' banner and `PHASE n`, or a line of '=' and a section header")
+	}
+	return nil
+}
+
+// rovoSection is one section of a transcript.
+type rovoSection struct {
+	kind string // "AGENT", "USER", "CALL", "RETURN"; "" for one rejected
+	tool string // CALL and RETURN
+	body string
+	line int64 // the header's line in the file
+}
+
+// rovoSections cuts a transcript into its sections. A block between
+// separators that opens with no header is the section before it going on
+// (a tool printed a line of '='); one that opens with a header this
+// adapter does not know, or that comes before the first section and is
+// not the banner, is a reject of its own.
+func rovoSections(d *Doc) []rovoSection {
+	var secs []rovoSection
+	var block []string
+	blockLine := d.Line
+	flush := func() {
+		for len(block) > 0 && strings.TrimSpace(block[0]) == "" {
+			block, blockLine = block[1:], blockLine+1
+		}
+		if len(block) == 0 {
+			return
+		}
+		head := strings.TrimRight(block[0], " \t\r")
+		body := strings.Trim(strings.Join(block[1:], "\n"), "\n")
+		if m := reRovoHeader.FindStringSubmatch(head); m != nil {
+			s := rovoSection{body: body, line: blockLine}
+			switch {
+			case m[1] == "AGENT:":
+				s.kind = "AGENT"
+			case m[1] == "USER PROMPT:":
+				s.kind = "USER"
+			case strings.HasPrefix(m[1], "TOOL CALL"):
+				s.kind, s.tool = "CALL", strings.TrimSpace(m[2])
+			default:
+				s.kind, s.tool = "RETURN", strings.TrimSpace(m[3])
+			}
+			secs = append(secs, s)
+			return
+		}
+		if rovoBannerBlock(block) {
+			return
+		}
+		if len(secs) > 0 && !reRovoHeaderLike.MatchString(head) {
+			last := &secs[len(secs)-1]
+			last.body += "\n" + strings.Repeat("=", 120) + "\n" + strings.Join(block, "\n")
+			return
+		}
+		why := "text before the first section that is not the phase banner"
+		if reRovoHeaderLike.MatchString(head) {
+			// A section all the same: it keeps its place, so the
+			// sections after it keep their numbers.
+			why = fmt.Sprintf("a section headed %q, which is none of AGENT:, USER PROMPT:, TOOL CALL (tool), TOOL RETURN (tool)", clip(head, 60))
+			secs = append(secs, rovoSection{line: blockLine})
+		}
+		d.Skipped = append(d.Skipped, BadLine{Line: blockLine, Raw: []byte(strings.Join(block, "\n")), Reason: why})
+	}
+	n := d.Line
+	rest := d.Raw
+	for len(rest) > 0 {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		if reRovoSeparator.Match(line) {
+			flush()
+			block, blockLine = block[:0], n+1
+		} else {
+			block = append(block, strings.TrimSuffix(string(line), "\r"))
+		}
+		n++
+	}
+	flush()
+	return secs
+}
+
+// rovoBannerBlock: a block of '#' lines and `PHASE n` only, a heading.
+func rovoBannerBlock(block []string) bool {
+	for _, l := range block {
+		l = strings.TrimSpace(strings.TrimPrefix(l, "\ufeff"))
+		if l != "" && !reRovoBanner.MatchString(l) && !reRovoPhase.MatchString(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// rovoNudge is the harness's answer to a turn without a tool call.
+func rovoNudge(prompt string) bool {
+	return strings.HasPrefix(strings.TrimSpace(prompt), "If you have fully completed the task, call the status function")
+}
+
+// rovoArgsDropped are arguments that say how to run a call, not what it
+// asks: two commands that differ only in their timeout ask the same thing.
+var rovoArgsDropped = map[string]bool{"timeout": true}
+
+// rovoViewTools show code or folders; rovoSearchTools search.
+var (
+	rovoViewTools   = map[string]bool{"open_files": true, "inspect_code": true, "expand_code_chunks": true, "expand_folder": true}
+	rovoSearchTools = map[string]bool{"grep": true}
+)
+
+// rovoRules are read before the shared output rules.
+var rovoRules = []OutputRule{
+	{
+		Name: "rovo-timeout", ErrorType: schema.ErrTimeout,
+		Doc: "the output is only `Timeout...`: the harness stopped a command at its `timeout`",
+		match: func(o *output) (string, bool) {
+			return "", strings.TrimSpace(o.text) == "Timeout..."
+		},
+	},
+	{
+		Name: "rovo-tool-error", ErrorType: "TOOL_ERROR",
+		Doc: "the output begins `Error executing tool NAME:` (a replacement that matched nothing or several places, a path that does not exist)",
+		match: func(o *output) (string, bool) {
+			return "", strings.HasPrefix(o.first, "Error executing tool ")
+		},
+	},
+}
+
+// rovoArgs parses a call's YAML arguments into JSON, without the ones that
+// say how to run it. Arguments that are not YAML keep their text.
+func rovoArgs(body string) json.RawMessage {
+	var m map[string]any
+	if err := yaml.Unmarshal([]byte(body), &m); err != nil || m == nil {
+		if strings.TrimSpace(body) == "" {
+			return json.RawMessage("{}")
+		}
+		return mustJSON(map[string]string{"input": body})
+	}
+	for k := range m {
+		if rovoArgsDropped[k] {
+			delete(m, k)
+		}
+	}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return mustJSON(map[string]string{"input": body})
+	}
+	return raw
+}
+
+// rovoOutput is a tool return's text without its fence.
+func rovoOutput(body string) string {
+	t := strings.TrimSpace(body)
+	if strings.HasPrefix(t, "```") {
+		if i := strings.IndexByte(t, '\n'); i >= 0 {
+			t = t[i+1:]
+		} else {
+			t = ""
+		}
+		t = strings.TrimSuffix(strings.TrimRight(t, " \n"), "```")
+	}
+	return strings.Trim(t, "\n")
+}
+
+// convertRovo turns the sections into steps. A step's number is its
+// section's position in the file (0-based, the banner not counted): a tool
+// call is the step of its TOOL CALL section, answered by the TOOL RETURN
+// after it; the agent's text before a call is the call's reason; the
+// agent's text after which no call comes before the user's next prompt
+// (or the end) is a step of its own, a message, answered by that prompt:
+// when the prompt is the harness's nudge to call a tool, the turn failed
+// as a format error. The last such message of the run is its STOP.
+func convertRovo(d *Doc, emit func(*schema.Step) error) error {
+	secs := rovoSections(d)
+	r := d.newRun(runName(d, 0, false, ""))
+	lastCall := -1
+	for i := range secs {
+		if secs[i].kind == "CALL" {
+			lastCall = i
+		}
+	}
+	var reason []string
+	for i := 0; i < len(secs); i++ {
+		sec := &secs[i]
+		switch sec.kind {
+		case "AGENT":
+			next := i + 1
+			for next < len(secs) && secs[next].kind == "AGENT" {
+				next++
+			}
+			if next < len(secs) && secs[next].kind == "CALL" {
+				reason = append(reason, sec.body)
+				continue
+			}
+			// The agent's last words before the user speaks or the run
+			// ends: one message, numbered by its last section.
+			words := reason
+			for _, w := range secs[i:next] {
+				words = append(words, w.body)
+			}
+			reason = nil
+			i = next - 1
+			state := ""
+			if i > lastCall && !rovoPromptAfter(secs, next) {
+				state = schema.StateStop.String()
+			}
+			s := r.add(i, state)
+			text := strings.Join(words, "\n\n")
+			setReason(s, text)
+			// The user's prompts after it answer it: the harness may
+			// restate the task (restarting the agent's context) and then
+			// nudge it to call a tool.
+			var reply []string
+			errType := ""
+			for k := next; k < len(secs) && secs[k].kind == "USER"; k++ {
+				reply = append(reply, secs[k].body)
+				if rovoNudge(secs[k].body) {
+					errType = "FORMAT_ERROR"
+				}
+			}
+			if len(reply) > 0 {
+				r.setMessage(s, text, strings.Join(reply, "\n\n"), errType)
+			}
+		case "USER":
+			reason = nil // a prompt restating the task restarts the agent's context
+		case "CALL":
+			s := r.add(i, schema.StateAct.String())
+			setReason(s, strings.Join(reason, "\n\n"))
+			reason = nil
+			r.rovoCall(s, sec, secs, i)
+			if i+1 < len(secs) && secs[i+1].kind == "RETURN" {
+				i++
+			}
+		case "RETURN":
+			d.Skipped = append(d.Skipped, BadLine{Line: sec.line, Raw: []byte("TOOL RETURN (" + sec.tool + ")\n" + sec.body), Reason: "a tool return that answers no call"})
+		}
+	}
+	if len(r.steps) == 0 {
+		return nil
+	}
+	return r.emit(emit)
+}
+
+// rovoPromptAfter reports whether the user speaks at or after section i.
+func rovoPromptAfter(secs []rovoSection, i int) bool {
+	for ; i < len(secs); i++ {
+		if secs[i].kind == "USER" {
+			return true
+		}
+	}
+	return false
+}
+
+// rovoCall fills the call of section i and, when the next section returns
+// it, its result.
+func (r *run) rovoCall(s *schema.Step, sec *rovoSection, secs []rovoSection, i int) {
+	args := rovoArgs(sec.body)
+	setRawCall(s, sec.tool, args)
+	search, view := rovoSearchTools[sec.tool], rovoViewTools[sec.tool]
+	if sec.tool == "bash" {
+		search, view = chatToolKind(sec.tool, args)
+	}
+	if search {
+		s.Intent = searchIntent
+	}
+	if i+1 >= len(secs) || secs[i+1].kind != "RETURN" {
+		return // the transcript ends before the call returned
+	}
+	out := rovoOutput(secs[i+1].body)
+	errType, empty := r.classify(out, search, view, rovoRules)
+	r.setResult(s, out, errType, empty)
+}

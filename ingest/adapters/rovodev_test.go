@@ -1,0 +1,172 @@
+package adapters
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+var (
+	rovoSep    = strings.Repeat("=", 120)
+	rovoBanner = strings.Repeat("#", 120) + "\nPHASE 1\n" + strings.Repeat("#", 120)
+)
+
+// rovoTranscript writes sections (header, body) as Rovo Dev does, after
+// its banner.
+func rovoTranscript(sections ...[2]string) []byte {
+	var b strings.Builder
+	b.WriteString(rovoBanner + "\n")
+	for _, s := range sections {
+		b.WriteString(rovoSep + "\n" + s[0] + "\n" + s[1] + "\n")
+	}
+	return []byte(b.String())
+}
+
+// rovoDoc is a transcript whose agent calls tool with args (YAML) and gets
+// output back; the call is section (step) 2.
+func rovoDoc(tool, args, output string) []byte {
+	return rovoTranscript(
+		[2]string{"AGENT:", "I will start by viewing the workspace."},
+		[2]string{"USER PROMPT:", "Resolve the following problem statement: x"},
+		[2]string{"TOOL CALL (" + tool + ")", args},
+		[2]string{"TOOL RETURN (" + tool + ")", output},
+	)
+}
+
+// The healthy sample reads as the transcript says: each call numbered by
+// its section, its YAML arguments as JSON without the timeout, the
+// agent's words before it as its reason, a grep that found nothing empty,
+// an edit marked as one, and the summary the run's STOP.
+func TestRovoDevSample(t *testing.T) {
+	conv, run := convertOne(t, RovoDev, readSample(t, "rovo-dev/healthy-fix"))
+	if run != "t.json" {
+		t.Errorf("run %q, want the file's name", run)
+	}
+	if got := conv.numbers(run); !equalInts(got, []int64{0, 3, 5, 7, 10, 12, 15}) {
+		t.Errorf("steps %v", got)
+	}
+	first := conv.step(t, run, 3)
+	if tool(first) != "grep" || result(first) != "ok empty" || first.Intent != "search" || !strings.Contains(reason(first), "STEP 1: FIND THE FUNCTION") {
+		t.Errorf("step 3: %s %s intent %q reason %q", tool(first), result(first), first.Intent, reason(first))
+	}
+	if a := args(t, conv.step(t, run, 7)); len(a["file_paths"].([]any)) != 1 {
+		t.Errorf("open_files args %v", a)
+	}
+	edit := conv.step(t, run, 10)
+	if edit.Intent != schema.IntentEdit || result(edit) != "ok" || reason(edit) != "The character class drops digits. I will keep them." {
+		t.Errorf("step 10: intent %q %s reason %q", edit.Intent, result(edit), reason(edit))
+	}
+	test := conv.step(t, run, 12)
+	if a := args(t, test); a["timeout"] != nil || !strings.HasPrefix(a["command"].(string), "cd /workspace && npx jest") {
+		t.Errorf("bash args %v", a)
+	}
+	if d := data(t, test); strings.Contains(d, "```") || !strings.HasPrefix(d, "PASS src/text/slug.test.ts") {
+		t.Errorf("output %q", d)
+	}
+	stop := conv.step(t, run, 15)
+	if stop.State != schema.StateStop.String() || stop.ToolCall != nil || !strings.Contains(reason(stop), "Fixed `slugify()`") || !strings.Contains(reason(stop), "Summary:") {
+		t.Errorf("last step: state %q call %v reason %q", stop.State, stop.ToolCall, reason(stop))
+	}
+	if intro := conv.step(t, run, 0); intro.State == schema.StateStop.String() || tool(intro) != MessageTool {
+		t.Errorf("step 0, answered by the task: state %q tool %q", intro.State, tool(intro))
+	}
+}
+
+// The storm sample: npm's ENOTEMPTY read from the output, the harness's
+// Timeout..., and the agent's words answered by the nudge to call a tool
+// a format error.
+func TestRovoDevStormSample(t *testing.T) {
+	conv, run := convertOne(t, RovoDev, readSample(t, "rovo-dev/npm-install-storm"))
+	for step, want := range map[int64]string{7: "error NPM_ENOTEMPTY", 14: "error NPM_ENOTEMPTY", 16: "error TIMEOUT", 18: "error FORMAT_ERROR", 20: "error NPM_ENOTEMPTY"} {
+		if got := result(conv.step(t, run, step)); got != want {
+			t.Errorf("step %d: %s, want %s", step, got, want)
+		}
+	}
+	if a, b := args(t, conv.step(t, run, 7)), args(t, conv.step(t, run, 9)); a["command"] != b["command"] || len(a) != 1 {
+		t.Errorf("two npm installs that differ only in their timeout: %v / %v", a, b)
+	}
+	if s := conv.step(t, run, 7); s.Intent != schema.IntentInstall {
+		t.Errorf("npm install: intent %q", s.Intent)
+	}
+}
+
+// A block that does not open with a header is the section before it going
+// on; one whose header is unknown, text before the first section, and a
+// return that answers no call are rejects of their own at their lines,
+// while the rest of the run is read. A transcript cut after a call keeps
+// the call without a result.
+func TestRovoDevMalformed(t *testing.T) {
+	raw := []byte("stray words\n" + string(rovoTranscript(
+		[2]string{"USER PROMPT:", "Resolve x"},
+		[2]string{"TOOL CALL (bash)", "command: pytest -q"},
+		[2]string{"TOOL RETURN (bash)", "```\n= report"},
+	)) + rovoSep + "\n1 passed\n```\n" + rovoSep + "\nSYSTEM NOTICE:\ncontext trimmed\n" +
+		rovoSep + "\nTOOL RETURN (grep)\n```\nx\n```\n" + rovoSep + "\nTOOL CALL (grep)\ncontent_pattern: foo\n")
+	d := TextDoc("run.txt", 1, raw)
+	if RovoDev.Recognize(d) == nil {
+		t.Fatal("a file that opens with stray words is recognised")
+	}
+	raw = raw[len("stray words\n"):]
+	d = TextDoc("run.txt", 1, raw)
+	if err := RovoDev.Recognize(d); err != nil {
+		t.Fatal(err)
+	}
+	c := newConverted()
+	if err := ConvertDoc(RovoDev, d, c.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	run := "run.txt"
+	if got := c.numbers(run); !equalInts(got, []int64{1, 5}) {
+		t.Fatalf("steps %v, want the call at 1 and the cut-off call at 5", got)
+	}
+	if d := data(t, c.step(t, run, 1)); !strings.Contains(d, "= report") || !strings.HasSuffix(d, "1 passed") {
+		t.Errorf("the output split by a line of '=': %q", d)
+	}
+	if r := c.step(t, run, 5); r.ToolCall == nil || r.ToolResult != nil {
+		t.Errorf("the cut-off call: %+v", r)
+	}
+	if len(d.Skipped) != 2 {
+		t.Fatalf("rejects %+v, want the unknown section and the return of no call", d.Skipped)
+	}
+	if s := d.Skipped[0]; s.Line != 18 || !strings.Contains(s.Reason, `"SYSTEM NOTICE:"`) || string(s.Raw) != "SYSTEM NOTICE:\ncontext trimmed" {
+		t.Errorf("first reject at line %d: %q %q", s.Line, s.Reason, s.Raw)
+	}
+	if s := d.Skipped[1]; s.Line != 21 || !strings.Contains(s.Reason, "answers no call") {
+		t.Errorf("second reject at line %d: %q", s.Line, s.Reason)
+	}
+}
+
+// Only a transcript's opening is taken for one: a Markdown file with a
+// heading, a log, or a line of '=' before other text are not.
+func TestRovoDevSniff(t *testing.T) {
+	for _, c := range []struct {
+		head string
+		want bool
+	}{
+		{rovoBanner + "\n", true},
+		{"\n\n" + rovoSep + "\nAGENT:\nhello\n", true},
+		{rovoSep + "\nTOOL CALL (bash)\ncommand: ls\n", true},
+		{"# Notes\n\nPHASE 1\n", false},
+		{rovoSep + "\nRelease notes\n", false},
+		{strings.Repeat("#", 120) + "\nPHASE one\n", false},
+		{"[2025-01-02 10:00:00 INFO] started\n", false},
+		{"", false},
+	} {
+		if got := DetectText([]byte(c.head)) == RovoDev; got != c.want {
+			t.Errorf("%q: recognised %v, want %v", c.head, got, c.want)
+		}
+	}
+}
+
+func equalInts(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
