@@ -53,6 +53,7 @@ var adaptBenchFormats = []struct {
 	{"openai-messages", sync.OnceValues(openAIBenchCorpus)},
 	{"anthropic-messages", sync.OnceValues(claudeCodeBenchCorpus)},
 	{"codex", sync.OnceValues(codexBenchCorpus)},
+	{"rovo-dev", sync.OnceValues(rovoBenchCorpus)},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
 	{"langfuse", sync.OnceValues(func() (*adaptCorpus, error) { return sampleBenchCorpus("langfuse", "loop.ndjson") })},
 	{"langsmith", sync.OnceValues(func() (*adaptCorpus, error) {
@@ -836,6 +837,75 @@ func codexBenchRun(i int) (string, []byte) {
 	}
 	line(map[string]any{"type": "turn.completed", "usage": map[string]any{"input_tokens": g.n(200000, 900000), "cached_input_tokens": g.n(150000, 800000), "output_tokens": g.n(2000, 12000)}})
 	return fmt.Sprintf("codex/%s/%s.events.jsonl", repo.name, thread), out.Bytes()
+}
+
+// rovoBenchCorpus is Rovo Dev runs, one plain-text transcript per file:
+// the agent's words before each call, the call's YAML arguments, the
+// output fenced and cut to the first 500 characters as Rovo Dev's logger
+// cuts it, the summary.
+func rovoBenchCorpus() (*adaptCorpus, error) {
+	c := &adaptCorpus{}
+	for i := 0; c.bytes < adaptBenchBytes; i++ {
+		name, raw := rovoBenchRun(i)
+		if f := adapters.DetectText(raw); f != adapters.RovoDev {
+			return nil, fmt.Errorf("%s: detected as %v, not a rovo-dev transcript", name, f)
+		}
+		n := 0
+		if err := adapters.RovoDev.Convert(adapters.TextDoc(name, 1, raw), func(*schema.Step) error { n++; return nil }); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		c.add(name, raw, n)
+	}
+	return c, nil
+}
+
+func rovoBenchRun(i int) (string, []byte) {
+	g := newBenchText(0x0e000000 + uint64(i))
+	repo := benchRepos[i%len(benchRepos)]
+	root := "/workspace"
+	task := g.task(i, root)
+	var out bytes.Buffer
+	sep := strings.Repeat("=", 120)
+	out.WriteString(strings.Repeat("#", 120) + "\nPHASE 1\n" + strings.Repeat("#", 120) + "\n")
+	section := func(header, body string) {
+		out.WriteString(sep + "\n" + header + "\n" + body + "\n")
+	}
+	cut := func(s string) string {
+		if len(s) > 500 {
+			s = s[:500] + "..."
+		}
+		return "```\n" + s + "\n```"
+	}
+	call := func(tool, args, output string) {
+		section("TOOL CALL ("+tool+")", args)
+		section("TOOL RETURN ("+tool+")", cut(output))
+	}
+	section("AGENT:", "I will start by viewing the workspace to understand its structure and contents.")
+	section("USER PROMPT:", "Resolve the following problem statement:\n\n<problem_statement>\n"+g.sentence()+"\n</problem_statement>")
+	for _, t := range g.turns(task, g.n(30, 45)) {
+		section("AGENT:", t.thought)
+		switch t.kind {
+		case turnView:
+			call("inspect_code", fmt.Sprintf("file_path: %s\nline_ranges:\n- - %d\n  - %d", strings.TrimPrefix(t.path, root+"/"), t.from, t.from+len(t.lines)-1), "Successfully expanded code chunks in "+t.path+":\n\n"+strings.Join(t.lines, "\n"))
+		case turnGrep, turnFind:
+			output := t.out
+			if output == "" {
+				output = "No matches found for pattern '" + g.ident() + "'."
+			}
+			call("grep", "content_pattern: "+g.ident()+"\npath_glob: '**/*.py'", output)
+		case turnCreate, turnEdit:
+			output := "Successfully replaced code in " + t.path + ":\n\n--- " + t.path + "\n+++ " + t.path
+			if t.failed {
+				output = "Error executing tool find_and_replace_code: No matches found for find string"
+			}
+			call("find_and_replace_code", "file_path: "+t.path+"\nfind: "+strconv.Quote(g.sentence())+"\nreplace: "+strconv.Quote(g.sentence()), output)
+		case turnRun, turnTest:
+			call("bash", "command: cd /workspace && "+t.cmd+"\ntimeout: 300", t.out)
+		case turnSubmit:
+			section("AGENT:", t.thought)
+		}
+	}
+	return fmt.Sprintf("rovo-dev/%s/trajs/%s__%s-%d", repo.name, repo.name, repo.name, i), out.Bytes()
 }
 
 // --- (d) OpenAI chat conversations in a JSON array (tau-bench results) ---

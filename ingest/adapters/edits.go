@@ -39,22 +39,67 @@ func markEdits(steps []*schema.Step) {
 		if s.ToolCall == nil || s.Intent != "" {
 			continue
 		}
-		switch {
-		case installs(s.ToolCall.Name, s.ToolCall.Args):
-			s.Intent = schema.IntentInstall
-		case changesFile(s.ToolCall.Name, s.ToolCall.Args):
-			s.Intent = schema.IntentEdit
-		}
+		s.Intent = callChange(s.ToolCall.Name, s.ToolCall.Args)
 	}
+}
+
+// callChange is the intent of a call that changes something: install,
+// edit, or "" for a call that changes nothing. Of a shell command only the
+// first line is read (a here-document's body is data, not the command),
+// without what is quoted (a comparison in a python -c string is no
+// redirect) and without redirects to /dev/null.
+func callChange(tool string, args json.RawMessage) string {
+	t := strings.ToLower(tool)
+	switch {
+	case editTools[t]:
+		return schema.IntentEdit
+	case editorTools[t]:
+		var a struct {
+			Command string `json:"command"`
+		}
+		json.Unmarshal(args, &a)
+		if a.Command != "" && a.Command != "view" {
+			return schema.IntentEdit
+		}
+		return ""
+	}
+	cmd, ok := shellCallCommand(tool, args)
+	if !ok {
+		return ""
+	}
+	line := unquoted(firstLine(cmd))
+	switch {
+	case installsPackage(line):
+		return schema.IntentInstall
+	case reShellWrite.MatchString(reDevNull.ReplaceAllString(line, "")):
+		return schema.IntentEdit
+	}
+	return ""
 }
 
 // installs reports whether a shell call installs a package.
 func installs(tool string, args json.RawMessage) bool {
-	if cmd, ok := shellCallCommand(tool, args); ok {
-		return reInstall.MatchString(unquoted(firstLine(cmd)))
+	return callChange(tool, args) == schema.IntentInstall
+}
+
+// changesFile reports whether a call writes a file.
+func changesFile(tool string, args json.RawMessage) bool {
+	return callChange(tool, args) == schema.IntentEdit
+}
+
+// installsPackage reports whether a command line, unquoted, installs a
+// package. Every installer reInstall knows is named in the line: the
+// names are looked for first, as most commands name none.
+func installsPackage(line string) bool {
+	for _, name := range installers {
+		if strings.Contains(line, name) {
+			return reInstall.MatchString(line)
+		}
 	}
 	return false
 }
+
+var installers = []string{"pip", "npm", "yarn", "poetry", "apt", "conda", "mamba", "gem", "brew", "go ", "cargo"}
 
 // shellCallCommand is the command of a call of a shell tool.
 func shellCallCommand(tool string, args json.RawMessage) (string, bool) {
@@ -68,32 +113,6 @@ func shellCallCommand(tool string, args json.RawMessage) (string, bool) {
 		return a.Command + a.Cmd, true
 	}
 	return "", false
-}
-
-func changesFile(tool string, args json.RawMessage) bool {
-	t := strings.ToLower(tool)
-	switch {
-	case editTools[t]:
-		return true
-	case editorTools[t]:
-		var a struct {
-			Command string `json:"command"`
-		}
-		json.Unmarshal(args, &a)
-		return a.Command != "" && a.Command != "view"
-	}
-	if cmd, ok := shellCallCommand(tool, args); ok {
-		return shellWrites(cmd)
-	}
-	return false
-}
-
-// shellWrites reports whether a shell command writes a file. Only its first
-// line is read (a here-document's body is data, not the command), without
-// what is quoted (a comparison in a python -c string is no redirect) and
-// without /dev/null.
-func shellWrites(cmd string) bool {
-	return reShellWrite.MatchString(reDevNull.ReplaceAllString(unquoted(firstLine(cmd)), ""))
 }
 
 func firstLine(s string) string {

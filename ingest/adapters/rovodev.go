@@ -101,19 +101,27 @@ type rovoSection struct {
 // not the banner, is a reject of its own.
 func rovoSections(d *Doc) []rovoSection {
 	var secs []rovoSection
-	var block []string
-	blockLine := d.Line
-	flush := func() {
-		for len(block) > 0 && strings.TrimSpace(block[0]) == "" {
-			block, blockLine = block[1:], blockLine+1
+	// flush takes the block of lines between two separators, its first
+	// line at blockLine.
+	flush := func(block []byte, blockLine int64) {
+		for len(block) > 0 {
+			nl := bytes.IndexByte(block, '\n')
+			if nl < 0 || len(bytes.TrimSpace(block[:nl])) > 0 {
+				break
+			}
+			block, blockLine = block[nl+1:], blockLine+1
 		}
-		if len(block) == 0 {
+		block = bytes.TrimRight(block, "\r\n")
+		if len(bytes.TrimSpace(block)) == 0 {
 			return
 		}
-		head := strings.TrimRight(block[0], " \t\r")
-		body := strings.Trim(strings.Join(block[1:], "\n"), "\n")
+		first, rest := block, []byte(nil)
+		if nl := bytes.IndexByte(block, '\n'); nl >= 0 {
+			first, rest = block[:nl], block[nl+1:]
+		}
+		head := string(bytes.TrimRight(first, " \t\r"))
 		if m := reRovoHeader.FindStringSubmatch(head); m != nil {
-			s := rovoSection{body: body, line: blockLine}
+			s := rovoSection{body: strings.Trim(strings.ReplaceAll(string(rest), "\r\n", "\n"), "\n"), line: blockLine}
 			switch {
 			case m[1] == "AGENT:":
 				s.kind = "AGENT"
@@ -132,7 +140,7 @@ func rovoSections(d *Doc) []rovoSection {
 		}
 		if len(secs) > 0 && !reRovoHeaderLike.MatchString(head) {
 			last := &secs[len(secs)-1]
-			last.body += "\n" + strings.Repeat("=", 120) + "\n" + strings.Join(block, "\n")
+			last.body += "\n" + strings.Repeat("=", 120) + "\n" + strings.ReplaceAll(string(block), "\r\n", "\n")
 			return
 		}
 		why := "text before the first section that is not the phase banner"
@@ -142,34 +150,31 @@ func rovoSections(d *Doc) []rovoSection {
 			why = fmt.Sprintf("a section headed %q, which is none of AGENT:, USER PROMPT:, TOOL CALL (tool), TOOL RETURN (tool)", clip(head, 60))
 			secs = append(secs, rovoSection{line: blockLine})
 		}
-		d.Skipped = append(d.Skipped, BadLine{Line: blockLine, Raw: []byte(strings.Join(block, "\n")), Reason: why})
+		d.Skipped = append(d.Skipped, BadLine{Line: blockLine, Raw: bytes.Clone(block), Reason: why})
 	}
+	raw := d.Raw
+	start, startLine := 0, d.Line // the block being read
 	n := d.Line
-	rest := d.Raw
-	for len(rest) > 0 {
-		line := rest
-		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = nil
+	for pos := 0; pos < len(raw); n++ {
+		end := len(raw)
+		if i := bytes.IndexByte(raw[pos:], '\n'); i >= 0 {
+			end = pos + i
 		}
-		if reRovoSeparator.Match(line) {
-			flush()
-			block, blockLine = block[:0], n+1
-		} else {
-			block = append(block, strings.TrimSuffix(string(line), "\r"))
+		if raw[pos] == '=' && reRovoSeparator.Match(raw[pos:end]) {
+			flush(raw[start:pos], startLine)
+			start, startLine = min(end+1, len(raw)), n+1
 		}
-		n++
+		pos = end + 1
 	}
-	flush()
+	flush(raw[start:], startLine)
 	return secs
 }
 
 // rovoBannerBlock: a block of '#' lines and `PHASE n` only, a heading.
-func rovoBannerBlock(block []string) bool {
-	for _, l := range block {
-		l = strings.TrimSpace(strings.TrimPrefix(l, "\ufeff"))
-		if l != "" && !reRovoBanner.MatchString(l) && !reRovoPhase.MatchString(l) {
+func rovoBannerBlock(block []byte) bool {
+	for l := range bytes.SplitSeq(block, []byte("\n")) {
+		l = bytes.TrimSpace(bytes.TrimPrefix(l, []byte("\ufeff")))
+		if len(l) > 0 && !reRovoBanner.Match(l) && !reRovoPhase.Match(l) {
 			return false
 		}
 	}
