@@ -198,7 +198,7 @@ var OutputRules = []OutputRule{
 					return "NPM_" + m[1], true
 				}
 			}
-			if strings.Contains(o.text, "error ") && reYarnError.MatchString(o.text) {
+			if containsAny(o.text, "error An unexpected error occurred: ", "error Couldn't find ", "error Package \"") && reYarnError.MatchString(o.text) {
 				return "ERROR", true
 			}
 			return "", false
