@@ -482,3 +482,35 @@ func TestANewInstallEndsAStorm(t *testing.T) {
 		}
 	}
 }
+
+// Failures of one specific type from one tool seeking one thing (the same
+// intent) are one failure coming back, even when each call differs and
+// each error names another path: an install retried after a different
+// cleanup each time, failing with npm's ENOTEMPTY each time, is a storm.
+// The same failures from calls without a shared intent are an agent
+// trying different things.
+func TestSameGoalFailuresAreOneStorm(t *testing.T) {
+	commands := []string{"npm install", "rm -rf node_modules/@babel/register && npm ci", "npm cache clean --force; npm install --legacy-peer-deps",
+		"cd packages/core && npm install --no-audit", "rm -rf node_modules docs/node_modules && npm install"}
+	packages := []string{"airbnb-prop-types", "aria-query", "@npmcli/arborist", "autoprefixer", "@types/node"}
+	fail := func(k int, intent string) string {
+		return `"state":"ACT",` + intent + `"tool_call":{"name":"bash","args":{"command":"` + commands[k] + `"}},"tool_result":{"ok":false,"error_type":"NPM_ENOTEMPTY","data":"npm ERR! code ENOTEMPTY\nnpm ERR! syscall rename\nnpm ERR! ENOTEMPTY: directory not empty, rename '/w/node_modules/` + packages[k] + `' -> '/w/node_modules/.` + packages[k] + `-tmp'"}`
+	}
+	for _, c := range []struct {
+		intent string
+		want   detect.Verdict
+	}{
+		{`"intent":"install",`, detect.Runaway},
+		{``, detect.Healthy},
+	} {
+		r := newRun("installs")
+		for k := range 5 {
+			r.add(fail(k, c.intent))
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != c.want || (c.want == detect.Runaway && (res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0)) {
+			t.Errorf("intent %q: %v %v onset %d, want %v", c.intent, res.Verdict, res.RootCause, res.OnsetStep, c.want)
+		}
+	}
+}

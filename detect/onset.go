@@ -165,5 +165,5 @@ func (r *repeats) instance(i int) bool {
 // failure coming back when the answers are the same or the calls are
 // (near) the same: the same compile error after a different edit is not.
 func retriedFailure(v *Run, a *analysis, i, j int) bool {
-	return v.sameAnswer(i, j, a.simBits) || v.likeCall(i, j, a.simBits)
+	return sameFailure(v, a, i, j, sameGoal(v, i, j)) || v.likeCall(i, j, a.simBits)
 }

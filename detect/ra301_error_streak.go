@@ -201,6 +201,14 @@ func sameFailure(v *Run, a *analysis, i, j int, sameTool bool) bool {
 	return v.sameAnswer(i, j, a.simBits)
 }
 
+// sameGoal reports whether calls i and j are one tool seeking one thing:
+// the same intent (an install after whatever cleanup came before it, an
+// edit). Their failures of one specific type are then one failure coming
+// back, in a streak as in a stretch.
+func sameGoal(v *Run, i, j int) bool {
+	return v.Tool[i] == v.Tool[j] && v.Intent[i] != 0 && v.Intent[i] == v.Intent[j]
+}
+
 // genericError are error types that say a call failed, not how.
 var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true}
 
@@ -257,7 +265,7 @@ func distinctAnswers(v *Run, a *analysis, idx []int, top bool) []int {
 		k := -1
 		for c := range classes {
 			rep := classes[c][0]
-			if (!top || v.Tool[rep] == v.Tool[i]) && sameFailure(v, a, rep, i, top) {
+			if (!top || v.Tool[rep] == v.Tool[i]) && sameFailure(v, a, rep, i, top || sameGoal(v, rep, i)) {
 				k = c
 				break
 			}
