@@ -3,6 +3,8 @@ package detect
 import (
 	"slices"
 	"sort"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 // The onset is the first action of the stuck stretch: the first instance
@@ -84,7 +86,11 @@ func firstInstance(v *Run, a *analysis, first, last int) int {
 	}
 	// The calls skipped count as new calls before the onset.
 	start, newInARow := lo+at, at
+	installed := newInstalls(v, a)
 	for k := start - 1; k >= 0 && newInARow < maxNewInARow; k-- {
+		if i := a.calls[k]; installed[i] || editedAnew(v, a, i) {
+			break // what came before a change that worked is another attempt
+		}
 		if r.instance(a.calls[k]) {
 			start, newInARow = k, 0
 			continue
@@ -92,6 +98,14 @@ func firstInstance(v *Run, a *analysis, first, last int) int {
 		newInARow++
 	}
 	return a.calls[start]
+}
+
+// editedAnew reports whether call i is an edit that worked and brought
+// something new. The stuck stretch a person sees begins after the last
+// change that worked (such an edit, a new install), not at an earlier
+// instance of what then repeats.
+func editedAnew(v *Run, a *analysis, i int) bool {
+	return v.Flags[i]&flagError == 0 && a.lasting(i) && v.Names.IntentName(v.Intent[i]) == schema.IntentEdit
 }
 
 // repeats indexes the calls of a stretch by what makes another call an

@@ -172,3 +172,28 @@ func TestTheLongestStormIsTheStuckStretch(t *testing.T) {
 		t.Fatalf("got %v %v onset %d, want an error storm from step 11: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
 	}
 }
+
+// The onset does not walk back past a change that worked: the check that
+// failed before an edit and fails the same way after it is another
+// attempt, and the stuck stretch a person sees begins after the edit.
+// Without the edit (a file viewed instead) the walk goes back to the first
+// failure.
+func TestOnsetStopsAtAnEditThatWorked(t *testing.T) {
+	check := failing("bash", "python repro.py", "AssertionError", "AssertionError: expected 2, got 1")
+	between := map[string]string{
+		"edit": `"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"path":"calc.py","new":"return a + b"}},"tool_result":{"ok":true,"data":"calc.py edited: line 4 is now return a + b"}`,
+		"view": view("calc.py", 1),
+	}
+	for name, want := range map[string]int64{"edit": 4, "view": 1} {
+		r := newRun(name)
+		r.add(view("README.md", 1)).add(check).add(check).add(between[name])
+		for range 5 {
+			r.add(check)
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != detect.Runaway || res.OnsetStep != want {
+			t.Errorf("%s between: %v onset %d, want runaway from step %d: %+v", name, res.Verdict, res.OnsetStep, want, res.Findings)
+		}
+	}
+}
