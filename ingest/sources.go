@@ -421,9 +421,10 @@ func notALog(path, name string) (why string, read bool) {
 		return "a .log file that does not begin with a JSON value", false
 	}
 	ext := strings.ToLower(filepath.Ext(lower))
-	if (ext == "" || ext == ".txt") && path != "" && opensTranscript(path) {
+	if (ext == ".txt" || !reFileExt.MatchString(ext)) && path != "" && opensTranscript(path) {
 		// Some agents write a run as a plain-text transcript, named by
-		// the task alone (Rovo Dev's trajs/<instance>).
+		// the task alone (Rovo Dev's trajs/<instance>, where a task of
+		// mrdoob/three.js is mrdoob__three.js-20991: no extension).
 		return "", true
 	}
 	if dataExts[ext] {
@@ -431,6 +432,11 @@ func notALog(path, name string) (why string, read bool) {
 	}
 	return "", false // source code, documents, images: not what a log directory is for
 }
+
+// reFileExt is what an extension looks like: a dot, a letter, up to seven
+// letters or digits. What follows the last dot of "three.js-20991" is not
+// one, and such a file is looked into as a file without an extension.
+var reFileExt = regexp.MustCompile(`^\.[a-z][a-z0-9]{0,7}$`)
 
 // dataExts are extensions of files that hold logs or data runaway does not
 // read: a walk names them when it passes them over, since they may be what

@@ -44,7 +44,7 @@ func trajectoryDir(t *testing.T) string {
 	copyFile("anthropic-messages/claude-code-edit-loop.ndjson", "claude/projects/-home-dev-gateway/9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30.jsonl")
 	// Rovo Dev names its plain-text transcripts by the task alone.
 	copyFile("rovo-dev/npm-install-storm", "rovo/trajs/acme__widgets-202")
-	copyFile("rovo-dev/healthy-fix", "rovo/trajs/acme__widgets-201")
+	copyFile("rovo-dev/healthy-fix", "rovo/trajs/mrdoob__three.js-201")
 	if err := os.WriteFile(filepath.Join(dir, "rovo", "trajs", "LICENSE"), []byte("Permission is hereby granted\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -89,10 +89,11 @@ func TestScanTrajectoriesOfEveryFormat(t *testing.T) {
 		filepath.Join(dir, "tau/results.json") + "[1]#task_id=7,trial=1":           "healthy",
 		// A Claude Code session file, JSON Lines read whole as one run.
 		filepath.Join(dir, "claude/projects/-home-dev-gateway/9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30.jsonl") + "#9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30": "runaway",
-		// Text transcripts without an extension, found by their opening;
-		// the LICENSE beside them is passed over.
+		// Text transcripts without an extension (what follows the dot of
+		// three.js-201 is none), found by their opening; the LICENSE
+		// beside them is passed over.
 		filepath.Join(dir, "rovo/trajs/acme__widgets-202"): "runaway",
-		filepath.Join(dir, "rovo/trajs/acme__widgets-201"): "healthy",
+		filepath.Join(dir, "rovo/trajs/mrdoob__three.js-201"): "healthy",
 	}
 	got := verdicts(t, dir)
 	for id, v := range want {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -36,9 +37,11 @@ var (
 	reRovoPhase     = regexp.MustCompile(`^PHASE \d+\s*$`)
 	reRovoHeader    = regexp.MustCompile(`^(AGENT:|USER PROMPT:|TOOL CALL \(([^()\n]*)\)|TOOL RETURN \(([^()\n]*)\))\s*$`)
 	// reRovoHeaderLike is a line a later version may head a section with
-	// (`SYSTEM:`, `TOOL ERROR (bash)`): a section this adapter does not
-	// know is a reject of its own, not text glued to the one before.
-	reRovoHeaderLike = regexp.MustCompile(`^[A-Z][A-Z ]{2,30}(?: \([^()\n]*\))?:?\s*$`)
+	// (`SYSTEM:`, `TOOL ERROR (bash)`), or a header the logger garbled
+	// (`TOOL CALL (exinspect_code`, its parenthesis lost): a section this
+	// adapter cannot read is a reject of its own, not text glued to the
+	// one before.
+	reRovoHeaderLike = regexp.MustCompile(`^(?:[A-Z][A-Z ]{2,30}(?: \([^()\n]*\))?:?|TOOL (?:CALL|RETURN) \(.*)\s*$`)
 )
 
 // rovoHead reports whether a file opening with head is a Rovo Dev
@@ -312,21 +315,68 @@ func convertRovo(d *Doc, emit func(*schema.Step) error) error {
 		case "USER":
 			reason = nil // a prompt restating the task restarts the agent's context
 		case "CALL":
-			s := r.add(i, schema.StateAct.String())
-			setReason(s, strings.Join(reason, "\n\n"))
-			reason = nil
-			r.rovoCall(s, sec, secs, i)
-			if i+1 < len(secs) && secs[i+1].kind == "RETURN" {
-				i++
+			// Calls made together are logged one after another, then
+			// their returns, in the same order.
+			calls := i
+			for calls < len(secs) && secs[calls].kind == "CALL" {
+				calls++
 			}
+			returns := calls
+			for returns < len(secs) && secs[returns].kind == "RETURN" {
+				returns++
+			}
+			answer := rovoPair(secs, i, calls, returns)
+			for c := i; c < calls; c++ {
+				s := r.add(c, schema.StateAct.String())
+				if c == i {
+					setReason(s, strings.Join(reason, "\n\n"))
+				}
+				var ret *rovoSection
+				if k := answer[c-i]; k >= 0 {
+					ret = &secs[k]
+				}
+				r.rovoCall(s, &secs[c], ret)
+			}
+			reason = nil
+			for k := calls; k < returns; k++ {
+				if !slices.Contains(answer, k) {
+					rovoOrphan(d, &secs[k])
+				}
+			}
+			i = returns - 1
 		case "RETURN":
-			d.Skipped = append(d.Skipped, BadLine{Line: sec.line, Raw: []byte("TOOL RETURN (" + sec.tool + ")\n" + sec.body), Reason: "a tool return that answers no call"})
+			rovoOrphan(d, sec)
 		}
 	}
 	if len(r.steps) == 0 {
 		return nil
 	}
 	return r.emit(emit)
+}
+
+// rovoPair matches the calls in secs[first:calls] with the returns in
+// secs[calls:returns]: each call, in order, takes the first return not yet
+// taken of its own tool, else the first not yet taken. -1: no return.
+func rovoPair(secs []rovoSection, first, calls, returns int) []int {
+	answer := make([]int, calls-first)
+	taken := make([]bool, returns-calls)
+	for c := first; c < calls; c++ {
+		answer[c-first] = -1
+		for pass := 0; pass < 2 && answer[c-first] < 0; pass++ {
+			for k := calls; k < returns; k++ {
+				if !taken[k-calls] && (pass == 1 || secs[k].tool == secs[c].tool) {
+					answer[c-first], taken[k-calls] = k, true
+					break
+				}
+			}
+		}
+	}
+	return answer
+}
+
+// rovoOrphan rejects a tool return that answers no call.
+func rovoOrphan(d *Doc, sec *rovoSection) {
+	d.Skipped = append(d.Skipped, BadLine{Line: sec.line, Raw: []byte("TOOL RETURN (" + sec.tool + ")\n" + sec.body), Reason: "a tool return that answers no call"})
 }
 
 // rovoPromptAfter reports whether the user speaks at or after section i.
@@ -339,9 +389,9 @@ func rovoPromptAfter(secs []rovoSection, i int) bool {
 	return false
 }
 
-// rovoCall fills the call of section i and, when the next section returns
-// it, its result.
-func (r *run) rovoCall(s *schema.Step, sec *rovoSection, secs []rovoSection, i int) {
+// rovoCall fills the call of section sec and, when ret (a return section,
+// or nil) answers it, its result.
+func (r *run) rovoCall(s *schema.Step, sec, ret *rovoSection) {
 	args := rovoArgs(sec.body)
 	setRawCall(s, sec.tool, args)
 	search, view := rovoSearchTools[sec.tool], rovoViewTools[sec.tool]
@@ -351,10 +401,10 @@ func (r *run) rovoCall(s *schema.Step, sec *rovoSection, secs []rovoSection, i i
 	if search {
 		s.Intent = searchIntent
 	}
-	if i+1 >= len(secs) || secs[i+1].kind != "RETURN" {
+	if ret == nil {
 		return // the transcript ends before the call returned
 	}
-	out := rovoOutput(secs[i+1].body)
+	out := rovoOutput(ret.body)
 	errType, empty := r.classify(out, search, view, rovoRules)
 	r.setResult(s, out, errType, empty)
 }

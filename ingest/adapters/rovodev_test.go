@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,7 +103,8 @@ func TestRovoDevMalformed(t *testing.T) {
 		[2]string{"TOOL CALL (bash)", "command: pytest -q"},
 		[2]string{"TOOL RETURN (bash)", "```\n= report"},
 	)) + rovoSep + "\n1 passed\n```\n" + rovoSep + "\nSYSTEM NOTICE:\ncontext trimmed\n" +
-		rovoSep + "\nTOOL RETURN (grep)\n```\nx\n```\n" + rovoSep + "\nTOOL CALL (grep)\ncontent_pattern: foo\n")
+		rovoSep + "\nTOOL RETURN (grep)\n```\nx\n```\n" + rovoSep + "\nTOOL CALL (grep)\ncontent_pattern: foo\n" +
+		rovoSep + "\nTOOL CALL (exinspect_code\nfile_path: a.py\n")
 	d := TextDoc("run.txt", 1, raw)
 	if RovoDev.Recognize(d) == nil {
 		t.Fatal("a file that opens with stray words is recognised")
@@ -126,8 +128,12 @@ func TestRovoDevMalformed(t *testing.T) {
 	if r := c.step(t, run, 5); r.ToolCall == nil || r.ToolResult != nil {
 		t.Errorf("the cut-off call: %+v", r)
 	}
-	if len(d.Skipped) != 2 {
-		t.Fatalf("rejects %+v, want the unknown section and the return of no call", d.Skipped)
+	slices.SortFunc(d.Skipped, func(x, y BadLine) int { return int(x.Line - y.Line) })
+	if len(d.Skipped) != 3 {
+		t.Fatalf("rejects %+v, want the unknown section, the return of no call and the garbled header", d.Skipped)
+	}
+	if s := d.Skipped[2]; s.Line != 29 || !strings.Contains(s.Reason, "TOOL CALL (exinspect_code") {
+		t.Errorf("third reject at line %d: %q", s.Line, s.Reason)
 	}
 	if s := d.Skipped[0]; s.Line != 18 || !strings.Contains(s.Reason, `"SYSTEM NOTICE:"`) || string(s.Raw) != "SYSTEM NOTICE:\ncontext trimmed" {
 		t.Errorf("first reject at line %d: %q %q", s.Line, s.Reason, s.Raw)
@@ -169,4 +175,29 @@ func equalInts(a, b []int64) bool {
 		}
 	}
 	return true
+}
+
+// Calls made together are logged one after another, then their returns:
+// each call takes its own tool's return, else the next one, and each is
+// numbered by its own section.
+func TestRovoDevParallelCalls(t *testing.T) {
+	raw := rovoTranscript(
+		[2]string{"USER PROMPT:", "Resolve x"},
+		[2]string{"AGENT:", "Let me look at both files."},
+		[2]string{"TOOL CALL (open_files)", "file_paths:\n- a.py"},
+		[2]string{"TOOL CALL (grep)", "content_pattern: parse_url"},
+		[2]string{"TOOL RETURN (grep)", "```\nNo matches found for pattern 'parse_url'.\n```"},
+		[2]string{"TOOL RETURN (open_files)", "```\n['Successfully opened a.py']\n```"},
+	)
+	conv, run := convertOne(t, RovoDev, raw)
+	if got := conv.numbers(run); !equalInts(got, []int64{2, 3}) {
+		t.Fatalf("steps %v, want the two calls at 2 and 3", got)
+	}
+	open, grep := conv.step(t, run, 2), conv.step(t, run, 3)
+	if tool(open) != "open_files" || !strings.Contains(data(t, open), "Successfully opened") || reason(open) != "Let me look at both files." {
+		t.Errorf("open_files: %s %q reason %q", tool(open), data(t, open), reason(open))
+	}
+	if tool(grep) != "grep" || result(grep) != "ok empty" || reason(grep) != "" {
+		t.Errorf("grep: %s %s reason %q", tool(grep), result(grep), reason(grep))
+	}
 }
