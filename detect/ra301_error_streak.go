@@ -210,7 +210,9 @@ func sameGoal(v *Run, i, j int) bool {
 }
 
 // genericError are error types that say a call failed, not how.
-var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true}
+// BUILD_FAILED says a build failed, not why: one module's dependencies
+// missing, then another's, is an agent fixing one failure after another.
+var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true, "BUILD_FAILED": true}
 
 // retried reports whether the failures at idx are mostly the same call
 // made again (likeCall: an edit re-sent with other indentation is the same

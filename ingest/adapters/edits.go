@@ -26,7 +26,7 @@ var reShellWrite = regexp.MustCompile(`(?:^|[^0-9&>])>>?\s*[^\s&|>]|\bsed\s+(?:-
 // reInstall finds a shell command that installs a package: it changes the
 // environment the next command runs in (a check re-run after installing
 // what it lacked is another experiment).
-var reInstall = regexp.MustCompile(`\b(?:pip3?|uv pip|conda|mamba|micromamba|apt|apt-get|gem|brew) install\b|\bpython3? -m pip install\b|\b(?:npm|pnpm) (?:install|i|ci|add)\b|\byarn (?:add|install)\b|\bpoetry (?:add|install)\b|\bgo (?:get|install)\b|\bcargo (?:add|install)\b`)
+var reInstall = regexp.MustCompile(`\b(?:pip3?|uv pip|conda|mamba|micromamba|apt|apt-get|gem|brew) install\b|\bpython3? -m pip install\b|\b(?:npm|pnpm) (?:install|i|ci|add)\b|\byarn (?:add|install)\b|\bpoetry (?:add|install)\b|\bgo (?:get|install)\b|\bcargo (?:add|install)\b|(?:^|[\s/;&|])mvnw? (?:\S+ )*install\b`)
 
 // reDevNull is a redirect that discards: no file is written.
 var reDevNull = regexp.MustCompile(`[0-9&]?>>?\s*/dev/null`)
@@ -99,7 +99,7 @@ func installsPackage(line string) bool {
 	return false
 }
 
-var installers = []string{"pip", "npm", "yarn", "poetry", "apt", "conda", "mamba", "gem", "brew", "go ", "cargo"}
+var installers = []string{"pip", "npm", "yarn", "poetry", "apt", "conda", "mamba", "gem", "brew", "go ", "cargo", "mvn"}
 
 // shellCallCommand is the command of a call of a shell tool.
 func shellCallCommand(tool string, args json.RawMessage) (string, bool) {
