@@ -462,7 +462,7 @@ func TestANewInstallEndsAStorm(t *testing.T) {
 		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"python repro.py"}},"tool_result":{"ok":false,"error_type":"ModuleNotFoundError","data":"ModuleNotFoundError: No module named '` + module + `'"}`
 	}
 	install := func(pkg string) string {
-		return `"state":"ACT","intent":"install","tool_call":{"name":"bash","args":{"command":"pip install -q ` + pkg + `"}},"tool_result":{"ok":true,"data":""}`
+		return `"state":"ACT","intent":"install: pip install ` + pkg + `","tool_call":{"name":"bash","args":{"command":"pip install -q ` + pkg + `"}},"tool_result":{"ok":true,"data":""}`
 	}
 	for _, c := range []struct {
 		name  string
@@ -511,6 +511,34 @@ func TestSameGoalFailuresAreOneStorm(t *testing.T) {
 		res := one(t, detect.DefaultPolicy(), r.text())
 		if res.Verdict != c.want || (c.want == detect.Runaway && (res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0)) {
 			t.Errorf("intent %q: %v %v onset %d, want %v", c.intent, res.Verdict, res.RootCause, res.OnsetStep, c.want)
+		}
+	}
+}
+
+// An install and the check in one command (`pip install X && python
+// repro.py`) fails when the check does: installing something new that
+// changes the failure is another attempt, the next missing module; the
+// same failure coming back after each install is a storm.
+func TestInstallAndCheckInOneCall(t *testing.T) {
+	call := func(pkg, module string) string {
+		return `"state":"ACT","intent":"install: pip install ` + pkg + `","tool_call":{"name":"bash","args":{"command":"pip install -q ` + pkg + ` && python repro.py"}},"tool_result":{"ok":false,"error_type":"ModuleNotFoundError","data":"Traceback (most recent call last):\n  File \"repro.py\", line 1, in <module>\nModuleNotFoundError: No module named '` + module + `'"}`
+	}
+	for _, c := range []struct {
+		name    string
+		modules []string
+		want    detect.Verdict
+	}{
+		{"the next missing module each time", []string{"yaml", "pydantic", "requests", "aiohttp", "tenacity"}, detect.Healthy},
+		{"the same module each time", []string{"yaml", "yaml", "yaml", "yaml", "yaml"}, detect.Runaway},
+	} {
+		r := newRun(c.name)
+		pkgs := []string{"pyyaml", "pydantic", "requests", "aiohttp", "tenacity"}
+		for k, m := range c.modules {
+			r.add(call(pkgs[k], m))
+		}
+		r.add(`"state":"STOP"`)
+		if res := one(t, detect.DefaultPolicy(), r.text()); res.Verdict != c.want {
+			t.Errorf("%s: %v %v %+v, want %v", c.name, res.Verdict, res.RootCause, res.Findings, c.want)
 		}
 	}
 }

@@ -122,6 +122,9 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 		switch f := v.Flags[i]; {
 		case f&flagResult == 0:
 		case f&flagError != 0:
+			if movedOn(v, newInstall, fails, i) {
+				streakEnds()
+			}
 			fails = append(fails, i)
 		case a.progress[i] || newInstall[i]:
 			streakEnds()
@@ -155,6 +158,9 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 			continue
 		}
 		if f&flagError != 0 {
+			if movedOn(v, newInstall, fails, i) {
+				stretchEnds()
+			}
 			fails = append(fails, i)
 			answered++
 			answeredAtLast, lastingInARow = answered, 0
@@ -294,33 +300,35 @@ func distinctAnswers(v *Run, a *analysis, idx []int, top bool) []int {
 	return reps
 }
 
-// newInstalls marks the calls with the install intent that worked and
-// install what no install before them in the run did (not like an earlier
-// one, of the latest maxInstalls): installing the same package again
-// changes nothing.
+// newInstalls marks the calls with an install intent, answered, that
+// install what no install before them in the run did: their intent names
+// the install command, and another package is another intent. Installing
+// the same thing again changes nothing.
 func newInstalls(v *Run, a *analysis) map[int]bool {
-	var made []int
+	seen := map[int32]bool{}
 	out := map[int]bool{}
 	for _, i := range a.calls {
-		if v.Flags[i]&flagResult == 0 || v.Flags[i]&flagError != 0 || v.Names.IntentName(v.Intent[i]) != schema.IntentInstall {
+		if v.Flags[i]&flagResult == 0 || !schema.IsInstall(v.Names.IntentName(v.Intent[i])) {
 			continue
 		}
-		fresh := true
-		for _, j := range made {
-			if v.likeCall(j, i, a.simBits) {
-				fresh = false
-				break
-			}
-		}
-		out[i] = fresh
-		if len(made) == maxInstalls {
-			made = append(made[:0], made[1:]...)
-		}
-		made = append(made, i)
+		out[i] = !seen[v.Intent[i]]
+		seen[v.Intent[i]] = true
 	}
 	return out
 }
 
-// maxInstalls bounds the installs a new one is compared with: the most
-// recent ones, which a loop repeats.
-const maxInstalls = 64
+// movedOn reports whether failure i, a call that installed something new
+// and then failed (`pip install pyyaml && python repro.py`), failed
+// otherwise than the failure before it: the install changed what
+// happens, and what fails next is another attempt (the next missing
+// module). The answers are compared exactly, after normalising what
+// changes by itself: "No module named 'yaml'" and "... 'pydantic'" are
+// near-identical texts but not the same failure. The same failure coming
+// back means the install did not help.
+func movedOn(v *Run, newInstall map[int]bool, fails []int, i int) bool {
+	if !newInstall[i] || len(fails) == 0 {
+		return false
+	}
+	last := fails[len(fails)-1]
+	return v.Result[last] != v.Result[i] || v.ErrType[last] != v.ErrType[i]
+}

@@ -76,9 +76,16 @@ const IntentEdit = "edit"
 
 // IntentInstall is the intent of a call that installs a package (pip, npm,
 // apt, ...): it changes what the next command runs with, and says little
-// in its output, so a storm ends at such a call that worked when it
-// installs what was not installed before in the run.
+// in its output. The adapters write "install: " and the install command
+// (`install: pip install pyyaml`), so that installs of one thing share an
+// intent; "install" alone is an install too (IsInstall). A storm ends at
+// an install of what was not installed before in the run.
 const IntentInstall = "install"
+
+// IsInstall reports whether intent is an install's.
+func IsInstall(intent string) bool {
+	return intent == IntentInstall || strings.HasPrefix(intent, IntentInstall+": ")
+}
 
 // Memory tags and entry types (guide B).
 const (

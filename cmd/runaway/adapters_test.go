@@ -92,7 +92,7 @@ func TestScanTrajectoriesOfEveryFormat(t *testing.T) {
 		// Text transcripts without an extension (what follows the dot of
 		// three.js-201 is none), found by their opening; the LICENSE
 		// beside them is passed over.
-		filepath.Join(dir, "rovo/trajs/acme__widgets-202"): "runaway",
+		filepath.Join(dir, "rovo/trajs/acme__widgets-202"):    "runaway",
 		filepath.Join(dir, "rovo/trajs/mrdoob__three.js-201"): "healthy",
 	}
 	got := verdicts(t, dir)

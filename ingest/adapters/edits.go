@@ -70,7 +70,7 @@ func callChange(tool string, args json.RawMessage) string {
 	line := unquoted(firstLine(cmd))
 	switch {
 	case installsPackage(line):
-		return schema.IntentInstall
+		return installIntent(firstLine(cmd))
 	case reShellWrite.MatchString(reDevNull.ReplaceAllString(line, "")):
 		return schema.IntentEdit
 	}
@@ -79,7 +79,55 @@ func callChange(tool string, args json.RawMessage) string {
 
 // installs reports whether a shell call installs a package.
 func installs(tool string, args json.RawMessage) bool {
-	return callChange(tool, args) == schema.IntentInstall
+	return schema.IsInstall(callChange(tool, args))
+}
+
+// installIntent names what a command line installs: "install: " and its
+// install command, up to the next separator or redirect, without options
+// and quotes (`pip install -q 'pydantic<2' && python t.py` is
+// `install: pip install pydantic<2`). Installs of one thing share it;
+// another package is another intent.
+func installIntent(line string) string {
+	loc := reInstall.FindStringIndex(line)
+	if loc == nil {
+		return schema.IntentInstall
+	}
+	rest := line[loc[0]:]
+	if m := reInstallEnd.FindStringIndex(maskQuoted(rest)); m != nil {
+		rest = rest[:m[0]]
+	}
+	rest = strings.TrimLeft(rest, " /;&|")
+	var words []string
+	for _, w := range strings.Fields(rest) {
+		if w = strings.Trim(w, `'"`); w != "" && !strings.HasPrefix(w, "-") {
+			words = append(words, w)
+		}
+	}
+	return schema.IntentInstall + ": " + strings.Join(words, " ")
+}
+
+// reInstallEnd is where an install command ends: a separator, a pipe or a
+// redirect (with the descriptor it names: `2>&1`).
+var reInstallEnd = regexp.MustCompile(`\s*(?:\d*[<>]|[&|;\n])`)
+
+// maskQuoted is s with what it quotes replaced by 'x', byte for byte: a
+// '<' inside 'pydantic<2' is no redirect.
+func maskQuoted(s string) string {
+	b := []byte(s)
+	var quote byte
+	for i, c := range b {
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else {
+				b[i] = 'x'
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		}
+	}
+	return string(b)
 }
 
 // changesFile reports whether a call writes a file.

@@ -39,9 +39,10 @@ func TestEditsAreMarked(t *testing.T) {
 	}
 }
 
-// A shell call that installs a package gets the install intent: pip, npm,
-// yarn, apt and the like. Listing packages, a test run whose arguments
-// mention "install", and the words inside quotes do not.
+// A shell call that installs a package gets an install intent naming what
+// it installs: pip, npm, yarn, apt and the like. Listing packages, a test
+// run whose arguments mention "install", and the words inside quotes do
+// not.
 func TestInstallsAreMarked(t *testing.T) {
 	for _, c := range []struct {
 		tool, cmd string
@@ -65,6 +66,24 @@ func TestInstallsAreMarked(t *testing.T) {
 		args, _ := json.Marshal(map[string]string{"command": c.cmd})
 		if got := installs(c.tool, args); got != c.want {
 			t.Errorf("%s %q: installs %v, want %v", c.tool, c.cmd, got, c.want)
+		}
+	}
+}
+
+// The install intent names the install command without its options,
+// quotes and what follows it: two installs of one package share it, two
+// packages do not.
+func TestInstallIntentNamesWhatIsInstalled(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"cd /workspace && pip install -q 'pydantic<2' && python t.py": "install: pip install pydantic<2",
+		"pip install pyyaml -q 2>/dev/null":                           "install: pip install pyyaml",
+		"rm -rf node_modules/.x && npm install 2>&1 | tail -20":       "install: npm install",
+		"npm install --no-audit | tail":                               "install: npm install",
+		"./mvnw install -pl dubbo-common -DskipTests -q":              "install: mvnw install dubbo-common",
+	} {
+		args, _ := json.Marshal(map[string]string{"command": cmd})
+		if got := callChange("bash", args); got != want {
+			t.Errorf("%q: intent %q, want %q", cmd, got, want)
 		}
 	}
 }

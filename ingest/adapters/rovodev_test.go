@@ -87,7 +87,7 @@ func TestRovoDevStormSample(t *testing.T) {
 	if a, b := args(t, conv.step(t, run, 7)), args(t, conv.step(t, run, 9)); a["command"] != b["command"] || len(a) != 1 {
 		t.Errorf("two npm installs that differ only in their timeout: %v / %v", a, b)
 	}
-	if s := conv.step(t, run, 7); s.Intent != schema.IntentInstall {
+	if s := conv.step(t, run, 7); s.Intent != "install: npm install" {
 		t.Errorf("npm install: intent %q", s.Intent)
 	}
 }
