@@ -185,13 +185,15 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				// Talking to the user is an action whose result is the
 				// user's answer: the same question asked again and
 				// answered alike is a loop like any other.
-				r.setMessage(s, content, text(msgs[i+1].Content), "")
+				reply := text(msgs[i+1].Content)
+				r.setMessage(s, content, reply, r.replyError(reply, st.rules))
 			case i+1 < len(msgs) && otherSpeaker(m, &msgs[i+1]):
 				// In a conversation of named agents (an orchestrator and
 				// its workers, a group chat), a turn is answered by the
 				// next agent's: the same instruction answered alike
 				// again is a loop; a new answer is progress, as a user's.
-				r.setMessage(s, content, text(msgs[i+1].Content), "")
+				reply := text(msgs[i+1].Content)
+				r.setMessage(s, content, reply, r.replyError(reply, st.rules))
 				if m.Name != "" {
 					setCall(s, MessageTool, map[string]string{"from": m.Name, "text": content})
 				}

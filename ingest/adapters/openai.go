@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/runawayhq/runaway/schema"
@@ -139,7 +140,21 @@ func scalar(raw json.RawMessage) string {
 	return ""
 }
 
-var openAIStyle = chatStyle{}
+var openAIStyle = chatStyle{rules: []OutputRule{autoGenExecRule}}
+
+// autoGenExecRule reads AutoGen's (AG2's) code executor, which answers the
+// code an agent sent with `exitcode: N (execution succeeded|failed)` and
+// `Code output: ...`: in a group chat the executor is an agent of its own
+// (a Computer_terminal), so the rule also reads an agent's answer.
+var autoGenExecRule = OutputRule{
+	Name: "autogen-exitcode", ErrorType: "EXIT_CODE",
+	Doc: "AutoGen's (AG2's) code executor reporting a failed run: the output, or in a conversation of agents another agent's answer, begins `exitcode: N (execution failed)`",
+	match: func(o *output) (string, bool) {
+		return "", strings.HasPrefix(o.first, "exitcode: ") && reAutoGenFailed.MatchString(o.first)
+	},
+}
+
+var reAutoGenFailed = regexp.MustCompile(`^exitcode: -?[1-9]\d* \(execution failed\)`)
 
 func convertOpenAI(d *Doc, emit func(*schema.Step) error) error {
 	return eachConversation(d, func(index int, many bool, obj map[string]json.RawMessage, msgsRaw json.RawMessage) error {

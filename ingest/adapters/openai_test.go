@@ -248,3 +248,38 @@ func TestOpenAITrajectoryKey(t *testing.T) {
 		t.Errorf("first turn: %s %q", tool(s), data(t, s))
 	}
 }
+
+// In an AutoGen (AG2) group chat the code executor is an agent of its own:
+// its answer `exitcode: 1 (execution failed)` makes the turn it answers a
+// failed call, `exitcode: 0 (execution succeeded)` an ordinary answer; an
+// agent quoting the words later in prose is not read.
+func TestAutoGenExecutorAnswers(t *testing.T) {
+	raw := mustMarshal(t, map[string]any{"messages": []map[string]any{
+		{"role": "user", "content": "Compute the mean delay per airline."},
+		{"role": "assistant", "name": "DataAnalysis_Expert", "content": "```python\nimport pandas as pd\nprint(pd.read_csv('delays.csv').mean())\n```"},
+		{"role": "assistant", "name": "Computer_terminal", "content": "exitcode: 1 (execution failed)\nCode output: FileNotFoundError: delays.csv"},
+		{"role": "assistant", "name": "DataAnalysis_Expert", "content": "```python\nprint(42)\n```"},
+		{"role": "assistant", "name": "Computer_terminal", "content": "exitcode: 0 (execution succeeded)\nCode output: 42"},
+		{"role": "assistant", "name": "Verification_Expert", "content": "The run above said exitcode: 1 (execution failed) first; now it works."},
+		{"role": "assistant", "name": "DataAnalysis_Expert", "content": "TERMINATE"},
+	}})
+	conv, run := convertOne(t, OpenAIMessages, raw)
+	for step, want := range map[int64]string{1: "error EXIT_CODE", 3: "ok", 5: "ok"} {
+		if got := result(conv.step(t, run, step)); got != want {
+			t.Errorf("step %d: %s, want %s", step, got, want)
+		}
+	}
+	// Stripped of output, the answer's text is not read.
+	d, err := ParseDoc("t.json", 1, true, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.StripOutput = true
+	c := newConverted()
+	if err := ConvertDoc(OpenAIMessages, d, c.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	if got := result(c.step(t, c.runs[0], 1)); got != "ok" {
+		t.Errorf("stripped: %s, want ok", got)
+	}
+}

@@ -139,6 +139,10 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"empty-search", oa, bashDoc(t, "rm -f build/tmp.o", ""), 1, "ok"},
 		{"empty-search", oa, bashDoc(t, "grep -rn resolveAlias src/", "src/alias.py:3:def resolveAlias(name):"), 1, "ok"},
 
+		// openai-messages' rule.
+		{"autogen-exitcode", oa, chatDoc(t, "run_code", map[string]any{"code": "print(total(rows))"}, "exitcode: 1 (execution failed)\nCode output: Traceback (most recent call last):\n  File \"\", line 1, in <module>\nNameError: name 'rows' is not defined"), 1, "error EXIT_CODE"},
+		{"autogen-exitcode", oa, chatDoc(t, "run_code", map[string]any{"code": "print(2 + 2)"}, "exitcode: 0 (execution succeeded)\nCode output: 4"), 1, "ok"},
+
 		// SWE-agent's rules.
 		{"edit-rejected", swe, sweDoc(t, "edit 4:4\n    return x[1:\nend_of_edit", "Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit commmand.\n\nERRORS:\n- E999 SyntaxError: '[' was never closed"), 0, "error EDIT_REJECTED"},
 		{"edit-rejected", swe, sweDoc(t, "str_replace_editor str_replace /testbed/a.py   --old_str 'x = 1' --new_str 'x = 2'", "No replacement was performed, old_str `x = 1` did not appear verbatim in /testbed/a.py."), 0, "error EDIT_REJECTED"},

@@ -206,6 +206,29 @@ func (r *run) setMessage(s *schema.Step, content, reply, errType string) {
 	setMessage(s, content, reply, errType)
 }
 
+// replyError is what a format's own rules read in another speaker's
+// answer to a message (an agent that runs the code it was sent and says
+// how it went): the shared rules are not applied, as prose quotes errors.
+// Nothing is read when the output is stripped.
+func (r *run) replyError(reply string, rules []OutputRule) string {
+	if r.strip || len(rules) == 0 {
+		return ""
+	}
+	o := newOutput(stripANSI(reply), false)
+	for i := range rules {
+		if rules[i].ErrorType == "" {
+			continue
+		}
+		if t, ok := rules[i].match(o); ok {
+			if t == "" {
+				t = rules[i].ErrorType
+			}
+			return t
+		}
+	}
+	return ""
+}
+
 // setReason keeps the agent's words for the step (a thought, a message),
 // shortened: they show in explain, and steps without a call that say the
 // same thing again are a monologue.
