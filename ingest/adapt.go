@@ -85,6 +85,11 @@ func (f *framer) sniff() (whole bool) {
 			f.maxLine = max(f.maxLine, f.maxDoc)
 			return true
 		}
+		// Its first line is rejected saying what was tried: the JSON of
+		// runaway's steps and of the adapters' documents, and the text
+		// formats, each with why it refused.
+		f.unknownLine = f.line + int64(bytes.Count(f.blk.buf[f.pos:start], []byte{'\n'}))
+		f.unknownWhy = "not JSON (runaway steps or a document of a JSON format), and " + adapters.TextRefusals(f.blk.buf[start:f.end])
 		return false
 	}
 	// Read on until the first line is whole (or the source ends).

@@ -193,6 +193,16 @@ func TestTextTranscriptExplainFixture(t *testing.T) {
 	if code, out, stderr = runCLI(t, "", "verify", fixtures); code != exitClean {
 		t.Errorf("verify: exit %d\n%s\n%s", code, out, stderr)
 	}
+	// A text file that is no transcript is rejected saying what was tried:
+	// JSON, and each text format with why it refused.
+	notes := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(notes, []byte("AGENT: looked at the loop\nTOOL CALL (bash)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "", "scan", notes)
+	if code != exitFailure || !strings.Contains(stderr, "notes.txt:1: rejected: not JSON") || !strings.Contains(stderr, "(rovo-dev: does not open with") {
+		t.Errorf("a text file: exit %d: %s", code, stderr)
+	}
 	// Forced on a JSON document, the text format says why it refuses it.
 	code, _, stderr = runCLI(t, "", "scan", "--input-format", "rovo-dev", filepath.Join(trajectoriesDir, "swe-agent", "healthy-fix.traj"))
 	if code != exitFailure || !strings.Contains(stderr, "not a rovo-dev document") {

@@ -153,6 +153,23 @@ func DetectText(head []byte) *Format {
 	return nil
 }
 
+// TextRefusals says why no text format takes a file that opens with head:
+// each format's name and reason.
+func TextRefusals(head []byte) string {
+	d := TextDoc("", 1, head)
+	var why []string
+	for _, f := range Registry {
+		if f.Text != nil {
+			err := f.Recognize(d)
+			if err == nil {
+				err = errors.New("recognised")
+			}
+			why = append(why, f.Name+": "+err.Error())
+		}
+	}
+	return "no text format recognises its opening (" + strings.Join(why, "; ") + ")"
+}
+
 // BadLine is a line of a JSON Lines file read whole that is not one JSON
 // value: rejected alone, verbatim, while the rest of the file is read (a
 // session killed mid-write ends in a cut line; the run before it is what
