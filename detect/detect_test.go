@@ -461,8 +461,10 @@ func TestANewInstallEndsAStorm(t *testing.T) {
 	check := func(module string) string {
 		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"python repro.py"}},"tool_result":{"ok":false,"error_type":"ModuleNotFoundError","data":"ModuleNotFoundError: No module named '` + module + `'"}`
 	}
+	// pip says the same thing whatever it installs: no progress in its
+	// output after the first time.
 	install := func(pkg string) string {
-		return `"state":"ACT","intent":"install: pip install ` + pkg + `","tool_call":{"name":"bash","args":{"command":"pip install -q ` + pkg + `"}},"tool_result":{"ok":true,"data":""}`
+		return `"state":"ACT","intent":"install: pip install ` + pkg + `","tool_call":{"name":"bash","args":{"command":"pip install -q ` + pkg + `"}},"tool_result":{"ok":true,"data":"WARNING: Running pip as the 'root' user can result in broken permissions"}`
 	}
 	for _, c := range []struct {
 		name  string
@@ -471,6 +473,10 @@ func TestANewInstallEndsAStorm(t *testing.T) {
 	}{
 		{"a new package each time", []string{check("yaml"), check("yaml"), install("pyyaml"), check("pydantic"), check("pydantic"), install("pydantic"), check("requests"), check("requests")}, detect.Healthy},
 		{"the same package again", []string{check("yaml"), check("yaml"), install("pyyaml"), check("yaml"), check("yaml"), install("pyyaml"), check("yaml"), check("yaml")}, detect.Runaway},
+		// The same check failing alike around two new installs is two
+		// experiments, as around an edit that applied (TestAnEditEndsAStorm):
+		// nor is it one call repeated (RA101).
+		{"a new package, the same error", []string{check("yaml"), check("yaml"), install("pyyaml"), check("yaml"), check("yaml"), install("ruamel.yaml"), check("yaml"), check("yaml"), install("yaml"), check("yaml"), check("yaml")}, detect.Healthy},
 	} {
 		r := newRun(c.name)
 		for _, s := range c.steps {

@@ -86,6 +86,17 @@ func longestChain(v *Run, a *analysis, p *Policy, key func(i int) uint64, accept
 	clear(a.chainOf)
 	a.chains = a.chains[:0]
 	best := -1
+	installed := newInstalls(v, a)
+	// changedBetween: a new install that worked between calls j and i is a
+	// change, as lasting progress is, though its output says nothing new.
+	changedBetween := func(j, i int) bool {
+		for k := j + 1; k < i && installed != nil; k++ {
+			if installed[k] && v.Flags[k]&flagError == 0 {
+				return true
+			}
+		}
+		return false
+	}
 	consider := func(ci int32) {
 		c := &a.chains[ci]
 		if len(c.idx) < p.RepeatSuspicious || !accept(c) {
@@ -113,7 +124,7 @@ func longestChain(v *Run, a *analysis, p *Policy, key func(i int) uint64, accept
 			ci = a.newChain(k)
 			a.chainOf[k] = ci
 		} else if c := &a.chains[ci]; ord-c.lastOrd > p.Window || !v.sameAnswer(c.idx[len(c.idx)-1], i, a.simBits) ||
-			a.progressedBetween(c.idx[len(c.idx)-1], i) {
+			a.progressedBetween(c.idx[len(c.idx)-1], i) || changedBetween(c.idx[len(c.idx)-1], i) {
 			if ord-c.lastOrd <= p.Window && !v.sameAnswer(c.idx[len(c.idx)-1], i, a.simBits) {
 				c.brokenBy = i // the same call answered differently
 			}

@@ -304,12 +304,16 @@ func distinctAnswers(v *Run, a *analysis, idx []int, top bool) []int {
 // install what no install before them in the run did: their intent names
 // the install command, and another package is another intent. Installing
 // the same thing again changes nothing.
+// A run without an install gets nil, without allocating.
 func newInstalls(v *Run, a *analysis) map[int]bool {
-	seen := map[int32]bool{}
-	out := map[int]bool{}
+	var seen map[int32]bool
+	var out map[int]bool
 	for _, i := range a.calls {
-		if v.Flags[i]&flagResult == 0 || !schema.IsInstall(v.Names.IntentName(v.Intent[i])) {
+		if v.Intent[i] == 0 || v.Flags[i]&flagResult == 0 || !schema.IsInstall(v.Names.IntentName(v.Intent[i])) {
 			continue
+		}
+		if out == nil {
+			seen, out = map[int32]bool{}, map[int]bool{}
 		}
 		out[i] = !seen[v.Intent[i]]
 		seen[v.Intent[i]] = true
