@@ -86,9 +86,8 @@ func firstInstance(v *Run, a *analysis, first, last int) int {
 	}
 	// The calls skipped count as new calls before the onset.
 	start, newInARow := lo+at, at
-	installed := newInstalls(v, a)
 	for k := start - 1; k >= 0 && newInARow < maxNewInARow; k-- {
-		if i := a.calls[k]; (installed[i] && v.Flags[i]&flagError == 0) || editedAnew(v, a, i) {
+		if i := a.calls[k]; (a.newInstall[i] && v.Flags[i]&flagError == 0) || editedAnew(v, a, i) {
 			break // what came before a change that worked is another attempt
 		}
 		if r.instance(a.calls[k]) {

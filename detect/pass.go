@@ -1,6 +1,8 @@
 package detect
 
 import (
+	"slices"
+
 	"github.com/runawayhq/runaway/schema"
 )
 
@@ -19,6 +21,12 @@ type analysis struct {
 	nextSame      map[uint64][2]int // scratch of lastingPass: identity -> (step index, call ordinal)
 	// calls lists the indices of steps that made a tool call, in order.
 	calls []int
+	// newInstall marks the answered calls with an install intent that no
+	// call before them in the run had (installPass); anyInstall says one is
+	// marked. installsSeen is installPass's scratch.
+	newInstall   []bool
+	anyInstall   bool
+	installsSeen []int32
 	// rowFlags is the union of the run's row flags (an estimated cost).
 	rowFlags uint16
 	// budgetCross is the index of the first step past a budget limit, -1 if none.
@@ -147,6 +155,7 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 	ind.DistinctCalls = int64(len(a.counts))
 	ind.SameCallMaxWindow = maxInWindow(v, a, p.Window)
 	lastingPass(v, a, p.Window, max(ind.SameCallMax, ind.SameNormArgsMax) >= 2)
+	installPass(v, a)
 	statePass(v, a, &ind)
 	ind.MaxRepeatedDecision = int64(repeatedDecisions(v).n)
 	usagePass(v, &ind)
@@ -155,6 +164,27 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 		ind.EndedWithStop = v.State[n-1] == schema.StateStop
 	}
 	a.ind = ind
+}
+
+// installPass fills newInstall: the answered calls with an install intent
+// (schema.IsInstall; the adapters name what is installed, so another
+// package is another intent) that no call before them in the run had.
+// Installing the same thing again changes nothing.
+func installPass(v *Run, a *analysis) {
+	a.newInstall = resize(a.newInstall, v.Len())
+	clear(a.newInstall)
+	a.anyInstall = false
+	a.installsSeen = a.installsSeen[:0]
+	for _, i := range a.calls {
+		in := v.Intent[i]
+		if in == 0 || v.Flags[i]&flagResult == 0 || !schema.IsInstall(v.Names.IntentName(in)) {
+			continue
+		}
+		if !slices.Contains(a.installsSeen, in) {
+			a.newInstall[i], a.anyInstall = true, true
+			a.installsSeen = append(a.installsSeen, in)
+		}
+	}
 }
 
 // lastingPass fills lastingBefore: it walks the calls backwards,

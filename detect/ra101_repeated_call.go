@@ -86,12 +86,11 @@ func longestChain(v *Run, a *analysis, p *Policy, key func(i int) uint64, accept
 	clear(a.chainOf)
 	a.chains = a.chains[:0]
 	best := -1
-	installed := newInstalls(v, a)
 	// changedBetween: a new install that worked between calls j and i is a
 	// change, as lasting progress is, though its output says nothing new.
 	changedBetween := func(j, i int) bool {
-		for k := j + 1; k < i && installed != nil; k++ {
-			if installed[k] && v.Flags[k]&flagError == 0 {
+		for k := j + 1; k < i && a.anyInstall; k++ {
+			if a.newInstall[k] && v.Flags[k]&flagError == 0 {
 				return true
 			}
 		}

@@ -110,7 +110,7 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 
 	// Installs that worked and installed what was not installed before
 	// end a storm of either shape, as lasting progress does.
-	newInstall := newInstalls(v, a)
+	newInstall := a.newInstall
 	var fails []int
 	streakEnds := func() {
 		if 2*len(distinctAnswers(v, a, fails, false)) <= len(fails) {
@@ -300,27 +300,6 @@ func distinctAnswers(v *Run, a *analysis, idx []int, top bool) []int {
 	return reps
 }
 
-// newInstalls marks the calls with an install intent, answered, that
-// install what no install before them in the run did: their intent names
-// the install command, and another package is another intent. Installing
-// the same thing again changes nothing.
-// A run without an install gets nil, without allocating.
-func newInstalls(v *Run, a *analysis) map[int]bool {
-	var seen map[int32]bool
-	var out map[int]bool
-	for _, i := range a.calls {
-		if v.Intent[i] == 0 || v.Flags[i]&flagResult == 0 || !schema.IsInstall(v.Names.IntentName(v.Intent[i])) {
-			continue
-		}
-		if out == nil {
-			seen, out = map[int32]bool{}, map[int]bool{}
-		}
-		out[i] = !seen[v.Intent[i]]
-		seen[v.Intent[i]] = true
-	}
-	return out
-}
-
 // movedOn reports whether failure i, a call that installed something new
 // and then failed (`pip install pyyaml && python repro.py`), failed
 // otherwise than the failure before it: the install changed what
@@ -329,7 +308,7 @@ func newInstalls(v *Run, a *analysis) map[int]bool {
 // changes by itself: "No module named 'yaml'" and "... 'pydantic'" are
 // near-identical texts but not the same failure. The same failure coming
 // back means the install did not help.
-func movedOn(v *Run, newInstall map[int]bool, fails []int, i int) bool {
+func movedOn(v *Run, newInstall []bool, fails []int, i int) bool {
 	if !newInstall[i] || len(fails) == 0 {
 		return false
 	}

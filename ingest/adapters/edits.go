@@ -83,52 +83,33 @@ func installs(tool string, args json.RawMessage) bool {
 }
 
 // installIntent names what a command line installs: "install: " and its
-// install command, up to the next separator or redirect, without options
-// and quotes (`pip install -q 'pydantic<2' && python t.py` is
-// `install: pip install pydantic<2`). Installs of one thing share it;
-// another package is another intent.
+// install command, in its own segment of the line (splitSegments), up to a
+// redirect, without options and quotes (`pip install -q 'pydantic<2' &&
+// python t.py` is `install: pip install pydantic<2`). Installs of one
+// thing share it; another package is another intent.
 func installIntent(line string) string {
-	loc := reInstall.FindStringIndex(line)
-	if loc == nil {
-		return schema.IntentInstall
-	}
-	rest := line[loc[0]:]
-	if m := reInstallEnd.FindStringIndex(maskQuoted(rest)); m != nil {
-		rest = rest[:m[0]]
-	}
-	rest = strings.TrimLeft(rest, " /;&|")
-	var words []string
-	for _, w := range strings.Fields(rest) {
-		if w = strings.Trim(w, `'"`); w != "" && !strings.HasPrefix(w, "-") {
-			words = append(words, w)
+	for _, seg := range splitSegments(line) {
+		loc := reInstall.FindStringIndex(seg)
+		if loc == nil {
+			continue
 		}
-	}
-	return schema.IntentInstall + ": " + strings.Join(words, " ")
-}
-
-// reInstallEnd is where an install command ends: a separator, a pipe or a
-// redirect (with the descriptor it names: `2>&1`).
-var reInstallEnd = regexp.MustCompile(`\s*(?:\d*[<>]|[&|;\n])`)
-
-// maskQuoted is s with what it quotes replaced by 'x', byte for byte: a
-// '<' inside 'pydantic<2' is no redirect.
-func maskQuoted(s string) string {
-	b := []byte(s)
-	var quote byte
-	for i, c := range b {
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else {
-				b[i] = 'x'
+		var words []string
+		for _, w := range strings.Fields(strings.TrimLeft(seg[loc[0]:], " /")) {
+			if reRedirect.MatchString(w) {
+				break
 			}
-		case c == '\'' || c == '"':
-			quote = c
+			if w = strings.Trim(w, `'"`); w != "" && !strings.HasPrefix(w, "-") {
+				words = append(words, w)
+			}
 		}
+		return schema.IntentInstall + ": " + strings.Join(words, " ")
 	}
-	return string(b)
+	return schema.IntentInstall
 }
+
+// reRedirect is a word that redirects (`2>`, `>out.log`, `<in`): the
+// install command ends before it.
+var reRedirect = regexp.MustCompile(`^\d*[<>]`)
 
 // changesFile reports whether a call writes a file.
 func changesFile(tool string, args json.RawMessage) bool {
