@@ -262,7 +262,11 @@ func (r *run) chatCall(s *schema.Step, tool string, args json.RawMessage, msgs [
 	}
 	errType, empty := r.classify(out, search, view, st.rules)
 	if errType == "" && !empty && exit != nil && *exit != 0 {
-		errType = "EXIT_CODE"
+		if cmd, ok := shellCallCommand(tool, args); ok && foundNothing(cmd, *exit) {
+			empty = true
+		} else {
+			errType = "EXIT_CODE"
+		}
 	}
 	if errType == "" && msgs[reply].errType != "" {
 		// The format says the call failed: what the rules read from the

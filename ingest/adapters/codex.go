@@ -327,6 +327,8 @@ func (c *codexRun) commandResult(s *schema.Step, it *codexItem, cmd string) {
 	case it.Status == "declined":
 		errType, empty = "REJECTED", false
 	case errType != "" || empty:
+	case it.ExitCode != nil && foundNothing(cmd, int(*it.ExitCode)):
+		empty = true
 	case it.ExitCode != nil && *it.ExitCode != 0:
 		errType = "EXIT_CODE"
 	case it.Status == "failed":

@@ -71,7 +71,7 @@ type rolloutItem struct {
 type rolloutRun struct {
 	r        *run
 	calls    map[string]*schema.Step // call_id -> its step
-	programs map[*schema.Step]string // a shell call's step -> the program its command runs
+	commands map[*schema.Step]string // a shell call's step -> its command line
 	thought  []string
 	model    string
 	input    int64
@@ -85,7 +85,7 @@ func convertRollout(d *Doc, emit func(*schema.Step) error) error {
 	if d.IsObject() {
 		els, lines = []json.RawMessage{d.Raw}, []int64{d.Line}
 	}
-	c := &rolloutRun{r: d.newRun(runName(d, 0, false, "")), calls: map[string]*schema.Step{}, programs: map[*schema.Step]string{}}
+	c := &rolloutRun{r: d.newRun(runName(d, 0, false, "")), calls: map[string]*schema.Step{}, commands: map[*schema.Step]string{}}
 	for i, el := range els {
 		pos := i
 		if i < len(lines) {
@@ -250,13 +250,12 @@ func (c *rolloutRun) call(it *rolloutItem, pos int, ts *schema.Timestamp) {
 	}
 }
 
-// shell makes s a call of the shell running cmd, and keeps the program
-// it runs for reading its output.
+// shell makes s a call of the shell running cmd, and keeps the command
+// for reading its output and exit code.
 func (c *rolloutRun) shell(s *schema.Step, cmd string) {
 	setCall(s, "shell", map[string]string{"command": cmd})
-	prog := program(cmd)
-	c.programs[s] = prog
-	if isSearch(prog) {
+	c.commands[s] = cmd
+	if isSearch(program(cmd)) {
 		s.Intent = searchIntent
 	}
 }
@@ -319,12 +318,16 @@ func (c *rolloutRun) result(s *schema.Step, it *rolloutItem) {
 		}
 	}
 	search, view := isSearch(s.ToolCall.Name), false
-	if prog, ok := c.programs[s]; ok {
+	cmd, shell := c.commands[s]
+	if shell {
+		prog := program(cmd)
 		search, view = isSearch(prog), viewPrograms[prog]
 	}
 	errType, empty := c.r.classify(out, search, view, nil)
 	switch {
 	case errType != "" || empty:
+	case exit != nil && shell && foundNothing(cmd, *exit):
+		empty = true
 	case exit != nil && *exit != 0:
 		errType = "EXIT_CODE"
 	case it.Status == "failed":

@@ -12,33 +12,63 @@ import (
 // (blank output found nothing) holds for it. An empty line names nothing.
 func program(cmd string) string {
 	for _, seg := range splitSegments(cmd) {
-		words := strings.Fields(seg)
-		for len(words) > 0 {
-			w := words[0]
-			switch {
-			case strings.Contains(w, "=") && !strings.HasPrefix(w, "-") && !strings.ContainsAny(w[:strings.IndexByte(w, '=')], "/'\""):
-				words = words[1:] // VAR=value
-				continue
-			case wrappers[w]:
-				words = skipWrapperArgs(words[1:])
-				continue
-			}
-			break
+		if p := segmentProgram(seg); p != "" {
+			return p
 		}
-		if len(words) == 0 {
-			continue
-		}
-		w := path.Base(strings.Trim(words[0], `"'(`))
-		if w == "cd" || w == "export" || w == "source" || w == "." || w == "set" {
-			continue
-		}
-		if w == "git" && len(words) > 1 && words[1] == "grep" {
-			return "git grep"
-		}
-		return w
 	}
 	return ""
 }
+
+// lastProgram names the program of a command line's last segment, the one
+// whose exit code is the line's (cd, export and the like name nothing).
+func lastProgram(cmd string) string {
+	segs := splitSegments(cmd)
+	for i := len(segs) - 1; i >= 0; i-- {
+		if p := segmentProgram(segs[i]); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// segmentProgram names what one segment runs, as program does.
+func segmentProgram(seg string) string {
+	words := strings.Fields(seg)
+	for len(words) > 0 {
+		w := words[0]
+		switch {
+		case strings.Contains(w, "=") && !strings.HasPrefix(w, "-") && !strings.ContainsAny(w[:strings.IndexByte(w, '=')], "/'\""):
+			words = words[1:] // VAR=value
+			continue
+		case wrappers[w]:
+			words = skipWrapperArgs(words[1:])
+			continue
+		}
+		break
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	w := path.Base(strings.Trim(words[0], `"'(`))
+	switch {
+	case w == "cd" || w == "export" || w == "source" || w == "." || w == "set":
+		return ""
+	case w == "git" && len(words) > 1 && words[1] == "grep":
+		return "git grep"
+	}
+	return w
+}
+
+// foundNothing reports whether a command line that exited with code exit
+// searched and found nothing: grep, ripgrep, ag and git grep exit 1 when no
+// line matched (and 2 on an error), and a line exits with its last
+// command's code. Without the output (a log that keeps only exit codes, or
+// --strip-output) this is all that tells an empty search from a failure.
+func foundNothing(cmd string, exit int) bool {
+	return exit == 1 && noMatchExits[lastProgram(cmd)]
+}
+
+var noMatchExits = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "zgrep": true, "rg": true, "ag": true, "git grep": true}
 
 var wrappers = map[string]bool{"timeout": true, "sudo": true, "env": true, "time": true, "nohup": true, "exec": true, "command": true}
 
@@ -54,8 +84,8 @@ func skipWrapperArgs(words []string) []string {
 	return words
 }
 
-// splitSegments cuts a command line at &&, ||, ;, | and newlines outside
-// quotes.
+// splitSegments cuts a command line at &&, ||, ;, |, & and newlines outside
+// quotes (not at the & of a redirect: 2>&1, &>file).
 func splitSegments(cmd string) []string {
 	var out []string
 	var quote byte
@@ -73,6 +103,8 @@ func splitSegments(cmd string) []string {
 			quote = c
 		case c == '\\':
 			i++
+		case c == '&' && (i > 0 && (cmd[i-1] == '>' || cmd[i-1] == '<') || i+1 < len(cmd) && cmd[i+1] == '>'):
+			// 2>&1, &>file: a redirect, not a separator
 		case c == ';' || c == '|' || c == '&' || c == '\n':
 			out = append(out, cmd[start:i])
 			start = i + 1

@@ -445,6 +445,8 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 	case errType != "" || empty:
 	case obs.exit != nil && *obs.exit == -1:
 		errType = schema.ErrTimeout // no exit: the command was stopped, or still runs
+	case obs.exit != nil && foundNothing(cmd, *obs.exit):
+		empty = true
 	case obs.exit != nil && *obs.exit != 0:
 		errType = "EXIT_CODE"
 	case obs.failed:

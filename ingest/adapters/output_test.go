@@ -299,6 +299,55 @@ func TestProgram(t *testing.T) {
 	}
 }
 
+// A search that exits 1 found nothing (grep, rg, git grep); other programs
+// exiting 1 failed, and so does a line whose last command is not the search.
+func TestExitOneOfASearchFoundNothing(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"grep -rn foo src":                        true,
+		"cd /testbed && rg -n 'a|b' src":          true,
+		"git grep -n foo -- '*.py' 2>&1":          true,
+		"grep -c foo a.txt":                       true,
+		"grep -rn foo src | head -20":             false, // head's exit code
+		"grep -rn foo src && echo found":          false, // echo's, had it run
+		"python repro.py":                         false,
+		"find . -name '*.py' | xargs grep -l foo": false,
+	} {
+		if got := foundNothing(cmd, 1); got != want {
+			t.Errorf("foundNothing(%q, 1) = %v, want %v", cmd, got, want)
+		}
+		if foundNothing(cmd, 2) {
+			t.Errorf("foundNothing(%q, 2): exit 2 is grep's error", cmd)
+		}
+	}
+	// Read without its output, as a log that keeps only exit codes is.
+	for cmd, want := range map[string]string{
+		"cd /testbed && grep -rn DeleteLeft src 2>&1": "ok empty",
+		"cd /testbed && python repro.py 2>&1":         "error EXIT_CODE",
+	} {
+		d, err := ParseDoc("t.json", 1, true, ohDoc(t, "run", map[string]any{"command": cmd}, "", 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.StripOutput = true
+		c := newConverted()
+		if err := ConvertDoc(OpenHands, d, c.adder(t)); err != nil {
+			t.Fatal(err)
+		}
+		if got := result(c.step(t, c.runs[0], 0)); got != want {
+			t.Errorf("%q exiting 1, output stripped: %s, want %s", cmd, got, want)
+		}
+	}
+}
+
+// The & of a redirect does not cut a command line.
+func TestSplitSegmentsKeepsRedirects(t *testing.T) {
+	got := splitSegments("grep foo a 2>&1 | tail -5 && ls &>/dev/null & wait")
+	want := []string{"grep foo a 2>&1 ", " tail -5 ", "", " ls &>/dev/null ", " wait"}
+	if strings.Join(got, "#") != strings.Join(want, "#") {
+		t.Errorf("splitSegments = %q, want %q", got, want)
+	}
+}
+
 // Totals logged per run are spread over the calls, adding up to the total.
 func TestSpreadUsage(t *testing.T) {
 	r := (&Doc{}).newRun("r")
