@@ -66,29 +66,31 @@ func mentionsTime(line string) bool {
 }
 
 var (
-	reTracebackEnd  = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure))(?::|$)`)
-	reCompilerError = regexp.MustCompile(`(?m)^[^\s:]+:\d+(?::\d+)?: (?:fatal )?error:`)
-	reRustError     = regexp.MustCompile(`(?m)^error(?:\[E\d{4}\])?: .*\n\s*--> \S+:\d+:\d+\s*$|^error: could not compile `)
-	reTSError       = regexp.MustCompile(`(?m)(?:^|\s)error TS\d{4,5}: `)
-	reGoBuildHeader = regexp.MustCompile(`(?m)^# \S+(?: \[\S+\])?\s*$`)
-	reGoBuildError  = regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: \S`)
-	reJVMBuildError = regexp.MustCompile(`(?m)^\[ERROR\] (?:COMPILATION ERROR|.*\.java:\[\d+,\d+\] |Failed to execute goal \S+:(?:test)?[cC]ompile \(.*: Compilation failure)|^e: \S+\.kts?:\d+:\d+|^> Compilation failed|^Execution failed for task '\S*:compile\w*'`)
-	reMavenGoal     = regexp.MustCompile(`(?m)^\[ERROR\] Failed to execute goal (\S+)`)
-	reNPMCode       = regexp.MustCompile(`(?m)^npm (?:ERR!|error) code (E[A-Z0-9]+)\s*$`)
-	reYarnError     = regexp.MustCompile(`(?m)^error (?:An unexpected error occurred: |Couldn't find (?:a package|any versions)|Package ".*" refers to a non-existing file)`)
-	reMakeFailed    = regexp.MustCompile(`(?m)^make(?:\[\d+\])?: \*\*\* .*Error \d+\s*$`)
-	reBuildFailed   = regexp.MustCompile(`(?m)^CMake Error\b|^collect2: error: ld returned \d+ exit status|^\S*ld(?:\.\w+)?: error: `)
-	reJavaUncaught  = regexp.MustCompile(`(?m)^Exception in thread "[^"]*" ([\w.$]+)`)
-	reNodeVersion   = regexp.MustCompile(`^Node\.js v\d+\.\d+\.\d+$`)
-	reNodeThrown    = regexp.MustCompile(`(?m)^(\w*(?:Error|Exception))(?:: .*)?\n\s+at \S`)
-	reGoPanic       = regexp.MustCompile(`(?m)^panic: .*(?:\n.*)*?\ngoroutine \d+ \[`)
-	reRustPanic     = regexp.MustCompile(`(?m)^thread '[^']*' panicked at `)
-	reHTTPStatus    = regexp.MustCompile(`(?m)^HTTP/\d(?:\.\d)? ([45]\d\d)\b`)
-	reNotFoundCmd   = regexp.MustCompile(`(?m)(?:command not found|: not found)$`)
-	reNoSuchFile    = regexp.MustCompile(`(?m)No such file or directory['")]*\s*$`)
-	reErrorPrefix   = regexp.MustCompile(`^(?:Error|ERROR|error|Exception|FAILED|Failed)(?:\[\w+\])?[: ]`)
-	reTimedOut      = regexp.MustCompile(`(?i)\b(?:timed out|timeout expired|time limit exceeded)\b`)
-	reEmptyPhrase   = regexp.MustCompile(`(?i)^(?:no (?:matches|results|files?|entries|items|records|documents|hits)(?: were)? found|no match(?:es)? for|found 0 (?:matches|results|files)|0 (?:matches|results) found|did not find any|nothing found|no results)\b`)
+	reTracebackEnd      = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure))(?::|$)`)
+	reTracebackFrame    = regexp.MustCompile(`(?m)^  File "[^"\n]+", line \d+(?:, in \S+)?\n`)
+	reCompilerError     = regexp.MustCompile(`(?m)^[^\s:]+:\d+(?::\d+)?: (?:fatal )?error:`)
+	reRustError         = regexp.MustCompile(`(?m)^error(?:\[E\d{4}\])?: .*\n\s*--> \S+:\d+:\d+\s*$|^error: could not compile `)
+	reTSError           = regexp.MustCompile(`(?m)(?:^|\s)error TS\d{4,5}: `)
+	reGoBuildHeader     = regexp.MustCompile(`(?m)^# \S+(?: \[\S+\])?\s*$`)
+	reGoBuildError      = regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: \S`)
+	reGoTestBuildFailed = regexp.MustCompile(`(?m)^FAIL\s+\S+ \[(?:build|setup) failed\]\s*$`)
+	reJVMBuildError     = regexp.MustCompile(`(?m)^\[ERROR\] (?:COMPILATION ERROR|.*\.java:\[\d+,\d+\] |Failed to execute goal \S+:(?:test)?[cC]ompile \(.*: Compilation failure)|^e: \S+\.kts?:\d+:\d+|^> Compilation failed|^Execution failed for task '\S*:compile\w*'|^> Task \S*:compile\w* FAILED\s*$`)
+	reMavenGoal         = regexp.MustCompile(`(?m)^\[ERROR\] Failed to execute goal (\S+)`)
+	reNPMCode           = regexp.MustCompile(`(?m)^npm (?:ERR!|error) code (E[A-Z0-9]+)\s*$`)
+	reYarnError         = regexp.MustCompile(`(?m)^error (?:An unexpected error occurred: |Couldn't find (?:a package|any versions)|Package ".*" refers to a non-existing file)`)
+	reMakeFailed        = regexp.MustCompile(`(?m)^make(?:\[\d+\])?: \*\*\* (?:.*Error \d+|No rule to make target .*)\s*$`)
+	reBuildFailed       = regexp.MustCompile(`(?m)^CMake Error\b|^collect2: error: ld returned \d+ exit status|^\S*ld(?:\.\w+)?: error: `)
+	reJavaUncaught      = regexp.MustCompile(`(?m)^Exception in thread "[^"]*" ([\w.$]+)`)
+	reNodeVersion       = regexp.MustCompile(`^Node\.js v\d+\.\d+\.\d+$`)
+	reNodeThrown        = regexp.MustCompile(`(?m)^(\w*(?:Error|Exception))(?:: .*)?\n\s+at \S`)
+	reGoPanic           = regexp.MustCompile(`(?m)^panic: .*(?:\n.*)*?\ngoroutine \d+ \[`)
+	reRustPanic         = regexp.MustCompile(`(?m)^thread '[^']*' panicked at `)
+	reHTTPStatus        = regexp.MustCompile(`(?m)^HTTP/\d(?:\.\d)? ([45]\d\d)\b`)
+	reNotFoundCmd       = regexp.MustCompile(`(?m)(?:command not found|: not found)$`)
+	reNoSuchFile        = regexp.MustCompile(`(?m)No such file or directory['")]*\s*$`)
+	reErrorPrefix       = regexp.MustCompile(`^(?:Error|ERROR|error|Exception|FAILED|Failed)(?:\[\w+\])?[: ]`)
+	reTimedOut          = regexp.MustCompile(`(?i)\b(?:timed out|timeout expired|time limit exceeded)\b`)
+	reEmptyPhrase       = regexp.MustCompile(`(?i)^(?:no (?:matches|results|files?|entries|items|records|documents|hits)(?: were)? found|no match(?:es)? for|found 0 (?:matches|results|files)|0 (?:matches|results) found|did not find any|nothing found|no results)\b`)
 )
 
 // containsAny is the fixed-string test a rule makes before its regular
@@ -115,11 +117,20 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "python-traceback", ErrorType: "<exception class>",
-		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`); the error type is the exception's class name",
+		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`), or, when a filter cut the header off (`tail -3`), a frame `  File \"FILE\", line N` followed by one; the error type is the exception's class name",
 		match: func(o *output) (string, bool) {
 			i := strings.Index(o.text, "Traceback (most recent call last):")
 			if i < 0 {
-				return "", false
+				// The tail of a traceback: a frame, then the exception.
+				f := reTracebackFrame.FindStringIndex(o.text)
+				if f == nil {
+					return "", false
+				}
+				m := reTracebackEnd.FindAllStringSubmatch(o.text[f[1]:], -1)
+				if len(m) == 0 {
+					return "", false
+				}
+				return m[len(m)-1][1], true
 			}
 			m := reTracebackEnd.FindAllStringSubmatch(o.text[i:], -1)
 			if len(m) == 0 {
@@ -136,17 +147,17 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
+		Name: "compiler-error", ErrorType: "COMPILE_ERROR",
+		Doc: "a line `FILE:LINE[:COL]: error:` (gcc, clang, javac style); a header not found (`main.c:3:10: fatal error: foo.h: No such file or directory`) is a compile error too",
+		match: func(o *output) (string, bool) {
+			return "", strings.Contains(o.text, " error:") && reCompilerError.MatchString(o.text)
+		},
+	},
+	{
 		Name: "no-such-file", ErrorType: "NO_SUCH_FILE",
 		Doc: "a line ends with `No such file or directory`", ViewsToo: false,
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "No such file or directory") && reNoSuchFile.MatchString(o.text)
-		},
-	},
-	{
-		Name: "compiler-error", ErrorType: "COMPILE_ERROR",
-		Doc: "a line `FILE:LINE[:COL]: error:` (gcc, clang, javac style)",
-		match: func(o *output) (string, bool) {
-			return "", strings.Contains(o.text, " error:") && reCompilerError.MatchString(o.text)
 		},
 	},
 	{
@@ -165,16 +176,17 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "go-build-error", ErrorType: "COMPILE_ERROR",
-		Doc: "the go tool's package header `# PACKAGE` and a line `FILE.go:LINE:COL: message` (go build, go run, go test, go vet)",
+		Doc: "the go tool's package header `# PACKAGE` and a line `FILE.go:LINE:COL: message` (go build, go run, go test, go vet), or go test's `FAIL PACKAGE [build failed]` (or `[setup failed]`)",
 		match: func(o *output) (string, bool) {
-			return "", strings.Contains(o.text, ".go:") && reGoBuildError.MatchString(o.text) && reGoBuildHeader.MatchString(o.text)
+			return "", strings.Contains(o.text, ".go:") && reGoBuildError.MatchString(o.text) && reGoBuildHeader.MatchString(o.text) ||
+				strings.Contains(o.text, " failed]") && reGoTestBuildFailed.MatchString(o.text)
 		},
 	},
 	{
 		Name: "jvm-build-error", ErrorType: "COMPILE_ERROR",
-		Doc: "Maven's `[ERROR] COMPILATION ERROR`, `[ERROR] FILE.java:[LINE,COL] ...` or `[ERROR] Failed to execute goal ...:compile (...) on project P: Compilation failure`, kotlinc's `e: FILE.kt:LINE:COL`, Gradle's `> Compilation failed` or `Execution failed for task ':compileJava'`",
+		Doc: "Maven's `[ERROR] COMPILATION ERROR`, `[ERROR] FILE.java:[LINE,COL] ...` or `[ERROR] Failed to execute goal ...:compile (...) on project P: Compilation failure`, kotlinc's `e: FILE.kt:LINE:COL`, Gradle's `> Compilation failed`, `Execution failed for task ':compileJava'` or `> Task :compileJava FAILED`",
 		match: func(o *output) (string, bool) {
-			return "", (containsAny(o.text, "[ERROR] ", "\ne: ", "> Compilation failed", "Execution failed for task") || strings.HasPrefix(o.text, "e: ")) && reJVMBuildError.MatchString(o.text)
+			return "", (containsAny(o.text, "[ERROR] ", "\ne: ", "> Compilation failed", "Execution failed for task", " FAILED") || strings.HasPrefix(o.text, "e: ")) && reJVMBuildError.MatchString(o.text)
 		},
 	},
 	{
@@ -206,7 +218,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "make-failed", ErrorType: "EXIT_CODE",
-		Doc: "make's `make: *** [TARGET] Error N`: a recipe exited non-zero, which says no more than an exit code",
+		Doc: "make's `make: *** [TARGET] Error N` (a recipe exited non-zero, which says no more than an exit code) or `make: *** No rule to make target`",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "***") && reMakeFailed.MatchString(o.text)
 		},
