@@ -122,6 +122,9 @@ var OutputRules = []OutputRule{
 			i := strings.Index(o.text, "Traceback (most recent call last):")
 			if i < 0 {
 				// The tail of a traceback: a frame, then the exception.
+				if !strings.Contains(o.text, "  File \"") {
+					return "", false
+				}
 				f := reTracebackFrame.FindStringIndex(o.text)
 				if f == nil {
 					return "", false
