@@ -69,14 +69,14 @@ type rolloutItem struct {
 
 // rolloutRun is a session being read.
 type rolloutRun struct {
-	r        *run
-	calls    map[string]*schema.Step // call_id -> its step
-	commands map[*schema.Step]string // a shell call's step -> its command line
-	thought  []string
-	model    string
-	input    int64
-	output   int64
-	last     *schema.Step // the last assistant message, the answer when nothing follows
+	r       *run
+	calls   map[string]*schema.Step    // call_id -> its step
+	shells  map[*schema.Step]shellCall // a shell call's step -> its command
+	thought []string
+	model   string
+	input   int64
+	output  int64
+	last    *schema.Step // the last assistant message, the answer when nothing follows
 }
 
 // convertRollout reads a rollout file: every record in file order.
@@ -85,7 +85,7 @@ func convertRollout(d *Doc, emit func(*schema.Step) error) error {
 	if d.IsObject() {
 		els, lines = []json.RawMessage{d.Raw}, []int64{d.Line}
 	}
-	c := &rolloutRun{r: d.newRun(runName(d, 0, false, "")), calls: map[string]*schema.Step{}, commands: map[*schema.Step]string{}}
+	c := &rolloutRun{r: d.newRun(runName(d, 0, false, "")), calls: map[string]*schema.Step{}, shells: map[*schema.Step]shellCall{}}
 	for i, el := range els {
 		pos := i
 		if i < len(lines) {
@@ -250,12 +250,16 @@ func (c *rolloutRun) call(it *rolloutItem, pos int, ts *schema.Timestamp) {
 	}
 }
 
-// shell makes s a call of the shell running cmd, and keeps the command
+// shellCall is a shell call's command line and the program it runs, kept
 // for reading its output and exit code.
+type shellCall struct{ cmd, prog string }
+
+// shell makes s a call of the shell running cmd, and keeps the command.
 func (c *rolloutRun) shell(s *schema.Step, cmd string) {
 	setCall(s, "shell", map[string]string{"command": cmd})
-	c.commands[s] = cmd
-	if isSearch(program(cmd)) {
+	prog := program(cmd)
+	c.shells[s] = shellCall{cmd, prog}
+	if isSearch(prog) {
 		s.Intent = searchIntent
 	}
 }
@@ -318,15 +322,14 @@ func (c *rolloutRun) result(s *schema.Step, it *rolloutItem) {
 		}
 	}
 	search, view := isSearch(s.ToolCall.Name), false
-	cmd, shell := c.commands[s]
+	sh, shell := c.shells[s]
 	if shell {
-		prog := program(cmd)
-		search, view = isSearch(prog), viewPrograms[prog]
+		search, view = isSearch(sh.prog), viewPrograms[sh.prog]
 	}
 	errType, empty := c.r.classify(out, search, view, nil)
 	switch {
 	case errType != "" || empty:
-	case exit != nil && shell && foundNothing(cmd, *exit):
+	case exit != nil && shell && foundNothing(sh.cmd, *exit):
 		empty = true
 	case exit != nil && *exit != 0:
 		errType = "EXIT_CODE"

@@ -64,6 +64,25 @@ func (c *converted) numbers(run string) []int64 {
 // file) and converts it with want, which must be the format Detect picks.
 // Every step must pass schema validation, and no run may number two steps
 // alike.
+// convertStripped converts the JSON document raw with format f, read
+// without its tools' output (--strip-output), and returns its one run.
+func convertStripped(t testing.TB, f *Format, raw []byte) (*converted, string) {
+	t.Helper()
+	d, err := ParseDoc("t.json", 1, true, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.StripOutput = true
+	c := newConverted()
+	if err := ConvertDoc(f, d, c.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.runs) != 1 {
+		t.Fatalf("%d runs, want 1", len(c.runs))
+	}
+	return c, c.runs[0]
+}
+
 func convert(t testing.TB, want *Format, source string, line int64, whole bool, raw []byte) *converted {
 	t.Helper()
 	var d *Doc

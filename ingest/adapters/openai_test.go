@@ -270,16 +270,8 @@ func TestAutoGenExecutorAnswers(t *testing.T) {
 		}
 	}
 	// Stripped of output, the answer's text is not read.
-	d, err := ParseDoc("t.json", 1, true, raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.StripOutput = true
-	c := newConverted()
-	if err := ConvertDoc(OpenAIMessages, d, c.adder(t)); err != nil {
-		t.Fatal(err)
-	}
-	if got := result(c.step(t, c.runs[0], 1)); got != "ok" {
+	c, run := convertStripped(t, OpenAIMessages, raw)
+	if got := result(c.step(t, run, 1)); got != "ok" {
 		t.Errorf("stripped: %s, want ok", got)
 	}
 }

@@ -120,7 +120,8 @@ var OutputRules = []OutputRule{
 		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`), or, when a filter cut the header off (`tail -3`), a frame `  File \"FILE\", line N` followed by one; the error type is the exception's class name",
 		match: func(o *output) (string, bool) {
 			i := strings.Index(o.text, "Traceback (most recent call last):")
-			if i < 0 {
+			header := i >= 0
+			if !header {
 				// The tail of a traceback: a frame, then the exception.
 				if !strings.Contains(o.text, "  File \"") {
 					return "", false
@@ -129,15 +130,12 @@ var OutputRules = []OutputRule{
 				if f == nil {
 					return "", false
 				}
-				m := reTracebackEnd.FindAllStringSubmatch(o.text[f[1]:], -1)
-				if len(m) == 0 {
-					return "", false
-				}
-				return m[len(m)-1][1], true
+				i = f[1]
 			}
 			m := reTracebackEnd.FindAllStringSubmatch(o.text[i:], -1)
 			if len(m) == 0 {
-				return "EXCEPTION", true
+				// A header says a program died, whatever of.
+				return "EXCEPTION", header
 			}
 			return m[len(m)-1][1], true
 		},

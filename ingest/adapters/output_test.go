@@ -331,16 +331,8 @@ func TestExitOneOfASearchFoundNothing(t *testing.T) {
 		"cd /testbed && grep -rn DeleteLeft src 2>&1": "ok empty",
 		"cd /testbed && python repro.py 2>&1":         "error EXIT_CODE",
 	} {
-		d, err := ParseDoc("t.json", 1, true, ohDoc(t, "run", map[string]any{"command": cmd}, "", 1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		d.StripOutput = true
-		c := newConverted()
-		if err := ConvertDoc(OpenHands, d, c.adder(t)); err != nil {
-			t.Fatal(err)
-		}
-		if got := result(c.step(t, c.runs[0], 0)); got != want {
+		c, run := convertStripped(t, OpenHands, ohDoc(t, "run", map[string]any{"command": cmd}, "", 1))
+		if got := result(c.step(t, run, 0)); got != want {
 			t.Errorf("%q exiting 1, output stripped: %s, want %s", cmd, got, want)
 		}
 	}
