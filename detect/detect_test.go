@@ -548,3 +548,42 @@ func TestInstallAndCheckInOneCall(t *testing.T) {
 		}
 	}
 }
+
+// A turn of conversation changes nothing a failing call depends on: the
+// same booking failing the same way four times, an apology to the
+// customer (answered, in other words each time) between the tries, is an
+// error storm. A lookup that found something between the tries, or a
+// booking failing differently each time, is the agent working the problem.
+func TestTalkingBetweenFailuresIsNoProgress(t *testing.T) {
+	book := `"state":"ACT","tool_call":{"name":"update_reservation_flights","args":{"reservation_id":"XEWRD9","flights":["HAT030","HAT052"]}},"tool_result":{"ok":false,"error_type":"ERROR","data":"Error: flight HAT030 not available on date 2024-05-13"}`
+	talk := func(k int) string {
+		return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"message","args":{"text":"I am sorry, attempt %d did not go through, shall I try again?"}},"tool_result":{"ok":true,"data":"Customer reply number %d: please just change the flight"}`, k, k)
+	}
+	storm := newRun("apologies")
+	for k := range 4 {
+		storm.add(book).add(talk(k))
+	}
+	res := one(t, detect.DefaultPolicy(), storm.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
+		t.Fatalf("the same booking failing between apologies: %v %v onset %d %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+
+	looked := newRun("lookups")
+	for k := range 4 {
+		looked.add(book).add(talk(k))
+		looked.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"search_direct_flight","args":{"date":"2024-05-%02d"}},"tool_result":{"ok":true,"data":"[{\"flight_number\":\"HAT%03d\",\"status\":\"available\"}]"}`, 13+k, 100+k))
+		looked.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"get_flight_status","args":{"flight":"HAT%03d"}},"tool_result":{"ok":true,"data":"HAT%03d on time, gate B%d"}`, 100+k, 100+k, k))
+	}
+	if res := one(t, detect.DefaultPolicy(), looked.text()); res.Verdict == detect.Runaway {
+		t.Errorf("lookups that found something between the tries: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
+	}
+
+	differently := newRun("differently")
+	for k, e := range []string{"flight HAT030 not available", "payment method not found", "cabin class not allowed", "passenger count mismatch"} {
+		differently.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"update_reservation_flights","args":{"reservation_id":"XEWRD9","try":%d}},"tool_result":{"ok":false,"error_type":"ERROR","data":"Error: %s"}`, k, e))
+		differently.add(talk(k))
+	}
+	if res := one(t, detect.DefaultPolicy(), differently.text()); res.Verdict == detect.Runaway {
+		t.Errorf("a booking failing differently each time: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
+	}
+}

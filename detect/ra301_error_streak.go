@@ -87,7 +87,8 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 //   - a stretch: it begins and ends with a failure, at least half of its
 //     answered calls failed, no two calls in a row inside it brought
 //     lasting progress (a file read between two failing edits does not end
-//     it), no change that worked is inside it (a call with the edit
+//     it; turns of conversation that went through, talked, are not counted
+//     at all: the same booking failing between apologies to the customer), no change that worked is inside it (a call with the edit
 //     intent: a check re-run after an edit that applied is an experiment),
 //     and one tool's one answer is at least half of its failures, and
 //     at least three of them: the same error of the same tool coming back
@@ -144,7 +145,7 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 				// Nor are the first failures that something worked after:
 				// the storm is where failures follow failures with nothing
 				// learned between them.
-				for len(storm) > 1 && a.progressedBetween(storm[0], storm[1]) {
+				for len(storm) > 1 && actedBetween(v, a, storm[0], storm[1]) {
 					storm = storm[1:]
 				}
 				keep(storm[burstStart(v, a, storm):])
@@ -154,7 +155,7 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	}
 	for _, i := range a.calls {
 		f := v.Flags[i]
-		if f&flagResult == 0 {
+		if f&flagResult == 0 || talked(v, i) {
 			continue
 		}
 		if f&flagError != 0 {
@@ -252,7 +253,7 @@ const minBurst = 4
 func burstStart(v *Run, a *analysis, storm []int) int {
 	run := 1
 	for k := 1; k < len(storm); k++ {
-		if a.progressedBetween(storm[k-1], storm[k]) {
+		if actedBetween(v, a, storm[k-1], storm[k]) {
 			run = 1
 			continue
 		}
@@ -314,4 +315,26 @@ func movedOn(v *Run, newInstall []bool, fails []int, i int) bool {
 	}
 	last := fails[len(fails)-1]
 	return v.Result[last] != v.Result[i] || v.ErrType[last] != v.ErrType[i]
+}
+
+// talked reports whether call i is a turn of conversation that went
+// through (schema.ToolMessage): an apology to the customer between two
+// identical failing bookings, a new reply each time, changes nothing the
+// booking depends on.
+func talked(v *Run, i int) bool {
+	return v.Flags[i]&flagError == 0 && v.Names.ToolName(v.Tool[i]) == schema.ToolMessage
+}
+
+// actedBetween reports whether a call strictly between steps i and j
+// (i < j) made lasting progress other than by talking.
+func actedBetween(v *Run, a *analysis, i, j int) bool {
+	if !a.progressedBetween(i, j) {
+		return false
+	}
+	for k := i + 1; k < j; k++ {
+		if a.lasting(k) && !talked(v, k) {
+			return true
+		}
+	}
+	return false
 }

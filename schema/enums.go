@@ -82,6 +82,13 @@ const IntentEdit = "edit"
 // an install of what was not installed before in the run.
 const IntentInstall = "install"
 
+// ToolMessage is the tool name of a turn of conversation: a message the
+// agent sent to the user, or to another agent, whose result is the reply.
+// The adapters write it; runaway's own steps may too. Such a turn that
+// went through changes nothing a failing call depends on: it neither ends
+// an error storm nor counts as progress inside one.
+const ToolMessage = "message"
+
 // IsInstall reports whether intent is an install's.
 func IsInstall(intent string) bool {
 	return intent == IntentInstall || strings.HasPrefix(intent, IntentInstall+": ")

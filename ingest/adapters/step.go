@@ -184,8 +184,8 @@ func setResult(s *schema.Step, text, errType string, empty bool) {
 }
 
 // MessageTool is the tool name of a message the agent sent to the user (or
-// to a simulated one) and got an answer to.
-const MessageTool = "message"
+// to a simulated one, or another agent) and got an answer to.
+const MessageTool = schema.ToolMessage
 
 // setMessage records a message to the user as a call whose result is the
 // user's reply; errType, when set, says the reply rejected the turn (a
