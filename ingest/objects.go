@@ -153,7 +153,7 @@ func (e *expander) addURL(o *objectURL) bool {
 			return e.yield(Source{}, &SourceError{Source: o.arg, Err: listError(err)})
 		}
 		if len(objs) == 1 && objs[0].key == prefix {
-			return e.addObject(b, o, objs[0].key, objs[0].size)
+			return e.addObject(b, o, objs[0].key, objs[0].size, false)
 		}
 		// A prefix names a "directory": s3://b/logs lists logs/..., not logs-old/...
 		prefix += "/"
@@ -185,7 +185,7 @@ func (e *expander) addURL(o *objectURL) bool {
 				}
 				continue
 			}
-			if !e.addObject(b, o, obj.key, obj.size) {
+			if !e.addObject(b, o, obj.key, obj.size, true) {
 				return false
 			}
 		}
@@ -208,7 +208,7 @@ type noObjectsError struct{}
 func (noObjectsError) Error() string        { return "no object has this name or prefix" }
 func (noObjectsError) Is(target error) bool { return target == fs.ErrNotExist }
 
-func (e *expander) addObject(b bucket, o *objectURL, key string, size int64) bool {
+func (e *expander) addObject(b bucket, o *objectURL, key string, size int64, found bool) bool {
 	id := o.bucket.String() + "\x00" + key
 	if e.seen[id] {
 		return true
@@ -216,8 +216,9 @@ func (e *expander) addObject(b bucket, o *objectURL, key string, size int64) boo
 	e.seen[id] = true
 	ctx := e.ctx
 	return e.yield(Source{
-		Name: o.objectName(key),
-		Size: size,
+		Name:  o.objectName(key),
+		Size:  size,
+		Found: found,
 		Open: func() (io.ReadCloser, error) {
 			return &objectReader{ctx: ctx, b: b, key: key, size: size}, nil
 		},
@@ -304,7 +305,7 @@ func (e *expander) addFileURL(o *objectURL) bool {
 		return e.yield(Source{}, &SourceError{Source: o.arg, Err: unwrapPathError(err)})
 	}
 	if !info.IsDir() {
-		return e.addFileObject(o, root, o.key, info)
+		return e.addFileObject(o, root, o.key, info, false)
 	}
 	return e.walkKeys(o, root, strings.TrimSuffix(o.key, "/")+"/", "")
 }
@@ -355,7 +356,7 @@ func (e *expander) walkKeys(o *objectURL, dir, base, rel string) bool {
 			}
 			continue
 		}
-		if info.Mode().IsRegular() && !e.addFileObject(o, p, base+rel+name, info) {
+		if info.Mode().IsRegular() && !e.addFileObject(o, p, base+rel+name, info, true) {
 			return false
 		}
 	}
@@ -366,7 +367,7 @@ func fileObjectName(o *objectURL, slashPath string) string {
 	return "file://" + o.bucket.Host + slashPath
 }
 
-func (e *expander) addFileObject(o *objectURL, p, slashPath string, info fs.FileInfo) bool {
+func (e *expander) addFileObject(o *objectURL, p, slashPath string, info fs.FileInfo, found bool) bool {
 	id := "file\x00" + filepath.Clean(p)
 	if e.seen[id] {
 		return true
@@ -378,8 +379,9 @@ func (e *expander) addFileObject(o *objectURL, p, slashPath string, info fs.File
 	}
 	name := fileObjectName(o, slashPath)
 	return e.yield(Source{
-		Name: name,
-		Size: size,
+		Name:  name,
+		Size:  size,
+		Found: found,
 		Open: func() (io.ReadCloser, error) {
 			f, err := os.Open(p)
 			if err != nil {

@@ -184,6 +184,7 @@ type UnreadSource struct {
 	Source   string
 	Rejected int64
 	Line     int64  // the first rejected line
+	Kind     string // the first rejection's Kind constant
 	Reason   string // why it was rejected
 }
 
@@ -704,7 +705,7 @@ func (r *reader) reject(name string, line int64, kind, reason string, raw []byte
 	r.stats.Rejected++
 	r.stats.RejectsByKind[kind]++
 	if r.sourceRejected == 0 {
-		r.firstReject = UnreadSource{Source: name, Line: line, Reason: reason}
+		r.firstReject = UnreadSource{Source: name, Line: line, Kind: kind, Reason: reason}
 	}
 	r.sourceRejected++
 	length := written + int64(len(raw))

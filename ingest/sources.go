@@ -24,6 +24,11 @@ type Source struct {
 	Name string                        // as shown in messages: the path, the object's URL, or "<stdin>"
 	Size int64                         // bytes on disk if known, else -1
 	Open func() (io.ReadCloser, error) // raw (possibly compressed) bytes
+	// Found says a directory walk or a prefix listing found the source: the
+	// user named the directory, not this file. A file found so that turns
+	// out to be no log (a results folder's preds.json beside its
+	// trajectories) is passed over, where a file named is an error.
+	Found bool
 }
 
 // StdinName is the Name of the source read from standard input.
@@ -262,13 +267,13 @@ func (e *expander) addPath(path string, info fs.FileInfo, root string, found boo
 		if found && !e.filter.keep(relSlash(root, path)) {
 			return true
 		}
-		return e.addFile(path, info)
+		return e.addFile(path, info, false)
 	}
 	if !found {
 		root = path
 	}
 	if files, ok := eventDirFiles(path); ok {
-		return e.addEventDir(path, files)
+		return e.addEventDir(path, files, false)
 	}
 	more := true
 	filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
@@ -300,7 +305,7 @@ func (e *expander) addPath(path string, info fs.FileInfo, root string, found boo
 		if d.IsDir() && p != path {
 			if files, ok := eventDirFiles(p); ok {
 				if e.filter.keep(relSlash(root, p)) {
-					more = e.addEventDir(p, files)
+					more = e.addEventDir(p, files, true)
 				}
 				if !more {
 					return fs.SkipAll
@@ -324,7 +329,7 @@ func (e *expander) addPath(path string, info fs.FileInfo, root string, found boo
 		if err != nil {
 			more = e.addFailing(p, err)
 		} else if info.Mode().IsRegular() {
-			more = e.addFile(p, info)
+			more = e.addFile(p, info, true)
 		}
 		if !more {
 			return fs.SkipAll
@@ -343,7 +348,7 @@ func relSlash(root, p string) string {
 	return filepath.ToSlash(rel)
 }
 
-func (e *expander) addFile(path string, info fs.FileInfo) bool {
+func (e *expander) addFile(path string, info fs.FileInfo, found bool) bool {
 	key := filepath.Clean(path)
 	if e.seen[key] {
 		return true
@@ -358,17 +363,19 @@ func (e *expander) addFile(path string, info fs.FileInfo) bool {
 			return sp.open(key, func() (io.ReadCloser, error) { return os.Open(path) })
 		}
 	}
-	return e.yield(Source{Name: path, Size: size, Open: open}, nil)
+	return e.yield(Source{Name: path, Size: size, Open: open, Found: found}, nil)
 }
 
 // addEventDir adds an OpenHands event directory as one source (eventdir.go).
-func (e *expander) addEventDir(path string, files []string) bool {
+func (e *expander) addEventDir(path string, files []string, found bool) bool {
 	key := filepath.Clean(path)
 	if e.seen[key] {
 		return true
 	}
 	e.seen[key] = true
-	return e.yield(eventDirSource(path, files), nil)
+	src := eventDirSource(path, files)
+	src.Found = found
+	return e.yield(src, nil)
 }
 
 func (e *expander) addFailing(path string, err error) bool {

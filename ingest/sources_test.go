@@ -172,3 +172,41 @@ func TestExpandPathsUnlistableDirectoryFailsInRead(t *testing.T) {
 		t.Errorf("Failed = %v, %d rows", res.stats.Failed, len(res.rows))
 	}
 }
+
+// A source a walk or a listing found is marked Found; one named on the
+// command line, or matched by the user's glob, is not: the command line
+// passes over a found file that holds no log, and stops on a named one.
+func TestFoundSourcesAreMarked(t *testing.T) {
+	root := makeTree(t, map[string]string{
+		"run.traj":       "x",
+		"preds.json":     "x",
+		"events/0.json":  `{"id": 0}`,
+		"sub/meta.json":  "x",
+		"glob/one.jsonl": "x",
+	})
+	url := "file://" + filepath.ToSlash(root)
+	for _, c := range []struct {
+		args  []string
+		found map[string]bool // by name, every source
+	}{
+		{[]string{root}, map[string]bool{
+			filepath.Join(root, "events"): true, filepath.Join(root, "glob", "one.jsonl"): true,
+			filepath.Join(root, "preds.json"): true, filepath.Join(root, "run.traj"): true, filepath.Join(root, "sub", "meta.json"): true,
+		}},
+		{[]string{filepath.Join(root, "run.traj"), filepath.Join(root, "glob", "*.jsonl"), filepath.Join(root, "events")}, map[string]bool{
+			filepath.Join(root, "run.traj"): false, filepath.Join(root, "glob", "one.jsonl"): false, filepath.Join(root, "events"): false,
+		}},
+		{[]string{url + "/sub", url + "/run.traj"}, map[string]bool{url + "/sub/meta.json": true, url + "/run.traj": false}},
+	} {
+		got := map[string]bool{}
+		for src, err := range expand(t, c.args, Filter{}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got[src.Name] = src.Found
+		}
+		if !reflect.DeepEqual(got, c.found) {
+			t.Errorf("%q: Found by source %v, want %v", c.args, got, c.found)
+		}
+	}
+}

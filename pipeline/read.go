@@ -75,6 +75,9 @@ type input struct {
 	// skipped lists the files walks and listings passed over, as
 	// "name: why", in the order found.
 	skipped []string
+	// found holds the names of the sources a walk or a listing found
+	// (ingest.Source.Found), filled as the reader pulls them.
+	found map[string]bool
 	// rejects is the rejects file of the read and its index (RejectsFile),
 	// pending until the job calls finishRejects.
 	rejects *rejectsOut
@@ -133,7 +136,7 @@ func (in *input) readInto(ctx context.Context, stdin io.Reader, stderr io.Writer
 		return nil, ingest.Stats{}, err
 	}
 
-	in.skipped = nil
+	in.skipped, in.found = nil, map[string]bool{}
 	listed, err := ingest.ExpandArgs(ctx, in.Paths, stdin, ingest.Filter{Include: in.Include, Exclude: in.Exclude,
 		Skipped: func(name, why string) { in.skipped = append(in.skipped, name+": "+why) }, Spool: in.spool})
 	if err != nil {
@@ -153,6 +156,9 @@ func (in *input) readInto(ctx context.Context, stdin io.Reader, stderr io.Writer
 					continue
 				}
 				s = in.progress.source(s)
+				if s.Found {
+					in.found[s.Name] = true
+				}
 			}
 			if !yield(s, err) {
 				return
@@ -290,6 +296,7 @@ func (in *input) onOtherRun() func(string) {
 // which makes it a failed source of a partial report; a job that found no
 // file it reads at all always stops.
 func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) error {
+	in.passOverNonLogs(stats)
 	if n := len(in.skipped); n > 0 {
 		fmt.Fprintf(stderr, "runaway %s: skipped %d file(s) or directories, each with why:\n", in.job, n)
 		for _, s := range in.skipped[:min(n, maxListed)] {
@@ -313,6 +320,35 @@ func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) er
 	}
 	UnreadAsFailed(stats)
 	return nil
+}
+
+// passOverNonLogs takes out of stats.Unread the files a walk or a listing
+// found that hold JSON no way of reading recognises, neither runaway's
+// steps nor a document of any adapter: a results folder's preds.json,
+// metadata.json or report.json beside its trajectories. They are no logs:
+// told to the skipped files with why, they neither stop the job nor make
+// the report partial. Their lines stay counted rejects (and are in
+// --rejects), so nothing is lost. A file named on the command line is
+// read because the user asked for it, and one that gives nothing still
+// stops the job; so does a found file whose JSON is broken (a log cut
+// short), or whose first rejection says an adapter took its document
+// and then refused it.
+func (in *input) passOverNonLogs(stats *ingest.Stats) {
+	kept := stats.Unread[:0]
+	for _, u := range stats.Unread {
+		if in.found[u.Source] && u.Kind == ingest.KindUnknownFormat {
+			in.skipped = append(in.skipped, u.Source+": "+notALogWhy(u.Rejected))
+			continue
+		}
+		kept = append(kept, u)
+	}
+	stats.Unread = kept
+}
+
+// notALogWhy is why a found file of JSON no way of reading recognises was
+// passed over.
+func notALogWhy(rejected int64) string {
+	return fmt.Sprintf("JSON that is neither runaway's steps nor a document any adapter reads (docs/adapters/): passed over as no log, its %d line(s) counted as rejected", rejected)
 }
 
 // UnreadAsFailed makes the sources that gave no step failed sources, as

@@ -249,26 +249,47 @@ func TestScanOfOnlyUnknownDocumentsFails(t *testing.T) {
 		t.Errorf("stderr does not say nothing was analysed:\n%s", stderr)
 	}
 
-	// One readable run among them: the files that gave nothing still stop
-	// the scan, each named; --keep-going reports the run, marked partial,
-	// with those files listed.
+	// One readable run among them, as in a results folder (a preds.json
+	// beside the trajectories): the scan reports the run, names each file
+	// it passed over with why and counts their lines as rejected; the
+	// report is whole, not partial. --strict still fails on those rejects.
 	b := readFile(t, filepath.Join(trajectoriesDir, "swe-agent", "healthy-fix.traj"))
 	if err := os.WriteFile(filepath.Join(dir, "fix.traj"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out, stderr = runCLI(t, "", "scan", dir)
-	if code != exitFailure || out != "" || !strings.Contains(stderr, "4 input(s) gave no step; no report written") {
+	if code != exitClean || !strings.Contains(out, "Runs:        1 scanned") || strings.Contains(out, "PARTIAL") {
 		t.Errorf("with a readable run: exit %d, stdout %q: %s", code, out, stderr)
 	}
+	if !strings.Contains(out, "5 rejected (unknown_format 4, missing_field 1)") || !strings.Contains(out, "4 skipped, each named on stderr") {
+		t.Errorf("the report does not count the files passed over:\n%s", out)
+	}
 	for _, name := range []string{"notes.json", "events.jsonl", "config.json", "one-line.json"} {
-		if !strings.Contains(stderr, name+": no step read") {
-			t.Errorf("stderr does not name %s as giving no step:\n%s", name, stderr)
+		if !strings.Contains(stderr, name+": JSON that is neither runaway's steps nor a document any adapter reads") {
+			t.Errorf("stderr does not name %s as passed over with why:\n%s", name, stderr)
 		}
 	}
-	code, out, _ = runCLI(t, "", "scan", "--keep-going", dir)
-	if code != exitClean || !strings.Contains(out, "PARTIAL REPORT: 4 sources could not be read") ||
+	if code, _, stderr = runCLI(t, "", "scan", "--strict", dir); code != exitFailure {
+		t.Errorf("--strict with the files passed over: exit %d: %s", code, stderr)
+	}
+	// Named on the command line, such a file was asked for: it stops the
+	// scan; --keep-going reports the rest as partial.
+	notes := filepath.Join(dir, "notes.json")
+	code, out, stderr = runCLI(t, "", "scan", notes, filepath.Join(dir, "fix.traj"))
+	if code != exitFailure || out != "" || !strings.Contains(stderr, "1 input(s) gave no step; no report written") || !strings.Contains(stderr, "notes.json: no step read") {
+		t.Errorf("a named file that gives nothing: exit %d, stdout %q: %s", code, out, stderr)
+	}
+	code, out, _ = runCLI(t, "", "scan", "--keep-going", notes, filepath.Join(dir, "fix.traj"))
+	if code != exitClean || !strings.Contains(out, "PARTIAL REPORT: 1 source could not be read") ||
 		!strings.Contains(out, "notes.json: no step read: 1 line(s) rejected; line 1:") || !strings.Contains(out, "Runs:        1 scanned") {
 		t.Errorf("--keep-going: exit %d:\n%s", code, out)
+	}
+	// A log cut short in the folder is no log passed over: it stops the scan.
+	if err := os.WriteFile(filepath.Join(dir, "cut.traj"), b[:len(b)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr = runCLI(t, "", "scan", dir); code != exitFailure || out != "" || !strings.Contains(stderr, "cut.traj: no step read") {
+		t.Errorf("a trajectory cut short: exit %d, stdout %q: %s", code, out, stderr)
 	}
 }
 
