@@ -324,10 +324,11 @@ func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) er
 
 // passOverNonLogs takes out of stats.Unread the files a walk or a listing
 // found that hold JSON no way of reading recognises, neither runaway's
-// steps nor a document of any adapter: a results folder's preds.json,
-// metadata.json or report.json beside its trajectories. They are no logs:
-// told to the skipped files with why, they neither stop the job nor make
-// the report partial. Their lines stay counted rejects (and are in
+// steps nor a document of any adapter (a results folder's preds.json,
+// metadata.json or report.json beside its trajectories), and those an
+// adapter read as the log of a run that made no action (an instance whose
+// runtime failed before the agent's first turn). Told to the skipped files
+// with why, they neither stop the job nor make the report partial. Their lines stay counted rejects (and are in
 // --rejects), so nothing is lost. A file named on the command line is
 // read because the user asked for it, and one that gives nothing still
 // stops the job; so does a found file whose JSON is broken (a log cut
@@ -336,8 +337,8 @@ func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) er
 func (in *input) passOverNonLogs(stats *ingest.Stats) {
 	kept := stats.Unread[:0]
 	for _, u := range stats.Unread {
-		if in.found[u.Source] && u.Kind == ingest.KindUnknownFormat {
-			in.skipped = append(in.skipped, u.Source+": "+notALogWhy(u.Rejected))
+		if why := passOverWhy(u); in.found[u.Source] && why != "" {
+			in.skipped = append(in.skipped, u.Source+": "+why)
 			continue
 		}
 		kept = append(kept, u)
@@ -345,10 +346,16 @@ func (in *input) passOverNonLogs(stats *ingest.Stats) {
 	stats.Unread = kept
 }
 
-// notALogWhy is why a found file of JSON no way of reading recognises was
-// passed over.
-func notALogWhy(rejected int64) string {
-	return fmt.Sprintf("JSON that is neither runaway's steps nor a document any adapter reads (docs/adapters/): passed over as no log, its %d line(s) counted as rejected", rejected)
+// passOverWhy is why a found file that gave no step is passed over, or ""
+// when it is not: its first rejection says what it holds.
+func passOverWhy(u ingest.UnreadSource) string {
+	switch u.Kind {
+	case ingest.KindUnknownFormat:
+		return fmt.Sprintf("JSON that is neither runaway's steps nor a document any adapter reads (docs/adapters/): passed over as no log, its %d line(s) counted as rejected", u.Rejected)
+	case ingest.KindNoSteps:
+		return fmt.Sprintf("the log of a run that made no action (%s): passed over, its %d line(s) counted as rejected", u.Reason, u.Rejected)
+	}
+	return ""
 }
 
 // UnreadAsFailed makes the sources that gave no step failed sources, as

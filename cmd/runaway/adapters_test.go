@@ -272,6 +272,19 @@ func TestScanOfOnlyUnknownDocumentsFails(t *testing.T) {
 	if code, _, stderr = runCLI(t, "", "scan", "--strict", dir); code != exitFailure {
 		t.Errorf("--strict with the files passed over: exit %d: %s", code, stderr)
 	}
+	// The log of an instance whose runtime failed before the agent's first
+	// turn holds no action: passed over as well, named with why.
+	crashed := `{"instance_id": "a__b-1", "history": [{"id": 0, "source": "user", "action": "message", "args": {"content": "fix it"}}, {"id": 1, "source": "user", "action": "recall", "args": {}}]}`
+	if err := os.WriteFile(filepath.Join(dir, "crashed.json"), []byte(crashed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runCLI(t, "", "scan", dir)
+	if code != exitClean || !strings.Contains(out, "Runs:        1 scanned") || !strings.Contains(stderr, "crashed.json: the log of a run that made no action (openhands: ") {
+		t.Errorf("with a run that made no action: exit %d, stdout %q: %s", code, out, stderr)
+	}
+	if err := os.Remove(filepath.Join(dir, "crashed.json")); err != nil {
+		t.Fatal(err)
+	}
 	// Named on the command line, such a file was asked for: it stops the
 	// scan; --keep-going reports the rest as partial.
 	notes := filepath.Join(dir, "notes.json")

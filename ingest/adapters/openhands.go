@@ -144,9 +144,9 @@ func convertOpenHands(d *Doc, emit func(*schema.Step) error) error {
 		ohStep(r, &events[i], answers[i])
 	}
 	r.spreadUsage(0, 0, cost)
-	if len(r.steps) == 0 {
-		return errors.New("the history holds no action of the agent")
-	}
+	// A history without an action of the agent (an instance whose runtime
+	// failed before the first turn) emits nothing: ingest rejects the
+	// document as no_steps, as it does a conversation of the user alone.
 	return r.emit(emit)
 }
 
