@@ -337,7 +337,7 @@ func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) er
 func (in *input) passOverNonLogs(stats *ingest.Stats) {
 	kept := stats.Unread[:0]
 	for _, u := range stats.Unread {
-		if why := passOverWhy(u); in.found[u.Source] && why != "" {
+		if why := PassOverWhy(u); in.found[u.Source] && why != "" {
 			in.skipped = append(in.skipped, u.Source+": "+why)
 			continue
 		}
@@ -346,9 +346,10 @@ func (in *input) passOverNonLogs(stats *ingest.Stats) {
 	stats.Unread = kept
 }
 
-// passOverWhy is why a found file that gave no step is passed over, or ""
-// when it is not: its first rejection says what it holds.
-func passOverWhy(u ingest.UnreadSource) string {
+// PassOverWhy is why a file a walk or a listing found (ingest.Source.Found)
+// that gave no step is passed over, or "" when it is not: its first
+// rejection says what it holds. runaway-beam passes over the same files.
+func PassOverWhy(u ingest.UnreadSource) string {
 	switch u.Kind {
 	case ingest.KindUnknownFormat:
 		return fmt.Sprintf("JSON that is neither runaway's steps nor a document any adapter reads (docs/adapters/): passed over as no log, its %d line(s) counted as rejected", u.Rejected)

@@ -24,6 +24,9 @@ import (
 type Source struct {
 	Index int
 	Name  string
+	// Found: a walk or a listing found it (ingest.Source.Found). Such a
+	// file that holds no log is passed over, as runaway scan does.
+	Found bool
 }
 
 // Rows are some of one run's rows from one source;
@@ -37,14 +40,15 @@ type Rows struct {
 }
 
 // sourcesFile is the list of the job's sources, one JSON object a line
-// ({"src":0,"file":"gs://bucket/day/a.jsonl"}), that the launcher writes
+// ({"src":0,"file":"gs://bucket/day/a.jsonl","found":true}), that the launcher writes
 // to the output directory: the workers read it rather than the pipeline
 // carry a day's many file names in its graph, which engines bound.
 const sourcesFile = "sources.ndjson"
 
 type sourceLine struct {
-	Src  int    `json:"src"`
-	File string `json:"file"`
+	Src   int    `json:"src"`
+	File  string `json:"file"`
+	Found bool   `json:"found,omitempty"` // Source.Found
 }
 
 // parseSource reads one line of the sources file.
@@ -53,7 +57,7 @@ func parseSource(line string) (Source, error) {
 	if err := json.Unmarshal([]byte(line), &l); err != nil || l.File == "" {
 		return Source{}, fmt.Errorf("%s: not a source: %q", sourcesFile, line)
 	}
-	return Source{Index: l.Src, Name: l.File}, nil
+	return Source{Index: l.Src, Name: l.File, Found: l.Found}, nil
 }
 
 // The job's counters, which every runner shows (Dataflow in its console)
@@ -127,11 +131,21 @@ func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(strin
 		dead(Dead{Src: src.Index, JSON: deadLetter{File: fail.Source, Error: fail.Err.Error()}.json()})
 	}
 	// As `runaway scan --keep-going` counts them: a source that gave no
-	// step is a failed source, after those that could not be read.
+	// step is a failed source, after those that could not be read, unless
+	// a listing found it and it holds no log (pipeline.PassOverWhy).
 	p := part{Src: src.Index}
 	for _, fail := range stats.Failed {
 		p.Failed = append(p.Failed, fail.Error())
 	}
+	unread := stats.Unread[:0]
+	for _, u := range stats.Unread {
+		if why := pipeline.PassOverWhy(u); src.Found && why != "" {
+			p.Skipped = append(p.Skipped, u.Source+": "+why)
+			continue
+		}
+		unread = append(unread, u)
+	}
+	stats.Unread = unread
 	failed := len(stats.Failed)
 	pipeline.UnreadAsFailed(&stats)
 	for _, fail := range stats.Failed[failed:] {

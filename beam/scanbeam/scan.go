@@ -124,7 +124,7 @@ func writeSources(ctx context.Context, dir string, sources []Source) error {
 	return writeFile(ctx, dir+"/"+sourcesFile, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		for _, src := range sources {
-			if err := enc.Encode(sourceLine{Src: src.Index, File: src.Name}); err != nil {
+			if err := enc.Encode(sourceLine{Src: src.Index, File: src.Name, Found: src.Found}); err != nil {
 				return err
 			}
 		}

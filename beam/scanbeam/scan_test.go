@@ -82,7 +82,7 @@ func sourcesOf(t *testing.T, args ...string) []Source {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sources = append(sources, Source{Index: len(sources), Name: src.Name})
+		sources = append(sources, Source{Index: len(sources), Name: src.Name, Found: src.Found})
 	}
 	return sources
 }
@@ -550,5 +550,34 @@ func TestParquetInputAsScan(t *testing.T) {
 	}
 	if head := readFile(t, filepath.Join(out, "summary.json")); !bytes.HasPrefix(want["json"], bytes.TrimSuffix(head, []byte("\n}\n"))) {
 		t.Errorf("summary.json is not the head of the scan's json document:\n%s", head)
+	}
+}
+
+// A results folder holds more than logs: the preds.json beside a
+// trajectory is passed over and named, as the scan does, and the summary
+// is the scan's, whole, not partial.
+func TestResultsFolderAsScan(t *testing.T) {
+	dir := t.TempDir()
+	traj := readFile(t, filepath.Join("..", "..", "fixtures", "trajectories", "swe-agent", "healthy-fix.traj"))
+	for name, b := range map[string][]byte{
+		"fix/fix.traj": traj,
+		"preds.json":   []byte(`{"fix": {"instance_id": "fix", "model_patch": "diff"}}`),
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := scanOutputs(t, []string{dir}, "json")
+	out := beamJob(t, Options{Policy: detect.DefaultPolicy()}, dir)
+	head := readFile(t, filepath.Join(out, "summary.json"))
+	if !bytes.HasPrefix(want["json"], bytes.TrimSuffix(head, []byte("\n}\n"))) {
+		t.Errorf("summary.json is not the head of the scan's json document:\n%s\nscan:\n%.2000s", head, want["json"])
+	}
+	sum := readSummary(t, out)
+	if sum.Partial || sum.Runs != 1 || len(sum.Input.SkippedFiles) != 1 || !strings.Contains(sum.Input.SkippedFiles[0], "preds.json: JSON that is neither") {
+		t.Errorf("partial %v, %d runs, skipped %q", sum.Partial, sum.Runs, sum.Input.SkippedFiles)
 	}
 }

@@ -27,6 +27,8 @@ type part struct {
 	Input  *report.InputStats `json:"input,omitempty"`
 	Failed []string           `json:"failed,omitempty"` // sources that could not be read
 	Unread []string           `json:"unread,omitempty"` // sources that gave no step
+	// Skipped are found sources that hold no log (pipeline.PassOverWhy).
+	Skipped []string `json:"skipped,omitempty"`
 
 	Shard       int                 `json:"shard"`
 	Runs        *report.SummaryPart `json:"runs,omitempty"`
@@ -196,6 +198,7 @@ func (f *writeSummaryFn) ProcessElement(ctx context.Context, _ []byte, parts fun
 		failed      []string
 		unread      []string
 		notAnalysed []string
+		skipped     = slices.Clone(f.Skipped)
 	)
 	for _, p := range all {
 		if p.Input != nil {
@@ -203,6 +206,7 @@ func (f *writeSummaryFn) ProcessElement(ctx context.Context, _ []byte, parts fun
 		}
 		failed = append(failed, p.Failed...)
 		unread = append(unread, p.Unread...)
+		skipped = append(skipped, p.Skipped...)
 		if p.Runs != nil {
 			sum.Merge(*p.Runs)
 		}
@@ -215,8 +219,8 @@ func (f *writeSummaryFn) ProcessElement(ctx context.Context, _ []byte, parts fun
 	if all := slices.Concat(failed, unread, notAnalysed); len(all) > 0 {
 		in.FailedSources = slices.Sorted(slices.Values(all))
 	}
-	if len(f.Skipped) > 0 {
-		in.SkippedFiles = slices.Sorted(slices.Values(f.Skipped))
+	if len(skipped) > 0 {
+		in.SkippedFiles = slices.Sorted(slices.Values(skipped))
 	}
 	summary := sum.Summary(in)
 	if err := writeFile(ctx, f.Dir+"/summary.json", func(w io.Writer) error { return report.WriteSummaryJSON(w, summary) }); err != nil {

@@ -153,7 +153,7 @@ func expand(ctx context.Context, args []string) ([]scanbeam.Source, []string, er
 		if err != nil {
 			return nil, nil, err
 		}
-		out = append(out, scanbeam.Source{Index: len(out), Name: src.Name})
+		out = append(out, scanbeam.Source{Index: len(out), Name: src.Name, Found: src.Found})
 	}
 	if len(out) == 0 {
 		return nil, nil, fmt.Errorf("no input under %s", strings.Join(args, " "))
