@@ -128,6 +128,37 @@ func TestDetectUnknownListsEveryReason(t *testing.T) {
 	}
 }
 
+// OpenHands writes one file per model call into llm_completions/ beside
+// its evaluation output: the messages sent, the response and the call's
+// kwargs. No format reads it as a run (each would be a prefix of the run's
+// history, a hundred runs for a run's hundred calls); the chat formats
+// say why. The same messages without "response" and "kwargs" are a
+// conversation.
+func TestModelCallLogIsNoRun(t *testing.T) {
+	msgs := `"messages": [{"role": "user", "content": "fix it"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "execute_bash", "arguments": "{\"command\": \"ls\"}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "a.py"}]`
+	call, err := ParseDoc("llm_completions/i/gpt-4o-1733000000.0.json", 1, true, []byte(`{`+msgs+`, "response": {"choices": []}, "args": [], "kwargs": {"tools": []}, "timestamp": 1733000000.0, "cost": 0.001}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Detect(call)
+	var unknown *UnknownError
+	if f != nil || !errors.As(err, &unknown) {
+		t.Fatalf("Detect: %v %v, want an *UnknownError", f, err)
+	}
+	for _, name := range []string{"openai-messages", "anthropic-messages"} {
+		if !strings.Contains(err.Error(), name+": ") || !strings.Contains(err.Error(), "one model call's request and response") {
+			t.Errorf("%s does not say why it refuses a model call's log: %v", name, err)
+		}
+	}
+	conv, err := ParseDoc("conversation.json", 1, true, []byte(`{`+msgs+`}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err := Detect(conv); err != nil || f.Name != "openai-messages" {
+		t.Errorf("the same messages as a conversation: %v %v", f, err)
+	}
+}
+
 func TestParseDoc(t *testing.T) {
 	for _, c := range []struct{ raw, why string }{
 		{"", "empty document"},

@@ -57,6 +57,9 @@ func recognizeOpenAI(d *Doc) error {
 func firstConversation(d *Doc) (json.RawMessage, error) {
 	switch {
 	case d.IsObject():
+		if modelCallLog(d.obj) {
+			return nil, errors.New(`one model call's request and response ("messages" with "response" and "kwargs": OpenHands' llm_completions), not a run: its messages repeat the run's history up to that call, which the run's own log holds`)
+		}
 		return conversationOf(d.obj)
 	case d.IsArray():
 		if len(d.arr) == 0 {
@@ -76,6 +79,17 @@ func firstConversation(d *Doc) (json.RawMessage, error) {
 		return msgs, nil
 	}
 	return nil, errors.New("not a JSON object or array")
+}
+
+// modelCallLog reports whether obj logs one call of a model: the messages
+// sent, the "response" and the call's "kwargs", as OpenHands writes one
+// file per call into llm_completions/ beside its evaluation output. Read as
+// conversations, a run's hundred calls were a hundred runs, each a prefix
+// of the one before.
+func modelCallLog(obj map[string]json.RawMessage) bool {
+	_, response := obj["response"]
+	_, kwargs := obj["kwargs"]
+	return response && kwargs
 }
 
 // conversationOf finds the messages list of a conversation object.
