@@ -88,7 +88,8 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 //     answered calls failed, no two calls in a row inside it brought
 //     lasting progress (a file read between two failing edits does not end
 //     it; turns of conversation that went through, talked, are not counted
-//     at all: the same booking failing between apologies to the customer), no change that worked is inside it (a call with the edit
+//     at all: the same booking failing between apologies to the customer),
+//     no change that worked is inside it (a call with the edit
 //     intent: a check re-run after an edit that applied is an experiment),
 //     and one tool's one answer is at least half of its failures, and
 //     at least three of them: the same error of the same tool coming back

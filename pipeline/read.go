@@ -328,12 +328,12 @@ func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) er
 // metadata.json or report.json beside its trajectories), and those an
 // adapter read as the log of a run that made no action (an instance whose
 // runtime failed before the agent's first turn). Told to the skipped files
-// with why, they neither stop the job nor make the report partial. Their lines stay counted rejects (and are in
-// --rejects), so nothing is lost. A file named on the command line is
-// read because the user asked for it, and one that gives nothing still
-// stops the job; so does a found file whose JSON is broken (a log cut
-// short), or whose first rejection says an adapter took its document
-// and then refused it.
+// with why, they neither stop the job nor make the report partial. Their
+// lines stay counted rejects (and are in --rejects), so nothing is lost.
+// A file named on the command line is read because the user asked for it,
+// and one that gives nothing still stops the job; so does a found file
+// whose JSON is broken (a log cut short), or whose document an adapter
+// took and could not convert (adapter_error).
 func (in *input) passOverNonLogs(stats *ingest.Stats) {
 	kept := stats.Unread[:0]
 	for _, u := range stats.Unread {
