@@ -159,6 +159,7 @@ func (e *expander) addURL(o *objectURL) bool {
 		prefix += "/"
 	}
 	found := false
+	modelCalls := map[string]bool{} // directories of model calls told to Skipped
 	for token, first := "", true; first || token != ""; first = false {
 		objs, next, err := b.list(e.ctx, prefix, token, listPageSize)
 		if err != nil {
@@ -177,6 +178,13 @@ func (e *expander) addURL(o *objectURL) bool {
 				continue
 			}
 			if !e.filter.keep(rel) {
+				continue
+			}
+			if dir := modelCallDir(rel); dir != "" {
+				if !modelCalls[dir] {
+					modelCalls[dir] = true
+					e.skip(o.objectName(prefix+dir), modelCallDirWhy)
+				}
 				continue
 			}
 			if !isLogName(path.Base(rel)) {
@@ -334,6 +342,10 @@ func (e *expander) walkKeys(o *objectURL, dir, base, rel string) bool {
 			continue
 		}
 		p := filepath.Join(dir, name)
+		if d.IsDir() && modelCallDirs[name] {
+			e.skip(base+rel+name+"/", modelCallDirWhy)
+			continue
+		}
 		if d.IsDir() {
 			if !e.walkKeys(o, p, base, rel+name+"/") {
 				return false

@@ -302,6 +302,12 @@ func (e *expander) addPath(path string, info fs.FileInfo, root string, found boo
 			}
 			return nil
 		}
+		if d.IsDir() && p != path && modelCallDirs[d.Name()] {
+			if e.filter.keep(relSlash(root, p)) {
+				e.skip(p, modelCallDirWhy)
+			}
+			return fs.SkipDir
+		}
 		if d.IsDir() && p != path {
 			if files, ok := eventDirFiles(p); ok {
 				if e.filter.keep(relSlash(root, p)) {

@@ -1,0 +1,76 @@
+package ingest
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// OpenHands' evaluation writes llm_completions/<instance>/*.json beside
+// output.jsonl, one file per model call: a walk, a file:// walk and an
+// object listing pass the directory over once, named with why, without
+// reading its files; the run's log is read. Named, the directory is read.
+func TestModelCallDirectoriesArePassedOver(t *testing.T) {
+	tree := map[string][]byte{
+		"out/output.jsonl":                           []byte("x"),
+		"out/llm_completions/i-1/gpt-4o-1.0.json":    []byte("x"),
+		"out/llm_completions/i-1/gpt-4o-2.0.json":    []byte("x"),
+		"out/llm_completions/i-2/gpt-4o-3.0.json":    []byte("x"),
+		"out/eval_outputs/i-1/report.json":           []byte("x"),
+		"out/eval_outputs/i-1/llm_completions.jsonl": []byte("x"), // a file of that name is no directory
+	}
+	root := filepath.ToSlash(writeTree(t, tree))
+	want := []string{"out/eval_outputs/i-1/llm_completions.jsonl", "out/eval_outputs/i-1/report.json", "out/output.jsonl"}
+	for _, arg := range []string{root + "/out", "file://" + root + "/out"} {
+		var skipped []string
+		names, errs := collect(expand(t, []string{arg}, Filter{Skipped: func(name, why string) { skipped = append(skipped, name+": "+why) }}))
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		prefix := strings.TrimSuffix(arg, "out")
+		if got := trimAll(names, prefix); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: read %q, want %q", arg, got, want)
+		}
+		if got := trimAll(skipped, strings.TrimPrefix(prefix, "file://")); len(got) != 1 ||
+			!strings.HasPrefix(got[0], "out/llm_completions") || !strings.Contains(got[0], ": a directory of one file per model call") {
+			t.Errorf("%s: skipped %q, want the directory once", arg, got)
+		}
+	}
+	names, errs := collect(expand(t, []string{root + "/out/llm_completions"}, Filter{}))
+	if len(errs) > 0 || len(names) != 3 {
+		t.Errorf("naming the directory read %q %v, want its 3 files", names, errs)
+	}
+
+	f := newFakeS3(t)
+	f.bucket("b")
+	for k := range tree {
+		f.put("b", k, []byte("x"))
+	}
+	var skipped []string
+	names, errs = collect(expand(t, []string{f.url("b/out/")}, Filter{Skipped: func(name, why string) { skipped = append(skipped, name) }}))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if got := trimAll(names, "s3://b/"); !reflect.DeepEqual(got, want) {
+		t.Errorf("listing read %q, want %q", got, want)
+	}
+	if !reflect.DeepEqual(skipped, []string{"s3://b/out/llm_completions/"}) {
+		t.Errorf("listing skipped %q, want the directory once", skipped)
+	}
+}
+
+func TestModelCallDir(t *testing.T) {
+	for rel, want := range map[string]string{
+		"llm_completions/i/a.json":   "llm_completions/",
+		"x/llm_completions/a.json":   "x/llm_completions/",
+		"x/llm_completions.json":     "",
+		"llm_completions":            "",
+		"a/b/c.json":                 "",
+		"a/llm_completions/b/c.json": "a/llm_completions/",
+	} {
+		if got := modelCallDir(rel); got != want {
+			t.Errorf("modelCallDir(%q) = %q, want %q", rel, got, want)
+		}
+	}
+}
