@@ -567,6 +567,12 @@ func TestTalkingBetweenFailuresIsNoProgress(t *testing.T) {
 	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
 		t.Fatalf("the same booking failing between apologies: %v %v onset %d %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
 	}
+	// Not "in a row": the timeline shows the apologies between the failures.
+	if !slices.ContainsFunc(res.Findings, func(f detect.Finding) bool {
+		return f.Detector == "RA301" && strings.HasPrefix(f.Message, "4 failed calls (4 ERROR) with 3 other call(s) between them, steps 0-6")
+	}) {
+		t.Errorf("the storm's message does not count the calls between its failures: %+v", res.Findings)
+	}
 
 	looked := newRun("lookups")
 	for k := range 4 {

@@ -33,8 +33,13 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 	bestLen, bestFirst, bestLast := s.n, s.first, s.last
 	byType := map[string]int64{}
 	keys := map[uint64]int{}
+	others := 0 // calls between the failures that did not fail
 	for _, i := range a.calls {
-		if i < bestFirst || i > bestLast || v.Flags[i]&flagError == 0 {
+		if i < bestFirst || i > bestLast {
+			continue
+		}
+		if v.Flags[i]&flagError == 0 {
+			others++
 			continue
 		}
 		byType[v.Names.ErrTypeName(v.ErrType[i])]++
@@ -57,10 +62,19 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 		counts = append(counts, Count{"error_" + t, byType[t]})
 	}
 	n := int64(bestLen)
+	// A storm may run through calls that did not fail (a file read between
+	// two failing edits, an apology between two failing bookings): the
+	// message says so rather than "in a row", which the timeline would
+	// belie.
+	msg := fmt.Sprintf("%d failed calls in a row (%s)", n, strings.Join(parts, ", "))
+	if others > 0 {
+		msg = fmt.Sprintf("%d failed calls (%s) with %d other call(s) between them", n, strings.Join(parts, ", "), others)
+		counts = append(counts, Count{"other_calls", int64(others)})
+	}
 	return &hit{
 		Finding: Finding{
 			Severity:  severityFor(n, p.ErrorStreakSuspicious, p.ErrorStreakRunaway),
-			Message:   fmt.Sprintf("%d failed calls in a row (%s), steps %d-%d", n, strings.Join(parts, ", "), v.Step[bestFirst], v.Step[bestLast]),
+			Message:   fmt.Sprintf("%s, steps %d-%d", msg, v.Step[bestFirst], v.Step[bestLast]),
 			OnsetStep: v.Step[bestFirst],
 			Evidence: Evidence{
 				Steps:  []StepRange{{v.Step[bestFirst], v.Step[bestLast]}},
