@@ -226,7 +226,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "uncaught-exception", ErrorType: "<exception class> or PANIC",
-		Doc: "a program died of an exception: Java's `Exception in thread \"main\" CLASS`, Node's `CLASS: message` and `    at ...` frames above a last line `Node.js vN.N.N` (the error type is the class); Go's `panic:` with its `goroutine N [` dump, Rust's `thread '...' panicked at` (PANIC)",
+		Doc: "a program died of an exception: Java's `Exception in thread \"main\" CLASS`, Node's `CLASS: message` and `    at ...` frames above a last line `Node.js vN.N.N` (the error type is the class); Go's `panic:` with its `goroutine N [` dump, Rust's `thread '...' panicked at` (PANIC); not a panic inside a test run (Go's `--- FAIL:`, Rust's `test result: FAILED.`): a failing test is no crash",
 		match: func(o *output) (string, bool) {
 			if !containsAny(o.text, "Exception in thread", "Node.js v", "panic") {
 				return "", false
@@ -241,6 +241,11 @@ var OutputRules = []OutputRule{
 				return "EXCEPTION", true
 			}
 			if reGoPanic.MatchString(o.text) || reRustPanic.MatchString(o.text) {
+				// A test that panicked is a failing test, as an assertion
+				// is in pytest or JUnit: the run is an experiment's answer.
+				if containsAny(o.text, "--- FAIL: ", "test result: FAILED.") {
+					return "", false
+				}
 				return "PANIC", true
 			}
 			return "", false
