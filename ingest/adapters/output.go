@@ -85,6 +85,9 @@ var (
 	reNodeThrown        = regexp.MustCompile(`(?m)^(\w*(?:Error|Exception))(?:: .*)?\n\s+at \S`)
 	reGoPanic           = regexp.MustCompile(`(?m)^panic: .*(?:\n.*)*?\ngoroutine \d+ \[`)
 	reRustPanic         = regexp.MustCompile(`(?m)^thread '[^']*' panicked at `)
+	reWebpackErrors     = regexp.MustCompile(`\bcompiled with \d+ errors?\b`)
+	rePytestCollection  = regexp.MustCompile(`(?m)\d+ errors? during collection\b`)
+	rePytestELine       = regexp.MustCompile(`(?m)^E +(\w*(?:Error|Exception)): `)
 	reHTTPStatus        = regexp.MustCompile(`(?m)^HTTP/\d(?:\.\d)? ([45]\d\d)\b`)
 	reNotFoundCmd       = regexp.MustCompile(`(?m)(?:command not found|: not found)$`)
 	reNoSuchFile        = regexp.MustCompile(`(?m)No such file or directory['")]*\s*$`)
@@ -141,6 +144,19 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
+		Name: "pytest-collection-error", ErrorType: "<exception class> or COLLECTION_ERROR",
+		Doc: "pytest's `Interrupted: N error(s) during collection` (or `N error(s) during collection`): no test ran, as when a compiler stops a build; the error type is the class of the last `E   ...Error: ...` line (`ModuleNotFoundError`), else COLLECTION_ERROR",
+		match: func(o *output) (string, bool) {
+			if !strings.Contains(o.text, " during collection") || !rePytestCollection.MatchString(o.text) {
+				return "", false
+			}
+			if m := rePytestELine.FindAllStringSubmatch(o.text, -1); len(m) > 0 {
+				return m[len(m)-1][1], true
+			}
+			return "COLLECTION_ERROR", true
+		},
+	},
+	{
 		Name: "command-not-found", ErrorType: "COMMAND_NOT_FOUND",
 		Doc: "a line ends with `command not found` or `: not found` (bash, sh)",
 		match: func(o *output) (string, bool) {
@@ -173,6 +189,13 @@ var OutputRules = []OutputRule{
 		Doc: "tsc's `error TS2322:` (`src/a.ts(3,5): error TS2322: ...`, `src/a.ts:3:5 - error TS2322: ...`)",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "error TS") && reTSError.MatchString(o.text)
+		},
+	},
+	{
+		Name: "bundler-error", ErrorType: "COMPILE_ERROR",
+		Doc: "a JavaScript bundler that stopped on an error: webpack's `compiled with N error(s)`, esbuild's `✘ [ERROR] ...`",
+		match: func(o *output) (string, bool) {
+			return "", strings.Contains(o.text, "\u2718 [ERROR] ") || strings.Contains(o.text, "compiled with ") && reWebpackErrors.MatchString(o.text)
 		},
 	},
 	{
