@@ -50,11 +50,14 @@ func (c *closeRuns) add(id string) {
 			limit = min(limit, best[len(best)-1].folded)
 		}
 		folded, ok := editDistance(strings.ToLower(asked), strings.ToLower(id), limit)
-		if !ok && !prefixes(asked, id) {
-			continue
-		}
-		if !ok {
+		switch {
+		case ok:
+		case names(id, asked):
+			folded = 0 // the run the user named by its task: the closest there is
+		case prefixes(asked, id):
 			folded = abs(utf8.RuneCountInString(id) - utf8.RuneCountInString(asked))
+		default:
+			continue
 		}
 		exact, _ := editDistance(asked, id, -1)
 		cand := candidate{id: id, folded: folded, exact: exact}
@@ -88,6 +91,35 @@ func (c *closeRuns) of(asked string) string {
 func closeLimit(asked string) int {
 	return max(2, utf8.RuneCountInString(asked)/4)
 }
+
+// names reports whether the run id holds asked as one of its names: the
+// source's own id after `#` (an OpenHands line's instance, a tau-bench
+// task), or, for a file of one run, an element of its path without the
+// extensions of a log
+// (`results/django__django-11749/django__django-11749.traj.json`). An
+// agent's run id is its file's path when the source has no id of its own,
+// and a person asks for the run by the task it worked on.
+func names(id, asked string) bool {
+	if utf8.RuneCountInString(asked) < 4 {
+		return false
+	}
+	if i := strings.LastIndexByte(id, '#'); i >= 0 {
+		return strings.EqualFold(id[i+1:], asked) // a file of many runs names each by its own id
+	}
+	for elem := range strings.SplitSeq(id, "/") {
+		for _, ext := range logExtensions {
+			elem = strings.TrimSuffix(elem, ext)
+		}
+		if strings.EqualFold(elem, asked) {
+			return true
+		}
+	}
+	return false
+}
+
+// logExtensions are taken off a path element before it is compared with
+// a name asked, longest first.
+var logExtensions = []string{".gz", ".zst", ".events.jsonl", ".traj.json", ".jsonl", ".ndjson", ".json", ".traj"}
 
 // prefixes reports whether one id starts with the other and the shorter
 // is long enough to mean something: a copy cut short, or one too long.

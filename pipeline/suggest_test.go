@@ -49,3 +49,32 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+// A person asks for a run by the task it worked on; an agent's run id is
+// often its file's path, or a file's line and the source's own id. Such a
+// run is suggested first, however long its id.
+func TestCloseRunsByTheTaskTheyWorkedOn(t *testing.T) {
+	ids := []string{
+		"results/django__django-11749/django__django-11749.traj.json",
+		"results/django__django-11750/django__django-11750.traj.json",
+		"out/output.jsonl:3#astropy__astropy-12907",
+		"s3://bucket/day/sympy__sympy-20590.traj",
+		"gpt-4o-airline.json[13]#task_id=13,trial=0",
+	}
+	for asked, want := range map[string]string{
+		"django__django-11749":   `close run ids: "results/django__django-11749/django__django-11749.traj.json"`,
+		"astropy__astropy-12907": `close run ids: "out/output.jsonl:3#astropy__astropy-12907"`,
+		"sympy__sympy-20590":     `close run ids: "s3://bucket/day/sympy__sympy-20590.traj"`,
+		"task_id=13,trial=0":     `close run ids: "gpt-4o-airline.json[13]#task_id=13,trial=0"`,
+		"output":                 "", // a file of many runs names none of them
+		"results":                `close run ids: "results/django__django-11749/django__django-11749.traj.json", "results/django__django-11750/django__django-11750.traj.json"`,
+	} {
+		c := newCloseRuns([]string{asked})
+		for _, id := range ids {
+			c.add(id)
+		}
+		if got := c.of(asked); got != want {
+			t.Errorf("%s: %s, want %s", asked, got, want)
+		}
+	}
+}
