@@ -84,6 +84,8 @@ var (
 	reNodeVersion       = regexp.MustCompile(`^Node\.js v\d+\.\d+\.\d+$`)
 	reNodeThrown        = regexp.MustCompile(`(?m)^(\w*(?:Error|Exception))(?:: .*)?\n\s+at \S`)
 	reGoPanic           = regexp.MustCompile(`(?m)^panic: .*(?:\n.*)*?\ngoroutine \d+ \[`)
+	rePHPFatal          = regexp.MustCompile(`(?m)^PHP (?:Fatal|Parse) error: +(?:Uncaught ([\w\\]+))?`)
+	reRubyUncaught      = regexp.MustCompile(`(?m)^\S+\.rb:\d+:in .*\(([A-Z]\w*(?:::\w+)*)\)$`)
 	reRustPanic         = regexp.MustCompile(`(?m)^thread '[^']*' panicked at `)
 	reWebpackErrors     = regexp.MustCompile(`\bcompiled with \d+ errors?\b`)
 	rePytestCollection  = regexp.MustCompile(`(?m)\d+ errors? during collection\b`)
@@ -249,10 +251,23 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "uncaught-exception", ErrorType: "<exception class> or PANIC",
-		Doc: "a program died of an exception: Java's `Exception in thread \"main\" CLASS`, Node's `CLASS: message` and `    at ...` frames above a last line `Node.js vN.N.N` (the error type is the class); Go's `panic:` with its `goroutine N [` dump, Rust's `thread '...' panicked at` (PANIC); not a panic inside a test run (Go's `--- FAIL:`, Rust's `test result: FAILED.`): a failing test is no crash",
+		Doc: "a program died of an exception: Java's `Exception in thread \"main\" CLASS`, Node's `CLASS: message` and `    at ...` frames above a last line `Node.js vN.N.N` (the error type is the class); Go's `panic:` with its `goroutine N [` dump, Rust's `thread '...' panicked at` (PANIC); not a panic inside a test run (Go's `--- FAIL:`, Rust's `test result: FAILED.`): a failing test is no crash; PHP's `PHP Fatal error:  Uncaught CLASS` or `PHP Parse error:` (the class, else FATAL_ERROR); Ruby's `FILE:LINE:in ...: message (CLASS)` (the class)",
 		match: func(o *output) (string, bool) {
-			if !containsAny(o.text, "Exception in thread", "Node.js v", "panic") {
+			if !containsAny(o.text, "Exception in thread", "Node.js v", "panic", "PHP ", ":in ") {
 				return "", false
+			}
+			if strings.Contains(o.text, "PHP ") {
+				if m := rePHPFatal.FindStringSubmatch(o.text); m != nil {
+					if m[1] != "" {
+						return m[1], true
+					}
+					return "FATAL_ERROR", true
+				}
+			}
+			if strings.Contains(o.text, ":in ") {
+				if m := reRubyUncaught.FindStringSubmatch(o.text); m != nil {
+					return m[1], true
+				}
 			}
 			if m := reJavaUncaught.FindStringSubmatch(o.text); m != nil {
 				return m[1], true
