@@ -21,14 +21,9 @@ const modelCallDirWhy = "a directory of one file per model call (OpenHands' llm_
 // modelCallDir is the prefix of rel (slash-separated) up to and with its
 // first directory of model calls, or "" when it is below none.
 func modelCallDir(rel string) string {
-	dirs := rel
-	if i := strings.LastIndexByte(dirs, '/'); i >= 0 {
-		dirs = dirs[:i]
-	} else {
-		return "" // a file at the top
-	}
+	elems := strings.Split(rel, "/")
 	end := 0
-	for elem := range strings.SplitSeq(dirs, "/") {
+	for _, elem := range elems[:len(elems)-1] { // its directories, not the file
 		end += len(elem) + 1
 		if modelCallDirs[elem] {
 			return rel[:end]
