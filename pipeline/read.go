@@ -296,7 +296,7 @@ func (in *input) onOtherRun() func(string) {
 // which makes it a failed source of a partial report; a job that found no
 // file it reads at all always stops.
 func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) error {
-	in.passOverNonLogs(stats)
+	in.skipped = append(in.skipped, PassOverNonLogs(stats, func(name string) bool { return in.found[name] })...)
 	if n := len(in.skipped); n > 0 {
 		fmt.Fprintf(stderr, "runaway %s: skipped %d file(s) or directories, each with why:\n", in.job, n)
 		for _, s := range in.skipped[:min(n, maxListed)] {
@@ -322,34 +322,36 @@ func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) er
 	return nil
 }
 
-// passOverNonLogs takes out of stats.Unread the files a walk or a listing
-// found that hold JSON no way of reading recognises, neither runaway's
+// PassOverNonLogs takes out of stats.Unread the files a walk or a listing
+// found (found reports it of a source's name) that hold JSON no way of reading recognises, neither runaway's
 // steps nor a document of any adapter (a results folder's preds.json,
 // metadata.json or report.json beside its trajectories), and those an
 // adapter read as the log of a run that made no action (an instance whose
-// runtime failed before the agent's first turn). Told to the skipped files
-// with why, they neither stop the job nor make the report partial. Their
+// runtime failed before the agent's first turn), and returns them as
+// "name: why" for the skipped files: they neither stop the job nor make
+// the report partial. runaway-beam passes over the same files. Their
 // lines stay counted rejects (and are in --rejects), so nothing is lost.
 // A file named on the command line is read because the user asked for it,
 // and one that gives nothing still stops the job; so does a found file
 // whose JSON is broken (a log cut short), or whose document an adapter
 // took and could not convert (adapter_error).
-func (in *input) passOverNonLogs(stats *ingest.Stats) {
+func PassOverNonLogs(stats *ingest.Stats, found func(name string) bool) (skipped []string) {
 	kept := stats.Unread[:0]
 	for _, u := range stats.Unread {
-		if why := PassOverWhy(u); in.found[u.Source] && why != "" {
-			in.skipped = append(in.skipped, u.Source+": "+why)
+		if why := passOverWhy(u); why != "" && found(u.Source) {
+			skipped = append(skipped, u.Source+": "+why)
 			continue
 		}
 		kept = append(kept, u)
 	}
 	stats.Unread = kept
+	return skipped
 }
 
-// PassOverWhy is why a file a walk or a listing found (ingest.Source.Found)
+// passOverWhy is why a file a walk or a listing found (ingest.Source.Found)
 // that gave no step is passed over, or "" when it is not: its first
-// rejection says what it holds. runaway-beam passes over the same files.
-func PassOverWhy(u ingest.UnreadSource) string {
+// rejection says what it holds.
+func passOverWhy(u ingest.UnreadSource) string {
 	switch u.Kind {
 	case ingest.KindUnknownFormat:
 		return fmt.Sprintf("JSON that is neither runaway's steps nor a document any adapter reads (docs/adapters/): passed over as no log, its %d line(s) counted as rejected", u.Rejected)

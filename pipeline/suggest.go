@@ -117,9 +117,10 @@ func names(id, asked string) bool {
 	return false
 }
 
-// logExtensions are taken off a path element before it is compared with
-// a name asked, longest first.
-var logExtensions = []string{".gz", ".zst", ".events.jsonl", ".traj.json", ".jsonl", ".ndjson", ".json", ".traj"}
+// logExtensions are taken off a path element, in this order, before it is
+// compared with a name asked: a compression first, then the longer of two
+// extensions that end alike.
+var logExtensions = []string{".gz", ".zstd", ".zst", ".events.jsonl", ".traj.json", ".jsonl", ".ndjson", ".json", ".traj"}
 
 // prefixes reports whether one id starts with the other and the shorter
 // is long enough to mean something: a copy cut short, or one too long.

@@ -132,20 +132,12 @@ func (f *readFn) ProcessElement(ctx context.Context, src Source, emit func(strin
 	}
 	// As `runaway scan --keep-going` counts them: a source that gave no
 	// step is a failed source, after those that could not be read, unless
-	// a listing found it and it holds no log (pipeline.PassOverWhy).
+	// a listing found it and it holds no log (pipeline.PassOverNonLogs).
 	p := part{Src: src.Index}
 	for _, fail := range stats.Failed {
 		p.Failed = append(p.Failed, fail.Error())
 	}
-	unread := stats.Unread[:0]
-	for _, u := range stats.Unread {
-		if why := pipeline.PassOverWhy(u); src.Found && why != "" {
-			p.Skipped = append(p.Skipped, u.Source+": "+why)
-			continue
-		}
-		unread = append(unread, u)
-	}
-	stats.Unread = unread
+	p.Skipped = pipeline.PassOverNonLogs(&stats, func(string) bool { return src.Found })
 	failed := len(stats.Failed)
 	pipeline.UnreadAsFailed(&stats)
 	for _, fail := range stats.Failed[failed:] {

@@ -27,7 +27,7 @@ type part struct {
 	Input  *report.InputStats `json:"input,omitempty"`
 	Failed []string           `json:"failed,omitempty"` // sources that could not be read
 	Unread []string           `json:"unread,omitempty"` // sources that gave no step
-	// Skipped are found sources that hold no log (pipeline.PassOverWhy).
+	// Skipped are found sources that hold no log (pipeline.PassOverNonLogs).
 	Skipped []string `json:"skipped,omitempty"`
 
 	Shard       int                 `json:"shard"`
