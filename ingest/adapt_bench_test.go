@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -53,6 +55,7 @@ var adaptBenchFormats = []struct {
 	{"openai-messages", sync.OnceValues(openAIBenchCorpus)},
 	{"anthropic-messages", sync.OnceValues(claudeCodeBenchCorpus)},
 	{"codex", sync.OnceValues(codexBenchCorpus)},
+	{"autogen", sync.OnceValues(autoGenBenchCorpus)},
 	{"rovo-dev", sync.OnceValues(rovoBenchCorpus)},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
 	{"langfuse", sync.OnceValues(func() (*adaptCorpus, error) { return sampleBenchCorpus("langfuse", "loop.ndjson") })},
@@ -1293,4 +1296,26 @@ func (g *benchText) diff(task *benchTask) string {
 		}
 	}
 	return b.String()
+}
+
+// autoGenBenchCorpus is AutoGen's bundled samples, a run a file as AutoGen
+// writes them: Magentic-One logs (an event a line, read whole) for the
+// first half of the bytes, AgentChat TaskResults (a JSON document each)
+// for the second.
+func autoGenBenchCorpus() (*adaptCorpus, error) {
+	c := &adaptCorpus{}
+	for k, name := range []string{"magentic-one-cookie-loop.ndjson", "agentchat-rate-storm.json"} {
+		raw, err := os.ReadFile(filepath.Join("..", "fixtures", "trajectories", "autogen", name))
+		if err != nil {
+			return nil, err
+		}
+		st, err := Read(context.Background(), []Source{memSource(name, raw)}, Options{Alloc: memory.NewGoAllocator()}, nil)
+		if err != nil || st.Rejected > 0 || st.Steps == 0 {
+			return nil, fmt.Errorf("%s: %d steps, %d rejected, %v", name, st.Steps, st.Rejected, err)
+		}
+		for c.bytes < adaptBenchBytes*int64(k+1)/2 {
+			c.add(fmt.Sprintf("run-%05d/log%s", len(c.sources), filepath.Ext(name)), raw, int(st.Steps))
+		}
+	}
+	return c, nil
 }

@@ -58,6 +58,7 @@ var Registry = []*Format{
 	OpenHands,
 	OpenAIMessages,
 	AnthropicMessages,
+	AutoGen,
 	OTLP,
 	Langfuse,
 	LangSmith,

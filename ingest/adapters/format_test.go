@@ -38,6 +38,10 @@ var sampleDocs = []struct {
 	{"codex/tsc-error-loop.ndjson", 1, Codex},
 	{"codex/rollout-patch-loop.ndjson", 1, Codex},
 	{"codex/rollout-patch-loop.ndjson", 6, Codex},
+	{"autogen/magentic-one-cookie-loop.ndjson", 1, AutoGen},
+	{"autogen/magentic-one-cookie-loop.ndjson", 8, AutoGen},
+	{"autogen/agentchat-rate-storm.json", 0, AutoGen},
+	{"autogen/agentchat-team-stream.ndjson", 1, AutoGen},
 	{"rovo-dev/healthy-fix", 0, RovoDev},
 	{"rovo-dev/npm-install-storm", 0, RovoDev},
 }
@@ -202,7 +206,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

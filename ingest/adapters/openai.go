@@ -154,7 +154,7 @@ func scalar(raw json.RawMessage) string {
 	return ""
 }
 
-var openAIStyle = chatStyle{rules: []OutputRule{autoGenExecRule}}
+var openAIStyle = chatStyle{rules: []OutputRule{autoGenExecRule, autoGenScriptRule}}
 
 // autoGenExecRule reads AutoGen's (AG2's) code executor, which answers the
 // code an agent sent with `exitcode: N (execution succeeded|failed)` and

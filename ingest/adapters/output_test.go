@@ -14,6 +14,7 @@ var formatRules = map[string][]OutputRule{
 	"mini-swe-agent":     miniStyle.rules,
 	"openhands":          ohRules,
 	"openai-messages":    openAIStyle.rules,
+	"autogen":            autoGenStyle.rules,
 	"anthropic-messages": anthropicStyle.rules,
 	"otlp":               nil,
 	"langfuse":           nil,
@@ -48,6 +49,16 @@ func antDoc(t testing.TB, tool string, input map[string]any, reply string, isErr
 	}})
 }
 
+// agTeamDoc is an AgentChat team's messages: the user's task, a coder
+// saying said (code to run), an executor answering reply, the coder ending;
+// the coder's turn is step 1, answered by the executor.
+func agTeamDoc(t testing.TB, said, reply string) []byte {
+	msg := func(src, content string) map[string]any {
+		return map[string]any{"source": src, "models_usage": nil, "metadata": map[string]any{}, "content": content, "type": "TextMessage"}
+	}
+	return mustMarshal(t, []map[string]any{msg("user", "go"), msg("coder", said), msg("executor", reply), msg("coder", "TERMINATE")})
+}
+
 // ohDoc is an OpenHands evaluation line whose agent runs action with args
 // and gets content (and exit code, unless nil) back; the action is step 0.
 func ohDoc(t testing.TB, action string, args map[string]any, content string, exit any) []byte {
@@ -71,7 +82,7 @@ type ruleCase struct {
 }
 
 func ruleCases(t testing.TB) []ruleCase {
-	oa, an, swe, mini, oh := OpenAIMessages, AnthropicMessages, SWEAgent, MiniSWEAgent, OpenHands
+	oa, an, swe, mini, oh, ag := OpenAIMessages, AnthropicMessages, SWEAgent, MiniSWEAgent, OpenHands, AutoGen
 	read := func(path, content string) []byte {
 		return ohDoc(t, "read", map[string]any{"path": path}, "Here's the result of running `cat -n` on "+path+":\n"+content, nil)
 	}
@@ -161,6 +172,17 @@ func ruleCases(t testing.TB) []ruleCase {
 		// openai-messages' rule.
 		{"autogen-exitcode", oa, chatDoc(t, "run_code", map[string]any{"code": "print(total(rows))"}, "exitcode: 1 (execution failed)\nCode output: Traceback (most recent call last):\n  File \"\", line 1, in <module>\nNameError: name 'rows' is not defined"), 1, "error EXIT_CODE"},
 		{"autogen-exitcode", oa, chatDoc(t, "run_code", map[string]any{"code": "print(2 + 2)"}, "exitcode: 0 (execution succeeded)\nCode output: 4"), 1, "ok"},
+
+		{"autogen-script-exit", oa, chatDoc(t, "run_code", map[string]any{"code": "import pandas"}, "The script ran, then exited with Unix exit code: 1\nIts output was:\nModuleNotFoundError: No module named 'pandas'"), 1, "error EXIT_CODE"},
+		{"autogen-script-exit", oa, chatDoc(t, "run_code", map[string]any{"code": "print(4)"}, "The script ran, then exited with Unix exit code: 0\nIts output was:\n4"), 1, "ok"},
+
+		// autogen's rules: an executor agent's answer to the code sent.
+		{"autogen-script-exit", ag, agTeamDoc(t, "```python\nimport pandas\n```", "The script ran, then exited with an error (POSIX exit code: 1)\nIts output was:\nModuleNotFoundError: No module named 'pandas'"), 1, "error EXIT_CODE"},
+		{"autogen-script-exit", ag, agTeamDoc(t, "```python\nopen('out.txt', 'w')\n```", "The script ran but produced no output to console. The POSIX exit code was: 2. If you were expecting output, consider revising the script to ensure content is printed to stdout."), 1, "error EXIT_CODE"},
+		{"autogen-script-exit", ag, agTeamDoc(t, "```python\nopen('out.txt', 'w')\n```", "The script ran but produced no output to console. The POSIX exit code was: 0. If you were expecting output, consider revising the script to ensure content is printed to stdout."), 1, "ok"},
+		{"autogen-script-exit", ag, agTeamDoc(t, "Did it work?", "The script ran, then exited with an error last time; this time it printed 4."), 1, "ok"},
+		{"autogen-exitcode", ag, agTeamDoc(t, "```python\nprint(total(rows))\n```", "exitcode: 1 (execution failed)\nCode output: NameError: name 'rows' is not defined"), 1, "error EXIT_CODE"},
+		{"autogen-exitcode", ag, agTeamDoc(t, "```python\nprint(2 + 2)\n```", "exitcode: 0 (execution succeeded)\nCode output: 4"), 1, "ok"},
 
 		// SWE-agent's rules.
 		{"edit-rejected", swe, sweDoc(t, "edit 4:4\n    return x[1:\nend_of_edit", "Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit commmand.\n\nERRORS:\n- E999 SyntaxError: '[' was never closed"), 0, "error EDIT_REJECTED"},
