@@ -187,6 +187,9 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				// answered alike is a loop like any other.
 				reply := text(msgs[i+1].Content)
 				r.setMessage(s, content, reply, r.replyError(reply, st.rules))
+				if m.Name != "" {
+					setCall(s, MessageTool, map[string]string{"from": m.Name, "text": content})
+				}
 			case i+1 < len(msgs) && otherSpeaker(m, &msgs[i+1]):
 				// In a conversation of named agents (an orchestrator and
 				// its workers, a group chat), a turn is answered by the

@@ -191,7 +191,8 @@ var chatRoles = map[string]bool{"system": true, "developer": true, "user": true,
 // speakers reads the roles of a multi-agent log: a message whose role is
 // not one of chatRoles names its speaker ("Orchestrator", "WebSurfer"),
 // an agent, so it is an assistant message by that name; "human" is the
-// user and "ai" the assistant.
+// user and "ai" the assistant. A group chat logged from its manager's
+// side is read too (groupChat).
 func speakers(msgs []chatMessage) {
 	for i := range msgs {
 		m := &msgs[i]
@@ -204,6 +205,56 @@ func speakers(msgs []chatMessage) {
 			if m.Name == "" {
 				m.Name = m.Role
 			}
+			m.Role = "assistant"
+		}
+	}
+	groupChat(msgs)
+}
+
+// groupChat reads the roles of a conversation of named agents as AutoGen
+// 0.2 and AG2 log it, where a message's role says which side of the log's
+// owner it was on, not who spoke: a group chat's manager has received
+// every agent's turn, so all are "user" (GroupChat.messages), and a chat
+// kept by whoever started it (ChatResult.chat_history of a user proxy)
+// has the proxy's turns as "assistant" and the model agent's as "user".
+// When the first turn (the task) is named and the text turns carry two
+// names or more, the names decide: the task giver's turns and those of a
+// speaker named as the user ("user_proxy") are the user's (in these
+// chats the proxy also runs the code the agents write: its answers are
+// the results); every other named turn is an agent's, an assistant
+// message by that name. Tool calls, tool replies and unnamed messages
+// keep their roles.
+func groupChat(msgs []chatMessage) {
+	text := func(m *chatMessage) bool {
+		return (m.Role == "user" || m.Role == "assistant") && len(m.ToolCalls) == 0 && m.FunctionCall == nil
+	}
+	first, names := "", map[string]bool{}
+	for i := range msgs {
+		m := &msgs[i]
+		if !text(m) {
+			continue
+		}
+		if len(names) == 0 && first == "" {
+			if m.Name == "" {
+				return // the task is not a named turn: the roles are the log's own
+			}
+			first = m.Name
+		}
+		if m.Name != "" {
+			names[m.Name] = true
+		}
+	}
+	if len(names) < 2 {
+		return
+	}
+	for i := range msgs {
+		m := &msgs[i]
+		if !text(m) || m.Name == "" {
+			continue
+		}
+		if m.Name == first || agUser(m.Name) {
+			m.Role = "user"
+		} else {
 			m.Role = "assistant"
 		}
 	}

@@ -275,3 +275,63 @@ func TestAutoGenExecutorAnswers(t *testing.T) {
 		t.Errorf("stripped: %s, want ok", got)
 	}
 }
+
+// AutoGen 0.2 and AG2 log a message's role from the logger's side: a group
+// chat's manager has every agent's turn as "user", and a chat kept by the
+// user proxy that started it has the proxy's turns as "assistant". The
+// names say who spoke: the agents' turns are the steps, the proxy's
+// answers (the code it ran) their results.
+func TestAutoGenLoggedRoles(t *testing.T) {
+	manager := mustMarshal(t, []map[string]any{
+		{"role": "user", "name": "User_proxy", "content": "Plot NVDA year to date."},
+		{"role": "user", "name": "Engineer", "content": "```python\nimport yfinance\n```"},
+		{"role": "user", "name": "User_proxy", "content": "exitcode: 1 (execution failed)\nCode output: ModuleNotFoundError: No module named 'yfinance'"},
+		{"role": "user", "name": "Critic", "content": "Install yfinance first."},
+		{"role": "user", "name": "Engineer", "content": "```sh\npip install yfinance\n```"},
+		{"role": "user", "name": "User_proxy", "content": "exitcode: 0 (execution succeeded)\nCode output: Successfully installed yfinance"},
+	})
+	c, run := convertOne(t, OpenAIMessages, manager)
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 3 4]" {
+		t.Fatalf("manager's log: steps %s, want the agents' turns [1 3 4]", got)
+	}
+	for step, want := range map[int64]string{1: "error EXIT_CODE", 3: "ok", 4: "ok"} {
+		if got := result(c.step(t, run, step)); got != want {
+			t.Errorf("manager's log, step %d: %s, want %s", step, got, want)
+		}
+	}
+	if s := c.step(t, run, 1); !strings.Contains(string(s.ToolCall.Args), `"from":"Engineer"`) {
+		t.Errorf("step 1 args %s, want the speaker named", s.ToolCall.Args)
+	}
+
+	proxySide := mustMarshal(t, map[string]any{"id": "chat-1", "messages": []map[string]any{
+		{"role": "assistant", "name": "user_proxy", "content": "What is 2+2? Run code to check."},
+		{"role": "user", "name": "assistant", "content": "```python\nprint(2+2)\n```"},
+		{"role": "assistant", "name": "user_proxy", "content": "exitcode: 0 (execution succeeded)\nCode output: 4"},
+		{"role": "user", "name": "assistant", "content": "The answer is 4. TERMINATE"},
+	}})
+	c, run = convertOne(t, OpenAIMessages, proxySide)
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 3]" {
+		t.Fatalf("proxy's side: steps %s, want the assistant agent's turns [1 3]", got)
+	}
+	if s := c.step(t, run, 1); data(t, s) != "exitcode: 0 (execution succeeded)\nCode output: 4" {
+		t.Errorf("proxy's side, step 1 result %q, want the proxy's answer", data(t, s))
+	}
+
+	// Roles are the log's own when the task is not a named turn, or when
+	// one name is all there is.
+	for name, raw := range map[string][]byte{
+		"unnamed task": mustMarshal(t, []map[string]any{
+			{"role": "user", "content": "Plot NVDA."},
+			{"role": "user", "name": "Engineer", "content": "```python\nimport yfinance\n```"},
+			{"role": "user", "name": "Critic", "content": "Looks fine."},
+		}),
+		"one name": mustMarshal(t, []map[string]any{
+			{"role": "user", "name": "alice", "content": "Plot NVDA."},
+			{"role": "user", "name": "alice", "content": "And TSLA."},
+		}),
+	} {
+		if c := convert(t, OpenAIMessages, "t.json", 1, true, raw); len(c.steps) != 0 {
+			t.Errorf("%s: %d steps, want the user's turns read as no agent's", name, len(c.steps))
+		}
+	}
+}
