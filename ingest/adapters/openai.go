@@ -217,28 +217,30 @@ func speakers(msgs []chatMessage) {
 // every agent's turn, so all are "user" (GroupChat.messages), and a chat
 // kept by whoever started it (ChatResult.chat_history of a user proxy)
 // has the proxy's turns as "assistant" and the model agent's as "user".
-// When the first turn (the task) is named and the text turns carry two
-// names or more, the names decide: the task giver's turns and those of a
-// speaker named as the user ("user_proxy") are the user's (in these
-// chats the proxy also runs the code the agents write: its answers are
-// the results); every other named turn is an agent's, an assistant
-// message by that name. Tool calls, tool replies and unnamed messages
-// keep their roles.
+// When every assistant text message is named and the text messages carry
+// two names or more, the names decide: the task giver's turns (the first
+// text message's speaker) and those of a speaker named as the user
+// ("user_proxy") are the user's (in these chats the proxy also runs the
+// code the agents write: its answers are the results); every other named
+// turn is an agent's, an assistant message by that name. An unnamed task
+// is the user's. Tool calls, tool replies and other unnamed messages keep
+// their roles; an unnamed assistant is a model speaking for itself, so a
+// conversation that has one is read as written.
 func groupChat(msgs []chatMessage) {
 	text := func(m *chatMessage) bool {
 		return (m.Role == "user" || m.Role == "assistant") && len(m.ToolCalls) == 0 && m.FunctionCall == nil
 	}
-	first, names := "", map[string]bool{}
+	first, seen, names := "", false, map[string]bool{}
 	for i := range msgs {
 		m := &msgs[i]
 		if !text(m) {
 			continue
 		}
-		if len(names) == 0 && first == "" {
-			if m.Name == "" {
-				return // the task is not a named turn: the roles are the log's own
-			}
-			first = m.Name
+		if m.Role == "assistant" && m.Name == "" {
+			return
+		}
+		if !seen {
+			first, seen = m.Name, true
 		}
 		if m.Name != "" {
 			names[m.Name] = true

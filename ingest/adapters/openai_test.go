@@ -317,21 +317,34 @@ func TestAutoGenLoggedRoles(t *testing.T) {
 		t.Errorf("proxy's side, step 1 result %q, want the proxy's answer", data(t, s))
 	}
 
-	// Roles are the log's own when the task is not a named turn, or when
-	// one name is all there is.
-	for name, raw := range map[string][]byte{
-		"unnamed task": mustMarshal(t, []map[string]any{
-			{"role": "user", "content": "Plot NVDA."},
-			{"role": "user", "name": "Engineer", "content": "```python\nimport yfinance\n```"},
-			{"role": "user", "name": "Critic", "content": "Looks fine."},
-		}),
-		"one name": mustMarshal(t, []map[string]any{
-			{"role": "user", "name": "alice", "content": "Plot NVDA."},
-			{"role": "user", "name": "alice", "content": "And TSLA."},
-		}),
-	} {
-		if c := convert(t, OpenAIMessages, "t.json", 1, true, raw); len(c.steps) != 0 {
-			t.Errorf("%s: %d steps, want the user's turns read as no agent's", name, len(c.steps))
-		}
+	// A task without a name is the user's; the named speakers after it are
+	// the agents.
+	unnamedTask := mustMarshal(t, []map[string]any{
+		{"role": "user", "content": "Plot NVDA."},
+		{"role": "user", "name": "Engineer", "content": "```python\nimport yfinance\n```"},
+		{"role": "user", "name": "Critic", "content": "Looks fine."},
+	})
+	c, run = convertOne(t, OpenAIMessages, unnamedTask)
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 2]" {
+		t.Errorf("unnamed task: steps %s, want the agents' turns [1 2]", got)
+	}
+
+	// Roles are the log's own when a model speaks unnamed (people named in
+	// a chat with one assistant), or when one name is all there is.
+	people := mustMarshal(t, []map[string]any{
+		{"role": "user", "name": "alice", "content": "Book a room for Friday."},
+		{"role": "user", "name": "bob", "content": "Make it two rooms."},
+		{"role": "assistant", "content": "Two rooms are booked for Friday."},
+	})
+	c, run = convertOne(t, OpenAIMessages, people)
+	if got := fmt.Sprint(c.numbers(run)); got != "[2]" {
+		t.Errorf("people and an unnamed assistant: steps %s, want the assistant's turn [2]", got)
+	}
+	oneName := mustMarshal(t, []map[string]any{
+		{"role": "user", "name": "alice", "content": "Plot NVDA."},
+		{"role": "user", "name": "alice", "content": "And TSLA."},
+	})
+	if c := convert(t, OpenAIMessages, "t.json", 1, true, oneName); len(c.steps) != 0 {
+		t.Errorf("one name: %d steps, want the user's turns read as no agent's", len(c.steps))
 	}
 }
