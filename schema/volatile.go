@@ -65,12 +65,35 @@ const (
 // letter or digit or part of a multi-byte character: '_' and '-' do
 // separate), and times and durations not after a '.', so "v1.5s" stays.
 //
+// text is read as results and args are held, JSON-encoded: a token may
+// also start right after an escape of a control character (\n, \t, \r,
+// \f, \b), as it opens a line or a field there, though the escape's
+// letter comes right before it.
+//
 // It allocates nothing when dst has room for the result, which is at most
 // three bytes per replaced token longer than text ("5s" -> "<dur>").
 func AppendVolatileNormalized(dst, text []byte) []byte {
 	lit := 0 // text[lit:i] is copied unchanged when the next token is found
 	for i := nextCandidate(text, 0); i < len(text); i = nextCandidate(text, i) {
 		if volatileClass[text[i]] == classSlash {
+			if j := i + 2; escapeAt(text, i) && j < len(text) && (text[j] == '/' || isHexDigit(text[j])) {
+				// A JSON escape (\n, \t) ends a line or a field: a token
+				// may start right after it, though its letter looks like
+				// the end of a word.
+				placeholder, start, end := "", j, -1
+				if text[j] == '/' {
+					placeholder = placeholderTemp
+					start, end = tempPathAt(text, j, false)
+				} else if p, e := volatileWordAt(text, j); p != "" {
+					placeholder, end = p, e
+				}
+				if end >= 0 {
+					dst = append(dst, text[lit:start]...)
+					dst = append(dst, placeholder...)
+					lit, i = end, end
+					continue
+				}
+			}
 			// After a token (i == lit) the output ends in '>'.
 			afterName := i > lit && pathNameByte(text[i-1])
 			start, end := tempPathAt(text, i, afterName)
@@ -93,6 +116,25 @@ func AppendVolatileNormalized(dst, text []byte) []byte {
 		i = end
 	}
 	return append(dst, text[lit:]...)
+}
+
+// escapeAt reports whether the backslash at i begins a JSON escape of a
+// control character (\n, \t, \r, \f, \b): it is not itself escaped (an
+// even number of backslashes runs up to it).
+func escapeAt(t []byte, i int) bool {
+	if t[i] != '\\' || i+1 >= len(t) {
+		return false
+	}
+	switch t[i+1] {
+	case 'n', 't', 'r', 'f', 'b':
+	default:
+		return false
+	}
+	k := i
+	for k > 0 && t[k-1] == '\\' {
+		k--
+	}
+	return (i-k)%2 == 0
 }
 
 // Byte classes of the scan. Word bytes are ASCII letters and digits and

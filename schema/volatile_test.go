@@ -97,6 +97,33 @@ func TestAppendVolatileNormalized(t *testing.T) {
 	}
 }
 
+// Results and args are normalised as JSON text, where a line break is
+// the escape \n: a timestamp opening a log line, a temp path or a hash
+// after a tab, is a token though the escape's letter comes right before
+// it. An escaped backslash followed by n is a backslash and a letter.
+func TestAppendVolatileNormalizedJSONEscapes(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"timestamp opening a line", `"ok\n2026-11-29T10:00:00Z started"`, `"ok\n<ts> started"`},
+		{"temp path opening a line", `"wrote\n/tmp/pytest-of-u/x.log\n"`, `"wrote\n<tmp>\n"`},
+		{"duration after a tab", `"ok\texample.com/app\t0.412s"`, `"ok\texample.com/app\t<dur>"`},
+		{"hash after a carriage return", `"\r3f2a9b1c4d done"`, `"\r<hex> done"`},
+		{"escaped backslash then n stays", `"C:\\n2026-11-29T10:00:00Z"`, `"C:\\n2026-11-29T10:00:00Z"`},
+		{"windows tempfile", `"C:\\Temp\\tmpk2j3_4g5.py"`, `"C:\\Temp\\<tmp>.py"`},
+		{"plain number after a line break stays", `"failed\n3 tests"`, `"failed\n3 tests"`},
+	} {
+		if got := string(AppendVolatileNormalized(nil, []byte(c.in))); got != c.want {
+			t.Errorf("%s: AppendVolatileNormalized(%s) = %s, want %s", c.name, c.in, got, c.want)
+		}
+	}
+	// As a user meets it: two results of one log whose lines open with
+	// their time are the same answer.
+	a := &ToolResult{Data: []byte(`"collecting\n2026-11-29 10:00:00,123 ERROR db down\n"`)}
+	b := &ToolResult{Data: []byte(`"collecting\n2026-11-29 10:04:31,907 ERROR db down\n"`)}
+	if !bytes.Equal(a.AppendFingerprintInput(nil), b.AppendFingerprintInput(nil)) {
+		t.Errorf("results differing only in the time opening a line fingerprint apart")
+	}
+}
+
 func TestAppendVolatileNormalizedAppends(t *testing.T) {
 	got := AppendVolatileNormalized([]byte("out: "), []byte("in 0.5s"))
 	if string(got) != "out: in <dur>" {
@@ -174,6 +201,7 @@ func FuzzAppendVolatileNormalized(f *testing.F) {
 	for _, s := range []string{
 		"0000-01-01 0:00:00A00000000 00000000", "10:00:00.5abc12345", "10:00:00+0212345678ab",
 		"deadbeef12/tmp/x", "5s3abc12345", "/tmp00000_0000000A",
+		`"a\n2026-11-29T10:00:00Z\t0.5s\r/tmp/x\\n12:00:00"`, `\\\n0x1f\b`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -195,6 +223,18 @@ func FuzzAppendVolatileNormalized(f *testing.F) {
 
 func BenchmarkAppendVolatileNormalized(b *testing.B) {
 	log := []byte(pytestLog(8 << 10))
+	dst := make([]byte, 0, 2*len(log))
+	b.SetBytes(int64(len(log)))
+	b.ReportAllocs()
+	for b.Loop() {
+		dst = AppendVolatileNormalized(dst[:0], log)
+	}
+}
+
+// BenchmarkAppendVolatileNormalizedJSON normalises the log as results
+// hold it: a JSON string, a line break an escape.
+func BenchmarkAppendVolatileNormalizedJSON(b *testing.B) {
+	log := []byte(strconv.Quote(pytestLog(8 << 10)))
 	dst := make([]byte, 0, 2*len(log))
 	b.SetBytes(int64(len(log)))
 	b.ReportAllocs()
