@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -287,4 +288,74 @@ func BenchmarkTextSimHash(b *testing.B) {
 	for b.Loop() {
 		TextSimHash(log)
 	}
+}
+
+// encodings are the same text as Go's encoder writes it ('<', '>' and '&'
+// as \u003c, \u003e, \u0026) and as most others do (them as they are).
+func encodings(t *testing.T, text string) (goJSON, plainJSON []byte) {
+	t.Helper()
+	goJSON, err := json.Marshal(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(text); err != nil {
+		t.Fatal(err)
+	}
+	return goJSON, bytes.TrimSpace(b.Bytes())
+}
+
+// A result's or a call's similarity is of what it says, not of how its
+// writer escaped it: a Go logger's \u003c and a Python logger's '<' hash
+// alike, and a line break does not join the words around it.
+func TestSimHashIgnoresJSONEscaping(t *testing.T) {
+	text := "presto-main/src/Test.java:153: (k, v) -> CAST(k AS VARCHAR) || substr(v, 1, 1) && x < y\n" +
+		"presto-tests/src/Abstract.java:3228: ON (substr(cast(a.ds AS VARCHAR), 6, 2) = o.orderkey) <b>é</b>"
+	goJSON, plainJSON := encodings(t, text)
+	if bytes.Equal(goJSON, plainJSON) {
+		t.Fatal("the two encodings are equal: the test needs characters Go escapes")
+	}
+	hGo, _ := (&ToolResult{Data: goJSON}).ResultSimHash(nil)
+	hPlain, _ := (&ToolResult{Data: plainJSON}).ResultSimHash(nil)
+	if hGo == 0 || hGo != hPlain {
+		t.Errorf("result SimHash %016x (Go's escapes) vs %016x (plain): want equal and non-zero", hGo, hPlain)
+	}
+
+	argsGo, _ := json.Marshal(map[string]string{"command": "cd /w && python3 - <<'PY'\nfrom django.forms.models import model_to_dict\nprint(model_to_dict(m, fields=['a', 'b']))\nPY"})
+	argsPlain := bytes.NewBufferString("")
+	enc := json.NewEncoder(argsPlain)
+	enc.SetEscapeHTML(false)
+	enc.Encode(map[string]string{"command": "cd /w && python3 - <<'PY'\nfrom django.forms.models import model_to_dict\nprint(model_to_dict(m, fields=['a', 'b']))\nPY"})
+	aGo, _ := ArgsSimHash(argsGo, nil)
+	aPlain, _ := ArgsSimHash(bytes.TrimSpace(argsPlain.Bytes()), nil)
+	if aGo == 0 || aGo != aPlain {
+		t.Errorf("args SimHash %016x (Go's escapes) vs %016x (plain): want equal and non-zero", aGo, aPlain)
+	}
+
+	// A line break separates words as a space does.
+	nl, _ := (&ToolResult{Data: []byte(`"alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu\nnu xi omicron pi rho sigma tau upsilon phi chi psi omega"`)}).ResultSimHash(nil)
+	sp, _ := (&ToolResult{Data: []byte(`"alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega"`)}).ResultSimHash(nil)
+	if nl != sp {
+		t.Errorf("a line break hashes apart from a space: %016x vs %016x", nl, sp)
+	}
+}
+
+// FuzzUnescapeForWords: rewriting escapes never panics, never grows the
+// text, and leaves text without a backslash as it is.
+func FuzzUnescapeForWords(f *testing.F) {
+	for _, s := range []string{`a\nb`, `\u003c\u003e`, `\ud83d\ude00`, `\u12`, `x\`, `\\\\n`, `\u00e9t\u00e9`, "plain"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		buf := append([]byte("pre"), in...)
+		out := unescapeForWords(bytes.Clone(buf), 3)
+		if len(out) > len(buf) || !bytes.Equal(out[:3], []byte("pre")) {
+			t.Fatalf("unescapeForWords(%q) = %q: grew or touched what came before", in, out)
+		}
+		if !bytes.Contains(in, []byte{'\\'}) && !bytes.Equal(out[3:], in) {
+			t.Fatalf("unescapeForWords(%q) = %q, want it unchanged", in, out[3:])
+		}
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"time"
+	"unicode/utf8"
 )
 
 // Step is one agent step as logged: one JSON object per line (schema v1).
@@ -472,8 +473,8 @@ func IsJSONString(raw []byte) bool { return len(raw) >= 2 && raw[0] == '"' }
 const MinSimilarityWords = 12
 
 // AppendSimHashText appends the text ResultSimHash hashes: the result's
-// data when it is text (a JSON string), its escapes turned into spaces,
-// after AppendVolatileNormalized; nothing for results without text.
+// data when it is text (a JSON string), after AppendVolatileNormalized,
+// its escapes read (unescapeForWords); nothing for results without text.
 func (r *ToolResult) AppendSimHashText(dst []byte) []byte {
 	if r == nil {
 		return dst
@@ -484,18 +485,64 @@ func (r *ToolResult) AppendSimHashText(dst []byte) []byte {
 	}
 	start := len(dst)
 	dst = AppendVolatileNormalized(dst, data[1:len(data)-1])
-	// JSON escapes (\n, \", \u00e9) only need to stop joining words:
-	// a space in the backslash's place does that.
-	for i := start; i < len(dst); i++ {
-		if dst[i] == '\\' {
-			dst[i] = ' '
-			if i+1 < len(dst) && dst[i+1] != 'u' {
-				dst[i+1] = ' '
-				i++
+	return unescapeForWords(dst, start)
+}
+
+// unescapeForWords rewrites the JSON escapes in dst[start:] for word
+// splitting, in place: an escaped character (\n, \", \/) becomes a space,
+// which stops words joining as the character it stands for would, and
+// \uXXXX becomes the character itself, so a text hashes the same whether
+// its writer escaped '<' and 'é' (Go's encoder writes \u003c) or not, and
+// an escape adds no word of its own ("u003c"). A backslash that ends the
+// text, or a \u without four hex digits, becomes a space.
+func unescapeForWords(dst []byte, start int) []byte {
+	w := start
+	for r := start; r < len(dst); r++ {
+		c := dst[r]
+		if c != '\\' {
+			dst[w] = c
+			w++
+			continue
+		}
+		if r+5 < len(dst) && dst[r+1] == 'u' {
+			if x, ok := hex4(dst[r+2 : r+6]); ok {
+				// A surrogate (half of a character beyond the BMP) is no
+				// character of its own: it stops words, as a space does.
+				if x >= 0xd800 && x < 0xe000 {
+					dst[w] = ' '
+					w++
+				} else {
+					w += utf8.EncodeRune(dst[w:], rune(x)) // at most 3 bytes in the 6 read
+				}
+				r += 5
+				continue
 			}
 		}
+		dst[w] = ' '
+		w++
+		if r+1 < len(dst) && dst[r+1] != 'u' {
+			r++
+		}
 	}
-	return dst
+	return dst[:w]
+}
+
+// hex4 decodes four hex digits.
+func hex4(b []byte) (uint32, bool) {
+	var x uint32
+	for _, c := range b {
+		switch {
+		case '0' <= c && c <= '9':
+			x = x<<4 | uint32(c-'0')
+		case 'a' <= c && c <= 'f':
+			x = x<<4 | uint32(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			x = x<<4 | uint32(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return x, true
 }
 
 // minSimTextBytes and minSimArgsBytes: text shorter than this is not
@@ -511,14 +558,14 @@ const (
 )
 
 // ArgsSimHash is the SimHash of a call's args (raw JSON) after
-// AppendVolatileNormalized, so two calls that differ in indentation, a
+// AppendVolatileNormalized and with its escapes read (unescapeForWords), so two calls that differ in indentation, a
 // temp path or a few words are near-identical; 0 for args of fewer than
 // MinSimilarityWords words. scratch is reused, and returned grown.
 func ArgsSimHash(args []byte, scratch []byte) (uint64, []byte) {
 	if len(args) < minSimArgsBytes {
 		return 0, scratch
 	}
-	scratch = AppendVolatileNormalized(scratch[:0], args)
+	scratch = unescapeForWords(AppendVolatileNormalized(scratch[:0], args), 0)
 	h, words := TextSimHash(scratch)
 	if words < MinSimilarityWords {
 		return 0, scratch
