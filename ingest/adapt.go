@@ -308,7 +308,9 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 	var d *adapters.Doc
 	var err error
 	switch {
-	case forced != nil && forced.Text != nil:
+	case forced != nil && forced.Text != nil && !opensJSON(raw):
+		// A format may write both JSON and text (AutoGen): its text
+		// transcripts are the documents that do not open as JSON.
 		d = adapters.TextDoc(name, line, raw)
 	case a.lines:
 		d, err = adapters.ParseLines(name, line, raw)
@@ -504,4 +506,10 @@ func decodeAdapted(dec *LineDecoder, w *batchWriter, it *item, batchRows int, st
 	if w.rows > 0 {
 		res.batch = w.newBatch()
 	}
+}
+
+// opensJSON reports whether raw opens as a JSON object or array.
+func opensJSON(raw []byte) bool {
+	t := bytes.TrimLeft(raw, " \t\r\n\ufeff")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }

@@ -56,6 +56,7 @@ var adaptBenchFormats = []struct {
 	{"anthropic-messages", sync.OnceValues(claudeCodeBenchCorpus)},
 	{"codex", sync.OnceValues(codexBenchCorpus)},
 	{"autogen", sync.OnceValues(autoGenBenchCorpus)},
+	{"autogen-ag2", sync.OnceValues(func() (*adaptCorpus, error) { return filesBenchCorpus("autogen", "ag2-runtime-storm.log") })},
 	{"rovo-dev", sync.OnceValues(rovoBenchCorpus)},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
 	{"langfuse", sync.OnceValues(func() (*adaptCorpus, error) { return sampleBenchCorpus("langfuse", "loop.ndjson") })},
@@ -1303,9 +1304,15 @@ func (g *benchText) diff(task *benchTask) string {
 // first half of the bytes, AgentChat TaskResults (a JSON document each)
 // for the second.
 func autoGenBenchCorpus() (*adaptCorpus, error) {
+	return filesBenchCorpus("autogen", "magentic-one-cookie-loop.ndjson", "agentchat-rate-storm.json")
+}
+
+// filesBenchCorpus is copies of the named samples of fixtures/trajectories/
+// dir, a run a file, each sample an equal share of the bytes in turn.
+func filesBenchCorpus(dir string, names ...string) (*adaptCorpus, error) {
 	c := &adaptCorpus{}
-	for k, name := range []string{"magentic-one-cookie-loop.ndjson", "agentchat-rate-storm.json"} {
-		raw, err := os.ReadFile(filepath.Join("..", "fixtures", "trajectories", "autogen", name))
+	for k, name := range names {
+		raw, err := os.ReadFile(filepath.Join("..", "fixtures", "trajectories", dir, name))
 		if err != nil {
 			return nil, err
 		}
@@ -1313,7 +1320,7 @@ func autoGenBenchCorpus() (*adaptCorpus, error) {
 		if err != nil || st.Rejected > 0 || st.Steps == 0 {
 			return nil, fmt.Errorf("%s: %d steps, %d rejected, %v", name, st.Steps, st.Rejected, err)
 		}
-		for c.bytes < adaptBenchBytes*int64(k+1)/2 {
+		for c.bytes < adaptBenchBytes*int64(k+1)/int64(len(names)) {
 			c.add(fmt.Sprintf("run-%05d/log%s", len(c.sources), filepath.Ext(name)), raw, int(st.Steps))
 		}
 	}

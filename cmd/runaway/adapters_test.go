@@ -200,8 +200,17 @@ func TestTextTranscriptExplainFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr = runCLI(t, "", "scan", notes)
-	if code != exitFailure || !strings.Contains(stderr, "notes.txt:1: rejected: not JSON") || !strings.Contains(stderr, "(rovo-dev: does not open with") {
+	if code != exitFailure || !strings.Contains(stderr, "notes.txt:1: rejected: not JSON") || !strings.Contains(stderr, "rovo-dev: does not open with") ||
+		!strings.Contains(stderr, "autogen: does not open with AG2's runtime log banner") {
 		t.Errorf("a text file: exit %d: %s", code, stderr)
+	}
+	// A format that writes both JSON and text (AutoGen), forced, reads each
+	// as what it is.
+	for _, f := range []string{"agentchat-rate-storm.json", "ag2-runtime-storm.log"} {
+		code, out, stderr := runCLI(t, "", "scan", "--input-format", "autogen", "--format", "ndjson", filepath.Join(trajectoriesDir, "autogen", f))
+		if code != exitClean || !strings.Contains(out, `"verdict":"runaway"`) {
+			t.Errorf("--input-format autogen %s: exit %d: %s%s", f, code, out, stderr)
+		}
 	}
 	// Forced on a JSON document, the text format says why it refuses it.
 	code, _, stderr = runCLI(t, "", "scan", "--input-format", "rovo-dev", filepath.Join(trajectoriesDir, "swe-agent", "healthy-fix.traj"))

@@ -12,8 +12,8 @@ import (
 	"github.com/runawayhq/runaway/schema"
 )
 
-// AutoGen reads the runs of Microsoft AutoGen's agents in the two shapes
-// its releases write:
+// AutoGen reads the runs of Microsoft AutoGen's agents in the shapes its
+// releases write:
 //
 //   - AgentChat (autogen-agentchat 0.4 and later): the messages and events
 //     of a run as model_dump() writes them, {"source": AGENT, "type":
@@ -25,16 +25,19 @@ import (
 //     {"timestamp", "source", "message", "type": "OrchestrationEvent"},
 //     the web surfer's actions as "WebSurferEvent" and model calls as
 //     "LLMCallEvent"; the file is one run.
+//   - AG2's (AutoGen 0.2's) runtime log, a text file of JSON records
+//     (ag2log.go).
 //
-// Both are turned into the chat messages convertChat reads, the agents
+// All are turned into the chat messages convertChat reads, the agents
 // named by their source, so a team's turns are judged as the named agents
 // of a group chat are (chat.go).
 var AutoGen = &Format{
 	Name:       "autogen",
-	Title:      "AutoGen runs: AgentChat messages (a TaskResult, a team's message stream) and Magentic-One's log.jsonl",
+	Title:      "AutoGen runs: AgentChat messages (a TaskResult, a team's message stream), Magentic-One's log.jsonl and AG2's runtime log",
 	Recognize:  recognizeAutoGen,
 	Convert:    convertAutoGen,
 	Transcript: isAutoGenEvent,
+	Text:       ag2Head,
 }
 
 // agChatTypes are AgentChat's message and event types (the "type" its
@@ -84,6 +87,12 @@ func isAutoGenEvent(d *Doc) bool {
 }
 
 func recognizeAutoGen(d *Doc) error {
+	if d.text {
+		if ag2Head(d.Raw) {
+			return nil
+		}
+		return errors.New("does not open with AG2's runtime log banner `" + ag2Banner + "`")
+	}
 	switch {
 	case d.IsObject() && (agMessage(d.obj) || m1Event(d.obj) || agTaskResult(d.obj)):
 		return nil
@@ -97,6 +106,9 @@ func recognizeAutoGen(d *Doc) error {
 }
 
 func convertAutoGen(d *Doc, emit func(*schema.Step) error) error {
+	if d.text {
+		return convertAG2Log(d, emit)
+	}
 	one := func(index int, many bool, els []json.RawMessage, whole bool) error {
 		msgs, err := autoGenChat(d, els, whole)
 		if err != nil {

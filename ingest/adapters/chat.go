@@ -147,7 +147,8 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				r.chatCall(s, tc.Function.Name, tc.Function.args(), msgs, replies[k], st)
 			}
 		case m.FunctionCall != nil:
-			s := r.add(i, schema.StateAct.String())
+			s := r.add(at(i), schema.StateAct.String())
+			s.TS, s.Usage = m.ts, m.usage
 			setReason(s, content)
 			reply := -1
 			if i+1 < len(msgs) && (msgs[i+1].Role == "function" || msgs[i+1].Role == "tool") {

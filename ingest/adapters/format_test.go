@@ -42,6 +42,8 @@ var sampleDocs = []struct {
 	{"autogen/magentic-one-cookie-loop.ndjson", 8, AutoGen},
 	{"autogen/agentchat-rate-storm.json", 0, AutoGen},
 	{"autogen/agentchat-team-stream.ndjson", 1, AutoGen},
+	{"autogen/ag2-runtime-storm.log", 0, AutoGen},
+	{"autogen/ag2-runtime-tools.log", 0, AutoGen},
 	{"rovo-dev/healthy-fix", 0, RovoDev},
 	{"rovo-dev/npm-install-storm", 0, RovoDev},
 }

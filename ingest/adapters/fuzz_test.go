@@ -35,7 +35,6 @@ func fuzzFormat(f *testing.F, format *Format, seeds ...[]byte) {
 			// A text transcript: whatever its bytes, read whole.
 			format.Text(raw)
 			fuzzConvert(t, format, TextDoc("fuzz", 3, raw))
-			return
 		}
 		if d, err := ParseDoc("fuzz.json", 3, whole, raw); err == nil {
 			fuzzConvert(t, format, d)
