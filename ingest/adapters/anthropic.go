@@ -86,7 +86,7 @@ func anthropicDialect(raw json.RawMessage) bool {
 			return false
 		}
 		role := scalar(m.Role)
-		if role == "tool" || role == "function" || filled(m.ToolCalls) || filled(m.FunctionCall) || filled(m.ToolCallID) {
+		if len(m.Role) == 0 || role == "tool" || role == "function" || filled(m.ToolCalls) || filled(m.FunctionCall) || filled(m.ToolCallID) {
 			return false
 		}
 		switch blockDialect(m.Content) {

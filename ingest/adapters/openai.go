@@ -24,7 +24,7 @@ var OpenAIMessages = &Format{
 }
 
 // conversationKeys hold a conversation's messages, in the order tried.
-var conversationKeys = []string{"messages", "traj", "conversation", "history", "trajectory"}
+var conversationKeys = []string{"messages", "traj", "conversation", "history", "trajectory", "chat_history"}
 
 // idKeys hold a conversation's own id, in the order tried; tau-bench's
 // task_id is joined with its trial.
@@ -104,15 +104,13 @@ func conversationOf(obj map[string]json.RawMessage) (json.RawMessage, error) {
 		}
 		return raw, nil
 	}
-	return nil, errors.New(`no list of {"role": ...} messages under "messages", "traj", "conversation", "history" or "trajectory"`)
+	return nil, errors.New(`no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory" or "chat_history"`)
 }
 
-// isMessage reports whether raw is an object with a string "role".
+// isMessage reports whether raw is a chat message: an object with a
+// string "role", or a LangChain message (langchain.go).
 func isMessage(raw json.RawMessage) bool {
-	var m struct {
-		Role *string `json:"role"`
-	}
-	return json.Unmarshal(raw, &m) == nil && m.Role != nil
+	return hasRole(raw) || isLangChainMessage(raw)
 }
 
 // ownID is a conversation's own id, if it logs one.
@@ -172,8 +170,8 @@ var reAutoGenFailed = regexp.MustCompile(`^exitcode: -?[1-9]\d* \(execution fail
 
 func convertOpenAI(d *Doc, emit func(*schema.Step) error) error {
 	return eachConversation(d, func(index int, many bool, obj map[string]json.RawMessage, msgsRaw json.RawMessage) error {
-		var msgs []chatMessage
-		if err := json.Unmarshal(msgsRaw, &msgs); err != nil {
+		msgs, err := decodeMessages(msgsRaw)
+		if err != nil {
 			return jsonError(err)
 		}
 		speakers(msgs)

@@ -183,11 +183,11 @@ func TestOpenAICallShapes(t *testing.T) {
 
 func TestOpenAIRecognize(t *testing.T) {
 	for _, c := range []struct{ doc, why string }{
-		{`{"messages": []}`, `no list of {"role": ...} messages under "messages", "traj", "conversation", "history" or "trajectory"`},
-		{`{"traj": [{"content": "x"}]}`, `no list of {"role": ...} messages under "messages", "traj", "conversation", "history" or "trajectory"`},
+		{`{"messages": []}`, `no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory" or "chat_history"`},
+		{`{"traj": [{"content": "x"}]}`, `no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory" or "chat_history"`},
 		{`[]`, "an empty list"},
 		{`[1, 2]`, "a list whose first element is neither a message nor an object"},
-		{`[{"task_id": 1}]`, `a list whose first element has no list of {"role": ...} messages under "messages", "traj", "conversation", "history" or "trajectory"`},
+		{`[{"task_id": 1}]`, `a list whose first element has no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory" or "chat_history"`},
 	} {
 		d, err := ParseDoc("x", 1, true, []byte(c.doc))
 		if err != nil {

@@ -1,0 +1,186 @@
+package adapters
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// LangChain and LangGraph write a conversation's messages in their own
+// shapes, which openai-messages reads as chat messages:
+//
+//   - messages_to_dict (a chat history store, FileChatMessageHistory):
+//     {"type": "human" | "ai" | "tool" | "system", "data": {MESSAGE}};
+//   - a message object dumped as it is (model_dump(), a LangGraph state's
+//     "messages"): {"type": "ai", "content": ..., "tool_calls": ...};
+//   - LangChain's serialisation (dumpd, LangGraph's JSON checkpoints):
+//     {"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
+//     "kwargs": {MESSAGE}}.
+//
+// A MESSAGE holds "content" (text or a list of parts), an AI message's
+// "tool_calls" ([{"name", "args", "id"}]; older ones keep OpenAI's calls
+// in "additional_kwargs"), a tool message's "tool_call_id" and "status"
+// ("error" when the tool raised), "name" (the agent, in a multi-agent
+// graph), "usage_metadata" and "response_metadata".
+
+// lcRoles are LangChain's message types and the chat roles they are.
+var lcRoles = map[string]string{
+	"human": "user", "ai": "assistant", "tool": "tool", "system": "system", "function": "function",
+	"chat": "", "developer": "developer", "AIMessageChunk": "assistant",
+}
+
+// lcClassTypes are the message classes of LangChain's serialisation and
+// their types.
+var lcClassTypes = map[string]string{
+	"HumanMessage": "human", "AIMessage": "ai", "AIMessageChunk": "ai", "ToolMessage": "tool",
+	"SystemMessage": "system", "FunctionMessage": "function", "ChatMessage": "chat",
+	"HumanMessageChunk": "human", "ToolMessageChunk": "tool",
+}
+
+// lcEnvelope is a LangChain message in any of its three shapes.
+type lcEnvelope struct {
+	Type   string          `json:"type"`
+	Data   json.RawMessage `json:"data"`
+	LC     json.RawMessage `json:"lc"`
+	ID     json.RawMessage `json:"id"` // the serialisation's class path, a list
+	Kwargs json.RawMessage `json:"kwargs"`
+	lcBody
+}
+
+// lcBody is a LangChain message's fields, the ones read.
+type lcBody struct {
+	Type      string          `json:"type"`
+	Content   json.RawMessage `json:"content"`
+	Role      string          `json:"role"` // a ChatMessage's own role
+	Name      string          `json:"name"`
+	ToolCalls []struct {
+		Name string          `json:"name"`
+		Args json.RawMessage `json:"args"`
+		ID   string          `json:"id"`
+	} `json:"tool_calls"`
+	AdditionalKwargs struct {
+		ToolCalls    []chatToolCall `json:"tool_calls"`
+		FunctionCall *chatFunction  `json:"function_call"`
+	} `json:"additional_kwargs"`
+	ToolCallID    string `json:"tool_call_id"`
+	Status        string `json:"status"`
+	UsageMetadata *struct {
+		InputTokens  int64 `json:"input_tokens"`
+		OutputTokens int64 `json:"output_tokens"`
+	} `json:"usage_metadata"`
+	ResponseMetadata struct {
+		ModelName string `json:"model_name"`
+		Model     string `json:"model"`
+	} `json:"response_metadata"`
+}
+
+// lcBodyOf returns the message fields of a LangChain message in any of its
+// shapes, and its type; ok is false for anything else.
+func lcBodyOf(raw json.RawMessage) (b lcBody, typ string, ok bool) {
+	var e lcEnvelope
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &e) != nil {
+		return b, "", false
+	}
+	switch {
+	case len(e.LC) > 0 && filled(e.Kwargs):
+		var class []string
+		if json.Unmarshal(e.ID, &class) != nil || len(class) == 0 {
+			return b, "", false
+		}
+		typ = lcClassTypes[class[len(class)-1]]
+		if typ == "" || json.Unmarshal(e.Kwargs, &b) != nil {
+			return b, "", false
+		}
+	case filled(e.Data) && e.Data[0] == '{':
+		if json.Unmarshal(e.Data, &b) != nil {
+			return b, "", false
+		}
+		typ = e.Type
+	default:
+		b, typ = e.lcBody, e.Type
+		if len(b.Content) == 0 && len(b.ToolCalls) == 0 {
+			return b, "", false // a "type" without a message's content
+		}
+	}
+	if _, known := lcRoles[typ]; !known {
+		return b, "", false
+	}
+	return b, typ, true
+}
+
+// isLangChainMessage reports whether raw is a LangChain message.
+func isLangChainMessage(raw json.RawMessage) bool {
+	_, _, ok := lcBodyOf(raw)
+	return ok
+}
+
+// lcChatMessage turns a LangChain message into the chat message
+// convertChat reads; ok is false when raw is not one.
+func lcChatMessage(raw json.RawMessage) (chatMessage, bool) {
+	b, typ, ok := lcBodyOf(raw)
+	if !ok {
+		return chatMessage{}, false
+	}
+	role := lcRoles[typ]
+	if typ == "chat" {
+		role = b.Role
+	}
+	m := chatMessage{Role: role, Content: b.Content, Name: b.Name, ToolCallID: b.ToolCallID}
+	for _, c := range b.ToolCalls {
+		m.ToolCalls = append(m.ToolCalls, chatToolCall{ID: c.ID, Function: chatFunction{Name: c.Name, Arguments: c.Args}})
+	}
+	if len(m.ToolCalls) == 0 {
+		m.ToolCalls, m.FunctionCall = b.AdditionalKwargs.ToolCalls, b.AdditionalKwargs.FunctionCall
+	}
+	if role == "tool" && strings.EqualFold(b.Status, "error") {
+		// The tool raised: LangGraph's ToolNode answers with the error's
+		// text and this status.
+		m.errType = "ERROR"
+	}
+	if u := b.UsageMetadata; u != nil && (u.InputTokens > 0 || u.OutputTokens > 0) {
+		m.usage = &schema.Usage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens,
+			Model: firstNonEmpty(b.ResponseMetadata.ModelName, b.ResponseMetadata.Model)}
+	}
+	return m, true
+}
+
+// decodeMessages decodes a conversation's messages: OpenAI's {"role": ...}
+// messages and LangChain's, which may be mixed.
+func decodeMessages(raw json.RawMessage) ([]chatMessage, error) {
+	// Most conversations are OpenAI's alone: one pass decodes them.
+	var msgs []chatMessage
+	if err := json.Unmarshal(raw, &msgs); err != nil {
+		return nil, err
+	}
+	if !slices.ContainsFunc(msgs, func(m chatMessage) bool { return m.Role == "" }) {
+		return msgs, nil
+	}
+	var els []json.RawMessage
+	if err := json.Unmarshal(raw, &els); err != nil {
+		return nil, err
+	}
+	msgs = msgs[:0]
+	for _, el := range els {
+		var m chatMessage
+		if err := json.Unmarshal(el, &m); err != nil {
+			return nil, err
+		}
+		if m.Role == "" {
+			if lc, ok := lcChatMessage(el); ok {
+				m = lc
+			}
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, nil
+}
+
+// hasRole reports whether raw is an object with a string "role".
+func hasRole(raw json.RawMessage) bool {
+	var m struct {
+		Role *string `json:"role"`
+	}
+	return json.Unmarshal(raw, &m) == nil && m.Role != nil
+}
