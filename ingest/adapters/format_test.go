@@ -40,6 +40,8 @@ var sampleDocs = []struct {
 	{"codex/rollout-patch-loop.ndjson", 6, Codex},
 	{"openai-messages/langgraph-rate-limit-storm.json", 0, OpenAIMessages},
 	{"openai-messages/langchain-history.json", 0, OpenAIMessages},
+	{"openai-messages/responses-items.json", 0, OpenAIMessages},
+	{"openai-messages/responses-items-storm.json", 0, OpenAIMessages},
 	{"autogen/magentic-one-cookie-loop.ndjson", 1, AutoGen},
 	{"autogen/magentic-one-cookie-loop.ndjson", 8, AutoGen},
 	{"autogen/agentchat-rate-storm.json", 0, AutoGen},

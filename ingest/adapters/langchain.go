@@ -147,25 +147,31 @@ func lcChatMessage(raw json.RawMessage) (chatMessage, bool) {
 }
 
 // decodeMessages decodes a conversation's messages: OpenAI's {"role": ...}
-// messages and LangChain's, which may be mixed.
-func decodeMessages(raw json.RawMessage) ([]chatMessage, error) {
+// messages, LangChain's (which may be mixed with them), or the Responses
+// API's items (responses.go). positioned says every message carries its
+// position in the list (a Responses list, where the calls made together
+// are one message).
+func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, err error) {
 	// Most conversations are OpenAI's alone: one pass decodes them.
-	var msgs []chatMessage
 	if err := json.Unmarshal(raw, &msgs); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !slices.ContainsFunc(msgs, func(m chatMessage) bool { return m.Role == "" }) {
-		return msgs, nil
+		return msgs, false, nil
 	}
 	var els []json.RawMessage
 	if err := json.Unmarshal(raw, &els); err != nil {
-		return nil, err
+		return nil, false, err
+	}
+	if slices.ContainsFunc(els, isResponsesItem) {
+		msgs, err := responsesMessages(els)
+		return msgs, true, err
 	}
 	msgs = msgs[:0]
 	for _, el := range els {
 		var m chatMessage
 		if err := json.Unmarshal(el, &m); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if m.Role == "" {
 			if lc, ok := lcChatMessage(el); ok {
@@ -174,7 +180,7 @@ func decodeMessages(raw json.RawMessage) ([]chatMessage, error) {
 		}
 		msgs = append(msgs, m)
 	}
-	return msgs, nil
+	return msgs, false, nil
 }
 
 // hasRole reports whether raw is an object with a string "role".

@@ -108,9 +108,10 @@ func conversationOf(obj map[string]json.RawMessage) (json.RawMessage, error) {
 }
 
 // isMessage reports whether raw is a chat message: an object with a
-// string "role", or a LangChain message (langchain.go).
+// string "role", a LangChain message (langchain.go), or a Responses API
+// item (responses.go).
 func isMessage(raw json.RawMessage) bool {
-	return hasRole(raw) || isLangChainMessage(raw)
+	return hasRole(raw) || isLangChainMessage(raw) || isResponsesItem(raw)
 }
 
 // ownID is a conversation's own id, if it logs one.
@@ -152,7 +153,18 @@ func scalar(raw json.RawMessage) string {
 	return ""
 }
 
-var openAIStyle = chatStyle{rules: []OutputRule{autoGenExecRule, autoGenScriptRule}}
+var openAIStyle = chatStyle{rules: []OutputRule{autoGenExecRule, autoGenScriptRule, agentsToolErrorRule}}
+
+// agentsToolErrorRule reads the OpenAI Agents SDK's answer to a tool that
+// raised: its default failure function gives the model this text in
+// place of an output.
+var agentsToolErrorRule = OutputRule{
+	Name: "agents-sdk-tool-error", ErrorType: "ERROR",
+	Doc: "the OpenAI Agents SDK's answer for a tool that raised: the output begins `An error occurred while running the tool. Please try again. Error: `",
+	match: func(o *output) (string, bool) {
+		return "", strings.HasPrefix(o.first, "An error occurred while running the tool. Please try again. Error: ")
+	},
+}
 
 // autoGenExecRule reads AutoGen's (AG2's) code executor, which answers the
 // code an agent sent with `exitcode: N (execution succeeded|failed)` and
@@ -170,13 +182,15 @@ var reAutoGenFailed = regexp.MustCompile(`^exitcode: -?[1-9]\d* \(execution fail
 
 func convertOpenAI(d *Doc, emit func(*schema.Step) error) error {
 	return eachConversation(d, func(index int, many bool, obj map[string]json.RawMessage, msgsRaw json.RawMessage) error {
-		msgs, err := decodeMessages(msgsRaw)
+		msgs, positioned, err := decodeMessages(msgsRaw)
 		if err != nil {
 			return jsonError(err)
 		}
 		speakers(msgs)
 		r := d.newRun(runName(d, index, many, ownID(obj)))
-		convertChat(r, msgs, openAIStyle)
+		st := openAIStyle
+		st.positioned = positioned
+		convertChat(r, msgs, st)
 		return r.emit(emit) // a conversation without an assistant turn has no step
 	})
 }

@@ -175,6 +175,8 @@ func ruleCases(t testing.TB) []ruleCase {
 
 		{"autogen-script-exit", oa, chatDoc(t, "run_code", map[string]any{"code": "import pandas"}, "The script ran, then exited with Unix exit code: 1\nIts output was:\nModuleNotFoundError: No module named 'pandas'"), 1, "error EXIT_CODE"},
 		{"autogen-script-exit", oa, chatDoc(t, "run_code", map[string]any{"code": "print(4)"}, "The script ran, then exited with Unix exit code: 0\nIts output was:\n4"), 1, "ok"},
+		{"agents-sdk-tool-error", oa, chatDoc(t, "refund_charge", map[string]any{"charge_id": "ch_2"}, "An error occurred while running the tool. Please try again. Error: payments API returned 503"), 1, "error ERROR"},
+		{"agents-sdk-tool-error", oa, chatDoc(t, "refund_charge", map[string]any{"charge_id": "ch_2"}, "Refund re_77 succeeded. An error occurred while running the tool. Please try again. Error: none"), 1, "ok"},
 
 		// autogen's rules: an executor agent's answer to the code sent.
 		{"autogen-script-exit", ag, agTeamDoc(t, "```python\nimport pandas\n```", "The script ran, then exited with an error (POSIX exit code: 1)\nIts output was:\nModuleNotFoundError: No module named 'pandas'"), 1, "error EXIT_CODE"},
