@@ -42,6 +42,8 @@ var sampleDocs = []struct {
 	{"openai-messages/langchain-history.json", 0, OpenAIMessages},
 	{"openai-messages/responses-items.json", 0, OpenAIMessages},
 	{"openai-messages/responses-items-storm.json", 0, OpenAIMessages},
+	{"openai-messages/gemini-contents.json", 0, OpenAIMessages},
+	{"openai-messages/gemini-contents-loop.json", 0, OpenAIMessages},
 	{"autogen/magentic-one-cookie-loop.ndjson", 1, AutoGen},
 	{"autogen/magentic-one-cookie-loop.ndjson", 8, AutoGen},
 	{"autogen/agentchat-rate-storm.json", 0, AutoGen},

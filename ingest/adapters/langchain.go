@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -147,11 +148,18 @@ func lcChatMessage(raw json.RawMessage) (chatMessage, bool) {
 }
 
 // decodeMessages decodes a conversation's messages: OpenAI's {"role": ...}
-// messages, LangChain's (which may be mixed with them), or the Responses
-// API's items (responses.go). positioned says every message carries its
+// messages, LangChain's (which may be mixed with them), the Responses
+// API's items (responses.go), or Gemini's Contents (gemini.go). positioned says every message carries its
 // position in the list (a Responses list, where the calls made together
 // are one message).
 func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, err error) {
+	if bytes.Contains(raw, []byte(`"parts"`)) {
+		var els []json.RawMessage
+		if json.Unmarshal(raw, &els) == nil && isGeminiContents(els) {
+			msgs, err := geminiMessages(els)
+			return msgs, true, err
+		}
+	}
 	// Most conversations are OpenAI's alone: one pass decodes them.
 	if err := json.Unmarshal(raw, &msgs); err != nil {
 		return nil, false, err

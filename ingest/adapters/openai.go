@@ -24,7 +24,7 @@ var OpenAIMessages = &Format{
 }
 
 // conversationKeys hold a conversation's messages, in the order tried.
-var conversationKeys = []string{"messages", "traj", "conversation", "history", "trajectory", "chat_history"}
+var conversationKeys = []string{"messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents"}
 
 // idKeys hold a conversation's own id, in the order tried; tau-bench's
 // task_id is joined with its trial.
@@ -104,7 +104,7 @@ func conversationOf(obj map[string]json.RawMessage) (json.RawMessage, error) {
 		}
 		return raw, nil
 	}
-	return nil, errors.New(`no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory" or "chat_history"`)
+	return nil, errors.New(`no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history" or "contents"`)
 }
 
 // isMessage reports whether raw is a chat message: an object with a
