@@ -89,6 +89,9 @@ func anthropicDialect(raw json.RawMessage) bool {
 		if len(m.Role) == 0 || role == "tool" || role == "function" || filled(m.ToolCalls) || filled(m.FunctionCall) || filled(m.ToolCallID) {
 			return false
 		}
+		if converseDialect(m.Content) {
+			return true // Bedrock Converse's blocks, read as Anthropic's (converse.go)
+		}
 		switch blockDialect(m.Content) {
 		case dialectAnthropic:
 			return true
@@ -309,7 +312,7 @@ func convertAnthropic(d *Doc, emit func(*schema.Step) error) error {
 		pos := 0
 		for i := range raws {
 			m := &antMessage{}
-			if err := decodeObject(raws[i], m); err != nil {
+			if err := decodeObject(converseAsAnthropic(raws[i]), m); err != nil {
 				return fmt.Errorf("message %d: %v", i, err)
 			}
 			if m.Model == "" {
