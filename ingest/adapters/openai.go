@@ -187,12 +187,36 @@ func convertOpenAI(d *Doc, emit func(*schema.Step) error) error {
 			return jsonError(err)
 		}
 		speakers(msgs)
+		if err := saysSomething(msgs); err != nil {
+			return err
+		}
 		r := d.newRun(runName(d, index, many, ownID(obj)))
 		st := openAIStyle
 		st.positioned = positioned
 		convertChat(r, msgs, st)
 		return r.emit(emit) // a conversation without an assistant turn has no step
 	})
+}
+
+// saysSomething refuses a conversation whose agent turns all hold nothing
+// this adapter reads (no text, no call): a dialect it does not know, whose
+// calls would be lost and whose run would read as a chat of empty turns.
+func saysSomething(msgs []chatMessage) error {
+	turns := 0
+	for i := range msgs {
+		m := &msgs[i]
+		if m.Role != "assistant" {
+			continue
+		}
+		turns++
+		if len(m.ToolCalls) > 0 || m.FunctionCall != nil || strings.TrimSpace(text(m.Content)) != "" {
+			return nil
+		}
+	}
+	if turns == 0 {
+		return nil // no agent turn: nothing read, as for a chat of the user alone
+	}
+	return fmt.Errorf("its %d agent turn(s) hold no text and no tool call that this adapter reads (an unknown message dialect?)", turns)
 }
 
 // chatRoles are the roles of OpenAI's chat format, and "human" and "ai",

@@ -348,3 +348,21 @@ func TestAutoGenLoggedRoles(t *testing.T) {
 		t.Errorf("one name: %d steps, want the user's turns read as no agent's", len(c.steps))
 	}
 }
+
+// A conversation whose agent turns hold nothing the adapter reads (blocks
+// of an unknown dialect) is refused, saying so, rather than read as a chat
+// of empty turns: its calls would be lost without a word.
+func TestUnknownDialectRefused(t *testing.T) {
+	raw := []byte(`[{"role": "user", "content": "hi"},
+		{"role": "assistant", "content": [{"widgetCall": {"name": "x"}}]},
+		{"role": "user", "content": [{"widgetResult": {"ok": true}}]},
+		{"role": "assistant", "content": [{"widgetCall": {"name": "x"}}]}]`)
+	d, err := ParseDoc("t.json", 1, true, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = ConvertDoc(OpenAIMessages, d, func(*schema.Step) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "hold no text and no tool call") {
+		t.Errorf("convert: %v, want a refusal naming empty agent turns", err)
+	}
+}
