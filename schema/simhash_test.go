@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -358,4 +359,33 @@ func FuzzUnescapeForWords(f *testing.F) {
 			t.Fatalf("unescapeForWords(%q) = %q, want it unchanged", in, out[3:])
 		}
 	})
+}
+
+// A failure's short text is compared by similarity, digits folded: the
+// same failure with another build id is the same answer; a success's
+// short text, and a failure that says something else, are not.
+func TestShortFailuresCompareBySimilarity(t *testing.T) {
+	sim := func(data string, failed bool) uint64 {
+		ok := !failed
+		r := &ToolResult{OK: &ok, Data: []byte(strconv.Quote(data))}
+		if failed {
+			r.ErrorType = "ERROR"
+		}
+		h, _ := r.ResultSimHash(nil)
+		return h
+	}
+	a, b := sim("Deployment failed: image build exited with code 1 (build bld_04113)", true), sim("Deployment failed: image build exited with code 1 (build bld_04150)", true)
+	if a == 0 || !SimHashSimilar(a, b, SimilarityBits(0.9)) {
+		t.Errorf("two failures differing in a build id: %016x, %016x, want similar", a, b)
+	}
+	if h := sim("Deployment failed: image build exited with code 1 (build bld_04113)", false); h != 0 {
+		t.Errorf("a short success has SimHash %016x, want none: it is compared exactly", h)
+	}
+	c := sim("Deployment failed: registry refused the push (quota exceeded)", true)
+	if SimHashSimilar(a, c, SimilarityBits(0.9)) {
+		t.Errorf("two different failures are similar: %016x, %016x", a, c)
+	}
+	if h := sim("failed", true); h != 0 {
+		t.Errorf("a one-word failure has SimHash %016x, want none", h)
+	}
 }

@@ -472,6 +472,18 @@ func IsJSONString(raw []byte) bool { return len(raw) >= 2 && raw[0] == '"' }
 // is not "4 failed"), so short results are compared exactly.
 const MinSimilarityWords = 12
 
+// MinErrorSimilarityWords is the same for a failure's text. A failure is
+// one already, whatever it says: what matters is whether it is the same
+// one again, and a short error that differs only in a number (a build id,
+// a retry count, a port) is ("deploy failed (build 4113)", "... (build
+// 4150)"). Similarity folds digits, and a failure's text of three words or
+// more is compared by it; two failures of different error types never are
+// the same answer.
+const MinErrorSimilarityWords = 3
+
+// minSimErrorBytes is minSimTextBytes for a failure's text.
+const minSimErrorBytes = 8
+
 // AppendSimHashText appends the text ResultSimHash hashes: the result's
 // data when it is text (a JSON string), after AppendVolatileNormalized,
 // its escapes read (unescapeForWords); nothing for results without text.
@@ -480,7 +492,11 @@ func (r *ToolResult) AppendSimHashText(dst []byte) []byte {
 		return dst
 	}
 	data := bytes.TrimSpace(r.Data)
-	if !IsJSONString(data) || len(data) < minSimTextBytes {
+	least := minSimTextBytes
+	if r.IsError() {
+		least = minSimErrorBytes
+	}
+	if !IsJSONString(data) || len(data) < least {
 		return dst
 	}
 	start := len(dst)
@@ -574,7 +590,8 @@ func ArgsSimHash(args []byte, scratch []byte) (uint64, []byte) {
 }
 
 // ResultSimHash is the SimHash (TextSimHash) of AppendSimHashText's text,
-// 0 when the result has no text of at least MinSimilarityWords words.
+// 0 when the result has no text of at least MinSimilarityWords words
+// (MinErrorSimilarityWords for a failure).
 // scratch is a buffer the caller reuses, returned grown.
 func (r *ToolResult) ResultSimHash(scratch []byte) (uint64, []byte) {
 	scratch = r.AppendSimHashText(scratch[:0])
@@ -582,7 +599,7 @@ func (r *ToolResult) ResultSimHash(scratch []byte) (uint64, []byte) {
 		return 0, scratch
 	}
 	h, words := TextSimHash(scratch)
-	if words < MinSimilarityWords {
+	if words < MinSimilarityWords && (!r.IsError() || words < MinErrorSimilarityWords) {
 		return 0, scratch
 	}
 	return h, scratch
