@@ -149,7 +149,8 @@ func lcChatMessage(raw json.RawMessage) (chatMessage, bool) {
 
 // decodeMessages decodes a conversation's messages: OpenAI's {"role": ...}
 // messages, LangChain's (which may be mixed with them), the Responses
-// API's items (responses.go), or Gemini's Contents (gemini.go). positioned says every message carries its
+// API's items (responses.go), Gemini's Contents (gemini.go), or the
+// Vercel AI SDK's typed parts (aisdk.go). positioned says every message carries its
 // position in the list (a Responses list, where the calls made together
 // are one message).
 func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, err error) {
@@ -158,6 +159,14 @@ func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, e
 		if json.Unmarshal(raw, &els) == nil && isGeminiContents(els) {
 			msgs, err := geminiMessages(els)
 			return msgs, true, err
+		}
+	}
+	if mayHoldAISDKParts(raw) {
+		var els []json.RawMessage
+		if json.Unmarshal(raw, &els) == nil {
+			if msgs, ok, err := aiSDKMessages(els); err == nil && ok {
+				return msgs, true, nil
+			}
 		}
 	}
 	// Most conversations are OpenAI's alone: one pass decodes them.
