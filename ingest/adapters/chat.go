@@ -18,6 +18,17 @@ type chatMessage struct {
 	FunctionCall *chatFunction   `json:"function_call"`
 	ToolCallID   string          `json:"tool_call_id"`
 	Name         string          `json:"name"`
+	// Where LlamaIndex's ChatMessage keeps the same (and LangChain's
+	// older dumps the calls): read by fromKwargs.
+	AdditionalKwargs *struct {
+		ToolCalls  []chatToolCall `json:"tool_calls"`
+		ToolCallID string         `json:"tool_call_id"`
+		Name       string         `json:"name"`
+	} `json:"additional_kwargs"`
+	Blocks []struct {
+		BlockType string `json:"block_type"`
+		Text      string `json:"text"`
+	} `json:"blocks"`
 
 	// What a format that is converted into this shape (Anthropic's content
 	// blocks, anthropic.go) knows besides; OpenAI's messages leave them zero.
@@ -333,4 +344,30 @@ func matchReplies(msgs []chatMessage, i int) []int {
 func mustJSON(v any) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// fromKwargs completes a message that keeps its calls, its call id or
+// its text where LlamaIndex's ChatMessage does (additional_kwargs'
+// tool_calls and tool_call_id, text blocks): {"role": "assistant",
+// "additional_kwargs": {"tool_calls": [...]}, "blocks": [{"block_type":
+// "text", "text": ...}]}.
+func (m *chatMessage) fromKwargs() {
+	if k := m.AdditionalKwargs; k != nil {
+		if len(m.ToolCalls) == 0 && m.FunctionCall == nil {
+			m.ToolCalls = k.ToolCalls
+		}
+		m.ToolCallID = cmp.Or(m.ToolCallID, k.ToolCallID)
+		m.Name = cmp.Or(m.Name, k.Name)
+	}
+	if len(m.Blocks) > 0 && strings.TrimSpace(text(m.Content)) == "" {
+		var words []string
+		for _, b := range m.Blocks {
+			if b.BlockType == "text" && strings.TrimSpace(b.Text) != "" {
+				words = append(words, b.Text)
+			}
+		}
+		if len(words) > 0 {
+			m.Content = jsonString(strings.Join(words, "\n"))
+		}
+	}
 }

@@ -173,6 +173,9 @@ func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, e
 	if err := json.Unmarshal(raw, &msgs); err != nil {
 		return nil, false, err
 	}
+	for i := range msgs {
+		msgs[i].fromKwargs()
+	}
 	if !slices.ContainsFunc(msgs, func(m chatMessage) bool { return m.Role == "" }) {
 		return msgs, false, nil
 	}

@@ -366,3 +366,25 @@ func TestUnknownDialectRefused(t *testing.T) {
 		t.Errorf("convert: %v, want a refusal naming empty agent turns", err)
 	}
 }
+
+// LlamaIndex's ChatMessage keeps the calls in additional_kwargs and the
+// words in text blocks: read as the OpenAI messages they stand for.
+func TestLlamaIndexChatMessages(t *testing.T) {
+	llama := mustMarshal(t, []map[string]any{
+		{"role": "user", "additional_kwargs": map[string]any{}, "blocks": []any{map[string]any{"block_type": "text", "text": "Weather in Oslo?"}}},
+		{"role": "assistant", "additional_kwargs": map[string]any{"tool_calls": []any{map[string]any{"id": "c1", "type": "function",
+			"function": map[string]any{"name": "get_weather", "arguments": `{"city": "Oslo"}`}}}}, "blocks": []any{}},
+		{"role": "tool", "additional_kwargs": map[string]any{"tool_call_id": "c1", "name": "get_weather"}, "blocks": []any{map[string]any{"block_type": "text", "text": "4C, rain"}}},
+		{"role": "assistant", "additional_kwargs": map[string]any{}, "blocks": []any{map[string]any{"block_type": "text", "text": "It is 4C and raining."}}},
+	})
+	c, run := convertOne(t, OpenAIMessages, llama)
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 3]" {
+		t.Fatalf("steps %s, want [1 3]", got)
+	}
+	if s := c.step(t, run, 1); tool(s) != "get_weather" || data(t, s) != "4C, rain" {
+		t.Errorf("step 1: %s %q, want the call from additional_kwargs answered by the tool's text block", tool(s), data(t, s))
+	}
+	if s := c.step(t, run, 3); s.State != "STOP" || reason(s) != "It is 4C and raining." {
+		t.Errorf("step 3: %s %q, want the answer's text block", s.State, reason(s))
+	}
+}
