@@ -58,6 +58,9 @@ var adaptBenchFormats = []struct {
 	{"autogen", sync.OnceValues(autoGenBenchCorpus)},
 	{"autogen-ag2", sync.OnceValues(func() (*adaptCorpus, error) { return filesBenchCorpus("autogen", "ag2-runtime-storm.log") })},
 	{"rovo-dev", sync.OnceValues(rovoBenchCorpus)},
+	{"smolagents", sync.OnceValues(func() (*adaptCorpus, error) {
+		return filesBenchCorpus("smolagents", "code-agent-error-loop.json", "tool-calling-agent.json")
+	})},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
 	{"langfuse", sync.OnceValues(func() (*adaptCorpus, error) { return sampleBenchCorpus("langfuse", "loop.ndjson") })},
 	{"langsmith", sync.OnceValues(func() (*adaptCorpus, error) {

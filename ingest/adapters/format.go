@@ -65,6 +65,7 @@ var Registry = []*Format{
 	OpenAIAgents,
 	Codex,
 	RovoDev,
+	SmolAgents,
 }
 
 // Lookup returns the format with the given name, or nil.

@@ -56,6 +56,8 @@ var sampleDocs = []struct {
 	{"autogen/ag2-runtime-tools.log", 0, AutoGen},
 	{"rovo-dev/healthy-fix", 0, RovoDev},
 	{"rovo-dev/npm-install-storm", 0, RovoDev},
+	{"smolagents/code-agent-error-loop.json", 0, SmolAgents},
+	{"smolagents/tool-calling-agent.json", 0, SmolAgents},
 }
 
 func sampleDoc(t testing.TB, rel string, line int) *Doc {
@@ -218,7 +220,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

@@ -125,3 +125,10 @@ func FuzzRovoDev(f *testing.F) {
 		[]byte(sep+"\nTOOL CALL (bash)\ncommand: *a\ntimeout: 1\n"+sep+"\nSYSTEM:\nx\n"+sep+"\n\n"+sep+"\nAGENT:\n"+sep+"\nAGENT:"),
 	)
 }
+
+func FuzzSmolAgents(f *testing.F) {
+	fuzzFormat(f, SmolAgents,
+		[]byte(`[{"task": "x"}, {"step_number": 1, "tool_calls": [{"function": {"name": "final_answer", "arguments": "\"a\""}}, {}], "is_final_answer": true, "error": {"type": ""}, "timing": {"start_time": 1e300}}]`),
+		[]byte(`{"intermediate_steps": [{"step_number": 0, "model_output": [{"type": "text", "text": "t"}], "error": {"type": "AgentParsingError", "message": "m"}}, {"plan": "p"}]}`),
+	)
+}

@@ -22,6 +22,7 @@ var formatRules = map[string][]OutputRule{
 	"openai-agents":      nil,
 	"codex":              nil,
 	"rovo-dev":           rovoRules,
+	"smolagents":         smolRules,
 }
 
 // chatDoc is an OpenAI conversation whose assistant calls tool with args
