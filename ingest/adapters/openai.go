@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,10 +18,45 @@ import (
 // "traj" list (tau-bench's results); a file holds one, a JSON Lines file
 // one per line, and a JSON array of such objects one per element.
 var OpenAIMessages = &Format{
-	Name:      "openai-messages",
-	Title:     "OpenAI chat messages with tool calls (tau-bench, AgentBench, LangChain dumps, home-grown loops)",
-	Recognize: recognizeOpenAI,
-	Convert:   convertOpenAI,
+	Name:       "openai-messages",
+	Title:      "OpenAI chat messages with tool calls (tau-bench, AgentBench, LangChain dumps, home-grown loops)",
+	Recognize:  recognizeOpenAI,
+	Convert:    convertOpenAI,
+	Transcript: loneMessage,
+}
+
+// loneMessage reports whether d, a line of a JSON Lines file, is one chat
+// message rather than a conversation: the file is then a conversation
+// written a message a line (a chat log appended to as it goes), read
+// whole as one run.
+func loneMessage(d *Doc) bool {
+	if !d.IsObject() || d.Whole || !isMessage(d.Raw) {
+		return false
+	}
+	for _, k := range conversationKeys {
+		if _, ok := d.obj[k]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+// arrayRaw is the JSON array of a document's elements: the document
+// itself, or, for a JSON Lines file read whole, its lines joined.
+func (d *Doc) arrayRaw() json.RawMessage {
+	if d.lines == nil {
+		return d.Raw
+	}
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, el := range d.arr {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(el)
+	}
+	b.WriteByte(']')
+	return b.Bytes()
 }
 
 // conversationKeys hold a conversation's messages, in the order tried.
@@ -38,6 +74,9 @@ func recognizeOpenAI(d *Doc) error {
 		if other.recognize(d) == nil {
 			return fmt.Errorf("a document of the %s format, not a conversation", other.name)
 		}
+	}
+	if loneMessage(d) {
+		return nil // the first line of a conversation written a message a line
 	}
 	msgs, err := firstConversation(d)
 	if err != nil {
@@ -66,7 +105,7 @@ func firstConversation(d *Doc) (json.RawMessage, error) {
 			return nil, errors.New("an empty list")
 		}
 		if isMessage(d.arr[0]) {
-			return d.Raw, nil
+			return d.arrayRaw(), nil
 		}
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(d.arr[0], &obj) != nil {
@@ -311,7 +350,7 @@ func eachConversation(d *Doc, one func(index int, many bool, obj map[string]json
 		}
 		return one(0, false, d.obj, msgs)
 	case d.IsArray() && len(d.arr) > 0 && isMessage(d.arr[0]):
-		return one(0, false, nil, d.Raw)
+		return one(0, false, nil, d.arrayRaw())
 	case d.IsArray():
 		for i, el := range d.arr {
 			var obj map[string]json.RawMessage

@@ -388,3 +388,40 @@ func TestLlamaIndexChatMessages(t *testing.T) {
 		t.Errorf("step 3: %s %q, want the answer's text block", s.State, reason(s))
 	}
 }
+
+// A conversation written a message a line (a chat log appended to as it
+// goes) is one run, read whole; a conversation a line is not a transcript.
+func TestOpenAIMessagePerLine(t *testing.T) {
+	lines := []string{`{"role": "user", "content": "Weather in Oslo?"}`}
+	for i := 0; i < 3; i++ {
+		lines = append(lines,
+			fmt.Sprintf(`{"role": "assistant", "content": null, "tool_calls": [{"id": "c%d", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Oslo\"}"}}]}`, i),
+			fmt.Sprintf(`{"role": "tool", "tool_call_id": "c%d", "content": "Error: 503"}`, i))
+	}
+	lines = append(lines, `not json`, `{"role": "assistant", "content": "The service is down."}`)
+	first, err := ParseDoc("chat.jsonl", 1, false, []byte(lines[0]))
+	if err != nil || !OpenAIMessages.Transcript(first) || OpenAIMessages.Recognize(first) != nil {
+		t.Fatalf("first line: %v, want it to start a transcript openai-messages recognises", err)
+	}
+	d, err := ParseLines("chat.jsonl", 1, []byte(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newConverted()
+	if err := ConvertDoc(OpenAIMessages, d, c.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(c.runs) != "[chat.jsonl]" || !strings.HasPrefix(fmt.Sprint(c.numbers("chat.jsonl")), "[1 3 5 ") || len(c.numbers("chat.jsonl")) != 4 {
+		t.Errorf("runs %v steps %v, want one run of the lines' three calls and the answer", c.runs, c.numbers("chat.jsonl"))
+	}
+	if s := c.step(t, "chat.jsonl", 1); result(s) != "error ERROR" {
+		t.Errorf("step 1: %s", result(s))
+	}
+	if len(d.BadLines) != 1 || d.BadLines[0].Line != 8 {
+		t.Errorf("bad lines %+v, want line 8", d.BadLines)
+	}
+	conv, _ := ParseDoc("c.jsonl", 1, false, []byte(`{"messages": [{"role": "user", "content": "hi"}]}`))
+	if OpenAIMessages.Transcript(conv) {
+		t.Error("a conversation per line is taken for a transcript")
+	}
+}
