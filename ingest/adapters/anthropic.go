@@ -308,11 +308,18 @@ func convertAnthropic(d *Doc, emit func(*schema.Step) error) error {
 			return jsonError(err)
 		}
 		model := scalar(obj["model"]) // a request's model, for messages that do not say
+		// Bedrock Converse's blocks are rewritten as Anthropic's (converse.go);
+		// a conversation without a toolUse or toolResult is not Converse.
+		converse := bytes.Contains(raw, []byte(`"toolUse"`)) || bytes.Contains(raw, []byte(`"toolResult"`))
 		var b antChat
 		pos := 0
 		for i := range raws {
 			m := &antMessage{}
-			if err := decodeObject(converseAsAnthropic(raws[i]), m); err != nil {
+			msg := raws[i]
+			if converse {
+				msg = converseAsAnthropic(msg)
+			}
+			if err := decodeObject(msg, m); err != nil {
 				return fmt.Errorf("message %d: %v", i, err)
 			}
 			if m.Model == "" {
