@@ -292,6 +292,7 @@ type adaptedDecoder struct {
 	line      []byte // scratch: the step being decoded, as JSON
 	strip     bool   // Options.StripOutput
 	lines     bool   // the document is a JSON Lines file read whole (item.lines)
+	sniffed   bool   // the adapter was chosen by the first line (item.sniffed)
 	spans     *spanStore
 	docSpans  []adapters.Span // scratch: the spans of the document being read
 }
@@ -337,8 +338,15 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 			return
 		}
 	} else if err := format.Recognize(d); err != nil {
-		fail(KindUnknownFormat, fmt.Sprintf("not a %s document: %v", format.Name, err))
-		return
+		// A transcript whose first line looked like one format's and whose
+		// whole is another's (a message a line, Anthropic's blocks further
+		// on) is recognised as a whole, unless the user named the format.
+		again, derr := adapters.Detect(d)
+		if !a.lines || !a.sniffed || derr != nil {
+			fail(KindUnknownFormat, fmt.Sprintf("not a %s document: %v", format.Name, err))
+			return
+		}
+		format = again
 	}
 	if format.Spans != nil {
 		// A document's spans are held all or none: a document is a reject
@@ -473,7 +481,7 @@ func decodeAdapted(dec *LineDecoder, w *batchWriter, it *item, batchRows int, st
 	a := &adaptedDecoder{dec: dec, w: w, batchRows: batchRows, res: res, src: int32(it.src), strip: strip, spans: spans}
 	if it.doc != nil {
 		res.lines += it.docLines
-		a.lines = it.lines
+		a.lines, a.sniffed = it.lines, it.sniffed
 		a.document(it.name, it.firstLine, true, it.doc, it.adapter)
 		it.doc = nil
 	} else {

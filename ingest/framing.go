@@ -97,6 +97,9 @@ type item struct {
 	doc      []byte
 	docLines int64
 	lines    bool // doc is a JSON Lines file read whole: a transcript (adapters.Format.Transcript)
+	// sniffed says adapter was chosen by the source's first line, not by
+	// --input-format: a transcript it then refuses whole is recognised anew.
+	sniffed bool
 	// unknownWhy, when set, is why the line unknownLine of a source read as
 	// steps is no format at all: the reason its reject gives.
 	unknownWhy  string
@@ -286,7 +289,8 @@ func (f *framer) newChunk() *item {
 	// Sized as the chunk before, the usual size of the next.
 	lens := make([]int, 0, f.lastLines)
 	return &item{kind: itemChunk, src: f.src, name: f.name, firstLine: f.line, lineLens: lens,
-		adapter: f.adapter, lines: f.lines, unknownWhy: f.unknownWhy, unknownLine: f.unknownLine}
+		adapter: f.adapter, lines: f.lines, unknownWhy: f.unknownWhy, unknownLine: f.unknownLine,
+		sniffed: f.inputFormat == "" || f.inputFormat == FormatAuto}
 }
 
 // scanLines moves pos over complete lines into the current chunk and reports

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -375,5 +376,33 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 	if code != exitClean || !strings.Contains(stderr, ".sessions: a hidden directory (a leading '.') holding 1 file(s) runaway reads; name it to read them") ||
 		!strings.Contains(out, "1 file (5 skipped, each named on stderr)") {
 		t.Errorf("a hidden directory of logs: exit %d\nstdout %s\nstderr %s", code, out, stderr)
+	}
+}
+
+// A conversation written a message a line is one run, whichever format
+// its messages are: the first line (a user's plain words) looks like
+// OpenAI's, the whole file is Anthropic's, and is read as such; named
+// with --input-format, the format is held to.
+func TestMessagePerLineTranscripts(t *testing.T) {
+	lines := []string{`{"role": "user", "content": "Find flights to Oslo."}`}
+	for i := 0; i < 5; i++ {
+		lines = append(lines,
+			fmt.Sprintf(`{"role": "assistant", "content": [{"type": "tool_use", "id": "tu_%d", "name": "search_flights", "input": {"to": "OSL"}}]}`, i),
+			fmt.Sprintf(`{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "tu_%d", "content": "Error: upstream timeout", "is_error": true}]}`, i))
+	}
+	path := filepath.Join(t.TempDir(), "chat.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "", "scan", "--format", "ndjson", path)
+	if code != exitClean || !strings.Contains(out, `"verdict":"runaway"`) || !strings.Contains(out, `"steps":5,`) {
+		t.Errorf("scan: exit %d\n%s%s", code, out, stderr)
+	}
+	if got := filesByFormat(t, path); got["anthropic-messages"] != 1 || len(got) != 1 {
+		t.Errorf("read as %v, want anthropic-messages", got)
+	}
+	code, _, stderr = runCLI(t, "", "scan", "--input-format", "openai-messages", path)
+	if code != exitFailure || !strings.Contains(stderr, "not a openai-messages document") {
+		t.Errorf("forced openai-messages: exit %d: %s", code, stderr)
 	}
 }
