@@ -309,7 +309,7 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 	var d *adapters.Doc
 	var err error
 	switch {
-	case forced != nil && forced.Text != nil && !opensJSON(raw):
+	case forced != nil && forced.Text != nil && !adapters.OpensJSON(raw):
 		// A format may write both JSON and text (AutoGen): its text
 		// transcripts are the documents that do not open as JSON.
 		d = adapters.TextDoc(name, line, raw)
@@ -341,8 +341,11 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		// A transcript whose first line looked like one format's and whose
 		// whole is another's (a message a line, Anthropic's blocks further
 		// on) is recognised as a whole, unless the user named the format.
-		again, derr := adapters.Detect(d)
-		if !a.lines || !a.sniffed || derr != nil {
+		var again *adapters.Format
+		if a.lines && a.sniffed {
+			again, _ = adapters.Detect(d)
+		}
+		if again == nil {
 			fail(KindUnknownFormat, fmt.Sprintf("not a %s document: %v", format.Name, err))
 			return
 		}
@@ -514,10 +517,4 @@ func decodeAdapted(dec *LineDecoder, w *batchWriter, it *item, batchRows int, st
 	if w.rows > 0 {
 		res.batch = w.newBatch()
 	}
-}
-
-// opensJSON reports whether raw opens as a JSON object or array.
-func opensJSON(raw []byte) bool {
-	t := bytes.TrimLeft(raw, " \t\r\n\ufeff")
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }

@@ -50,7 +50,6 @@ type ag2Record struct {
 	Invocation *string         `json:"invocation_id"`
 	Response   json.RawMessage `json:"response"`
 	Cost       float64         `json:"cost"`
-	EndTime    string          `json:"end_time"`
 }
 
 // ag2Received is a received_message event's arguments.

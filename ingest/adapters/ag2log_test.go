@@ -112,7 +112,7 @@ func TestAG2RuntimeLogSessionsAndBadLines(t *testing.T) {
 		t.Errorf("skipped %+v, want the record at line 6", d.Skipped)
 	}
 	if got := fmt.Sprint(c.numbers("runtime.log#s-2")); got != "[7]" {
-		t.Errorf("session 2 steps %s, want the assistant's answer, line 8, numbered 7", got)
+		t.Errorf("the second run's steps %s, want the assistant's answer, line 8, numbered 7", got)
 	}
 }
 

@@ -36,26 +36,10 @@ type cvBlock struct {
 }
 
 // converseDialect reports whether content is a list of Converse blocks
-// that calls a tool or answers one: untyped objects, one of them a
-// toolUse or toolResult.
+// that calls a tool or answers one (converseBlocks).
 func converseDialect(content json.RawMessage) bool {
-	if len(content) == 0 || content[0] != '[' {
-		return false
-	}
-	var blocks []map[string]json.RawMessage
-	if json.Unmarshal(content, &blocks) != nil {
-		return false
-	}
-	tools := false
-	for _, b := range blocks {
-		if _, typed := b["type"]; typed {
-			return false
-		}
-		_, use := b["toolUse"]
-		_, res := b["toolResult"]
-		tools = tools || use || res
-	}
-	return tools
+	ok, tools := converseBlocks(content)
+	return ok && tools
 }
 
 // converseAsAnthropic rewrites a message's Converse blocks as Anthropic's
@@ -64,7 +48,10 @@ func converseDialect(content json.RawMessage) bool {
 // kinds (images, documents) are left out: they say nothing of a loop.
 func converseAsAnthropic(raw json.RawMessage) json.RawMessage {
 	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil || !converseDialectAny(m["content"]) {
+	if json.Unmarshal(raw, &m) != nil {
+		return raw
+	}
+	if ok, _ := converseBlocks(m["content"]); !ok {
 		return raw
 	}
 	var blocks []cvBlock
@@ -109,30 +96,33 @@ func converseAsAnthropic(raw json.RawMessage) json.RawMessage {
 	return rewritten
 }
 
-// converseDialectAny reports whether content is a list of untyped
-// Converse blocks (text, toolUse, toolResult, reasoningContent), whether
-// or not it calls a tool.
-func converseDialectAny(content json.RawMessage) bool {
+// converseBlocks reports whether content is a list of untyped Converse
+// blocks (text, toolUse, toolResult, reasoningContent, media, cache
+// points), and whether one of them is a toolUse or toolResult.
+func converseBlocks(content json.RawMessage) (ok, tools bool) {
 	if len(content) == 0 || content[0] != '[' {
-		return false
+		return false, false
 	}
 	var blocks []map[string]json.RawMessage
 	if json.Unmarshal(content, &blocks) != nil || len(blocks) == 0 {
-		return false
+		return false, false
 	}
 	for _, b := range blocks {
 		if _, typed := b["type"]; typed {
-			return false
+			return false, false
 		}
 		known := false
-		for _, k := range []string{"text", "toolUse", "toolResult", "reasoningContent", "image", "document", "video", "cachePoint", "guardContent"} {
-			if _, ok := b[k]; ok {
+		for k := range b {
+			switch k {
+			case "toolUse", "toolResult":
+				known, tools = true, true
+			case "text", "reasoningContent", "image", "document", "video", "cachePoint", "guardContent":
 				known = true
 			}
 		}
 		if !known {
-			return false
+			return false, false
 		}
 	}
-	return true
+	return true, tools
 }

@@ -138,6 +138,14 @@ func ParseDoc(source string, line int64, whole bool, raw []byte) (*Doc, error) {
 	return d, nil
 }
 
+// OpensJSON reports whether raw, after white space and a byte order mark,
+// opens as a JSON object or array: a format that writes both JSON and text
+// (AutoGen) has its text transcripts among the documents that do not.
+func OpensJSON(raw []byte) bool {
+	t := bytes.TrimLeft(raw, " \t\r\n\ufeff")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
 // TextDoc is a plain-text transcript, the whole file from its line line on,
 // for a format with Text.
 func TextDoc(source string, line int64, raw []byte) *Doc {

@@ -40,9 +40,8 @@ type gemResp struct {
 
 // gemContent is a Content: its role and parts.
 type gemContent struct {
-	Role  string          `json:"role"`
-	Parts []gemPart       `json:"parts"`
-	Other json.RawMessage `json:"content"` // a message of another shape has content instead
+	Role  string    `json:"role"`
+	Parts []gemPart `json:"parts"`
 }
 
 // isGeminiContents reports whether els hold Gemini Contents: a message

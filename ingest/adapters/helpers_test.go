@@ -86,7 +86,7 @@ func convertStripped(t testing.TB, f *Format, raw []byte) (*converted, string) {
 func convert(t testing.TB, want *Format, source string, line int64, whole bool, raw []byte) *converted {
 	t.Helper()
 	var d *Doc
-	if want.Text != nil && !opensAsJSON(raw) {
+	if want.Text != nil && !OpensJSON(raw) {
 		if f := DetectText(raw); f != want {
 			t.Fatalf("DetectText picked %v, want %s", f, want.Name)
 		}
@@ -269,9 +269,3 @@ func usageSum(c *converted, run string) (prompt, completion int64, cost float64,
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
-
-// opensAsJSON reports whether raw opens as a JSON object or array.
-func opensAsJSON(raw []byte) bool {
-	t := bytes.TrimLeft(raw, " \t\r\n\ufeff")
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
-}

@@ -20,7 +20,6 @@ import (
 // respItem is one Responses API item: the fields read.
 type respItem struct {
 	Type      string          `json:"type"`
-	Role      string          `json:"role"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Input     json.RawMessage `json:"input"`
@@ -28,7 +27,6 @@ type respItem struct {
 	ID        string          `json:"id"`
 	Output    json.RawMessage `json:"output"`
 	Error     json.RawMessage `json:"error"`
-	Status    string          `json:"status"`
 	Summary   []struct {
 		Text string `json:"text"`
 	} `json:"summary"`
