@@ -233,6 +233,17 @@ func convertOpenAI(d *Doc, emit func(*schema.Step) error) error {
 		st := openAIStyle
 		st.positioned = positioned
 		convertChat(r, msgs, st)
+		if obj == nil && d.lines != nil && !positioned {
+			// A message a line: the list is the file's lines, so a step is
+			// numbered by its line, also after a line that is not JSON. (A
+			// dialect whose parallel calls take positions of their own
+			// numbers its steps itself.)
+			for _, s := range r.steps {
+				if int(*s.Step) < len(d.lines) {
+					*s.Step = d.lines[*s.Step] - 1
+				}
+			}
+		}
 		return r.emit(emit) // a conversation without an assistant turn has no step
 	})
 }

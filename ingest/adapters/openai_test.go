@@ -390,7 +390,8 @@ func TestLlamaIndexChatMessages(t *testing.T) {
 }
 
 // A conversation written a message a line (a chat log appended to as it
-// goes) is one run, read whole; a conversation a line is not a transcript.
+// goes) is one run, read whole, its steps numbered by their lines; a
+// conversation a line is not a transcript.
 func TestOpenAIMessagePerLine(t *testing.T) {
 	lines := []string{`{"role": "user", "content": "Weather in Oslo?"}`}
 	for i := 0; i < 3; i++ {
@@ -411,8 +412,10 @@ func TestOpenAIMessagePerLine(t *testing.T) {
 	if err := ConvertDoc(OpenAIMessages, d, c.adder(t)); err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(c.runs) != "[chat.jsonl]" || !strings.HasPrefix(fmt.Sprint(c.numbers("chat.jsonl")), "[1 3 5 ") || len(c.numbers("chat.jsonl")) != 4 {
-		t.Errorf("runs %v steps %v, want one run of the lines' three calls and the answer", c.runs, c.numbers("chat.jsonl"))
+	// The answer is on line 9, after the line that is not JSON: step 8, so
+	// that a step's number finds its line in the file.
+	if fmt.Sprint(c.runs) != "[chat.jsonl]" || fmt.Sprint(c.numbers("chat.jsonl")) != "[1 3 5 8]" {
+		t.Errorf("runs %v steps %v, want one run of the lines' three calls and the answer, numbered by line: [1 3 5 8]", c.runs, c.numbers("chat.jsonl"))
 	}
 	if s := c.step(t, "chat.jsonl", 1); result(s) != "error ERROR" {
 		t.Errorf("step 1: %s", result(s))
