@@ -46,6 +46,8 @@ var sampleDocs = []struct {
 	{"openai-messages/gemini-contents-loop.json", 0, OpenAIMessages},
 	{"openai-messages/ai-sdk-messages.json", 0, OpenAIMessages},
 	{"openai-messages/ai-sdk-deploy-loop.json", 0, OpenAIMessages},
+	{"openai-messages/pydantic-ai-messages.json", 0, OpenAIMessages},
+	{"openai-messages/pydantic-ai-retry-loop.json", 0, OpenAIMessages},
 	{"anthropic-messages/bedrock-converse.json", 0, AnthropicMessages},
 	{"anthropic-messages/bedrock-converse-loop.json", 0, AnthropicMessages},
 	{"autogen/magentic-one-cookie-loop.ndjson", 1, AutoGen},

@@ -150,7 +150,7 @@ func conversationOf(obj map[string]json.RawMessage) (json.RawMessage, error) {
 // string "role", a LangChain message (langchain.go), or a Responses API
 // item (responses.go).
 func isMessage(raw json.RawMessage) bool {
-	return hasRole(raw) || isLangChainMessage(raw) || isResponsesItem(raw)
+	return hasRole(raw) || isLangChainMessage(raw) || isResponsesItem(raw) || isPydanticAIMessage(raw)
 }
 
 // ownID is a conversation's own id, if it logs one.
