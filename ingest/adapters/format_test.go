@@ -48,6 +48,8 @@ var sampleDocs = []struct {
 	{"openai-messages/ai-sdk-deploy-loop.json", 0, OpenAIMessages},
 	{"openai-messages/pydantic-ai-messages.json", 0, OpenAIMessages},
 	{"openai-messages/pydantic-ai-retry-loop.json", 0, OpenAIMessages},
+	{"openai-messages/adk-session.json", 0, OpenAIMessages},
+	{"openai-messages/adk-session-loop.json", 0, OpenAIMessages},
 	{"anthropic-messages/bedrock-converse.json", 0, AnthropicMessages},
 	{"anthropic-messages/bedrock-converse-loop.json", 0, AnthropicMessages},
 	{"autogen/magentic-one-cookie-loop.ndjson", 1, AutoGen},

@@ -84,47 +84,53 @@ func geminiMessages(els []json.RawMessage) ([]chatMessage, error) {
 			msgs = append(msgs, m)
 			continue
 		}
-		var words, thoughts []string
-		var calls []chatToolCall
-		var replies []chatMessage
-		for k, p := range c.Parts {
-			call, resp := p.FunctionCall, p.FunctionResp
-			if call == nil {
-				call = p.FunctionCallSnake
-			}
-			if resp == nil {
-				resp = p.FunctionRespSnake
-			}
-			switch {
-			case call != nil:
-				id := firstNonEmpty(call.ID, "gemini-"+strconv.Itoa(i)+"-"+strconv.Itoa(k))
-				calls = append(calls, chatToolCall{ID: id, Function: chatFunction{Name: call.Name, Arguments: call.Args}, pos: at + len(calls)})
-			case resp != nil:
-				m := chatMessage{Role: "tool", ToolCallID: resp.ID, Name: resp.Name, Content: jsonString(gemResponseText(resp.Response)), pos: at}
-				if gemFailed(resp.Response) {
-					m.errType = "ERROR"
-				}
-				replies = append(replies, m)
-			case p.Thought:
-				thoughts = append(thoughts, p.Text)
-			case strings.TrimSpace(p.Text) != "":
-				words = append(words, p.Text)
-			}
-		}
-		switch {
-		case len(replies) > 0:
-			msgs = append(msgs, replies...)
-		case c.Role == "model" || c.Role == "assistant":
-			m := chatMessage{Role: "assistant", Content: jsonString(strings.Join(append(thoughts, words...), "\n\n")), ToolCalls: calls, pos: at}
-			if len(calls) > 1 {
-				pos += len(calls) - 1
-			}
-			msgs = append(msgs, m)
-		default:
-			msgs = append(msgs, chatMessage{Role: "user", Content: jsonString(strings.Join(words, "\n\n")), pos: at})
-		}
+		added, n := gemContentMessages(&c, i, at, "")
+		msgs = append(msgs, added...)
+		pos += n - 1
 	}
 	return msgs, nil
+}
+
+// gemContentMessages turns one Content, element i of its list at position
+// at, into chat messages: the answers it sends back, or the model's turn
+// (named name, when an agent of several spoke it) with its calls, or the
+// user's words. n is how many positions it takes: one, or one a call.
+func gemContentMessages(c *gemContent, i, at int, name string) (msgs []chatMessage, n int) {
+	var words, thoughts []string
+	var calls []chatToolCall
+	var replies []chatMessage
+	for k, p := range c.Parts {
+		call, resp := p.FunctionCall, p.FunctionResp
+		if call == nil {
+			call = p.FunctionCallSnake
+		}
+		if resp == nil {
+			resp = p.FunctionRespSnake
+		}
+		switch {
+		case call != nil:
+			id := firstNonEmpty(call.ID, "gemini-"+strconv.Itoa(i)+"-"+strconv.Itoa(k))
+			calls = append(calls, chatToolCall{ID: id, Function: chatFunction{Name: call.Name, Arguments: call.Args}, pos: at + len(calls)})
+		case resp != nil:
+			m := chatMessage{Role: "tool", ToolCallID: resp.ID, Name: resp.Name, Content: jsonString(gemResponseText(resp.Response)), pos: at}
+			if gemFailed(resp.Response) {
+				m.errType = "ERROR"
+			}
+			replies = append(replies, m)
+		case p.Thought:
+			thoughts = append(thoughts, p.Text)
+		case strings.TrimSpace(p.Text) != "":
+			words = append(words, p.Text)
+		}
+	}
+	switch {
+	case len(replies) > 0:
+		return replies, 1
+	case c.Role == "model" || c.Role == "assistant":
+		m := chatMessage{Role: "assistant", Name: name, Content: jsonString(strings.Join(append(thoughts, words...), "\n\n")), ToolCalls: calls, pos: at}
+		return []chatMessage{m}, max(1, len(calls))
+	}
+	return []chatMessage{{Role: "user", Content: jsonString(strings.Join(words, "\n\n")), pos: at}}, 1
 }
 
 // gemResponseText is what a function response says: its "output",
@@ -142,12 +148,16 @@ func gemResponseText(raw json.RawMessage) string {
 }
 
 // gemFailed reports whether a function response reports an error: an
-// "error" member that is not empty.
+// "error" member that is not empty, or a "status" of "error" (the
+// convention of Google ADK's tools: {"status": "error", "error_message":
+// ...}).
 func gemFailed(raw json.RawMessage) bool {
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) != nil {
 		return false
 	}
-	e, ok := obj["error"]
-	return ok && filled(e) && string(e) != `""` && string(e) != "false"
+	if e, ok := obj["error"]; ok && filled(e) && string(e) != `""` && string(e) != "false" {
+		return true
+	}
+	return strings.EqualFold(scalar(obj["status"]), "error")
 }

@@ -150,11 +150,19 @@ func lcChatMessage(raw json.RawMessage) (chatMessage, bool) {
 // decodeMessages decodes a conversation's messages: OpenAI's {"role": ...}
 // messages, LangChain's (which may be mixed with them), the Responses
 // API's items (responses.go), Gemini's Contents (gemini.go), the
-// Vercel AI SDK's typed parts (aisdk.go), or Pydantic AI's model requests
-// and responses (pydanticai.go). positioned says every message carries its
+// Vercel AI SDK's typed parts (aisdk.go), Pydantic AI's model requests
+// and responses (pydanticai.go), or Google ADK's session events (adk.go). positioned says every message carries its
 // position in the list (a Responses list, where the calls made together
 // are one message).
 func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, err error) {
+	if mayHoldADKEvents(raw) {
+		var els []json.RawMessage
+		if json.Unmarshal(raw, &els) == nil {
+			if msgs, ok, err := adkMessages(els); ok || err != nil {
+				return msgs, true, err
+			}
+		}
+	}
 	if mayHoldPydanticAIParts(raw) {
 		// Before Gemini's: Pydantic AI's messages hold "parts" too.
 		var els []json.RawMessage

@@ -60,7 +60,7 @@ func (d *Doc) arrayRaw() json.RawMessage {
 }
 
 // conversationKeys hold a conversation's messages, in the order tried.
-var conversationKeys = []string{"messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents"}
+var conversationKeys = []string{"messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents", "events"}
 
 // idKeys hold a conversation's own id, in the order tried; tau-bench's
 // task_id is joined with its trial.
@@ -143,14 +143,14 @@ func conversationOf(obj map[string]json.RawMessage) (json.RawMessage, error) {
 		}
 		return raw, nil
 	}
-	return nil, errors.New(`no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history" or "contents"`)
+	return nil, errors.New(`no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents" or "events"`)
 }
 
 // isMessage reports whether raw is a chat message: an object with a
 // string "role", a LangChain message (langchain.go), or a Responses API
 // item (responses.go).
 func isMessage(raw json.RawMessage) bool {
-	return hasRole(raw) || isLangChainMessage(raw) || isResponsesItem(raw) || isPydanticAIMessage(raw)
+	return hasRole(raw) || isLangChainMessage(raw) || isResponsesItem(raw) || isPydanticAIMessage(raw) || isADKEvent(raw)
 }
 
 // ownID is a conversation's own id, if it logs one.

@@ -1,0 +1,154 @@
+package adapters
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// Google's Agent Development Kit (ADK) keeps a session as a list of
+// events: {"id", "appName", "userId", "state", "events": [...]}, as its
+// API server returns it and its web UI exports it (camel case), or as a
+// Python dump of the Session writes it (snake case). An event is a Gemini
+// Content ("content": {"role", "parts"}) with who wrote it ("author": the
+// user or an agent's name), the run it belongs to ("invocationId"), when
+// ("timestamp", seconds), the model call's "usageMetadata", and a failed
+// model call's "errorCode" and "errorMessage". openai-messages reads the
+// events as the chat messages convertChat reads, each content as Gemini's
+// (gemini.go) with the agent's name.
+
+// adkEvent is one event: the fields read, in both spellings.
+type adkEvent struct {
+	Author            string      `json:"author"`
+	Content           *gemContent `json:"content"`
+	Timestamp         float64     `json:"timestamp"`
+	Partial           bool        `json:"partial"`
+	ErrorCode         string      `json:"errorCode"`
+	ErrorCodeSnake    string      `json:"error_code"`
+	ErrorMessage      string      `json:"errorMessage"`
+	ErrorMessageSnake string      `json:"error_message"`
+	ModelVersion      string      `json:"modelVersion"`
+	ModelVersionSnake string      `json:"model_version"`
+	Usage             *adkUsage   `json:"usageMetadata"`
+	UsageSnake        *adkUsage   `json:"usage_metadata"`
+}
+
+// adkUsage is a model call's usage metadata, in both spellings.
+type adkUsage struct {
+	Prompt          int64 `json:"promptTokenCount"`
+	PromptSnake     int64 `json:"prompt_token_count"`
+	Candidates      int64 `json:"candidatesTokenCount"`
+	CandidatesSnake int64 `json:"candidates_token_count"`
+	Thoughts        int64 `json:"thoughtsTokenCount"`
+	ThoughtsSnake   int64 `json:"thoughts_token_count"`
+}
+
+// mayHoldADKEvents is a cheap first look at a list's bytes.
+func mayHoldADKEvents(raw []byte) bool {
+	return bytes.Contains(raw, []byte(`"author"`)) &&
+		(bytes.Contains(raw, []byte(`"invocationId"`)) || bytes.Contains(raw, []byte(`"invocation_id"`)))
+}
+
+// isADKEvent reports whether raw is an ADK event: an object with a string
+// "author" and an invocation id.
+func isADKEvent(raw json.RawMessage) bool {
+	if !mayHoldADKEvents(raw) {
+		return false
+	}
+	var e struct {
+		Author       *string `json:"author"`
+		Invocation   *string `json:"invocationId"`
+		InvocationSn *string `json:"invocation_id"`
+	}
+	return json.Unmarshal(raw, &e) == nil && e.Author != nil && (e.Invocation != nil || e.InvocationSn != nil)
+}
+
+// adkMessages turns a session's events into chat messages, each with its
+// position in the list; an event of n function calls takes n positions
+// from its own (the events after it move on by n-1). Streaming chunks
+// (partial) and events without content (a state change, an agent
+// transfer's bookkeeping) are no message; a failed model call (an error
+// code without content) is a call of "model" that failed, so failures in
+// a row read as such. ok is false when no element is an ADK event.
+func adkMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err error) {
+	pos := 0
+	for i, el := range els {
+		at := pos
+		pos++
+		if !isADKEvent(el) {
+			var m chatMessage
+			if err := json.Unmarshal(el, &m); err != nil {
+				return nil, false, err
+			}
+			m.pos = at
+			msgs = append(msgs, m)
+			continue
+		}
+		ok = true
+		var e adkEvent
+		if err := json.Unmarshal(el, &e); err != nil {
+			return nil, false, err
+		}
+		ts := adkTS(e.Timestamp)
+		code, words := firstNonEmpty(e.ErrorCode, e.ErrorCodeSnake), firstNonEmpty(e.ErrorMessage, e.ErrorMessageSnake)
+		if e.Partial {
+			continue
+		}
+		if e.Content == nil || len(e.Content.Parts) == 0 {
+			if code != "" && e.Author != "user" {
+				msg := strings.TrimSpace(code + ": " + words)
+				msgs = append(msgs,
+					chatMessage{Role: "assistant", Name: e.Author, pos: at, ts: ts, Content: jsonString(""),
+						ToolCalls: []chatToolCall{{ID: "adk-error", Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: at, ts: ts}}},
+					chatMessage{Role: "tool", ToolCallID: "adk-error", Content: jsonString(msg), pos: at, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})})
+			}
+			continue
+		}
+		c := *e.Content
+		name := e.Author
+		if name == "user" {
+			c.Role, name = "user", ""
+		}
+		added, n := gemContentMessages(&c, i, at, name)
+		for k := range added {
+			added[k].ts = ts
+		}
+		if m := &added[0]; m.Role == "assistant" {
+			m.usage = e.usage()
+		}
+		msgs = append(msgs, added...)
+		pos += n - 1
+	}
+	return msgs, ok, nil
+}
+
+// usage is the event's model call: its tokens (the model's thoughts
+// counted with its answer) and model.
+func (e *adkEvent) usage() *schema.Usage {
+	u := e.Usage
+	if u == nil {
+		u = e.UsageSnake
+	}
+	model := firstNonEmpty(e.ModelVersion, e.ModelVersionSnake)
+	if u == nil && model == "" {
+		return nil
+	}
+	us := &schema.Usage{Model: model}
+	if u != nil {
+		us.PromptTokens = max(u.Prompt, u.PromptSnake)
+		us.CompletionTokens = max(u.Candidates, u.CandidatesSnake) + max(u.Thoughts, u.ThoughtsSnake)
+	}
+	return us
+}
+
+// adkTS reads an event's timestamp, seconds since the epoch with a
+// fraction; nil when it has none.
+func adkTS(sec float64) *schema.Timestamp {
+	if sec <= 0 || math.IsNaN(sec) || sec > 1e11 {
+		return nil
+	}
+	return &schema.Timestamp{UnixMilli: int64(math.Round(sec * 1000))}
+}
