@@ -168,6 +168,7 @@ type antMessage struct {
 	ID      looseString     `json:"id"`
 	Model   looseString     `json:"model"`
 	Usage   *antUsage       `json:"usage"`
+	clineMeta
 }
 
 // antBlock is one content block, of any type: the fields of the types
@@ -296,7 +297,9 @@ func decodeObject(raw json.RawMessage, v any) error {
 	return nil
 }
 
-var anthropicStyle = chatStyle{rules: anthropicRules, toolKind: anthropicToolKind, positioned: true}
+var anthropicStyle = chatStyle{rules: anthropicRules, toolKind: anthropicToolKind, positioned: true,
+	// Cline ends a task with attempt_completion (cline.go).
+	stop: func(tool string, _ json.RawMessage) bool { return tool == "attempt_completion" }}
 
 func convertAnthropic(d *Doc, emit func(*schema.Step) error) error {
 	if isClaudeCode(d) {
@@ -325,7 +328,7 @@ func convertAnthropic(d *Doc, emit func(*schema.Step) error) error {
 			if m.Model == "" {
 				m.Model = looseString(model)
 			}
-			n, err := b.add(m, pos, nil, false)
+			n, err := b.add(m, pos, m.timestamp(), false)
 			if err != nil {
 				return fmt.Errorf("message %d: %v", i, err)
 			}
@@ -350,6 +353,9 @@ type antChat struct {
 	text    string // its words
 	thought string // its thinking, its words when it says none
 	usage   antUsage
+	// pending are its calls not yet answered, for Cline's answers in text
+	// (cline.go).
+	pending []pendingCall
 }
 
 // add converts one message at position pos (its first block's) and
@@ -380,6 +386,7 @@ func (b *antChat) assistant(m *antMessage, blocks []antBlock, pos int, ts *schem
 	if id == "" || len(b.msgs) == 0 || b.lastID != id || b.msgs[b.last].Role != "assistant" {
 		b.msgs = append(b.msgs, chatMessage{Role: "assistant", pos: pos, ts: ts})
 		b.last, b.lastID, b.text, b.thought, b.usage = len(b.msgs)-1, id, "", "", antUsage{}
+		b.pending = b.pending[:0]
 	}
 	for j := range blocks {
 		blk := &blocks[j]
@@ -397,6 +404,7 @@ func (b *antChat) assistant(m *antMessage, blocks []antBlock, pos int, ts *schem
 			name := cmp.Or(string(blk.Name), t)
 			b.msgs[b.last].ToolCalls = append(b.msgs[b.last].ToolCalls, chatToolCall{
 				ID: string(blk.ID), Function: chatFunction{Name: name, Arguments: input}, pos: pos + j, ts: ts})
+			b.pending = append(b.pending, pendingCall{id: string(blk.ID), name: name})
 		case isResultBlock(t):
 			// A server tool's result, in the response that called it.
 			b.msgs = append(b.msgs, antResult(blk, pos+j, ts))
@@ -411,6 +419,9 @@ func (b *antChat) assistant(m *antMessage, blocks []antBlock, pos int, ts *schem
 		b.usage.maxOf(m.Usage)
 	}
 	b.msgs[b.last].usage = b.usage.usage(string(m.Model))
+	if b.msgs[b.last].usage == nil {
+		b.msgs[b.last].usage = m.clineMeta.usage()
+	}
 }
 
 // apiError records a model call that failed (Claude Code writes the
@@ -443,8 +454,17 @@ func (b *antChat) user(blocks []antBlock, pos int, ts *schema.Timestamp) {
 	for j := range blocks {
 		if isResultBlock(string(blocks[j].Type)) {
 			flush()
+			b.answered(string(blocks[j].ToolUseID))
 			b.msgs = append(b.msgs, antResult(&blocks[j], pos+j, ts))
 			continue
+		}
+		if string(blocks[j].Type) == "text" && len(b.pending) > 0 {
+			if tool, body, ok := clineResult(string(blocks[j].Text)); ok {
+				call, _ := b.answer(tool)
+				flush()
+				b.msgs = append(b.msgs, clineReply(call, body, pos+j, ts))
+				continue
+			}
 		}
 		if at < 0 {
 			at = pos + j
@@ -599,6 +619,7 @@ func anthropicToolKind(tool string, args json.RawMessage) (search, view bool) {
 // anthropicRules come before the generic rules for the results of Claude
 // Code's tools and Anthropic's text editor tool.
 var anthropicRules = []OutputRule{
+	clineNoToolRule,
 	{
 		Name: "edit-rejected", ErrorType: "EDIT_REJECTED",
 		Doc: "the editor refused the edit: `String to replace not found in file`, `matches of the string to replace, but replace_all is false`, `No changes to make`, `No match found for replacement`",

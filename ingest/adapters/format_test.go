@@ -51,6 +51,8 @@ var sampleDocs = []struct {
 	{"openai-messages/adk-session.json", 0, OpenAIMessages},
 	{"openai-messages/adk-session-loop.json", 0, OpenAIMessages},
 	{"anthropic-messages/bedrock-converse.json", 0, AnthropicMessages},
+	{"anthropic-messages/cline-task.json", 0, AnthropicMessages},
+	{"anthropic-messages/cline-test-rerun-loop.json", 0, AnthropicMessages},
 	{"anthropic-messages/bedrock-converse-loop.json", 0, AnthropicMessages},
 	{"autogen/magentic-one-cookie-loop.ndjson", 1, AutoGen},
 	{"autogen/magentic-one-cookie-loop.ndjson", 8, AutoGen},

@@ -111,6 +111,9 @@ func firstConversation(d *Doc) (json.RawMessage, error) {
 		if json.Unmarshal(d.arr[0], &obj) != nil {
 			return nil, errors.New("a list whose first element is neither a message nor an object")
 		}
+		if clineUIMessage(obj) {
+			return nil, errors.New(`Cline's UI messages (ui_messages.json: "type" say or ask): what the extension showed, not a conversation (the task's run is read from api_conversation_history.json beside it)`)
+		}
 		msgs, err := conversationOf(obj)
 		if err != nil {
 			return nil, fmt.Errorf("a list whose first element has %v", err)

@@ -217,6 +217,8 @@ func ruleCases(t testing.TB) []ruleCase {
 			"Error: No match found for replacement. Please check your text and try again.", true), 1, "error EDIT_REJECTED"},
 		{"edit-rejected", an, antDoc(t, "Read", map[string]any{"file_path": "/app/docs/editing.md"},
 			"     1→If the old text is wrong, Claude Code answers\n     2→String to replace not found in file.", false), 1, "ok"},
+		{"cline-no-tool", an, antDoc(t, "execute_command", map[string]any{"command": "npm test"}, "[ERROR] You did not use a tool in your previous response! Please retry with a tool use.", false), 1, "error FORMAT_ERROR"},
+		{"cline-no-tool", an, antDoc(t, "read_file", map[string]any{"path": "NOTES.md"}, "Known issue: [ERROR] You did not use a tool in your previous response! appears when the model answers in prose.", false), 1, "ok"},
 		{"tool-use-error", an, antDoc(t, "Read", map[string]any{"file_path": "/app/nope.py"}, "<tool_use_error>File does not exist.</tool_use_error>", true), 1, "error USAGE_ERROR"},
 		{"tool-use-error", an, antDoc(t, "Grep", map[string]any{"pattern": "tool_use_error"}, "src/render.ts:12:  const tag = '<tool_use_error>';", false), 1, "ok"},
 		{"user-rejected", an, antDoc(t, "Bash", map[string]any{"command": "rm -rf build"},

@@ -1,0 +1,170 @@
+package adapters
+
+import (
+	"encoding/json"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// Cline (the VS Code agent) keeps a task's conversation with the model in
+// api_conversation_history.json: Anthropic messages whose assistant turns
+// hold tool_use blocks, but whose answers are not tool_result blocks: the
+// next user message holds a text block per call, opening with a header,
+// "[read_file for 'src/app.ts'] Result:" or "[attempt_completion]
+// Result:", and the tool's answer after it ("Command failed with exit
+// code 1.\nOutput:\n...", "The tool execution failed with the following
+// error:\n<error>...</error>"). A turn without a call is answered with
+// "[ERROR] You did not use a tool in your previous response! Please retry
+// with a tool use." Messages carry "ts" (milliseconds since the epoch),
+// and assistant turns "metrics" ({"tokens": {"prompt", "completion",
+// "cached"}}) and "modelInfo" ({"modelId"}). anthropic-messages reads a
+// header block as the answer of the call it names among those its
+// assistant turn left unanswered (the first so named, else the first).
+
+// pendingCall is a call of the last assistant turn not yet answered.
+type pendingCall struct {
+	id, name string
+}
+
+// clineResult splits a text block that opens with Cline's result header
+// into the tool it names and the answer after it.
+func clineResult(text string) (tool, body string, ok bool) {
+	if !strings.HasPrefix(text, "[") {
+		return "", "", false
+	}
+	m := reClineTool.FindStringSubmatch(text)
+	if m == nil {
+		return "", "", false
+	}
+	tool, rest := m[1], text[len(m[0]):]
+	switch {
+	case strings.HasPrefix(rest, "] Result:"):
+		body = rest[len("] Result:"):]
+	case strings.HasPrefix(rest, " for '"):
+		// The argument (a command, a path) may hold new lines: the header
+		// ends at the first "'] Result:".
+		end := strings.Index(rest, "'] Result:")
+		if end < 0 {
+			return "", "", false
+		}
+		body = rest[end+len("'] Result:"):]
+	default:
+		return "", "", false
+	}
+	return tool, strings.TrimLeft(body, " \r\n"), true
+}
+
+var reClineTool = regexp.MustCompile(`^\[([a-z][a-z0-9_]*)`)
+
+// answer picks the pending call a header naming tool answers and removes
+// it: the first pending call of that name (or whose name ends in it, as
+// use_subagents is reported as [subagents]), else the first pending one.
+func (b *antChat) answer(tool string) (pendingCall, bool) {
+	if len(b.pending) == 0 {
+		return pendingCall{}, false
+	}
+	k := 0
+	for i, p := range b.pending {
+		if p.name == tool || strings.HasSuffix(p.name, "_"+tool) {
+			k = i
+			break
+		}
+	}
+	p := b.pending[k]
+	b.pending = append(b.pending[:k], b.pending[k+1:]...)
+	return p, true
+}
+
+// answered removes the call a tool_result block answers from the pending.
+func (b *antChat) answered(id string) {
+	for i, p := range b.pending {
+		if p.id == id {
+			b.pending = append(b.pending[:i], b.pending[i+1:]...)
+			return
+		}
+	}
+}
+
+// clineReply is the reply a header block makes: the answer, its exit code
+// when Cline states one ("Command failed with exit code 1.", "Command
+// executed successfully (exit code 0)."), ERROR when the tool execution
+// failed.
+func clineReply(call pendingCall, body string, pos int, ts *schema.Timestamp) chatMessage {
+	m := chatMessage{Role: "tool", ToolCallID: call.id, Content: jsonString(body), pos: pos, ts: ts}
+	if e := reClineExit.FindStringSubmatch(body); e != nil {
+		if n, err := strconv.Atoi(e[1] + e[2]); err == nil {
+			m.exit = &n
+		}
+	}
+	if strings.HasPrefix(body, "The tool execution failed with the following error:") {
+		m.errType = "ERROR"
+	}
+	return m
+}
+
+var reClineExit = regexp.MustCompile(`^Command (?:failed with exit code (-?\d+)|executed successfully \(exit code (0)\))`)
+
+// clineMeta is what Cline adds to a message: its time, and an assistant
+// turn's token counts and model.
+type clineMeta struct {
+	TS      json.RawMessage `json:"ts"`
+	Metrics *struct {
+		Tokens *struct {
+			Prompt     looseCount `json:"prompt"`
+			Completion looseCount `json:"completion"`
+			Cached     looseCount `json:"cached"`
+		} `json:"tokens"`
+	} `json:"metrics"`
+	ModelInfo *struct {
+		ModelID looseString `json:"modelId"`
+	} `json:"modelInfo"`
+}
+
+// timestamp is the message's "ts" in milliseconds since the epoch; nil
+// when it has none or it is not a number of a plausible size.
+func (c *clineMeta) timestamp() *schema.Timestamp {
+	f, err := strconv.ParseFloat(string(c.TS), 64)
+	if err != nil || math.IsNaN(f) || f < 1e11 || f > 1e14 {
+		return nil
+	}
+	return &schema.Timestamp{UnixMilli: int64(f)}
+}
+
+// usage is an assistant turn's tokens (the cached ones in the prompt) and
+// model; nil when Cline logged none.
+func (c *clineMeta) usage() *schema.Usage {
+	if c.Metrics == nil || c.Metrics.Tokens == nil {
+		return nil
+	}
+	t := c.Metrics.Tokens
+	u := &schema.Usage{PromptTokens: int64(t.Prompt) + int64(t.Cached), CompletionTokens: int64(t.Completion)}
+	if c.ModelInfo != nil {
+		u.Model = string(c.ModelInfo.ModelID)
+	}
+	return u
+}
+
+// clineNoToolRule reads Cline's answer to a turn without a call.
+var clineNoToolRule = OutputRule{
+	Name: "cline-no-tool", ErrorType: "FORMAT_ERROR", ViewsToo: true,
+	Doc: "Cline answered a turn without a tool call: the reply begins `[ERROR] You did not use a tool in your previous response!`",
+	match: func(o *output) (string, bool) {
+		return "", strings.HasPrefix(o.first, "[ERROR] You did not use a tool in your previous response!")
+	},
+}
+
+// clineUIMessage reports whether obj is a record of Cline's
+// ui_messages.json, what the extension showed ({"ts", "type": "say" |
+// "ask", "say": ..., "text"}): the same task's calls are in its
+// api_conversation_history.json, read as the run.
+func clineUIMessage(obj map[string]json.RawMessage) bool {
+	t := scalar(obj["type"])
+	_, say := obj["say"]
+	_, ask := obj["ask"]
+	_, ts := obj["ts"]
+	return ts && (t == "say" && say || t == "ask" && ask)
+}

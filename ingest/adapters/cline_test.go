@@ -1,0 +1,93 @@
+package adapters
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Cline's conversation: a text block opening "[TOOL for 'ARG'] Result:" is
+// the answer of the call it names, its exit code read from Cline's words;
+// a failed tool execution is an error; attempt_completion ends the task;
+// metrics and ts give the tokens and the time.
+func TestClineResults(t *testing.T) {
+	c, run := convertOne(t, AnthropicMessages, readSample(t, "anthropic-messages/cline-task.json"))
+	if got := fmt.Sprint(c.numbers(run)); got != "[2 3 8 11 14 17]" {
+		t.Fatalf("steps %s, want [2 3 8 11 14 17]", got)
+	}
+	want := map[int64]string{2: "read_file ok", 3: "read_file ok", 8: "replace_in_file error ERROR", 11: "replace_in_file ok", 14: "execute_command ok", 17: "attempt_completion ok"}
+	for n, w := range want {
+		if s := c.step(t, run, n); tool(s)+" "+result(s) != w {
+			t.Errorf("step %d: %s %s, want %s", n, tool(s), result(s), w)
+		}
+	}
+	if s := c.step(t, run, 3); !strings.HasPrefix(data(t, s), "1 | import { total }") {
+		t.Errorf("step 3: %q, want the second file's content, not the first's", data(t, s))
+	}
+	if s := c.step(t, run, 8); !strings.Contains(data(t, s), "does not match anything") {
+		t.Errorf("step 8: %q, want the tool's error", data(t, s))
+	}
+	if s := c.step(t, run, 17); s.State != "STOP" {
+		t.Errorf("step 17: %s, want attempt_completion to end the task", s.State)
+	}
+	if s := c.step(t, run, 2); s.Usage == nil || s.Usage.PromptTokens != 8100 || s.Usage.Model != "claude-sonnet-4-5" || s.TS == nil {
+		t.Errorf("step 2: usage %+v ts %v, want metrics' tokens, modelInfo's model and ts", s.Usage, s.TS)
+	}
+
+	c, run = convertOne(t, AnthropicMessages, readSample(t, "anthropic-messages/cline-test-rerun-loop.json"))
+	if s := c.step(t, run, 3); result(s) != "error EXIT_CODE" || !strings.Contains(data(t, s), "expected 81 to be 90") {
+		t.Errorf("step 3: %s %q, want Cline's failed command with its output", result(s), data(t, s))
+	}
+	if s := c.step(t, run, 22); result(s) != "error FORMAT_ERROR" {
+		t.Errorf("step 22: %s, want the turn without a tool answered by Cline's [ERROR] as a format error", result(s))
+	}
+}
+
+// A header answers the pending call it names, whatever the order of the
+// answers; a header with a new line in its argument still parses; a
+// header with no call pending is the user's words.
+func TestClineHeaderMatching(t *testing.T) {
+	raw := mustMarshal(t, []map[string]any{
+		{"role": "user", "content": "[read_file for 'a'] Result:\nnot an answer: nothing was called"},
+		{"role": "assistant", "content": []any{
+			map[string]any{"type": "tool_use", "id": "c1", "name": "execute_command", "input": map[string]any{"command": "echo 'a\nb'"}},
+			map[string]any{"type": "tool_use", "id": "c2", "name": "read_file", "input": map[string]any{"path": "x"}}}},
+		{"role": "user", "content": []any{
+			map[string]any{"type": "text", "text": "[read_file for 'x'] Result:\nhello"},
+			map[string]any{"type": "text", "text": "[execute_command for 'echo 'a\nb''] Result:\nCommand executed successfully (exit code 0).\nOutput:\na\nb"}}},
+	})
+	c, run := convertOne(t, AnthropicMessages, raw)
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 2]" {
+		t.Fatalf("steps %s, want [1 2]", got)
+	}
+	if s := c.step(t, run, 1); result(s) != "ok" || !strings.HasSuffix(data(t, s), "a\nb") {
+		t.Errorf("execute_command: %s %q, want its own answer", result(s), data(t, s))
+	}
+	if s := c.step(t, run, 2); data(t, s) != "hello" {
+		t.Errorf("read_file: %q, want its own answer", data(t, s))
+	}
+	for _, h := range []string{"[read_file for 'x'] Result:", "[attempt_completion] Result:\n"} {
+		if _, _, ok := clineResult(h); !ok {
+			t.Errorf("%q: not read as a result header", h)
+		}
+	}
+	for _, h := range []string{"[TASK RESUMPTION] This task was interrupted", "[ERROR] You did not use a tool", "[read_file for 'x' Result:"} {
+		if _, _, ok := clineResult(h); ok {
+			t.Errorf("%q: read as a result header", h)
+		}
+	}
+}
+
+// Cline's ui_messages.json, beside the conversation, is refused saying
+// what it is and where the run is, by both chat formats.
+func TestClineUIMessagesRefused(t *testing.T) {
+	d, err := ParseDoc("ui_messages.json", 1, true, []byte(`[{"ts": 1770577372307, "type": "say", "say": "task", "text": "fix it"}, {"ts": 1770577389904, "type": "ask", "ask": "command", "text": "npm test"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []*Format{OpenAIMessages, AnthropicMessages} {
+		if err := f.Recognize(d); err == nil || !strings.Contains(err.Error(), "api_conversation_history.json") {
+			t.Errorf("%s: %v, want ui_messages.json refused, naming the file that holds the run", f.Name, err)
+		}
+	}
+}
