@@ -61,6 +61,9 @@ var adaptBenchFormats = []struct {
 	{"smolagents", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("smolagents", "code-agent-error-loop.json", "tool-calling-agent.json")
 	})},
+	{"trae-agent", sync.OnceValues(func() (*adaptCorpus, error) {
+		return filesBenchCorpus("trae-agent", "edit-rejected-loop.json", "healthy-fix.json")
+	})},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
 	{"langfuse", sync.OnceValues(func() (*adaptCorpus, error) { return sampleBenchCorpus("langfuse", "loop.ndjson") })},
 	{"langsmith", sync.OnceValues(func() (*adaptCorpus, error) {

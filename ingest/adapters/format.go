@@ -66,6 +66,7 @@ var Registry = []*Format{
 	Codex,
 	RovoDev,
 	SmolAgents,
+	TraeAgent,
 }
 
 // Lookup returns the format with the given name, or nil.

@@ -64,6 +64,8 @@ var sampleDocs = []struct {
 	{"rovo-dev/npm-install-storm", 0, RovoDev},
 	{"smolagents/code-agent-error-loop.json", 0, SmolAgents},
 	{"smolagents/tool-calling-agent.json", 0, SmolAgents},
+	{"trae-agent/edit-rejected-loop.json", 0, TraeAgent},
+	{"trae-agent/healthy-fix.json", 0, TraeAgent},
 }
 
 func sampleDoc(t testing.TB, rel string, line int) *Doc {
@@ -226,7 +228,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents,trae-agent" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

@@ -128,6 +128,12 @@ func FuzzRovoDev(f *testing.F) {
 	)
 }
 
+func FuzzTraeAgent(f *testing.F) {
+	fuzzFormat(f, TraeAgent,
+		[]byte(`{"llm_interactions": [], "agent_steps": [{"step_number": 1, "state": "error", "error": "429"}, {"step_number": 2, "llm_response": {"tool_calls": [{"name": "sequentialthinking", "arguments": "x"}], "usage": {"input_tokens": -3}}, "tool_calls": [{"call_id": "a"}, {}], "tool_results": [{"success": false}, {"call_id": "a", "result": 3}]}]}`),
+	)
+}
+
 func FuzzSmolAgents(f *testing.F) {
 	fuzzFormat(f, SmolAgents,
 		[]byte(`[{"task": "x"}, {"step_number": 1, "tool_calls": [{"function": {"name": "final_answer", "arguments": "\"a\""}}, {}], "is_final_answer": true, "error": {"type": ""}, "timing": {"start_time": 1e300}}]`),

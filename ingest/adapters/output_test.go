@@ -23,6 +23,17 @@ var formatRules = map[string][]OutputRule{
 	"codex":              nil,
 	"rovo-dev":           rovoRules,
 	"smolagents":         smolRules,
+	"trae-agent":         traeRules,
+}
+
+// traeDoc is a Trae Agent trajectory of one step calling tool with args and
+// getting result (success as given); the call is step 0.
+func traeDoc(t testing.TB, tool string, args map[string]any, result string, success bool) []byte {
+	return mustMarshal(t, map[string]any{"llm_interactions": []any{}, "agent_steps": []any{map[string]any{
+		"step_number": 1, "state": "calling_tool",
+		"tool_calls":   []any{map[string]any{"call_id": "c1", "name": tool, "arguments": args}},
+		"tool_results": []any{map[string]any{"call_id": "c1", "success": success, "result": result}},
+	}}})
 }
 
 // chatDoc is an OpenAI conversation whose assistant calls tool with args
@@ -186,6 +197,10 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"autogen-script-exit", ag, agTeamDoc(t, "Did it work?", "The script ran, then exited with an error last time; this time it printed 4."), 1, "ok"},
 		{"autogen-exitcode", ag, agTeamDoc(t, "```python\nprint(total(rows))\n```", "exitcode: 1 (execution failed)\nCode output: NameError: name 'rows' is not defined"), 1, "error EXIT_CODE"},
 		{"autogen-exitcode", ag, agTeamDoc(t, "```python\nprint(2 + 2)\n```", "exitcode: 0 (execution succeeded)\nCode output: 4"), 1, "ok"},
+
+		// Trae Agent's rule: its edit tool refusing the edit.
+		{"trae-edit-rejected", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "str_replace", "path": "/repo/a.py", "old_str": "x = 1", "new_str": "x = 2"}, "No replacement was performed, old_str `x = 1` did not appear verbatim in /repo/a.py.", false), 0, "error EDIT_REJECTED"},
+		{"trae-edit-rejected", TraeAgent, traeDoc(t, "bash", map[string]any{"command": "grep -n 'No replacement' tools/edit_tool.py"}, "88:            raise ToolError(\"No replacement was performed\")", true), 0, "ok"},
 
 		// SWE-agent's rules.
 		{"edit-rejected", swe, sweDoc(t, "edit 4:4\n    return x[1:\nend_of_edit", "Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit commmand.\n\nERRORS:\n- E999 SyntaxError: '[' was never closed"), 0, "error EDIT_REJECTED"},

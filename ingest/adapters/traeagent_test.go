@@ -1,0 +1,65 @@
+package adapters
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Trae Agent's trajectory: each agent step's calls are steps, answered by
+// the results with their call ids; success false is a failure, refined by
+// the rules (the edit refused); sequentialthinking is a thought; task_done
+// ends the run; a step that failed before any call is a failed "model".
+func TestTraeAgentTrajectories(t *testing.T) {
+	c, run := convertOne(t, TraeAgent, readSample(t, "trae-agent/healthy-fix.json"))
+	if got := fmt.Sprint(c.numbers(run)); got != "[0 1 2 3 4 5 6 7]" {
+		t.Fatalf("steps %s, want [0 1 2 3 4 5 6 7]: the first step's two calls keep a number each", got)
+	}
+	want := map[int64]string{0: "str_replace_based_edit_tool ok", 1: "bash error ERROR", 3: "str_replace_based_edit_tool ok", 6: "bash ok", 7: "task_done ok"}
+	for n, w := range want {
+		if s := c.step(t, run, n); tool(s)+" "+result(s) != w {
+			t.Errorf("step %d: %s %s, want %s", n, tool(s), result(s), w)
+		}
+	}
+	if s := c.step(t, run, 1); !strings.Contains(data(t, s), "AssertionError") || s.Usage != nil {
+		t.Errorf("step 1: %q usage %+v, want its own result and no second count of the step's usage", data(t, s), s.Usage)
+	}
+	if s := c.step(t, run, 0); s.Usage == nil || s.Usage.PromptTokens != 3120 || s.Usage.Model != "claude-sonnet-4-20250514" || s.TS == nil || !strings.HasPrefix(reason(s), "I'll look") {
+		t.Errorf("step 0: usage %+v ts %v reason %q, want the response's usage, model, words and the step's time", s.Usage, s.TS, reason(s))
+	}
+	if s := c.step(t, run, 2); s.State != "PLAN" || s.ToolCall != nil || !strings.Contains(reason(s), "csv.reader") {
+		t.Errorf("step 2: %s %v %q, want sequentialthinking as a thought", s.State, s.ToolCall, reason(s))
+	}
+	if s := c.step(t, run, 7); s.State != "STOP" {
+		t.Errorf("step 7: %s, want task_done to end the run", s.State)
+	}
+
+	c, run = convertOne(t, TraeAgent, readSample(t, "trae-agent/edit-rejected-loop.json"))
+	if s := c.step(t, run, 3); result(s) != "error EDIT_REJECTED" || !strings.HasPrefix(data(t, s), "No replacement was performed") {
+		t.Errorf("step 3: %s %q, want the refused edit", result(s), data(t, s))
+	}
+	if s := c.step(t, run, 6); tool(s)+" "+result(s) != "model error ERROR" || !strings.Contains(data(t, s), "overloaded") {
+		t.Errorf("step 6: %s %s %q, want the failed model call", tool(s), result(s), data(t, s))
+	}
+}
+
+// Only Trae Agent's trajectories are recognised: an object with both
+// agent_steps and llm_interactions, the steps numbered.
+func TestTraeAgentRecognize(t *testing.T) {
+	for doc, want := range map[string]bool{
+		`{"agent_steps": [], "llm_interactions": []}`:                               true,
+		`{"agent_steps": [{"step_number": 1}], "llm_interactions": []}`:             true,
+		`{"agent_steps": [{"step_number": 1}]}`:                                     false,
+		`{"agent_steps": [{"name": "planner"}], "llm_interactions": []}`:            false,
+		`[{"agent_steps": [{"step_number": 1}], "llm_interactions": []}]`:           false,
+		`{"messages": [{"role": "user", "content": "hi"}], "llm_interactions": []}`: false,
+	} {
+		d, err := ParseDoc("t.json", 1, true, []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := TraeAgent.Recognize(d) == nil; got != want {
+			t.Errorf("%s: recognised %v, want %v", doc, got, want)
+		}
+	}
+}
