@@ -74,3 +74,47 @@ func TestModelCallDir(t *testing.T) {
 		}
 	}
 }
+
+// Cline's task folder: a walk and a listing read api_conversation_history.json
+// and pass ui_messages.json and task_metadata.json over, named with why;
+// without the conversation beside them, they are read.
+func TestSidecarsArePassedOver(t *testing.T) {
+	tree := map[string][]byte{
+		"tasks/1770577372307/api_conversation_history.json": []byte("x"),
+		"tasks/1770577372307/ui_messages.json":              []byte("x"),
+		"tasks/1770577372307/task_metadata.json":            []byte("x"),
+		"exports/ui_messages.json":                          []byte("x"),
+	}
+	want := []string{"exports/ui_messages.json", "tasks/1770577372307/api_conversation_history.json"}
+	root := filepath.ToSlash(writeTree(t, tree))
+	var skipped []string
+	names, errs := collect(expand(t, []string{root}, Filter{Skipped: func(name, why string) {
+		skipped = append(skipped, strings.TrimPrefix(filepath.ToSlash(name), root+"/")+": "+why)
+	}}))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if got := trimAll(names, root+"/"); !reflect.DeepEqual(got, want) {
+		t.Errorf("walk read %q, want %q", got, want)
+	}
+	if len(skipped) != 2 || !strings.Contains(skipped[0], "beside api_conversation_history.json") {
+		t.Errorf("walk skipped %q, want the two sidecars named with why", skipped)
+	}
+
+	f := newFakeS3(t)
+	f.bucket("b")
+	for k := range tree {
+		f.put("b", k, []byte("x"))
+	}
+	skipped = nil
+	names, errs = collect(expand(t, []string{f.url("b/")}, Filter{Skipped: func(name, why string) { skipped = append(skipped, name) }}))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if got := trimAll(names, "s3://b/"); !reflect.DeepEqual(got, want) {
+		t.Errorf("listing read %q, want %q", got, want)
+	}
+	if len(skipped) != 2 {
+		t.Errorf("listing skipped %q, want the two sidecars", skipped)
+	}
+}

@@ -160,6 +160,7 @@ func (e *expander) addURL(o *objectURL) bool {
 	}
 	found := false
 	modelCalls := map[string]bool{} // directories of model calls told to Skipped
+	runFiles := map[string]bool{}   // keys listed that hold a run beside sidecars
 	for token, first := "", true; first || token != ""; first = false {
 		objs, next, err := b.list(e.ctx, prefix, token, listPageSize)
 		if err != nil {
@@ -185,6 +186,13 @@ func (e *expander) addURL(o *objectURL) bool {
 					modelCalls[dir] = true
 					e.skip(o.objectName(prefix+dir), modelCallDirWhy)
 				}
+				continue
+			}
+			if isSidecarRun(rel) {
+				runFiles[rel] = true
+			}
+			if why := listedSidecar(rel, runFiles); why != "" {
+				e.skip(o.objectName(obj.key), why)
 				continue
 			}
 			if !isLogName(path.Base(rel)) {

@@ -322,6 +322,10 @@ func (e *expander) addPath(path string, info fs.FileInfo, root string, found boo
 		if d.IsDir() || !e.filter.keep(relSlash(root, p)) {
 			return nil
 		}
+		if why := walkSidecar(p); why != "" {
+			e.skip(p, why)
+			return nil
+		}
 		if !isLogName(d.Name()) {
 			why, read := notALog(p, d.Name())
 			if !read {
