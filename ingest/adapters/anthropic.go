@@ -411,6 +411,16 @@ func (b *antChat) assistant(m *antMessage, blocks []antBlock, pos int, ts *schem
 		}
 	}
 	words := b.text
+	if len(b.msgs[b.last].ToolCalls) == 0 {
+		if tool, args, before, ok := clineXMLCall(b.text); ok {
+			// Cline's call written in the text (cline.go): answered as
+			// its tool_use blocks are.
+			id := "cline-" + strconv.Itoa(pos)
+			b.msgs[b.last].ToolCalls = []chatToolCall{{ID: id, Function: chatFunction{Name: tool, Arguments: args}, pos: b.msgs[b.last].pos, ts: b.msgs[b.last].ts}}
+			b.pending = append(b.pending[:0], pendingCall{id: id, name: tool})
+			words = before
+		}
+	}
 	if strings.TrimSpace(words) == "" {
 		words = b.thought
 	}

@@ -168,3 +168,56 @@ func clineUIMessage(obj map[string]json.RawMessage) bool {
 	_, ts := obj["ts"]
 	return ts && (t == "say" && say || t == "ask" && ask)
 }
+
+// Before native tool calls, Cline (and the editors forked from it) had the
+// model write its one call of a turn in the text, as XML: a line
+// "<read_file>", a tag per parameter ("<path>src/app.ts</path>", a value
+// may span lines), and "</read_file>". The answer comes back as for a
+// tool_use block, a text block opening with the result header.
+
+// clineTools are the tools whose XML call is read from a turn's text: a
+// call of any other tag is the model's words.
+var clineTools = map[string]bool{
+	"execute_command": true, "read_file": true, "write_to_file": true, "replace_in_file": true,
+	"apply_diff": true, "insert_content": true, "search_and_replace": true, "search_files": true,
+	"list_files": true, "list_code_definition_names": true, "codebase_search": true,
+	"browser_action": true, "use_mcp_tool": true, "access_mcp_resource": true,
+	"ask_followup_question": true, "attempt_completion": true, "plan_mode_respond": true,
+	"new_task": true, "switch_mode": true, "fetch_instructions": true, "web_fetch": true,
+	"load_mcp_documentation": true, "condense": true, "new_rule": true, "report_bug": true,
+}
+
+var (
+	reClineOpen  = regexp.MustCompile(`(?m)^[ \t]*<([a-z_]+)>[ \t]*$`)
+	reClineParam = regexp.MustCompile(`(?s)<([a-z_]+)>\n?(.*?)\n?</([a-z_]+)>`)
+)
+
+// clineXMLCall finds the call a turn's text writes as Cline's XML: the
+// tool, its parameters as a JSON object, and the words before it; ok is
+// false when the text writes none (no line opening a known tool's tag, or
+// no closing tag after it).
+func clineXMLCall(text string) (tool string, args json.RawMessage, words string, ok bool) {
+	for _, m := range reClineOpen.FindAllStringSubmatchIndex(text, -1) {
+		name := text[m[2]:m[3]]
+		if !clineTools[name] {
+			continue
+		}
+		body := text[m[1]:]
+		end := strings.Index(body, "</"+name+">")
+		if end < 0 {
+			continue
+		}
+		params := map[string]string{}
+		for _, p := range reClineParam.FindAllStringSubmatch(body[:end], -1) {
+			if p[1] == p[3] {
+				params[p[1]] = p[2]
+			}
+		}
+		raw, err := json.Marshal(params)
+		if err != nil {
+			return "", nil, "", false
+		}
+		return name, raw, strings.TrimSpace(text[:m[0]]), true
+	}
+	return "", nil, "", false
+}

@@ -91,3 +91,36 @@ func TestClineUIMessagesRefused(t *testing.T) {
 		}
 	}
 }
+
+// Older Cline histories write the call in the turn's text as XML; it is
+// read as the turn's call, answered by the header block, its parameters
+// the arguments; XML of other tags, or a tag not closed, stays words.
+func TestClineXMLCalls(t *testing.T) {
+	turn := func(text string) map[string]any {
+		return map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": text}}}
+	}
+	answer := func(text string) map[string]any {
+		return map[string]any{"role": "user", "content": []any{
+			map[string]any{"type": "text", "text": text},
+			map[string]any{"type": "text", "text": "<environment_details>\n# Current Mode\nACT MODE\n</environment_details>"}}}
+	}
+	raw := mustMarshal(t, []map[string]any{
+		{"role": "user", "content": []any{map[string]any{"type": "text", "text": "<task>\nFind where totals are rounded.\n</task>"}}},
+		turn("<thinking>\nI should search the source.\n</thinking>\n\n<search_files>\n<path>src</path>\n<regex>round\\(total</regex>\n</search_files>"),
+		answer("[search_files for 'round\\(total'] Result:\nFound 0 results."),
+		turn("Here is an example of the format:\n<read_file>\n<path>x</path>\n"),
+		answer("Please go on."),
+		turn("<attempt_completion>\n<result>\nTotals are not rounded anywhere in src.\n</result>\n</attempt_completion>"),
+	})
+	c, run := convertOne(t, AnthropicMessages, raw)
+	s := c.step(t, run, 1)
+	if tool(s) != "search_files" || fmt.Sprint(args(t, s)) != `map[path:src regex:round\(total]` || result(s) != "ok empty" || !strings.Contains(reason(s), "search the source") {
+		t.Errorf("step 1: %s %v %s %q, want the XML call with its parameters, answered empty, the words before it the reason", tool(s), args(t, s), result(s), reason(s))
+	}
+	if s := c.step(t, run, 4); tool(s) != "message" {
+		t.Errorf("step 4: %s, want a tag left open to stay words (a message answered by the user)", tool(s))
+	}
+	if s := c.step(t, run, 7); tool(s) != "attempt_completion" || s.State != "STOP" || !strings.HasPrefix(fmt.Sprint(args(t, s)["result"]), "Totals are not rounded") {
+		t.Errorf("step 7: %s %s %v, want attempt_completion as STOP with its result", tool(s), s.State, args(t, s))
+	}
+}
