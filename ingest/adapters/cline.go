@@ -91,15 +91,23 @@ func (b *antChat) answered(id string) {
 
 // clineReply is the reply a header block makes: the answer, its exit code
 // when Cline states one ("Command failed with exit code 1.", "Command
-// executed successfully (exit code 0)."), ERROR when the tool execution
-// failed.
+// executed successfully (exit code 0).", the command's output after it),
+// ERROR when the tool execution failed.
 func clineReply(call pendingCall, body string, pos int, ts *schema.Timestamp) chatMessage {
-	m := chatMessage{Role: "tool", ToolCallID: call.id, Content: jsonString(body), pos: pos, ts: ts}
+	m := chatMessage{Role: "tool", ToolCallID: call.id, pos: pos, ts: ts}
 	if e := reClineExit.FindStringSubmatch(body); e != nil {
 		if n, err := strconv.Atoi(e[1] + e[2]); err == nil {
 			m.exit = &n
 		}
+		// The output is what the command printed, after Cline's line
+		// saying how it exited: the rules read it as every adapter's.
+		if _, out, found := strings.Cut(body, "\nOutput:\n"); found {
+			body = out
+		} else {
+			body = ""
+		}
 	}
+	m.Content = jsonString(body)
 	if strings.HasPrefix(body, "The tool execution failed with the following error:") {
 		m.errType = "ERROR"
 	}

@@ -27,6 +27,9 @@ func TestClineResults(t *testing.T) {
 	if s := c.step(t, run, 8); !strings.Contains(data(t, s), "does not match anything") {
 		t.Errorf("step 8: %q, want the tool's error", data(t, s))
 	}
+	if s := c.step(t, run, 14); strings.Contains(data(t, s), "Command executed") || !strings.Contains(data(t, s), "7 passed") {
+		t.Errorf("step 14: %q, want the command's output without Cline's line on how it exited", data(t, s))
+	}
 	if s := c.step(t, run, 17); s.State != "STOP" {
 		t.Errorf("step 17: %s, want attempt_completion to end the task", s.State)
 	}
