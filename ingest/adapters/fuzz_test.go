@@ -96,6 +96,7 @@ func FuzzOpenHands(f *testing.F) {
 func FuzzOpenAIMessages(f *testing.F) {
 	fuzzFormat(f, OpenAIMessages,
 		[]byte(`[{"role": "assistant", "tool_calls": [{"function": {"arguments": "\"\""}}, {"function": {}}]}, {"role": "tool"}]`),
+		[]byte(`{"info": {"id": 7}, "messages": [{"info": {"role": "assistant", "error": {"data": {}}, "tokens": {"input": -1, "cache": 3}, "time": {"created": 1e300}}, "parts": [{"type": "tool", "state": {"status": "completed", "metadata": {"exit": "x"}}}, {"type": "tool", "callID": 3}]}]}`),
 		[]byte(`{"events": [{"author": "a", "invocation_id": "i", "error_code": "X", "timestamp": 1e300}, {"author": "user", "invocationId": "i", "content": {"parts": [{"function_response": {"response": {"status": 3}}}]}}, {"author": "a", "invocationId": "i", "content": {"role": "model", "parts": [{"functionCall": {}}, {"text": "x"}]}, "usageMetadata": {"promptTokenCount": -5}}]}`),
 		[]byte(`[{"kind": "response", "parts": [{"part_kind": "tool-call", "args": "{"}, {"part_kind": "tool-call", "tool_call_id": 3}], "usage": {"input_tokens": -1}}, {"kind": "request", "parts": [{"part_kind": "retry-prompt", "content": [1, {"x": null}]}, {"part_kind": "tool-return", "content": null}]}]`),
 	)

@@ -151,10 +151,21 @@ func lcChatMessage(raw json.RawMessage) (chatMessage, bool) {
 // messages, LangChain's (which may be mixed with them), the Responses
 // API's items (responses.go), Gemini's Contents (gemini.go), the
 // Vercel AI SDK's typed parts (aisdk.go), Pydantic AI's model requests
-// and responses (pydanticai.go), or Google ADK's session events (adk.go). positioned says every message carries its
+// and responses (pydanticai.go), Google ADK's session events (adk.go), or
+// OpenCode's messages with their parts (opencode.go). positioned says every message carries its
 // position in the list (a Responses list, where the calls made together
 // are one message).
 func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, err error) {
+	if mayHoldOpenCodeMessages(raw) {
+		// Before Gemini's: OpenCode's messages hold "parts" and no
+		// "content" too.
+		var els []json.RawMessage
+		if json.Unmarshal(raw, &els) == nil {
+			if msgs, ok, err := openCodeMessages(els); ok || err != nil {
+				return msgs, true, err
+			}
+		}
+	}
 	if mayHoldADKEvents(raw) {
 		var els []json.RawMessage
 		if json.Unmarshal(raw, &els) == nil {

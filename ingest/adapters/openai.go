@@ -153,7 +153,7 @@ func conversationOf(obj map[string]json.RawMessage) (json.RawMessage, error) {
 // string "role", a LangChain message (langchain.go), or a Responses API
 // item (responses.go).
 func isMessage(raw json.RawMessage) bool {
-	return hasRole(raw) || isLangChainMessage(raw) || isResponsesItem(raw) || isPydanticAIMessage(raw) || isADKEvent(raw)
+	return hasRole(raw) || isLangChainMessage(raw) || isResponsesItem(raw) || isPydanticAIMessage(raw) || isADKEvent(raw) || isOpenCodeMessage(raw)
 }
 
 // ownID is a conversation's own id, if it logs one.
@@ -175,6 +175,15 @@ func ownID(obj map[string]json.RawMessage) string {
 			}
 		}
 		return id
+	}
+	// OpenCode's export keeps the session, and its id, under "info".
+	if raw, ok := obj["info"]; ok && len(raw) > 0 && raw[0] == '{' {
+		var info struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(raw, &info) == nil {
+			return scalar(info.ID)
+		}
 	}
 	return ""
 }

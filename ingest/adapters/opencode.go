@@ -1,0 +1,203 @@
+package adapters
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// OpenCode (the terminal coding agent) keeps a session's messages as
+// {"info": {...}, "parts": [...]}: `opencode export` writes {"info":
+// SESSION, "messages": [...]}, and its server answers a session's messages
+// as a bare list of them. A message's info holds its "role", "time"
+// ({"created"}, milliseconds), and for the assistant "modelID", "cost",
+// "tokens" ({"input", "output", "reasoning", "cache": {"read",
+// "write"}}) and an "error" when the model call failed. Its parts are
+// typed: "text", "reasoning", "tool" ({"callID", "tool", "state":
+// {"status": "completed" | "error" | "pending" | "running", "input",
+// "output", "error", "metadata", "time": {"start"}}}: a call and its
+// result in one part), "step-start", "step-finish", "file", "patch", ...
+// openai-messages reads them as the chat messages convertChat reads.
+
+// ocMessage is one message: the fields read.
+type ocMessage struct {
+	Info struct {
+		Role string `json:"role"`
+		Time struct {
+			Created float64 `json:"created"`
+		} `json:"time"`
+		ModelID string  `json:"modelID"`
+		Cost    float64 `json:"cost"`
+		Tokens  *struct {
+			Input     looseCount `json:"input"`
+			Output    looseCount `json:"output"`
+			Reasoning looseCount `json:"reasoning"`
+			Cache     struct {
+				Read  looseCount `json:"read"`
+				Write looseCount `json:"write"`
+			} `json:"cache"`
+		} `json:"tokens"`
+		Error *struct {
+			Name string `json:"name"`
+			Data struct {
+				Message string `json:"message"`
+			} `json:"data"`
+		} `json:"error"`
+	} `json:"info"`
+	Parts []ocPart `json:"parts"`
+}
+
+type ocPart struct {
+	Type   string `json:"type"`
+	Text   string `json:"text"`
+	CallID string `json:"callID"`
+	Tool   string `json:"tool"`
+	State  *struct {
+		Status   string          `json:"status"`
+		Input    json.RawMessage `json:"input"`
+		Output   string          `json:"output"`
+		Error    string          `json:"error"`
+		Metadata *struct {
+			Exit *int `json:"exit"`
+		} `json:"metadata"`
+		Time struct {
+			Start float64 `json:"start"`
+		} `json:"time"`
+	} `json:"state"`
+}
+
+// mayHoldOpenCodeMessages is a cheap first look at a list's bytes.
+func mayHoldOpenCodeMessages(raw []byte) bool {
+	return bytes.Contains(raw, []byte(`"info"`)) && bytes.Contains(raw, []byte(`"parts"`))
+}
+
+// isOpenCodeMessage reports whether raw is one of OpenCode's messages: an
+// object whose "info" has a string "role" and whose "parts" is a list.
+func isOpenCodeMessage(raw json.RawMessage) bool {
+	if !mayHoldOpenCodeMessages(raw) {
+		return false
+	}
+	var m struct {
+		Info struct {
+			Role *string `json:"role"`
+		} `json:"info"`
+		Parts json.RawMessage `json:"parts"`
+	}
+	return json.Unmarshal(raw, &m) == nil && m.Info.Role != nil && len(m.Parts) > 0 && m.Parts[0] == '['
+}
+
+// openCodeMessages turns OpenCode's messages into chat messages, each with
+// its position in the list; an assistant message of n tool parts takes n
+// positions from its own (the messages after it move on by n-1). ok is
+// false when no element is one of OpenCode's messages.
+func openCodeMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err error) {
+	pos := 0
+	for _, el := range els {
+		at := pos
+		pos++
+		if !isOpenCodeMessage(el) {
+			var m chatMessage
+			if err := json.Unmarshal(el, &m); err != nil {
+				return nil, false, err
+			}
+			m.pos = at
+			msgs = append(msgs, m)
+			continue
+		}
+		ok = true
+		var om ocMessage
+		if err := json.Unmarshal(el, &om); err != nil {
+			return nil, false, err
+		}
+		ts := ocTS(om.Info.Time.Created)
+		var words, thoughts []string
+		var calls []chatToolCall
+		var replies []chatMessage
+		for _, p := range om.Parts {
+			switch p.Type {
+			case "text":
+				if strings.TrimSpace(p.Text) != "" {
+					words = append(words, p.Text)
+				}
+			case "reasoning":
+				if strings.TrimSpace(p.Text) != "" {
+					thoughts = append(thoughts, p.Text)
+				}
+			case "tool":
+				if p.State == nil {
+					continue
+				}
+				args := p.State.Input
+				if !filled(args) {
+					args = json.RawMessage("{}")
+				}
+				cts := firstTS(ocTS(p.State.Time.Start), ts)
+				calls = append(calls, chatToolCall{ID: p.CallID, Function: chatFunction{Name: firstNonEmpty(p.Tool, "tool"), Arguments: args}, pos: at + len(calls), ts: cts})
+				switch p.State.Status {
+				case "completed":
+					r := chatMessage{Role: "tool", ToolCallID: p.CallID, Content: jsonString(p.State.Output), pos: at, ts: cts}
+					if md := p.State.Metadata; md != nil {
+						r.exit = md.Exit
+					}
+					replies = append(replies, r)
+				case "error":
+					replies = append(replies, chatMessage{Role: "tool", ToolCallID: p.CallID, Content: jsonString(p.State.Error), pos: at, ts: cts, errType: "ERROR"})
+				}
+			}
+		}
+		if om.Info.Role != "assistant" {
+			msgs = append(msgs, chatMessage{Role: firstNonEmpty(om.Info.Role, "user"), Content: jsonString(strings.Join(words, "\n\n")), pos: at, ts: ts})
+			continue
+		}
+		m := chatMessage{Role: "assistant", Content: jsonString(strings.Join(append(thoughts, words...), "\n\n")), ToolCalls: calls, pos: at, ts: ts, usage: om.usage()}
+		if e := om.Info.Error; e != nil && len(calls) == 0 {
+			// The model call failed (OpenCode's APIError, a provider's
+			// overload): a failed call of "model", so failures in a row
+			// read as such.
+			msg := strings.TrimSpace(e.Name + ": " + e.Data.Message)
+			m.ToolCalls = []chatToolCall{{ID: "opencode-error", Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: at, ts: ts}}
+			replies = []chatMessage{{Role: "tool", ToolCallID: "opencode-error", Content: jsonString(msg), pos: at, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})}}
+		}
+		msgs = append(msgs, m)
+		msgs = append(msgs, replies...)
+		if len(m.ToolCalls) > 1 {
+			pos += len(m.ToolCalls) - 1
+		}
+	}
+	return msgs, ok, nil
+}
+
+// usage is an assistant message's tokens (cached input counted in the
+// prompt, reasoning in the completion), model and cost.
+func (om *ocMessage) usage() *schema.Usage {
+	t := om.Info.Tokens
+	if t == nil && om.Info.ModelID == "" && om.Info.Cost == 0 {
+		return nil
+	}
+	u := &schema.Usage{Model: om.Info.ModelID, CostUSD: max(om.Info.Cost, 0)}
+	if t != nil {
+		u.PromptTokens = int64(t.Input) + int64(t.Cache.Read) + int64(t.Cache.Write)
+		u.CompletionTokens = int64(t.Output) + int64(t.Reasoning)
+	}
+	return u
+}
+
+// ocTS reads a time in milliseconds since the epoch; nil when absent or
+// implausible.
+func ocTS(ms float64) *schema.Timestamp {
+	if ms < 1e11 || ms > 1e14 {
+		return nil
+	}
+	return &schema.Timestamp{UnixMilli: int64(ms)}
+}
+
+func firstTS(ts ...*schema.Timestamp) *schema.Timestamp {
+	for _, t := range ts {
+		if t != nil {
+			return t
+		}
+	}
+	return nil
+}
