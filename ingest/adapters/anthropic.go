@@ -132,6 +132,8 @@ func blockDialect(content json.RawMessage) dialect {
 			return dialectNone
 		case t == "image_url" || t == "input_audio" || t == "refusal" || t == "file":
 			return dialectOpenAI
+		case t == "toolRequest" || t == "toolResponse":
+			return dialectOpenAI // Goose's parts, read by openai-messages (goose.go)
 		case isCallBlock(t) || isResultBlock(t) || t == "thinking" || t == "redacted_thinking" ||
 			t == "image" || t == "document" || t == "search_result":
 			return dialectAnthropic

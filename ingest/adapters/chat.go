@@ -294,6 +294,11 @@ func (r *run) chatCall(s *schema.Step, tool string, args json.RawMessage, msgs [
 // chatToolKind says whether a call searches (its tool's name, or the
 // program a shell tool's command runs) and whether it shows file content.
 func chatToolKind(tool string, args json.RawMessage) (search, view bool) {
+	if i := strings.LastIndex(tool, "__"); i >= 0 {
+		// An extension's or MCP server's tool, named "server__tool"
+		// (Goose's developer__shell): the tool decides.
+		tool = tool[i+2:]
+	}
 	if tool == "bash" || tool == "shell" || tool == "execute_bash" || tool == "run" {
 		var a struct {
 			Command string `json:"command"`

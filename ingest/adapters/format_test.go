@@ -52,6 +52,8 @@ var sampleDocs = []struct {
 	{"openai-messages/adk-session-loop.json", 0, OpenAIMessages},
 	{"openai-messages/opencode-session.json", 0, OpenAIMessages},
 	{"openai-messages/opencode-export-loop.json", 0, OpenAIMessages},
+	{"openai-messages/goose-session.json", 0, OpenAIMessages},
+	{"openai-messages/goose-build-loop.json", 0, OpenAIMessages},
 	{"anthropic-messages/bedrock-converse.json", 0, AnthropicMessages},
 	{"anthropic-messages/cline-task.json", 0, AnthropicMessages},
 	{"anthropic-messages/cline-test-rerun-loop.json", 0, AnthropicMessages},

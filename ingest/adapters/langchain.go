@@ -152,7 +152,8 @@ func lcChatMessage(raw json.RawMessage) (chatMessage, bool) {
 // API's items (responses.go), Gemini's Contents (gemini.go), the
 // Vercel AI SDK's typed parts (aisdk.go), Pydantic AI's model requests
 // and responses (pydanticai.go), Google ADK's session events (adk.go), or
-// OpenCode's messages with their parts (opencode.go). positioned says every message carries its
+// OpenCode's messages with their parts (opencode.go), or Goose's
+// toolRequest and toolResponse parts (goose.go). positioned says every message carries its
 // position in the list (a Responses list, where the calls made together
 // are one message).
 func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, err error) {
@@ -188,6 +189,14 @@ func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, e
 		if json.Unmarshal(raw, &els) == nil && isGeminiContents(els) {
 			msgs, err := geminiMessages(els)
 			return msgs, true, err
+		}
+	}
+	if mayHoldGooseParts(raw) {
+		var els []json.RawMessage
+		if json.Unmarshal(raw, &els) == nil {
+			if msgs, ok, err := gooseMessages(els); err == nil && ok {
+				return msgs, true, nil
+			}
 		}
 	}
 	if mayHoldAISDKParts(raw) {
