@@ -104,11 +104,11 @@ func TestExplainSkipsOtherRuns(t *testing.T) {
 	if code != exitFailure {
 		t.Fatalf("exit %d, want 3", code)
 	}
-	// The fixtures hold 10233 lines, none of run absent-run: 510 step lines,
-	// the lines of the trajectories, whose 474 steps are skipped once
+	// The fixtures hold 10652 lines, none of run absent-run: 510 step lines,
+	// the lines of the trajectories, whose 487 steps are skipped once
 	// converted, and the lines of the traces, whose 61 steps are skipped
 	// once assembled.
-	if !strings.Contains(stderr, "(10233 lines read, 1045 of other runs skipped)") {
+	if !strings.Contains(stderr, "(10652 lines read, 1058 of other runs skipped)") {
 		t.Errorf("stderr %q", stderr)
 	}
 }

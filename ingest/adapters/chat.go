@@ -3,6 +3,7 @@ package adapters
 import (
 	"cmp"
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/runawayhq/runaway/schema"
@@ -29,6 +30,17 @@ type chatMessage struct {
 		BlockType string `json:"block_type"`
 		Text      string `json:"text"`
 	} `json:"blocks"`
+	// What tau2-bench's messages carry besides (read by fromKwargs): a
+	// tool message's call id in "id" and its failure in "error", who asked
+	// for the call ("requestor": the simulated user has tools of its own),
+	// a message's "usage", "cost" and "timestamp". Raw, so that a dialect
+	// whose "id" or "timestamp" is of another type still decodes.
+	ExtraID        json.RawMessage `json:"id"`
+	ExtraError     json.RawMessage `json:"error"`
+	ExtraRequestor json.RawMessage `json:"requestor"`
+	ExtraUsage     json.RawMessage `json:"usage"`
+	ExtraCost      json.RawMessage `json:"cost"`
+	ExtraTimestamp json.RawMessage `json:"timestamp"`
 
 	// What a format that is converted into this shape (Anthropic's content
 	// blocks, anthropic.go) knows besides; OpenAI's messages leave them zero.
@@ -42,6 +54,10 @@ type chatMessage struct {
 type chatToolCall struct {
 	ID       string       `json:"id"`
 	Function chatFunction `json:"function"`
+	// A call written flat, {"id", "name", "arguments"} (tau2-bench), is
+	// read by fromKwargs.
+	FlatName string          `json:"name"`
+	FlatArgs json.RawMessage `json:"arguments"`
 
 	pos int               // the call's own position (chatStyle.positioned)
 	ts  *schema.Timestamp // when the call was written, if not with its message
@@ -196,8 +212,10 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 			case i+1 < len(msgs) && msgs[i+1].Role == "user":
 				// Talking to the user is an action whose result is the
 				// user's answer: the same question asked again and
-				// answered alike is a loop like any other.
-				reply := text(msgs[i+1].Content)
+				// answered alike is a loop like any other. The answer is
+				// the user's whole turn: a simulated user that runs tools
+				// of its own (tau2-bench) answers in several messages.
+				reply := userTurn(msgs, i+1)
 				r.setMessage(s, content, reply, r.replyError(reply, st.rules))
 				if m.Name != "" {
 					setCall(s, MessageTool, map[string]string{"from": m.Name, "text": content})
@@ -364,6 +382,12 @@ func (m *chatMessage) fromKwargs() {
 		m.ToolCallID = cmp.Or(m.ToolCallID, k.ToolCallID)
 		m.Name = cmp.Or(m.Name, k.Name)
 	}
+	for k := range m.ToolCalls {
+		if tc := &m.ToolCalls[k]; tc.Function.Name == "" && tc.FlatName != "" {
+			tc.Function = chatFunction{Name: tc.FlatName, Arguments: tc.FlatArgs}
+		}
+	}
+	m.fromTau2()
 	if len(m.Blocks) > 0 && strings.TrimSpace(text(m.Content)) == "" {
 		var words []string
 		for _, b := range m.Blocks {
@@ -375,4 +399,49 @@ func (m *chatMessage) fromKwargs() {
 			m.Content = jsonString(strings.Join(words, "\n"))
 		}
 	}
+}
+
+// fromTau2 completes a message from what tau2-bench writes besides: a tool
+// message answers the call its "id" names and failed when its "error" is
+// true; a tool the simulated user called ("requestor": "user") is the
+// user's side of the conversation, not an answer to the agent; "usage"
+// ({"prompt_tokens", "completion_tokens"}) and "cost" are the step's, and
+// "timestamp" (ISO 8601, local time without a zone: read as UTC) its time.
+func (m *chatMessage) fromTau2() {
+	if m.Role == "tool" {
+		if m.ToolCallID == "" {
+			m.ToolCallID = scalar(m.ExtraID)
+		}
+		if string(m.ExtraError) == "true" && m.errType == "" {
+			m.errType = "ERROR"
+		}
+		if scalar(m.ExtraRequestor) == "user" {
+			m.Role = "user"
+		}
+	}
+	if m.ts == nil && len(m.ExtraTimestamp) > 0 && m.ExtraTimestamp[0] == '"' {
+		m.ts = ohTS(scalar(m.ExtraTimestamp))
+	}
+	if m.usage == nil && m.Role == "assistant" && len(m.ExtraUsage) > 0 && m.ExtraUsage[0] == '{' {
+		var u struct {
+			Prompt     looseCount `json:"prompt_tokens"`
+			Completion looseCount `json:"completion_tokens"`
+		}
+		if json.Unmarshal(m.ExtraUsage, &u) == nil && (u.Prompt > 0 || u.Completion > 0) {
+			m.usage = &schema.Usage{PromptTokens: int64(u.Prompt), CompletionTokens: int64(u.Completion)}
+			if f, err := strconv.ParseFloat(string(m.ExtraCost), 64); err == nil && f > 0 && f < schema.MaxPlausibleCostUSD {
+				m.usage.CostUSD = f
+			}
+		}
+	}
+}
+
+// userTurn is the text of the user's messages from msgs[j] on, up to the
+// next message of another role, one per line.
+func userTurn(msgs []chatMessage, j int) string {
+	reply := text(msgs[j].Content)
+	for k := j + 1; k < len(msgs) && msgs[k].Role == "user"; k++ {
+		reply = joinLine(reply, text(msgs[k].Content))
+	}
+	return reply
 }

@@ -26,6 +26,7 @@ var sampleDocs = []struct {
 	{"openai-messages/orchestrator-loop.json", 0, OpenAIMessages},
 	{"openai-messages/magentic-history.json", 0, OpenAIMessages},
 	{"openai-messages/tau-bench-results.json", 0, OpenAIMessages},
+	{"openai-messages/tau2-results.json", 0, OpenAIMessages},
 	{"openai-messages/conversations.ndjson", 1, OpenAIMessages},
 	{"anthropic-messages/flight-search-loop.json", 0, AnthropicMessages},
 	{"anthropic-messages/conversations.ndjson", 1, AnthropicMessages},

@@ -99,7 +99,15 @@ func firstConversation(d *Doc) (json.RawMessage, error) {
 		if modelCallLog(d.obj) {
 			return nil, errors.New(`one model call's request and response ("messages" with "response" and "kwargs": OpenHands' llm_completions), not a run: its messages repeat the run's history up to that call, which the run's own log holds`)
 		}
-		return conversationOf(d.obj)
+		msgs, err := conversationOf(d.obj)
+		if err != nil {
+			if list, ok := conversationList(d.obj); ok {
+				var first map[string]json.RawMessage
+				json.Unmarshal(list[0], &first)
+				return conversationOf(first)
+			}
+		}
+		return msgs, err
 	case d.IsArray():
 		if len(d.arr) == 0 {
 			return nil, errors.New("an empty list")
@@ -365,30 +373,65 @@ func groupChat(msgs []chatMessage) {
 // the document holds a list of them, the conversation's object (nil for a
 // bare list of messages) and its messages.
 func eachConversation(d *Doc, one func(index int, many bool, obj map[string]json.RawMessage, msgs json.RawMessage) error) error {
+	els := d.arr
 	switch {
 	case d.IsObject():
 		msgs, err := conversationOf(d.obj)
-		if err != nil {
+		if err == nil {
+			return one(0, false, d.obj, msgs)
+		}
+		list, ok := conversationList(d.obj)
+		if !ok {
 			return err
 		}
-		return one(0, false, d.obj, msgs)
+		els = list
 	case d.IsArray() && len(d.arr) > 0 && isMessage(d.arr[0]):
 		return one(0, false, nil, d.arrayRaw())
-	case d.IsArray():
-		for i, el := range d.arr {
-			var obj map[string]json.RawMessage
-			if err := json.Unmarshal(el, &obj); err != nil {
-				return fmt.Errorf("element %d: %v", i, jsonError(err))
-			}
-			msgs, err := conversationOf(obj)
-			if err != nil {
-				return fmt.Errorf("element %d: %v", i, err)
-			}
-			if err := one(i, true, obj, msgs); err != nil {
-				return fmt.Errorf("element %d: %v", i, err)
-			}
-		}
-		return nil
+	case !d.IsArray():
+		return errors.New("not a conversation")
 	}
-	return errors.New("not a conversation")
+	// A list of conversations: a JSON array of them, or the list an
+	// object holds (conversationList).
+	for i, el := range els {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(el, &obj); err != nil {
+			return fmt.Errorf("element %d: %v", i, jsonError(err))
+		}
+		msgs, err := conversationOf(obj)
+		if err != nil {
+			return fmt.Errorf("element %d: %v", i, err)
+		}
+		if err := one(i, true, obj, msgs); err != nil {
+			return fmt.Errorf("element %d: %v", i, err)
+		}
+	}
+	return nil
+}
+
+// conversationListKeys hold, in an object, a list of conversations: the
+// "simulations" of a tau2-bench results file.
+var conversationListKeys = []string{"simulations"}
+
+// conversationList finds the list of conversations an object holds under
+// one of conversationListKeys: ok when its first element is an object with
+// a list of messages.
+func conversationList(obj map[string]json.RawMessage) ([]json.RawMessage, bool) {
+	for _, k := range conversationListKeys {
+		raw, found := obj[k]
+		if !found {
+			continue
+		}
+		var els []json.RawMessage
+		if json.Unmarshal(raw, &els) != nil || len(els) == 0 {
+			continue
+		}
+		var first map[string]json.RawMessage
+		if json.Unmarshal(els[0], &first) != nil {
+			continue
+		}
+		if _, err := conversationOf(first); err == nil {
+			return els, true
+		}
+	}
+	return nil, false
 }
