@@ -21,6 +21,13 @@ func (v *Run) sameAnswer(i, j int, simBits int) bool {
 	if !ri || v.Result[i] == v.Result[j] {
 		return true
 	}
+	if v.Flags[i]&flagError == 0 && v.Flags[j]&flagError == 0 && v.isMessage(i) && v.isMessage(j) {
+		// A turn of conversation said again word for word is answered
+		// alike whatever the reply says: the reply to the first did not
+		// change what the agent says (a customer restating a request to an
+		// agent that keeps asking them to rephrase it).
+		return true
+	}
 	if (v.Flags[i]^v.Flags[j])&(flagError|flagEmpty) != 0 {
 		return false // a failure and a success are never the same answer
 	}
@@ -50,3 +57,9 @@ func (v *Run) likeCall(i, j int, simBits int) bool {
 
 // simBits is the policy's similarity as a Hamming distance.
 func (p *Policy) simBits() int { return schema.SimilarityBits(p.ResultSimilarity) }
+
+// isMessage reports whether step i is a turn of conversation
+// (schema.ToolMessage), whose result is another's reply.
+func (v *Run) isMessage(i int) bool {
+	return v.Names.ToolName(v.Tool[i]) == schema.ToolMessage
+}

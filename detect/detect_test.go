@@ -593,3 +593,31 @@ func TestTalkingBetweenFailuresIsNoProgress(t *testing.T) {
 		t.Errorf("a booking failing differently each time: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
 	}
 }
+
+// The same sentence said to a customer again and again is a loop however
+// the customer answers: each reply in new words does not make the repeat
+// new. The same closing question after each finished request, with the
+// work in between, is no loop.
+func TestSameTurnAgainIsNoNewAnswer(t *testing.T) {
+	say := func(text string, k int) string {
+		return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"message","args":{"text":%q}},"tool_result":{"ok":true,"data":"Customer reply %d: I already said yes, please book the %d flights now"}`, text, k, k+2)
+	}
+	stuck := newRun("rephrase")
+	for k := range 6 {
+		stuck.add(say("I'm sorry, could you rephrase that?", k))
+	}
+	res := one(t, detect.DefaultPolicy(), stuck.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseToolRetryLoop || res.OnsetStep != 0 {
+		t.Fatalf("the same sentence six times, answered in new words: %v %v onset %d %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+
+	served := newRun("served")
+	for k := range 6 {
+		served.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"cancel_reservation","args":{"reservation_id":"R%d"}},"tool_result":{"ok":true,"data":"{\"reservation_id\":\"R%d\",\"status\":\"cancelled\"}"}`, k, k))
+		served.add(say("Is there anything else I can help you with?", k))
+	}
+	served.add(`"state":"STOP"`)
+	if res := one(t, detect.DefaultPolicy(), served.text()); res.Verdict != detect.Healthy {
+		t.Errorf("a closing question after each finished request: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
+	}
+}

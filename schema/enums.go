@@ -86,7 +86,9 @@ const IntentInstall = "install"
 // agent sent to the user, or to another agent, whose result is the reply.
 // The adapters write it; runaway's own steps may too. Such a turn that
 // went through changes nothing a failing call depends on: it neither ends
-// an error storm nor counts as progress inside one.
+// an error storm nor counts as progress inside one; and the same turn said
+// again word for word is the same answer whatever the reply
+// (docs/indicators.md, "same answer").
 const ToolMessage = "message"
 
 // IsInstall reports whether intent is an install's.
