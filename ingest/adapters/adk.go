@@ -79,11 +79,10 @@ func adkMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err error)
 		at := pos
 		pos++
 		if !isADKEvent(el) {
-			var m chatMessage
-			if err := json.Unmarshal(el, &m); err != nil {
+			m, err := plainMessage(el, at)
+			if err != nil {
 				return nil, false, err
 			}
-			m.pos = at
 			msgs = append(msgs, m)
 			continue
 		}

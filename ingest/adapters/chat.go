@@ -445,3 +445,14 @@ func userTurn(msgs []chatMessage, j int) string {
 	}
 	return reply
 }
+
+// plainMessage decodes an element of a dialect's list that is not of the
+// dialect (a plain chat message among its own), at position at.
+func plainMessage(el json.RawMessage, at int) (chatMessage, error) {
+	var m chatMessage
+	if err := json.Unmarshal(el, &m); err != nil {
+		return m, err
+	}
+	m.pos = at
+	return m, nil
+}

@@ -98,11 +98,10 @@ func openCodeMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err e
 		at := pos
 		pos++
 		if !isOpenCodeMessage(el) {
-			var m chatMessage
-			if err := json.Unmarshal(el, &m); err != nil {
+			m, err := plainMessage(el, at)
+			if err != nil {
 				return nil, false, err
 			}
-			m.pos = at
 			msgs = append(msgs, m)
 			continue
 		}

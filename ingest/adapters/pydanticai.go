@@ -79,11 +79,10 @@ func pydanticAIMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err
 		at := pos
 		pos++
 		if !isPydanticAIMessage(el) {
-			var m chatMessage
-			if err := json.Unmarshal(el, &m); err != nil {
+			m, err := plainMessage(el, at)
+			if err != nil {
 				return nil, false, err
 			}
-			m.pos = at
 			msgs = append(msgs, m)
 			continue
 		}
