@@ -11,21 +11,28 @@ import "github.com/runawayhq/runaway/schema"
 // their normalised args are equal (near-duplicates). Progress needs new
 // information, not new bytes.
 
-// sameAnswer reports whether steps i and j got the same answer: both
-// without a result, or both with results that are equal or near-identical.
+// sameAnswer reports whether steps i and j got the same answer: the same
+// result (sameReply), or, for a turn of conversation said again, any reply.
 func (v *Run) sameAnswer(i, j int, simBits int) bool {
+	if v.sameReply(i, j, simBits) {
+		return true
+	}
+	// A turn of conversation said again word for word is answered alike
+	// whatever the reply says: the reply to the first did not change what
+	// the agent says (a customer restating a request to an agent that
+	// keeps asking them to rephrase it).
+	return v.Flags[i]&(flagResult|flagError) == flagResult && v.Flags[j]&(flagResult|flagError) == flagResult &&
+		v.isMessage(i) && v.isMessage(j)
+}
+
+// sameReply reports whether steps i and j got the same result: both
+// without one, or results that are equal or near-identical.
+func (v *Run) sameReply(i, j int, simBits int) bool {
 	ri, rj := v.Flags[i]&flagResult != 0, v.Flags[j]&flagResult != 0
 	if ri != rj {
 		return false
 	}
 	if !ri || v.Result[i] == v.Result[j] {
-		return true
-	}
-	if v.Flags[i]&flagError == 0 && v.Flags[j]&flagError == 0 && v.isMessage(i) && v.isMessage(j) {
-		// A turn of conversation said again word for word is answered
-		// alike whatever the reply says: the reply to the first did not
-		// change what the agent says (a customer restating a request to an
-		// agent that keeps asking them to rephrase it).
 		return true
 	}
 	if (v.Flags[i]^v.Flags[j])&(flagError|flagEmpty) != 0 {
@@ -62,4 +69,15 @@ func (p *Policy) simBits() int { return schema.SimilarityBits(p.ResultSimilarity
 // (schema.ToolMessage), whose result is another's reply.
 func (v *Run) isMessage(i int) bool {
 	return v.Names.ToolName(v.Tool[i]) == schema.ToolMessage
+}
+
+// sameReplies reports whether the steps at idx, in order, each got the
+// same result as the one before (sameReply).
+func (v *Run) sameReplies(idx []int, simBits int) bool {
+	for k := 1; k < len(idx); k++ {
+		if !v.sameReply(idx[k-1], idx[k], simBits) {
+			return false
+		}
+	}
+	return true
 }

@@ -52,14 +52,19 @@ func runRepeatedCall(v *Run, a *analysis, p *Policy) *hit {
 func chainHit(v *Run, a *analysis, p *Policy, best *callChain, how string, counts ...Count) *hit {
 	n := int64(len(best.idx))
 	first, last := best.idx[0], best.idx[len(best.idx)-1]
-	what := "the same result"
-	if best.errors == len(best.idx) {
-		what = "the same error (" + v.Names.ErrTypeName(v.ErrType[first]) + ")"
+	what := " and the same result"
+	switch {
+	case best.errors == len(best.idx):
+		what = " and the same error (" + v.Names.ErrTypeName(v.ErrType[first]) + ")"
+	case v.isMessage(first) && !v.sameReplies(best.idx, a.simBits):
+		// The replies differed; the agent said the same regardless
+		// (answers.go).
+		what = ", whatever the replies"
 	}
 	return &hit{
 		Finding: Finding{
 			Severity: severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
-			Message: fmt.Sprintf("%s called %d times %s and %s, steps %d-%d",
+			Message: fmt.Sprintf("%s called %d times %s%s, steps %d-%d",
 				v.Names.ToolName(v.Tool[first]), n, how, what, v.Step[first], v.Step[last]),
 			OnsetStep: v.Step[first],
 			Evidence: Evidence{
