@@ -73,55 +73,46 @@ func isADKEvent(raw json.RawMessage) bool {
 // transfer's bookkeeping) are no message; a failed model call (an error
 // code without content) is a call of "model" that failed, so failures in
 // a row read as such. ok is false when no element is an ADK event.
-func adkMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err error) {
-	pos := 0
-	for i, el := range els {
-		at := pos
-		pos++
-		if !isADKEvent(el) {
-			m, err := plainMessage(el, at)
-			if err != nil {
-				return nil, false, err
-			}
-			msgs = append(msgs, m)
-			continue
-		}
-		ok = true
-		var e adkEvent
-		if err := json.Unmarshal(el, &e); err != nil {
-			return nil, false, err
-		}
-		ts := adkTS(e.Timestamp)
-		code, words := firstNonEmpty(e.ErrorCode, e.ErrorCodeSnake), firstNonEmpty(e.ErrorMessage, e.ErrorMessageSnake)
-		if e.Partial {
-			continue
-		}
-		if e.Content == nil || len(e.Content.Parts) == 0 {
-			if code != "" && e.Author != "user" {
-				msg := strings.TrimSpace(code + ": " + words)
-				msgs = append(msgs,
-					chatMessage{Role: "assistant", Name: e.Author, pos: at, ts: ts, Content: jsonString(""),
-						ToolCalls: []chatToolCall{{ID: "adk-error", Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: at, ts: ts}}},
-					chatMessage{Role: "tool", ToolCallID: "adk-error", Content: jsonString(msg), pos: at, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})})
-			}
-			continue
-		}
-		c := *e.Content
-		name := e.Author
-		if name == "user" {
-			c.Role, name = "user", ""
-		}
-		added, n := gemContentMessages(&c, i, at, name)
-		for k := range added {
-			added[k].ts = ts
-		}
-		if m := &added[0]; m.Role == "assistant" {
-			m.usage = e.usage()
-		}
-		msgs = append(msgs, added...)
-		pos += n - 1
+func adkMessages(els []json.RawMessage) ([]chatMessage, bool, error) {
+	return dialectMessages(els, isADKEvent, adkEventMessages)
+}
+
+// adkEventMessages turns one event, element i of its list at position at,
+// into chat messages, and says how many positions it takes.
+func adkEventMessages(el json.RawMessage, i, at int) ([]chatMessage, int, error) {
+	var e adkEvent
+	if err := json.Unmarshal(el, &e); err != nil {
+		return nil, 0, err
 	}
-	return msgs, ok, nil
+	ts := adkTS(e.Timestamp)
+	if e.Partial {
+		return nil, 1, nil
+	}
+	if e.Content == nil || len(e.Content.Parts) == 0 {
+		code, words := firstNonEmpty(e.ErrorCode, e.ErrorCodeSnake), firstNonEmpty(e.ErrorMessage, e.ErrorMessageSnake)
+		if code == "" || e.Author == "user" {
+			return nil, 1, nil
+		}
+		msg := strings.TrimSpace(code + ": " + words)
+		return []chatMessage{
+			{Role: "assistant", Name: e.Author, pos: at, ts: ts, Content: jsonString(""),
+				ToolCalls: []chatToolCall{{ID: "adk-error", Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: at, ts: ts}}},
+			{Role: "tool", ToolCallID: "adk-error", Content: jsonString(msg), pos: at, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})},
+		}, 1, nil
+	}
+	c := *e.Content
+	name := e.Author
+	if name == "user" {
+		c.Role, name = "user", ""
+	}
+	added, n := gemContentMessages(&c, i, at, name)
+	for k := range added {
+		added[k].ts = ts
+	}
+	if m := &added[0]; m.Role == "assistant" {
+		m.usage = e.usage()
+	}
+	return added, n, nil
 }
 
 // usage is the event's model call: its tokens (the model's thoughts

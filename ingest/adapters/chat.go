@@ -456,3 +456,35 @@ func plainMessage(el json.RawMessage, at int) (chatMessage, error) {
 	m.pos = at
 	return m, nil
 }
+
+// dialectMessages turns a conversation holding a dialect's elements into
+// chat messages, each with its position in the list: an element of the
+// dialect (is) is converted by conv, given its index and position, which
+// says how many positions it takes (one, or one per call made together, so
+// that each call keeps a number and the elements after it move on); any
+// other element is a plain chat message. ok is false when no element is of
+// the dialect.
+func dialectMessages(els []json.RawMessage, is func(json.RawMessage) bool,
+	conv func(el json.RawMessage, i, at int) ([]chatMessage, int, error)) (msgs []chatMessage, ok bool, err error) {
+	pos := 0
+	for i, el := range els {
+		at := pos
+		if !is(el) {
+			m, err := plainMessage(el, at)
+			if err != nil {
+				return nil, false, err
+			}
+			msgs = append(msgs, m)
+			pos++
+			continue
+		}
+		ok = true
+		added, n, err := conv(el, i, at)
+		if err != nil {
+			return nil, false, err
+		}
+		msgs = append(msgs, added...)
+		pos += max(n, 1)
+	}
+	return msgs, ok, nil
+}

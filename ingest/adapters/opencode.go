@@ -92,80 +92,66 @@ func isOpenCodeMessage(raw json.RawMessage) bool {
 // its position in the list; an assistant message of n tool parts takes n
 // positions from its own (the messages after it move on by n-1). ok is
 // false when no element is one of OpenCode's messages.
-func openCodeMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err error) {
-	pos := 0
-	for _, el := range els {
-		at := pos
-		pos++
-		if !isOpenCodeMessage(el) {
-			m, err := plainMessage(el, at)
-			if err != nil {
-				return nil, false, err
+func openCodeMessages(els []json.RawMessage) ([]chatMessage, bool, error) {
+	return dialectMessages(els, isOpenCodeMessage, openCodeMessage)
+}
+
+// openCodeMessage turns one message, at position at, into chat messages,
+// and says how many positions it takes.
+func openCodeMessage(el json.RawMessage, _, at int) ([]chatMessage, int, error) {
+	var om ocMessage
+	if err := json.Unmarshal(el, &om); err != nil {
+		return nil, 0, err
+	}
+	ts := ocTS(om.Info.Time.Created)
+	var words, thoughts []string
+	var calls []chatToolCall
+	var replies []chatMessage
+	for _, p := range om.Parts {
+		switch p.Type {
+		case "text":
+			if strings.TrimSpace(p.Text) != "" {
+				words = append(words, p.Text)
 			}
-			msgs = append(msgs, m)
-			continue
-		}
-		ok = true
-		var om ocMessage
-		if err := json.Unmarshal(el, &om); err != nil {
-			return nil, false, err
-		}
-		ts := ocTS(om.Info.Time.Created)
-		var words, thoughts []string
-		var calls []chatToolCall
-		var replies []chatMessage
-		for _, p := range om.Parts {
-			switch p.Type {
-			case "text":
-				if strings.TrimSpace(p.Text) != "" {
-					words = append(words, p.Text)
-				}
-			case "reasoning":
-				if strings.TrimSpace(p.Text) != "" {
-					thoughts = append(thoughts, p.Text)
-				}
-			case "tool":
-				if p.State == nil {
-					continue
-				}
-				args := p.State.Input
-				if !filled(args) {
-					args = json.RawMessage("{}")
-				}
-				cts := firstTS(ocTS(p.State.Time.Start), ts)
-				calls = append(calls, chatToolCall{ID: p.CallID, Function: chatFunction{Name: firstNonEmpty(p.Tool, "tool"), Arguments: args}, pos: at + len(calls), ts: cts})
-				switch p.State.Status {
-				case "completed":
-					r := chatMessage{Role: "tool", ToolCallID: p.CallID, Content: jsonString(p.State.Output), pos: at, ts: cts}
-					if md := p.State.Metadata; md != nil {
-						r.exit = md.Exit
-					}
-					replies = append(replies, r)
-				case "error":
-					replies = append(replies, chatMessage{Role: "tool", ToolCallID: p.CallID, Content: jsonString(p.State.Error), pos: at, ts: cts, errType: "ERROR"})
-				}
+		case "reasoning":
+			if strings.TrimSpace(p.Text) != "" {
+				thoughts = append(thoughts, p.Text)
 			}
-		}
-		if om.Info.Role != "assistant" {
-			msgs = append(msgs, chatMessage{Role: firstNonEmpty(om.Info.Role, "user"), Content: jsonString(strings.Join(words, "\n\n")), pos: at, ts: ts})
-			continue
-		}
-		m := chatMessage{Role: "assistant", Content: jsonString(strings.Join(append(thoughts, words...), "\n\n")), ToolCalls: calls, pos: at, ts: ts, usage: om.usage()}
-		if e := om.Info.Error; e != nil && len(calls) == 0 {
-			// The model call failed (OpenCode's APIError, a provider's
-			// overload): a failed call of "model", so failures in a row
-			// read as such.
-			msg := strings.TrimSpace(e.Name + ": " + e.Data.Message)
-			m.ToolCalls = []chatToolCall{{ID: "opencode-error", Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: at, ts: ts}}
-			replies = []chatMessage{{Role: "tool", ToolCallID: "opencode-error", Content: jsonString(msg), pos: at, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})}}
-		}
-		msgs = append(msgs, m)
-		msgs = append(msgs, replies...)
-		if len(m.ToolCalls) > 1 {
-			pos += len(m.ToolCalls) - 1
+		case "tool":
+			if p.State == nil {
+				continue
+			}
+			args := p.State.Input
+			if !filled(args) {
+				args = json.RawMessage("{}")
+			}
+			cts := firstTS(ocTS(p.State.Time.Start), ts)
+			calls = append(calls, chatToolCall{ID: p.CallID, Function: chatFunction{Name: firstNonEmpty(p.Tool, "tool"), Arguments: args}, pos: at + len(calls), ts: cts})
+			switch p.State.Status {
+			case "completed":
+				r := chatMessage{Role: "tool", ToolCallID: p.CallID, Content: jsonString(p.State.Output), pos: at, ts: cts}
+				if md := p.State.Metadata; md != nil {
+					r.exit = md.Exit
+				}
+				replies = append(replies, r)
+			case "error":
+				replies = append(replies, chatMessage{Role: "tool", ToolCallID: p.CallID, Content: jsonString(p.State.Error), pos: at, ts: cts, errType: "ERROR"})
+			}
 		}
 	}
-	return msgs, ok, nil
+	if om.Info.Role != "assistant" {
+		return []chatMessage{{Role: firstNonEmpty(om.Info.Role, "user"), Content: jsonString(strings.Join(words, "\n\n")), pos: at, ts: ts}}, 1, nil
+	}
+	m := chatMessage{Role: "assistant", Content: jsonString(strings.Join(append(thoughts, words...), "\n\n")), ToolCalls: calls, pos: at, ts: ts, usage: om.usage()}
+	if e := om.Info.Error; e != nil && len(calls) == 0 {
+		// The model call failed (OpenCode's APIError, a provider's
+		// overload): a failed call of "model", so failures in a row
+		// read as such.
+		msg := strings.TrimSpace(e.Name + ": " + e.Data.Message)
+		m.ToolCalls = []chatToolCall{{ID: "opencode-error", Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: at, ts: ts}}
+		replies = []chatMessage{{Role: "tool", ToolCallID: "opencode-error", Content: jsonString(msg), pos: at, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})}}
+	}
+	return append([]chatMessage{m}, replies...), len(m.ToolCalls), nil
 }
 
 // usage is an assistant message's tokens (cached input counted in the

@@ -73,36 +73,18 @@ func isPydanticAIMessage(raw json.RawMessage) bool {
 // positions from its own, so that each call keeps a number (the messages
 // after it move on by n-1). ok is false when no element is a Pydantic AI
 // message.
-func pydanticAIMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err error) {
-	pos := 0
-	for _, el := range els {
-		at := pos
-		pos++
-		if !isPydanticAIMessage(el) {
-			m, err := plainMessage(el, at)
-			if err != nil {
-				return nil, false, err
-			}
-			msgs = append(msgs, m)
-			continue
-		}
-		ok = true
+func pydanticAIMessages(els []json.RawMessage) ([]chatMessage, bool, error) {
+	return dialectMessages(els, isPydanticAIMessage, func(el json.RawMessage, _, at int) ([]chatMessage, int, error) {
 		var pm pydMessage
 		if err := json.Unmarshal(el, &pm); err != nil {
-			return nil, false, err
+			return nil, 0, err
 		}
 		if pm.Kind == "response" {
 			m, replies := pydResponse(&pm, at)
-			msgs = append(msgs, m)
-			msgs = append(msgs, replies...)
-			if len(m.ToolCalls) > 1 {
-				pos += len(m.ToolCalls) - 1
-			}
-			continue
+			return append([]chatMessage{m}, replies...), len(m.ToolCalls), nil
 		}
-		msgs = append(msgs, pydRequest(&pm, at)...)
-	}
-	return msgs, ok, nil
+		return pydRequest(&pm, at), 1, nil
+	})
 }
 
 // pydResponse is a model response as an assistant message, with the
