@@ -20,9 +20,17 @@ func (v *Run) sameAnswer(i, j int, simBits int) bool {
 	// A turn of conversation said again word for word is answered alike
 	// whatever the reply says: the reply to the first did not change what
 	// the agent says (a customer restating a request to an agent that
-	// keeps asking them to rephrase it).
+	// keeps asking them to rephrase it). Only a turn to the user, who
+	// answers from outside the run: in a conversation of agents each
+	// agent's words are steps of their own.
 	return v.Flags[i]&(flagResult|flagError) == flagResult && v.Flags[j]&(flagResult|flagError) == flagResult &&
-		v.isMessage(i) && v.isMessage(j)
+		v.toUser(i) && v.toUser(j)
+}
+
+// toUser reports whether step i is a turn of conversation addressed to
+// the user (schema.IntentUser), who answers from outside the run.
+func (v *Run) toUser(i int) bool {
+	return v.isMessage(i) && v.Names.IntentName(v.Intent[i]) == schema.IntentUser
 }
 
 // sameReply reports whether steps i and j got the same result: both

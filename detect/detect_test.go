@@ -597,10 +597,11 @@ func TestTalkingBetweenFailuresIsNoProgress(t *testing.T) {
 // The same sentence said to a customer again and again is a loop however
 // the customer answers: each reply in new words does not make the repeat
 // new. The same closing question after each finished request, with the
-// work in between, is no loop.
+// work in between, is no loop; nor is an agent of a group chat repeating
+// a canned sentence between the other agents' new turns.
 func TestSameTurnAgainIsNoNewAnswer(t *testing.T) {
 	say := func(text string, k int) string {
-		return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"message","args":{"text":%q}},"tool_result":{"ok":true,"data":"Customer reply %d: I already said yes, please book the %d flights now"}`, text, k, k+2)
+		return fmt.Sprintf(`"state":"ACT","intent":"user","tool_call":{"name":"message","args":{"text":%q}},"tool_result":{"ok":true,"data":"Customer reply %d: I already said yes, please book the %d flights now"}`, text, k, k+2)
 	}
 	stuck := newRun("rephrase")
 	for k := range 6 {
@@ -619,5 +620,16 @@ func TestSameTurnAgainIsNoNewAnswer(t *testing.T) {
 	served.add(`"state":"STOP"`)
 	if res := one(t, detect.DefaultPolicy(), served.text()); res.Verdict != detect.Healthy {
 		t.Errorf("a closing question after each finished request: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
+	}
+
+	canned := `"state":"ACT","tool_call":{"name":"message","args":{"from":"Computer_terminal","text":"There is no code from the last 1 message for me to execute."}},"tool_result":{"ok":true,"data":"%s"}`
+	group := newRun("group")
+	for k := range 6 {
+		turn := fmt.Sprintf("Expert %d: finding number %d is that the %d-th source gives %d.", k, k, k, 100+7*k)
+		group.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"message","args":{"from":"Expert","text":%q}},"tool_result":{"ok":true,"data":"There is no code from the last 1 message for me to execute."}`, turn))
+		group.add(fmt.Sprintf(canned, fmt.Sprintf("Expert %d: next finding", k+1)))
+	}
+	if res := one(t, detect.DefaultPolicy(), group.text()); res.Verdict == detect.Runaway {
+		t.Errorf("an executor's canned sentence between the experts' new turns: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
 	}
 }

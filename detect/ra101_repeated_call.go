@@ -56,7 +56,7 @@ func chainHit(v *Run, a *analysis, p *Policy, best *callChain, how string, count
 	switch {
 	case best.errors == len(best.idx):
 		what = " and the same error (" + v.Names.ErrTypeName(v.ErrType[first]) + ")"
-	case v.isMessage(first) && !v.sameReplies(best.idx, a.simBits):
+	case v.toUser(first) && !v.sameReplies(best.idx, a.simBits):
 		// The replies differed; the agent said the same regardless
 		// (answers.go).
 		what = ", whatever the replies"

@@ -74,6 +74,14 @@ const (
 // an experiment. The adapters set it; runaway's own steps may too.
 const IntentEdit = "edit"
 
+// IntentUser is the intent of a turn of conversation addressed to the
+// user (a person, or a simulated customer), who answers from outside the
+// run: the same turn said again word for word got the same answer
+// whatever the user replied (docs/indicators.md, "same answer"). A turn
+// between agents of the run has none: each agent's words are steps of
+// their own.
+const IntentUser = "user"
+
 // IntentInstall is the intent of a call that installs a package (pip, npm,
 // apt, ...): it changes what the next command runs with, and says little
 // in its output. The adapters write "install: " and the install command
@@ -86,9 +94,9 @@ const IntentInstall = "install"
 // agent sent to the user, or to another agent, whose result is the reply.
 // The adapters write it; runaway's own steps may too. Such a turn that
 // went through changes nothing a failing call depends on: it neither ends
-// an error storm nor counts as progress inside one; and the same turn said
-// again word for word is the same answer whatever the reply
-// (docs/indicators.md, "same answer").
+// an error storm nor counts as progress inside one; and the same turn to
+// the user (IntentUser) said again word for word is the same answer
+// whatever the reply (docs/indicators.md, "same answer").
 const ToolMessage = "message"
 
 // IsInstall reports whether intent is an install's.

@@ -219,6 +219,11 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				r.setMessage(s, content, reply, r.replyError(reply, st.rules))
 				if m.Name != "" {
 					setCall(s, MessageTool, map[string]string{"from": m.Name, "text": content})
+				} else {
+					// The user answers from outside the run: the same
+					// turn said again is no new answer, whatever the
+					// user replies (schema.IntentUser).
+					s.Intent = schema.IntentUser
 				}
 			case i+1 < len(msgs) && otherSpeaker(m, &msgs[i+1]):
 				// In a conversation of named agents (an orchestrator and

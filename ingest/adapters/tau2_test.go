@@ -42,7 +42,31 @@ func TestTau2Results(t *testing.T) {
 	if s := c.step(t, run, 1); result(s) != "error ERROR" {
 		t.Errorf("step 1: %s, want the error flag read", result(s))
 	}
-	if s := c.step(t, run, 3); !strings.Contains(data(t, s), "Airplane mode: OFF") {
-		t.Errorf("step 3: %q, want the user's side (its tool's output) as the answer", data(t, s))
+	if s := c.step(t, run, 3); !strings.Contains(data(t, s), "Airplane mode: OFF") || s.Intent != "user" {
+		t.Errorf("step 3: %q intent %q, want the user's side (its tool's output) as the answer, a turn to the user", data(t, s), s.Intent)
+	}
+}
+
+// A turn the user answers is marked as addressed to the user; a turn
+// between named agents is not (schema.IntentUser).
+func TestTurnsToTheUserAreMarked(t *testing.T) {
+	c, run := convertOne(t, OpenAIMessages, readSample(t, "openai-messages/orchestrator-loop.json"))
+	for _, s := range c.steps {
+		if s.RunID == run && s.Intent == "user" {
+			t.Errorf("step %d: a turn between named agents marked as to the user", *s.Step)
+		}
+	}
+	c, run = convertOne(t, OpenAIMessages, readSample(t, "openai-messages/support-conversation.json"))
+	marked := 0
+	for _, s := range c.steps {
+		if s.RunID == run && s.Intent == "user" {
+			marked++
+			if tool(s) != "message" {
+				t.Errorf("step %d: %s marked as a turn to the user", *s.Step, tool(s))
+			}
+		}
+	}
+	if marked == 0 {
+		t.Error("no turn of the support conversation marked as to the user")
 	}
 }
