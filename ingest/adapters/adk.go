@@ -3,7 +3,6 @@ package adapters
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"strings"
 
 	"github.com/runawayhq/runaway/schema"
@@ -84,7 +83,7 @@ func adkEventMessages(el json.RawMessage, i, at int) ([]chatMessage, int, error)
 	if err := json.Unmarshal(el, &e); err != nil {
 		return nil, 0, err
 	}
-	ts := adkTS(e.Timestamp)
+	ts := epochTS(e.Timestamp)
 	if e.Partial {
 		return nil, 1, nil
 	}
@@ -132,13 +131,4 @@ func (e *adkEvent) usage() *schema.Usage {
 		us.CompletionTokens = max(u.Candidates, u.CandidatesSnake) + max(u.Thoughts, u.ThoughtsSnake)
 	}
 	return us
-}
-
-// adkTS reads an event's timestamp, seconds since the epoch with a
-// fraction; nil when it has none.
-func adkTS(sec float64) *schema.Timestamp {
-	if sec <= 0 || math.IsNaN(sec) || sec > 1e11 {
-		return nil
-	}
-	return &schema.Timestamp{UnixMilli: int64(math.Round(sec * 1000))}
 }

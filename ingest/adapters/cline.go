@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"encoding/json"
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -136,10 +135,10 @@ type clineMeta struct {
 // when it has none or it is not a number of a plausible size.
 func (c *clineMeta) timestamp() *schema.Timestamp {
 	f, err := strconv.ParseFloat(string(c.TS), 64)
-	if err != nil || math.IsNaN(f) || f < 1e11 || f > 1e14 {
+	if err != nil {
 		return nil
 	}
-	return &schema.Timestamp{UnixMilli: int64(f)}
+	return epochTS(f)
 }
 
 // usage is an assistant turn's tokens (the cached ones in the prompt) and

@@ -69,7 +69,7 @@ func gooseMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err erro
 			Created float64 `json:"created"`
 		}
 		json.Unmarshal(el, &created)
-		m.ts = adkTS(created.Created)
+		m.ts = epochTS(created.Created)
 		var words, thoughts []string
 		var calls []chatToolCall
 		var results []chatMessage

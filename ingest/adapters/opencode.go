@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"strings"
 
@@ -103,7 +104,7 @@ func openCodeMessage(el json.RawMessage, _, at int) ([]chatMessage, int, error) 
 	if err := json.Unmarshal(el, &om); err != nil {
 		return nil, 0, err
 	}
-	ts := ocTS(om.Info.Time.Created)
+	ts := epochTS(om.Info.Time.Created)
 	var words, thoughts []string
 	var calls []chatToolCall
 	var replies []chatMessage
@@ -125,7 +126,7 @@ func openCodeMessage(el json.RawMessage, _, at int) ([]chatMessage, int, error) 
 			if !filled(args) {
 				args = json.RawMessage("{}")
 			}
-			cts := firstTS(ocTS(p.State.Time.Start), ts)
+			cts := cmp.Or(epochTS(p.State.Time.Start), ts)
 			calls = append(calls, chatToolCall{ID: p.CallID, Function: chatFunction{Name: firstNonEmpty(p.Tool, "tool"), Arguments: args}, pos: at + len(calls), ts: cts})
 			switch p.State.Status {
 			case "completed":
@@ -167,22 +168,4 @@ func (om *ocMessage) usage() *schema.Usage {
 		u.CompletionTokens = int64(t.Output) + int64(t.Reasoning)
 	}
 	return u
-}
-
-// ocTS reads a time in milliseconds since the epoch; nil when absent or
-// implausible.
-func ocTS(ms float64) *schema.Timestamp {
-	if ms < 1e11 || ms > 1e14 {
-		return nil
-	}
-	return &schema.Timestamp{UnixMilli: int64(ms)}
-}
-
-func firstTS(ts ...*schema.Timestamp) *schema.Timestamp {
-	for _, t := range ts {
-		if t != nil {
-			return t
-		}
-	}
-	return nil
 }

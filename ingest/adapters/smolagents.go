@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -118,7 +117,10 @@ func convertSmol(d *Doc, emit func(*schema.Step) error) error {
 		case st.StepNumber == nil:
 			continue // the task, the final answer: no move of the agent's
 		}
-		ts := smolTS(st.Timing)
+		var ts *schema.Timestamp
+		if st.Timing != nil {
+			ts = epochTS(st.Timing.StartTime)
+		}
 		reason := text(st.ModelOutput)
 		var usage *schema.Usage
 		if u := st.TokenUsage; u != nil && (u.InputTokens > 0 || u.OutputTokens > 0) {
@@ -177,14 +179,4 @@ func convertSmol(d *Doc, emit func(*schema.Step) error) error {
 		return errors.New("no action step")
 	}
 	return r.emit(emit)
-}
-
-// smolTS reads a step's start time, seconds since the epoch.
-func smolTS(t *struct {
-	StartTime float64 `json:"start_time"`
-}) *schema.Timestamp {
-	if t == nil || t.StartTime <= 0 || t.StartTime > 1e11 {
-		return nil
-	}
-	return &schema.Timestamp{UnixMilli: int64(math.Round(t.StartTime * 1000))}
 }

@@ -337,3 +337,14 @@ func stripANSI(s string) string {
 }
 
 var reANSI = regexp.MustCompile(`\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])`)
+
+// epochTS reads a time given as a number since the epoch, in seconds (with
+// a fraction) or in milliseconds, told apart by size as
+// schema.EpochToMilli does; nil when absent (0), negative, not a number or
+// implausibly far.
+func epochTS(f float64) *schema.Timestamp {
+	if !(f > 0) || f > 1e14 {
+		return nil
+	}
+	return &schema.Timestamp{UnixMilli: schema.EpochToMilli(f)}
+}
