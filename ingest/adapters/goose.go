@@ -51,80 +51,68 @@ func mayHoldGooseParts(raw []byte) bool {
 // on by n-1). ok is false when no message holds a toolRequest or
 // toolResponse part.
 func gooseMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err error) {
-	pos := 0
-	for _, el := range els {
-		at := pos
-		pos++
-		var m chatMessage
-		if err := json.Unmarshal(el, &m); err != nil {
-			return nil, false, err
-		}
-		m.pos = at
-		var parts []goosePart
-		if len(m.Content) == 0 || m.Content[0] != '[' || json.Unmarshal(m.Content, &parts) != nil {
-			msgs = append(msgs, m)
-			continue
-		}
-		var created struct {
-			Created float64 `json:"created"`
-		}
-		json.Unmarshal(el, &created)
-		m.ts = epochTS(created.Created)
-		var words, thoughts []string
-		var calls []chatToolCall
-		var results []chatMessage
-		for _, p := range parts {
-			switch p.Type {
-			case "toolRequest":
-				ok = true
-				name, args := "invalid_tool_call", json.RawMessage("{}")
-				if tc := p.ToolCall; tc != nil && tc.Value != nil {
-					name = firstNonEmpty(tc.Value.Name, "tool")
-					if filled(tc.Value.Arguments) {
-						args = tc.Value.Arguments
-					}
-				}
-				// A call that could not be parsed keeps its place, named
-				// so; Goose answers it with an error response.
-				calls = append(calls, chatToolCall{ID: p.ID, Function: chatFunction{Name: name, Arguments: args}, pos: at + len(calls), ts: m.ts})
-			case "toolResponse":
-				ok = true
-				r := chatMessage{Role: "tool", ToolCallID: p.ID, pos: at, ts: m.ts}
-				if tr := p.ToolResult; tr != nil {
-					if tr.Status == "error" {
-						r.Content, r.errType = jsonString(tr.Error), "ERROR"
-					} else {
-						r.Content = jsonString(text(tr.Value))
-					}
-				}
-				results = append(results, r)
-			case "thinking":
-				if strings.TrimSpace(p.Thinking) != "" {
-					thoughts = append(thoughts, p.Thinking)
-				}
-			case "text":
-				if strings.TrimSpace(p.Text) != "" {
-					words = append(words, p.Text)
+	return partMessages(els, gooseMessage)
+}
+
+// gooseMessage appends to msgs what one message of Goose's parts says.
+func gooseMessage(msgs []chatMessage, m chatMessage, el json.RawMessage, parts []goosePart) ([]chatMessage, int, bool) {
+	at := m.pos
+	var created struct {
+		Created float64 `json:"created"`
+	}
+	json.Unmarshal(el, &created)
+	m.ts = epochTS(created.Created)
+	held := false
+	var words, thoughts []string
+	var calls []chatToolCall
+	var results []chatMessage
+	for _, p := range parts {
+		switch p.Type {
+		case "toolRequest":
+			held = true
+			name, args := "invalid_tool_call", json.RawMessage("{}")
+			if tc := p.ToolCall; tc != nil && tc.Value != nil {
+				name = firstNonEmpty(tc.Value.Name, "tool")
+				if filled(tc.Value.Arguments) {
+					args = tc.Value.Arguments
 				}
 			}
-		}
-		switch {
-		case m.Role == "assistant":
-			m.Content, m.ToolCalls = jsonString(strings.Join(append(thoughts, words...), "\n\n")), calls
-			msgs = append(msgs, m)
-			msgs = append(msgs, results...)
-			if len(calls) > 1 {
-				pos += len(calls) - 1
+			// A call that could not be parsed keeps its place, named
+			// so; Goose answers it with an error response.
+			calls = append(calls, chatToolCall{ID: p.ID, Function: chatFunction{Name: name, Arguments: args}, pos: at + len(calls), ts: m.ts})
+		case "toolResponse":
+			held = true
+			r := chatMessage{Role: "tool", ToolCallID: p.ID, pos: at, ts: m.ts}
+			if tr := p.ToolResult; tr != nil {
+				if tr.Status == "error" {
+					r.Content, r.errType = jsonString(tr.Error), "ERROR"
+				} else {
+					r.Content = jsonString(text(tr.Value))
+				}
 			}
-		case len(results) > 0:
-			msgs = append(msgs, results...)
-			if len(words) > 0 {
-				msgs = append(msgs, chatMessage{Role: m.Role, Content: jsonString(strings.Join(words, "\n\n")), pos: at, ts: m.ts})
+			results = append(results, r)
+		case "thinking":
+			if strings.TrimSpace(p.Thinking) != "" {
+				thoughts = append(thoughts, p.Thinking)
 			}
-		default:
-			m.Content = jsonString(strings.Join(words, "\n\n"))
-			msgs = append(msgs, m)
+		case "text":
+			if strings.TrimSpace(p.Text) != "" {
+				words = append(words, p.Text)
+			}
 		}
 	}
-	return msgs, ok, nil
+	switch {
+	case m.Role == "assistant":
+		m.Content, m.ToolCalls = jsonString(strings.Join(append(thoughts, words...), "\n\n")), calls
+		return append(append(msgs, m), results...), max(len(calls)-1, 0), held
+	case len(results) > 0:
+		msgs = append(msgs, results...)
+		if len(words) > 0 {
+			msgs = append(msgs, chatMessage{Role: m.Role, Content: jsonString(strings.Join(words, "\n\n")), pos: at, ts: m.ts})
+		}
+		return msgs, 0, held
+	default:
+		m.Content = jsonString(strings.Join(words, "\n\n"))
+		return append(msgs, m), 0, held
+	}
 }
