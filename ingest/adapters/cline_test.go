@@ -15,12 +15,7 @@ func TestClineResults(t *testing.T) {
 	if got := fmt.Sprint(c.numbers(run)); got != "[2 3 8 11 14 17]" {
 		t.Fatalf("steps %s, want [2 3 8 11 14 17]", got)
 	}
-	want := map[int64]string{2: "read_file ok", 3: "read_file ok", 8: "replace_in_file error ERROR", 11: "replace_in_file ok", 14: "execute_command ok", 17: "attempt_completion ok"}
-	for n, w := range want {
-		if s := c.step(t, run, n); tool(s)+" "+result(s) != w {
-			t.Errorf("step %d: %s %s, want %s", n, tool(s), result(s), w)
-		}
-	}
+	c.calls(t, run, map[int64]string{2: "read_file ok", 3: "read_file ok", 8: "replace_in_file error ERROR", 11: "replace_in_file ok", 14: "execute_command ok", 17: "attempt_completion ok"})
 	if s := c.step(t, run, 3); !strings.HasPrefix(data(t, s), "1 | import { total }") {
 		t.Errorf("step 3: %q, want the second file's content, not the first's", data(t, s))
 	}

@@ -49,6 +49,17 @@ func (c *converted) step(t testing.TB, run string, n int64) *schema.Step {
 	return s
 }
 
+// calls checks what run's steps numbered in want called and how each
+// ended, as "tool result" (result as result() spells it).
+func (c *converted) calls(t testing.TB, run string, want map[int64]string) {
+	t.Helper()
+	for n, w := range want {
+		if s := c.step(t, run, n); tool(s)+" "+result(s) != w {
+			t.Errorf("step %d: %s %s, want %s", n, tool(s), result(s), w)
+		}
+	}
+}
+
 // numbers lists the step numbers of a run in emitted order.
 func (c *converted) numbers(run string) []int64 {
 	var out []int64

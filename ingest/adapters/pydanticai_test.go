@@ -15,12 +15,7 @@ func TestPydanticAIMessages(t *testing.T) {
 	if got := fmt.Sprint(c.numbers(run)); got != "[1 3 5 7]" {
 		t.Fatalf("steps %s, want [1 3 5 7]: a step per response", got)
 	}
-	want := map[int64]string{1: "today ok", 3: "create_event error SCHEMA_ERROR", 5: "create_event ok", 7: " none"}
-	for n, w := range want {
-		if s := c.step(t, run, n); tool(s)+" "+result(s) != w {
-			t.Errorf("step %d: %s %s, want %s", n, tool(s), result(s), w)
-		}
-	}
+	c.calls(t, run, map[int64]string{1: "today ok", 3: "create_event error SCHEMA_ERROR", 5: "create_event ok", 7: " none"})
 	if s := c.step(t, run, 1); !strings.Contains(reason(s), "exact date of next Friday") || s.Usage == nil ||
 		s.Usage.PromptTokens != 412 || s.Usage.CompletionTokens != 38 || s.Usage.Model != "gpt-4.1-2025-04-14" || s.TS == nil {
 		t.Errorf("step 1: reason %q usage %+v ts %v, want the thinking, RequestUsage's tokens, the model and the time", reason(s), s.Usage, s.TS)
