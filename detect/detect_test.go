@@ -633,3 +633,39 @@ func TestSameTurnAgainIsNoNewAnswer(t *testing.T) {
 		t.Errorf("an executor's canned sentence between the experts' new turns: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
 	}
 }
+
+// Failures whose output was not logged, known only from the agent's next
+// words: different edits each said to have failed are an agent trying
+// things (SAID_FAILED says no more than an exit code); the agent saying
+// each time that the failure came back ("the error persists") is its own
+// account of one failure retried, a storm.
+func TestSaidFailuresComeBackOnlyWhenSaidSo(t *testing.T) {
+	fail := func(k int, intent, errType, said string) string {
+		return fmt.Sprintf(`"state":"ACT",%s"tool_call":{"name":"run_ipython","args":{"code":"edit_file('src/App.tsx', version=%d)"}},"tool_result":{"ok":false,"error_type":%q,"data":%q}`, intent, k, errType, said)
+	}
+	again := []string{"I apologize for the persistent errors.", "I apologize for the continued errors.", "The error persists.", "I apologize for the continued errors.", "Still the same error."}
+	failed := []string{"The edit failed on an import.", "That did not work: a type error.", "The build failed on a lint rule.", "It timed out.", "There is an issue with the JSX."}
+	for _, c := range []struct {
+		intent  string
+		errType string
+		said    []string
+		want    detect.Verdict
+	}{
+		{``, "SAID_FAILED_AGAIN", again, detect.Runaway},
+		{``, "SAID_FAILED", failed, detect.Healthy},
+		// One goal failing with one specific error type is one failure;
+		// SAID_FAILED names none.
+		{`"intent":"edit",`, "SAID_FAILED", failed, detect.Healthy},
+	} {
+		r := newRun(c.errType)
+		r.add(`"state":"ACT","tool_call":{"name":"open_file","args":{"path":"src/App.tsx"}},"tool_result":{"ok":true,"data":"export default App"}`)
+		for k, s := range c.said {
+			r.add(fail(k, c.intent, c.errType, s))
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != c.want || (c.want == detect.Runaway && (res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 1)) {
+			t.Errorf("%s %s: %v %v onset %d, want %v", c.intent, c.errType, res.Verdict, res.RootCause, res.OnsetStep, c.want)
+		}
+	}
+}

@@ -212,8 +212,14 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 // that logged no output (a log that keeps only exit codes) give no text to
 // match: they are the same failure only when the calls are alike, the
 // same command failing again; different commands that each exit non-zero
-// are an agent trying things.
+// are an agent trying things. A later failure j whose output was not
+// logged is the same as i when the agent's next words said the failure
+// came back (schema.ErrSaidAgain): its own account is the only one there
+// is.
 func sameFailure(v *Run, a *analysis, i, j int, sameTool bool) bool {
+	if v.Names.ErrTypeName(v.ErrType[j]) == schema.ErrSaidAgain {
+		return true // the agent said so: "the error persists"
+	}
 	if sameTool && v.ErrType[i] == v.ErrType[j] && !genericError[v.Names.ErrTypeName(v.ErrType[i])] {
 		return true
 	}
@@ -234,7 +240,7 @@ func sameGoal(v *Run, i, j int) bool {
 // genericError are error types that say a call failed, not how.
 // BUILD_FAILED says a build failed, not why: one module's dependencies
 // missing, then another's, is an agent fixing one failure after another.
-var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true, "BUILD_FAILED": true}
+var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true, "BUILD_FAILED": true, schema.ErrSaidFailed: true}
 
 // retried reports whether the failures at idx are mostly the same call
 // made again (likeCall: an edit re-sent with other indentation is the same

@@ -68,6 +68,15 @@ const (
 	ErrUnknown     = "UNKNOWN"
 )
 
+// Error types of a call whose output was not logged, read from what the
+// agent said next (the adapters' said-* rules): ErrSaidFailed that it
+// failed, not how; ErrSaidAgain that the failure before it came back ("the
+// error persists"), the agent's own word that it is the same failure.
+const (
+	ErrSaidFailed = "SAID_FAILED"
+	ErrSaidAgain  = "SAID_FAILED_AGAIN"
+)
+
 // IntentEdit is the intent of a call that changes a file (an editor's
 // write, a patch, a shell command that writes one): an error storm does not
 // run through such a call that worked, as a check re-run after a change is

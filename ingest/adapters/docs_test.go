@@ -22,6 +22,11 @@ func TestAdapterDocs(t *testing.T) {
 			t.Errorf("docs/adapters/README.md: shared rule %q or its Doc missing", r.Name)
 		}
 	}
+	for _, r := range SaidRules {
+		if !strings.Contains(string(index), "`"+r.Name+"`") || !strings.Contains(string(index), r.Doc) {
+			t.Errorf("docs/adapters/README.md: rule %q on the agent's words or its Doc missing", r.Name)
+		}
+	}
 	for _, f := range Registry {
 		if !strings.Contains(string(index), "`"+f.Name+"`") || !strings.Contains(string(index), "("+f.Name+".md)") {
 			t.Errorf("docs/adapters/README.md does not list %s with a link to its page", f.Name)

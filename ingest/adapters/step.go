@@ -54,6 +54,7 @@ func (r *run) add(pos int, state string) *schema.Step {
 // emit hands the steps on in order.
 func (r *run) emit(emit func(*schema.Step) error) error {
 	markEdits(r.steps)
+	r.readSaidOutcomes()
 	for _, s := range r.steps {
 		if err := emit(s); err != nil {
 			return err

@@ -1,0 +1,170 @@
+package adapters
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// When a log keeps no tool output (the source never had it, or
+// --strip-output dropped it), the agent's next words are the only witness
+// of what a call returned: "No results yet from current searches", "I
+// apologize for the persistent errors", "the edit was not applied". The
+// rules below read those words for the call just before them. They read
+// only the opening of the words (the agent's reaction comes first; what
+// follows is the plan), and each sentence only up to a word that turns it
+// into a plan or a condition ("to make sure", "if", "whether"), so "run
+// the tests to make sure nothing fails" says nothing about the last call.
+// A sentence that says the call worked before any says it failed leaves
+// the result as it was.
+
+// A SaidRule reads the opening of the agent's words after a call whose
+// output was not logged. Empty rules say the call found nothing; the
+// others that it failed. Every rule is listed, with its Doc, in the
+// adapters' index page (TestAdapterDocs).
+type SaidRule struct {
+	Name      string
+	Empty     bool
+	ErrorType string // schema.ErrSaidFailed or ErrSaidAgain; "" when Empty
+	Doc       string
+	re        *regexp.Regexp
+}
+
+// SaidRules are tried on each sentence of the opening in order, the
+// sentences in the order written; the first sentence that any rule (or
+// saidWorked) matches decides.
+var SaidRules = []SaidRule{
+	{Name: "said-nothing-found", Empty: true,
+		Doc: `the words say nothing came back: "no results", "no matches", "didn't find", "returned nothing", "came back empty"`,
+		re:  regexp.MustCompile(`(?i)\bno (?:results?|matches|match|hits|output|occurrences|usages?|references|entries|records)\b|\b(?:did ?n[o']t|could ?n[o']t|can ?n[o']t|cannot|failed to|unable to|wasn't able to|was not able to)\s+(?:find|locate|reveal|turn up|return)\b|\b(?:returns?|returned|found|finds|yield(?:s|ed)?|produced?|produces|gave|gives|shows?|showed)\s+(?:nothing|no\b|zero\b|an? empty\b)|\b(?:came back|is|was|were|are) empty\b|\bnothing (?:was |is )?(?:found|returned|matched)\b`)},
+	{Name: "said-still-failing", ErrorType: schema.ErrSaidAgain,
+		Doc: `the words say a failure goes on: "still fails", "the same error", "the error persists", "persistent errors", "failed again"`,
+		re:  regexp.MustCompile(`(?i)\b(?:still|again|keeps?|continues? to)\b[^.;:]{0,40}?\b(?:fail\w*|errors?|erroring|exceptions?|issues?|problems?|broken|not work\w*|doesn't work|does not work|isn't working|the same (?:error|issue|problem|failure|result|output|traceback))\b|\b(?:persist\w*|continued|continuing|repeated|recurring|same)\s+(?:\w+\s+)?(?:errors?|issues?|failures?|problems?|timeouts?)\b|\b(?:errors?|issues?|failures?|problems?) (?:persists?|remains?|recurs?)\b|\b(?:fail(?:s|ed)?|errored|broke) (?:again|once more)\b`)},
+	{Name: "said-failed", ErrorType: schema.ErrSaidFailed,
+		Doc: `the words say the call failed: "failed", "didn't work", "was not applied", "timed out", "an error occurred", "we're having issues with", a sentence that opens on "the error" or "the remaining failure"`,
+		re:  regexp.MustCompile(`(?i)^\s*(?:the|this|that|an?)(?: \w+)? (?:error|exception|failure|traceback|failing)\b|\b(?:failed|did not work|didn't work|doesn't work|does not work|isn't working|is not working|was not applied|wasn't applied|were not applied|timed out|errored|crashed)\b|\b(?:an? |the )?(?:error|exception) (?:occurred|was raised|was thrown)\b|\b(?:having|had|have|encounter\w*|ran into|running into|hit|facing|got|getting)\b[^.;:]{0,25}?\b(?:issues?|problems?|errors?|trouble|exceptions?)\b|\bthere(?:'s| is| was| are| were| seems to be| appears to be)(?: still)?(?: an?| some)? (?:issue|error|problem)s?\b|\bsyntax ?error\b|\bcommand not found\b|\bno such file\b|\bpermission denied\b`)},
+}
+
+// reSaidWorked is a sentence saying the call worked: it settles the
+// opening before any failure it mentions later.
+var reSaidWorked = regexp.MustCompile(`(?i)\b(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|successful(?:ly)?|works|worked|working now|fixed|resolved)\b|\bno (?:errors?|issues?|problems?|failures?)\b|\bwithout (?:errors?|issues?|problems?)\b`)
+
+// reSaidTurn ends the part of a sentence that reports: after it the
+// sentence plans or supposes.
+var reSaidTurn = regexp.MustCompile(`(?i)\b(?:if|whether|unless|in case|so that|to (?:ensure|make sure|check|verify|see|confirm|avoid|prevent|test|handle)|ensure|avoid|prevent)\b`)
+
+// reSaidLead is what opens the words without being them: a label, a
+// thinking tag, a heading's markup.
+var reSaidLead = regexp.MustCompile(`(?i)^\s*(?:</?thinking>|#+\s*|thoughts?\s*:|discussion\s*:|\*\*|__)+\s*`)
+
+// saidSentences is how many sentences of the opening are read.
+const saidSentences = 3
+
+// saidOutcome reads the agent's words after a call: a failure, an empty
+// result, or nothing said (ok false). matched is the sentence that decided.
+func saidOutcome(words string) (errType string, empty bool, matched string, ok bool) {
+	rest := words
+	for n := 0; n < saidSentences; {
+		rest = reSaidLead.ReplaceAllString(rest, "")
+		if strings.TrimSpace(rest) == "" {
+			return "", false, "", false
+		}
+		var sentence string
+		sentence, rest = nextSentence(rest)
+		if strings.TrimSpace(sentence) == "" {
+			continue // a blank line between a heading and its text
+		}
+		n++
+		report := sentence
+		if loc := reSaidTurn.FindStringIndex(report); loc != nil {
+			report = report[:loc[0]]
+		}
+		for _, r := range SaidRules {
+			if r.re.MatchString(report) {
+				if r.Empty {
+					return "", true, strings.TrimSpace(sentence), true
+				}
+				return r.ErrorType, false, strings.TrimSpace(sentence), true
+			}
+		}
+		if reSaidWorked.MatchString(report) {
+			return "", false, "", false
+		}
+	}
+	return "", false, "", false
+}
+
+// nextSentence splits s after its first sentence: up to a full stop,
+// question or exclamation mark followed by a space, a semicolon, or a line
+// break.
+func nextSentence(s string) (sentence, rest string) {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n', ';':
+			return s[:i], s[i+1:]
+		case '.', '!', '?':
+			if i+1 == len(s) || s[i+1] == ' ' || s[i+1] == '\n' {
+				return s[:i+1], s[i+1:]
+			}
+		case '*':
+			// The end of a bold heading ("**Handling timeouts**") ends a
+			// sentence.
+			if i+1 < len(s) && s[i+1] == '*' && i > 0 {
+				return s[:i], s[i+2:]
+			}
+		}
+	}
+	return s, ""
+}
+
+// readSaidOutcomes gives the calls whose output was not logged the outcome
+// the agent's next words say: for each step with words, the last call
+// before it (since the previous words) whose result says nothing of its
+// own. A call's own words come before the call, so they speak of the call
+// before it. Outputs are absent when the run is read stripped, or when the
+// source logged no result for the call; a logged output that is blank is
+// itself an answer and is left alone.
+func (r *run) readSaidOutcomes() {
+	pending := -1
+	for i, s := range r.steps {
+		if s.Decision != nil && s.Decision.Reason != "" {
+			if pending >= 0 {
+				r.applySaid(r.steps[pending], s.Decision.Reason)
+			}
+			pending = -1
+		}
+		if s.ToolCall != nil && s.ToolCall.Name != MessageTool && r.outputAbsent(s) {
+			pending = i
+		} else if s.ToolCall != nil {
+			pending = -1
+		}
+	}
+}
+
+// outputAbsent reports whether the step's call has no logged output and no
+// outcome of its own.
+func (r *run) outputAbsent(s *schema.Step) bool {
+	res := s.ToolResult
+	if res == nil {
+		return true
+	}
+	if !r.strip {
+		return false
+	}
+	return (res.OK == nil || *res.OK) && res.ErrorType == "" && (res.Empty == nil || !*res.Empty)
+}
+
+// applySaid records on the call's result what the agent's words say of it.
+func (r *run) applySaid(call *schema.Step, words string) {
+	errType, empty, sentence, ok := saidOutcome(words)
+	if !ok {
+		return
+	}
+	// The sentence stands for the output: two failures the agent describes
+	// in the same words are the same failure, as two outputs would be.
+	setResult(call, clip(sentence, maxSaidReason), errType, empty)
+	call.ToolResult.Reason = "said in the agent's next words"
+}
+
+const maxSaidReason = 200

@@ -1,0 +1,108 @@
+package adapters
+
+import (
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// What the agent says after a call whose output was not logged: a report
+// of a failure or of nothing found is read; a plan, a condition, a
+// success, or a report after the third sentence is not.
+func TestSaidOutcome(t *testing.T) {
+	for _, c := range []struct {
+		words string
+		want  string // "", "empty", or the error type
+	}{
+		{"No results yet from current searches; indexing may still be in progress.", "empty"},
+		{"THOUGHT: The previous searches didn't reveal the relevant files, so I will list the directory.", "empty"},
+		{"**Exploring alternative query parameters**\n\nSince the initial query returned no results, I'm testing another filter.", "empty"},
+		{"**Handling tool timeouts**\n\nThe tools have timed out twice, likely due to indexing.", schema.ErrSaidFailed},
+		{"I see we're having issues with the Python environment. Let me try a different approach.", schema.ErrSaidFailed},
+		{"I apologize for the confusion. It seems the edit was not applied due to a syntax error.", schema.ErrSaidFailed},
+		{"The error message indicates a mismatch in the total price.", schema.ErrSaidFailed},
+		{"I apologize for the persistent errors. It seems the configuration is stricter than expected.", schema.ErrSaidAgain},
+		{"The error persists, indicating a possible issue with the flight segments.", schema.ErrSaidAgain},
+		{"<thinking> The test still fails with the same traceback. </thinking>", schema.ErrSaidAgain},
+
+		{"Let's look at the schema editor implementation:", ""},
+		{"Run the tests to make sure nothing fails.", ""},
+		{"Now let's check whether the error persists.", ""},
+		{"If the command fails, I will retry it with sudo.", ""},
+		{"Great! The edit was applied successfully.", ""},
+		{"The tests pass now. Before the fix the build failed on a missing import.", ""},
+		{"Let me read the file. Then run it. Then look at the log. It failed before.", ""},
+		{"", ""},
+	} {
+		errType, empty, _, ok := saidOutcome(c.words)
+		got := errType
+		if empty {
+			got = "empty"
+		}
+		if ok != (c.want != "") || got != c.want {
+			t.Errorf("%q: read %q (%v), want %q", c.words, got, ok, c.want)
+		}
+	}
+}
+
+// A conversation read without its tools' output: the calls the agent's
+// next words say failed or found nothing get that outcome, and the words
+// that decided stand for the output. Read with the output, the output
+// decides and the words are not read.
+func TestSaidOutcomesStripped(t *testing.T) {
+	call := func(id, cmd string) map[string]any {
+		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": "bash", "arguments": `{"command":"` + cmd + `"}`}}
+	}
+	raw := mustMarshal(t, map[string]any{"messages": []map[string]any{
+		{"role": "user", "content": "Fix the failing build."},
+		{"role": "assistant", "content": "Let me build it.", "tool_calls": []any{call("a", "make")}},
+		{"role": "tool", "tool_call_id": "a", "content": "make: *** [all] Error 2"},
+		{"role": "assistant", "content": "The build failed on a missing header. I will search for it.", "tool_calls": []any{call("b", "grep -r foo.h .")}},
+		{"role": "tool", "tool_call_id": "b", "content": "./include/foo.h:1:// foo"},
+		{"role": "assistant", "content": "No matches in the sources, only a stale copy. Building again.", "tool_calls": []any{call("c", "make")}},
+		{"role": "tool", "tool_call_id": "c", "content": "ok"},
+		{"role": "assistant", "content": "It works now."},
+	}})
+	logged, run := convertOne(t, OpenAIMessages, raw)
+	logged.calls(t, run, map[int64]string{1: "bash error EXIT_CODE", 3: "bash ok", 5: "bash ok"})
+
+	stripped, run := convertStripped(t, OpenAIMessages, raw)
+	stripped.calls(t, run, map[int64]string{1: "bash error " + schema.ErrSaidFailed, 3: "bash ok empty", 5: "bash ok"})
+	if got := data(t, stripped.step(t, run, 1)); got != "The build failed on a missing header." {
+		t.Errorf("the failure's text is %q, want the sentence that said it", got)
+	}
+}
+
+// A call the source logged no answer to is read from the words after it
+// even when the output is kept; a logged answer that is blank is an answer
+// (a command that printed nothing) and the words are not read for it.
+func TestSaidOutcomeNeedsAbsentOutput(t *testing.T) {
+	call := func(id string) map[string]any {
+		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": "bash", "arguments": `{"command":"make"}`}}
+	}
+	raw := mustMarshal(t, map[string]any{"messages": []map[string]any{
+		{"role": "user", "content": "Build it."},
+		{"role": "assistant", "content": "Building.", "tool_calls": []any{call("a")}},
+		{"role": "assistant", "content": "That failed again. Trying once more.", "tool_calls": []any{call("b")}},
+		{"role": "tool", "tool_call_id": "b", "content": ""},
+		{"role": "assistant", "content": "The build failed."},
+	}})
+	c, run := convertOne(t, OpenAIMessages, raw)
+	c.calls(t, run, map[int64]string{1: "bash error " + schema.ErrSaidAgain, 2: "bash ok"})
+}
+
+// Any words are read without a panic and within the sentences they hold.
+func FuzzSaidOutcome(f *testing.F) {
+	for _, s := range []string{"No results.", "**T**\n\n\nThe error persists; x", "*", "**", ";;\n\n", "a.b. c! d? e"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, words string) {
+		errType, empty, sentence, ok := saidOutcome(words)
+		if ok && len(sentence) > len(words) {
+			t.Fatalf("sentence %q longer than the words %q", sentence, words)
+		}
+		if !ok && (errType != "" || empty) {
+			t.Fatalf("an outcome without a match: %q %v", errType, empty)
+		}
+	})
+}
