@@ -21,6 +21,7 @@ func TestSaidOutcome(t *testing.T) {
 		{"I see we're having issues with the Python environment. Let me try a different approach.", schema.ErrSaidFailed},
 		{"I apologize for the confusion. It seems the edit was not applied due to a syntax error.", schema.ErrSaidFailed},
 		{"The error message indicates a mismatch in the total price.", schema.ErrSaidFailed},
+		{"<thinking> The build is failing but I'm not seeing the actual compilation error. </thinking>", schema.ErrSaidFailed},
 		{"I apologize for the persistent errors. It seems the configuration is stricter than expected.", schema.ErrSaidAgain},
 		{"The error persists, indicating a possible issue with the flight segments.", schema.ErrSaidAgain},
 		{"<thinking> The test still fails with the same traceback. </thinking>", schema.ErrSaidAgain},
