@@ -27,9 +27,20 @@ import (
 	"github.com/runawayhq/runaway/synth"
 )
 
+// The jobs run with a temporary directory of this test binary's own,
+// removed at the end: the Beam SDK leaves a placeholder file there on
+// every job whose workers run in this process (runaway-beam's
+// runInPrivateTemp says more).
 func TestMain(m *testing.M) {
 	Register()
-	ptest.MainWithDefault(m, "prism")
+	tmp, err := os.MkdirTemp("", "scanbeam-test-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("TMPDIR", tmp)
+	code := ptest.MainRetWithDefault(m, "prism")
+	os.RemoveAll(tmp)
+	os.Exit(code)
 }
 
 // beamJob runs the pipeline over args on prism and returns its output

@@ -38,9 +38,15 @@ func runCommand(t *testing.T, args ...string) (stdout, stderr string, code int) 
 // what it found.
 func TestPrismJob(t *testing.T) {
 	out := t.TempDir()
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	_, stderr, code := runCommand(t, "--runner=prism", "--input", "../../../fixtures", "--output", out, "--parquet")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	// A job leaves nothing in the temporary directory.
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the job left %d entries in TMPDIR, the first %s", len(left), left[0].Name())
 	}
 	for _, name := range []string{"runs.ndjson", "runs.parquet", "summary.json", "runaway.prom", "rejects.ndjson", "sources.ndjson"} {
 		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
