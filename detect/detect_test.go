@@ -640,8 +640,10 @@ func TestSameTurnAgainIsNoNewAnswer(t *testing.T) {
 // each time that the failure came back ("the error persists") is its own
 // account of one failure retried, a storm.
 func TestSaidFailuresComeBackOnlyWhenSaidSo(t *testing.T) {
+	edits := []string{"add a ThemeContext provider around App", "type the toggle handler as React.MouseEvent", "move the dark class onto the body element",
+		"drop the useEffect that reads localStorage", "rename the state hook to isDark and export it"}
 	fail := func(k int, intent, errType, said string) string {
-		return fmt.Sprintf(`"state":"ACT",%s"tool_call":{"name":"run_ipython","args":{"code":"edit_file('src/App.tsx', version=%d)"}},"tool_result":{"ok":false,"error_type":%q,"data":%q}`, intent, k, errType, said)
+		return fmt.Sprintf(`"state":"ACT",%s"tool_call":{"name":"run_ipython","args":{"code":"edit_file('src/App.tsx', '%s')"}},"tool_result":{"ok":false,"error_type":%q,"reason":%q}`, intent, edits[k], errType, said)
 	}
 	again := []string{"I apologize for the persistent errors.", "I apologize for the continued errors.", "The error persists.", "I apologize for the continued errors.", "Still the same error."}
 	failed := []string{"The edit failed on an import.", "That did not work: a type error.", "The build failed on a lint rule.", "It timed out.", "There is an issue with the JSX."}

@@ -161,10 +161,12 @@ func (r *run) applySaid(call *schema.Step, words string) {
 	if !ok {
 		return
 	}
-	// The sentence stands for the output: two failures the agent describes
-	// in the same words are the same failure, as two outputs would be.
-	setResult(call, clip(sentence, maxSaidReason), errType, empty)
-	call.ToolResult.Reason = "said in the agent's next words"
+	// The sentence is kept as the reason, not as the output: the agent
+	// words each report anew, so identical calls would read as answered
+	// differently. Failures without an output are compared by their calls
+	// (docs/detectors/RA301.md).
+	setResult(call, "", errType, empty)
+	call.ToolResult.Reason = "the agent's next words: " + clip(sentence, maxSaidReason)
 }
 
 const maxSaidReason = 200

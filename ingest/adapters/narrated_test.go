@@ -48,7 +48,7 @@ func TestSaidOutcome(t *testing.T) {
 
 // A conversation read without its tools' output: the calls the agent's
 // next words say failed or found nothing get that outcome, and the words
-// that decided stand for the output. Read with the output, the output
+// that decided are its reason. Read with the output, the output
 // decides and the words are not read.
 func TestSaidOutcomesStripped(t *testing.T) {
 	call := func(id, cmd string) map[string]any {
@@ -69,8 +69,8 @@ func TestSaidOutcomesStripped(t *testing.T) {
 
 	stripped, run := convertStripped(t, OpenAIMessages, raw)
 	stripped.calls(t, run, map[int64]string{1: "bash error " + schema.ErrSaidFailed, 3: "bash ok empty", 5: "bash ok"})
-	if got := data(t, stripped.step(t, run, 1)); got != "The build failed on a missing header." {
-		t.Errorf("the failure's text is %q, want the sentence that said it", got)
+	if got := stripped.step(t, run, 1).ToolResult.Reason; got != "the agent's next words: The build failed on a missing header." {
+		t.Errorf("the failure's reason is %q, want the sentence that said it", got)
 	}
 }
 
