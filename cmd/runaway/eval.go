@@ -22,7 +22,7 @@ func (c *evalCmd) flagSet() *pflag.FlagSet {
 	fs.StringVar(&c.cfg.Format, "format", pipeline.EvalFormats[0], "output format: "+strings.Join(pipeline.EvalFormats, ", "))
 	setValues(fs, "format", pipeline.EvalFormats...)
 	fs.StringVarP(&c.cfg.Out, "out", "o", "", "write the report to FILE (atomically) instead of stdout")
-	fs.StringVar(&c.cfg.Split, "split", "", "score only the labels of this split (a labels file of real runs has dev and test)")
+	fs.StringVar(&c.cfg.Split, "split", "", "score only the labels of this split (corpus/real has dev, test and holdout)")
 	fs.Float64Var(&c.cfg.Min.Precision, "min-precision", 0, "exit 1 when the runaway verdict's precision is below this")
 	fs.Float64Var(&c.cfg.Min.Recall, "min-recall", 0, "exit 1 when the runaway verdict's recall is below this")
 	fs.Float64Var(&c.cfg.Min.CauseAccuracy, "min-cause-accuracy", 0, "exit 1 when root-cause accuracy (over runaway runs found) is below this")
