@@ -64,6 +64,9 @@ var adaptBenchFormats = []struct {
 	{"trae-agent", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("trae-agent", "edit-rejected-loop.json", "healthy-fix.json")
 	})},
+	{"aider", sync.OnceValues(func() (*adaptCorpus, error) {
+		return filesBenchCorpus("aider", "edit-no-match-loop.aider.chat.history.md", "healthy-settings.aider.chat.history.md")
+	})},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
 	{"langfuse", sync.OnceValues(func() (*adaptCorpus, error) { return sampleBenchCorpus("langfuse", "loop.ndjson") })},
 	{"langsmith", sync.OnceValues(func() (*adaptCorpus, error) {

@@ -17,6 +17,18 @@ import (
 // Filter.Skipped with how many, as are hidden files and objects the walk
 // would read: named, they are read.
 
+// agentHistory reports whether a file is named as Aider names the chat
+// history it keeps in the repository it works on (.aider.chat.history.md,
+// or a name ending so): a hidden file, but the log itself, so a walk or a
+// listing reads it (isLogName), whatever else is hidden around it.
+func agentHistory(name string) bool {
+	name = strings.ToLower(name)
+	for _, ext := range []string{".gz", ".zst", ".zstd"} {
+		name = strings.TrimSuffix(name, ext)
+	}
+	return strings.HasSuffix(name, "aider.chat.history.md")
+}
+
 // toolDirs are hidden directories that tools keep their own state in:
 // passed over without a look, however large.
 var toolDirs = map[string]bool{

@@ -109,10 +109,10 @@ func (o *objectURL) objectName(key string) string {
 
 // hiddenKey applies the directory walk's rule to a key found under a
 // prefix: an element of the path below the prefix that begins with '.'
-// hides it.
+// hides it, but for an agent's own history file (agentHistory).
 func hiddenKey(rel string) bool {
 	for elem := range strings.SplitSeq(rel, "/") {
-		if strings.HasPrefix(elem, ".") {
+		if strings.HasPrefix(elem, ".") && (elem != path.Base(rel) || !agentHistory(elem)) {
 			return true
 		}
 	}
@@ -345,7 +345,7 @@ func (e *expander) walkKeys(o *objectURL, dir, base, rel string) bool {
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(sortKey(a), sortKey(b)) })
 	for _, d := range entries {
 		name := d.Name()
-		if strings.HasPrefix(name, ".") {
+		if strings.HasPrefix(name, ".") && (d.IsDir() || !agentHistory(name)) {
 			e.skipHiddenEntry(d, filepath.Join(dir, name), walkRoot(dir, rel), base+rel+name)
 			continue
 		}

@@ -288,7 +288,7 @@ func (e *expander) addPath(path string, info fs.FileInfo, root string, found boo
 			}
 			return nil
 		}
-		if p != path && strings.HasPrefix(d.Name(), ".") {
+		if p != path && strings.HasPrefix(d.Name(), ".") && (d.IsDir() || !agentHistory(d.Name())) {
 			if d.IsDir() {
 				if !toolDirs[d.Name()] {
 					if n, atLeast := hiddenLogs(p, root, e.filter); n > 0 {
@@ -521,7 +521,8 @@ func isLogName(name string) bool {
 	}
 	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".ndjson") || strings.HasSuffix(name, ".json") ||
 		strings.HasSuffix(name, ".traj") || // SWE-agent's trajectories
-		strings.HasSuffix(name, ".parquet")
+		strings.HasSuffix(name, ".parquet") ||
+		agentHistory(name) // Aider's chat history, Markdown
 }
 
 // LocalPath is the local path an input argument reads: a file, directory

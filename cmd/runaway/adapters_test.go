@@ -49,6 +49,12 @@ func trajectoryDir(t *testing.T) string {
 	if err := os.WriteFile(filepath.Join(dir, "rovo", "trajs", "LICENSE"), []byte("Permission is hereby granted\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Aider keeps its chat history, a hidden Markdown file, in the
+	// repository it works on, beside the project's own documents.
+	copyFile("aider/edit-no-match-loop.aider.chat.history.md", "billing-app/.aider.chat.history.md")
+	if err := os.WriteFile(filepath.Join(dir, "billing-app", "README.md"), []byte("# Billing\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return dir
 }
 
@@ -95,6 +101,8 @@ func TestScanTrajectoriesOfEveryFormat(t *testing.T) {
 		// beside them is passed over.
 		filepath.Join(dir, "rovo/trajs/acme__widgets-202"):    "runaway",
 		filepath.Join(dir, "rovo/trajs/mrdoob__three.js-201"): "healthy",
+		// A hidden Aider history is read; the README beside it is not.
+		filepath.Join(dir, "billing-app/.aider.chat.history.md") + "#2025-11-04 09:12:40": "runaway",
 	}
 	got := verdicts(t, dir)
 	for id, v := range want {

@@ -108,7 +108,7 @@ func TestExplainSkipsOtherRuns(t *testing.T) {
 	// the lines of the trajectories, whose 487 steps are skipped once
 	// converted, and the lines of the traces, whose 61 steps are skipped
 	// once assembled.
-	if !strings.Contains(stderr, "(10652 lines read, 1058 of other runs skipped)") {
+	if !strings.Contains(stderr, "(10960 lines read, 1067 of other runs skipped)") {
 		t.Errorf("stderr %q", stderr)
 	}
 }

@@ -67,6 +67,7 @@ var Registry = []*Format{
 	RovoDev,
 	SmolAgents,
 	TraeAgent,
+	Aider,
 }
 
 // Lookup returns the format with the given name, or nil.

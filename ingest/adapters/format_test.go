@@ -71,6 +71,8 @@ var sampleDocs = []struct {
 	{"smolagents/tool-calling-agent.json", 0, SmolAgents},
 	{"trae-agent/edit-rejected-loop.json", 0, TraeAgent},
 	{"trae-agent/healthy-fix.json", 0, TraeAgent},
+	{"aider/edit-no-match-loop.aider.chat.history.md", 0, Aider},
+	{"aider/healthy-settings.aider.chat.history.md", 0, Aider},
 }
 
 func sampleDoc(t testing.TB, rel string, line int) *Doc {
@@ -233,7 +235,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents,trae-agent" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents,trae-agent,aider" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

@@ -141,3 +141,10 @@ func FuzzSmolAgents(f *testing.F) {
 		[]byte(`{"intermediate_steps": [{"step_number": 0, "model_output": [{"type": "text", "text": "t"}], "error": {"type": "AgentParsingError", "message": "m"}}, {"plan": "p"}]}`),
 	)
 }
+
+func FuzzAider(f *testing.F) {
+	fuzzFormat(f, Aider,
+		[]byte("# aider chat started at 2025-01-01 00:00:00\n\n#### go  \n\nok\n\n> open message\nno end"),
+		[]byte("# aider chat started at 2025-01-01 00:00:00\n\n\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n> Tokens: 9M sent, .k received. Cost: $. message, $1 session.  \n"),
+	)
+}

@@ -24,6 +24,7 @@ var formatRules = map[string][]OutputRule{
 	"rovo-dev":           rovoRules,
 	"smolagents":         smolRules,
 	"trae-agent":         traeRules,
+	"aider":              aiderRules,
 }
 
 // traeDoc is a Trae Agent trajectory of one step calling tool with args and
@@ -241,6 +242,18 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"user-rejected", an, antDoc(t, "Read", map[string]any{"file_path": "/app/NOTES.md"},
 			"     1→# Permissions\n     2→The user doesn't want to proceed with this tool use: Claude Code says so when a call is refused.", false), 1, "ok"},
 
+		// Aider's rules: the reply is step 1 (the user's input is entry 0),
+		// Aider's messages after it are its answer.
+		{"aider-edit-no-match", Aider, aiderDoc(aiderBlock, "The LLM did not conform to the edit format.", "https://aider.chat/docs/troubleshooting/edit-errors.html", "# 1 SEARCH/REPLACE block failed to match!"), 1, "error EDIT_REJECTED"},
+		{"aider-edit-no-match", Aider, aiderDoc("Edits that failed to match are sent back.\n\n"+aiderBlock, "Applied edit to app.py"), 1, "ok"},
+		{"aider-edit-format", Aider, aiderDoc("app.py\n```python\n<<<<<<< SEARCH\nx = 1\n```", "The LLM did not conform to the edit format.", "https://aider.chat/docs/troubleshooting/edit-errors.html"), 1, "error FORMAT_ERROR"},
+		{"aider-edit-format", Aider, aiderDoc("When a reply does not conform to the edit format, Aider says so.\n\n"+aiderBlock, "Applied edit to app.py"), 1, "ok"},
+		{"aider-lint-or-test", Aider, aiderDoc(aiderBlock, "Applied edit to app.py", "FAILED tests/test_app.py::test_main - assert 1 == 2", "Attempt to fix test errors? (Y)es/(N)o [Yes]: y"), 1, "error EXIT_CODE"},
+		{"aider-lint-or-test", Aider, aiderDoc("I'll skip the question \"Attempt to fix lint errors?\" here.\n\n"+aiderBlock, "Applied edit to app.py", "Commit 1a2b3c4 fix: lint"), 1, "ok"},
+		{"aider-api-error", Aider, []byte("# aider chat started at 2025-03-01 09:00:00\n\n#### Fix it  \n> litellm.RateLimitError: OpenAIException - Rate limit reached for gpt-4o  \n> Retrying in 0.5 seconds...  \n"), 1, "error RATE_LIMIT"},
+		{"aider-api-error", Aider, []byte("# aider chat started at 2025-03-01 09:00:00\n\n#### Fix it  \n> litellm.APIConnectionError: Connection refused  \n"), 1, "error ERROR"},
+		{"aider-api-error", Aider, aiderDoc(aiderBlock, "Applied edit to app.py", "Commit 1a2b3c4 feat: log litellm.completion calls"), 1, "ok"},
+
 		// OpenHands' rules.
 		{"not-executed", oh, ohDoc(t, "run", map[string]any{"command": "npm test"}, "The action has not been executed. This may have occurred because the user pressed the stop button, or because the runtime system crashed and restarted due to resource constraints.", nil), 0, "error NOT_EXECUTED"},
 		{"not-executed", oh, read("/workspace/docs/faq.md", "     1\t## Why did my command not run?\n     2\tThe action has not been executed when the runtime restarts."), 0, "ok"},
@@ -441,4 +454,17 @@ func TestStripOutput(t *testing.T) {
 	if s.ToolResult.ErrorType != "FORMAT_ERROR" || s.ToolResult.Data != nil {
 		t.Errorf("an explicit error stays, its text goes: %+v", s.ToolResult)
 	}
+}
+
+// aiderBlock is a reply's SEARCH/REPLACE block.
+const aiderBlock = "app.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n```"
+
+// aiderDoc is an Aider chat history of one session: the user's input
+// (entry 0), reply (entry 1), and Aider's messages after it.
+func aiderDoc(reply string, messages ...string) []byte {
+	h := "# aider chat started at 2025-03-01 09:00:00\n\n#### Change x  \n\n" + reply + "\n\n"
+	for _, m := range messages {
+		h += "> " + m + "  \n"
+	}
+	return []byte(h)
 }

@@ -1,0 +1,119 @@
+package adapters
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// The looping sample reads as the history says: one run, named by the
+// session's start; each reply a step numbered by its entry, a call of
+// edit with the SEARCH/REPLACE block it sends, answered by Aider's report
+// that the block failed to match (EDIT_REJECTED, also the reflections
+// Aider sends back without the user); the reply's prose its reason; the
+// token report its usage, with the banner's model.
+func TestAiderLoopSample(t *testing.T) {
+	c, run := convertOne(t, Aider, readSample(t, "aider/edit-no-match-loop.aider.chat.history.md"))
+	if run != "t.json#2025-11-04 09:12:40" {
+		t.Errorf("run %q", run)
+	}
+	if got := fmt.Sprint(c.numbers(run)); got != "[4 6 8 10 13]" {
+		t.Fatalf("steps %s, want the five replies", got)
+	}
+	c.calls(t, run, map[int64]string{4: "edit error EDIT_REJECTED", 6: "edit error EDIT_REJECTED", 13: "edit error EDIT_REJECTED"})
+	first := c.step(t, run, 4)
+	if !strings.Contains(string(first.ToolCall.Args), `"file":"billing/invoice.py"`) || !strings.Contains(string(first.ToolCall.Args), `round(sum(line.amount`) {
+		t.Errorf("call args %s", first.ToolCall.Args)
+	}
+	if got := reason(first); !strings.HasPrefix(got, "I'll round the total") || strings.Contains(got, "<<<<<<< SEARCH") {
+		t.Errorf("reason %q, want the prose without the block", got)
+	}
+	if u := first.Usage; u == nil || u.PromptTokens != 2400 || u.CompletionTokens != 96 || u.CostUSD != 0.007 || u.Model != "gpt-4o" {
+		t.Errorf("usage %+v", first.Usage)
+	}
+	if strings.Contains(data(t, first), "Tokens:") {
+		t.Errorf("the token report, which counts the session, is in the result: %q", data(t, first))
+	}
+	// Identical calls, identical answers: what repeats is visible as such.
+	if string(c.step(t, run, 4).ToolCall.Args) != string(c.step(t, run, 13).ToolCall.Args) || data(t, c.step(t, run, 4)) != data(t, c.step(t, run, 13)) {
+		t.Error("the same block sent again reads as another call or another answer")
+	}
+}
+
+// The healthy sample: a session with no reply is no run; the other is
+// named by its place and start. A model call that failed on a rate limit
+// is a step of its own; an edit the linter then failed is EXIT_CODE; the
+// fix applied is ok; a shell command Aider offered, written over lines
+// the history does not mark, stays in Aider's messages; the answer to the
+// user's question is a message, without a reply.
+func TestAiderHealthySample(t *testing.T) {
+	c := convert(t, Aider, "h.md", 1, true, readSample(t, "aider/healthy-settings.aider.chat.history.md"))
+	if len(c.runs) != 1 || c.runs[0] != "h.md[1]#2025-11-05 14:03:27" {
+		t.Fatalf("runs %q", c.runs)
+	}
+	run := c.runs[0]
+	if got := fmt.Sprint(c.numbers(run)); got != "[4 5 7 10]" {
+		t.Fatalf("steps %s", got)
+	}
+	c.calls(t, run, map[int64]string{4: "model error RATE_LIMIT", 5: "edit error EXIT_CODE", 7: "edit ok", 10: "message none"})
+	if s := c.step(t, run, 10); s.Intent != schema.IntentUser || !strings.HasPrefix(reason(s), "Yes. Without") {
+		t.Errorf("answer: intent %q reason %q", s.Intent, reason(s))
+	}
+	if d := data(t, c.step(t, run, 7)); !strings.Contains(d, `Running APP_DEBUG=1 python -c`) || !strings.Contains(d, "Add command output to the chat?") {
+		t.Errorf("the fix's answer %q lacks the command Aider ran", d)
+	}
+}
+
+// How lines are told apart: Aider ends its own lines and the user's with
+// two spaces; a reply's quote or heading without them stays in the reply;
+// the user's input over two lines is one entry; a reply to a question
+// that asks for no edit is a message answered by the user's next input.
+func TestAiderLines(t *testing.T) {
+	h := "# aider chat started at 2025-02-03 10:00:00\n\n" +
+		"#### Why does the build fail?  \n#### It says missing module.  \n\n" +
+		"The build imports `yaml`:\n\n> note: PyYAML is not installed\n\n#### Install it\n\nRun `pip install pyyaml`.\n\n" +
+		"> Tokens: 1.2k sent, 40 received. Cost: $0.01 message, $0.01 session.  \n" +
+		"\n#### Done, thanks.  \n"
+	c, run := convertOne(t, Aider, []byte(h))
+	if got := fmt.Sprint(c.numbers(run)); got != "[1]" {
+		t.Fatalf("steps %s, want the one reply", got)
+	}
+	s := c.step(t, run, 1)
+	c.calls(t, run, map[int64]string{1: "message ok"})
+	if !strings.Contains(reason(s), "> note: PyYAML") || !strings.Contains(reason(s), "Run `pip install pyyaml`.") {
+		t.Errorf("reply %q lost its quote or heading", reason(s))
+	}
+	if data(t, s) != "Done, thanks." {
+		t.Errorf("answer %q, want the user's next input", data(t, s))
+	}
+}
+
+// A reply in the whole-file format has no SEARCH/REPLACE block: the files
+// Aider says it applied an edit to make it an edit. Read stripped, Aider's
+// own verdicts stay (they are the harness speaking, not a tool's output)
+// and a command's output is not read.
+func TestAiderWholeFormatAndStripped(t *testing.T) {
+	h := "# aider chat started at 2025-02-03 10:00:00\n\n#### Add a main guard  \n\n" +
+		"app.py\n```python\nif __name__ == \"__main__\":\n    main()\n```\n\n" +
+		"> Applied edit to app.py  \n> Running python app.py  \n> Traceback (most recent call last):  \n>   File \"app.py\", line 2, in <module>  \n> NameError: name 'main' is not defined  \n" +
+		"\nI need to define `main` first.\n\napp.py\n```python\n<<<<<<< SEARCH\nif __name__\n=======\ndef main(): pass\nif __name__\n>>>>>>> REPLACE\n```\n\n" +
+		"> The LLM did not conform to the edit format.  \n> # 1 SEARCH/REPLACE block failed to match!  \n"
+	c, run := convertOne(t, Aider, []byte(h))
+	c.calls(t, run, map[int64]string{1: "edit error NameError", 3: "edit error EDIT_REJECTED"})
+	if !strings.Contains(string(c.step(t, run, 1).ToolCall.Args), `"file":"app.py"`) {
+		t.Errorf("whole-file edit args %s", c.step(t, run, 1).ToolCall.Args)
+	}
+	d := TextDoc("t.md", 1, []byte(h))
+	d.StripOutput = true
+	s := newConverted()
+	if err := ConvertDoc(Aider, d, s.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	run = "t.md#2025-02-03 10:00:00"
+	s.calls(t, run, map[int64]string{1: "edit ok", 3: "edit error EDIT_REJECTED"})
+	if data(t, s.step(t, run, 3)) != "" {
+		t.Errorf("stripped, the answer keeps its text %q", data(t, s.step(t, run, 3)))
+	}
+}
