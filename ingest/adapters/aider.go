@@ -150,7 +150,7 @@ var (
 	// sent, 1.5k received. Cost: $0.0020 message, $0.0029 session.`, with
 	// cache figures between sent and received when the provider caches.
 	reAiderTokens  = regexp.MustCompile(`^Tokens: ([\d.]+[kKmM]?) sent, (?:.*, )?([\d.]+[kKmM]?) received\.(?: Cost: \$([\d.]+) message)?`)
-	reAiderModel   = regexp.MustCompile(`^Main model: (\S+)`)
+	reAiderModel   = regexp.MustCompile(`^(?:Main model|Model): (\S+) with `)
 	reAiderApplied = regexp.MustCompile(`(?m)^Applied edit to (.+)$`)
 )
 
@@ -159,7 +159,11 @@ var (
 // stripped too; the shared rules read what commands printed, and are not.
 // A failed match is reported after "did not conform to the edit format",
 // so it is looked for first.
-var aiderRules = []OutputRule{aiderNoMatchRule, aiderFormatRule, aiderCheckRule, aiderAPIRule}
+var aiderRules = []OutputRule{aiderNoMatchRule, aiderFormatRule, aiderCheckRule, aiderAPIRule, aiderTokenLimitRule}
+
+// aiderModelRules read Aider's messages after the user's input when no
+// reply came: the model call failed.
+var aiderModelRules = []OutputRule{aiderAPIRule, aiderTokenLimitRule}
 
 var (
 	aiderFormatRule = OutputRule{Name: "aider-edit-format", ErrorType: "FORMAT_ERROR", ViewsToo: true,
@@ -195,6 +199,15 @@ var (
 			return "", true
 		}}
 )
+
+// aiderTokenLimitRule: the request or the reply did not fit the model's
+// context or output limit, and no reply came (Aider still reports what
+// the call cost).
+var aiderTokenLimitRule = OutputRule{Name: "aider-token-limit", ErrorType: "TOKEN_LIMIT", ViewsToo: true,
+	Doc: "`Model NAME has hit a token limit!`: the request or the reply exceeded the model's context or output limit",
+	match: func(o *output) (string, bool) {
+		return "", strings.Contains(o.text, " has hit a token limit!")
+	}}
 
 // aiderOutcome reads Aider's messages with its own rules (own), then,
 // when shared and the output is not stripped, with the shared rules.
@@ -330,8 +343,9 @@ func aiderEdits(reply, out string) (edits []map[string]string, prose string) {
 // blocks, or the files Aider says it applied an edit to), answered by
 // Aider's messages after it; otherwise a message to the user, answered by
 // the user's next input. A block of Aider's messages right after the
-// user's input that reports a failed model call is a step of its own, a
-// call of `model`. Token counts and cost come from Aider's report after
+// user's input that reports a model call but no reply came (an API
+// error, a token limit, a token report) is a step of its own, a call of
+// `model`, failed or empty. Token counts and cost come from Aider's report after
 // each reply; the model from the session's banner.
 func convertAider(d *Doc, emit func(*schema.Step) error) error {
 	sessions := aiderSessions(d)
@@ -360,14 +374,18 @@ func convertAider(d *Doc, emit func(*schema.Step) error) error {
 				if k > 0 && sess.entries[k-1].kind == 'a' {
 					continue // the answer to the reply before it
 				}
-				text := e.text()
-				errType, _ := r.aiderOutcome(text, []OutputRule{aiderAPIRule}, false)
-				if errType == "" {
+				text := aiderOutput(e)
+				errType, _ := r.aiderOutcome(text, aiderModelRules, false)
+				usage := aiderUsage(e, model)
+				if errType == "" && usage == nil {
 					continue // Aider's banner, a command's report
 				}
+				// A model call that brought no reply: it failed, or it
+				// answered nothing.
 				s := r.add(k, schema.StateAct.String())
 				setCall(s, "model", map[string]string{"model": model})
-				r.setResult(s, text, errType, false)
+				s.Usage = usage
+				r.setResult(s, text, errType, errType == "")
 			}
 		}
 		if len(r.steps) > 0 {

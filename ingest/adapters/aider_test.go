@@ -71,17 +71,20 @@ func TestAiderHealthySample(t *testing.T) {
 // the user's input over two lines is one entry; a reply to a question
 // that asks for no edit is a message answered by the user's next input.
 func TestAiderLines(t *testing.T) {
-	h := "# aider chat started at 2025-02-03 10:00:00\n\n" +
+	h := "# aider chat started at 2025-02-03 10:00:00\n\n> Model: openrouter/x/y with ask edit format  \n\n" +
 		"#### Why does the build fail?  \n#### It says missing module.  \n\n" +
 		"The build imports `yaml`:\n\n> note: PyYAML is not installed\n\n#### Install it\n\nRun `pip install pyyaml`.\n\n" +
 		"> Tokens: 1.2k sent, 40 received. Cost: $0.01 message, $0.01 session.  \n" +
 		"\n#### Done, thanks.  \n"
 	c, run := convertOne(t, Aider, []byte(h))
-	if got := fmt.Sprint(c.numbers(run)); got != "[1]" {
+	if got := fmt.Sprint(c.numbers(run)); got != "[2]" {
 		t.Fatalf("steps %s, want the one reply", got)
 	}
-	s := c.step(t, run, 1)
-	c.calls(t, run, map[int64]string{1: "message ok"})
+	s := c.step(t, run, 2)
+	c.calls(t, run, map[int64]string{2: "message ok"})
+	if s.Usage == nil || s.Usage.Model != "openrouter/x/y" || s.Usage.PromptTokens != 1200 {
+		t.Errorf("usage %+v, want the newer banner's model", s.Usage)
+	}
 	if !strings.Contains(reason(s), "> note: PyYAML") || !strings.Contains(reason(s), "Run `pip install pyyaml`.") {
 		t.Errorf("reply %q lost its quote or heading", reason(s))
 	}

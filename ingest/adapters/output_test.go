@@ -253,6 +253,8 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"aider-api-error", Aider, []byte("# aider chat started at 2025-03-01 09:00:00\n\n#### Fix it  \n> litellm.RateLimitError: OpenAIException - Rate limit reached for gpt-4o  \n> Retrying in 0.5 seconds...  \n"), 1, "error RATE_LIMIT"},
 		{"aider-api-error", Aider, []byte("# aider chat started at 2025-03-01 09:00:00\n\n#### Fix it  \n> litellm.APIConnectionError: Connection refused  \n"), 1, "error ERROR"},
 		{"aider-api-error", Aider, aiderDoc(aiderBlock, "Applied edit to app.py", "Commit 1a2b3c4 feat: log litellm.completion calls"), 1, "ok"},
+		{"aider-token-limit", Aider, []byte("# aider chat started at 2025-03-01 09:00:00\n\n#### Run it  \n> Tokens: 275k sent, 0 received. Cost: $0.83 message, $0.83 session.  \n>  \n> Model anthropic/claude-3-7-sonnet-20250219 has hit a token limit!  \n> Input tokens: ~275,397 of 200,000 -- possibly exhausted context window!  \n"), 1, "error TOKEN_LIMIT"},
+		{"aider-token-limit", Aider, aiderDoc("Aider says a model has hit a token limit! when the context is full.\n\n"+aiderBlock, "Applied edit to app.py"), 1, "ok"},
 
 		// OpenHands' rules.
 		{"not-executed", oh, ohDoc(t, "run", map[string]any{"command": "npm test"}, "The action has not been executed. This may have occurred because the user pressed the stop button, or because the runtime system crashed and restarted due to resource constraints.", nil), 0, "error NOT_EXECUTED"},
