@@ -78,7 +78,12 @@ func aiderUser(line string) bool { return line == "####" || strings.HasPrefix(li
 // and ends with the line that ends in two spaces, blank lines and all; a
 // line of neither kind right after one of Aider's, with no blank line
 // between, is that message going on too (a command whose own lines end in
-// spaces).
+// spaces). Older versions ended only some lines so (a question and its
+// answer, not a message): a line of Aider's without the spaces opens a
+// message on several lines only when its closing line comes before the
+// next marked line (aiderCloses). A file with no line ending in two
+// spaces lost them on the way (trimmed): there a reply ends at a line of
+// Aider's after a blank line, outside a fence.
 func aiderSessions(d *Doc) []aiderSession {
 	var (
 		sessions []aiderSession
@@ -86,6 +91,12 @@ func aiderSessions(d *Doc) []aiderSession {
 		inReply  bool // the last entry is a reply still being written
 		open     bool // a message of Aider's on several lines is still being written
 		blank    bool // a blank line since the last line of an entry
+		fenced   bool // the reply being written is inside a code fence
+		// trimmed: no line ends in two spaces, as when the file was
+		// committed through a hook or editor that strips trailing
+		// blanks. A line `> ` after a blank line and outside a fence then
+		// ends a reply: it is Aider's answer to it.
+		trimmed = !reAiderHardBreakAnywhere.Match(d.Raw)
 	)
 	add := func(kind byte, line string, n int64) {
 		e := &cur.entries
@@ -96,14 +107,14 @@ func aiderSessions(d *Doc) []aiderSession {
 		last.lines = append(last.lines, line)
 		blank = false
 	}
-	raw := strings.ReplaceAll(string(d.Raw), "\r\n", "\n")
+	lines := strings.Split(strings.ReplaceAll(string(d.Raw), "\r\n", "\n"), "\n")
 	n := d.Line - 1
-	for line := range strings.SplitSeq(raw, "\n") {
+	for li, line := range lines {
 		n++
 		if m := reAiderStart.FindStringSubmatch(line); m != nil {
 			sessions = append(sessions, aiderSession{start: m[1]})
 			cur = &sessions[len(sessions)-1]
-			inReply, open, blank = false, false, true
+			inReply, open, blank, fenced = false, false, true, false
 			continue
 		}
 		if cur == nil {
@@ -114,14 +125,18 @@ func aiderSessions(d *Doc) []aiderSession {
 			open = !aiderHardBreak(line)
 			continue
 		}
-		marked := (aiderIO(line) || aiderUser(line)) && (!inReply || aiderHardBreak(line))
+		if inReply && strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+		}
+		marked := (aiderIO(line) || aiderUser(line)) && (!inReply || aiderHardBreak(line) ||
+			(trimmed && li > 0 && strings.TrimSpace(lines[li-1]) == "" && !fenced && aiderIO(line)))
 		switch {
 		case inReply && !marked:
 			add('a', line, n)
 		case marked && aiderIO(line):
 			inReply = false
 			add('o', strings.TrimSpace(strings.TrimPrefix(line, ">")), n)
-			open = !aiderHardBreak(line)
+			open = !aiderHardBreak(line) && aiderCloses(lines[li+1:])
 		case marked:
 			inReply = false
 			add('u', strings.TrimSpace(strings.TrimPrefix(line, "####")), n)
@@ -130,6 +145,9 @@ func aiderSessions(d *Doc) []aiderSession {
 		case !blank && len(cur.entries) > 0 && cur.entries[len(cur.entries)-1].kind == 'o':
 			add('o', strings.TrimSpace(line), n)
 		default:
+			if !inReply {
+				fenced = strings.HasPrefix(strings.TrimSpace(line), "```")
+			}
 			inReply = true
 			add('a', line, n)
 		}
@@ -145,7 +163,29 @@ func aiderSessions(d *Doc) []aiderSession {
 	return sessions
 }
 
+// aiderCloses reports whether the message of Aider's whose first line
+// came just before lines ends in them: a line ending in two spaces comes
+// before any line of input, of Aider's, or a session's start. Looked for
+// over a bounded number of lines.
+func aiderCloses(lines []string) bool {
+	for i, l := range lines {
+		switch {
+		case i == maxAiderMessageLines, reAiderStart.MatchString(l), aiderIO(l), aiderUser(l):
+			return false
+		case aiderHardBreak(l):
+			return true
+		}
+	}
+	return false
+}
+
+// maxAiderMessageLines bounds one message of Aider's on several lines (an
+// edit's error echoes the block it failed on).
+const maxAiderMessageLines = 2000
+
 var (
+	// reAiderHardBreakAnywhere finds a line that ends in two spaces.
+	reAiderHardBreakAnywhere = regexp.MustCompile(`(?m)  \r?$`)
 	// reAiderTokens is Aider's report after each reply: `Tokens: 3.7k
 	// sent, 1.5k received. Cost: $0.0020 message, $0.0029 session.`, with
 	// cache figures between sent and received when the provider caches.

@@ -120,3 +120,24 @@ func TestAiderWholeFormatAndStripped(t *testing.T) {
 		t.Errorf("stripped, the answer keeps its text %q", data(t, s.step(t, run, 3)))
 	}
 }
+
+// Older Aider ended only some of its lines with two spaces, and a file
+// committed through a hook that strips trailing blanks has none: each
+// line of Aider's is then a message of its own, the user's next input is
+// not read as part of Aider's banner, and Aider's answer after a blank
+// line ends the reply, unless it is a quote inside the reply's fence.
+func TestAiderOlderHistoryWithoutSpaces(t *testing.T) {
+	h := "# aider chat started at 2024-08-01 10:00:00\n\n" +
+		"> /usr/bin/aider --model gpt-4o\n> Aider v0.50.0\n> Use /help <text> for help, run \"aider --help\" to see cmd line args\n\n" +
+		"#### /add app.py\n\n> Added app.py to the chat\n\n#### Fix the crash on empty input\n\n" +
+		"I'll default to zero. The log said:\n\n```text\n\n> empty input\n```\n\napp.py\n```python\n<<<<<<< SEARCH\nx = f()\n=======\nx = f() or 0\n>>>>>>> REPLACE\n```\n\n" +
+		"> Applied edit to app.py\n\n#### thanks\n"
+	c, run := convertOne(t, Aider, []byte(h))
+	if got := fmt.Sprint(c.numbers(run)); got != "[4]" {
+		t.Fatalf("steps %s, want the one reply, entry 4 after banner, input, answer, input", got)
+	}
+	c.calls(t, run, map[int64]string{4: "edit ok"})
+	if got := reason(c.step(t, run, 4)); !strings.HasPrefix(got, "I'll default to zero.") || !strings.Contains(got, "> empty input") {
+		t.Errorf("reason %q", got)
+	}
+}
