@@ -216,3 +216,50 @@ func TestRealCorpusAdjudication(t *testing.T) {
 		}
 	}
 }
+
+// manifest.tsv says where every listed path comes from: one row per path
+// of paths.txt and no other, each with a repository, a full commit id, a
+// path inside it, a licence and a sha256, so that fetch.sh can rebuild
+// exactly the tree the labels were read from.
+func TestRealCorpusManifest(t *testing.T) {
+	paths := readLines(t, "../../corpus/real/paths.txt")
+	hex := func(s string, n int) bool {
+		if len(s) != n {
+			return false
+		}
+		for _, c := range s {
+			if !strings.ContainsRune("0123456789abcdef", c) {
+				return false
+			}
+		}
+		return true
+	}
+	seen := map[string]bool{}
+	eachLine(t, "../../corpus/real/manifest.tsv", func(n int, line []byte) {
+		f := strings.Split(string(line), "\t")
+		if n == 1 {
+			if strings.Join(f, ",") != "corpus_path,repository,commit,repo_path,license,sha256" {
+				t.Errorf("manifest.tsv header %q", line)
+			}
+			return
+		}
+		if len(f) != 6 {
+			t.Errorf("manifest.tsv:%d: %d fields, want 6", n, len(f))
+			return
+		}
+		switch {
+		case !paths[f[0]]:
+			t.Errorf("manifest.tsv:%d: %s is not in paths.txt", n, f[0])
+		case seen[f[0]]:
+			t.Errorf("manifest.tsv:%d: %s listed twice", n, f[0])
+		case strings.Count(f[1], "/") != 1 || !hex(f[2], 40) || f[3] == "" || f[4] == "" || !hex(f[5], 64):
+			t.Errorf("manifest.tsv:%d: row %q", n, line)
+		}
+		seen[f[0]] = true
+	})
+	for p := range paths {
+		if !seen[p] {
+			t.Errorf("%s: in paths.txt without a manifest row", p)
+		}
+	}
+}
