@@ -20,6 +20,7 @@ type EvalConfig struct {
 	Memory
 	Labels string // --labels: the labels file, one JSON per run (required)
 	Split  string // --split: score only the labels of this split ("" all)
+	Blind  bool   // --blind: name no run in the report, only how many disagree
 	Format string // --format: one of EvalFormats
 	Out    string // --out; "" or "-" is stdout
 	Width  int    // the terminal width the table written to stdout fits (0: no limit)
@@ -70,6 +71,9 @@ func Eval(ctx context.Context, cfg EvalConfig, stdin io.Reader, stdout, stderr i
 	}
 	rep := scorer.Report()
 	rep.FailedSources = failedSources(stats)
+	if cfg.Blind {
+		rep.Blind()
+	}
 	checks := rep.Check(cfg.Min)
 	if rep.Runs == 0 {
 		fmt.Fprintln(stderr, "runaway eval: warning: no run in the logs has a label")

@@ -23,6 +23,7 @@ func (c *evalCmd) flagSet() *pflag.FlagSet {
 	setValues(fs, "format", pipeline.EvalFormats...)
 	fs.StringVarP(&c.cfg.Out, "out", "o", "", "write the report to FILE (atomically) instead of stdout")
 	fs.StringVar(&c.cfg.Split, "split", "", "score only the labels of this split (corpus/real has dev, test and holdout)")
+	fs.BoolVar(&c.cfg.Blind, "blind", false, "print the figures only: how many runs disagree with their labels, not which (to score a held-out split without learning its runs)")
 	fs.Float64Var(&c.cfg.Min.Precision, "min-precision", 0, "exit 1 when the runaway verdict's precision is below this")
 	fs.Float64Var(&c.cfg.Min.Recall, "min-recall", 0, "exit 1 when the runaway verdict's recall is below this")
 	fs.Float64Var(&c.cfg.Min.CauseAccuracy, "min-cause-accuracy", 0, "exit 1 when root-cause accuracy (over runaway runs found) is below this")

@@ -79,3 +79,61 @@ func TestEvalReportsEveryFigure(t *testing.T) {
 		t.Fatal("two evals differ")
 	}
 }
+
+// --blind scores a held-out split without naming its runs: the same
+// figures, how many runs disagree with their labels, and no run id, in
+// the table or the json.
+func TestEvalBlindNamesNoRun(t *testing.T) {
+	corpus, labels := genCorpus(t, "200", "9")
+	// Two labels the verdicts will not match, so that runs disagree.
+	raw, err := os.ReadFile(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	var flipped []string
+	for i, l := range lines {
+		var lab score.Label
+		if json.Unmarshal([]byte(l), &lab) != nil || lab.Label != score.LabelHealthy || len(flipped) == 2 {
+			continue
+		}
+		lab.Label, lab.RootCause, lab.OnsetStep, lab.EndStep = score.LabelRunaway, "error-storm", 1, 3
+		b, _ := json.Marshal(lab)
+		lines[i] = string(b)
+		flipped = append(flipped, lab.RunID)
+	}
+	os.WriteFile(labels, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+
+	eval := func(args ...string) score.Report {
+		t.Helper()
+		code, js, stderr := runCLI(t, "", append([]string{"eval", "--labels", labels, "--format", "json"}, append(args, corpus)...)...)
+		var doc struct {
+			Score score.Report `json:"score"`
+		}
+		if code != exitClean || json.Unmarshal([]byte(js), &doc) != nil {
+			t.Fatalf("eval %v: exit %d %s %.200s", args, code, stderr, js)
+		}
+		for _, id := range flipped {
+			if len(args) > 0 && strings.Contains(js, id) {
+				t.Errorf("--blind json names run %s", id)
+			}
+		}
+		return doc.Score
+	}
+	open, blind := eval(), eval("--blind")
+	if len(open.Disagreements) < len(flipped) || blind.Unnamed != len(open.Disagreements) || blind.Disagreements != nil {
+		t.Fatalf("disagreements: %d named without --blind; with it %d named, %d counted", len(open.Disagreements), len(blind.Disagreements), blind.Unnamed)
+	}
+	if open.Recall != blind.Recall || open.Precision != blind.Precision || open.OnsetAccuracy != blind.OnsetAccuracy {
+		t.Errorf("--blind changed the figures: %+v / %+v", open, blind)
+	}
+	code, table, _ := runCLI(t, "", "eval", "--labels", labels, "--blind", corpus)
+	if code != exitClean || !strings.Contains(table, "not named: --blind") {
+		t.Errorf("table: exit %d\n%s", code, table)
+	}
+	for _, id := range flipped {
+		if strings.Contains(table, id) {
+			t.Errorf("--blind table names run %s", id)
+		}
+	}
+}

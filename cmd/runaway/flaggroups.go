@@ -63,6 +63,7 @@ var flagGroups = map[string]flagGroup{
 	// What is written, where, and what the exit code says.
 	"format":             groupOutput,
 	"out":                groupOutput,
+	"blind":              groupOutput,
 	"output":             groupOutput,
 	"color":              groupOutput,
 	"max-rows":           groupOutput,

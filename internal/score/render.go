@@ -162,6 +162,10 @@ const maxDisagreementsListed = 20
 // disagreementTable lists the runs where the verdict is not the label's:
 // what to read first when a figure is low.
 func disagreementTable(w *bufio.Writer, r Report, width int) error {
+	if r.Unnamed > 0 {
+		fmt.Fprintf(w, "\nRuns where the verdict is not the label's: %d (not named: --blind)\n", r.Unnamed)
+		return nil
+	}
 	if len(r.Disagreements) == 0 {
 		return nil
 	}

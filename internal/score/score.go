@@ -84,6 +84,17 @@ type Report struct {
 	// run id: the runs to read when a figure is low. Absent when none, and
 	// in the per-source reports.
 	Disagreements []Disagreement `json:"disagreements,omitempty"`
+	// Unnamed counts the disagreements left out by Blind: the figures of a
+	// held-out set, without the runs that make them.
+	Unnamed int `json:"disagreements_not_named,omitempty"`
+}
+
+// Blind leaves out which runs disagree with their labels, keeping how
+// many: a held-out set is scored without learning which of its runs the
+// verdicts miss, so no rule is later shaped on them.
+func (r *Report) Blind() {
+	r.Unnamed += len(r.Disagreements)
+	r.Disagreements = nil
 }
 
 // Disagreement is one labelled run the verdict does not match.
