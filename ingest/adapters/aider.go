@@ -3,6 +3,7 @@ package adapters
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,8 +65,13 @@ type aiderSession struct {
 }
 
 // aiderHardBreak: Aider ends each line of input and each of its messages
-// with two spaces; the model's replies are written as they came.
-func aiderHardBreak(line string) bool { return strings.HasSuffix(line, "  ") }
+// with two spaces, after the text (it strips the text first); the model's
+// replies are written as they came. A line of white space alone is none:
+// an indented blank line of code that a message echoes (a SEARCH block
+// that failed to match) does not end the message.
+func aiderHardBreak(line string) bool {
+	return strings.HasSuffix(line, "  ") && strings.TrimSpace(line) != ""
+}
 
 func aiderIO(line string) bool   { return line == ">" || strings.HasPrefix(line, "> ") }
 func aiderUser(line string) bool { return line == "####" || strings.HasPrefix(line, "#### ") }
@@ -184,8 +190,9 @@ func aiderCloses(lines []string) bool {
 const maxAiderMessageLines = 2000
 
 var (
-	// reAiderHardBreakAnywhere finds a line that ends in two spaces.
-	reAiderHardBreakAnywhere = regexp.MustCompile(`(?m)  \r?$`)
+	// reAiderHardBreakAnywhere finds a line that ends in two spaces after
+	// its text (aiderHardBreak).
+	reAiderHardBreakAnywhere = regexp.MustCompile(`(?m)\S {2,}\r?$`)
 	// reAiderTokens is Aider's report after each reply: `Tokens: 3.7k
 	// sent, 1.5k received. Cost: $0.0020 message, $0.0029 session.`, with
 	// cache figures between sent and received when the provider caches.
@@ -437,6 +444,21 @@ func convertAider(d *Doc, emit func(*schema.Step) error) error {
 	return nil
 }
 
+// aiderHandedOff reports whether reply entries[k] was handed to an editor
+// model: in architect mode Aider runs the editor with the architect's reply
+// as its input, which the history records as input of the user's with the
+// reply's words (after Aider's messages, when withOut).
+func aiderHandedOff(entries []aiderEntry, k int, withOut bool) bool {
+	j := k + 1
+	if withOut {
+		j++
+	}
+	if j >= len(entries) || entries[j].kind != 'u' {
+		return false
+	}
+	return slices.Equal(strings.Fields(entries[j].text()), strings.Fields(entries[k].text()))
+}
+
 // aiderReply makes the step of reply entries[k], out being Aider's
 // messages after it (or nil).
 func (r *run) aiderReply(entries []aiderEntry, k int, out *aiderEntry, model string) {
@@ -448,6 +470,14 @@ func (r *run) aiderReply(entries []aiderEntry, k int, out *aiderEntry, model str
 	s := r.add(k, schema.StateAct.String())
 	if out != nil {
 		s.Usage = aiderUsage(out, model)
+	}
+	if aiderHandedOff(entries, k, out != nil) {
+		// Architect mode: the reply is the plan Aider gives its editor
+		// model, written again as the editor's input; the editor's reply
+		// after it acts. Nobody answered the plan.
+		s.State = schema.StatePlan.String()
+		setReason(s, reply)
+		return
 	}
 	edits, prose := aiderEdits(reply, outText)
 	if len(edits) > 0 {

@@ -141,3 +141,56 @@ func TestAiderOlderHistoryWithoutSpaces(t *testing.T) {
 		t.Errorf("reason %q", got)
 	}
 }
+
+// A failed match's message echoes the block it failed on, indented blank
+// lines and all; a line of white space alone is not the two spaces that
+// end Aider's message, so the model's next reply starts after the
+// message's real last line, and the echo stays in the failed edit's answer.
+func TestAiderEchoedBlockWithIndentedBlankLines(t *testing.T) {
+	h := "# aider chat started at 2025-02-03 10:00:00\r\n\r\n#### Use rb.MovePosition  \r\n\r\n" +
+		"Moving it to the body.\r\n\r\nShip.cs\r\n```csharp\r\n<<<<<<< SEARCH\r\n    void Move()\r\n    {\r\n        \r\n        pos += v;\r\n    }\r\n=======\r\n    void Move()\r\n    {\r\n        rb.MovePosition(pos + v);\r\n    }\r\n>>>>>>> REPLACE\r\n```\r\n\r\n" +
+		"> The LLM did not conform to the edit format.  \r\n> # 1 SEARCH/REPLACE block failed to match!\r\n\r\n" +
+		"## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in Ship.cs\r\n<<<<<<< SEARCH\r\n    void Move()\r\n    {\r\n        \r\n        pos += v;\r\n    }\r\n=======\r\n" +
+		"    void Move()\r\n    {\r\n        rb.MovePosition(pos + v);\r\n    }\r\n>>>>>>> REPLACE\r\n\r\nThe SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc  \r\n\r\n" +
+		"The block has no blank line; here it is again.\r\n\r\nShip.cs\r\n```csharp\r\n<<<<<<< SEARCH\r\n    void Move()\r\n    {\r\n        pos += v;\r\n    }\r\n=======\r\n    void Move()\r\n    {\r\n        rb.MovePosition(pos + v);\r\n    }\r\n>>>>>>> REPLACE\r\n```\r\n\r\n" +
+		"> Applied edit to Ship.cs  \r\n"
+	c, run := convertOne(t, Aider, []byte(h))
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 3]" {
+		t.Fatalf("steps %s, want the two replies", got)
+	}
+	c.calls(t, run, map[int64]string{1: "edit error EDIT_REJECTED", 3: "edit ok"})
+	if d := data(t, c.step(t, run, 1)); !strings.Contains(d, "pos += v;") || !strings.Contains(d, "must exactly match") {
+		t.Errorf("the failed match's answer lost the echoed block: %q", d)
+	}
+	if got := reason(c.step(t, run, 3)); !strings.HasPrefix(got, "The block has no blank line") {
+		t.Errorf("second reply's reason %q", got)
+	}
+}
+
+// In architect mode Aider hands the architect's reply to its editor model
+// as the editor's input, which the history writes as the user's: that
+// reply is a PLAN step (no call, nobody answered it), the editor's reply
+// acts. A reply the person answers in their own words stays a message.
+func TestAiderArchitectHandOff(t *testing.T) {
+	h := "# aider chat started at 2025-02-03 10:00:00\n\n> Main model: x/arch with architect edit format  \n> Editor model: x/ed with editor-diff edit format  \n\n" +
+		"#### Make the timeout configurable  \n\n" +
+		"Add a `timeout` setting:\n\n1. read it in config.py\n2. pass it to the client\n\n" +
+		"> Tokens: 2.0k sent, 40 received. Cost: $0.01 message, $0.01 session.  \n\n" +
+		"#### Add a `timeout` setting:  \n####   \n#### 1. read it in config.py  \n#### 2. pass it to the client  \n\n" +
+		"config.py\n```python\n<<<<<<< SEARCH\nTIMEOUT = 5\n=======\nTIMEOUT = int(os.environ.get(\"TIMEOUT\", 5))\n>>>>>>> REPLACE\n```\n\n" +
+		"> Tokens: 1.0k sent, 30 received. Cost: $0.01 message, $0.02 session.  \n> Applied edit to config.py  \n\n" +
+		"#### /ask what is the default?  \n\n" +
+		"Five seconds.\n\n> Tokens: 1.1k sent, 3 received. Cost: $0.01 message, $0.03 session.  \n\n#### thanks  \n"
+	c, run := convertOne(t, Aider, []byte(h))
+	if got := fmt.Sprint(c.numbers(run)); got != "[2 5 8]" {
+		t.Fatalf("steps %s, want the plan, the edit and the answer", got)
+	}
+	plan := c.step(t, run, 2)
+	if plan.State != schema.StatePlan.String() || plan.ToolCall != nil || plan.ToolResult != nil || !strings.HasPrefix(reason(plan), "Add a `timeout` setting") {
+		t.Errorf("architect reply: state %s call %v result %v reason %q", plan.State, plan.ToolCall, plan.ToolResult, reason(plan))
+	}
+	c.calls(t, run, map[int64]string{5: "edit ok", 8: "message ok"})
+	if data(t, c.step(t, run, 8)) != "thanks" {
+		t.Errorf("the answer to the person: %q", data(t, c.step(t, run, 8)))
+	}
+}
