@@ -259,17 +259,8 @@ var aiderTokenLimitRule = OutputRule{Name: "aider-token-limit", ErrorType: "TOKE
 // aiderOutcome reads Aider's messages with its own rules (own), then,
 // when shared and the output is not stripped, with the shared rules.
 func (r *run) aiderOutcome(text string, own []OutputRule, shared bool) (errType string, empty bool) {
-	o := newOutput(text, false)
-	for i := range own {
-		if t, ok := own[i].match(o); ok {
-			if t == "" {
-				t = own[i].ErrorType
-			}
-			return t, false
-		}
-	}
-	if !shared {
-		return "", false
+	if t := firstError(newOutput(text, false), own); t != "" || !shared {
+		return t, false
 	}
 	return r.classify(text, false, false, nil)
 }
@@ -444,40 +435,35 @@ func convertAider(d *Doc, emit func(*schema.Step) error) error {
 	return nil
 }
 
-// aiderHandedOff reports whether reply entries[k] was handed to an editor
-// model: in architect mode Aider runs the editor with the architect's reply
-// as its input, which the history records as input of the user's with the
-// reply's words (after Aider's messages, when withOut).
-func aiderHandedOff(entries []aiderEntry, k int, withOut bool) bool {
-	j := k + 1
-	if withOut {
-		j++
-	}
-	if j >= len(entries) || entries[j].kind != 'u' {
-		return false
-	}
-	return slices.Equal(strings.Fields(entries[j].text()), strings.Fields(entries[k].text()))
-}
-
 // aiderReply makes the step of reply entries[k], out being Aider's
 // messages after it (or nil).
 func (r *run) aiderReply(entries []aiderEntry, k int, out *aiderEntry, model string) {
 	reply := entries[k].text()
+	// input is the user's input after the reply (and Aider's messages).
+	next, input := k+1, ""
+	if out != nil {
+		next++
+	}
+	if next < len(entries) && entries[next].kind == 'u' {
+		input = entries[next].text()
+	}
+	s := r.add(k, schema.StateAct.String())
+	if input != "" && slices.Equal(strings.Fields(input), strings.Fields(reply)) {
+		// Architect mode: Aider runs its editor model with the architect's
+		// reply as the editor's input, which the history writes as the
+		// user's. The reply is the plan; the editor's reply after it acts,
+		// and nobody answered the plan.
+		s.State = schema.StatePlan.String()
+		setReason(s, reply)
+		if out != nil {
+			s.Usage = aiderUsage(out, model)
+		}
+		return
+	}
 	outText := ""
 	if out != nil {
 		outText = aiderOutput(out)
-	}
-	s := r.add(k, schema.StateAct.String())
-	if out != nil {
 		s.Usage = aiderUsage(out, model)
-	}
-	if aiderHandedOff(entries, k, out != nil) {
-		// Architect mode: the reply is the plan Aider gives its editor
-		// model, written again as the editor's input; the editor's reply
-		// after it acts. Nobody answered the plan.
-		s.State = schema.StatePlan.String()
-		setReason(s, reply)
-		return
 	}
 	edits, prose := aiderEdits(reply, outText)
 	if len(edits) > 0 {
@@ -496,16 +482,12 @@ func (r *run) aiderReply(entries []aiderEntry, k int, out *aiderEntry, model str
 		// A reply Aider could not read as edits is sent back to the model.
 		errType, _ = r.aiderOutcome(outText, []OutputRule{aiderNoMatchRule, aiderFormatRule, aiderAPIRule}, false)
 	}
-	next := k + 1
-	if out != nil {
-		next++
-	}
 	switch {
 	case errType != "":
 		setCall(s, MessageTool, map[string]string{"text": reply})
 		r.setResult(s, outText, errType, false)
 	case next < len(entries) && entries[next].kind == 'u':
-		r.setMessage(s, reply, entries[next].text(), "")
+		r.setMessage(s, reply, input, "")
 	default:
 		setCall(s, MessageTool, map[string]string{"text": reply})
 	}

@@ -416,6 +416,20 @@ func classify(text string, search, view bool, formatRules []OutputRule) (errType
 	return "", false
 }
 
+// firstError is the error type of the first of rules that says o is a
+// failure (rules that say it is empty are passed over), "" when none does.
+func firstError(o *output, rules []OutputRule) string {
+	for i := range rules {
+		if rules[i].ErrorType == "" {
+			continue
+		}
+		if t, ok := rules[i].match(o); ok {
+			return cmpOr(t, rules[i].ErrorType)
+		}
+	}
+	return ""
+}
+
 // searchTools are programs and tool names whose blank output means "found
 // nothing".
 var searchTools = map[string]bool{

@@ -215,19 +215,7 @@ func (r *run) replyError(reply string, rules []OutputRule) string {
 	if r.strip || len(rules) == 0 {
 		return ""
 	}
-	o := newOutput(stripANSI(reply), false)
-	for i := range rules {
-		if rules[i].ErrorType == "" {
-			continue
-		}
-		if t, ok := rules[i].match(o); ok {
-			if t == "" {
-				t = rules[i].ErrorType
-			}
-			return t
-		}
-	}
-	return ""
+	return firstError(newOutput(stripANSI(reply), false), rules)
 }
 
 // setReason keeps the agent's words for the step (a thought, a message),
