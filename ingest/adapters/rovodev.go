@@ -239,8 +239,19 @@ func rovoArgs(body string) json.RawMessage {
 	return raw
 }
 
-// rovoOutput is a tool return's text without its fence.
+// rovoOutput is a tool return's text without its fence. A return of `...`
+// alone is an empty output: the logger ends every output with `...`, so a
+// command that printed nothing (rm, mkdir, a grep that matched nothing)
+// leaves only that.
 func rovoOutput(body string) string {
+	if t := rovoFenced(body); t != "..." {
+		return t
+	}
+	return ""
+}
+
+// rovoFenced is a tool return's text without its fence.
+func rovoFenced(body string) string {
 	t := strings.TrimSpace(body)
 	if strings.HasPrefix(t, "```") {
 		if i := strings.IndexByte(t, '\n'); i >= 0 {

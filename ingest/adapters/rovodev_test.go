@@ -201,3 +201,29 @@ func TestRovoDevParallelCalls(t *testing.T) {
 		t.Errorf("grep: %s %s reason %q", tool(grep), result(grep), reason(grep))
 	}
 }
+
+// The logger writes `...` alone for a command that printed nothing: a grep
+// answered so found nothing, and an rm so answered printed no text. A
+// return that goes on after its first characters keeps its `...`.
+func TestRovoDevEllipsisAloneIsEmpty(t *testing.T) {
+	for _, c := range []struct {
+		tool, args, output, want, data string
+	}{
+		{"bash", "command: cd /workspace && grep -rn needle src", "```\n...\n```", "ok empty", ""},
+		{"bash", "command: rm /workspace/repro.py", "```\n...\n```", "ok", ""},
+		{"bash", "command: grep -rn needle src", "```\nsrc/a.py:3: needle...\n```", "ok", "src/a.py:3: needle..."},
+	} {
+		conv, run := convertOne(t, RovoDev, rovoDoc(c.tool, c.args, c.output))
+		s := conv.step(t, run, 2)
+		if got := result(s); got != c.want {
+			t.Errorf("%s -> %q: %s, want %s", c.args, c.output, got, c.want)
+		}
+		if s.ToolResult != nil && s.ToolResult.Data != nil {
+			if d := data(t, s); d != c.data {
+				t.Errorf("%s -> %q: data %q, want %q", c.args, c.output, d, c.data)
+			}
+		} else if c.data != "" {
+			t.Errorf("%s -> %q: no data, want %q", c.args, c.output, c.data)
+		}
+	}
+}
