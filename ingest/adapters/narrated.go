@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 
@@ -8,8 +9,9 @@ import (
 )
 
 // When a log keeps no tool output (the source never had it, or
-// --strip-output dropped it), the agent's next words are the only witness
-// of what a call returned: "No results yet from current searches", "I
+// --strip-output dropped it), or keeps only its beginning (a logger that
+// cuts outputs short, where a build's failure is in the part cut off),
+// the agent's next words are the only witness of what a call returned: "No results yet from current searches", "I
 // apologize for the persistent errors", "the edit was not applied". The
 // rules below read those words for the call just before them. They read
 // only the opening of the words (the agent's reaction comes first; what
@@ -124,7 +126,8 @@ func nextSentence(s string) (sentence, rest string) {
 // own. A call's own words come before the call, so they speak of the call
 // before it. Outputs are absent when the run is read stripped, or when the
 // source logged no result for the call; a logged output that is blank is
-// itself an answer and is left alone.
+// itself an answer and is left alone. An output the logger cut short, in
+// whose kept part no rule found a failure, is absent in its end.
 func (r *run) readSaidOutcomes() {
 	pending := -1
 	for i, s := range r.steps {
@@ -149,6 +152,9 @@ func (r *run) outputAbsent(s *schema.Step) bool {
 	if res == nil {
 		return true
 	}
+	if r.cut[s] {
+		return (res.OK == nil || *res.OK) && res.ErrorType == ""
+	}
 	if !r.strip {
 		return false
 	}
@@ -165,8 +171,27 @@ func (r *run) applySaid(call *schema.Step, words string) {
 	// words each report anew, so identical calls would read as answered
 	// differently. Failures without an output are compared by their calls
 	// (docs/detectors/RA301.md).
-	setResult(call, "", errType, empty)
+	text := ""
+	if r.cut[call] {
+		if errType == "" {
+			return // five hundred characters were not nothing
+		}
+		// What the logger kept stays the answer's text: two runs of one
+		// build cut at the same place read as the same answer.
+		text = resultText(call.ToolResult)
+	}
+	setResult(call, text, errType, empty)
 	call.ToolResult.Reason = "the agent's next words: " + clip(sentence, maxSaidReason)
 }
 
 const maxSaidReason = 200
+
+// resultText is the text of a result's data, "" when it holds none or no
+// string.
+func resultText(res *schema.ToolResult) string {
+	var t string
+	if res == nil || json.Unmarshal(res.Data, &t) != nil {
+		return ""
+	}
+	return t
+}

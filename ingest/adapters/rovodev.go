@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -250,6 +251,21 @@ func rovoOutput(body string) string {
 	return ""
 }
 
+// rovoCutAt is how many characters of an output the logger keeps before
+// its `...`; outputs within rovoCutSlack of it are taken as cut (the
+// logger trims the white space at the cut, and counts characters its own
+// way).
+const (
+	rovoCutAt    = 500
+	rovoCutSlack = 10
+)
+
+// rovoCut reports whether the logger cut the output short.
+func rovoCut(out string) bool {
+	t, ok := strings.CutSuffix(out, "...")
+	return ok && utf8.RuneCountInString(t) >= rovoCutAt-rovoCutSlack
+}
+
 // rovoFenced is a tool return's text without its fence.
 func rovoFenced(body string) string {
 	t := strings.TrimSpace(body)
@@ -418,4 +434,7 @@ func (r *run) rovoCall(s *schema.Step, sec, ret *rovoSection) {
 	out := rovoOutput(ret.body)
 	errType, empty := r.classify(out, search, view, rovoRules)
 	r.setResult(s, out, errType, empty)
+	if !r.strip && errType == "" && !empty && rovoCut(out) {
+		r.markCut(s)
+	}
 }

@@ -227,3 +227,39 @@ func TestRovoDevEllipsisAloneIsEmpty(t *testing.T) {
 		}
 	}
 }
+
+// The logger keeps the first 500 characters of an output: a build whose
+// failure is in the part cut off reads as failed when the agent's next
+// words say so, and keeps the text that was logged. An output that was
+// not cut is its own witness; words about a cut one that found nothing
+// do not make 500 characters empty.
+func TestRovoDevCutOutputReadFromTheNextWords(t *testing.T) {
+	kept := "[INFO] Scanning for projects...\n" + strings.Repeat("[INFO] Compiling module\n", 20)
+	kept = kept[:500]
+	for _, c := range []struct {
+		name, output, words, want string
+		keepsText               bool
+	}{
+		{"cut, said failing", kept + "...", "The build is failing but I'm not seeing the actual error.", "error SAID_FAILED", true},
+		{"cut, said nothing of it", kept + "...", "Let me look at the pom file.", "ok", true},
+		{"cut, said no matches", kept + "...", "No matches for the error line.", "ok", true},
+		{"not cut, said failing", "[INFO] BUILD SUCCESS...", "The build is failing but I'm not seeing the actual error.", "ok", true},
+	} {
+		raw := rovoTranscript(
+			[2]string{"USER PROMPT:", "Resolve the following problem statement: x"},
+			[2]string{"TOOL CALL (bash)", "command: cd /workspace && mvn compile 2>&1 | tail -30"},
+			[2]string{"TOOL RETURN (bash)", "```\n" + c.output + "\n```"},
+			[2]string{"AGENT:", c.words},
+			[2]string{"TOOL CALL (bash)", "command: cat pom.xml"},
+			[2]string{"TOOL RETURN (bash)", "```\n<project/>...\n```"},
+		)
+		conv, run := convertOne(t, RovoDev, raw)
+		s := conv.step(t, run, 1)
+		if got := result(s); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+		if d := data(t, s); c.keepsText && !strings.HasPrefix(d, "[INFO]") {
+			t.Errorf("%s: data %q, want the logged text", c.name, d)
+		}
+	}
+}

@@ -17,6 +17,19 @@ type run struct {
 	steps []*schema.Step
 	strip bool       // Doc.StripOutput
 	shown shownLines // what the run's outputs have shown, for tool_result.seen
+	// cut holds the calls whose output the source's logger cut short and
+	// in whose kept part no rule read a failure: the end the agent saw is
+	// missing, and its next words witness it (narrated.go).
+	cut map[*schema.Step]bool
+}
+
+// markCut records that the source's logger kept only the beginning of the
+// call's output.
+func (r *run) markCut(s *schema.Step) {
+	if r.cut == nil {
+		r.cut = map[*schema.Step]bool{}
+	}
+	r.cut[s] = true
 }
 
 func (d *Doc) newRun(id string) *run { return &run{id: id, strip: d.StripOutput} }
