@@ -434,7 +434,10 @@ func (r *run) rovoCall(s *schema.Step, sec, ret *rovoSection) {
 	out := rovoOutput(ret.body)
 	errType, empty := r.classify(out, search, view, rovoRules)
 	r.setResult(s, out, errType, empty)
-	if !r.strip && errType == "" && !empty && rovoCut(out) {
+	// Only a command prints its failure at the end; what a search or a
+	// view cut short holds is content, and the agent's words about it
+	// ("the error is raised in ...") speak of the code it read.
+	if sec.tool == "bash" && !search && !view && !r.strip && errType == "" && !empty && rovoCut(out) {
 		r.markCut(s)
 	}
 }

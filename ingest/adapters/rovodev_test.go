@@ -228,6 +228,11 @@ func TestRovoDevEllipsisAloneIsEmpty(t *testing.T) {
 	}
 }
 
+type rovoCutCase struct {
+	name, output, words, want string
+	tool, args                string
+}
+
 // The logger keeps the first 500 characters of an output: a build whose
 // failure is in the part cut off reads as failed when the agent's next
 // words say so, and keeps the text that was logged. An output that was
@@ -236,19 +241,26 @@ func TestRovoDevEllipsisAloneIsEmpty(t *testing.T) {
 func TestRovoDevCutOutputReadFromTheNextWords(t *testing.T) {
 	kept := "[INFO] Scanning for projects...\n" + strings.Repeat("[INFO] Compiling module\n", 20)
 	kept = kept[:500]
-	for _, c := range []struct {
-		name, output, words, want string
-		keepsText               bool
-	}{
-		{"cut, said failing", kept + "...", "The build is failing but I'm not seeing the actual error.", "error SAID_FAILED", true},
-		{"cut, said nothing of it", kept + "...", "Let me look at the pom file.", "ok", true},
-		{"cut, said no matches", kept + "...", "No matches for the error line.", "ok", true},
-		{"not cut, said failing", "[INFO] BUILD SUCCESS...", "The build is failing but I'm not seeing the actual error.", "ok", true},
+	var cases []rovoCutCase
+	for _, c := range []rovoCutCase{
+		{name: "cut, said failing", output: kept + "...", words: "The build is failing but I'm not seeing the actual error.", want: "error SAID_FAILED"},
+		{name: "cut, said nothing of it", output: kept + "...", words: "Let me look at the pom file.", want: "ok"},
+		{name: "cut, said no matches", output: kept + "...", words: "No matches for the error line.", want: "ok"},
+		{name: "not cut, said failing", output: "[INFO] BUILD SUCCESS...", words: "The build is failing but I'm not seeing the actual error.", want: "ok"},
 	} {
+		c.tool, c.args = "bash", "command: cd /workspace && mvn compile 2>&1 | tail -30"
+		cases = append(cases, c)
+	}
+	// What a view or a search printed is content, not a program's status:
+	// words about an error after it speak of the code read.
+	for _, call := range [][2]string{{"open_files", "file_paths:\n- src/Main.java"}, {"grep", "content_pattern: IllegalStateException"}, {"bash", "command: grep -rn IllegalStateException src"}} {
+		cases = append(cases, rovoCutCase{name: call[0] + " cut, said error", tool: call[0], args: call[1], output: kept + "...", words: "The error is thrown when the reader is closed.", want: "ok"})
+	}
+	for _, c := range cases {
 		raw := rovoTranscript(
 			[2]string{"USER PROMPT:", "Resolve the following problem statement: x"},
-			[2]string{"TOOL CALL (bash)", "command: cd /workspace && mvn compile 2>&1 | tail -30"},
-			[2]string{"TOOL RETURN (bash)", "```\n" + c.output + "\n```"},
+			[2]string{"TOOL CALL (" + c.tool + ")", strings.ReplaceAll(c.args, "\\n", "\n")},
+			[2]string{"TOOL RETURN (" + c.tool + ")", "```\n" + c.output + "\n```"},
 			[2]string{"AGENT:", c.words},
 			[2]string{"TOOL CALL (bash)", "command: cat pom.xml"},
 			[2]string{"TOOL RETURN (bash)", "```\n<project/>...\n```"},
@@ -258,7 +270,7 @@ func TestRovoDevCutOutputReadFromTheNextWords(t *testing.T) {
 		if got := result(s); got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
 		}
-		if d := data(t, s); c.keepsText && !strings.HasPrefix(d, "[INFO]") {
+		if d := data(t, s); !strings.HasPrefix(d, "[INFO]") {
 			t.Errorf("%s: data %q, want the logged text", c.name, d)
 		}
 	}
