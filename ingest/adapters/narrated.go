@@ -66,11 +66,22 @@ const saidSentences = 3
 // saidOutcome reads the agent's words after a call: a failure, an empty
 // result, or nothing said (ok false). matched is the sentence that decided.
 func saidOutcome(words string) (errType string, empty bool, matched string, ok bool) {
+	r, _, sentence := readSaid(words)
+	if r == nil {
+		return "", false, "", false
+	}
+	return r.ErrorType, r.Empty, sentence, true
+}
+
+// readSaid walks the opening of the words to the first sentence that says
+// something of the call: the rule it matched, or worked when it says the
+// call worked; neither when no sentence does.
+func readSaid(words string) (rule *SaidRule, worked bool, matched string) {
 	rest := words
 	for n := 0; n < saidSentences; {
 		rest = reSaidLead.ReplaceAllString(rest, "")
 		if strings.TrimSpace(rest) == "" {
-			return "", false, "", false
+			return nil, false, ""
 		}
 		var sentence string
 		sentence, rest = nextSentence(rest)
@@ -82,19 +93,16 @@ func saidOutcome(words string) (errType string, empty bool, matched string, ok b
 		if loc := reSaidTurn.FindStringIndex(report); loc != nil {
 			report = report[:loc[0]]
 		}
-		for _, r := range SaidRules {
-			if r.re.MatchString(report) {
-				if r.Empty {
-					return "", true, strings.TrimSpace(sentence), true
-				}
-				return r.ErrorType, false, strings.TrimSpace(sentence), true
+		for i := range SaidRules {
+			if SaidRules[i].re.MatchString(report) {
+				return &SaidRules[i], false, strings.TrimSpace(sentence)
 			}
 		}
 		if reSaidWorked.MatchString(report) {
-			return "", false, "", false
+			return nil, true, strings.TrimSpace(sentence)
 		}
 	}
-	return "", false, "", false
+	return nil, false, ""
 }
 
 // nextSentence splits s after its first sentence: up to a full stop,
@@ -137,7 +145,7 @@ func (r *run) readSaidOutcomes() {
 			}
 			pending = -1
 		}
-		if s.ToolCall != nil && s.ToolCall.Name != MessageTool && r.outputAbsent(s) {
+		if s.ToolCall != nil && s.ToolCall.Name != MessageTool && (r.outputAbsent(s) || r.tentative[s]) {
 			pending = i
 		} else if s.ToolCall != nil {
 			pending = -1
@@ -163,6 +171,10 @@ func (r *run) outputAbsent(s *schema.Step) bool {
 
 // applySaid records on the call's result what the agent's words say of it.
 func (r *run) applySaid(call *schema.Step, words string) {
+	if r.tentative[call] {
+		r.settleTentative(call, words)
+		return
+	}
 	errType, empty, sentence, ok := saidOutcome(words)
 	if !ok {
 		return
@@ -185,6 +197,19 @@ func (r *run) applySaid(call *schema.Step, words string) {
 }
 
 const maxSaidReason = 200
+
+// settleTentative gives a failure read from a cut output's beginning
+// alone (a traceback's header, its exception line cut off) to what the
+// agent's next words say: the agent saw the end. Words that say the call
+// worked make it a success; any other words leave the failure.
+func (r *run) settleTentative(call *schema.Step, words string) {
+	_, worked, sentence := readSaid(words)
+	if !worked {
+		return
+	}
+	setResult(call, resultText(call.ToolResult), "", false)
+	call.ToolResult.Reason = "the agent's next words: " + clip(sentence, maxSaidReason)
+}
 
 // resultText is the text of a result's data, "" when it holds none or no
 // string.

@@ -109,6 +109,11 @@ func containsAny(s string, subs ...string) bool {
 	return false
 }
 
+// errException is the error type of a program that died of an exception
+// whose class the output does not name (a traceback's header without its
+// exception line).
+const errException = "EXCEPTION"
+
 // OutputRules are the generic rules, shared by every adapter. Format-specific
 // rules (an editor's "edit rejected" message) come before them in each
 // adapter.
@@ -140,7 +145,7 @@ var OutputRules = []OutputRule{
 			m := reTracebackEnd.FindAllStringSubmatch(o.text[i:], -1)
 			if len(m) == 0 {
 				// A header says a program died, whatever of.
-				return "EXCEPTION", header
+				return errException, header
 			}
 			return m[len(m)-1][1], true
 		},
@@ -276,7 +281,7 @@ var OutputRules = []OutputRule{
 				if m := reNodeThrown.FindStringSubmatch(o.text); m != nil {
 					return m[1], true
 				}
-				return "EXCEPTION", true
+				return errException, true
 			}
 			if reGoPanic.MatchString(o.text) || reRustPanic.MatchString(o.text) {
 				// A test that panicked is a failing test, as an assertion

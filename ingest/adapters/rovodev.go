@@ -437,7 +437,14 @@ func (r *run) rovoCall(s *schema.Step, sec, ret *rovoSection) {
 	// Only a command prints its failure at the end; what a search or a
 	// view cut short holds is content, and the agent's words about it
 	// ("the error is raised in ...") speak of the code it read.
-	if sec.tool == "bash" && !search && !view && !r.strip && errType == "" && !empty && rovoCut(out) {
-		r.markCut(s)
+	if sec.tool == "bash" && !search && !view && !r.strip && rovoCut(out) {
+		switch {
+		case errType == "" && !empty:
+			r.markCut(s)
+		case errType == errException && strings.Contains(out, "Traceback (most recent call last):"):
+			// A traceback's header kept, its exception line cut: whether
+			// the program died is in the part cut off.
+			r.markTentative(s)
+		}
 	}
 }

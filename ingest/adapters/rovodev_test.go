@@ -275,3 +275,39 @@ func TestRovoDevCutOutputReadFromTheNextWords(t *testing.T) {
 		}
 	}
 }
+
+// A traceback's header kept by the logger, its exception line cut off:
+// whether the program died is in the part that was not logged, and the
+// agent, who saw it, settles it (NumPy prints a traceback in a warning and
+// goes on). Words that say nothing of it leave the failure; so do words
+// after a traceback that was not cut.
+func TestRovoDevCutTracebackSettledByTheNextWords(t *testing.T) {
+	warning := "A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.3.5 as it may crash.\n" + strings.Repeat("Some module may need to rebuild instead.\n", 9)
+	cut := warning + "\nTraceback (most recent call last):  File \"<string>\", line 28, in <module>\n"
+	cut = cut[:500] + "..."
+	if !rovoCut(cut) || !strings.Contains(cut, "Traceback (most recent call last):") {
+		t.Fatalf("the sample output is not a cut traceback: %d characters", len(cut))
+	}
+	for _, c := range []struct{ name, output, words, want string }{
+		{"cut, said passed", cut, "Excellent! The test passed! The model now returns both attentions.", "ok"},
+		{"cut, said nothing of it", cut, "Let me look at the config next.", "error EXCEPTION"},
+		{"not cut, said passed", "Traceback (most recent call last):\n  File \"x.py\", line 1...", "Excellent! The test passed!", "error EXCEPTION"},
+	} {
+		raw := rovoTranscript(
+			[2]string{"USER PROMPT:", "Resolve the following problem statement: x"},
+			[2]string{"TOOL CALL (bash)", "command: cd /workspace && python check.py"},
+			[2]string{"TOOL RETURN (bash)", "```\n" + c.output + "\n```"},
+			[2]string{"AGENT:", c.words},
+			[2]string{"TOOL CALL (bash)", "command: cat setup.py"},
+			[2]string{"TOOL RETURN (bash)", "```\nfrom setuptools import setup...\n```"},
+		)
+		conv, run := convertOne(t, RovoDev, raw)
+		s := conv.step(t, run, 1)
+		if got := result(s); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+		if d := data(t, s); !strings.Contains(d, "Traceback") {
+			t.Errorf("%s: data %q, want the logged text", c.name, d)
+		}
+	}
+}

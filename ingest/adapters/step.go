@@ -21,6 +21,19 @@ type run struct {
 	// in whose kept part no rule read a failure: the end the agent saw is
 	// missing, and its next words witness it (narrated.go).
 	cut map[*schema.Step]bool
+	// tentative holds the calls whose failure was read from the kept part
+	// of a cut output alone, a traceback's header whose end was cut: the
+	// agent's next words settle it (narrated.go).
+	tentative map[*schema.Step]bool
+}
+
+// markTentative records that the call's failure was read from a cut
+// output's beginning alone.
+func (r *run) markTentative(s *schema.Step) {
+	if r.tentative == nil {
+		r.tentative = map[*schema.Step]bool{}
+	}
+	r.tentative[s] = true
 }
 
 // markCut records that the source's logger kept only the beginning of the
