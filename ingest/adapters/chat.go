@@ -328,8 +328,8 @@ func chatToolKind(tool string, args json.RawMessage) (search, view bool) {
 			Cmd     string `json:"cmd"`
 		}
 		json.Unmarshal(args, &a)
-		prog := program(a.Command + a.Cmd)
-		return isSearch(prog), viewPrograms[prog]
+		cmd := a.Command + a.Cmd
+		return commandSearches(cmd), viewPrograms[program(cmd)]
 	}
 	return isSearch(tool), false
 }

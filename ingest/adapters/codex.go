@@ -317,8 +317,7 @@ func (c *codexRun) item(it *codexItem, pos int, completed bool) {
 // REJECTED.
 func (c *codexRun) commandResult(s *schema.Step, it *codexItem, cmd string) {
 	out := string(it.AggregatedOutput)
-	prog := program(cmd)
-	search, view := isSearch(prog), viewPrograms[prog]
+	search, view := commandSearches(cmd), viewPrograms[program(cmd)]
 	if search {
 		s.Intent = searchIntent
 	}

@@ -259,7 +259,7 @@ func (c *rolloutRun) shell(s *schema.Step, cmd string) {
 	setCall(s, "shell", map[string]string{"command": cmd})
 	prog := program(cmd)
 	c.shells[s] = shellCall{cmd, prog}
-	if isSearch(prog) {
+	if commandSearches(cmd) {
 		s.Intent = searchIntent
 	}
 }
@@ -324,7 +324,7 @@ func (c *rolloutRun) result(s *schema.Step, it *rolloutItem) {
 	search, view := isSearch(s.ToolCall.Name), false
 	sh, shell := c.shells[s]
 	if shell {
-		search, view = isSearch(sh.prog), viewPrograms[sh.prog]
+		search, view = commandSearches(sh.cmd), viewPrograms[sh.prog]
 	}
 	errType, empty := c.r.classify(out, search, view, nil)
 	switch {

@@ -19,6 +19,17 @@ func program(cmd string) string {
 	return ""
 }
 
+// commandSearches reports whether a command line searches: its program is
+// a search (grep, find, rg), or its last stage keeps the lines of what came
+// before that match (`npm test 2>&1 | grep passing`), so that a blank
+// output says the lines looked for are not there.
+func commandSearches(cmd string) bool {
+	return isSearch(program(cmd)) || lineFilters[lastProgram(cmd)]
+}
+
+// lineFilters print the lines of their input that match.
+var lineFilters = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true}
+
 // lastProgram names the program of a command line's last segment, the one
 // whose exit code is the line's (cd, export and the like name nothing).
 func lastProgram(cmd string) string {

@@ -375,6 +375,42 @@ func TestProgram(t *testing.T) {
 	}
 }
 
+// A command searches when its program does, or when its last stage keeps
+// the matching lines of what came before: a test run piped to grep printed
+// nothing because the lines looked for were not there. A grep before a
+// pager, and a command whose last stage only cuts its output, do not.
+func TestCommandSearches(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"grep -rn foo src":                                 true,
+		"sudo find / -name x | head":                       true,
+		"cd /workspace && npm test 2>&1 | grep -E passing": true,
+		"cat /tmp/out.txt | rg -i 'failing'":               true,
+		"pytest -q 2>&1 | tail -5":                         false,
+		"npm test":                                         false,
+		"cd /workspace && npm test 2>&1 | head -50":        false,
+		`python -c "print('a | grep b')"`:                  false,
+	} {
+		if got := commandSearches(cmd); got != want {
+			t.Errorf("commandSearches(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}
+
+// A test run piped to grep that printed nothing found nothing; the same
+// run without the grep that printed nothing printed nothing, which is no
+// search's answer.
+func TestBlankOutputOfAFilteredRunIsEmpty(t *testing.T) {
+	for _, c := range []struct{ cmd, want string }{
+		{"cd /workspace && npm test 2>&1 | grep -E '[0-9]+ passing'", "ok empty"},
+		{"cd /workspace && npm test 2>&1 > /tmp/out.txt", "ok"},
+	} {
+		conv, run := convertOne(t, RovoDev, rovoDoc("bash", "command: "+c.cmd, "```\n...\n```"))
+		if got := result(conv.step(t, run, 2)); got != c.want {
+			t.Errorf("%s: %s, want %s", c.cmd, got, c.want)
+		}
+	}
+}
+
 // A search that exits 1 found nothing (grep, rg, git grep); other programs
 // exiting 1 failed, and so does a line whose last command is not the search.
 func TestExitOneOfASearchFoundNothing(t *testing.T) {

@@ -140,9 +140,8 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 			search = isSearch(name)
 			args = map[string]string{"args": rest}
 		} else {
-			prog := program(action)
-			search = isSearch(prog)
-			view = viewPrograms[prog]
+			search = commandSearches(action)
+			view = viewPrograms[program(action)]
 			args = map[string]string{"command": action}
 		}
 		setCall(s, tool, args)
