@@ -48,6 +48,29 @@ var SaidRules = []SaidRule{
 		re:  regexp.MustCompile(`(?i)^\s*(?:the|this|that|an?)(?: \w+)? (?:error|exception|failure|traceback|failing)\b|\b(?:is|are|was|were) (?:also )?failing\b|\b(?:also )?fails to (?:compile|build|run|install|start|load|import|apply)\b|\b(?:failed|did not work|didn't work|doesn't work|does not work|isn't working|is not working|was not applied|wasn't applied|were not applied|timed out|errored|crashed)\b|\b(?:an? |the )?(?:error|exception) (?:occurred|was raised|was thrown)\b|\b(?:having|had|have|encounter\w*|ran into|running into|hit|facing|got|getting)\b[^.;:]{0,25}?\b(?:issues?|problems?|errors?|trouble|exceptions?)\b|\bthere(?:'s| is| was| are| were| seems to be| appears to be)(?: still)?(?: an?| some)? (?:issue|error|problem)s?\b|\bsyntax ?error\b|\bcommand not found\b|\bno such file\b|\bpermission denied\b`)},
 }
 
+// saidAnchors holds, for every way a SaidRule can match, a word the match
+// holds: a sentence with none of them matches no rule, and the rules'
+// expressions, the costliest part of reading words, are not run on it
+// (TestSaidAnchors checks each rule's examples against them).
+var saidAnchors = []string{
+	"no ", "nothing", "find", "locate", "reveal", "turn up", "return", "empty", "zero", "found",
+	"yield", "produce", "gave", "give", "show", "still", "again", "keep", "continu", "persist",
+	"repeated", "recurring", "same", "remain", "recur", "once more", "error", "exception",
+	"failure", "traceback", "failing", "fails to", "failed", "work", "applied", "timed out",
+	"crashed", "issue", "problem", "trouble", "no such", "denied",
+}
+
+// mayReport reports whether the sentence holds one of saidAnchors.
+func mayReport(report string) bool {
+	lower := strings.ToLower(report)
+	for _, a := range saidAnchors {
+		if strings.Contains(lower, a) {
+			return true
+		}
+	}
+	return false
+}
+
 // reSaidWorked is a sentence saying the call worked: it settles the
 // opening before any failure it mentions later.
 var reSaidWorked = regexp.MustCompile(`(?i)\b(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|successful(?:ly)?|works|worked|working now|fixed|resolved)\b|\bno (?:errors?|issues?|problems?|failures?)\b|\bwithout (?:errors?|issues?|problems?)\b`)
@@ -92,6 +115,12 @@ func readSaid(words string) (rule *SaidRule, worked bool, matched string) {
 		report := sentence
 		if loc := reSaidTurn.FindStringIndex(report); loc != nil {
 			report = report[:loc[0]]
+		}
+		if !mayReport(report) {
+			if reSaidWorked.MatchString(report) {
+				return nil, true, strings.TrimSpace(sentence)
+			}
+			continue
 		}
 		for i := range SaidRules {
 			if SaidRules[i].re.MatchString(report) {

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"regexp"
 	"testing"
 
 	"github.com/runawayhq/runaway/schema"
@@ -105,5 +106,34 @@ func FuzzSaidOutcome(f *testing.F) {
 		if !ok && (errType != "" || empty) {
 			t.Fatalf("an outcome without a match: %q %v", errType, empty)
 		}
+		for i := range SaidRules {
+			if SaidRules[i].re.MatchString(words) && !mayReport(words) {
+				t.Fatalf("%s matches %q, which holds none of saidAnchors", SaidRules[i].Name, words)
+			}
+		}
 	})
+}
+
+// Every phrase a rule's documentation quotes is one the rule matches and
+// holds one of the anchors that let the rule run: the anchors skip only
+// sentences no rule could match.
+func TestSaidAnchors(t *testing.T) {
+	quoted := regexp.MustCompile(`"([^"]+)"`)
+	for _, r := range SaidRules {
+		examples := quoted.FindAllStringSubmatch(r.Doc, -1)
+		if len(examples) < 3 {
+			t.Fatalf("%s: %d quoted examples in its doc", r.Name, len(examples))
+		}
+		for _, m := range examples {
+			if !r.re.MatchString(m[1]) {
+				t.Errorf("%s does not match its own example %q", r.Name, m[1])
+			}
+			if !mayReport(m[1]) {
+				t.Errorf("%s: example %q holds none of saidAnchors", r.Name, m[1])
+			}
+		}
+	}
+	if mayReport("let me look at the schema editor implementation:") {
+		t.Error("a plan holds an anchor: the anchors are too wide to skip anything")
+	}
 }
