@@ -228,6 +228,22 @@ func TestRovoDevEllipsisAloneIsEmpty(t *testing.T) {
 	}
 }
 
+// rovoCallThenWords converts a transcript whose call (section 1) returns
+// output and is followed by the agent's words and another call, and
+// returns the call's step.
+func rovoCallThenWords(t *testing.T, tool, args, output, words string) *schema.Step {
+	t.Helper()
+	conv, run := convertOne(t, RovoDev, rovoTranscript(
+		[2]string{"USER PROMPT:", "Resolve the following problem statement: x"},
+		[2]string{"TOOL CALL (" + tool + ")", args},
+		[2]string{"TOOL RETURN (" + tool + ")", "```\n" + output + "\n```"},
+		[2]string{"AGENT:", words},
+		[2]string{"TOOL CALL (bash)", "command: cat setup.py"},
+		[2]string{"TOOL RETURN (bash)", "```\nfrom setuptools import setup...\n```"},
+	))
+	return conv.step(t, run, 1)
+}
+
 type rovoCutCase struct {
 	name, output, words, want string
 	tool, args                string
@@ -257,16 +273,7 @@ func TestRovoDevCutOutputReadFromTheNextWords(t *testing.T) {
 		cases = append(cases, rovoCutCase{name: call[0] + " cut, said error", tool: call[0], args: call[1], output: kept + "...", words: "The error is thrown when the reader is closed.", want: "ok"})
 	}
 	for _, c := range cases {
-		raw := rovoTranscript(
-			[2]string{"USER PROMPT:", "Resolve the following problem statement: x"},
-			[2]string{"TOOL CALL (" + c.tool + ")", strings.ReplaceAll(c.args, "\\n", "\n")},
-			[2]string{"TOOL RETURN (" + c.tool + ")", "```\n" + c.output + "\n```"},
-			[2]string{"AGENT:", c.words},
-			[2]string{"TOOL CALL (bash)", "command: cat pom.xml"},
-			[2]string{"TOOL RETURN (bash)", "```\n<project/>...\n```"},
-		)
-		conv, run := convertOne(t, RovoDev, raw)
-		s := conv.step(t, run, 1)
+		s := rovoCallThenWords(t, c.tool, strings.ReplaceAll(c.args, "\\n", "\n"), c.output, c.words)
 		if got := result(s); got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
 		}
@@ -293,16 +300,7 @@ func TestRovoDevCutTracebackSettledByTheNextWords(t *testing.T) {
 		{"cut, said nothing of it", cut, "Let me look at the config next.", "error EXCEPTION"},
 		{"not cut, said passed", "Traceback (most recent call last):\n  File \"x.py\", line 1...", "Excellent! The test passed!", "error EXCEPTION"},
 	} {
-		raw := rovoTranscript(
-			[2]string{"USER PROMPT:", "Resolve the following problem statement: x"},
-			[2]string{"TOOL CALL (bash)", "command: cd /workspace && python check.py"},
-			[2]string{"TOOL RETURN (bash)", "```\n" + c.output + "\n```"},
-			[2]string{"AGENT:", c.words},
-			[2]string{"TOOL CALL (bash)", "command: cat setup.py"},
-			[2]string{"TOOL RETURN (bash)", "```\nfrom setuptools import setup...\n```"},
-		)
-		conv, run := convertOne(t, RovoDev, raw)
-		s := conv.step(t, run, 1)
+		s := rovoCallThenWords(t, "bash", "command: cd /workspace && python check.py", c.output, c.words)
 		if got := result(s); got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
 		}
