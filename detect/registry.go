@@ -35,6 +35,7 @@ var Registry = []*Detector{
 	NoProgress,
 	NoTerminalState,
 	Monologue,
+	StaleTalk,
 	ErrorStreak,
 	NonRetryableRetry,
 	RateLimitNoBackoff,

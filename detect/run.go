@@ -40,6 +40,10 @@ type Run struct {
 	// NewArtifact marks steps that logged an artifact id not seen before in
 	// the run.
 	NewArtifact []bool
+	// StaleTalk marks the agent's turns of conversation that say nothing
+	// new: fewer than a third of their words (schema.TalkWords) are words
+	// the agent had not said in its turns since its last tool call.
+	StaleTalk []bool
 	// MemReads lists the memories read, in step order; Suspect the memories
 	// written from inference, a tool error or low confidence, likewise.
 	MemReads []MemRead

@@ -31,7 +31,7 @@ type batchWriter struct {
 	resultSim, argsSim, argsShape                       values[uint64]
 	reasonHash, decisionKey, planKey                    values[uint64]
 	srcFile                                             values[int32]
-	memRetrieved, artifacts                             hashList
+	memRetrieved, artifacts, talkWords                  hashList
 	memSuspect                                          suspectList
 
 	cols  [schema.NumCols]column // the above in schema order
@@ -57,7 +57,7 @@ func newBatchWriter(alloc memory.Allocator) *batchWriter {
 		schema.ColArgsNorm: &w.argsNorm, schema.ColArgsWords: &w.argsWords, schema.ColArgsSim: &w.argsSim, schema.ColArgsShort: &w.argsShort,
 		schema.ColArgsShape: &w.argsShape, schema.ColFlags: &w.flags, schema.ColErrorType: &w.errorType, schema.ColResultHash: &w.resultHash, schema.ColResultSim: &w.resultSim,
 		schema.ColMemRetrieved: &w.memRetrieved, schema.ColMemSuspect: &w.memSuspect,
-		schema.ColPlanKey: &w.planKey, schema.ColArtifacts: &w.artifacts, schema.ColTokens: &w.tokens,
+		schema.ColPlanKey: &w.planKey, schema.ColArtifacts: &w.artifacts, schema.ColTalkWords: &w.talkWords, schema.ColTokens: &w.tokens,
 		schema.ColCostUSD: &w.costUSD, schema.ColBudgetMaxSteps: &w.budgetMaxSteps,
 		schema.ColBudgetMaxToolCalls: &w.budgetMaxToolCalls, schema.ColBudgetMaxTokens: &w.budgetMaxTokens,
 		schema.ColBudgetMaxCostUSD: &w.budgetMaxCostUSD, schema.ColBudgetMaxSeconds: &w.budgetMaxSeconds,
@@ -74,7 +74,7 @@ func newBatchWriter(alloc memory.Allocator) *batchWriter {
 		s.alloc = alloc
 		w.hints = append(w.hints, sizeHint{buf: s})
 	}
-	for _, l := range []*hashList{&w.memRetrieved, &w.artifacts} {
+	for _, l := range []*hashList{&w.memRetrieved, &w.artifacts, &w.talkWords} {
 		l.alloc = alloc
 		w.hints = append(w.hints, sizeHint{buf: l})
 	}

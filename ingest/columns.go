@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
@@ -130,6 +131,7 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		flags |= schema.FlagArtifacts
 	}
 	w.artifacts.put(i, s.Artifacts)
+	w.talkWords.put(i, talkWords(s.ToolCall))
 
 	var tokens int64
 	if s.Usage != nil || s.Tokens != nil {
@@ -237,4 +239,24 @@ func (d *LineDecoder) rowHash(s *schema.Step, argsKey, resultHash uint64, flags 
 	}
 	d.rowKey = b
 	return xxh3.Hash(b)
+}
+
+// talkWords are the words of a turn of conversation the agent sent
+// (schema.TalkWords), then schema.TalkNumbersMark and its numbers when it
+// says any; nil for any other step.
+func talkWords(tc *schema.ToolCall) []string {
+	if tc == nil || tc.Name != schema.ToolMessage || len(tc.Args) == 0 {
+		return nil
+	}
+	var a struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(tc.Args, &a) != nil || a.Text == "" {
+		return nil
+	}
+	words, numbers := schema.TalkWords(a.Text)
+	if len(numbers) > 0 {
+		words = append(append(words, schema.TalkNumbersMark), numbers...)
+	}
+	return words
 }

@@ -164,6 +164,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		"src_file":              int32(0),
 		"src_line":              int64(1),
 		"line_hash":             xxh3.HashString(fullLine),
+		"talk_words":            nil, // not a turn of conversation
 	}
 	got := row(rec, 0)
 	if len(got) != schema.NumCols || len(want) != schema.NumCols {
@@ -450,5 +451,26 @@ func TestDecodePricesCachedTokensAtCachePrices(t *testing.T) {
 	}
 	if errs[2] == nil || !strings.Contains(errs[2].Error(), "usage.cache_write_tokens") {
 		t.Errorf("negative cache count: %v", errs[2])
+	}
+}
+
+// A turn of conversation carries its words, each once, in the order said;
+// other calls carry none.
+func TestDecodeTalkWords(t *testing.T) {
+	turn := `{"run_id":"r","step":1,"state":"ACT","tool_call":{"name":"message","args":{"text":"Could you provide the reservation ID? The ID is on your e-ticket."}}}`
+	rec, errs, done := decodeLines(t, false, turn, fullLine)
+	defer done()
+	if errs[0] != nil || errs[1] != nil {
+		t.Fatalf("rejected: %v %v", errs[0], errs[1])
+	}
+	var want []any
+	for _, w := range []string{"could", "you", "provide", "reservation", "id", "your", "ticket"} {
+		want = append(want, schema.IDHash(w))
+	}
+	if got := row(rec, 0)["talk_words"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("talk_words = %v, want the hashes of %d words", got, len(want))
+	}
+	if got := row(rec, 1)["talk_words"]; got != nil {
+		t.Errorf("a search's talk_words = %v, want null", got)
 	}
 }

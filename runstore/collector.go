@@ -55,6 +55,9 @@ type Collector struct {
 
 	budgets   map[int32]*detect.Budget
 	artifacts rowRefs
+	// talkWords pairs the agent's turns of conversation with their words
+	// (schema.TalkWords): what markStaleTalk compares.
+	talkWords rowRefs
 	// memReads and memSuspect are per-run side tables: most steps read or
 	// write no memory, so a column would be mostly empty.
 	memReads   rowRefs
@@ -154,6 +157,7 @@ func (c *Collector) Add(rec arrow.RecordBatch) error {
 	c.addSource(rec, n)
 	c.addBudgets(rec, n)
 	c.addArtifacts(rec.Column(schema.ColArtifacts).(*array.List), base, n)
+	addHashes(&c.talkWords, rec.Column(schema.ColTalkWords).(*array.List), base, n)
 	c.addIntents(rec.Column(schema.ColIntent).(*array.String), n)
 	c.addMemory(rec, base, n)
 	c.addNearDuplicateKeys(rec, base, n)
@@ -413,6 +417,12 @@ func (c *Collector) addBudgets(rec arrow.RecordBatch, n int) {
 }
 
 func (c *Collector) addArtifacts(col *array.List, base int32, n int) {
+	addHashes(&c.artifacts, col, base, n)
+}
+
+// addHashes pairs each row of a list<uint64> column with its hashes,
+// folded to 32 bits.
+func addHashes(refs *rowRefs, col *array.List, base int32, n int) {
 	if col.NullN() == n {
 		return
 	}
@@ -423,7 +433,7 @@ func (c *Collector) addArtifacts(col *array.List, base int32, n int) {
 		}
 		s, e := col.ValueOffsets(i)
 		for _, h := range hashes[s:e] {
-			c.artifacts.add(base+int32(i), fold32(h))
+			refs.add(base+int32(i), fold32(h))
 		}
 	}
 }
@@ -587,6 +597,7 @@ func (c *Collector) groupRows() (order, rows, offsets []int32) {
 		fill[r]++
 	}
 	c.artifacts.group(c)
+	c.talkWords.group(c)
 	c.memReads.group(c)
 	c.emptyWords.group(c)
 	c.resultSims.group(c)

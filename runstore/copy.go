@@ -20,7 +20,7 @@ type Partitioned struct {
 	runs     groups  // runs, ascending
 	rows     groups  // rows in collection order
 	rowLocal []int32 // index of each row among its partition's rows
-	pairs    [4]groups
+	pairs    [numSideTables]groups
 	empties  groups // pair indices of emptyWords
 	sims     groups // pair indices of resultSims
 	argSims  groups // pair indices of argsSims
@@ -53,9 +53,12 @@ func groupBy(n int, parts []int32) groups {
 	return groups{idx: idx, off: off}
 }
 
+// numSideTables is how many (row, uint32) side tables a collector keeps.
+const numSideTables = 5
+
 // sideTables are the (row, uint32) side tables, in a fixed order.
-func (c *Collector) sideTables() [4]*rowValues[uint32] {
-	return [4]*rowValues[uint32]{&c.artifacts.rowValues, &c.memReads.rowValues, &c.planKeys, &c.decisions}
+func (c *Collector) sideTables() [numSideTables]*rowValues[uint32] {
+	return [numSideTables]*rowValues[uint32]{&c.artifacts.rowValues, &c.memReads.rowValues, &c.planKeys, &c.decisions, &c.talkWords.rowValues}
 }
 
 // Partition groups c by partOf, which maps a run id to 0..n-1. c must not
@@ -325,7 +328,7 @@ const (
 // after every batch, so it is kept up to date as c grows, not recounted.
 func (c *Collector) ApproxBytes() int64 {
 	n := int64(c.run.len()) * rowBytes
-	n += int64(c.artifacts.row.len()+c.memReads.row.len()+c.planKeys.row.len()+c.decisions.row.len()) * 8
+	n += int64(c.artifacts.row.len()+c.memReads.row.len()+c.planKeys.row.len()+c.decisions.row.len()+c.talkWords.row.len()) * 8
 	n += int64(c.emptyWords.row.len()+c.resultSims.row.len()+c.argsSims.row.len()) * 12
 	return n + c.heldBytes + c.texts.bytes()
 }

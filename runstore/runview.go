@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/schema"
 )
 
 // runView builds one run's detect.Run from the collector's rows, in place: a
@@ -180,6 +181,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.Tokens = resize(v.Tokens, n)
 	v.Cost = resize(v.Cost, n)
 	v.NewArtifact = resize(v.NewArtifact, n)
+	v.StaleTalk = resize(v.StaleTalk, n)
 	v.Intent = resize(v.Intent, n)
 	for i, row := range kept {
 		v.Step[i] = c.step.at(row)
@@ -195,7 +197,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 		v.Result[i] = c.resHash.at(row)
 		v.Tokens[i] = int64(c.tokens.at(row))
 		v.Cost[i] = c.cost.at(row)
-		v.NewArtifact[i] = false
+		v.NewArtifact[i], v.StaleTalk[i] = false, false
 		v.Intent[i] = c.intent.at(row)
 	}
 	v.Budget = detect.Budget{}
@@ -203,6 +205,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 		v.Budget = *b
 	}
 	c.markNewArtifacts(v, r)
+	c.markStaleTalk(v, r)
 	c.placeMemory(v, r)
 	placeValues(v, &c.emptyWords, r, v.Words)
 	placeValues(v, &c.resultSims, r, v.Sim)
@@ -358,29 +361,91 @@ func (c *Collector) fileName(f int32) string {
 	return "?"
 }
 
+// talkNumbersMark is schema.TalkNumbersMark as the side table holds it.
+var talkNumbersMark = fold32(schema.IDHash(schema.TalkNumbersMark))
+
+// markStaleTalk flags the agent's turns of conversation that say nothing
+// new (detect.Run.StaleTalk): in step order, the words and numbers of its
+// turns since its last call of another tool are remembered, and a turn of
+// which fewer than a third of the words are new, and no number, is stale.
+// The first turn after a call is never stale: there is nothing it could
+// repeat.
+func (c *Collector) markStaleTalk(v *runView, r int32) {
+	list := v.inStepOrder(&c.talkWords, r)
+	if len(list) == 0 {
+		return
+	}
+	said := map[uint32]bool{}
+	k := 0
+	for i := range v.Len() {
+		if v.Tool[i] < 0 {
+			continue
+		}
+		if v.names.ToolName(v.Tool[i]) != schema.ToolMessage {
+			clear(said)
+			continue
+		}
+		first := k
+		for k < len(list) && list[k].i == i {
+			k++
+		}
+		turn := list[first:k]
+		words, freshWords, freshNumbers := 0, 0, 0
+		numbers := false
+		for _, w := range turn {
+			switch {
+			case w.val == talkNumbersMark:
+				numbers = true
+			case said[w.val] && !numbers:
+				words++
+			case numbers:
+				if !said[w.val] {
+					freshNumbers++
+				}
+			default:
+				words++
+				freshWords++
+			}
+		}
+		v.StaleTalk[i] = len(said) > 0 && words > 0 && 3*freshWords < words && freshNumbers == 0
+		for _, w := range turn {
+			said[w.val] = true
+		}
+	}
+}
+
 // markNewArtifacts flags the steps that produced an artifact id the run had
 // not produced before (in step order).
 func (c *Collector) markNewArtifacts(v *runView, r int32) {
-	refs := c.artifacts.ofRun(r)
-	if len(refs) == 0 {
-		return
-	}
-	type artifactAt struct {
-		i  int
-		id uint32
-	}
-	var list []artifactAt
-	for _, k := range refs {
-		if i, ok := v.position(c.artifacts.row.at(k)); ok {
-			list = append(list, artifactAt{i, c.artifacts.val.at(k)})
-		}
-	}
-	slices.SortStableFunc(list, func(a, b artifactAt) int { return a.i - b.i })
+	list := v.inStepOrder(&c.artifacts, r)
 	seen := make(map[uint32]bool, len(list))
 	for _, a := range list {
-		if !seen[a.id] {
-			seen[a.id] = true
+		if !seen[a.val] {
+			seen[a.val] = true
 			v.NewArtifact[a.i] = true
 		}
 	}
+}
+
+// valueAt is a side table's value at step index i of the run view.
+type valueAt struct {
+	i   int
+	val uint32
+}
+
+// inStepOrder is run r's pairs of the side table, at their step indices,
+// in step order (a step's values in the order logged).
+func (v *runView) inStepOrder(refs *rowRefs, r int32) []valueAt {
+	pairs := refs.ofRun(r)
+	if len(pairs) == 0 {
+		return nil
+	}
+	list := make([]valueAt, 0, len(pairs))
+	for _, k := range pairs {
+		if i, ok := v.position(refs.row.at(k)); ok {
+			list = append(list, valueAt{i, refs.val.at(k)})
+		}
+	}
+	slices.SortStableFunc(list, func(a, b valueAt) int { return a.i - b.i })
+	return list
 }

@@ -37,7 +37,7 @@ type segHeader struct {
 	tools    uint32
 	errTypes uint32 // besides "no error"
 	intents  uint32 // besides "no intent"
-	pairs    [4]uint32
+	pairs    [numSideTables]uint32
 	empties  uint32
 	sims     uint32
 	argSims  uint32

@@ -6,7 +6,7 @@ import "math/bits"
 // sizing a collector that will hold about as many (Expect).
 type Sizes struct {
 	rows, empties, sims, argSims, texts int
-	pairs                               [4]int // sideTables' order
+	pairs                               [numSideTables]int // sideTables' order
 }
 
 // Sizes returns what c holds, for Expect.

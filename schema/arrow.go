@@ -41,6 +41,7 @@ const (
 	ColSrcFile
 	ColSrcLine
 	ColLineHash
+	ColTalkWords
 	NumCols
 )
 
@@ -105,6 +106,10 @@ var SuspectWriteType = arrow.StructOf(
 //     without a reason.
 //   - src_file: index into the list of input sources; src_line: 1-based line.
 //   - line_hash: XXH3 of the raw line, so re-shipped duplicate lines are recognised.
+//   - talk_words: IDHash of each of TalkWords' words of a turn of
+//     conversation the agent sent (a call of ToolMessage), then, when it says
+//     numbers, of TalkNumbersMark and of each number; null for every other
+//     step.
 var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "run_id", Type: arrow.BinaryTypes.String},
 	{Name: "step", Type: arrow.PrimitiveTypes.Int64},
@@ -142,4 +147,5 @@ var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "src_file", Type: arrow.PrimitiveTypes.Int32},
 	{Name: "src_line", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "line_hash", Type: arrow.PrimitiveTypes.Uint64},
+	{Name: "talk_words", Type: hashList, Nullable: true},
 }, nil)
