@@ -11,8 +11,9 @@ import (
 // When a log keeps no tool output (the source never had it, or
 // --strip-output dropped it), or keeps only its beginning (a logger that
 // cuts outputs short, where a build's failure is in the part cut off),
-// the agent's next words are the only witness of what a call returned: "No results yet from current searches", "I
-// apologize for the persistent errors", "the edit was not applied". The
+// the agent's next words are the only witness of what a call returned:
+// "No results yet from current searches", "I apologize for the
+// persistent errors", "the edit was not applied". The
 // rules below read those words for the call just before them. They read
 // only the opening of the words (the agent's reaction comes first; what
 // follows is the plan), and each sentence only up to a word that turns it
@@ -116,15 +117,11 @@ func readSaid(words string) (rule *SaidRule, worked bool, matched string) {
 		if loc := reSaidTurn.FindStringIndex(report); loc != nil {
 			report = report[:loc[0]]
 		}
-		if !mayReport(report) {
-			if reSaidWorked.MatchString(report) {
-				return nil, true, strings.TrimSpace(sentence)
-			}
-			continue
-		}
-		for i := range SaidRules {
-			if SaidRules[i].re.MatchString(report) {
-				return &SaidRules[i], false, strings.TrimSpace(sentence)
+		if mayReport(report) {
+			for i := range SaidRules {
+				if SaidRules[i].re.MatchString(report) {
+					return &SaidRules[i], false, strings.TrimSpace(sentence)
+				}
 			}
 		}
 		if reSaidWorked.MatchString(report) {
@@ -174,7 +171,7 @@ func (r *run) readSaidOutcomes() {
 			}
 			pending = -1
 		}
-		if s.ToolCall != nil && s.ToolCall.Name != MessageTool && (r.outputAbsent(s) || r.tentative[s]) {
+		if s.ToolCall != nil && s.ToolCall.Name != MessageTool && (r.outputAbsent(s) || r.cut[s] == cutTraceback) {
 			pending = i
 		} else if s.ToolCall != nil {
 			pending = -1
@@ -189,8 +186,8 @@ func (r *run) outputAbsent(s *schema.Step) bool {
 	if res == nil {
 		return true
 	}
-	if r.cut[s] {
-		return (res.OK == nil || *res.OK) && res.ErrorType == ""
+	if r.cut[s] == cutQuiet {
+		return true
 	}
 	if !r.strip {
 		return false
@@ -200,8 +197,8 @@ func (r *run) outputAbsent(s *schema.Step) bool {
 
 // applySaid records on the call's result what the agent's words say of it.
 func (r *run) applySaid(call *schema.Step, words string) {
-	if r.tentative[call] {
-		r.settleTentative(call, words)
+	if r.cut[call] == cutTraceback {
+		r.settleTraceback(call, words)
 		return
 	}
 	errType, empty, sentence, ok := saidOutcome(words)
@@ -213,7 +210,7 @@ func (r *run) applySaid(call *schema.Step, words string) {
 	// differently. Failures without an output are compared by their calls
 	// (docs/detectors/RA301.md).
 	text := ""
-	if r.cut[call] {
+	if r.cut[call] == cutQuiet {
 		if errType == "" {
 			return // five hundred characters were not nothing
 		}
@@ -227,11 +224,11 @@ func (r *run) applySaid(call *schema.Step, words string) {
 
 const maxSaidReason = 200
 
-// settleTentative gives a failure read from a cut output's beginning
+// settleTraceback gives a failure read from a cut output's beginning
 // alone (a traceback's header, its exception line cut off) to what the
 // agent's next words say: the agent saw the end. Words that say the call
 // worked make it a success; any other words leave the failure.
-func (r *run) settleTentative(call *schema.Step, words string) {
+func (r *run) settleTraceback(call *schema.Step, words string) {
 	_, worked, sentence := readSaid(words)
 	if !worked {
 		return

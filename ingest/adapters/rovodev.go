@@ -440,11 +440,11 @@ func (r *run) rovoCall(s *schema.Step, sec, ret *rovoSection) {
 	if sec.tool == "bash" && !search && !view && !r.strip && rovoCut(out) {
 		switch {
 		case errType == "" && !empty:
-			r.markCut(s)
+			r.markCut(s, cutQuiet)
 		case errType == errException && strings.Contains(out, "Traceback (most recent call last):"):
 			// A traceback's header kept, its exception line cut: whether
 			// the program died is in the part cut off.
-			r.markTentative(s)
+			r.markCut(s, cutTraceback)
 		}
 	}
 }

@@ -17,32 +17,30 @@ type run struct {
 	steps []*schema.Step
 	strip bool       // Doc.StripOutput
 	shown shownLines // what the run's outputs have shown, for tool_result.seen
-	// cut holds the calls whose output the source's logger cut short and
-	// in whose kept part no rule read a failure: the end the agent saw is
-	// missing, and its next words witness it (narrated.go).
-	cut map[*schema.Step]bool
-	// tentative holds the calls whose failure was read from the kept part
-	// of a cut output alone, a traceback's header whose end was cut: the
-	// agent's next words settle it (narrated.go).
-	tentative map[*schema.Step]bool
+	// cut holds the calls whose output the source's logger cut short,
+	// and what the kept part says (narrated.go): the end the agent saw is
+	// missing, and its next words witness it.
+	cut map[*schema.Step]cutKind
 }
 
-// markTentative records that the call's failure was read from a cut
-// output's beginning alone.
-func (r *run) markTentative(s *schema.Step) {
-	if r.tentative == nil {
-		r.tentative = map[*schema.Step]bool{}
-	}
-	r.tentative[s] = true
-}
+// cutKind is what the kept part of an output cut short says.
+type cutKind uint8
+
+const (
+	// cutQuiet: no rule read a failure in it; the words may say one.
+	cutQuiet cutKind = iota + 1
+	// cutTraceback: a traceback's header whose exception line was cut; the
+	// failure stands until the words say the call worked.
+	cutTraceback
+)
 
 // markCut records that the source's logger kept only the beginning of the
-// call's output.
-func (r *run) markCut(s *schema.Step) {
+// call's output, and what that beginning says.
+func (r *run) markCut(s *schema.Step, kind cutKind) {
 	if r.cut == nil {
-		r.cut = map[*schema.Step]bool{}
+		r.cut = map[*schema.Step]cutKind{}
 	}
-	r.cut[s] = true
+	r.cut[s] = kind
 }
 
 func (d *Doc) newRun(id string) *run { return &run{id: id, strip: d.StripOutput} }
