@@ -9,7 +9,7 @@ import (
 // StaleTalk finds the agent asking or telling the user the same thing over
 // and over in new words: turns of conversation one after another, no tool
 // call between them, each saying nothing it had not said since its last
-// call (Run.StaleTalk). The user answers in new words every time, so every
+// call, or asking again for what it asked for since then (Run.StaleTalk). The user answers in new words every time, so every
 // turn reads as new; what does not change is what the agent says. A person
 // reading such a conversation sees an agent that will not act (look the
 // answer up, hand over) and asks again.
@@ -34,11 +34,25 @@ func runStaleTalk(v *Run, a *analysis, p *Policy) *hit {
 	if said >= 0 {
 		first = said
 	}
+	// An ask said again goes back to the turn that first asked for it,
+	// which may be earlier than the streak (asked, then other questions
+	// answered between).
+	asked := 0
+	for i := s.first; i <= s.last && i < len(v.AskedFirst); i++ {
+		if v.StaleTalk[i] && v.AskedFirst[i] >= 0 {
+			asked++
+			first = min(first, int(v.AskedFirst[i]))
+		}
+	}
 	n := int64(s.n)
+	what := "said nothing new"
+	if asked > 0 {
+		what = "said nothing new or asked again for what an earlier turn asked for"
+	}
 	return &hit{
 		Finding: Finding{
 			Severity:  severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
-			Message:   fmt.Sprintf("%d turns to the user in a row said nothing new, with no tool call between them, steps %d-%d", n, v.Step[first], v.Step[s.last]),
+			Message:   fmt.Sprintf("%d turns to the user in a row %s, with no tool call between them, steps %d-%d", n, what, v.Step[first], v.Step[s.last]),
 			OnsetStep: v.Step[first],
 			Evidence: Evidence{
 				Steps:  []StepRange{{v.Step[first], v.Step[s.last]}},

@@ -42,8 +42,13 @@ type Run struct {
 	NewArtifact []bool
 	// StaleTalk marks the agent's turns of conversation that say nothing
 	// new: fewer than a third of their words (schema.TalkWords) are words
-	// the agent had not said in its turns since its last tool call.
+	// the agent had not said in its turns since its last tool call, or
+	// they ask again for what it asked for since then.
 	StaleTalk []bool
+	// AskedFirst is, for a turn of conversation that asks again for what
+	// the agent asked for since its last tool call (schema.TalkAsks), the
+	// index of the turn that first asked for it; -1 for every other step.
+	AskedFirst []int32
 	// MemReads lists the memories read, in step order; Suspect the memories
 	// written from inference, a tool error or low confidence, likewise.
 	MemReads []MemRead

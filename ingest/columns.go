@@ -243,7 +243,8 @@ func (d *LineDecoder) rowHash(s *schema.Step, argsKey, resultHash uint64, flags 
 
 // talkWords are the words of a turn of conversation the agent sent
 // (schema.TalkWords), then schema.TalkNumbersMark and its numbers when it
-// says any; nil for any other step.
+// says any, then schema.TalkAskMark and its words for each thing it asks
+// for (schema.TalkAsks); nil for any other step.
 func talkWords(tc *schema.ToolCall) []string {
 	if tc == nil || tc.Name != schema.ToolMessage || len(tc.Args) == 0 {
 		return nil
@@ -257,6 +258,9 @@ func talkWords(tc *schema.ToolCall) []string {
 	words, numbers := schema.TalkWords(a.Text)
 	if len(numbers) > 0 {
 		words = append(append(words, schema.TalkNumbersMark), numbers...)
+	}
+	for _, ask := range schema.TalkAsks(a.Text) {
+		words = append(append(words, schema.TalkAskMark), ask...)
 	}
 	return words
 }

@@ -454,8 +454,8 @@ func TestDecodePricesCachedTokensAtCachePrices(t *testing.T) {
 	}
 }
 
-// A turn of conversation carries its words, each once, in the order said;
-// other calls carry none.
+// A turn of conversation carries its words, each once, in the order said,
+// then what it asks for; other calls carry none.
 func TestDecodeTalkWords(t *testing.T) {
 	turn := `{"run_id":"r","step":1,"state":"ACT","tool_call":{"name":"message","args":{"text":"Could you provide the reservation ID? The ID is on your e-ticket."}}}`
 	rec, errs, done := decodeLines(t, false, turn, fullLine)
@@ -464,7 +464,7 @@ func TestDecodeTalkWords(t *testing.T) {
 		t.Fatalf("rejected: %v %v", errs[0], errs[1])
 	}
 	var want []any
-	for _, w := range []string{"could", "you", "provide", "reservation", "id", "your", "ticket"} {
+	for _, w := range []string{"could", "you", "provide", "reservation", "id", "your", "ticket", schema.TalkAskMark, "reservation", "id"} {
 		want = append(want, schema.IDHash(w))
 	}
 	if got := row(rec, 0)["talk_words"]; !reflect.DeepEqual(got, want) {

@@ -26,7 +26,9 @@
 //   - Shape. Stop words and digits-only words of up to four digits stay
 //     verbatim (they are not secrets; keeping them keeps pagination numbers,
 //     "top 10", years, and the stop-word handling of the word signature
-//     intact), and so do one-character words (the signature ignores them).
+//     intact), and so do one-character words (the signature ignores them)
+//     and the words that make a sentence a request ("please", "provide",
+//     "need": schema.AskWords), so that what a turn asks for is read alike.
 //     JSON keeps its keys, types, structure and white space.
 //   - Keys of the text. What is derived from text besides equality (a
 //     result's fingerprint after volatile tokens are normalised, a SimHash)

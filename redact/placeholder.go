@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 // base32 in lower case: placeholders are words (letters and digits only), so
@@ -218,7 +220,20 @@ var stopWords = func() map[string]bool {
 	} {
 		m[w] = true
 	}
+	// The words that make a sentence a request ("please provide", "I'll
+	// need"): RA205 reads what a turn asks for by them (schema.TalkAsks).
+	for _, w := range schema.AskWords() {
+		m[w] = true
+	}
 	return m
 }()
 
-const maxStopWordLen = 6
+// maxStopWordLen is the length of the longest stop word: longer words are
+// never looked up.
+var maxStopWordLen = func() int {
+	n := 0
+	for w := range stopWords {
+		n = max(n, len(w))
+	}
+	return n
+}()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -388,5 +389,31 @@ func TestCredentialKeysAgree(t *testing.T) {
 		if isCredentialKey(k) {
 			t.Errorf("%q taken for a credential", k)
 		}
+	}
+}
+
+// What a turn asks for survives redaction: the words that make a sentence
+// a request stay verbatim, so TalkAsks finds the same asks in the redacted
+// turn, and an ask said again stays the same ask.
+func TestRedactionKeepsAsks(t *testing.T) {
+	r := New(nil)
+	for _, w := range schema.AskWords() {
+		if got := r.Text(w); got != w {
+			t.Errorf("request word %q became %q", w, got)
+		}
+	}
+	first := "I'll need your reservation ID to proceed. Kindly provide the booking reference."
+	again := "Only one certificate per booking. Please provide the reservation ID."
+	orig, red := schema.TalkAsks(first+" "+again), schema.TalkAsks(r.Text(first+" "+again))
+	if len(orig) != 3 || len(red) != len(orig) {
+		t.Fatalf("asks %q, redacted %q", orig, red)
+	}
+	for i := range orig {
+		if len(red[i]) != len(orig[i]) {
+			t.Errorf("ask %d: %q, redacted %q", i, orig[i], red[i])
+		}
+	}
+	if !slices.Equal(red[0], red[2]) {
+		t.Errorf("the same ask differs once redacted: %q and %q", red[0], red[2])
 	}
 }

@@ -182,6 +182,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.Cost = resize(v.Cost, n)
 	v.NewArtifact = resize(v.NewArtifact, n)
 	v.StaleTalk = resize(v.StaleTalk, n)
+	v.AskedFirst = resize(v.AskedFirst, n)
 	v.Intent = resize(v.Intent, n)
 	for i, row := range kept {
 		v.Step[i] = c.step.at(row)
@@ -197,7 +198,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 		v.Result[i] = c.resHash.at(row)
 		v.Tokens[i] = int64(c.tokens.at(row))
 		v.Cost[i] = c.cost.at(row)
-		v.NewArtifact[i], v.StaleTalk[i] = false, false
+		v.NewArtifact[i], v.StaleTalk[i], v.AskedFirst[i] = false, false, -1
 		v.Intent[i] = c.intent.at(row)
 	}
 	v.Budget = detect.Budget{}
@@ -361,14 +362,27 @@ func (c *Collector) fileName(f int32) string {
 	return "?"
 }
 
-// talkNumbersMark is schema.TalkNumbersMark as the side table holds it.
-var talkNumbersMark = fold32(schema.IDHash(schema.TalkNumbersMark))
+// talkNumbersMark and talkAskMark are schema.TalkNumbersMark and
+// schema.TalkAskMark as the side table holds them.
+var (
+	talkNumbersMark = fold32(schema.IDHash(schema.TalkNumbersMark))
+	talkAskMark     = fold32(schema.IDHash(schema.TalkAskMark))
+)
+
+// pastAsk is a thing the agent asked for since its last call of another
+// tool: its words, and the turn that first asked for it.
+type pastAsk struct {
+	words []uint32
+	turn  int
+}
 
 // markStaleTalk flags the agent's turns of conversation that say nothing
-// new (detect.Run.StaleTalk): in step order, the words and numbers of its
-// turns since its last call of another tool are remembered, and a turn of
-// which fewer than a third of the words are new, and no number, is stale.
-// The first turn after a call is never stale: there is nothing it could
+// new (detect.Run.StaleTalk): in step order, the words, numbers and asks
+// of its turns since its last call of another tool are remembered; a turn
+// of which fewer than a third of the words are new, and no number, is
+// stale, and so is a turn that asks again for something it asked for
+// before (detect.Run.AskedFirst names the turn that first asked). The
+// first turn after a call is never stale: there is nothing it could
 // repeat.
 func (c *Collector) markStaleTalk(v *runView, r int32) {
 	list := v.inStepOrder(&c.talkWords, r)
@@ -376,6 +390,7 @@ func (c *Collector) markStaleTalk(v *runView, r int32) {
 		return
 	}
 	said := map[uint32]bool{}
+	var asked []pastAsk
 	k := 0
 	for i := range v.Len() {
 		if v.Tool[i] < 0 {
@@ -383,6 +398,7 @@ func (c *Collector) markStaleTalk(v *runView, r int32) {
 		}
 		if v.names.ToolName(v.Tool[i]) != schema.ToolMessage {
 			clear(said)
+			asked = asked[:0]
 			continue
 		}
 		first := k
@@ -392,7 +408,12 @@ func (c *Collector) markStaleTalk(v *runView, r int32) {
 		turn := list[first:k]
 		words, freshWords, freshNumbers := 0, 0, 0
 		numbers := false
-		for _, w := range turn {
+		end := len(turn) // where the turn's asks begin
+		for j, w := range turn {
+			if w.val == talkAskMark {
+				end = j
+				break
+			}
 			switch {
 			case w.val == talkNumbersMark:
 				numbers = true
@@ -407,11 +428,62 @@ func (c *Collector) markStaleTalk(v *runView, r int32) {
 				freshWords++
 			}
 		}
-		v.StaleTalk[i] = len(said) > 0 && words > 0 && 3*freshWords < words && freshNumbers == 0
-		for _, w := range turn {
-			said[w.val] = true
+		asks := splitAsks(turn[end:])
+		again := -1
+		for _, ask := range asks {
+			if t := askedBefore(asked, ask); t >= 0 && (again < 0 || t < again) {
+				again = t
+			}
+		}
+		v.StaleTalk[i] = len(said) > 0 && ((words > 0 && 3*freshWords < words && freshNumbers == 0) || again >= 0)
+		if again >= 0 {
+			v.AskedFirst[i] = int32(again)
+		}
+		for _, w := range turn[:end] {
+			if w.val != talkNumbersMark {
+				said[w.val] = true
+			}
+		}
+		for _, ask := range asks {
+			if askedBefore(asked, ask) < 0 {
+				asked = append(asked, pastAsk{words: ask, turn: i})
+			}
 		}
 	}
+}
+
+// splitAsks cuts the ask part of a turn's talk_words at each
+// talkAskMark.
+func splitAsks(list []valueAt) [][]uint32 {
+	var asks [][]uint32
+	for _, w := range list {
+		if w.val == talkAskMark {
+			asks = append(asks, nil)
+			continue
+		}
+		if len(asks) > 0 {
+			asks[len(asks)-1] = append(asks[len(asks)-1], w.val)
+		}
+	}
+	return asks
+}
+
+// askedBefore is the turn that first asked for what ask asks for, or -1:
+// an earlier ask sharing at least two of its words and at least half of
+// them ("your reservation id" and "the reservation id of the booking").
+func askedBefore(asked []pastAsk, ask []uint32) int {
+	for _, p := range asked {
+		shared := 0
+		for _, w := range ask {
+			if slices.Contains(p.words, w) {
+				shared++
+			}
+		}
+		if shared >= 2 && 2*shared >= len(ask) {
+			return p.turn
+		}
+	}
+	return -1
 }
 
 // markNewArtifacts flags the steps that produced an artifact id the run had

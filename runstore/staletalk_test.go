@@ -10,7 +10,8 @@ import (
 
 // conversations is a log of runs in which an agent talks to a user: some
 // ask for the same thing in other words turn after turn, some look the
-// answer up between turns, some bring news each turn.
+// answer up between turns, some bring news each turn, and some bring news
+// each turn and ask for the same thing after it.
 func conversations(runs int) string {
 	asks := []string{
 		"Could you share your reservation ID so I can look up the booking?",
@@ -29,10 +30,13 @@ func conversations(runs int) string {
 		for step := range 12 {
 			line := fmt.Sprintf(`{"run_id":"talk-%03d","step":%d,"state":"ACT",`, r, step)
 			switch {
-			case r%3 == 1 && step%3 == 2:
+			case r%4 == 1 && step%3 == 2:
 				line += fmt.Sprintf(`"tool_call":{"name":"get_reservation","args":{"user":"u%d"}},"tool_result":{"ok":true,"data":"R%d"}}`, r, step)
-			case r%3 == 2:
+			case r%4 == 2:
 				line += fmt.Sprintf(`"tool_call":{"name":"message","args":{"text":%q}},"tool_result":{"ok":true,"data":"reply %d"}}`, news[(r+step)%len(news)]+fmt.Sprintf(" (%d)", step), step)
+			case r%4 == 3:
+				// News each turn, and the same ask after it.
+				line += fmt.Sprintf(`"tool_call":{"name":"message","args":{"text":%q}},"tool_result":{"ok":true,"data":"reply %d"}}`, news[(r+step)%len(news)]+fmt.Sprintf(" (%d) ", step)+asks[(r+step)%len(asks)], step)
 			default:
 				line += fmt.Sprintf(`"tool_call":{"name":"message","args":{"text":%q}},"tool_result":{"ok":true,"data":"reply %d"}}`, asks[(r+step)%len(asks)], step)
 			}
@@ -43,9 +47,11 @@ func conversations(runs int) string {
 }
 
 // The agent's turns are marked stale when they say nothing it had not
-// said since its last call of another tool: the runs that only ask again
-// are stale-talk loops; the runs with a lookup between the asks, and the
-// runs that bring news (numbers) each turn, are not. Spilled and read back
+// said since its last call of another tool, or ask again for what they
+// asked for since then: the runs that only ask again, and the runs that
+// bring news but ask again each turn, are stale-talk loops; the runs with
+// a lookup between the asks, and the runs that only bring news (numbers),
+// are not. Spilled and read back
 // in partitions, the collectors reach the same marks and verdicts.
 func TestStaleTalkMarksAndSpills(t *testing.T) {
 	text := conversations(30)
@@ -58,7 +64,7 @@ func TestStaleTalkMarksAndSpills(t *testing.T) {
 		}
 		var n int
 		fmt.Sscanf(r.RunID, "talk-%d", &n)
-		if wantStale := n%3 == 0; stale != wantStale {
+		if wantStale := n%4 == 0 || n%4 == 3; stale != wantStale {
 			t.Errorf("%s: stale-talk %v, want %v (%+v)", r.RunID, stale, wantStale, r.Findings)
 		}
 	}

@@ -108,8 +108,9 @@ var SuspectWriteType = arrow.StructOf(
 //   - line_hash: XXH3 of the raw line, so re-shipped duplicate lines are recognised.
 //   - talk_words: IDHash of each of TalkWords' words of a turn of
 //     conversation the agent sent (a call of ToolMessage), then, when it says
-//     numbers, of TalkNumbersMark and of each number; null for every other
-//     step.
+//     numbers, of TalkNumbersMark and of each number, then, for each thing
+//     it asks for (TalkAsks), of TalkAskMark and of each of the ask's
+//     words; null for every other step.
 var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "run_id", Type: arrow.BinaryTypes.String},
 	{Name: "step", Type: arrow.PrimitiveTypes.Int64},

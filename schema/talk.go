@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -57,4 +58,143 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// TalkAskMark opens, in a step's talk_words, the words of one thing the
+// turn asks for (TalkAsks); each ask follows the turn's words and numbers.
+const TalkAskMark = "\x00ask"
+
+// TalkAsks returns what a turn of conversation asks the user for: per
+// sentence that is a question (it ends in "?") or a request ("please
+// provide", "I'll need", "could you", ...), the distinct words and numbers
+// that say what is asked, without the words that only make it a request
+// ("please", "provide", "you", "need") and the stop words. An ask of fewer
+// than two such words says too little to be told from another and is left
+// out. An agent that asks for the reservation id again after answering
+// other questions asks again for what it asked before, whatever else the
+// turn says: that is how detect's RA205 sees an ask repeated between new
+// answers. The request phrases are English; in other languages only
+// questions count.
+func TalkAsks(text string) [][]string {
+	var asks [][]string
+	for _, s := range sentences(text) {
+		if !isAsk(s) {
+			continue
+		}
+		var ask []string
+		seen := map[string]bool{}
+		for _, w := range wordRuns(s) {
+			w = strings.ToLower(w)
+			if seen[w] || (len(w) < 2 && !isDigits(w)) || stopWords[w] || requestWords[w] {
+				continue
+			}
+			seen[w] = true
+			ask = append(ask, w)
+		}
+		if len(ask) >= 2 {
+			asks = append(asks, ask)
+		}
+	}
+	return asks
+}
+
+// sentences splits text after ".", "!" or "?" followed by white space, and
+// at line breaks.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		end := c == '\n' || ((c == '.' || c == '!' || c == '?') && (i+1 == len(text) || text[i+1] == ' ' || text[i+1] == '\t' || text[i+1] == '\n'))
+		if !end {
+			continue
+		}
+		if s := strings.TrimSpace(text[start : i+1]); s != "" {
+			out = append(out, s)
+		}
+		start = i + 1
+	}
+	if s := strings.TrimSpace(text[start:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// isAsk reports whether a sentence asks something of the reader: it ends
+// in a question mark (before closing quotes, brackets or emphasis), or it
+// holds a request phrase.
+func isAsk(s string) bool {
+	if strings.HasSuffix(strings.TrimRight(s, `"')]*_ `), "?") {
+		return true
+	}
+	l := strings.ToLower(s)
+	for _, p := range requestPhrases {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// requestPhrases mark a sentence as a request for something.
+var requestPhrases = []string{
+	"please provide", "please share", "please confirm", "please send", "please give", "please tell",
+	"please let me know", "please check", "i need", "i'll need", "i will need", "i would need",
+	"could you", "can you", "would you", "may i have", "kindly provide", "kindly share",
+}
+
+// requestWords make a sentence a request without saying what it asks for.
+var requestWords = map[string]bool{
+	"please": true, "kindly": true, "could": true, "would": true, "can": true, "may": true, "will": true,
+	"ll": true, "you": true, "your": true, "me": true, "my": true, "let": true, "know": true,
+	"provide": true, "share": true, "confirm": true, "give": true, "send": true, "tell": true,
+	"need": true, "have": true, "do": true, "does": true, "did": true, "like": true, "want": true,
+	"help": true, "so": true, "that": true, "this": true, "it": true, "we": true, "us": true,
+	"our": true, "if": true, "any": true, "also": true, "again": true, "still": true, "just": true,
+	"able": true, "proceed": true, "check": true, "assist": true, "further": true, "there": true,
+	"anything": true, "else": true, "today": true, "sure": true, "yes": true, "no": true,
+}
+
+// AskWords lists every word of the request phrases and of the words that
+// only make a sentence a request, lower-cased: what must stay verbatim in
+// redacted text (package redact) for TalkAsks to read the same asks in it.
+func AskWords() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(w string) {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	for _, p := range requestPhrases {
+		for _, w := range wordRuns(p) {
+			add(w)
+		}
+	}
+	for w := range requestWords {
+		add(w)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// wordRuns returns the runs of letters and digits of s.
+func wordRuns(s string) []string {
+	var out []string
+	start := -1
+	for i, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if start < 0 {
+				start = i
+			}
+		} else if start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
 }

@@ -20,3 +20,27 @@ func TestTalkWords(t *testing.T) {
 		t.Errorf("a turn without words: %q %q", w, n)
 	}
 }
+
+// A turn's asks are its questions and requests, each as the words that
+// say what is asked: the words that only make a sentence a request, and
+// asks that say too little (a sign-off question), are left out.
+func TestTalkAsks(t *testing.T) {
+	asks := TalkAsks("Only one certificate can be used per booking. Could you share the reservation ID?\n" +
+		"I'll need the passenger's date of birth too. Is there anything else I can help you with today?")
+	want := [][]string{{"reservation", "id"}, {"passenger", "date", "birth", "too"}}
+	if len(asks) != len(want) {
+		t.Fatalf("asks %q, want %q", asks, want)
+	}
+	for i := range want {
+		if !slices.Equal(asks[i], want[i]) {
+			t.Errorf("ask %d: %q, want %q", i, asks[i], want[i])
+		}
+	}
+	if a := TalkAsks("Your flight HAT220 leaves at 17:30. The fare is 128 dollars."); a != nil {
+		t.Errorf("a turn that asks nothing: %q", a)
+	}
+	// A question is an ask in any language; the request phrases are English.
+	if a := TalkAsks("¿Puede darme el número de reserva?"); len(a) != 1 {
+		t.Errorf("a question in Spanish: %q", a)
+	}
+}
