@@ -136,7 +136,7 @@ func TestOnsetWalkCountsTheSkippedCalls(t *testing.T) {
 	r := newRun("skipped")
 	r.add(view("Mapper.java", 1))
 	r.add(rejected) // step 1: the first try, before the agent moved on
-	r.add(`"state":"ACT","tool_call":{"name":"edit","args":{"arg":"Mapper.java: add import"}},"tool_result":{"ok":true,"data":"edited Mapper.java"}`)
+	r.add(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"arg":"Mapper.java: add import"}},"tool_result":{"ok":true,"data":"edited Mapper.java"}`)
 	r.add(failing("compile", "javac Mapper.java", "COMPILE_ERROR", "Mapper.java:3: error: cannot find symbol")) // step 3: opens the streak, never comes back
 	// steps 4-9
 	for i := 0; i < 6; i++ {

@@ -101,6 +101,21 @@ func longestChain(v *Run, a *analysis, p *Policy, key func(i int) uint64, accept
 		}
 		return false
 	}
+	// brokenBetween: what ends a chain between its call j and the next, i.
+	// Progress does, as a check re-run after news is another experiment;
+	// but the same call failing the same way again was retried whatever
+	// the agent learned between, unless something changed (an edit or an
+	// install that worked). A malformed turn is no call the agent chose to
+	// make: malformed turns between real work are not retried.
+	brokenBetween := func(j, i, callsBetween int) bool {
+		if changedBetween(j, i) {
+			return true
+		}
+		if callsBetween <= maxRetryGap && failedBoth(v, j, i) {
+			return editedBetween(v, j, i)
+		}
+		return a.progressedBetween(j, i)
+	}
 	consider := func(ci int32) {
 		c := &a.chains[ci]
 		if len(c.idx) < p.RepeatSuspicious || !accept(c) {
@@ -128,7 +143,7 @@ func longestChain(v *Run, a *analysis, p *Policy, key func(i int) uint64, accept
 			ci = a.newChain(k)
 			a.chainOf[k] = ci
 		} else if c := &a.chains[ci]; ord-c.lastOrd > p.Window || !v.sameAnswer(c.idx[len(c.idx)-1], i, a.simBits) ||
-			a.progressedBetween(c.idx[len(c.idx)-1], i) || changedBetween(c.idx[len(c.idx)-1], i) {
+			brokenBetween(c.idx[len(c.idx)-1], i, ord-c.lastOrd-1) {
 			if ord-c.lastOrd <= p.Window && !v.sameAnswer(c.idx[len(c.idx)-1], i, a.simBits) {
 				c.brokenBy = i // the same call answered differently
 			}
@@ -158,6 +173,32 @@ func longestChain(v *Run, a *analysis, p *Policy, key func(i int) uint64, accept
 		return nil
 	}
 	return &a.chains[best]
+}
+
+// maxRetryGap is how many calls may come between two tries of a failing
+// call for the second to be a retry whatever those calls brought: a look
+// around (a view, a question) between tries, not a stretch of other work.
+const maxRetryGap = 2
+
+// failedBoth reports whether calls j and i both failed, neither a
+// malformed turn (schema.ErrFormatError): the chain's same answer makes
+// it the same failure.
+func failedBoth(v *Run, j, i int) bool {
+	failed := func(k int) bool {
+		return v.Flags[k]&flagError != 0 && v.Names.ErrTypeName(v.ErrType[k]) != schema.ErrFormatError
+	}
+	return failed(j) && failed(i)
+}
+
+// editedBetween reports whether a call strictly between steps j and i
+// changed a file and worked (schema.IntentEdit).
+func editedBetween(v *Run, j, i int) bool {
+	for k := j + 1; k < i; k++ {
+		if v.Flags[k]&flagCall != 0 && v.Flags[k]&flagError == 0 && v.Names.IntentName(v.Intent[k]) == schema.IntentEdit {
+			return true
+		}
+	}
+	return false
 }
 
 // newChain starts a chain of key k in a.chains, reusing the step list of

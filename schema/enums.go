@@ -77,6 +77,11 @@ const (
 	ErrSaidAgain  = "SAID_FAILED_AGAIN"
 )
 
+// ErrFormatError is the error type of a turn the harness could not read as
+// a call (no action, or two where one was wanted): the model's malformed
+// output, answered by the harness, not a call the agent chose to make.
+const ErrFormatError = "FORMAT_ERROR"
+
 // IntentEdit is the intent of a call that changes a file (an editor's
 // write, a patch, a shell command that writes one): an error storm does not
 // run through such a call that worked, as a check re-run after a change is

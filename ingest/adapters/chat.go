@@ -142,7 +142,7 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 			if st.harnessError != nil && i > 1 && !replied[i] && st.harnessError(text(m.Content)) {
 				s := r.add(at(i), schema.StateAct.String())
 				setCall(s, "format_error", map[string]string{"invalid": "no single action"})
-				r.setResult(s, text(m.Content), "FORMAT_ERROR", false)
+				r.setResult(s, text(m.Content), schema.ErrFormatError, false)
 			}
 			continue
 		}
@@ -196,7 +196,7 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				// No action the harness ran: it answered with a format
 				// error, a failed turn like a failed call.
 				setCall(s, "format_error", map[string]string{"invalid": "no single action"})
-				r.setResult(s, replyText, "FORMAT_ERROR", false)
+				r.setResult(s, replyText, schema.ErrFormatError, false)
 				continue
 			}
 			r.chatCall(s, "bash", mustJSON(map[string]string{"command": cmd}), msgs, reply, st)

@@ -392,7 +392,7 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 			if ohContinueNudge(obs.content) {
 				// The turn had no tool call, and the harness said so: a
 				// format error, as mini-swe-agent's "No tool calls found".
-				errType = "FORMAT_ERROR"
+				errType = schema.ErrFormatError
 			}
 			r.setMessage(s, e.content, obs.content, errType)
 		}

@@ -333,7 +333,7 @@ func convertRovo(d *Doc, emit func(*schema.Step) error) error {
 			for k := next; k < len(secs) && secs[k].kind == "USER"; k++ {
 				reply = append(reply, secs[k].body)
 				if rovoNudge(secs[k].body) {
-					errType = "FORMAT_ERROR"
+					errType = schema.ErrFormatError
 				}
 			}
 			if len(reply) > 0 {
