@@ -27,6 +27,12 @@ type analysis struct {
 	newInstall   []bool
 	anyInstall   bool
 	installsSeen []int32
+	// newEdit marks the edits that worked (schema.IntentEdit) with a call
+	// no edit before them in the run made (editPass): a change, where the
+	// same edit made again is edits going in circles. editsSeen is its
+	// scratch.
+	newEdit   []bool
+	editsSeen map[uint64]bool
 	// rowFlags is the union of the run's row flags (an estimated cost).
 	rowFlags uint16
 	// budgetCross is the index of the first step past a budget limit, -1 if none.
@@ -156,6 +162,7 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 	ind.SameCallMaxWindow = maxInWindow(v, a, p.Window)
 	lastingPass(v, a, p.Window, max(ind.SameCallMax, ind.SameNormArgsMax) >= 2)
 	installPass(v, a)
+	editPass(v, a)
 	statePass(v, a, &ind)
 	ind.MaxRepeatedDecision = int64(repeatedDecisions(v).n)
 	usagePass(v, &ind)
@@ -183,6 +190,25 @@ func installPass(v *Run, a *analysis) {
 		if !slices.Contains(a.installsSeen, in) {
 			a.newInstall[i], a.anyInstall = true, true
 			a.installsSeen = append(a.installsSeen, in)
+		}
+	}
+}
+
+// editPass fills newEdit: the edits that worked whose call (tool and
+// normalised args, Run.sameCall) no edit before them in the run made.
+func editPass(v *Run, a *analysis) {
+	a.newEdit = resize(a.newEdit, v.Len())
+	clear(a.newEdit)
+	if a.editsSeen == nil {
+		a.editsSeen = map[uint64]bool{}
+	}
+	clear(a.editsSeen)
+	for _, i := range a.calls {
+		if v.Flags[i]&(flagResult|flagError) != flagResult || v.Names.IntentName(v.Intent[i]) != schema.IntentEdit {
+			continue
+		}
+		if k := v.sameCall(i); !a.editsSeen[k] {
+			a.newEdit[i], a.editsSeen[k] = true, true
 		}
 	}
 }

@@ -91,28 +91,31 @@ func longestChain(v *Run, a *analysis, p *Policy, key func(i int) uint64, accept
 	clear(a.chainOf)
 	a.chains = a.chains[:0]
 	best := -1
-	// changedBetween: a new install that worked between calls j and i is a
-	// change, as lasting progress is, though its output says nothing new.
+	// changedBetween: a new install or a new edit that worked between
+	// calls j and i is a change, as lasting progress is, though its output
+	// says nothing new: a check re-run after a different edit is another
+	// experiment. An edit made again is edits going in circles.
 	changedBetween := func(j, i int) bool {
-		for k := j + 1; k < i && a.anyInstall; k++ {
-			if a.newInstall[k] && v.Flags[k]&flagError == 0 {
+		for k := j + 1; k < i; k++ {
+			if (a.newInstall[k] && v.Flags[k]&flagError == 0) || a.newEdit[k] {
 				return true
 			}
 		}
 		return false
 	}
 	// brokenBetween: what ends a chain between its call j and the next, i.
-	// Progress does, as a check re-run after news is another experiment;
-	// but the same call failing the same way again was retried whatever
-	// the agent learned between, unless something changed (an edit or an
-	// install that worked). A malformed turn is no call the agent chose to
-	// make: malformed turns between real work are not retried.
+	// A change does (changedBetween), and so does progress, as a check
+	// re-run after news is another experiment; but the same call failing
+	// the same way again, with at most maxRetryGap calls between, was
+	// retried whatever the agent learned between. A malformed turn is no
+	// call the agent chose to make: malformed turns between real work are
+	// not retried.
 	brokenBetween := func(j, i, callsBetween int) bool {
 		if changedBetween(j, i) {
 			return true
 		}
 		if callsBetween <= maxRetryGap && failedBoth(v, j, i) {
-			return editedBetween(v, j, i)
+			return false
 		}
 		return a.progressedBetween(j, i)
 	}
@@ -188,17 +191,6 @@ func failedBoth(v *Run, j, i int) bool {
 		return v.Flags[k]&flagError != 0 && v.Names.ErrTypeName(v.ErrType[k]) != schema.ErrFormatError
 	}
 	return failed(j) && failed(i)
-}
-
-// editedBetween reports whether a call strictly between steps j and i
-// changed a file and worked (schema.IntentEdit).
-func editedBetween(v *Run, j, i int) bool {
-	for k := j + 1; k < i; k++ {
-		if v.Flags[k]&flagCall != 0 && v.Flags[k]&flagError == 0 && v.Names.IntentName(v.Intent[k]) == schema.IntentEdit {
-			return true
-		}
-	}
-	return false
 }
 
 // newChain starts a chain of key k in a.chains, reusing the step list of

@@ -54,11 +54,18 @@ func callChange(tool string, args json.RawMessage) string {
 	case editTools[t]:
 		return schema.IntentEdit
 	case editorTools[t]:
+		// {"command": "str_replace", ...}, or SWE-agent's one string of
+		// arguments, {"args": "str_replace /path --old_str ..."}.
 		var a struct {
 			Command string `json:"command"`
+			Args    string `json:"args"`
 		}
 		json.Unmarshal(args, &a)
-		if a.Command != "" && a.Command != "view" {
+		cmd := a.Command
+		if cmd == "" {
+			cmd = firstWord(a.Args)
+		}
+		if cmd != "" && cmd != "view" {
 			return schema.IntentEdit
 		}
 		return ""

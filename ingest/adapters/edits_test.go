@@ -30,6 +30,10 @@ func TestEditsAreMarked(t *testing.T) {
 		{"bash", map[string]any{"command": "pytest -q > /dev/null 2>&1"}, false},
 		{"bash", map[string]any{"command": "python - <<'EOF'\nprint(3 > 2)\nEOF"}, false},
 		{"str_replace_editor", map[string]any{"command": "view", "path": "/a.py"}, false},
+		// SWE-agent writes the editor's arguments as one string.
+		{"str_replace_editor", map[string]any{"args": "str_replace /testbed/a.py --old_str 'x' --new_str 'y'"}, true},
+		{"str_replace_editor", map[string]any{"args": "create /testbed/reproduce.py --file_text 'print(1)'"}, true},
+		{"str_replace_editor", map[string]any{"args": "view /testbed/a.py --view_range 10 40"}, false},
 		{"search", map[string]any{"q": "x > y"}, false},
 	} {
 		args, _ := json.Marshal(c.args)
