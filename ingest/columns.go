@@ -184,9 +184,10 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 }
 
 // reasonHash is the hash of the normalised reason, so "Retry the search."
-// and "retry the  search." are one decision; 0 when there is none.
+// and "retry the  search." are one decision; 0 when there is none, or when
+// it says nothing (an empty "<think></think>" block).
 func (d *LineDecoder) reasonHash(reason string) uint64 {
-	if reason == "" {
+	if reason == "" || !schema.SaysSomething(reason) {
 		return 0
 	}
 	if schema.IsNormalText(reason) { // most reasons: hash them as they are

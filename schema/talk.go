@@ -198,3 +198,22 @@ func wordRuns(s string) []string {
 	}
 	return out
 }
+
+// SaysSomething reports whether text holds a letter or a digit outside
+// markup tags: a model's empty reasoning block ("<think></think>") or a
+// line of punctuation says nothing, and two of them are not one thought
+// thought twice.
+func SaysSomething(text string) bool {
+	inTag := false
+	for _, r := range text {
+		switch {
+		case r == '<':
+			inTag = true
+		case r == '>':
+			inTag = false
+		case !inTag && (unicode.IsLetter(r) || unicode.IsDigit(r)):
+			return true
+		}
+	}
+	return false
+}

@@ -44,3 +44,20 @@ func TestTalkAsks(t *testing.T) {
 		t.Errorf("a question in Spanish: %q", a)
 	}
 }
+
+// An empty reasoning block or a line of punctuation says nothing; any
+// word outside the tags does.
+func TestSaysSomething(t *testing.T) {
+	for text, want := range map[string]bool{
+		"<think></think>":             false,
+		"<think>\n</think>\n---":      false,
+		"":                            false,
+		"<think></think> Let's look.": true,
+		"<think>why</think>":          true,
+		"step 2":                      true,
+	} {
+		if got := SaysSomething(text); got != want {
+			t.Errorf("SaysSomething(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
