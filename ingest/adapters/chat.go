@@ -298,6 +298,7 @@ func (r *run) chatCall(s *schema.Step, tool string, args json.RawMessage, msgs [
 	if search {
 		s.Intent = searchIntent
 	}
+	r.noteView(s, view)
 	errType, empty := r.classify(out, search, view, st.rules)
 	if errType == "" && !empty && exit != nil && *exit != 0 {
 		if cmd, ok := shellCallCommand(tool, args); ok && foundNothing(cmd, *exit) {

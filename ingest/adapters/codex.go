@@ -321,6 +321,7 @@ func (c *codexRun) commandResult(s *schema.Step, it *codexItem, cmd string) {
 	if search {
 		s.Intent = searchIntent
 	}
+	c.r.noteView(s, view)
 	errType, empty := c.r.classify(out, search, view, nil)
 	switch {
 	case it.Status == "declined":

@@ -326,6 +326,7 @@ func (c *rolloutRun) result(s *schema.Step, it *rolloutItem) {
 	if shell {
 		search, view = commandSearches(sh.cmd), viewPrograms[sh.prog]
 	}
+	c.r.noteView(s, view)
 	errType, empty := c.r.classify(out, search, view, nil)
 	switch {
 	case errType != "" || empty:

@@ -432,6 +432,7 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 	if search {
 		s.Intent = searchIntent
 	}
+	r.noteView(s, view)
 	errType, empty := r.classify(out, search, view, ohRules)
 	switch {
 	case obs.obs == "error":

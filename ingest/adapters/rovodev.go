@@ -432,6 +432,7 @@ func (r *run) rovoCall(s *schema.Step, sec, ret *rovoSection) {
 		return // the transcript ends before the call returned
 	}
 	out := rovoOutput(ret.body)
+	r.noteView(s, view)
 	errType, empty := r.classify(out, search, view, rovoRules)
 	r.setResult(s, out, errType, empty)
 	// Only a command prints its failure at the end; what a search or a

@@ -21,6 +21,8 @@ type run struct {
 	// and what the kept part says (narrated.go): the end the agent saw is
 	// missing, and its next words witness it.
 	cut map[*schema.Step]cutKind
+	// views holds the calls that show a window of a file (lookups.go).
+	views map[*schema.Step]bool
 }
 
 // cutKind is what the kept part of an output cut short says.
@@ -79,6 +81,7 @@ func (r *run) add(pos int, state string) *schema.Step {
 func (r *run) emit(emit func(*schema.Step) error) error {
 	markEdits(r.steps)
 	r.readSaidOutcomes()
+	r.markMissedLookups()
 	for _, s := range r.steps {
 		if err := emit(s); err != nil {
 			return err

@@ -153,6 +153,7 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 		if search {
 			s.Intent = searchIntent
 		}
+		r.noteView(s, view)
 		errType, empty := r.classify(obs, search, view, sweRules)
 		r.setResult(s, obs, errType, empty)
 	}
