@@ -36,6 +36,25 @@ func (s sweep) revisits() int { return s.calls - s.distinct }
 // again and again is RA101's finding).
 func (s sweep) paging() bool { return s.revisits() >= 1 && 2*s.distinct >= s.calls }
 
+// maxPagingDetour is how many calls of other shapes may come between two
+// stretches of paging for them to be one sweep, when the later goes back
+// over args the earlier used: a check run between reads, then back to the
+// same pages.
+const maxPagingDetour = 4
+
+// revisitsAny reports whether one of the calls at idx has the exact args of
+// one of the calls at earlier.
+func revisitsAny(v *Run, idx, earlier []int) bool {
+	for _, i := range idx {
+		for _, j := range earlier {
+			if v.Args[i] == v.Args[j] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func runPagingLoop(v *Run, a *analysis, p *Policy) *hit {
 	if len(a.calls) < p.PagingSuspicious {
 		return nil
@@ -43,18 +62,41 @@ func runPagingLoop(v *Run, a *analysis, p *Policy) *hit {
 	var best *sweep
 	bestSev := Healthy
 	calls := a.calls
+	var paged []int // the sweep's calls, without the detours
 	for k := 0; k < len(calls); {
 		first := calls[k]
+		same := func(i int) bool { return v.Tool[i] == v.Tool[first] && v.Shape[i] == v.Shape[first] }
 		end := k + 1
 		if v.Shape[first] != 0 { // args not logged: no shape, no sweep
-			for end < len(calls) && v.Tool[calls[end]] == v.Tool[first] && v.Shape[calls[end]] == v.Shape[first] {
+			for end < len(calls) && same(calls[end]) {
 				end++
 			}
 		}
+		paged = append(paged[:0], calls[k:end]...)
+		// A short detour (a reproduction run) and back to paging over
+		// ranges already read is the same sweep resumed.
+		for v.Shape[first] != 0 && end-k >= 2 {
+			back := end
+			for back < len(calls) && back-end < maxPagingDetour && !same(calls[back]) {
+				back++
+			}
+			if back == end || back == len(calls) || !same(calls[back]) {
+				break
+			}
+			resumed := back
+			for resumed < len(calls) && same(calls[resumed]) {
+				resumed++
+			}
+			if !revisitsAny(v, calls[back:resumed], paged) {
+				break
+			}
+			paged = append(paged, calls[back:resumed]...)
+			end = resumed
+		}
 		// Only a sweep long enough to be a finding is worth its args
 		// counted: most calls start a sweep of one.
-		if n := end - k; n >= p.PagingSuspicious {
-			cur := sweep{first: first, last: calls[end-1], calls: n, distinct: distinctArgs(v, calls[k:end])}
+		if n := len(paged); n >= p.PagingSuspicious {
+			cur := sweep{first: first, last: calls[end-1], calls: n, distinct: distinctArgs(v, paged)}
 			if sev := severityFor(int64(n), p.PagingSuspicious, p.PagingRunaway); cur.paging() && sev > bestSev {
 				best, bestSev = &cur, sev
 			}
