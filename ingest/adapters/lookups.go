@@ -1,7 +1,6 @@
 package adapters
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -67,30 +66,80 @@ func missedLookup(thought, out string) bool {
 	return true
 }
 
-// reSeeks finds a thought that says it is looking for something; the
-// phrases are English.
-var reSeeks = regexp.MustCompile(`(?i)\b(?:look(?:ing)? for|search(?:ing)? for|find(?:ing)?|locat(?:e|ing)|where (?:is|are)|hunt(?:ing)? for)\b`)
+// seekPhrases are how a thought says it is looking for something
+// (lower case, English).
+var seekPhrases = []string{"look for", "looking for", "search for", "searching for", "find", "locate", "where is", "where are", "hunt for", "hunting for"}
 
-// reCodeName finds the names of code a thought mentions: a word in
-// backticks, or a word written as code is (snake_case, CamelCase inside,
-// a call's parentheses).
-var reCodeName = regexp.MustCompile("`([A-Za-z_][A-Za-z0-9_]*)(?:\\(\\))?`|\\b([A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\\b")
+// seeks reports whether a thought says it is looking for something.
+func seeks(thought string) bool {
+	lower := strings.ToLower(thought)
+	for _, p := range seekPhrases {
+		for at := 0; ; {
+			k := strings.Index(lower[at:], p)
+			if k < 0 {
+				break
+			}
+			k += at
+			end := k + len(p)
+			if (k == 0 || !isWordByte(lower[k-1])) && (end == len(lower) || !isWordByte(lower[end]) || p == "find") {
+				return true // "find" also begins "finding"
+			}
+			at = k + 1
+		}
+	}
+	return false
+}
 
-// soughtNames are the names of code a thought looks for: none when it
-// does not say it looks for something.
+func isWordByte(c byte) bool {
+	return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+}
+
+// codeName reports whether a word is written as code is: snake_case, or
+// with a capital inside (camelCase, CamelCase).
+func codeName(w string) bool {
+	if strings.Contains(w, "_") {
+		return strings.Trim(w, "_") != "" && !(w[0] >= '0' && w[0] <= '9')
+	}
+	for i := 1; i < len(w); i++ {
+		if 'A' <= w[i] && w[i] <= 'Z' && 'a' <= w[i-1] && w[i-1] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// maxSoughtNames bounds the names read from one thought.
+const maxSoughtNames = 8
+
+// soughtNames are the names of code a thought looks for (a word in
+// backticks, or written as code is: codeName), at least three letters
+// long: none when it does not say it looks for something (seeks).
 func soughtNames(thought string) []string {
-	if thought == "" || !reSeeks.MatchString(thought) {
+	if thought == "" || !seeks(thought) {
 		return nil
 	}
 	var names []string
-	for _, m := range reCodeName.FindAllStringSubmatch(thought, 8) {
-		n := m[1]
-		if n == "" {
-			n = m[2]
-		}
-		if len(n) >= 3 && !slices.Contains(names, n) {
+	add := func(n string) {
+		if len(n) >= 3 && len(names) < maxSoughtNames && !slices.Contains(names, n) {
 			names = append(names, n)
 		}
+	}
+	for i := 0; i < len(thought); {
+		c := thought[i]
+		if !isWordByte(c) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(thought) && isWordByte(thought[j]) {
+			j++
+		}
+		w := thought[i:j]
+		ticked := i > 0 && thought[i-1] == '`' && (j < len(thought) && (thought[j] == '`' || strings.HasPrefix(thought[j:], "()`")))
+		if (ticked && !(w[0] >= '0' && w[0] <= '9')) || codeName(w) {
+			add(w)
+		}
+		i = j
 	}
 	return names
 }
