@@ -48,7 +48,7 @@ func stretchOf(primary *hit, hits []*hit) (first, last int) {
 // actionLoop lists the detectors of loops in the actions themselves.
 var actionLoop = map[string]bool{
 	RepeatedCall.ID: true, CallCycle.ID: true, NearDuplicateCall.ID: true, PagingLoop.ID: true,
-	ErrorStreak.ID: true, NonRetryableRetry.ID: true, EmptyResultLoop.ID: true,
+	SameThoughtPaging.ID: true, ErrorStreak.ID: true, NonRetryableRetry.ID: true, EmptyResultLoop.ID: true,
 }
 
 // replayed lists the detectors whose stretch is made of actions that come

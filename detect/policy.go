@@ -37,6 +37,11 @@ type Policy struct {
 	// args differ only in their numbers, going back over args already used.
 	PagingSuspicious int `yaml:"paging_suspicious"`
 	PagingRunaway    int `yaml:"paging_runaway"`
+	// PagingThoughtSuspicious and PagingThoughtRunaway: calls in a row of
+	// one tool whose args differ only in their numbers, each logging the
+	// thought of the call before it.
+	PagingThoughtSuspicious int `yaml:"paging_thought_suspicious"`
+	PagingThoughtRunaway    int `yaml:"paging_thought_runaway"`
 	// NoTerminalTail: steps without progress at the end of a run that never
 	// reached STOP.
 	NoTerminalTail int `yaml:"no_terminal_tail"`
@@ -122,6 +127,8 @@ var thresholds = []threshold{
 	{key: "no_progress_runaway", def: 20, min: 1, atLeast: "no_progress_suspicious", source: "ours: twice guide A's step limit", help: "steps in a row without a progress event: runaway", field: func(p *Policy) any { return &p.NoProgressRunaway }},
 	{key: "paging_suspicious", def: 10, min: 2, source: "guide A: max 10 reasoning steps", help: "calls in a row of one tool whose args differ only in their numbers, some repeating an earlier call's: suspicious", field: func(p *Policy) any { return &p.PagingSuspicious }},
 	{key: "paging_runaway", def: 20, min: 2, atLeast: "paging_suspicious", source: "ours: twice guide A's step limit", help: "calls in a row of one tool whose args differ only in their numbers, some repeating an earlier call's: runaway", field: func(p *Policy) any { return &p.PagingRunaway }},
+	{key: "paging_thought_suspicious", def: 4, min: 2, source: "ours: repeat_runaway's 4 identical calls, as each of these differs only in its numbers", help: "calls in a row of one tool whose args differ only in their numbers, each under the thought of the call before: suspicious", field: func(p *Policy) any { return &p.PagingThoughtSuspicious }},
+	{key: "paging_thought_runaway", def: 6, min: 2, atLeast: "paging_thought_suspicious", source: "ours: two past the suspicious count, as monologue_runaway", help: "calls in a row of one tool whose args differ only in their numbers, each under the thought of the call before: runaway", field: func(p *Policy) any { return &p.PagingThoughtRunaway }},
 	{key: "no_terminal_tail", def: 5, min: 1, source: "ours: half of no_progress_suspicious", help: "steps without progress at the end of a run without STOP", field: func(p *Policy) any { return &p.NoTerminalTail }},
 	{key: "error_streak_suspicious", def: 3, min: 1, source: "guide B: circuit breaker opens after 3 consecutive failures", help: "failed tool calls in a row: suspicious", field: func(p *Policy) any { return &p.ErrorStreakSuspicious }},
 	{key: "error_streak_runaway", def: 4, min: 1, atLeast: "error_streak_suspicious", source: "the labelling rubric: a person reading a run calls the same failure coming back 3-4 times, a stretch of about 4 actions, a storm", help: "failed tool calls in a row: runaway", field: func(p *Policy) any { return &p.ErrorStreakRunaway }},

@@ -31,6 +31,7 @@ var Registry = []*Detector{
 	CallCycle,
 	NearDuplicateCall,
 	PagingLoop,
+	SameThoughtPaging,
 	ReplanLoop,
 	NoProgress,
 	NoTerminalState,

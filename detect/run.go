@@ -20,8 +20,9 @@ type Run struct {
 	// 32 bits, for paging loops (RA104); 0 without a call or args.
 	Shape []uint32
 	// Words is the word signature of calls that returned empty; Plan the
-	// plan of PLAN steps; Decision the decision of steps without a call;
-	// 0 where there is none.
+	// plan of PLAN steps; Decision the decision of every step that logged
+	// a reason saying something (the thought before a call, or a decision
+	// without one); 0 where there is none.
 	Words []uint64
 	// Sim is the SimHash of each step's result, 0 when it has none.
 	Sim []uint64
@@ -196,4 +197,5 @@ const (
 	flagPayload     = schema.FlagPayload
 	flagCostEst     = schema.FlagCostEstimated
 	flagSeen        = schema.FlagSeen
+	flagMore        = schema.FlagMore
 )

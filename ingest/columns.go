@@ -91,6 +91,9 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		if r.Seen != nil && *r.Seen {
 			flags |= schema.FlagSeen
 		}
+		if r.SaysMore() {
+			flags |= schema.FlagMore
+		}
 		w.errorType.putNonEmpty(i, r.NormalizedErrorType())
 		// Keys computed before the result was redacted (fixtures; checked
 		// by Validate) stand for its text.

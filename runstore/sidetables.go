@@ -90,9 +90,10 @@ func (c *Collector) addNearDuplicateKeys(rec arrow.RecordBatch, base int32, n in
 }
 
 // addDecisions keeps the plan of PLAN steps (the decision's reason, else
-// the ids of memory written with tag plan) and the decision of steps
-// without a tool call, as hashes: equal hashes are the same plan made
-// again, the same thought thought again.
+// the ids of memory written with tag plan) and the decision of every step
+// that logged a reason (a thought before a call, or a decision without
+// one), as hashes: equal hashes are the same plan made again, the same
+// thought thought again.
 func (c *Collector) addDecisions(rec arrow.RecordBatch, base int32, n int) {
 	reason := rec.Column(schema.ColReasonHash).(*array.Uint64).Uint64Values()
 	decision := rec.Column(schema.ColDecisionKey).(*array.Uint64).Uint64Values()
@@ -108,7 +109,7 @@ func (c *Collector) addDecisions(rec arrow.RecordBatch, base int32, n int) {
 				c.planKeys.add(row, fold32(plan[i])|1)
 			}
 		}
-		if c.flags.at(row)&flagCall == 0 && reason[i] != 0 {
+		if reason[i] != 0 {
 			c.decisions.add(row, fold32(decision[i])|1)
 		}
 	}

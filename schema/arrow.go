@@ -58,6 +58,7 @@ const (
 	FlagPayload                           // the result carries items, data or result_count (HasPayload)
 	FlagCostEstimated                     // cost_usd was estimated from tokens and the model's list price
 	FlagSeen                              // the result only repeats what the run was shown before (tool_result.seen)
+	FlagMore                              // the result says there is more to fetch (SaysMore: a page of a listing)
 )
 
 var hashList = arrow.ListOf(arrow.PrimitiveTypes.Uint64)

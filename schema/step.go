@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -397,6 +398,46 @@ func (s *Step) validateAmounts() error {
 		}
 	}
 	return nil
+}
+
+// SaysMore reports whether the result is a page of a listing that says
+// there is more (has_more, next_cursor, nextPageToken, next: true, a
+// cursor or the next page's number or address, at the top of a JSON
+// object of data): the tool itself asks for the next page, so fetching it
+// is following the listing, not an agent going round.
+func (r *ToolResult) SaysMore() bool {
+	if r == nil || len(r.Data) == 0 {
+		return false
+	}
+	v := bytes.TrimSpace(r.Data)
+	if len(v) == 0 || v[0] != '{' || !(bytes.Contains(v, []byte("ore")) || bytes.Contains(v, []byte("ext")) || bytes.Contains(v, []byte("ursor"))) {
+		return false
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(v, &obj) != nil {
+		return false
+	}
+	for k, val := range obj {
+		if !moreKeys[strings.ToLower(k)] {
+			continue
+		}
+		switch t := bytes.TrimSpace(val); {
+		case bytes.Equal(t, []byte("true")):
+			return true
+		case bytes.Equal(t, []byte("false")), bytes.Equal(t, []byte("null")), bytes.Equal(t, []byte(`""`)), bytes.Equal(t, []byte("0")):
+		case len(t) > 0 && (t[0] == '"' || (t[0] >= '0' && t[0] <= '9')):
+			return true // a cursor, a next page's number or address
+		}
+	}
+	return false
+}
+
+// moreKeys are the keys of a listing's page that say whether there is more,
+// or where it goes on (lower case).
+var moreKeys = map[string]bool{
+	"has_more": true, "hasmore": true, "more": true, "has_next": true, "hasnext": true, "has_next_page": true, "hasnextpage": true,
+	"next_cursor": true, "nextcursor": true, "next_page": true, "nextpage": true, "next_page_token": true,
+	"nextpagetoken": true, "next_token": true, "nexttoken": true, "next": true, "cursor": true,
 }
 
 // HasPayload reports whether the result carries what it returned (items,
