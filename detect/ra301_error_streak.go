@@ -220,7 +220,7 @@ func sameFailure(v *Run, a *analysis, i, j int, sameTool bool) bool {
 	if v.Names.ErrTypeName(v.ErrType[j]) == schema.ErrSaidAgain {
 		return true // the agent said so: "the error persists"
 	}
-	if sameTool && v.ErrType[i] == v.ErrType[j] && !genericError[v.Names.ErrTypeName(v.ErrType[i])] {
+	if sameTool && v.ErrType[i] == v.ErrType[j] && !genericFailure(v.Names.ErrTypeName(v.ErrType[i])) {
 		return true
 	}
 	if v.Flags[i]&flagPayload == 0 && v.Flags[j]&flagPayload == 0 {
@@ -235,6 +235,25 @@ func sameFailure(v *Run, a *analysis, i, j int, sameTool bool) bool {
 // back, in a streak as in a stretch.
 func sameGoal(v *Run, i, j int) bool {
 	return v.Tool[i] == v.Tool[j] && v.Intent[i] != 0 && v.Intent[i] == v.Intent[j]
+}
+
+// genericFailure reports whether an error type says a call failed, not
+// which failure: the generic types, and a language's exception class as
+// an adapter names it from a traceback (NameError, TypeError, OSError),
+// whose message says what failed: three NameErrors for three different
+// names are three failures.
+func genericFailure(t string) bool {
+	return genericError[t] || exceptionClass(t)
+}
+
+// exceptionClass reports whether an error type is written as an exception
+// class is (CamelCase, ending in Error or Exception), not as the contract's
+// and the adapters' own types are (EDIT_REJECTED, FORMAT_ERROR, TIMEOUT).
+func exceptionClass(t string) bool {
+	if len(t) < 6 || t[0] < 'A' || t[0] > 'Z' || !strings.ContainsAny(t, "abcdefghijklmnopqrstuvwxyz") {
+		return false
+	}
+	return strings.HasSuffix(t, "Error") || strings.HasSuffix(t, "Exception")
 }
 
 // genericError are error types that say a call failed, not how.
