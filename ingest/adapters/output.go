@@ -109,6 +109,10 @@ func containsAny(s string, subs ...string) bool {
 	return false
 }
 
+// reScriptNoMatch is the line an editing script of the agent's prints when
+// the text it was to replace is not there.
+var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:pattern|old (?:string|text|pattern|snippet)|target(?: text| string| block)?|anchor|search (?:string|text|pattern)|original (?:string|text|block)|snippet|marker) not found\b`)
+
 // errException is the error type of a program that died of an exception
 // whose class the output does not name (a traceback's header without its
 // exception line).
@@ -118,6 +122,22 @@ const errException = "EXCEPTION"
 // rules (an editor's "edit rejected" message) come before them in each
 // adapter.
 var OutputRules = []OutputRule{
+	{
+		Name: "edit-script-no-match", ErrorType: "EDIT_REJECTED",
+		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found`, `old string not found`, `target not found` (optionally after a harness's `bash execution output:` line), alone or followed by the context it printed",
+		match: func(o *output) (string, bool) {
+			if !containsAny(o.text, "not found", "NOT FOUND", "Not found") {
+				return "", false
+			}
+			line := o.first
+			if strings.HasPrefix(line, "bash execution output:") {
+				rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(o.text), "bash execution output:"))
+				line, _, _ = strings.Cut(rest, "\n")
+				line = strings.TrimSpace(line)
+			}
+			return "", reScriptNoMatch.MatchString(line)
+		},
+	},
 	{
 		Name: "timeout", ErrorType: schema.ErrTimeout,
 		Doc: "the first or last line says `timed out`, `timeout expired` or `time limit exceeded`",
