@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"unicode"
@@ -17,13 +18,8 @@ import (
 // information of its own (a price, a count, an id), so a new one is news.
 func TalkWords(text string) (words, numbers []string) {
 	seen := map[string]bool{}
-	start := -1
-	flush := func(end int) {
-		if start < 0 {
-			return
-		}
-		w := strings.ToLower(text[start:end])
-		start = -1
+	for w := range wordRuns(text) {
+		w = strings.ToLower(w)
 		switch {
 		case seen[w]:
 		case isDigits(w):
@@ -34,16 +30,6 @@ func TalkWords(text string) (words, numbers []string) {
 			words = append(words, w)
 		}
 	}
-	for i, r := range text {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if start < 0 {
-				start = i
-			}
-		} else {
-			flush(i)
-		}
-	}
-	flush(len(text))
 	return words, numbers
 }
 
@@ -81,14 +67,12 @@ func TalkAsks(text string) [][]string {
 		if !isAsk(s) {
 			continue
 		}
-		var ask []string
-		seen := map[string]bool{}
-		for _, w := range wordRuns(s) {
+		var ask []string // a sentence's few words: a scan finds a repeat
+		for w := range wordRuns(s) {
 			w = strings.ToLower(w)
-			if seen[w] || (len(w) < 2 && !isDigits(w)) || stopWords[w] || requestWords[w] {
+			if (len(w) < 2 && !isDigits(w)) || stopWords[w] || requestWords[w] || slices.Contains(ask, w) {
 				continue
 			}
-			seen[w] = true
 			ask = append(ask, w)
 		}
 		if len(ask) >= 2 {
@@ -168,7 +152,7 @@ func AskWords() []string {
 		}
 	}
 	for _, p := range requestPhrases {
-		for _, w := range wordRuns(p) {
+		for w := range wordRuns(p) {
 			add(w)
 		}
 	}
@@ -179,24 +163,27 @@ func AskWords() []string {
 	return out
 }
 
-// wordRuns returns the runs of letters and digits of s.
-func wordRuns(s string) []string {
-	var out []string
-	start := -1
-	for i, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			if start < 0 {
-				start = i
+// wordRuns yields the runs of letters and digits of s, in order: the words
+// of TalkWords, TalkAsks and AskWords.
+func wordRuns(s string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1
+		for i, r := range s {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				if start < 0 {
+					start = i
+				}
+			} else if start >= 0 {
+				if !yield(s[start:i]) {
+					return
+				}
+				start = -1
 			}
-		} else if start >= 0 {
-			out = append(out, s[start:i])
-			start = -1
+		}
+		if start >= 0 {
+			yield(s[start:])
 		}
 	}
-	if start >= 0 {
-		out = append(out, s[start:])
-	}
-	return out
 }
 
 // SaysSomething reports whether text holds a letter or a digit outside
