@@ -410,7 +410,7 @@ func (r *ToolResult) SaysMore() bool {
 		return false
 	}
 	v := bytes.TrimSpace(r.Data)
-	if len(v) == 0 || v[0] != '{' || !(bytes.Contains(v, []byte("ore")) || bytes.Contains(v, []byte("ext")) || bytes.Contains(v, []byte("ursor"))) {
+	if len(v) == 0 || v[0] != '{' || !mayHaveMoreKey(v) {
 		return false
 	}
 	var obj map[string]json.RawMessage
@@ -427,6 +427,19 @@ func (r *ToolResult) SaysMore() bool {
 		case bytes.Equal(t, []byte("false")), bytes.Equal(t, []byte("null")), bytes.Equal(t, []byte(`""`)), bytes.Equal(t, []byte("0")):
 		case len(t) > 0 && (t[0] == '"' || (t[0] >= '0' && t[0] <= '9')):
 			return true // a cursor, a next page's number or address
+		}
+	}
+	return false
+}
+
+// mayHaveMoreKey reports whether JSON object text holds a key that could be
+// one of moreKeys (a quote, then "has", "more", "next" or "cursor" in
+// either case), so most results are not parsed: an object with a "text"
+// or "context" member is not a page of a listing.
+func mayHaveMoreKey(v []byte) bool {
+	for _, k := range [][]byte{[]byte(`"has`), []byte(`"Has`), []byte(`"more"`), []byte(`"More"`), []byte(`"next`), []byte(`"Next`), []byte(`"cursor"`), []byte(`"Cursor"`)} {
+		if bytes.Contains(v, k) {
+			return true
 		}
 	}
 	return false
