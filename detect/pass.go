@@ -29,9 +29,10 @@ type analysis struct {
 	installsSeen []int32
 	// newEdit marks the edits that worked (schema.IntentEdit) with a call
 	// no edit before them in the run made (editPass): a change, where the
-	// same edit made again is edits going in circles. editsSeen is its
-	// scratch.
+	// same edit made again is edits going in circles. anyEdit says one is
+	// marked; editsSeen is editPass's scratch.
 	newEdit   []bool
+	anyEdit   bool
 	editsSeen map[uint64]bool
 	// rowFlags is the union of the run's row flags (an estimated cost).
 	rowFlags uint16
@@ -203,12 +204,13 @@ func editPass(v *Run, a *analysis) {
 		a.editsSeen = map[uint64]bool{}
 	}
 	clear(a.editsSeen)
+	a.anyEdit = false
 	for _, i := range a.calls {
 		if v.Flags[i]&(flagResult|flagError) != flagResult || v.Names.IntentName(v.Intent[i]) != schema.IntentEdit {
 			continue
 		}
 		if k := v.sameCall(i); !a.editsSeen[k] {
-			a.newEdit[i], a.editsSeen[k] = true, true
+			a.newEdit[i], a.editsSeen[k], a.anyEdit = true, true, true
 		}
 	}
 }

@@ -96,7 +96,7 @@ func longestChain(v *Run, a *analysis, p *Policy, key func(i int) uint64, accept
 	// says nothing new: a check re-run after a different edit is another
 	// experiment. An edit made again is edits going in circles.
 	changedBetween := func(j, i int) bool {
-		for k := j + 1; k < i; k++ {
+		for k := j + 1; k < i && (a.anyInstall || a.anyEdit); k++ {
 			if (a.newInstall[k] && v.Flags[k]&flagError == 0) || a.newEdit[k] {
 				return true
 			}
