@@ -489,6 +489,34 @@ func TestANewInstallEndsAStorm(t *testing.T) {
 	}
 }
 
+// Installing one module after another is work going on, though each
+// install prints only the same warning line (Maven's -q prints nothing
+// but the JVM's warning): a package that nothing before installed is a
+// progress event. Installing the same module again and again is not.
+func TestNewInstallsAreProgress(t *testing.T) {
+	install := func(module string) string {
+		return `"state":"ACT","intent":"install: mvnw install ` + module + `","tool_call":{"name":"bash","args":{"command":"./mvnw install -pl ` + module + ` -q"}},"tool_result":{"ok":true,"data":"OpenJDK 64-Bit Server VM warning: Unable to get SVE vector length on this system."}`
+	}
+	for _, c := range []struct {
+		name    string
+		modules []string
+		want    detect.Verdict
+	}{
+		{"one module after another", []string{"common", "remoting-api", "remoting-netty", "rpc-api", "rpc-dubbo", "registry-api", "registry-zk", "cluster", "config-api", "config-spring",
+			"monitor-api", "filter-cache", "filter-validation", "container-api", "serialization-api", "serialization-hessian", "configcenter-api", "metadata-api", "compatible", "plugin", "demo", "test"}, detect.Healthy},
+		{"the same module again", []string{"common", "common", "common", "common", "common", "common", "common", "common"}, detect.Runaway},
+	} {
+		r := newRun(c.name)
+		for _, m := range c.modules {
+			r.add(install(m))
+		}
+		r.add(`"state":"STOP"`)
+		if res := one(t, detect.DefaultPolicy(), r.text()); res.Verdict != c.want {
+			t.Errorf("%s: %v %v %+v, want %v", c.name, res.Verdict, res.RootCause, res.Findings, c.want)
+		}
+	}
+}
+
 // Failures of one specific type from one tool seeking one thing (the same
 // intent) are one failure coming back, even when each call differs and
 // each error names another path: an install retried after a different

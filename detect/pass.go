@@ -87,6 +87,7 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 	clear(a.winCnt)
 	a.progress = resize(a.progress, n)
 	a.calls = a.calls[:0]
+	a.installsSeen = a.installsSeen[:0]
 	a.budgetCross, a.budgetWorst, a.budgetWhat = -1, 0, ""
 	ind := Indicators{Steps: int64(n), DurationMS: -1, ToolErrorsByType: map[string]int64{}}
 
@@ -126,6 +127,13 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 				if f&flagPayload == 0 || !a.answeredBefore(v, i) {
 					prog = true
 				}
+			}
+			if f&(flagResult|flagError) == flagResult && v.Intent[i] != 0 && a.firstInstall(v, i) {
+				// A package installed that nothing before installed changes
+				// what runs next, whatever its output says: an install
+				// printing only a warning line is not the same answer as
+				// the install before it.
+				prog = true
 			}
 			if okData && f&flagPayload != 0 {
 				a.rememberAnswer(v, i)
@@ -172,6 +180,18 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 		ind.EndedWithStop = v.State[n-1] == schema.StateStop
 	}
 	a.ind = ind
+}
+
+// firstInstall reports whether call i, answered without an error, has an
+// install intent no call before it in the indicator pass had, and notes
+// the intent.
+func (a *analysis) firstInstall(v *Run, i int) bool {
+	in := v.Intent[i]
+	if slices.Contains(a.installsSeen, in) || !schema.IsInstall(v.Names.IntentName(in)) {
+		return false
+	}
+	a.installsSeen = append(a.installsSeen, in)
+	return true
 }
 
 // installPass fills newInstall: the answered calls with an install intent
