@@ -32,6 +32,7 @@ var Registry = []*Detector{
 	NearDuplicateCall,
 	PagingLoop,
 	SameThoughtPaging,
+	EditsWithoutEffect,
 	ReplanLoop,
 	NoProgress,
 	NoTerminalState,
