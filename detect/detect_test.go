@@ -518,6 +518,44 @@ func TestNewInstallsAreProgress(t *testing.T) {
 	}
 }
 
+// An install that fails the same way again and again is one storm though
+// the agent looks around between the tries (each look bringing something
+// new); the install that finally works ends it.
+func TestAGoalFailingAgainAndAgainIsAStorm(t *testing.T) {
+	install := func(flag string, ok bool) string {
+		res := `{"ok":false,"error_type":"TIMEOUT","data":"Timeout..."}`
+		if ok {
+			res = `{"ok":true,"data":"added 1532 packages in 4m"}`
+		}
+		return `"state":"ACT","intent":"install: npm install","tool_call":{"name":"bash","args":{"command":"npm install ` + flag + `"}},"tool_result":` + res
+	}
+	look := func(n int) string {
+		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"ls node_modules/pkg` + strconv.Itoa(n) + `"}},"tool_result":{"ok":true,"data":"index.js package.json lib` + strconv.Itoa(n) + `"}`
+	}
+	for _, c := range []struct {
+		name   string
+		worked int // the try that works, -1 for none
+		want   detect.Verdict
+	}{
+		{"never works", -1, detect.Runaway},
+		{"works on the third try", 2, detect.Healthy},
+	} {
+		r := newRun(c.name)
+		for n := range 6 {
+			r.add(install("--flag"+strconv.Itoa(n), n == c.worked))
+			if n == c.worked {
+				break
+			}
+			r.add(look(2 * n))
+			r.add(look(2*n + 1))
+		}
+		r.add(`"state":"STOP"`)
+		if res := one(t, detect.DefaultPolicy(), r.text()); res.Verdict != c.want {
+			t.Errorf("%s: %v %v %+v, want %v", c.name, res.Verdict, res.RootCause, res.Findings, c.want)
+		}
+	}
+}
+
 // A check re-run after edit upon edit, answering the same each time, is
 // stuck (RA106); without its output logged there is no answer to compare,
 // and the same run is not flagged.

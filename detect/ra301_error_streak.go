@@ -91,7 +91,7 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 // (by their failures), the one with the most failures, the first of
 // equally long ones. A short burst the agent worked its way out of is not
 // where it got stuck; the long storm is, and readers put the onset there.
-// A storm has one of two shapes:
+// A storm has one of three shapes:
 //
 //   - a streak: failed calls one after another, calls that succeeded
 //     without progress (the same file viewed again) neither breaking nor
@@ -107,7 +107,10 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 //     intent: a check re-run after an edit that applied is an experiment),
 //     and one tool's one answer is at least half of its failures, and
 //     at least three of them: the same error of the same tool coming back
-//     through the agent's attempts around it.
+//     through the agent's attempts around it;
+//   - a goal's failures (goalStorms): one install or edit failing the same
+//     way again and again, whatever lies between the tries, until it
+//     works.
 //
 // n counts the failures.
 func stormStreak(v *Run, a *analysis, p *Policy) streak {
@@ -201,7 +204,46 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 		answered++
 	}
 	stretchEnds()
+	for _, g := range goalStorms(v, a, p) {
+		keep(g)
+	}
 	return best
+}
+
+// goalStorms returns, for each failure that begins one, the failures of
+// one goal (sameGoal: one tool and one intent, an install, an edit) that
+// are the same failure as the first (sameFailure), each at most Window
+// calls after the one before, with no call of that goal working between
+// them: an install that times out again and again while the agent looks
+// around between the tries, edits rejected one after another. Other
+// calls between them neither break nor extend such a storm; the goal
+// reached (the install worked, an edit applied) ends it.
+func goalStorms(v *Run, a *analysis, p *Policy) [][]int {
+	var storms [][]int
+	for x, i := range a.calls {
+		if v.Flags[i]&flagError == 0 || v.Intent[i] == 0 {
+			continue
+		}
+		storm := []int{i}
+		last := x
+		for y := x + 1; y < len(a.calls) && y-last <= p.Window; y++ {
+			j := a.calls[y]
+			if !sameGoal(v, i, j) || v.Flags[j]&flagResult == 0 {
+				continue
+			}
+			if v.Flags[j]&flagError == 0 {
+				break
+			}
+			if sameFailure(v, a, i, j, true) {
+				storm = append(storm, j)
+				last = y
+			}
+		}
+		if len(storm) >= p.ErrorStreakSuspicious {
+			storms = append(storms, storm)
+		}
+	}
+	return storms
 }
 
 // sameFailure: two failures are the same answer (answers.go); within one
