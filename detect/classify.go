@@ -192,7 +192,7 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 // failed, and not mostly with a non-retryable error.
 func failingRetry(h *hit) bool {
 	switch h.Detector {
-	case RepeatedCall.ID, NearDuplicateCall.ID, CallCycle.ID, PagingLoop.ID, EditsWithoutEffect.ID:
+	case RepeatedCall.ID, NearDuplicateCall.ID, CallCycle.ID, PagingLoop.ID:
 		return h.errorShare >= 0.5 && 2*h.nonRetryableShare < h.errorShare
 	}
 	return false

@@ -556,35 +556,6 @@ func TestAGoalFailingAgainAndAgainIsAStorm(t *testing.T) {
 	}
 }
 
-// A check re-run after edit upon edit, answering the same each time, is
-// stuck (RA106); without its output logged there is no answer to compare,
-// and the same run is not flagged.
-func TestEditsWithoutEffectNeedTheOutput(t *testing.T) {
-	check := func(logged bool) string {
-		res := `{"ok":true}`
-		if logged {
-			res = `{"ok":true,"data":"ISSUE CONFIRMED: union().none() returns all rows"}`
-		}
-		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"python reproduce.py"}},"tool_result":` + res
-	}
-	edit := func(n int) string {
-		return `"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"path":"options.py","new":"fix ` + strconv.Itoa(n) + `"}},"tool_result":{"ok":true,"data":"edited line ` + strconv.Itoa(n) + `"}`
-	}
-	for _, logged := range []bool{true, false} {
-		r := newRun(fmt.Sprint("logged-", logged))
-		r.add(check(logged))
-		for n := range 5 {
-			r.add(edit(n))
-			r.add(check(logged))
-		}
-		r.add(`"state":"STOP"`)
-		res := one(t, detect.DefaultPolicy(), r.text())
-		if got := slices.Contains(detectors(res), "RA106"); got != logged {
-			t.Errorf("output logged %v: RA106 fired %v (%v %+v)", logged, got, res.Verdict, res.Findings)
-		}
-	}
-}
-
 // Failures of one specific type from one tool seeking one thing (the same
 // intent) are one failure coming back, even when each call differs and
 // each error names another path: an install retried after a different

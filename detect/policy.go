@@ -42,10 +42,6 @@ type Policy struct {
 	// thought of the call before it.
 	PagingThoughtSuspicious int `yaml:"paging_thought_suspicious"`
 	PagingThoughtRunaway    int `yaml:"paging_thought_runaway"`
-	// UnchangedCheckSuspicious and UnchangedCheckRunaway: edits that each
-	// left a re-run check's answer as it was (RA106).
-	UnchangedCheckSuspicious int `yaml:"unchanged_check_suspicious"`
-	UnchangedCheckRunaway    int `yaml:"unchanged_check_runaway"`
 	// NoTerminalTail: steps without progress at the end of a run that never
 	// reached STOP.
 	NoTerminalTail int `yaml:"no_terminal_tail"`
@@ -133,8 +129,6 @@ var thresholds = []threshold{
 	{key: "paging_runaway", def: 20, min: 2, atLeast: "paging_suspicious", source: "ours: twice guide A's step limit", help: "calls in a row of one tool whose args differ only in their numbers, some repeating an earlier call's: runaway", field: func(p *Policy) any { return &p.PagingRunaway }},
 	{key: "paging_thought_suspicious", def: 4, min: 2, source: "ours: repeat_runaway's 4 identical calls, as each of these differs only in its numbers", help: "calls in a row of one tool whose args differ only in their numbers, each under the thought of the call before: suspicious", field: func(p *Policy) any { return &p.PagingThoughtSuspicious }},
 	{key: "paging_thought_runaway", def: 6, min: 2, atLeast: "paging_thought_suspicious", source: "ours: two past the suspicious count, as monologue_runaway", help: "calls in a row of one tool whose args differ only in their numbers, each under the thought of the call before: runaway", field: func(p *Policy) any { return &p.PagingThoughtRunaway }},
-	{key: "unchanged_check_suspicious", def: 4, min: 1, source: "ours: repeat_runaway's 4 same answers, here each after an edit; no healthy run of the labelled dev corpus has more than 4", help: "edits after each of which a re-run check answered as before: suspicious", field: func(p *Policy) any { return &p.UnchangedCheckSuspicious }},
-	{key: "unchanged_check_runaway", def: 5, min: 1, atLeast: "unchanged_check_suspicious", source: "ours: one past the most a healthy run of the labelled dev corpus has", help: "edits after each of which a re-run check answered as before: runaway", field: func(p *Policy) any { return &p.UnchangedCheckRunaway }},
 	{key: "no_terminal_tail", def: 5, min: 1, source: "ours: half of no_progress_suspicious", help: "steps without progress at the end of a run without STOP", field: func(p *Policy) any { return &p.NoTerminalTail }},
 	{key: "error_streak_suspicious", def: 3, min: 1, source: "guide B: circuit breaker opens after 3 consecutive failures", help: "failed tool calls in a row: suspicious", field: func(p *Policy) any { return &p.ErrorStreakSuspicious }},
 	{key: "error_streak_runaway", def: 4, min: 1, atLeast: "error_streak_suspicious", source: "the labelling rubric: a person reading a run calls the same failure coming back 3-4 times, a stretch of about 4 actions, a storm", help: "failed tool calls in a row: runaway", field: func(p *Policy) any { return &p.ErrorStreakRunaway }},

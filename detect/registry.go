@@ -32,7 +32,6 @@ var Registry = []*Detector{
 	NearDuplicateCall,
 	PagingLoop,
 	SameThoughtPaging,
-	EditsWithoutEffect,
 	ReplanLoop,
 	NoProgress,
 	NoTerminalState,

@@ -69,8 +69,8 @@ func TestIncludeExcludeSelectFiles(t *testing.T) {
 		t.Fatal(stderr.String())
 	}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	if len(lines) != 6 {
-		t.Fatalf("want the 6 positive RA1xx fixtures, got %d runs", len(lines))
+	if len(lines) != 5 {
+		t.Fatalf("want the 5 positive RA1xx fixtures, got %d runs", len(lines))
 	}
 	for _, l := range lines {
 		if !strings.Contains(l, `"run_id":"fx-RA1`) || !strings.Contains(l, "-positive") {
