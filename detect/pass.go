@@ -57,6 +57,12 @@ type analysis struct {
 	// kept from run to run so a run's calls allocate no chains.
 	chains  []callChain
 	chainOf map[uint64]int32
+	// goalStorm and inGoalStorm are goalStorms' scratch.
+	goalStorm   []int
+	inGoalStorm []bool
+	// notInstalls lists the intents of the run known not to be installs,
+	// so firstInstall names each intent once.
+	notInstalls []int32
 }
 
 func newAnalysis() *analysis {
@@ -88,6 +94,7 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 	a.progress = resize(a.progress, n)
 	a.calls = a.calls[:0]
 	a.installsSeen = a.installsSeen[:0]
+	a.notInstalls = a.notInstalls[:0]
 	a.budgetCross, a.budgetWorst, a.budgetWhat = -1, 0, ""
 	ind := Indicators{Steps: int64(n), DurationMS: -1, ToolErrorsByType: map[string]int64{}}
 
@@ -187,7 +194,11 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 // the intent.
 func (a *analysis) firstInstall(v *Run, i int) bool {
 	in := v.Intent[i]
-	if slices.Contains(a.installsSeen, in) || !schema.IsInstall(v.Names.IntentName(in)) {
+	if slices.Contains(a.installsSeen, in) || slices.Contains(a.notInstalls, in) {
+		return false
+	}
+	if !schema.IsInstall(v.Names.IntentName(in)) {
+		a.notInstalls = append(a.notInstalls, in)
 		return false
 	}
 	a.installsSeen = append(a.installsSeen, in)

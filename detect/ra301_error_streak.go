@@ -204,27 +204,29 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 		answered++
 	}
 	stretchEnds()
-	for _, g := range goalStorms(v, a, p) {
-		keep(g)
-	}
+	goalStorms(v, a, p, keep)
 	return best
 }
 
-// goalStorms returns, for each failure that begins one, the failures of
-// one goal (sameGoal: one tool and one intent, an install, an edit) that
-// are the same failure as the first (sameFailure), each at most Window
-// calls after the one before, with no call of that goal working between
-// them: an install that times out again and again while the agent looks
-// around between the tries, edits rejected one after another. Other
+// goalStorms hands keep, for each failure that begins one, the failures
+// of one goal (sameGoal: one tool and one intent, an install, an edit)
+// that are the same failure as the first (sameFailure), each at most
+// Window calls after the one before, with no call of that goal working
+// between them: an install that times out again and again while the agent
+// looks around between the tries, edits rejected one after another. Other
 // calls between them neither break nor extend such a storm; the goal
-// reached (the install worked, an edit applied) ends it.
-func goalStorms(v *Run, a *analysis, p *Policy) [][]int {
-	var storms [][]int
+// reached (the install worked, an edit applied) ends it. A failure in a
+// storm begun before it begins none: that would be the same storm, shorter.
+// The slice keep gets is reused.
+func goalStorms(v *Run, a *analysis, p *Policy, keep func([]int)) {
+	storm := a.goalStorm[:0]
+	a.inGoalStorm = resize(a.inGoalStorm, v.Len())
+	clear(a.inGoalStorm)
 	for x, i := range a.calls {
-		if v.Flags[i]&flagError == 0 || v.Intent[i] == 0 {
+		if v.Flags[i]&flagError == 0 || v.Intent[i] == 0 || a.inGoalStorm[i] {
 			continue
 		}
-		storm := []int{i}
+		storm = append(storm[:0], i)
 		last := x
 		for y := x + 1; y < len(a.calls) && y-last <= p.Window; y++ {
 			j := a.calls[y]
@@ -236,14 +238,15 @@ func goalStorms(v *Run, a *analysis, p *Policy) [][]int {
 			}
 			if sameFailure(v, a, i, j, true) {
 				storm = append(storm, j)
+				a.inGoalStorm[j] = true
 				last = y
 			}
 		}
 		if len(storm) >= p.ErrorStreakSuspicious {
-			storms = append(storms, storm)
+			keep(storm)
 		}
 	}
-	return storms
+	a.goalStorm = storm
 }
 
 // sameFailure: two failures are the same answer (answers.go); within one
