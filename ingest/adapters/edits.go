@@ -28,6 +28,11 @@ var reShellWrite = regexp.MustCompile(`(?:^|[^0-9&>])>>?\s*[^\s&|>]|\bsed\s+(?:-
 // what it lacked is another experiment).
 var reInstall = regexp.MustCompile(`\b(?:pip3?|uv pip|conda|mamba|micromamba|apt|apt-get|gem|brew) install\b|\bpython3? -m pip install\b|\b(?:npm|pnpm) (?:install|i|ci|add)\b|\byarn (?:add|install)\b|\bpoetry (?:add|install)\b|\bgo (?:get|install)\b|\bcargo (?:add|install)\b|(?:^|[\s/;&|])mvnw? (?:\S+ )*install\b`)
 
+// reHelperEdit is a call of the editing tools the mini-swe-agent research
+// fork gives its agent as Python functions (its system prompt lists them:
+// code_replace, code_insert, save_code_to_file).
+var reHelperEdit = regexp.MustCompile(`\b(?:code_replace|code_insert|save_code_to_file)\(`)
+
 // reDevNull is a redirect that discards: no file is written.
 var reDevNull = regexp.MustCompile(`[0-9&]?>>?\s*/dev/null`)
 
@@ -76,6 +81,13 @@ func callChange(tool string, args json.RawMessage) string {
 	}
 	line := unquoted(firstLine(cmd))
 	switch {
+	case strings.HasPrefix(line, "@"):
+		// A Python function under a stage decorator, the action of the
+		// mini-swe-agent research fork: it edits when it calls one of
+		// the fork's editing tools.
+		if reHelperEdit.MatchString(cmd) {
+			return schema.IntentEdit
+		}
 	case installsPackage(line):
 		return installIntent(firstLine(cmd))
 	case reShellWrite.MatchString(reDevNull.ReplaceAllString(line, "")):

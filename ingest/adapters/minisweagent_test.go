@@ -150,6 +150,17 @@ func TestMiniSWEAgentObservations(t *testing.T) {
 	if s := c.step(t, run, 2); tool(s) != "bash" || !contains(args(t, s)["command"].(string), "def grep_opts():") || contains(args(t, s)["command"].(string), "# Thoughts") {
 		t.Errorf("CaM action: %s", s.ToolCall.Args)
 	}
+	// A function that calls the fork's editing tool edits; one that only
+	// prints code does not.
+	for _, c2 := range []struct{ fn, intent string }{
+		{"@patch_generation\ndef fix():\n    return code_replace(\"x.py\", \"a = 1\", \"a = 2\")\n", "edit"},
+		{"@bug_localization\ndef show():\n    return print_code_context(\"x.py\", (1, 20))\n", ""},
+	} {
+		c, run = convertOne(t, MiniSWEAgent, miniV1(t, c2.fn, "<returncode>0</returncode>\n<output>\nok\n</output>"))
+		if s := c.step(t, run, 2); s.Intent != c2.intent {
+			t.Errorf("%q: intent %q, want %q", c2.fn, s.Intent, c2.intent)
+		}
+	}
 }
 
 func TestMiniSWEAgentRecognize(t *testing.T) {
