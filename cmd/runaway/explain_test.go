@@ -104,11 +104,11 @@ func TestExplainSkipsOtherRuns(t *testing.T) {
 	if code != exitFailure {
 		t.Fatalf("exit %d, want 3", code)
 	}
-	// The fixtures hold 11274 lines, none of run absent-run: 671 step lines,
+	// The fixtures hold 11298 lines, none of run absent-run: 695 step lines,
 	// the lines of the trajectories, whose 513 steps are skipped once
 	// converted, and the lines of the traces, whose 61 steps are skipped
 	// once assembled.
-	if !strings.Contains(stderr, "(11274 lines read, 1245 of other runs skipped)") {
+	if !strings.Contains(stderr, "(11298 lines read, 1269 of other runs skipped)") {
 		t.Errorf("stderr %q", stderr)
 	}
 }
