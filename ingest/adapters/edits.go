@@ -33,6 +33,14 @@ var reInstall = regexp.MustCompile(`\b(?:pip3?|uv pip|conda|mamba|micromamba|apt
 // code_replace, code_insert, save_code_to_file).
 var reHelperEdit = regexp.MustCompile(`\b(?:code_replace|code_insert|save_code_to_file)\(`)
 
+// rePythonStdin is a command line that runs Python on a here-document
+// (`python - <<'PY'`, `python3 <<EOF`).
+var rePythonStdin = regexp.MustCompile(`(?:^|[\s;&|(])python[0-9.]*\s+(?:-\s+)?<<-?\s*['"]?\w+`)
+
+// rePythonWrites is Python writing a file: pathlib's write_text or
+// write_bytes, or open() in a writing mode.
+var rePythonWrites = regexp.MustCompile(`\.write_(?:text|bytes)\(|\bopen\([^)\n]*,\s*(?:mode\s*=\s*)?['"][wa]`)
+
 // reDevNull is a redirect that discards: no file is written.
 var reDevNull = regexp.MustCompile(`[0-9&]?>>?\s*/dev/null`)
 
@@ -88,6 +96,10 @@ func callChange(tool string, args json.RawMessage) string {
 		if reHelperEdit.MatchString(cmd) {
 			return schema.IntentEdit
 		}
+	case rePythonStdin.MatchString(firstLine(cmd)) && rePythonWrites.MatchString(cmd):
+		// A Python program fed on standard input (a here-document) that
+		// writes a file: the body is the program, and it edits.
+		return schema.IntentEdit
 	case installsPackage(line):
 		return installIntent(firstLine(cmd))
 	case reShellWrite.MatchString(reDevNull.ReplaceAllString(line, "")):

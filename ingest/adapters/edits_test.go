@@ -7,9 +7,9 @@ import (
 
 // A call that changes a file gets the edit intent: an editor's write, a
 // patch, a shell command that redirects into a file, edits in place,
-// tees or applies a patch. Reads, searches, redirects to /dev/null or to
-// another descriptor, and ">" inside quotes or a here-document's body do
-// not.
+// tees or applies a patch, or a Python program on standard input that
+// writes a file. Reads, searches, redirects to /dev/null or to another
+// descriptor, and ">" inside quotes or a here-document's body do not.
 func TestEditsAreMarked(t *testing.T) {
 	for _, c := range []struct {
 		tool string
@@ -29,6 +29,10 @@ func TestEditsAreMarked(t *testing.T) {
 		{"bash", map[string]any{"command": "python -c \"print(1 > 0)\""}, false},
 		{"bash", map[string]any{"command": "pytest -q > /dev/null 2>&1"}, false},
 		{"bash", map[string]any{"command": "python - <<'EOF'\nprint(3 > 2)\nEOF"}, false},
+		// A Python program on standard input edits when it writes a file.
+		{"bash", map[string]any{"command": "python3 - <<'PY'\nfrom pathlib import Path\np = Path('sphinx/util/inspect.py')\np.write_text(p.read_text().replace('a', 'b'))\nPY"}, true},
+		{"bash", map[string]any{"command": "python <<EOF\nwith open('setup.cfg', 'w') as f:\n    f.write('[x]')\nEOF"}, true},
+		{"bash", map[string]any{"command": "python - <<'PY'\nprint(open('setup.cfg').read())\nPY"}, false},
 		{"str_replace_editor", map[string]any{"command": "view", "path": "/a.py"}, false},
 		// SWE-agent writes the editor's arguments as one string.
 		{"str_replace_editor", map[string]any{"args": "str_replace /testbed/a.py --old_str 'x' --new_str 'y'"}, true},
