@@ -113,6 +113,11 @@ func containsAny(s string, subs ...string) bool {
 // the text it was to replace is not there.
 var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:pattern|old (?:string|text|pattern|snippet)|target(?: text| string| block)?|anchor|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|snippet|marker) not found\b`)
 
+// reShellSyntax is a shell's own syntax error, prefixed by its name (a
+// path to it) and the position it gives: a command line it could not
+// parse.
+var reShellSyntax = regexp.MustCompile(`(?m)^\s*(?:\S*/)?(?:ba|da|z)?sh: (?:-c: )?(?:line \d+: |\d+: )?[Ss]yntax error\b`)
+
 // errException is the error type of a program that died of an exception
 // whose class the output does not name (a traceback's header without its
 // exception line).
@@ -188,6 +193,13 @@ var OutputRules = []OutputRule{
 		Doc: "a line ends with `command not found` or `: not found` (bash, sh)",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "not found") && reNotFoundCmd.MatchString(o.text)
+		},
+	},
+	{
+		Name: "shell-syntax-error", ErrorType: "SHELL_SYNTAX_ERROR",
+		Doc: "a line in which the shell (bash, sh, dash, zsh) says the command line is not valid shell: `bash: -c: line 3: syntax error near unexpected token` or `syntax error: unexpected end of file`; nothing ran, as with a malformed call",
+		match: func(o *output) (string, bool) {
+			return "", containsAny(o.text, "syntax error", "Syntax error") && reShellSyntax.MatchString(o.text)
 		},
 	},
 	{
