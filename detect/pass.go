@@ -23,10 +23,15 @@ type analysis struct {
 	calls []int
 	// newInstall marks the answered calls with an install intent that no
 	// call before them in the run had (installPass); anyInstall says one is
-	// marked. installsSeen is installPass's scratch.
-	newInstall   []bool
-	anyInstall   bool
-	installsSeen []int32
+	// marked. installed marks the first call of each install intent that
+	// worked: a progress event. installsSeen, installsWorked and
+	// notInstalls are installPass's scratch.
+	newInstall     []bool
+	anyInstall     bool
+	installed      []bool
+	installsSeen   []int32
+	installsWorked []int32
+	notInstalls    []int32
 	// newEdit marks the edits that worked (schema.IntentEdit) with a call
 	// no edit before them in the run made (editPass): a change, where the
 	// same edit made again is edits going in circles. anyEdit says one is
@@ -60,9 +65,6 @@ type analysis struct {
 	// goalStorm and inGoalStorm are goalStorms' scratch.
 	goalStorm   []int
 	inGoalStorm []bool
-	// notInstalls lists the intents of the run known not to be installs,
-	// so firstInstall names each intent once.
-	notInstalls []int32
 }
 
 func newAnalysis() *analysis {
@@ -93,8 +95,7 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 	clear(a.winCnt)
 	a.progress = resize(a.progress, n)
 	a.calls = a.calls[:0]
-	a.installsSeen = a.installsSeen[:0]
-	a.notInstalls = a.notInstalls[:0]
+	installPass(v, a)
 	a.budgetCross, a.budgetWorst, a.budgetWhat = -1, 0, ""
 	ind := Indicators{Steps: int64(n), DurationMS: -1, ToolErrorsByType: map[string]int64{}}
 
@@ -135,7 +136,7 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 					prog = true
 				}
 			}
-			if f&(flagResult|flagError) == flagResult && v.Intent[i] != 0 && a.firstInstall(v, i) {
+			if a.installed[i] {
 				// A package installed that nothing before installed changes
 				// what runs next, whatever its output says: an install
 				// printing only a warning line is not the same answer as
@@ -177,7 +178,6 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 	ind.DistinctCalls = int64(len(a.counts))
 	ind.SameCallMaxWindow = maxInWindow(v, a, p.Window)
 	lastingPass(v, a, p.Window, max(ind.SameCallMax, ind.SameNormArgsMax) >= 2)
-	installPass(v, a)
 	editPass(v, a)
 	statePass(v, a, &ind)
 	ind.MaxRepeatedDecision = int64(repeatedDecisions(v).n)
@@ -189,39 +189,36 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 	a.ind = ind
 }
 
-// firstInstall reports whether call i, answered without an error, has an
-// install intent no call before it in the indicator pass had, and notes
-// the intent.
-func (a *analysis) firstInstall(v *Run, i int) bool {
-	in := v.Intent[i]
-	if slices.Contains(a.installsSeen, in) || slices.Contains(a.notInstalls, in) {
-		return false
-	}
-	if !schema.IsInstall(v.Names.IntentName(in)) {
-		a.notInstalls = append(a.notInstalls, in)
-		return false
-	}
-	a.installsSeen = append(a.installsSeen, in)
-	return true
-}
-
 // installPass fills newInstall: the answered calls with an install intent
 // (schema.IsInstall; the adapters name what is installed, so another
 // package is another intent) that no call before them in the run had.
-// Installing the same thing again changes nothing.
+// Installing the same thing again changes nothing. It fills installed
+// too: of each install intent, the first call that worked. Each intent is
+// named once (notInstalls).
 func installPass(v *Run, a *analysis) {
-	a.newInstall = resize(a.newInstall, v.Len())
+	n := v.Len()
+	a.newInstall = resize(a.newInstall, n)
 	clear(a.newInstall)
+	a.installed = resize(a.installed, n)
+	clear(a.installed)
 	a.anyInstall = false
-	a.installsSeen = a.installsSeen[:0]
-	for _, i := range a.calls {
+	a.installsSeen, a.installsWorked, a.notInstalls = a.installsSeen[:0], a.installsWorked[:0], a.notInstalls[:0]
+	for i := 0; i < n; i++ {
 		in := v.Intent[i]
-		if in == 0 || v.Flags[i]&flagResult == 0 || !schema.IsInstall(v.Names.IntentName(in)) {
+		if in == 0 || v.Flags[i]&(flagCall|flagResult) != flagCall|flagResult || slices.Contains(a.notInstalls, in) {
 			continue
 		}
 		if !slices.Contains(a.installsSeen, in) {
+			if !schema.IsInstall(v.Names.IntentName(in)) {
+				a.notInstalls = append(a.notInstalls, in)
+				continue
+			}
 			a.newInstall[i], a.anyInstall = true, true
 			a.installsSeen = append(a.installsSeen, in)
+		}
+		if v.Flags[i]&flagError == 0 && !slices.Contains(a.installsWorked, in) {
+			a.installed[i] = true
+			a.installsWorked = append(a.installsWorked, in)
 		}
 	}
 }

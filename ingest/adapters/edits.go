@@ -87,7 +87,8 @@ func callChange(tool string, args json.RawMessage) string {
 	if !ok {
 		return ""
 	}
-	line := unquoted(firstLine(cmd))
+	first := firstLine(cmd)
+	line := unquoted(first)
 	switch {
 	case strings.HasPrefix(line, "@"):
 		// A Python function under a stage decorator, the action of the
@@ -96,12 +97,12 @@ func callChange(tool string, args json.RawMessage) string {
 		if reHelperEdit.MatchString(cmd) {
 			return schema.IntentEdit
 		}
-	case rePythonStdin.MatchString(firstLine(cmd)) && rePythonWrites.MatchString(cmd):
+	case strings.Contains(first, "<<") && strings.Contains(first, "python") && rePythonStdin.MatchString(first) && rePythonWrites.MatchString(cmd):
 		// A Python program fed on standard input (a here-document) that
 		// writes a file: the body is the program, and it edits.
 		return schema.IntentEdit
 	case installsPackage(line):
-		return installIntent(firstLine(cmd))
+		return installIntent(first)
 	case reShellWrite.MatchString(reDevNull.ReplaceAllString(line, "")):
 		return schema.IntentEdit
 	}
