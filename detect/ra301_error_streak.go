@@ -236,7 +236,7 @@ func goalStorms(v *Run, a *analysis, p *Policy, keep func([]int)) {
 			if v.Flags[j]&flagError == 0 {
 				break
 			}
-			if sameFailure(v, a, i, j, true) {
+			if sameFailure(v, a, i, j, true) && (!experiment(v, i) || likeAny(v, a, storm, j)) {
 				storm = append(storm, j)
 				a.inGoalStorm[j] = true
 				last = y
@@ -247,6 +247,33 @@ func goalStorms(v *Run, a *analysis, p *Policy, keep func([]int)) {
 		}
 	}
 	a.goalStorm = storm
+}
+
+// experiment reports whether failure i is an edit's failure that names no
+// edit failing (an exception class, a generic type) and is no compile
+// error: the edit applied and the check run after it failed. The same
+// failure after another edit is another experiment; after the same edit
+// again, the edits go in circles. The same compile error at the same place
+// (schema.AppendFailureSite) after each edit is the edits not reaching
+// what is broken.
+func experiment(v *Run, i int) bool {
+	t := v.Names.ErrTypeName(v.ErrType[i])
+	return v.Names.IntentName(v.Intent[i]) == schema.IntentEdit && genericFailure(t) && !compileError[t]
+}
+
+// compileError are the error types of code that does not parse: the same
+// one at the same place after another edit is the edit not reaching what
+// is broken, not an experiment's answer.
+var compileError = map[string]bool{"SyntaxError": true, "IndentationError": true, "TabError": true}
+
+// likeAny reports whether call j is alike (likeCall) one of the calls at idx.
+func likeAny(v *Run, a *analysis, idx []int, j int) bool {
+	for _, i := range idx {
+		if v.likeCall(i, j, a.simBits) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameFailure: two failures are the same answer (answers.go); within one

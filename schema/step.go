@@ -511,6 +511,11 @@ func (r *ToolResult) AppendFingerprintInput(dst []byte) []byte {
 	buf = append(buf, bytes.TrimSpace(r.Items)...)
 	buf = append(buf, "\x00da="...)
 	if data := bytes.TrimSpace(r.Data); IsJSONString(data) {
+		if r.IsError() {
+			if site, ok := AppendFailureSite(buf, data); ok {
+				return site
+			}
+		}
 		buf = AppendVolatileNormalized(buf, data)
 	} else {
 		buf = append(buf, data...)
@@ -554,6 +559,11 @@ func (r *ToolResult) AppendSimHashText(dst []byte) []byte {
 		return dst
 	}
 	start := len(dst)
+	if r.IsError() {
+		if site, ok := AppendFailureSite(dst, data); ok {
+			return unescapeForWords(site, start)
+		}
+	}
 	dst = AppendVolatileNormalized(dst, data[1:len(data)-1])
 	return unescapeForWords(dst, start)
 }

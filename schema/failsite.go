@@ -1,0 +1,57 @@
+package schema
+
+import (
+	"bytes"
+	"regexp"
+)
+
+// A failed call's output often carries more than its failure: a patch
+// helper prints the code it replaced, a script its progress, before the
+// traceback. Two such outputs are the same failure when Python reports the
+// same exception at the same place, however different what came before.
+// The failure site is that place and exception: the last
+// `File "PATH", line N` of the output and the first exception line after
+// it (`IndentationError: unexpected indent`), its volatile tokens
+// normalised, for an output with at most one traceback. A failure's fingerprint and SimHash are taken of its site
+// when it has one (ResultFingerprint, ResultSimHash).
+
+// reFailFrame is a Python traceback frame or a syntax error's location, in
+// a JSON string's escaped form (a quote is \"). A path with a backslash
+// (Windows) is not matched: such a failure is compared by its whole text.
+var reFailFrame = regexp.MustCompile(`File \\"([^"\\]{1,300})\\", line (\d{1,9})`)
+
+// reFailException is an exception line, in escaped form: at the start of
+// the text or after a \n, a dotted name whose last part is CamelCase and
+// ends in Error, Exception, Exit or Interrupt, then its message up to the
+// end of the line (any escape but \n; an unescaped quote ends the string).
+var reFailException = regexp.MustCompile(`(?:^|\\n)((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception|Exit|Interrupt)(?::(?:[^\\"]|\\[^n]){0,300})?)(?:\\n|"$|$)`)
+
+// tracebackHeader opens a Python traceback. An output with two is not
+// one failure: a script's traceback and then its harness's own, or a
+// chain of exceptions; such a failure is compared by its whole text.
+var tracebackHeader = []byte("Traceback (most recent call last):")
+
+// AppendFailureSite appends to dst the failure site of data, a failed
+// result's data as a JSON string (escaped form, quotes included), and
+// reports whether it has one. Without one, dst is returned unchanged.
+func AppendFailureSite(dst, data []byte) ([]byte, bool) {
+	if !bytes.Contains(data, []byte(`File \"`)) || bytes.Count(data, tracebackHeader) > 1 {
+		return dst, false
+	}
+	frames := reFailFrame.FindAllSubmatchIndex(data, -1)
+	if len(frames) == 0 {
+		return dst, false
+	}
+	last := frames[len(frames)-1]
+	rest := data[last[1]:]
+	exc := reFailException.FindSubmatchIndex(rest)
+	if exc == nil {
+		return dst, false
+	}
+	dst = append(dst, "site="...)
+	dst = AppendVolatileNormalized(dst, data[last[2]:last[3]]) // a temporary file's name changes by itself
+	dst = append(dst, ':')
+	dst = append(dst, data[last[4]:last[5]]...)
+	dst = append(dst, ' ')
+	return AppendVolatileNormalized(dst, rest[exc[2]:exc[3]]), true
+}
