@@ -111,7 +111,7 @@ func containsAny(s string, subs ...string) bool {
 
 // reScriptNoMatch is the line an editing script of the agent's prints when
 // the text it was to replace is not there.
-var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:pattern|old (?:string|text|pattern|snippet)|target(?: text| string| block)?|anchor|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|snippet|marker) not found\b`)
+var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:(?:(?:start|end|begin|opening|closing|first|second) )?pattern|old (?:string|text|pattern|snippet)|target(?: text| string| block)?|anchor|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|snippet|marker) not found\b`)
 
 // reShellSyntax is a shell's own syntax error, prefixed by its name (a
 // path to it) and the position it gives: a command line it could not
@@ -129,7 +129,7 @@ const errException = "EXCEPTION"
 var OutputRules = []OutputRule{
 	{
 		Name: "edit-script-no-match", ErrorType: "EDIT_REJECTED",
-		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found`, `old string not found`, `target not found`, `Code to replace not found` (optionally after a harness's `bash execution output:` line), alone or followed by the context it printed",
+		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found` (`start pattern not found`), `old string not found`, `target not found`, `Code to replace not found` (optionally after a harness's `bash execution output:` line), alone or followed by the context it printed",
 		match: func(o *output) (string, bool) {
 			if !containsAny(o.text, "not found", "NOT FOUND", "Not found") {
 				return "", false

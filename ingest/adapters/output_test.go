@@ -103,6 +103,8 @@ func ruleCases(t testing.TB) []ruleCase {
 		// Generic rules.
 		{"edit-script-no-match", oa, bashDoc(t, "python - <<'PY'\nfrom pathlib import Path\np = Path('sphinx/ext/autodoc/__init__.py')\ns = p.read_text()\nold = 'doclines = prepare_docstring(doc)'\nif old not in s:\n    print('pattern not found')\nelse:\n    p.write_text(s.replace(old, 'doclines = doc'))\nPY", "pattern not found\n"), 1, "error EDIT_REJECTED"},
 		{"edit-script-no-match", oa, bashDoc(t, "python edit.py", "bash execution output:\n pattern not found, showing context:\nfrom sphinx.util import split_full_qualified_name\n"), 1, "error EDIT_REJECTED"},
+		{"edit-script-no-match", oa, bashDoc(t, "python - <<'PY'\ns = open('sphinx/domains/python.py').read()\ni = s.find('\\t\\tif \\'property\\' in self.options:')\nif i < 0:\n    print('start pattern not found')\nPY", "start pattern not found\n"), 1, "error EDIT_REJECTED"},
+		{"edit-script-no-match", oa, bashDoc(t, "python check.py", "restart pattern not found in config\n"), 1, "ok"},
 		{"edit-script-no-match", oa, bashDoc(t, "grep -rn 'pattern not found' tests/", "tests/test_edit.py:12:    assert out == 'pattern not found'\n"), 1, "ok"},
 		{"edit-script-no-match", oa, bashDoc(t, "@patch_generation\ndef fix():\n    return code_replace('sphinx/domains/cpp.py', old, new)", "Error: Code to replace not found in file\nLooking for:\n    if self.match(identifier_re):\n"), 1, "error EDIT_REJECTED"},
 		{"timeout", oa, bashDoc(t, "pytest tests/test_net.py", "collected 4 items\n\ntests/test_net.py ..\nTimeout expired after 120 seconds"), 1, "error TIMEOUT"},
