@@ -738,3 +738,46 @@ func TestSaidFailuresComeBackOnlyWhenSaidSo(t *testing.T) {
 		}
 	}
 }
+
+// A long streak of failures whose first ones differ and whose last ones
+// come back (three different exceptions, then the same rejected edit and
+// the same syntax error alternating) is an error storm from where the
+// failures start to repeat, though the streak taken whole has more
+// distinct failures than half its length. Eight failures in a row that
+// all differ are an agent fixing one error after another.
+func TestRepeatingFailuresInsideALongerStreak(t *testing.T) {
+	patch := func(k int) string {
+		return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"python patch_http_date_%d.py"}}`, k)
+	}
+	syntax := func(line int, what string) string {
+		return fmt.Sprintf(`"tool_result":{"ok":false,"error_type":"SyntaxError","data":"  File \"<stdin>\", line %d\n    %s\n    ^\nSyntaxError: invalid syntax"}`, line, what)
+	}
+	rejected := `"tool_result":{"ok":false,"error_type":"EDIT_REJECTED","data":"anchor not found"}`
+	r := newRun("repeats-at-the-end")
+	other := func(errType, msg string) string {
+		return fmt.Sprintf(`"tool_result":{"ok":false,"error_type":"%s","data":"Traceback (most recent call last):\n  File \"patch.py\", line 3, in <module>\n%s: %s"}`, errType, errType, msg)
+	}
+	for k, res := range []string{
+		other("NameError", "name 'RFC850_DATE' is not defined"),
+		other("ImportError", "cannot import name 'parsedate_tz'"),
+		other("TypeError", "can only concatenate str (not int) to str"),
+		rejected, syntax(12, "cmd = open(p).read("), rejected, syntax(12, "cmd = open(p).read("),
+	} {
+		r.add(patch(k) + "," + res)
+	}
+	r.add(`"state":"STOP"`)
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 3 {
+		t.Fatalf("repeating failures after different ones: %v %v onset %d %+v; want runaway error-storm from step 3", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+
+	h := newRun("each-failure-new")
+	for k, e := range []string{"NameError: name 'tz' is not defined", "ImportError: cannot import name 'utc'", "TypeError: unsupported operand", "AttributeError: 'date' object has no attribute 'hour'",
+		"ValueError: year 0 is out of range", "KeyError: 'month'", "AssertionError: 1994 != 2094", "ZeroDivisionError: division by zero"} {
+		h.add(patch(k) + fmt.Sprintf(`,"tool_result":{"ok":false,"error_type":"%s","data":"Traceback (most recent call last):\n  File \"repro.py\", line %d, in <module>\n%s"}`, strings.SplitN(e, ":", 2)[0], 10+k, e))
+	}
+	h.add(`"state":"STOP"`)
+	if res := one(t, detect.DefaultPolicy(), h.text()); res.Verdict == detect.Runaway {
+		t.Errorf("eight different failures in a row: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
+	}
+}

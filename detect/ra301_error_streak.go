@@ -134,6 +134,8 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	streakEnds := func() {
 		if 2*len(distinctAnswers(v, a, fails, false)) <= len(fails) {
 			keep(fails)
+		} else if w := repeatingWindow(v, a, fails); len(w) > 0 {
+			keep(w)
 		}
 		fails = fails[:0]
 	}
@@ -206,6 +208,50 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	stretchEnds()
 	goalStorms(v, a, p, keep)
 	return best
+}
+
+// maxWindowSearch is the longest streak repeatingWindow searches: longer
+// ones are rare, and the search is quadratic in the streak's length.
+const maxWindowSearch = 128
+
+// repeatingWindow returns the longest run of consecutive failures of a
+// streak, the earliest of equally long ones, that has at most half as
+// many distinct answers as failures: failures that repeat, inside a
+// longer streak whose failures taken together do not (the same two
+// failures alternating after a few different ones). Nil when no run of
+// two or more does, or the streak is longer than maxWindowSearch.
+func repeatingWindow(v *Run, a *analysis, fails []int) []int {
+	if len(fails) > maxWindowSearch {
+		return nil
+	}
+	bestFrom, bestLen := 0, 0
+	var reps []int
+	for from := range fails {
+		if len(fails)-from <= bestLen {
+			break
+		}
+		reps = reps[:0]
+		for to := from; to < len(fails); to++ {
+			i := fails[to]
+			known := false
+			for _, r := range reps {
+				if sameFailure(v, a, r, i, sameGoal(v, r, i)) {
+					known = true
+					break
+				}
+			}
+			if !known {
+				reps = append(reps, i)
+			}
+			if n := to - from + 1; n >= 2 && 2*len(reps) <= n && n > bestLen {
+				bestFrom, bestLen = from, n
+			}
+		}
+	}
+	if bestLen == 0 {
+		return nil
+	}
+	return fails[bestFrom : bestFrom+bestLen]
 }
 
 // goalStorms hands keep, for each failure that begins one, the failures

@@ -67,7 +67,7 @@ func mentionsTime(line string) bool {
 
 var (
 	reTracebackEnd      = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure))(?::|$)`)
-	reTracebackFrame    = regexp.MustCompile(`(?m)^  File "[^"\n]+", line \d+(?:, in \S+)?\n`)
+	reTracebackFrame    = regexp.MustCompile(`(?m)^ {2,3}File "[^"\n]+", line \d+(?:, in \S+)?\n`)
 	reCompilerError     = regexp.MustCompile(`(?m)^[^\s:]+:\d+(?::\d+)?: (?:fatal )?error:`)
 	reRustError         = regexp.MustCompile(`(?m)^error(?:\[E\d{4}\])?: .*\n\s*--> \S+:\d+:\d+\s*$|^error: could not compile `)
 	reTSError           = regexp.MustCompile(`(?m)(?:^|\s)error TS\d{4,5}: `)
@@ -111,7 +111,7 @@ func containsAny(s string, subs ...string) bool {
 
 // reScriptNoMatch is the line an editing script of the agent's prints when
 // the text it was to replace is not there.
-var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:(?:(?:start|end|begin|opening|closing|first|second) )?pattern|old (?:string|text|pattern|snippet)|target(?: text| string| block)?|anchor|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|snippet|marker) not found\b`)
+var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:(?:(?:start|end|begin|opening|closing|first|second|patch) )?pattern|(?:patch )?anchor|old (?:string|text|pattern|snippet)|target(?: text| string| block)?|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|snippet|marker) not found\b`)
 
 // reShellSyntax is a shell's own syntax error, prefixed by its name (a
 // path to it) and the position it gives: a command line it could not
@@ -129,7 +129,7 @@ const errException = "EXCEPTION"
 var OutputRules = []OutputRule{
 	{
 		Name: "edit-script-no-match", ErrorType: "EDIT_REJECTED",
-		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found` (`start pattern not found`), `old string not found`, `target not found`, `Code to replace not found` (optionally after a harness's `bash execution output:` line), alone or followed by the context it printed",
+		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found` (`start pattern not found`), `anchor not found` (`Patch anchor not found`), `old string not found`, `target not found`, `Code to replace not found` (optionally after a harness's `bash execution output:` line), alone or followed by the context it printed",
 		match: func(o *output) (string, bool) {
 			if !containsAny(o.text, "not found", "NOT FOUND", "Not found") {
 				return "", false
@@ -152,7 +152,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "python-traceback", ErrorType: "<exception class>",
-		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`), or, when a filter cut the header off (`tail -3`), a frame `  File \"FILE\", line N` followed by one; the error type is the exception's class name",
+		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`), or, when a filter cut the header off (`tail -3`), a frame `  File \"FILE\", line N` (indented two spaces, or three when a harness put one before the output) followed by one; the error type is the exception's class name",
 		match: func(o *output) (string, bool) {
 			i := strings.Index(o.text, "Traceback (most recent call last):")
 			header := i >= 0
