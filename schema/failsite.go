@@ -12,8 +12,9 @@ import (
 // The failure site is that place and exception: the last
 // `File "PATH", line N` of the output and the first exception line after
 // it (`IndentationError: unexpected indent`), its volatile tokens
-// normalised, for an output with at most one traceback. A failure's fingerprint and SimHash are taken of its site
-// when it has one (ResultFingerprint, ResultSimHash).
+// normalised, for an output with at most one traceback. A failure's
+// fingerprint and SimHash are taken of its site when it has one
+// (ResultFingerprint, ResultSimHash).
 
 // reFailFrame is a Python traceback frame or a syntax error's location, in
 // a JSON string's escaped form (a quote is \"). A path with a backslash

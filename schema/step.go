@@ -468,8 +468,10 @@ func (r *ToolResult) HasPayload() bool {
 // confidence, which tools fill with volatile text. Data that is text (a
 // JSON string: the output a shell, an editor or a browser printed) is
 // hashed after AppendVolatileNormalized, so two outputs that differ only in
-// a timing, a temp path or an id are the same answer; structured data is
-// hashed as logged, since an id in a record names the record. hash is the
+// a timing, a temp path or an id are the same answer; a failure's text
+// that names a Python failure site is hashed as that site
+// (AppendFailureSite); structured data is hashed as logged, since an id in
+// a record names the record. hash is the
 // caller's 64-bit hash (ingest uses xxh3.Hash); 0 is reserved for "no
 // result".
 func (r *ToolResult) ResultFingerprint(hash func([]byte) uint64) uint64 {
