@@ -17,9 +17,10 @@ import (
 // (ResultFingerprint, ResultSimHash).
 
 // reFailFrame is a Python traceback frame or a syntax error's location, in
-// a JSON string's escaped form (a quote is \"). A path with a backslash
-// (Windows) is not matched: such a failure is compared by its whole text.
-var reFailFrame = regexp.MustCompile(`File \\"([^"\\]{1,300})\\", line (\d{1,9})`)
+// a JSON string's escaped form (a quote is \", and Go's encoder writes the
+// `<` of `<stdin>` as \u003c). A path with a backslash (Windows) is not
+// matched: such a failure is compared by its whole text.
+var reFailFrame = regexp.MustCompile(`File \\"((?:[^"\\]|\\u[0-9a-fA-F]{4})+)\\", line (\d{1,9})`)
 
 // reFailException is an exception line, in escaped form: at the start of
 // the text or after a \n, a dotted name whose last part is CamelCase and

@@ -27,6 +27,7 @@ func TestFailureSite(t *testing.T) {
 		{"a syntax error's location without a traceback", "  File \"django/forms/widgets.py\", line 391\n    def use_required_attribute(self, initial):\n    ^\nIndentationError: unexpected indent", "site=django/forms/widgets.py:391 IndentationError: unexpected indent"},
 		{"volatile message normalised", "Traceback (most recent call last):\n  File \"s.py\", line 5, in <module>\nTimeoutError: gave up at 2026-12-03T10:00:00Z", "site=s.py:5 TimeoutError: gave up at <ts>"},
 		{"temporary file", "Error: Syntax error in replaced code\n  File \"/tmp/tmp2yokeodf.py\", line 1\n    %% TEXT STYLING\n    ^\nSyntaxError: invalid syntax\n", "site=<tmp>:1 SyntaxError: invalid syntax"},
+		{"a program read from standard input", "Traceback (most recent call last):\n  File \"<stdin>\", line 9, in <module>\nTypeError: 'Paginator' object is not iterable\nnum_pages: 4\n", `site=\u003cstdin\u003e:9 TypeError: 'Paginator' object is not iterable`},
 		{"no frame", "error: command failed with exit code 2", ""},
 		{"frame without an exception line after it", "  File \"x.py\", line 3\n    print 'a'\n", ""},
 		{"windows path is not a site", "Traceback (most recent call last):\n  File \"C:\\\\app\\\\x.py\", line 3, in <module>\nValueError: v", ""},
