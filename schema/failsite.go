@@ -11,8 +11,9 @@ import (
 // same exception at the same place, however different what came before.
 // The failure site is that place and exception: the last
 // `File "PATH", line N` of the output and the first exception line after
-// it (`IndentationError: unexpected indent`), its volatile tokens
-// normalised, for an output with at most one traceback. A failure's
+// it (`IndentationError: unexpected indent`), or the file, line and
+// exception of py_compile's `Sorry:` line, its volatile tokens normalised,
+// for an output with at most one traceback. A failure's
 // fingerprint and SimHash are taken of its site when it has one
 // (ResultFingerprint, ResultSimHash).
 
@@ -28,6 +29,12 @@ var reFailFrame = regexp.MustCompile(`File \\"((?:[^"\\]|\\u[0-9a-fA-F]{4})+)\\"
 // end of the line (any escape but \n; an unescaped quote ends the string).
 var reFailException = regexp.MustCompile(`(?:^|\\n)((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception|Exit|Interrupt)(?::(?:[^\\"]|\\[^n]){0,300})?)(?:\\n|"$|$)`)
 
+// reFailSorry is py_compile's one line for code that does not parse, in
+// escaped form: `Sorry: IndentationError: expected an indented block
+// (python.py, line 1272)`. Its site is the file and line in parentheses
+// and the exception with its message.
+var reFailSorry = regexp.MustCompile(`Sorry: ((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception): (?:[^\\"]|\\[^n])*?) \(((?:[^,()"\\]|\\u[0-9a-fA-F]{4})+), line (\d{1,9})\)`)
+
 // tracebackHeader opens a Python traceback. An output with two is not
 // one failure: a script's traceback and then its harness's own, or a
 // chain of exceptions; such a failure is compared by its whole text.
@@ -37,7 +44,20 @@ var tracebackHeader = []byte("Traceback (most recent call last):")
 // result's data as a JSON string (escaped form, quotes included), and
 // reports whether it has one. Without one, dst is returned unchanged.
 func AppendFailureSite(dst, data []byte) ([]byte, bool) {
-	if !bytes.Contains(data, []byte(`File \"`)) || bytes.Count(data, tracebackHeader) > 1 {
+	if bytes.Count(data, tracebackHeader) > 1 {
+		return dst, false
+	}
+	if bytes.Contains(data, []byte("Sorry: ")) {
+		if m := reFailSorry.FindSubmatchIndex(data); m != nil {
+			dst = append(dst, "site="...)
+			dst = AppendVolatileNormalized(dst, data[m[4]:m[5]])
+			dst = append(dst, ':')
+			dst = append(dst, data[m[6]:m[7]]...)
+			dst = append(dst, ' ')
+			return AppendVolatileNormalized(dst, data[m[2]:m[3]]), true
+		}
+	}
+	if !bytes.Contains(data, []byte(`File \"`)) {
 		return dst, false
 	}
 	frames := reFailFrame.FindAllSubmatchIndex(data, -1)

@@ -28,6 +28,7 @@ func TestFailureSite(t *testing.T) {
 		{"volatile message normalised", "Traceback (most recent call last):\n  File \"s.py\", line 5, in <module>\nTimeoutError: gave up at 2026-12-03T10:00:00Z", "site=s.py:5 TimeoutError: gave up at <ts>"},
 		{"temporary file", "Error: Syntax error in replaced code\n  File \"/tmp/tmp2yokeodf.py\", line 1\n    %% TEXT STYLING\n    ^\nSyntaxError: invalid syntax\n", "site=<tmp>:1 SyntaxError: invalid syntax"},
 		{"a program read from standard input", "Traceback (most recent call last):\n  File \"<stdin>\", line 9, in <module>\nTypeError: 'Paginator' object is not iterable\nnum_pages: 4\n", `site=\u003cstdin\u003e:9 TypeError: 'Paginator' object is not iterable`},
+		{"py_compile's line for code that does not parse", "compile failed: Sorry: IndentationError: expected an indented block (__init__.py, line 716)\n", "site=__init__.py:716 IndentationError: expected an indented block"},
 		{"no frame", "error: command failed with exit code 2", ""},
 		{"frame without an exception line after it", "  File \"x.py\", line 3\n    print 'a'\n", ""},
 		{"windows path is not a site", "Traceback (most recent call last):\n  File \"C:\\\\app\\\\x.py\", line 3, in <module>\nValueError: v", ""},

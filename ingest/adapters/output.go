@@ -67,7 +67,8 @@ func mentionsTime(line string) bool {
 
 var (
 	reTracebackEnd      = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure))(?::|$)`)
-	reTracebackFrame    = regexp.MustCompile(`(?m)^ {2,3}File "[^"\n]+", line \d+(?:, in \S+)?\n`)
+	reTracebackFrame    = regexp.MustCompile(`(?m)^(?: {2,3}|[\w ]{1,40}: +)File "[^"\n]+", line \d+(?:, in \S+)?\n`)
+	rePyCompileSorry    = regexp.MustCompile(`(?m)^(?:[\w ]{1,40}: )?Sorry: ((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): .* \([^,()\n]+, line \d+\)\s*$`)
 	reCompilerError     = regexp.MustCompile(`(?m)^[^\s:]+:\d+(?::\d+)?: (?:fatal )?error:`)
 	reRustError         = regexp.MustCompile(`(?m)^error(?:\[E\d{4}\])?: .*\n\s*--> \S+:\d+:\d+\s*$|^error: could not compile `)
 	reTSError           = regexp.MustCompile(`(?m)(?:^|\s)error TS\d{4,5}: `)
@@ -152,13 +153,19 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "python-traceback", ErrorType: "<exception class>",
-		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`), or, when a filter cut the header off (`tail -3`), a frame `  File \"FILE\", line N` (indented two spaces, or three when a harness put one before the output) followed by one; the error type is the exception's class name",
+		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`), or, when a filter cut the header off (`tail -3`), a frame `  File \"FILE\", line N` (indented two spaces, or three when a harness put one before the output, or after a short label of the script's own, `compile failed: File ...`) followed by one; or py_compile's line for code that does not parse, `Sorry: IndentationError: expected an indented block (python.py, line 1272)`; the error type is the exception's class name",
 		match: func(o *output) (string, bool) {
 			i := strings.Index(o.text, "Traceback (most recent call last):")
 			header := i >= 0
 			if !header {
+				if strings.Contains(o.text, "Sorry: ") {
+					// py_compile's one line for code that does not parse.
+					if m := rePyCompileSorry.FindStringSubmatch(o.text); m != nil {
+						return m[1], true
+					}
+				}
 				// The tail of a traceback: a frame, then the exception.
-				if !strings.Contains(o.text, "  File \"") {
+				if !strings.Contains(o.text, "File \"") {
 					return "", false
 				}
 				f := reTracebackFrame.FindStringIndex(o.text)
