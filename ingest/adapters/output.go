@@ -3,6 +3,7 @@ package adapters
 import (
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/runawayhq/runaway/schema"
@@ -142,6 +143,16 @@ var OutputRules = []OutputRule{
 				line = strings.TrimSpace(line)
 			}
 			return "", reScriptNoMatch.MatchString(line)
+		},
+	},
+	{
+		Name: "edit-helper-no-change", ErrorType: "EDIT_REJECTED",
+		Doc: "an editing helper's report (the mini-swe-agent research fork's `code_replace`: `Replaced L195-207 (13 lines) -> L195-207 (13 lines)`, then `Old:` and `New:` with the text) in which every replacement's new text is its old text, and nothing was inserted: the edit changed nothing, as an editor that refuses an old text equal to the new one says outright",
+		match: func(o *output) (string, bool) {
+			if !strings.Contains(o.text, "Replaced L") || !strings.Contains(o.text, "  New: ") {
+				return "", false
+			}
+			return "", helperNoChange(o.text)
 		},
 	},
 	{
@@ -494,4 +505,45 @@ func isSearch(name string) bool {
 		}
 	}
 	return false
+}
+
+// reHelperReplaced is the head of one replacement in an editing helper's
+// report: the lines it replaced and the lines it wrote, each with their
+// count, before the old text.
+var reHelperReplaced = regexp.MustCompile(`(?m)^Replaced L\d+-\d+ \((\d+) lines?\) -> L\d+-\d+ \((\d+) lines?\)\n  Old: `)
+
+// helperNoChange reports whether an editing helper's report holds at
+// least one replacement, every one of them writing back as many lines as
+// it replaced, the same text, and no insertion.
+func helperNoChange(text string) bool {
+	if strings.Contains(text, "\nInserted ") || strings.HasPrefix(text, "Inserted ") {
+		return false
+	}
+	heads := reHelperReplaced.FindAllStringSubmatchIndex(text, -1)
+	if len(heads) == 0 {
+		return false
+	}
+	for k, h := range heads {
+		if text[h[2]:h[3]] != text[h[4]:h[5]] {
+			return false // another number of lines
+		}
+		n, _ := strconv.Atoi(text[h[2]:h[3]])
+		end := len(text)
+		if k+1 < len(heads) {
+			end = heads[k+1][0]
+		}
+		old, new, ok := strings.Cut(text[h[1]:end], "\n  New: ")
+		if !ok {
+			return false
+		}
+		// The new text is its n lines; what follows is the harness's.
+		lines := strings.SplitN(new, "\n", n+1)
+		if len(lines) < n {
+			return false
+		}
+		if strings.TrimRight(old, " \n") != strings.TrimRight(strings.Join(lines[:n], "\n"), " \n") {
+			return false
+		}
+	}
+	return true
 }
