@@ -94,7 +94,7 @@ var (
 	rePytestELine       = regexp.MustCompile(`(?m)^E +(\w*(?:Error|Exception)): `)
 	reHTTPStatus        = regexp.MustCompile(`(?m)^HTTP/\d(?:\.\d)? ([45]\d\d)\b`)
 	reNotFoundCmd       = regexp.MustCompile(`(?m)(?:command not found|: not found)$`)
-	reNoSuchFile        = regexp.MustCompile(`(?m)No such file or directory['")]*\s*$`)
+	reNoSuchFile        = regexp.MustCompile(`(?m)No such file or directory['")]*(?:\.{1,3})?\s*$`)
 	reErrorPrefix       = regexp.MustCompile(`^(?:Error|ERROR|error|Exception|FAILED|Failed)(?:\[\w+\])?[: ]`)
 	reTimedOut          = regexp.MustCompile(`(?i)\b(?:timed out|timeout expired|time limit exceeded)\b`)
 	reEmptyPhrase       = regexp.MustCompile(`(?i)^(?:no (?:matches|results|files?|entries|items|records|documents|hits)(?: were)? found|no match(?:es)? for|found 0 (?:matches|results|files)|0 (?:matches|results) found|did not find any|nothing found|no results)\b`)
@@ -113,7 +113,7 @@ func containsAny(s string, subs ...string) bool {
 
 // reScriptNoMatch is the line an editing script of the agent's prints when
 // the text it was to replace is not there.
-var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:(?:(?:start|end|begin|opening|closing|first|second|patch) )?pattern|(?:patch )?anchor|old (?:string|text|pattern|snippet)|target(?: text| string| block)?|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|snippet|marker) not found\b`)
+var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:(?:(?:start|end|begin|opening|closing|first|second|patch) )?pattern|(?:patch )?anchor|old (?:string|text|pattern|snippet)|target(?: text| string| block)?|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|(?:expected )?(?:code )?block|snippet|marker) not found\b`)
 
 // reShellSyntax is a shell's own syntax error, prefixed by its name (a
 // path to it) and the position it gives: a command line it could not
@@ -131,7 +131,7 @@ const errException = "EXCEPTION"
 var OutputRules = []OutputRule{
 	{
 		Name: "edit-script-no-match", ErrorType: "EDIT_REJECTED",
-		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found` (`start pattern not found`), `anchor not found` (`Patch anchor not found`), `old string not found`, `target not found`, `Code to replace not found` (optionally after a harness's `bash execution output:` line), alone or followed by the context it printed",
+		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found` (`start pattern not found`), `anchor not found` (`Patch anchor not found`), `Expected code block not found`, `old string not found`, `target not found`, `Code to replace not found` (optionally after a harness's `bash execution output:` line), alone or followed by the context it printed",
 		match: func(o *output) (string, bool) {
 			if !containsAny(o.text, "not found", "NOT FOUND", "Not found") {
 				return "", false
@@ -229,7 +229,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "no-such-file", ErrorType: "NO_SUCH_FILE",
-		Doc: "a line ends with `No such file or directory`", ViewsToo: false,
+		Doc: "a line ends with `No such file or directory` (or with it and a full stop, or the `...` of a logger that cut the output there)", ViewsToo: false,
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "No such file or directory") && reNoSuchFile.MatchString(o.text)
 		},

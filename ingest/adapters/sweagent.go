@@ -90,11 +90,12 @@ var (
 var sweRules = []OutputRule{
 	{
 		Name: "edit-rejected", ErrorType: "EDIT_REJECTED",
-		Doc: "the editor refused the edit: `Your proposed edit has introduced new syntax error(s)`, `No replacement was performed`, `did not appear verbatim`",
+		Doc: "the editor refused the edit: `Your proposed edit has introduced new syntax error(s)`, `No replacement was performed`, `did not appear verbatim`, `Cannot overwrite files` (a create of a file that exists)",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "Your proposed edit has introduced new syntax error") ||
 				strings.Contains(o.text, "No replacement was performed") ||
-				strings.Contains(o.text, "did not appear verbatim")
+				strings.Contains(o.text, "did not appear verbatim") ||
+				strings.Contains(o.text, "Cannot overwrite files using command `create`")
 		},
 	},
 	{
