@@ -69,7 +69,7 @@ func mentionsTime(line string) bool {
 var (
 	reTracebackEnd      = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure))(?::|$)`)
 	reTracebackFrame    = regexp.MustCompile(`(?m)^(?: {2,3}|[\w ]{1,40}: +)File "[^"\n]+", line \d+(?:, in \S+)?\n`)
-	rePyCompileSorry    = regexp.MustCompile(`(?m)^(?:[\w ]{1,40}: )?Sorry: ((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): .* \([^,()\n]+, line \d+\)\s*$`)
+	rePyCompileSorry    = regexp.MustCompile(`(?m)^\s*(?:[\w ]{1,40}: )?Sorry: ((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): .* \([^,()\n]+, line \d+\)\s*$`)
 	reCompilerError     = regexp.MustCompile(`(?m)^[^\s:]+:\d+(?::\d+)?: (?:fatal )?error:`)
 	reRustError         = regexp.MustCompile(`(?m)^error(?:\[E\d{4}\])?: .*\n\s*--> \S+:\d+:\d+\s*$|^error: could not compile `)
 	reTSError           = regexp.MustCompile(`(?m)(?:^|\s)error TS\d{4,5}: `)
@@ -113,7 +113,7 @@ func containsAny(s string, subs ...string) bool {
 
 // reScriptNoMatch is the line an editing script of the agent's prints when
 // the text it was to replace is not there.
-var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:(?:(?:start|end|begin|opening|closing|first|second|patch) )?pattern|(?:patch )?anchor|old (?:string|text|pattern|snippet)|target(?: text| string| block)?|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|(?:expected )?(?:code )?block|snippet|marker) not found\b`)
+var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:(?:(?:start|end|begin|opening|closing|first|second|patch) )?pattern|(?:patch )?anchor|old (?:string|text|pattern|snippet|block)|target(?: text| string| block)?|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|(?:expected )?(?:code )?block|snippet|marker) not found\b`)
 
 // reShellSyntax is a shell's own syntax error, prefixed by its name (a
 // path to it) and the position it gives: a command line it could not
