@@ -23,8 +23,30 @@ func program(cmd string) string {
 // a search (grep, find, rg), or its last stage keeps the lines of what came
 // before that match (`npm test 2>&1 | grep passing`), so that a blank
 // output says the lines looked for are not there.
+// Stages that only cut or order what a filter kept (`| grep error | head
+// -10`) are looked through: their blank output is the filter's.
 func commandSearches(cmd string) bool {
-	return isSearch(program(cmd)) || lineFilters[lastProgram(cmd)]
+	return isSearch(program(cmd)) || lineFilters[lastFilter(cmd)]
+}
+
+// passThrough are programs that, at the end of a pipeline, print some or
+// all of the lines they read and nothing else: a blank output from them
+// is a blank input.
+var passThrough = map[string]bool{"head": true, "tail": true, "sort": true, "uniq": true, "cut": true, "tr": true, "cat": true, "column": true}
+
+// lastFilter names the program of a command line's last segment, as
+// lastProgram does, looking through the pass-through stages it was piped
+// into.
+func lastFilter(cmd string) string {
+	segs, piped := splitSegmentsPiped(cmd)
+	for i := len(segs) - 1; i >= 0; i-- {
+		p := segmentProgram(segs[i])
+		if p == "" || (passThrough[p] && piped[i]) {
+			continue
+		}
+		return p
+	}
+	return ""
 }
 
 // lineFilters print the lines of their input that match.
@@ -98,8 +120,15 @@ func skipWrapperArgs(words []string) []string {
 // splitSegments cuts a command line at &&, ||, ;, |, & and newlines outside
 // quotes (not at the & of a redirect: 2>&1, &>file).
 func splitSegments(cmd string) []string {
-	var out []string
+	segs, _ := splitSegmentsPiped(cmd)
+	return segs
+}
+
+// splitSegmentsPiped is splitSegments, and for each segment whether a
+// single | (a pipe, not ||) came before it.
+func splitSegmentsPiped(cmd string) (out []string, piped []bool) {
 	var quote byte
+	pipedNext := false
 	start := 0
 	for i := 0; i < len(cmd); i++ {
 		c := cmd[i]
@@ -117,11 +146,12 @@ func splitSegments(cmd string) []string {
 		case c == '&' && (i > 0 && (cmd[i-1] == '>' || cmd[i-1] == '<') || i+1 < len(cmd) && cmd[i+1] == '>'):
 			// 2>&1, &>file: a redirect, not a separator
 		case c == ';' || c == '|' || c == '&' || c == '\n':
-			out = append(out, cmd[start:i])
+			out, piped = append(out, cmd[start:i]), append(piped, pipedNext)
+			pipedNext = c == '|' && (i+1 >= len(cmd) || cmd[i+1] != '|') && (i == 0 || cmd[i-1] != '|')
 			start = i + 1
 		}
 	}
-	return append(out, cmd[start:])
+	return append(out, cmd[start:]), append(piped, pipedNext)
 }
 
 // viewPrograms show file content: error-like text in their output is as

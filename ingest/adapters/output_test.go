@@ -238,6 +238,7 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"usage-error", swe, sweDoc(t, "open README.md", "[File: /repo/README.md (12 lines total)]\n1:# confparse\n2:Usage: confparse FILE"), 0, "ok"},
 		{"not-found", swe, sweDoc(t, "open src/nope.py", "File src/nope.py not found"), 0, "error NO_SUCH_FILE"},
 		{"not-found", swe, sweDoc(t, "str_replace_editor view /testbed/x.py", "The path /testbed/x.py does not exist. Please provide a valid path."), 0, "error NO_SUCH_FILE"},
+		{"not-found", swe, sweDoc(t, "str_replace_editor create /testbed/test_app/models.py --file_text 'x = 1'", "The parent directory /testbed/test_app does not exist. Please create it first."), 0, "error NO_SUCH_FILE"},
 		{"not-found", swe, sweDoc(t, "search_dir \"not found\" src", "Found 2 matches for \"not found\" in /repo/src:\n/repo/src/io.py (2 matches)\nEnd of matches for \"not found\" in /repo/src"), 0, "ok"},
 
 		// Rovo Dev's rules.
@@ -402,18 +403,23 @@ func TestProgram(t *testing.T) {
 
 // A command searches when its program does, or when its last stage keeps
 // the matching lines of what came before: a test run piped to grep printed
-// nothing because the lines looked for were not there. A grep before a
-// pager, and a command whose last stage only cuts its output, do not.
+// nothing because the lines looked for were not there, also when head or
+// sort cut what grep kept. A command whose last stage only cuts its own
+// output does not, nor one that runs head after the grep is done (;).
 func TestCommandSearches(t *testing.T) {
 	for cmd, want := range map[string]bool{
-		"grep -rn foo src":                                 true,
-		"sudo find / -name x | head":                       true,
-		"cd /workspace && npm test 2>&1 | grep -E passing": true,
-		"cat /tmp/out.txt | rg -i 'failing'":               true,
-		"pytest -q 2>&1 | tail -5":                         false,
-		"npm test":                                         false,
-		"cd /workspace && npm test 2>&1 | head -50":        false,
-		`python -c "print('a | grep b')"`:                  false,
+		"grep -rn foo src":                                  true,
+		"sudo find / -name x | head":                        true,
+		"cd /workspace && npm test 2>&1 | grep -E passing":  true,
+		"cat /tmp/out.txt | rg -i 'failing'":                true,
+		"pytest -q 2>&1 | tail -5":                          false,
+		"npm test":                                          false,
+		"cd /workspace && npm test 2>&1 | head -50":         false,
+		`python -c "print('a | grep b')"`:                   false,
+		`mvn -q compile 2>&1 | grep -i "error:" | head -10`: true,
+		"ls node_modules/.bin/ 2>/dev/null | sort | uniq":   false,
+		"npm test 2>&1 | grep FAIL; head -5 log.txt":        false,
+		"make 2>&1 | grep warning || tail -3 build.log":     false,
 	} {
 		if got := commandSearches(cmd); got != want {
 			t.Errorf("commandSearches(%q) = %v, want %v", cmd, got, want)

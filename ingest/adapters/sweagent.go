@@ -82,7 +82,7 @@ var sweCommands = map[string]bool{
 var sweViews = map[string]bool{"open": true, "goto": true, "scroll_up": true, "scroll_down": true, "filemap": true, "view": true}
 
 var (
-	reSWENotFound = regexp.MustCompile(`^(?:File|Directory) .* not found$|^The path .* does not exist`)
+	reSWENotFound = regexp.MustCompile(`^(?:File|Directory) .* not found$|^The (?:parent directory|path) .* does not exist`)
 	reSWEUsage    = regexp.MustCompile(`^(?:Usage: |Invalid |No file open|Error: )`)
 )
 
@@ -107,7 +107,7 @@ var sweRules = []OutputRule{
 	},
 	{
 		Name: "not-found", ErrorType: "NO_SUCH_FILE", ViewsToo: true,
-		Doc: "the first line is `File X not found`, `Directory X not found` or `The path X does not exist`",
+		Doc: "the first line is `File X not found`, `Directory X not found`, `The path X does not exist` or, for a create, `The parent directory X does not exist. Please create it first.`",
 		match: func(o *output) (string, bool) {
 			return "", reSWENotFound.MatchString(o.first)
 		},
