@@ -396,31 +396,6 @@ func TestCompileErrorsAfterEditsAreProgress(t *testing.T) {
 	}
 }
 
-// An exception class qualified by its module (Django's
-// django.core.exceptions.ImproperlyConfigured) names a class, as
-// ValueError does, not one failure: different scripts failing with it for
-// different reasons (a settings module fixed between tries) are an agent
-// trying things; the same message every time is the failure coming back.
-func TestQualifiedExceptionClassNamesNoFailure(t *testing.T) {
-	fail := func(r *runBuilder, script, msg string) {
-		r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"python ` + script + `.py"}},"tool_result":{"ok":false,"error_type":"django.core.exceptions.ImproperlyConfigured","data":` + jsonString("django.core.exceptions.ImproperlyConfigured: "+msg) + `}`)
-	}
-	trying := newRun("trying")
-	for _, msg := range []string{"The SECRET_KEY setting must not be empty.", "Requested setting INSTALLED_APPS, but settings are not configured.", "The included URLconf 'app.urls' does not appear to have any patterns in it.", "Error loading MySQLdb module."} {
-		fail(trying, "manage", msg)
-	}
-	if res := one(t, detect.DefaultPolicy(), trying.text()); res.Verdict != detect.Healthy {
-		t.Fatalf("four different failures of one exception class: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
-	}
-	stuck := newRun("stuck")
-	for range 4 {
-		fail(stuck, "reproduce", "The SECRET_KEY setting must not be empty.")
-	}
-	if res := one(t, detect.DefaultPolicy(), stuck.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm {
-		t.Fatalf("the same failure four times: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
-	}
-}
-
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)

@@ -365,18 +365,13 @@ func genericFailure(t string) bool {
 }
 
 // exceptionClass reports whether an error type is written as an exception
-// class is (CamelCase, ending in Error or Exception, or qualified by its
-// module: django.core.exceptions.ImproperlyConfigured), not as the
-// contract's and the adapters' own types are (EDIT_REJECTED, FORMAT_ERROR,
-// TIMEOUT).
+// class is (CamelCase, ending in Error or Exception), not as the contract's
+// and the adapters' own types are (EDIT_REJECTED, FORMAT_ERROR, TIMEOUT).
 func exceptionClass(t string) bool {
-	k := strings.LastIndexByte(t, '.')
-	qualified := k > 0
-	t = t[k+1:]
-	if len(t) < 3 || t[0] < 'A' || t[0] > 'Z' || !strings.ContainsAny(t, "abcdefghijklmnopqrstuvwxyz") {
+	if len(t) < 6 || t[0] < 'A' || t[0] > 'Z' || !strings.ContainsAny(t, "abcdefghijklmnopqrstuvwxyz") {
 		return false
 	}
-	return qualified || (len(t) >= 6 && (strings.HasSuffix(t, "Error") || strings.HasSuffix(t, "Exception")))
+	return strings.HasSuffix(t, "Error") || strings.HasSuffix(t, "Exception")
 }
 
 // genericError are error types that say a call failed, not how.

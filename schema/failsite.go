@@ -25,11 +25,9 @@ var reFailFrame = regexp.MustCompile(`File \\"((?:[^"\\]|\\u[0-9a-fA-F]{4})+)\\"
 
 // reFailException is an exception line, in escaped form: at the start of
 // the text or after a \n, a dotted name whose last part is CamelCase and
-// ends in Error, Exception, Exit or Interrupt, or a name qualified by its
-// module whose last part is CamelCase (Django's
-// django.core.exceptions.ImproperlyConfigured), then its message up to the
+// ends in Error, Exception, Exit or Interrupt, then its message up to the
 // end of the line (any escape but \n; an unescaped quote ends the string).
-var reFailException = regexp.MustCompile(`(?:^|\\n)((?:(?:[A-Za-z_][A-Za-z0-9_]*\.)+[A-Z][A-Za-z0-9_]*|(?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception|Exit|Interrupt))(?::(?:[^\\"]|\\[^n]){0,300})?)(?:\\n|"$|$)`)
+var reFailException = regexp.MustCompile(`(?:^|\\n)((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception|Exit|Interrupt)(?::(?:[^\\"]|\\[^n]){0,300})?)(?:\\n|"$|$)`)
 
 // reFailSorry is py_compile's one line for code that does not parse, in
 // escaped form: `Sorry: IndentationError: expected an indented block

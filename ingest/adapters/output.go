@@ -67,7 +67,7 @@ func mentionsTime(line string) bool {
 }
 
 var (
-	reTracebackEnd      = regexp.MustCompile(`(?m)^((?:[A-Za-z_]\w*\.)+[A-Z]\w*|[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure))(?::|$)`)
+	reTracebackEnd      = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure))(?::|$)`)
 	reTracebackFrame    = regexp.MustCompile(`(?m)^(?: {2,3}|[\w ]{1,40}: +)File "[^"\n]+", line \d+(?:, in \S+)?\n`)
 	rePyCompileSorry    = regexp.MustCompile(`(?m)^\s*(?:[\w ]{1,40}: )?Sorry: ((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): .* \([^,()\n]+, line \d+\)\s*$`)
 	reCompilerError     = regexp.MustCompile(`(?m)^[^\s:]+:\d+(?::\d+)?: (?:fatal )?error:`)
@@ -164,7 +164,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "python-traceback", ErrorType: "<exception class>",
-		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`), or, when a filter cut the header off (`tail -3`), a frame `  File \"FILE\", line N` (indented two spaces, or three when a harness put one before the output, or after a short label of the script's own, `compile failed: File ...`) followed by one; or py_compile's line for code that does not parse, `Sorry: IndentationError: expected an indented block (python.py, line 1272)`; the error type is the exception's class name (an exception line is a class ending in Error, Exception, Exit, Interrupt, Warning or Failure, or any CamelCase class qualified by its module, `django.core.exceptions.ImproperlyConfigured: ...`)",
+		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`), or, when a filter cut the header off (`tail -3`), a frame `  File \"FILE\", line N` (indented two spaces, or three when a harness put one before the output, or after a short label of the script's own, `compile failed: File ...`) followed by one; or py_compile's line for code that does not parse, `Sorry: IndentationError: expected an indented block (python.py, line 1272)`; the error type is the exception's class name",
 		match: func(o *output) (string, bool) {
 			i := strings.Index(o.text, "Traceback (most recent call last):")
 			header := i >= 0
