@@ -38,6 +38,9 @@ var passThrough = map[string]bool{"head": true, "tail": true, "sort": true, "uni
 // lastProgram does, looking through the pass-through stages it was piped
 // into.
 func lastFilter(cmd string) string {
+	if !strings.Contains(cmd, "|") {
+		return lastProgram(cmd)
+	}
 	segs, piped := splitSegmentsPiped(cmd)
 	for i := len(segs) - 1; i >= 0; i-- {
 		p := segmentProgram(segs[i])
@@ -120,13 +123,19 @@ func skipWrapperArgs(words []string) []string {
 // splitSegments cuts a command line at &&, ||, ;, |, & and newlines outside
 // quotes (not at the & of a redirect: 2>&1, &>file).
 func splitSegments(cmd string) []string {
-	segs, _ := splitSegmentsPiped(cmd)
-	return segs
+	return splitSegs(cmd, nil)
 }
 
 // splitSegmentsPiped is splitSegments, and for each segment whether a
 // single | (a pipe, not ||) came before it.
 func splitSegmentsPiped(cmd string) (out []string, piped []bool) {
+	out = splitSegs(cmd, &piped)
+	return out, piped
+}
+
+// splitSegs cuts cmd as splitSegments says and, when piped is not nil,
+// appends to it for each segment whether a single | came before it.
+func splitSegs(cmd string, piped *[]bool) (out []string) {
 	var quote byte
 	pipedNext := false
 	start := 0
@@ -146,12 +155,18 @@ func splitSegmentsPiped(cmd string) (out []string, piped []bool) {
 		case c == '&' && (i > 0 && (cmd[i-1] == '>' || cmd[i-1] == '<') || i+1 < len(cmd) && cmd[i+1] == '>'):
 			// 2>&1, &>file: a redirect, not a separator
 		case c == ';' || c == '|' || c == '&' || c == '\n':
-			out, piped = append(out, cmd[start:i]), append(piped, pipedNext)
-			pipedNext = c == '|' && (i+1 >= len(cmd) || cmd[i+1] != '|') && (i == 0 || cmd[i-1] != '|')
+			out = append(out, cmd[start:i])
+			if piped != nil {
+				*piped = append(*piped, pipedNext)
+				pipedNext = c == '|' && (i+1 >= len(cmd) || cmd[i+1] != '|') && (i == 0 || cmd[i-1] != '|')
+			}
 			start = i + 1
 		}
 	}
-	return append(out, cmd[start:]), append(piped, pipedNext)
+	if piped != nil {
+		*piped = append(*piped, pipedNext)
+	}
+	return append(out, cmd[start:])
 }
 
 // viewPrograms show file content: error-like text in their output is as
