@@ -37,6 +37,7 @@ var Registry = []*Detector{
 	NoTerminalState,
 	Monologue,
 	StaleTalk,
+	RepeatedFinish,
 	ErrorStreak,
 	NonRetryableRetry,
 	RateLimitNoBackoff,

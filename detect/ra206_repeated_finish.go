@@ -1,0 +1,56 @@
+package detect
+
+import (
+	"fmt"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// RepeatedFinish finds an agent that finishes again and again while the
+// run goes on: it calls its finish tool, the harness does not end the run (it refused the result: a patch it reads
+// as empty, a check that failed), and the agent checks the same work once
+// more and finishes again. Every finish says "done" in new words, and the
+// checks between them print the same work in new forms (sizes, hashes, a
+// diff regenerated), so nothing repeats byte for byte; what repeats is
+// the finish. A turn that ends without a call (a summary, a plan said
+// aloud) is not counted: models that think in text end such turns and go
+// on, and a harness nudges them on; a call of the finish tool is the agent
+// saying it is done.
+var RepeatedFinish = &Detector{
+	ID:        "RA206",
+	Slug:      "repeated-finish",
+	Title:     "The agent finished again and again, and the run went on",
+	RootCause: CauseToolRetryLoop,
+	Guard:     "let one finish end the loop: a finish the harness refuses goes to RECOVER once with the reason, then to a person, never back into the loop",
+	Params:    []string{"repeat_suspicious", "repeat_runaway"},
+	run:       runRepeatedFinish,
+}
+
+func runRepeatedFinish(v *Run, a *analysis, p *Policy) *hit {
+	first, n := -1, 0
+	for i := 0; i < v.Len(); i++ {
+		if v.State[i] == schema.StateStop && v.Flags[i]&flagCall != 0 {
+			if first < 0 {
+				first = i
+			}
+			n++
+		}
+	}
+	if n < p.RepeatSuspicious {
+		return nil
+	}
+	last := v.Len() - 1
+	return &hit{
+		Finding: Finding{
+			Severity:  severityFor(int64(n), p.RepeatSuspicious, p.RepeatRunaway),
+			Message:   fmt.Sprintf("finished %d times, the run going on after the finish at step %d, steps %d-%d", n, v.Step[first], v.Step[first], v.Step[last]),
+			OnsetStep: v.Step[first],
+			Evidence: Evidence{
+				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
+				Counts: []Count{{"finishes", int64(n)}},
+			},
+		},
+		first: first,
+		last:  last,
+	}
+}
