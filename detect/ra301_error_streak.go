@@ -377,7 +377,9 @@ func exceptionClass(t string) bool {
 // genericError are error types that say a call failed, not how.
 // BUILD_FAILED says a build failed, not why: one module's dependencies
 // missing, then another's, is an agent fixing one failure after another.
-var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true, "BUILD_FAILED": true, schema.ErrSaidFailed: true}
+// PATTERN_ERROR says a search's pattern did not parse, not which: two
+// different bad patterns are two attempts, the same one again a retry.
+var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true, "BUILD_FAILED": true, "PATTERN_ERROR": true, schema.ErrSaidFailed: true}
 
 // retried reports whether the failures at idx are mostly the same call
 // made again (likeCall: an edit re-sent with other indentation is the same

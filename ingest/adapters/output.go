@@ -94,6 +94,7 @@ var (
 	rePytestELine       = regexp.MustCompile(`(?m)^E +(\w*(?:Error|Exception)): `)
 	reHTTPStatus        = regexp.MustCompile(`(?m)^HTTP/\d(?:\.\d)? ([45]\d\d)\b`)
 	reNotFoundCmd       = regexp.MustCompile(`(?m)(?:command not found|: not found)$`)
+	rePatternError      = regexp.MustCompile(`(?m)^\s*(?:(?:\S*/)?[ef]?grep: (?:Unmatched [(\[{)]|Invalid (?:regular expression|range end|back reference|preceding regular expression|content of \\\{\\\}|character class name|collation character)|Trailing backslash|Regular expression too big|(?:parentheses|brackets \(\[ \]\)|braces \{ \}) not balanced)|regex parse error:)`)
 	reNoSuchFile        = regexp.MustCompile(`(?m)No such file or directory['")]*(?:\.{1,3})?\s*$`)
 	reErrorPrefix       = regexp.MustCompile(`^(?:Error|ERROR|error|Exception|FAILED|Failed)(?:\[\w+\])?[: ]`)
 	reTimedOut          = regexp.MustCompile(`(?i)\b(?:timed out|timeout expired|time limit exceeded)\b`)
@@ -204,6 +205,16 @@ var OutputRules = []OutputRule{
 				return m[len(m)-1][1], true
 			}
 			return "COLLECTION_ERROR", true
+		},
+	},
+	{
+		Name: "search-pattern-error", ErrorType: "PATTERN_ERROR",
+		Doc: "a line is grep's own complaint about the pattern it was given, which stops it before it searches: GNU grep's `grep: Unmatched ( or \\(`, `Unmatched [`, `Invalid regular expression`, `Invalid range end`, `Invalid back reference`, `Invalid preceding regular expression`, `Trailing backslash`, `Invalid content of \\{\\}`; BSD grep's `parentheses not balanced`, `brackets ([ ]) not balanced`; ripgrep's `regex parse error:`; what grep is piped into (sed, head, a `true` after it) hides its exit status, not its message",
+		match: func(o *output) (string, bool) {
+			if !containsAny(o.text, "grep: ", "regex parse error") {
+				return "", false
+			}
+			return "", rePatternError.MatchString(o.text)
 		},
 	},
 	{
