@@ -781,3 +781,29 @@ func TestRepeatingFailuresInsideALongerStreak(t *testing.T) {
 		t.Errorf("eight different failures in a row: %v %v %+v", res.Verdict, res.RootCause, res.Findings)
 	}
 }
+
+// A finish is a call of the finish tool; a turn that ends in text is one
+// only after the agent has called it: text turns before it (a plan, a
+// result told) are a model thinking aloud, the same turns after it the
+// agent saying it is done again.
+func TestFinishesAreCallsOrTextAfterOne(t *testing.T) {
+	thinking := newRun("thinking")
+	for k := range 5 {
+		thinking.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"python bench.py --case %d"}},"tool_result":{"ok":true,"data":"case %d: 41.%d ms"}`, k, k, k))
+		thinking.add(fmt.Sprintf(`"state":"STOP","decision":{"reason":"Case %d measured; next case."}`, k))
+	}
+	thinking.add(`"state":"STOP","tool_call":{"name":"task_done","args":{"message":"done"}},"tool_result":{"ok":true,"data":"done"}`)
+	if res := one(t, detect.DefaultPolicy(), thinking.text()); slices.Contains(res.Signals, detect.RepeatedFinish.Slug) {
+		t.Fatalf("text turns before the one finish call are no finishes: %v %+v", res.Verdict, res.Findings)
+	}
+	again := newRun("again")
+	again.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"git commit -qam opt"}},"tool_result":{"ok":true,"data":""}`)
+	again.add(`"state":"STOP","tool_call":{"name":"task_done","args":{"message":"Optimised the scheduler."}},"tool_result":{"ok":true,"data":"Optimised the scheduler."}`)
+	for k := range 3 {
+		again.add(fmt.Sprintf(`"state":"STOP","decision":{"reason":"All %d optimisations are committed. Using task_done."}`, 5+k))
+	}
+	res := one(t, detect.DefaultPolicy(), again.text())
+	if res.Verdict != detect.Runaway || res.OnsetStep != 1 || !slices.Contains(res.Signals, detect.RepeatedFinish.Slug) {
+		t.Fatalf("a finish call and three closing turns after it: %v onset %d %v", res.Verdict, res.OnsetStep, res.Signals)
+	}
+}

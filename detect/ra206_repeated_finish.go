@@ -13,9 +13,9 @@ import (
 // checks between them print the same work in new forms (sizes, hashes, a
 // diff regenerated), so nothing repeats byte for byte; what repeats is
 // the finish. A turn that ends without a call (a summary, a plan said
-// aloud) is not counted: models that think in text end such turns and go
-// on, and a harness nudges them on; a call of the finish tool is the agent
-// saying it is done.
+// aloud) is not counted before the agent's first finish call: models that
+// think in text end such turns and go on, and a harness nudges them on.
+// After it, such a turn is the agent saying it is done once more.
 var RepeatedFinish = &Detector{
 	ID:        "RA206",
 	Slug:      "repeated-finish",
@@ -29,7 +29,12 @@ var RepeatedFinish = &Detector{
 func runRepeatedFinish(v *Run, a *analysis, p *Policy) *hit {
 	first, n := -1, 0
 	for i := 0; i < v.Len(); i++ {
-		if v.State[i] == schema.StateStop && v.Flags[i]&flagCall != 0 {
+		if v.State[i] != schema.StateStop {
+			continue
+		}
+		// Once the agent has called its finish tool, a turn that ends
+		// without a call is it saying it is done again.
+		if v.Flags[i]&flagCall != 0 || first >= 0 {
 			if first < 0 {
 				first = i
 			}
