@@ -807,3 +807,25 @@ func TestFinishesAreCallsOrTextAfterOne(t *testing.T) {
 		t.Fatalf("a finish call and three closing turns after it: %v onset %d %v", res.Verdict, res.OnsetStep, res.Signals)
 	}
 }
+
+// An agent that finishes once and then keeps calling tools past it is
+// working past its own finish: a stretch as long as the no-progress
+// limit after the finish is a runaway, a few calls (a check the harness
+// asked for, then the finish accepted) are not.
+func TestCallsAfterTheFinish(t *testing.T) {
+	run := func(id string, calls int) string {
+		r := newRun(id)
+		r.add(`"state":"STOP","tool_call":{"name":"task_done","args":{"message":"done"}},"tool_result":{"ok":true,"data":"done"}`)
+		for k := range calls {
+			r.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"wc -c model_patch.diff # %d"}},"tool_result":{"ok":true,"data":"%d model_patch.diff"}`, k, 5000+k))
+		}
+		return r.text()
+	}
+	if res := one(t, detect.DefaultPolicy(), run("few", 5)); slices.Contains(res.Signals, detect.RepeatedFinish.Slug) {
+		t.Fatalf("five calls after a finish: %v %+v", res.Verdict, res.Findings)
+	}
+	res := one(t, detect.DefaultPolicy(), run("many", 20))
+	if res.Verdict != detect.Runaway || res.OnsetStep != 0 || !slices.Contains(res.Signals, detect.RepeatedFinish.Slug) {
+		t.Fatalf("twenty calls after the one finish: %v onset %d %v", res.Verdict, res.OnsetStep, res.Signals)
+	}
+}

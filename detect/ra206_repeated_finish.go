@@ -15,44 +15,53 @@ import (
 // the finish. A turn that ends without a call (a summary, a plan said
 // aloud) is not counted before the agent's first finish call: models that
 // think in text end such turns and go on, and a harness nudges them on.
-// After it, such a turn is the agent saying it is done once more.
+// After it, such a turn is the agent saying it is done once more. An agent
+// that finishes once and then goes on calling tools, as long a stretch as
+// the no-progress limit, is working past its own finish the same way:
+// checking what it already said was done.
 var RepeatedFinish = &Detector{
 	ID:        "RA206",
 	Slug:      "repeated-finish",
 	Title:     "The agent finished again and again, and the run went on",
 	RootCause: CauseToolRetryLoop,
 	Guard:     "let one finish end the loop: a finish the harness refuses goes to RECOVER once with the reason, then to a person, never back into the loop",
-	Params:    []string{"repeat_suspicious", "repeat_runaway"},
+	Params:    []string{"repeat_suspicious", "repeat_runaway", "no_progress_suspicious", "no_progress_runaway"},
 	run:       runRepeatedFinish,
 }
 
 func runRepeatedFinish(v *Run, a *analysis, p *Policy) *hit {
-	first, n := -1, 0
+	first, n, after := -1, 0, 0
 	for i := 0; i < v.Len(); i++ {
-		if v.State[i] != schema.StateStop {
-			continue
-		}
-		// Once the agent has called its finish tool, a turn that ends
-		// without a call is it saying it is done again.
-		if v.Flags[i]&flagCall != 0 || first >= 0 {
-			if first < 0 {
-				first = i
+		switch {
+		case v.State[i] == schema.StateStop:
+			// Once the agent has called its finish tool, a turn that ends
+			// without a call is it saying it is done again.
+			if v.Flags[i]&flagCall != 0 || first >= 0 {
+				if first < 0 {
+					first = i
+				}
+				n++
 			}
-			n++
+		case first >= 0 && v.Flags[i]&flagCall != 0:
+			after++ // a call the agent made after it said it was done
 		}
 	}
-	if n < p.RepeatSuspicious {
+	if first < 0 {
+		return nil
+	}
+	sev := max(severityFor(int64(n), p.RepeatSuspicious, p.RepeatRunaway), severityFor(int64(after), p.NoProgressSuspicious, p.NoProgressRunaway))
+	if sev == Healthy {
 		return nil
 	}
 	last := v.Len() - 1
 	return &hit{
 		Finding: Finding{
-			Severity:  severityFor(int64(n), p.RepeatSuspicious, p.RepeatRunaway),
-			Message:   fmt.Sprintf("finished %d times, the run going on after the finish at step %d, steps %d-%d", n, v.Step[first], v.Step[first], v.Step[last]),
+			Severity:  sev,
+			Message:   fmt.Sprintf("finished %d times and made %d calls after the first finish, at step %d, steps %d-%d", n, after, v.Step[first], v.Step[first], v.Step[last]),
 			OnsetStep: v.Step[first],
 			Evidence: Evidence{
 				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
-				Counts: []Count{{"finishes", int64(n)}},
+				Counts: []Count{{"finishes", int64(n)}, {"calls_after_finish", int64(after)}},
 			},
 		},
 		first: first,
