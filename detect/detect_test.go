@@ -808,24 +808,35 @@ func TestFinishesAreCallsOrTextAfterOne(t *testing.T) {
 	}
 }
 
-// An agent that finishes once and then keeps calling tools past it is
-// working past its own finish: a stretch as long as the no-progress
-// limit after the finish is a runaway, a few calls (a check the harness
-// asked for, then the finish accepted) are not.
+// An agent that finished and keeps calling tools past it is working past
+// its own finish: once it has finished twice, a stretch as long as the
+// no-progress limit after the first finish is a runaway. One finish and
+// calls after it are what a harness that reviews a finish asks for
+// (SWE-agent: remove the reproduction script, submit again).
 func TestCallsAfterTheFinish(t *testing.T) {
-	run := func(id string, calls int) string {
+	run := func(id string, finishes, calls int) string {
 		r := newRun(id)
-		r.add(`"state":"STOP","tool_call":{"name":"task_done","args":{"message":"done"}},"tool_result":{"ok":true,"data":"done"}`)
-		for k := range calls {
-			r.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"wc -c model_patch.diff # %d"}},"tool_result":{"ok":true,"data":"%d model_patch.diff"}`, k, 5000+k))
+		for f := range finishes {
+			r.add(`"state":"STOP","tool_call":{"name":"task_done","args":{"message":"done"}},"tool_result":{"ok":true,"data":"done"}`)
+			for k := range calls / finishes {
+				r.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"wc -c model_patch.diff # %d %d"}},"tool_result":{"ok":true,"data":"%d model_patch.diff"}`, f, k, 5000+k))
+			}
 		}
 		return r.text()
 	}
-	if res := one(t, detect.DefaultPolicy(), run("few", 5)); slices.Contains(res.Signals, detect.RepeatedFinish.Slug) {
-		t.Fatalf("five calls after a finish: %v %+v", res.Verdict, res.Findings)
-	}
-	res := one(t, detect.DefaultPolicy(), run("many", 20))
-	if res.Verdict != detect.Runaway || res.OnsetStep != 0 || !slices.Contains(res.Signals, detect.RepeatedFinish.Slug) {
-		t.Fatalf("twenty calls after the one finish: %v onset %d %v", res.Verdict, res.OnsetStep, res.Signals)
+	for _, c := range []struct {
+		name            string
+		finishes, calls int
+		flagged         bool
+	}{
+		{"review after one finish", 1, 20, false},
+		{"a few calls between two finishes", 2, 6, false},
+		{"twenty calls across two finishes", 2, 20, true},
+	} {
+		res := one(t, detect.DefaultPolicy(), run(c.name, c.finishes, c.calls))
+		got := res.Verdict == detect.Runaway && res.OnsetStep == 0 && slices.Contains(res.Signals, detect.RepeatedFinish.Slug)
+		if got != c.flagged || (!c.flagged && slices.Contains(res.Signals, detect.RepeatedFinish.Slug)) {
+			t.Errorf("%s: %v onset %d %v", c.name, res.Verdict, res.OnsetStep, res.Signals)
+		}
 	}
 }

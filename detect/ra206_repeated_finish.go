@@ -49,7 +49,15 @@ func runRepeatedFinish(v *Run, a *analysis, p *Policy) *hit {
 	if first < 0 {
 		return nil
 	}
-	sev := max(severityFor(int64(n), p.RepeatSuspicious, p.RepeatRunaway), severityFor(int64(after), p.NoProgressSuspicious, p.NoProgressRunaway))
+	sev := severityFor(int64(n), p.RepeatSuspicious, p.RepeatRunaway)
+	if n >= 2 {
+		// Calls past the finish count once the agent has finished again:
+		// a harness may answer the first finish with a review to do
+		// (SWE-agent asks to remove the reproduction script and submit
+		// again), and that work is not a loop until the agent finishes
+		// once more and still goes on.
+		sev = max(sev, severityFor(int64(after), p.NoProgressSuspicious, p.NoProgressRunaway))
+	}
 	if sev == Healthy {
 		return nil
 	}
