@@ -7,18 +7,18 @@ import (
 )
 
 // RepeatedFinish finds an agent that finishes again and again while the
-// run goes on: it calls its finish tool, the harness does not end the run (it refused the result: a patch it reads
-// as empty, a check that failed), and the agent checks the same work once
-// more and finishes again. Every finish says "done" in new words, and the
-// checks between them print the same work in new forms (sizes, hashes, a
-// diff regenerated), so nothing repeats byte for byte; what repeats is
-// the finish. A turn that ends without a call (a summary, a plan said
-// aloud) is not counted before the agent's first finish call: models that
-// think in text end such turns and go on, and a harness nudges them on.
-// After it, such a turn is the agent saying it is done once more. An agent
-// that finishes once and then goes on calling tools, as long a stretch as
-// the no-progress limit, is working past its own finish the same way:
-// checking what it already said was done.
+// run goes on: it calls its finish tool, the harness does not end the run
+// (it refused the result: a patch it reads as empty, a check that
+// failed), and the agent checks the same work once more and finishes
+// again. Every finish says "done" in new words, and the checks between
+// them print the same work in new forms (sizes, hashes, a diff
+// regenerated), so nothing repeats byte for byte; what repeats is the
+// finish. A turn that ends without a call (a summary, a plan said aloud)
+// is not counted before the agent's first finish call: models that think
+// in text end such turns and go on, and a harness nudges them on. After
+// it, such a turn is the agent saying it is done once more. Calls made
+// after the first finish, once the agent has finished twice, are work
+// past its own finish: checking what it already said was done.
 var RepeatedFinish = &Detector{
 	ID:        "RA206",
 	Slug:      "repeated-finish",

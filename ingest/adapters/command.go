@@ -41,7 +41,8 @@ func lastFilter(cmd string) string {
 	if !strings.Contains(cmd, "|") {
 		return lastProgram(cmd)
 	}
-	segs, piped := splitSegmentsPiped(cmd)
+	var piped []bool
+	segs := splitSegs(cmd, &piped)
 	for i := len(segs) - 1; i >= 0; i-- {
 		p := segmentProgram(segs[i])
 		if p == "" || (passThrough[p] && piped[i]) {
@@ -126,15 +127,9 @@ func splitSegments(cmd string) []string {
 	return splitSegs(cmd, nil)
 }
 
-// splitSegmentsPiped is splitSegments, and for each segment whether a
-// single | (a pipe, not ||) came before it.
-func splitSegmentsPiped(cmd string) (out []string, piped []bool) {
-	out = splitSegs(cmd, &piped)
-	return out, piped
-}
-
 // splitSegs cuts cmd as splitSegments says and, when piped is not nil,
-// appends to it for each segment whether a single | came before it.
+// appends to it for each segment whether a single | (a pipe, not ||) came
+// before it.
 func splitSegs(cmd string, piped *[]bool) (out []string) {
 	var quote byte
 	pipedNext := false
