@@ -556,6 +556,48 @@ func TestAGoalFailingAgainAndAgainIsAStorm(t *testing.T) {
 	}
 }
 
+// An edit of the goal that works between two rejections of the same edit
+// (a scratch script written, a replacement that changed nothing) did not
+// move the goal on when the very edit refused before is sent again and
+// refused again: the refusals are one storm. A different edit refused
+// after it is the goal moved on, a new attempt.
+func TestAWorkingEditBetweenTheSameRejectedEdit(t *testing.T) {
+	edit := func(old string, ok bool) string {
+		res := `{"ok":false,"error_type":"EDIT_REJECTED","data":"Error: Code to replace not found in file\nLooking for:\n` + old + `"}`
+		if ok {
+			res = `{"ok":true,"data":"replacements_done 0"}`
+		}
+		return `"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"code_replace('autodoc.py', '` + old + `', 'private-members')"}},"tool_result":` + res
+	}
+	view := func(n int) string {
+		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"sed -n ` + strconv.Itoa(n) + `,+20p autodoc.py"}},"tool_result":{"ok":true,"data":"line ` + strconv.Itoa(n) + ` of the option spec"}`
+	}
+	for _, c := range []struct {
+		name  string
+		after []string // the old texts of the edits after the one that worked
+		want  detect.Verdict
+	}{
+		{"the same edit refused again", []string{"members: members_option", "members: members_option"}, detect.Runaway},
+		{"other edits refused", []string{"def filter_members(self):", "class Options(dict):"}, detect.Healthy},
+	} {
+		r := newRun(c.name)
+		r.add(edit("members: members_option", false))
+		r.add(view(100))
+		r.add(edit("members: members_option", false))
+		r.add(view(200))
+		r.add(`"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"cat > /tmp/patch.py <<'EOF'\nimport re\nEOF\npython /tmp/patch.py"}},"tool_result":{"ok":true,"data":"replacements_done 0"}`)
+		for k, old := range c.after {
+			r.add(view(300 + 100*k))
+			r.add(edit(old, false))
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != c.want || (c.want == detect.Runaway && (res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0)) {
+			t.Errorf("%s: %v %v onset %d %+v, want %v", c.name, res.Verdict, res.RootCause, res.OnsetStep, res.Findings, c.want)
+		}
+	}
+}
+
 // Failures of one specific type from one tool seeking one thing (the same
 // intent) are one failure coming back, even when each call differs and
 // each error names another path: an install retried after a different

@@ -257,13 +257,14 @@ func repeatingWindow(v *Run, a *analysis, fails []int) []int {
 // goalStorms hands keep, for each failure that begins one, the failures
 // of one goal (sameGoal: one tool and one intent, an install, an edit)
 // that are the same failure as the first (sameFailure), each at most
-// Window calls after the one before, with no call of that goal working
-// between them: an install that times out again and again while the agent
-// looks around between the tries, edits rejected one after another. Other
-// calls between them neither break nor extend such a storm; the goal
-// reached (the install worked, an edit applied) ends it. A failure in a
-// storm begun before it begins none: that would be the same storm, shorter.
-// The slice keep gets is reused.
+// Window calls after the one before: an install that times out again and
+// again while the agent looks around between the tries, edits rejected
+// one after another. Other calls between them neither break nor extend
+// such a storm; the goal reached (the install worked, an edit applied)
+// ends it, unless a call alike one in the storm is sent again after it
+// and fails the same way. A failure in a storm begun before it begins
+// none: that would be the same storm, shorter. The slice keep gets is
+// reused.
 func goalStorms(v *Run, a *analysis, p *Policy, keep func([]int)) {
 	storm := a.goalStorm[:0]
 	a.inGoalStorm = resize(a.inGoalStorm, v.Len())
@@ -274,18 +275,27 @@ func goalStorms(v *Run, a *analysis, p *Policy, keep func([]int)) {
 		}
 		storm = append(storm[:0], i)
 		last := x
+		worked := false // a call of the goal worked since the last failure
 		for y := x + 1; y < len(a.calls) && y-last <= p.Window; y++ {
 			j := a.calls[y]
 			if !sameGoal(v, i, j) || v.Flags[j]&flagResult == 0 {
 				continue
 			}
 			if v.Flags[j]&flagError == 0 {
+				worked = true
+				continue
+			}
+			same := sameFailure(v, a, i, j, true)
+			if worked && !(same && likeAny(v, a, storm, j)) {
+				// What worked moved the goal on, unless the very call
+				// that failed before is sent again and fails the same
+				// way: then it did not.
 				break
 			}
-			if sameFailure(v, a, i, j, true) && (!experiment(v, i) || likeAny(v, a, storm, j)) {
+			if same && (!experiment(v, i) || likeAny(v, a, storm, j)) {
 				storm = append(storm, j)
 				a.inGoalStorm[j] = true
-				last = y
+				last, worked = y, false
 			}
 		}
 		if len(storm) >= p.ErrorStreakSuspicious {

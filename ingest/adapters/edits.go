@@ -97,6 +97,12 @@ func callChange(tool string, args json.RawMessage) string {
 		if reHelperEdit.MatchString(cmd) {
 			return schema.IntentEdit
 		}
+		// Or when the shell command it runs does.
+		if inner, ok := stageShellCommand(cmd); ok && !strings.HasPrefix(strings.TrimSpace(inner), "@") {
+			if c := callChange("bash", shellArgs(inner)); c == schema.IntentEdit {
+				return c
+			}
+		}
 	case strings.Contains(first, "<<") && strings.Contains(first, "python") && rePythonStdin.MatchString(first) && rePythonWrites.MatchString(cmd):
 		// A Python program fed on standard input (a here-document) that
 		// writes a file: the body is the program, and it edits.
@@ -107,6 +113,48 @@ func callChange(tool string, args json.RawMessage) string {
 		return schema.IntentEdit
 	}
 	return ""
+}
+
+// reExecBash is where the mini-swe-agent research fork's action hands a
+// shell command to its exec_bash_cmd helper: the string literal after it.
+var reExecBash = regexp.MustCompile(`\bexec_bash_cmd\(\s*([rRuU]?)("""|'''|"|')`)
+
+// stageShellCommand returns the shell command a stage-decorated action
+// runs (`return exec_bash_cmd(r"""python3 - <<'PY' ...""")`): the text of
+// its first string literal argument, with the escapes of a literal that
+// is not raw read (`\n` a new line). False when the action passes no
+// literal (a variable) or the literal is not closed.
+func stageShellCommand(action string) (string, bool) {
+	m := reExecBash.FindStringSubmatchIndex(action)
+	if m == nil {
+		return "", false
+	}
+	raw := strings.EqualFold(action[m[2]:m[3]], "r")
+	quote := action[m[4]:m[5]]
+	body := action[m[5]:]
+	for i := 0; i+len(quote) <= len(body); i++ {
+		if body[i] == '\\' {
+			i++ // an escaped character, the quote among them
+			continue
+		}
+		if strings.HasPrefix(body[i:], quote) {
+			if raw {
+				return body[:i], true
+			}
+			return pyEscapes.Replace(body[:i]), true
+		}
+	}
+	return "", false
+}
+
+// pyEscapes reads the escapes of a Python string literal that a shell
+// command holds: new lines, tabs, quotes and backslashes.
+var pyEscapes = strings.NewReplacer(`\\`, `\`, `\n`, "\n", `\t`, "\t", `\"`, `"`, `\'`, `'`)
+
+// shellArgs is the arguments of a shell call running cmd.
+func shellArgs(cmd string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"command": cmd})
+	return b
 }
 
 // installs reports whether a shell call installs a package.

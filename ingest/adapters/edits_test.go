@@ -39,6 +39,15 @@ func TestEditsAreMarked(t *testing.T) {
 		{"str_replace_editor", map[string]any{"args": "create /testbed/reproduce.py --file_text 'print(1)'"}, true},
 		{"str_replace_editor", map[string]any{"args": "view /testbed/a.py --view_range 10 40"}, false},
 		{"search", map[string]any{"q": "x > y"}, false},
+		// The mini-swe-agent research fork's action edits when the shell
+		// command it hands exec_bash_cmd does, or it calls an editing helper.
+		{"bash", map[string]any{"command": "@patch_generation\ndef fix():\n    return exec_bash_cmd(r\"\"\"python3 - <<'PY'\nfrom pathlib import Path\np = Path('a.py')\np.write_text(p.read_text().replace('\\n', ''))\nPY\"\"\")"}, true},
+		{"bash", map[string]any{"command": "@patch_generation\ndef fix():\n    return exec_bash_cmd(\"sed -i 's/\\\"x\\\"/y/' a.py\")"}, true},
+		{"bash", map[string]any{"command": "@patch_generation\ndef fix():\n    return code_replace('a.py', 'x', 'y')"}, true},
+		{"bash", map[string]any{"command": "@bug_localization\ndef look():\n    return exec_bash_cmd(\"nl -ba a.py | sed -n '1,40p'\")"}, false},
+		{"bash", map[string]any{"command": "@bug_localization\ndef look():\n    return exec_bash_cmd(\"python - <<'PY'\\nprint(open('a.py').read())\\nPY\")"}, false},
+		{"bash", map[string]any{"command": "@debug\ndef run():\n    return exec_bash_cmd(cmd)"}, false},
+		{"bash", map[string]any{"command": "@debug\ndef show():\n    return exec_bash_cmd(\"python - <<'PY'\\nif a > b:\\n    print(a)\\nPY\")"}, false},
 	} {
 		args, _ := json.Marshal(c.args)
 		if got := changesFile(c.tool, args); got != c.want {

@@ -132,9 +132,9 @@ const errException = "EXCEPTION"
 var OutputRules = []OutputRule{
 	{
 		Name: "edit-script-no-match", ErrorType: "EDIT_REJECTED",
-		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found` (`start pattern not found`), `anchor not found` (`Patch anchor not found`), `Expected code block not found`, `old string not found`, `target not found`, `Code to replace not found` (optionally after a harness's `bash execution output:` line), alone or followed by the context it printed",
+		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found` (`start pattern not found`), `anchor not found` (`Patch anchor not found`), `Expected code block not found`, `old string not found`, `target not found`, `Code to replace not found`, also written with underscores for spaces (`pattern_not_found`), optionally after a harness's `bash execution output:` line, alone or followed by the context it printed",
 		match: func(o *output) (string, bool) {
-			if !containsAny(o.text, "not found", "NOT FOUND", "Not found") {
+			if !containsAny(o.text, "not found", "NOT FOUND", "Not found", "not_found", "NOT_FOUND") {
 				return "", false
 			}
 			line := o.first
@@ -143,7 +143,8 @@ var OutputRules = []OutputRule{
 				line, _, _ = strings.Cut(rest, "\n")
 				line = strings.TrimSpace(line)
 			}
-			return "", reScriptNoMatch.MatchString(line)
+			// A script may print it as one word (`pattern_not_found`).
+			return "", reScriptNoMatch.MatchString(strings.ReplaceAll(line, "_", " "))
 		},
 	},
 	{
