@@ -41,6 +41,7 @@ var Registry = []*Detector{
 	ErrorStreak,
 	NonRetryableRetry,
 	RateLimitNoBackoff,
+	RecurringException,
 	BudgetOverrun,
 	MemoryContamination,
 	EmptyResultLoop,
