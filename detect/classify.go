@@ -87,8 +87,7 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 //     repeated itself.
 //  5. Of two overlapping findings of one root cause, the more specific
 //     detector gives the evidence (RA302 and RA102 over RA101, RA303 over
-//     RA301) when it is at least as severe; any loop found in the steps of
-//     a recurring exception (RA304), at least as severe, gives them over it.
+//     RA301) when it is at least as severe.
 //  6. Otherwise the worst severity wins, then the loop that began first.
 func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 	byID := map[string]*hit{}
@@ -168,16 +167,6 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 		specific, generic := byID[pair[0]], byID[pair[1]]
 		if specific != nil && generic != nil && !dropped[specific] && overlaps(specific, generic) && specific.Severity >= generic.Severity {
 			dropped[generic] = true
-		}
-	}
-	// An exception coming back across a run marks where it first came,
-	// which may be well before the agent got stuck; a loop found in the
-	// same steps, at least as severe, says where that was.
-	if rec := byID[RecurringException.ID]; rec != nil {
-		for _, h := range patterns {
-			if h != rec && !dropped[h] && overlaps(h, rec) && h.Severity >= rec.Severity {
-				dropped[rec] = true
-			}
 		}
 	}
 	var kept []*hit

@@ -436,24 +436,19 @@ func TestFourOfAKindIsARunaway(t *testing.T) {
 
 // Re-running a check after a change that worked is an experiment (the
 // labelling rubric): two failures, an edit that applies, two more failures
-// of the same check are two tries, not one storm of four (RA301 does not
-// fire; the same exception four times is at most RA304's suspicious). The
-// same four failures around a file read are one storm.
+// of the same check are two tries, not one storm of four. The same four
+// failures around a file read are one storm.
 func TestAnEditEndsAStorm(t *testing.T) {
 	check := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"python repro.py"}},"tool_result":{"ok":false,"error_type":"OperationalError","data":"sqlite3.OperationalError: no such table: app_item"}`
 	between := map[string]string{
 		"edit": `"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"cat <<'EOF' > repro.py"}},"tool_result":{"ok":true,"data":"wrote repro.py"}`,
 		"read": `"state":"ACT","tool_call":{"name":"bash","args":{"command":"cat repro.py"}},"tool_result":{"ok":true,"data":"import django\ndjango.setup()"}`,
 	}
-	for name, want := range map[string]detect.Verdict{"edit": detect.Suspicious, "read": detect.Runaway} {
+	for name, want := range map[string]detect.Verdict{"edit": detect.Healthy, "read": detect.Runaway} {
 		r := newRun(name)
 		r.add(check).add(check).add(between[name]).add(check).add(check)
-		res := one(t, detect.DefaultPolicy(), r.text())
-		if res.Verdict != want {
+		if res := one(t, detect.DefaultPolicy(), r.text()); res.Verdict != want {
 			t.Errorf("two failures, %s, two failures: %v %v %+v, want %v", name, res.Verdict, res.RootCause, res.Findings, want)
-		}
-		if storm := slices.Contains(detectors(res), detect.ErrorStreak.ID); storm != (name == "read") {
-			t.Errorf("two failures, %s, two failures: RA301 fired %v, want %v", name, storm, name == "read")
 		}
 	}
 }

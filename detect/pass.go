@@ -65,9 +65,6 @@ type analysis struct {
 	// goalStorm and inGoalStorm are goalStorms' scratch.
 	goalStorm   []int
 	inGoalStorm []bool
-	// inRecurring is RecurringException's scratch: the failures already
-	// in a chain.
-	inRecurring []bool
 }
 
 func newAnalysis() *analysis {

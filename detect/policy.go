@@ -48,10 +48,6 @@ type Policy struct {
 	// ErrorStreakSuspicious and ErrorStreakRunaway: failed tool calls in a row.
 	ErrorStreakSuspicious int `yaml:"error_streak_suspicious"`
 	ErrorStreakRunaway    int `yaml:"error_streak_runaway"`
-	// RecurringExceptionSuspicious and RecurringExceptionRunaway: the same
-	// exception, whatever lies between, each within Window calls.
-	RecurringExceptionSuspicious int `yaml:"recurring_exception_suspicious"`
-	RecurringExceptionRunaway    int `yaml:"recurring_exception_runaway"`
 	// CycleSuspicious and CycleRunaway: repetitions of a cycle of 2-4 calls.
 	CycleSuspicious int `yaml:"cycle_suspicious"`
 	CycleRunaway    int `yaml:"cycle_runaway"`
@@ -136,8 +132,6 @@ var thresholds = []threshold{
 	{key: "no_terminal_tail", def: 5, min: 1, source: "ours: half of no_progress_suspicious", help: "steps without progress at the end of a run without STOP", field: func(p *Policy) any { return &p.NoTerminalTail }},
 	{key: "error_streak_suspicious", def: 3, min: 1, source: "guide B: circuit breaker opens after 3 consecutive failures", help: "failed tool calls in a row: suspicious", field: func(p *Policy) any { return &p.ErrorStreakSuspicious }},
 	{key: "error_streak_runaway", def: 4, min: 1, atLeast: "error_streak_suspicious", source: "the labelling rubric: a person reading a run calls the same failure coming back 3-4 times, a stretch of about 4 actions, a storm", help: "failed tool calls in a row: runaway", field: func(p *Policy) any { return &p.ErrorStreakRunaway }},
-	{key: "recurring_exception_suspicious", def: 4, min: 2, source: "the labelling rubric: the same failure coming back 3-4 times is a storm; here each came after a change of the agent's, which the rubric calls an experiment, so from the upper end", help: "the same exception (type and answer) from one tool, each within window calls of the one before, whatever lies between: suspicious", field: func(p *Policy) any { return &p.RecurringExceptionSuspicious }},
-	{key: "recurring_exception_runaway", def: 5, min: 2, atLeast: "recurring_exception_suspicious", source: "ours: one past the suspicious count, as every try came after a change", help: "the same exception: runaway", field: func(p *Policy) any { return &p.RecurringExceptionRunaway }},
 	{key: "cycle_suspicious", def: 3, min: 2, source: "OpenHands stuck detector: A B A B over 6 actions", help: "repetitions of a cycle of 2-16 identical calls: suspicious", field: func(p *Policy) any { return &p.CycleSuspicious }},
 	{key: "cycle_runaway", def: 5, min: 2, atLeast: "cycle_suspicious", source: "ours: two turns past the suspicious count", help: "repetitions of a cycle of 2-16 identical calls: runaway", field: func(p *Policy) any { return &p.CycleRunaway }},
 	{key: "nonretryable_retries_suspicious", def: 2, min: 1, source: "guide B: SCHEMA_ERROR maxRetries 0; guide D: retryable=false means do not call again", help: "retries of a call after a non-retryable error: suspicious (one retry is tolerated)", field: func(p *Policy) any { return &p.NonRetryableSuspicious }},

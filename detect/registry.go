@@ -41,7 +41,6 @@ var Registry = []*Detector{
 	ErrorStreak,
 	NonRetryableRetry,
 	RateLimitNoBackoff,
-	RecurringException,
 	BudgetOverrun,
 	MemoryContamination,
 	EmptyResultLoop,

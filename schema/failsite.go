@@ -24,12 +24,10 @@ import (
 var reFailFrame = regexp.MustCompile(`File \\"((?:[^"\\]|\\u[0-9a-fA-F]{4})+)\\", line (\d{1,9})`)
 
 // reFailException is an exception line, in escaped form: at the start of
-// the text or after a \n (not indented, as a frame's code is), a dotted
-// name whose last part is CamelCase and ends in Error, Exception, Exit or
-// Interrupt, or is made of two CamelCase words or more (Django's
-// ImproperlyConfigured, StopIteration), then its message up to the end of
-// the line (any escape but \n; an unescaped quote ends the string).
-var reFailException = regexp.MustCompile(`(?:^|\\n)((?:[A-Za-z_][A-Za-z0-9_]*\.)*(?:[A-Z][A-Za-z0-9_]*(?:Error|Exception|Exit|Interrupt)|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9_]*)+)(?::(?:[^\\"]|\\[^n]){0,300})?)(?:\\n|"$|$)`)
+// the text or after a \n, a dotted name whose last part is CamelCase and
+// ends in Error, Exception, Exit or Interrupt, then its message up to the
+// end of the line (any escape but \n; an unescaped quote ends the string).
+var reFailException = regexp.MustCompile(`(?:^|\\n)((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Z][A-Za-z0-9_]*(?:Error|Exception|Exit|Interrupt)(?::(?:[^\\"]|\\[^n]){0,300})?)(?:\\n|"$|$)`)
 
 // reFailSorry is py_compile's one line for code that does not parse, in
 // escaped form: `Sorry: IndentationError: expected an indented block
