@@ -224,9 +224,36 @@ func shellCallCommand(tool string, args json.RawMessage) (string, bool) {
 	return "", false
 }
 
+// firstLine is the command line a shell command begins with: up to the
+// first new line outside quotes, so an awk or perl program quoted over
+// several lines is one line with the redirect after it (`awk '{...\n}'
+// f > f.new && mv f.new f`). A quote left open falls back to the first
+// line as written.
 func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+		case c == '\\':
+			i++ // an escaped character, outside single quotes
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '\n':
+			return s[:i]
+		}
+	}
+	if quote != 0 {
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			return s[:i]
+		}
 	}
 	return s
 }

@@ -29,6 +29,10 @@ func TestEditsAreMarked(t *testing.T) {
 		{"bash", map[string]any{"command": "python -c \"print(1 > 0)\""}, false},
 		{"bash", map[string]any{"command": "pytest -q > /dev/null 2>&1"}, false},
 		{"bash", map[string]any{"command": "python - <<'EOF'\nprint(3 > 2)\nEOF"}, false},
+		// A program quoted over several lines is one command line, the
+		// redirect after it included; a comparison inside it is no redirect.
+		{"bash", map[string]any{"command": "awk '{\n    print $0\n}' django/utils.py > /tmp/u.py && mv /tmp/u.py django/utils.py"}, true},
+		{"bash", map[string]any{"command": "python -c \"\nimport sys\nprint(len(sys.argv) > 1)\n\""}, false},
 		// A Python program on standard input edits when it writes a file.
 		{"bash", map[string]any{"command": "python3 - <<'PY'\nfrom pathlib import Path\np = Path('sphinx/util/inspect.py')\np.write_text(p.read_text().replace('a', 'b'))\nPY"}, true},
 		{"bash", map[string]any{"command": "python <<EOF\nwith open('setup.cfg', 'w') as f:\n    f.write('[x]')\nEOF"}, true},
