@@ -116,6 +116,10 @@ func containsAny(s string, subs ...string) bool {
 // the text it was to replace is not there.
 var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:(?:(?:start|end|begin|opening|closing|first|second|patch) )?pattern|(?:patch )?anchor|old (?:string|text|pattern|snippet|block)|target(?: text| string| block)?|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|(?:expected )?(?:code )?block|snippet|marker) not found\b`)
 
+// reScriptSyntax is an interpreter's refusal of a program given on the
+// command line: perl's closing line, awk's (mawk's, gawk's) syntax error.
+var reScriptSyntax = regexp.MustCompile(`(?m)^Execution of \S+ aborted due to compilation errors\.|(?m)^(?:g|m)?awk: (?:cmd\. )?line:? ?\d+:? (?:syntax error|runaway string constant|regular expression compile failed|extra '?[)}\]]'?)`)
+
 // reShellSyntax is a shell's own syntax error, prefixed by its name (a
 // path to it) and the position it gives: a command line it could not
 // parse.
@@ -230,6 +234,13 @@ var OutputRules = []OutputRule{
 		Doc: "a line in which the shell (bash, sh, dash, zsh) says the command line is not valid shell: `bash: -c: line 3: syntax error near unexpected token` or `syntax error: unexpected end of file`; nothing ran, as with a malformed call",
 		match: func(o *output) (string, bool) {
 			return "", containsAny(o.text, "syntax error", "Syntax error") && reShellSyntax.MatchString(o.text)
+		},
+	},
+	{
+		Name: "script-syntax-error", ErrorType: "SCRIPT_SYNTAX_ERROR",
+		Doc: "perl's `Execution of -e aborted due to compilation errors.` (or of a script's path), or awk's `awk: line 5: syntax error at or near`, `runaway string constant`, `regular expression compile failed` (gawk's `awk: cmd. line:3:` too): the program on the command line did not compile and nothing ran, whatever the command printed after it (`|| echo failed`)",
+		match: func(o *output) (string, bool) {
+			return "", (strings.Contains(o.text, "aborted due to compilation errors") || strings.Contains(o.text, "awk: ")) && reScriptSyntax.MatchString(o.text)
 		},
 	},
 	{
