@@ -26,7 +26,7 @@ func TestMiniSWEAgentV1Sample(t *testing.T) {
 		t.Errorf("step 2 reason %q", reason(s))
 	}
 	for n := int64(6); n <= 16; n += 2 {
-		if s := c.step(t, name, n); result(s) != "error EXIT_CODE" || s.State != schema.StateAct.String() {
+		if s := c.step(t, name, n); result(s) != "error SCRIPT_SYNTAX_ERROR" || s.State != schema.StateAct.String() {
 			t.Errorf("step %d: %s %s, want the failing sed", n, s.State, result(s))
 		}
 	}

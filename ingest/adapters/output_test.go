@@ -138,6 +138,7 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"shell-syntax-error", oa, bashDoc(t, "sh run.sh", "run.sh: 4: Syntax error: \"(\" unexpected"), 1, "ok"},
 		{"script-syntax-error", oa, bashDoc(t, "perl -0777 -i -pe \"s/(matches = self\\.find_obj\\()/$1/\" sphinx/domains/python.py || echo 'patch failed'", "Bareword found where operator expected at -e line 1, near \"attributes\"\nsyntax error at -e line 1, near \"attributes to \"\nExecution of -e aborted due to compilation errors.\npatch failed\n"), 1, "error SCRIPT_SYNTAX_ERROR"},
 		{"script-syntax-error", oa, bashDoc(t, "awk 'BEGIN{inserted=0}\n/matches/ && !inserted{ print \"x }' f > g", "awk: line 5: runaway string constant \"        #  ...\n"), 1, "error SCRIPT_SYNTAX_ERROR"},
+		{"script-syntax-error", oa, bashDoc(t, "sed -i 's/foo/bar' a.py || true", "sed: -e expression #1, char 9: unterminated `s' command\n"), 1, "error SCRIPT_SYNTAX_ERROR"},
 		{"script-syntax-error", oa, bashDoc(t, "grep -rn 'awk: line' docs", "docs/faq.md:12:  awk: line 3: syntax error at or near if\n"), 1, "ok"},
 		{"shell-syntax-error", oa, bashDoc(t, "python check.py", "checked 3 files, no syntax error found"), 1, "ok"},
 		{"search-pattern-error", oa, bashDoc(t, `grep -RIn "BumpAllocator\\(" /src | sed -n '1,200p'`, "grep: Unmatched ( or \\("), 1, "error PATTERN_ERROR"},
