@@ -5,13 +5,14 @@ import (
 	"strings"
 )
 
-// program names what a shell command line runs, for reading its output: the
+// program names what a shell command line runs, for reading its output
+// (inside a shell it was handed to: `bash -lc '...'`, unwrapShell): the
 // first word of the first pipeline segment that is not a cd, an export, an
 // environment assignment or a wrapper (timeout, sudo, env, time, nohup),
 // without its directory. "git grep" is named as such, since grep's rule
 // (blank output found nothing) holds for it. An empty line names nothing.
 func program(cmd string) string {
-	for _, seg := range splitSegments(cmd) {
+	for _, seg := range splitSegments(unwrapShell(cmd)) {
 		if p := segmentProgram(seg); p != "" {
 			return p
 		}
@@ -26,6 +27,7 @@ func program(cmd string) string {
 // Stages that only cut or order what a filter kept (`| grep error | head
 // -10`) are looked through: their blank output is the filter's.
 func commandSearches(cmd string) bool {
+	cmd = unwrapShell(cmd)
 	return isSearch(program(cmd)) || lineFilters[lastFilter(cmd)]
 }
 

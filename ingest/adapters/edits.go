@@ -87,6 +87,7 @@ func callChange(tool string, args json.RawMessage) string {
 	if !ok {
 		return ""
 	}
+	cmd = unwrapShell(cmd) // the command a `bash -lc '...'` runs
 	first := firstLine(cmd)
 	line := unquoted(first)
 	switch {

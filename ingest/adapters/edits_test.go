@@ -43,6 +43,9 @@ func TestEditsAreMarked(t *testing.T) {
 		{"str_replace_editor", map[string]any{"args": "create /testbed/reproduce.py --file_text 'print(1)'"}, true},
 		{"str_replace_editor", map[string]any{"args": "view /testbed/a.py --view_range 10 40"}, false},
 		{"search", map[string]any{"q": "x > y"}, false},
+		// A command handed to a shell is read as the shell runs it.
+		{"bash", map[string]any{"command": "bash -lc 'python - << \"PY\"\np = \"a.py\"\nopen(p, \"w\").write(\"x\")\nPY'"}, true},
+		{"bash", map[string]any{"command": "bash -lc \"grep -rn 'a > b' src\""}, false},
 		// The mini-swe-agent research fork's action edits when the shell
 		// command it hands exec_bash_cmd does, or it calls an editing helper.
 		{"bash", map[string]any{"command": "@patch_generation\ndef fix():\n    return exec_bash_cmd(r\"\"\"python3 - <<'PY'\nfrom pathlib import Path\np = Path('a.py')\np.write_text(p.read_text().replace('\\n', ''))\nPY\"\"\")"}, true},

@@ -429,6 +429,9 @@ func TestCommandSearches(t *testing.T) {
 		"ls node_modules/.bin/ 2>/dev/null | sort | uniq":   false,
 		"npm test 2>&1 | grep FAIL; head -5 log.txt":        false,
 		"make 2>&1 | grep warning || tail -3 build.log":     false,
+		// A command handed to a shell is read as the shell runs it.
+		`bash -lc 'grep -rn "def resolve" sphinx/'`: true,
+		`bash -lc "pytest -q 2>&1 | tail -5"`:       false,
 	} {
 		if got := commandSearches(cmd); got != want {
 			t.Errorf("commandSearches(%q) = %v, want %v", cmd, got, want)
