@@ -87,7 +87,8 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 //     repeated itself.
 //  5. Of two overlapping findings of one root cause, the more specific
 //     detector gives the evidence (RA302 and RA102 over RA101, RA303 over
-//     RA301) when it is at least as severe.
+//     RA301) when it is at least as severe; any loop found in the steps of
+//     a stretch of reads (RA207), at least as severe, gives them over it.
 //  6. Otherwise the worst severity wins, then the loop that began first.
 func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 	byID := map[string]*hit{}
@@ -167,6 +168,16 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 		specific, generic := byID[pair[0]], byID[pair[1]]
 		if specific != nil && generic != nil && !dropped[specific] && overlaps(specific, generic) && specific.Severity >= generic.Severity {
 			dropped[generic] = true
+		}
+	}
+	// A stretch of reads spans all the looking around a loop and before
+	// it; a loop found in the same steps, at least as severe, says what
+	// repeated and where it began.
+	if look := byID[LookOnly.ID]; look != nil {
+		for _, h := range patterns {
+			if h != look && !dropped[h] && overlaps(h, look) && h.Severity >= look.Severity {
+				dropped[look] = true
+			}
 		}
 	}
 	var kept []*hit

@@ -434,6 +434,50 @@ func TestFourOfAKindIsARunaway(t *testing.T) {
 	}
 }
 
+// Reading and searching without changing or running anything is a loop
+// once it goes on long enough (RA207): 30 reads in a row are runaway, 20
+// suspicious. A call that may run something (a shell command that is no
+// search) or an edit ends the stretch; the onset is the first read that
+// is made again within the stretch.
+func TestReadsWithoutActing(t *testing.T) {
+	view := func(n int) string {
+		return `"state":"ACT","tool_call":{"name":"str_replace_editor","args":{"command":"view","path":"/repo/config.py","view_range":[` + strconv.Itoa(50*n+1) + `,` + strconv.Itoa(50*n+50) + `]}},"tool_result":{"ok":true,"data":"` + strconv.Itoa(50*n+1) + ` line ` + strings.Repeat("w"+strconv.Itoa(n)+" ", 14) + `"}`
+	}
+	grep := `"state":"ACT","intent":"search","tool_call":{"name":"bash","args":{"command":"grep -rn kv_cache vllm/"}},"tool_result":{"ok":true,"data":""}`
+	edit := `"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"str_replace","path":"/repo/a.py"}},"tool_result":{"ok":true,"data":"The file /repo/a.py has been edited."}`
+	shell := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"python bench.py"}},"tool_result":{"ok":true,"data":"1.84 ms"}`
+	for _, c := range []struct {
+		name   string
+		reads  int
+		middle string // a call in the middle of the reads, "" for none
+		want   detect.Verdict
+	}{
+		{"30 reads", 30, "", detect.Runaway},
+		{"20 reads", 20, "", detect.Suspicious},
+		{"19 reads", 19, "", detect.Healthy},
+		{"30 reads around an edit", 30, edit, detect.Healthy},
+		{"30 reads around a run", 30, shell, detect.Healthy},
+	} {
+		r := newRun(c.name)
+		r.add(`"state":"PLAN","decision":{"reason":"Find where the KV cache is sized."}`)
+		for n := range c.reads {
+			if n == c.reads/2 && c.middle != "" {
+				r.add(c.middle)
+			}
+			if n%10 == 5 {
+				r.add(grep) // the same empty search, made again every ten reads
+			} else {
+				r.add(view(n))
+			}
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != c.want || (c.want == detect.Runaway && (res.RootCause != detect.CauseToolRetryLoop || res.OnsetStep != 6)) {
+			t.Errorf("%s: %v %v onset %d %+v, want %v", c.name, res.Verdict, res.RootCause, res.OnsetStep, res.Findings, c.want)
+		}
+	}
+}
+
 // Re-running a check after a change that worked is an experiment (the
 // labelling rubric): two failures, an edit that applies, two more failures
 // of the same check are two tries, not one storm of four. The same four

@@ -45,6 +45,10 @@ type Policy struct {
 	// NoTerminalTail: steps without progress at the end of a run that never
 	// reached STOP.
 	NoTerminalTail int `yaml:"no_terminal_tail"`
+	// LookOnlySuspicious and LookOnlyRunaway: calls in a row that only
+	// read files and search, nothing changed or run.
+	LookOnlySuspicious int `yaml:"look_only_suspicious"`
+	LookOnlyRunaway    int `yaml:"look_only_runaway"`
 	// ErrorStreakSuspicious and ErrorStreakRunaway: failed tool calls in a row.
 	ErrorStreakSuspicious int `yaml:"error_streak_suspicious"`
 	ErrorStreakRunaway    int `yaml:"error_streak_runaway"`
@@ -130,6 +134,8 @@ var thresholds = []threshold{
 	{key: "paging_thought_suspicious", def: 4, min: 2, source: "ours: repeat_runaway's 4 identical calls, as each of these differs only in its numbers", help: "calls in a row of one tool whose args differ only in their numbers, each under the thought of the call before: suspicious", field: func(p *Policy) any { return &p.PagingThoughtSuspicious }},
 	{key: "paging_thought_runaway", def: 6, min: 2, atLeast: "paging_thought_suspicious", source: "ours: two past the suspicious count, as monologue_runaway", help: "calls in a row of one tool whose args differ only in their numbers, each under the thought of the call before: runaway", field: func(p *Policy) any { return &p.PagingThoughtRunaway }},
 	{key: "no_terminal_tail", def: 5, min: 1, source: "ours: half of no_progress_suspicious", help: "steps without progress at the end of a run without STOP", field: func(p *Policy) any { return &p.NoTerminalTail }},
+	{key: "look_only_suspicious", def: 20, min: 1, source: "ours: twice guide A's 10 steps, as reading brings something new each time", help: "calls in a row that only read files or search (an editor's view, a search), nothing changed or run: suspicious", field: func(p *Policy) any { return &p.LookOnlySuspicious }},
+	{key: "look_only_runaway", def: 30, min: 1, atLeast: "look_only_suspicious", source: "ours: three times guide A's 10 steps", help: "calls in a row that only read files or search: runaway", field: func(p *Policy) any { return &p.LookOnlyRunaway }},
 	{key: "error_streak_suspicious", def: 3, min: 1, source: "guide B: circuit breaker opens after 3 consecutive failures", help: "failed tool calls in a row: suspicious", field: func(p *Policy) any { return &p.ErrorStreakSuspicious }},
 	{key: "error_streak_runaway", def: 4, min: 1, atLeast: "error_streak_suspicious", source: "the labelling rubric: a person reading a run calls the same failure coming back 3-4 times, a stretch of about 4 actions, a storm", help: "failed tool calls in a row: runaway", field: func(p *Policy) any { return &p.ErrorStreakRunaway }},
 	{key: "cycle_suspicious", def: 3, min: 2, source: "OpenHands stuck detector: A B A B over 6 actions", help: "repetitions of a cycle of 2-16 identical calls: suspicious", field: func(p *Policy) any { return &p.CycleSuspicious }},

@@ -38,6 +38,7 @@ var Registry = []*Detector{
 	Monologue,
 	StaleTalk,
 	RepeatedFinish,
+	LookOnly,
 	ErrorStreak,
 	NonRetryableRetry,
 	RateLimitNoBackoff,

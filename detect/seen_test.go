@@ -33,7 +33,10 @@ func TestSeenResultsAreNoProgress(t *testing.T) {
 	if r := byID["reread"]; r.Verdict != detect.Runaway || r.Indicators.ProgressEvents != 1 || !slices.Contains(detectors(r), "RA202") {
 		t.Errorf("re-reading: %s, %d progress events, %v", r.Verdict, r.Indicators.ProgressEvents, detectors(r))
 	}
-	if r := byID["paging"]; r.Verdict != detect.Healthy || r.Indicators.ProgressEvents != 25 {
+	// Paging is progress: no stretch without it. Twenty-five reads in a
+	// row with nothing changed or run are still looking without acting
+	// (RA207's suspicious count), never runaway.
+	if r := byID["paging"]; r.Verdict == detect.Runaway || r.Indicators.ProgressEvents != 25 || slices.Contains(detectors(r), "RA202") {
 		t.Errorf("paging: %s, %d progress events, %v", r.Verdict, r.Indicators.ProgressEvents, detectors(r))
 	}
 }

@@ -88,6 +88,11 @@ const ErrFormatError = "FORMAT_ERROR"
 // an experiment. The adapters set it; runaway's own steps may too.
 const IntentEdit = "edit"
 
+// IntentSearch is the intent the adapters give every call that searches
+// (grep, find, a search tool): a run of them that keeps coming back empty
+// is one search rephrased, whatever its words.
+const IntentSearch = "search"
+
 // IntentUser is the intent of a turn of conversation addressed to the
 // user (a person, or a simulated customer), who answers from outside the
 // run: the same turn said again word for word got the same answer

@@ -149,7 +149,7 @@ func share(total, n, i int64) int64 {
 // searchIntent is the intent of every call that searches (grep, find, a
 // search tool): a run of them that keeps coming back empty is one search
 // rephrased, whatever its words.
-const searchIntent = "search"
+const searchIntent = schema.IntentSearch
 
 // setCall records a tool call; args is any value that marshals to JSON.
 func setCall(s *schema.Step, tool string, args any) {
