@@ -70,9 +70,6 @@ var lookingTools = map[string]bool{
 	"find_file": true, "search_dir": true, "search_file": true, "Read": true, "Grep": true, "Glob": true, "LS": true,
 }
 
-// editorTools are file editors whose calls without the edit intent view.
-var editorTools = map[string]bool{"str_replace_editor": true, "file_editor": true, "str_replace_based_edit_tool": true}
-
 // looks reports whether call i only reads: a search, a reading tool's
 // call, or an editor's call that edits nothing.
 func looks(v *Run, i int) bool {
@@ -81,7 +78,7 @@ func looks(v *Run, i int) bool {
 		return true
 	case "":
 		t := v.Names.ToolName(v.Tool[i])
-		return lookingTools[t] || editorTools[t]
+		return lookingTools[t] || schema.EditorTools[t]
 	}
 	return false
 }

@@ -118,6 +118,13 @@ const IntentInstall = "install"
 // whatever the reply (docs/indicators.md, "same answer").
 const ToolMessage = "message"
 
+// EditorTools are the file editors agents call with a command (view,
+// create, str_replace, insert): SWE-agent's and OpenHands'
+// str_replace_editor, OpenHands' file_editor, Anthropic's and Trae
+// Agent's str_replace_based_edit_tool. The adapters give their calls
+// that change a file the edit intent; their other calls view.
+var EditorTools = map[string]bool{"str_replace_editor": true, "file_editor": true, "str_replace_based_edit_tool": true}
+
 // IsInstall reports whether intent is an install's.
 func IsInstall(intent string) bool {
 	return intent == IntentInstall || strings.HasPrefix(intent, IntentInstall+": ")

@@ -15,9 +15,6 @@ var editTools = map[string]bool{
 	"find_and_replace_code": true, "delete_file": true,
 }
 
-// editorTools are file editors with a command, whose view command reads.
-var editorTools = map[string]bool{"str_replace_editor": true, "file_editor": true, "str_replace_based_edit_tool": true}
-
 // reShellWrite finds a shell command that writes a file: a redirect to a
 // path (not /dev/null, not another descriptor), sed or perl editing in
 // place, tee, patch, git apply.
@@ -66,7 +63,7 @@ func callChange(tool string, args json.RawMessage) string {
 	switch {
 	case editTools[t]:
 		return schema.IntentEdit
-	case editorTools[t]:
+	case schema.EditorTools[t]:
 		// {"command": "str_replace", ...}, or SWE-agent's one string of
 		// arguments, {"args": "str_replace /path --old_str ..."}.
 		var a struct {
