@@ -437,8 +437,9 @@ func TestFourOfAKindIsARunaway(t *testing.T) {
 // Reading and searching without changing or running anything is a loop
 // once it goes on long enough (RA207): 30 reads in a row are runaway, 20
 // suspicious. A call that may run something (a shell command that is no
-// search) or an edit ends the stretch; the onset is the first read that
-// is made again within the stretch.
+// search) or an edit ends the stretch, and searching the web is no read of
+// the code; the onset is the first read that is made again within the
+// stretch.
 func TestReadsWithoutActing(t *testing.T) {
 	view := func(n int) string {
 		return `"state":"ACT","tool_call":{"name":"str_replace_editor","args":{"command":"view","path":"/repo/config.py","view_range":[` + strconv.Itoa(50*n+1) + `,` + strconv.Itoa(50*n+50) + `]}},"tool_result":{"ok":true,"data":"` + strconv.Itoa(50*n+1) + ` line ` + strings.Repeat("w"+strconv.Itoa(n)+" ", 14) + `"}`
@@ -446,6 +447,9 @@ func TestReadsWithoutActing(t *testing.T) {
 	grep := `"state":"ACT","intent":"search","tool_call":{"name":"bash","args":{"command":"grep -rn kv_cache vllm/"}},"tool_result":{"ok":true,"data":""}`
 	edit := `"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"str_replace","path":"/repo/a.py"}},"tool_result":{"ok":true,"data":"The file /repo/a.py has been edited."}`
 	shell := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"python bench.py"}},"tool_result":{"ok":true,"data":"1.84 ms"}`
+	web := func(n int) string {
+		return `"state":"ACT","intent":"search","tool_call":{"name":"web_search","args":{"q":"kv cache sizing ` + strconv.Itoa(n) + `"}},"tool_result":{"ok":true,"data":"result ` + strconv.Itoa(n) + `"}`
+	}
 	for _, c := range []struct {
 		name   string
 		reads  int
@@ -457,10 +461,15 @@ func TestReadsWithoutActing(t *testing.T) {
 		{"19 reads", 19, "", detect.Healthy},
 		{"30 reads around an edit", 30, edit, detect.Healthy},
 		{"30 reads around a run", 30, shell, detect.Healthy},
+		{"30 web searches", 30, "web", detect.Healthy},
 	} {
 		r := newRun(c.name)
 		r.add(`"state":"PLAN","decision":{"reason":"Find where the KV cache is sized."}`)
 		for n := range c.reads {
+			if c.middle == "web" {
+				r.add(web(n)) // searching the web is a research agent's work, not reading the code
+				continue
+			}
 			if n == c.reads/2 && c.middle != "" {
 				r.add(c.middle)
 			}

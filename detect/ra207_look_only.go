@@ -70,14 +70,17 @@ var lookingTools = map[string]bool{
 	"find_file": true, "search_dir": true, "search_file": true, "Read": true, "Grep": true, "Glob": true, "LS": true,
 }
 
-// looks reports whether call i only reads: a search, a reading tool's
-// call, or an editor's call that edits nothing.
+// looks reports whether call i only reads files: a search of them (a
+// shell's grep or find, a file-search tool), a reading tool's call, or an
+// editor's call that edits nothing. A web search or a lookup in a
+// service is not a read of the code: an agent whose work is to search
+// (a research agent, a booking agent) does it by design.
 func looks(v *Run, i int) bool {
-	switch in := v.Names.IntentName(v.Intent[i]); in {
+	t := v.Names.ToolName(v.Tool[i])
+	switch v.Names.IntentName(v.Intent[i]) {
 	case schema.IntentSearch:
-		return true
+		return schema.IsShellTool(t) || lookingTools[t]
 	case "":
-		t := v.Names.ToolName(v.Tool[i])
 		return lookingTools[t] || schema.EditorTools[t]
 	}
 	return false

@@ -125,6 +125,16 @@ const ToolMessage = "message"
 // that change a file the edit intent; their other calls view.
 var EditorTools = map[string]bool{"str_replace_editor": true, "file_editor": true, "str_replace_based_edit_tool": true}
 
+// IsShellTool reports whether a tool runs shell commands (bash, shell,
+// execute_bash, run; any case): its calls' args hold the command line.
+func IsShellTool(tool string) bool {
+	switch strings.ToLower(tool) {
+	case "bash", "shell", "execute_bash", "run":
+		return true
+	}
+	return false
+}
+
 // IsInstall reports whether intent is an install's.
 func IsInstall(intent string) bool {
 	return intent == IntentInstall || strings.HasPrefix(intent, IntentInstall+": ")

@@ -210,16 +210,15 @@ var installers = []string{"pip", "npm", "yarn", "poetry", "apt", "conda", "mamba
 
 // shellCallCommand is the command of a call of a shell tool.
 func shellCallCommand(tool string, args json.RawMessage) (string, bool) {
-	switch strings.ToLower(tool) {
-	case "bash", "shell", "execute_bash", "run":
-		var a struct {
-			Command string `json:"command"`
-			Cmd     string `json:"cmd"`
-		}
-		json.Unmarshal(args, &a)
-		return a.Command + a.Cmd, true
+	if !schema.IsShellTool(tool) {
+		return "", false
 	}
-	return "", false
+	var a struct {
+		Command string `json:"command"`
+		Cmd     string `json:"cmd"`
+	}
+	json.Unmarshal(args, &a)
+	return a.Command + a.Cmd, true
 }
 
 // firstLine is the command line a shell command begins with: up to the
