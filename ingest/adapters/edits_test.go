@@ -111,3 +111,26 @@ func TestInstallIntentNamesWhatIsInstalled(t *testing.T) {
 		}
 	}
 }
+
+// Reading a command for what it changes never panics, whatever its
+// quoting: the shell wrapper, a stage-decorated action's string literal
+// and a first line that ends outside quotes are all parsed from text an
+// agent wrote.
+func FuzzCallChange(f *testing.F) {
+	for _, s := range []string{
+		"bash -lc 'sed -i s/a/b/ x.py'",
+		"@patch_generation\ndef f():\n    return exec_bash_cmd(r\"\"\"python - <<'PY'\nopen('a','w')\nPY\"\"\")",
+		"@debug\ndef f():\n    return exec_bash_cmd(\"a\\\\\"",
+		"awk '{\n print }' f > g",
+		"echo \"unterminated",
+		"sh -c \"cd /x && cat > y <<EOF\nz\nEOF\"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		args, _ := json.Marshal(map[string]string{"command": cmd})
+		_ = callChange("bash", args)
+		_ = commandSearches(cmd)
+		_ = program(cmd)
+	})
+}
