@@ -15,9 +15,9 @@ import (
 // time to its end), or circling the same code with rephrased searches.
 // A read is a call of a file-reading tool (an editor's view: a call of
 // an editor tool without the edit intent; Claude Code's Read, SWE-agent's
-// open and scroll) or any call with the search intent. A shell command
-// that is neither is not known to be a read (it may run a test) and ends
-// the stretch, as any other call does.
+// open and scroll) or a search of files (looks). A shell command that is
+// no search is not known to be a read (it may run a test) and ends the
+// stretch, as any other call does.
 var LookOnly = &Detector{
 	ID:        "RA207",
 	Slug:      "look-only",

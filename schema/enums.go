@@ -128,12 +128,16 @@ var EditorTools = map[string]bool{"str_replace_editor": true, "file_editor": tru
 // IsShellTool reports whether a tool runs shell commands (bash, shell,
 // execute_bash, run; any case): its calls' args hold the command line.
 func IsShellTool(tool string) bool {
-	switch strings.ToLower(tool) {
-	case "bash", "shell", "execute_bash", "run":
-		return true
+	for _, name := range shellTools {
+		if strings.EqualFold(tool, name) {
+			return true
+		}
 	}
 	return false
 }
+
+// shellTools are the tool names IsShellTool knows, in lower case.
+var shellTools = [...]string{"bash", "shell", "execute_bash", "run"}
 
 // IsInstall reports whether intent is an install's.
 func IsInstall(intent string) bool {

@@ -84,6 +84,11 @@ func callChange(tool string, args json.RawMessage) string {
 	if !ok {
 		return ""
 	}
+	return commandChange(cmd)
+}
+
+// commandChange is callChange for a shell command line.
+func commandChange(cmd string) string {
 	cmd = unwrapShell(cmd) // the command a `bash -lc '...'` runs
 	first := firstLine(cmd)
 	line := unquoted(first)
@@ -97,7 +102,7 @@ func callChange(tool string, args json.RawMessage) string {
 		}
 		// Or when the shell command it runs does.
 		if inner, ok := stageShellCommand(cmd); ok && !strings.HasPrefix(strings.TrimSpace(inner), "@") {
-			if c := callChange("bash", shellArgs(inner)); c == schema.IntentEdit {
+			if c := commandChange(inner); c == schema.IntentEdit {
 				return c
 			}
 		}
@@ -148,12 +153,6 @@ func stageShellCommand(action string) (string, bool) {
 // pyEscapes reads the escapes of a Python string literal that a shell
 // command holds: new lines, tabs, quotes and backslashes.
 var pyEscapes = strings.NewReplacer(`\\`, `\`, `\n`, "\n", `\t`, "\t", `\"`, `"`, `\'`, `'`)
-
-// shellArgs is the arguments of a shell call running cmd.
-func shellArgs(cmd string) json.RawMessage {
-	b, _ := json.Marshal(map[string]string{"command": cmd})
-	return b
-}
 
 // installs reports whether a shell call installs a package.
 func installs(tool string, args json.RawMessage) bool {
