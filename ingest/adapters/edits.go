@@ -125,12 +125,13 @@ var reExecBash = regexp.MustCompile(`\bexec_bash_cmd\(\s*([rRuU]?)("""|'''|"|')`
 // stageShellCommand returns the shell command a stage-decorated action
 // runs (`return exec_bash_cmd(r"""python3 - <<'PY' ...""")`): the text of
 // its first string literal argument, with the escapes of a literal that
-// is not raw read (`\n` a new line). False when the action passes no
+// is not raw read (`\n` a new line); or, without that call, the shell
+// block it holds in a fence (stageFence). False when the action passes no
 // literal (a variable) or the literal is not closed.
 func stageShellCommand(action string) (string, bool) {
 	m := reExecBash.FindStringSubmatchIndex(action)
 	if m == nil {
-		return "", false
+		return stageFence(action)
 	}
 	raw := strings.EqualFold(action[m[2]:m[3]], "r")
 	quote := action[m[4]:m[5]]
@@ -148,6 +149,28 @@ func stageShellCommand(action string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// reStageFence opens a fenced shell block inside a stage-decorated action
+// (`@debug\ndef f():\n    ```bash\n    cd /testbed && python - <<'PY'`):
+// the fork's harness runs the block as the shell command, as the tracebacks
+// it answers with show (`File "<stdin>"`).
+var reStageFence = regexp.MustCompile("(?m)^[ \t]*```(?:bash|sh|shell)?[ \t]*\n")
+
+// stageFence returns the shell command of an action's fenced block: the
+// text after the opening fence up to the closing one (or the end), its
+// first line's indentation dropped. False when no block is open.
+func stageFence(action string) (string, bool) {
+	loc := reStageFence.FindStringIndex(action)
+	if loc == nil {
+		return "", false
+	}
+	body := action[loc[1]:]
+	if i := strings.Index(body, "```"); i >= 0 {
+		body = body[:i]
+	}
+	body = strings.TrimLeft(body, " \t")
+	return body, strings.TrimSpace(body) != ""
 }
 
 // pyEscapes reads the escapes of a Python string literal that a shell

@@ -54,6 +54,11 @@ func TestEditsAreMarked(t *testing.T) {
 		{"bash", map[string]any{"command": "@bug_localization\ndef look():\n    return exec_bash_cmd(\"nl -ba a.py | sed -n '1,40p'\")"}, false},
 		{"bash", map[string]any{"command": "@bug_localization\ndef look():\n    return exec_bash_cmd(\"python - <<'PY'\\nprint(open('a.py').read())\\nPY\")"}, false},
 		{"bash", map[string]any{"command": "@debug\ndef run():\n    return exec_bash_cmd(cmd)"}, false},
+		// Or holds its shell command in a fenced block, which the harness
+		// runs: a Python program there that writes a file edits; one that
+		// only reads does not.
+		{"bash", map[string]any{"command": "@debug\ndef fix_indentation():\n    ```bash\n    cd /testbed && python - <<'PY'\nfrom pathlib import Path\np=Path('a.py')\np.write_text(p.read_text().replace('x', 'y'))\nPY\n```"}, true},
+		{"bash", map[string]any{"command": "@bug_localization\ndef look():\n    ```bash\n    cd /testbed && python - <<'PY'\nprint(open('a.py').read())\nPY\n```"}, false},
 		{"bash", map[string]any{"command": "@debug\ndef show():\n    return exec_bash_cmd(\"python - <<'PY'\\nif a > b:\\n    print(a)\\nPY\")"}, false},
 	} {
 		args, _ := json.Marshal(c.args)
