@@ -935,3 +935,64 @@ func TestCallsAfterTheFinish(t *testing.T) {
 		}
 	}
 }
+
+// One change put in again and again through different means, each time
+// refused or leaving the file broken in another way (the text to replace
+// not found, the shell tripping on the quoting, the file no longer
+// compiling), is one change retried: an error storm from its first try,
+// though no failure repeats. Edits that applied and whose check then
+// failed are experiments, and reading the code between two tries (more
+// than one new answer) is the agent learning: neither is flagged.
+func TestOneChangeRetriedThroughDifferentFailures(t *testing.T) {
+	edit := func(cmd, errType, data string) string {
+		return `"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"` + cmd + `"}},"tool_result":{"ok":false,"error_type":"` + errType + `","data":"` + data + `"}`
+	}
+	tries := []string{
+		edit(`code_replace('inspect.py', 'try:', 'if isinstance(obj, enum.Enum):')`, "EDIT_REJECTED", `Error: Code to replace not found in file`),
+		edit(`sed -i \"/try:/i if isinstance(obj, enum.Enum):\" inspect.py && python -c \"import inspect\"`, "SHELL_SYNTAX_ERROR", `bash: -c: line 1: syntax error near unexpected token (`),
+		edit(`perl -0pi -e 's/try:/if isinstance(obj, enum.Enum):\\n    try:/' inspect.py`, "IndentationError", `File inspect.py, line 430\nIndentationError: expected an indented block`),
+		edit(`python - <<'PY'\nfrom pathlib import Path\np = Path('inspect.py')\np.write_text(p.read_text().replace('try:', 'if enum:'))\nPY`, "SyntaxError", `File inspect.py, line 431\nSyntaxError: invalid syntax`),
+	}
+	got := []string{"<MyEnum.A: 10>", "MyEnum.A", "'A'", "enum member A of MyEnum"}
+	applied := func(k int) string {
+		return `"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"python fix` + strconv.Itoa(k) + `.py && python repro.py"}},"tool_result":{"ok":false,"error_type":"AssertionError","data":"patched\nAssertionError: got ` + got[k] + `"}`
+	}
+	view := func(n int) string {
+		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"sed -n ` + strconv.Itoa(n) + `,+20p inspect.py"}},"tool_result":{"ok":true,"data":"line ` + strconv.Itoa(n) + ` of object_description"}`
+	}
+	for _, c := range []struct {
+		name string
+		run  func(r *runBuilder)
+		want detect.Verdict
+	}{
+		{"one change, four different failures", func(r *runBuilder) {
+			for k, s := range tries {
+				r.add(s)
+				if k == 1 {
+					r.add(view(420)) // one look between two tries
+				}
+			}
+		}, detect.Runaway},
+		{"edits that applied, checks that failed", func(r *runBuilder) {
+			for k := range 4 {
+				r.add(applied(k))
+			}
+		}, detect.Healthy},
+		{"reading the code between the tries", func(r *runBuilder) {
+			for k, s := range tries {
+				r.add(s)
+				r.add(view(100 * (2*k + 1)))
+				r.add(view(100 * (2*k + 2)))
+			}
+		}, detect.Healthy},
+	} {
+		r := newRun(c.name)
+		r.add(view(1))
+		c.run(r)
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != c.want || (c.want == detect.Runaway && (res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 1)) {
+			t.Errorf("%s: %v %v onset %d %+v, want %v", c.name, res.Verdict, res.RootCause, res.OnsetStep, res.Findings, c.want)
+		}
+	}
+}

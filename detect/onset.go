@@ -18,7 +18,7 @@ import (
 // primary finding lies in.
 func onsetOf(v *Run, a *analysis, primary *hit, hits []*hit) int {
 	first, last := stretchOf(primary, hits)
-	if !replayed[primary.Detector] {
+	if !replayed[primary.Detector] || primary.asFound {
 		return first
 	}
 	return firstInstance(v, a, first, last)

@@ -84,6 +84,7 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 		first:      bestFirst,
 		last:       bestLast,
 		errorShare: 1,
+		asFound:    s.asFound,
 	}
 }
 
@@ -91,7 +92,7 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 // (by their failures), the one with the most failures, the first of
 // equally long ones. A short burst the agent worked its way out of is not
 // where it got stuck; the long storm is, and readers put the onset there.
-// A storm has one of three shapes:
+// A storm has one of four shapes:
 //
 //   - a streak: failed calls one after another, calls that succeeded
 //     without progress (the same file viewed again) neither breaking nor
@@ -110,12 +111,15 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 //     through the agent's attempts around it;
 //   - a goal's failures (goalStorms): one install or edit failing the same
 //     way again and again, whatever lies between the tries, until it
-//     works.
+//     works;
+//   - a change that does not land (editsNotLanding): edits failing one
+//     after another, in a different way each time, nothing learned
+//     between them.
 //
 // n counts the failures.
 func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	var best streak
-	keep := func(fails []int) {
+	keepShape := func(fails []int, asFound bool) {
 		if len(fails) == 0 {
 			return
 		}
@@ -123,9 +127,10 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 		bestSev := severityFor(int64(best.n), p.ErrorStreakSuspicious, p.ErrorStreakRunaway)
 		better := len(fails) > best.n || (len(fails) == best.n && fails[0] < best.first)
 		if best.n == 0 || sev > bestSev || (sev == bestSev && better) {
-			best = streak{first: fails[0], last: fails[len(fails)-1], n: len(fails)}
+			best = streak{first: fails[0], last: fails[len(fails)-1], n: len(fails), asFound: asFound}
 		}
 	}
+	keep := func(fails []int) { keepShape(fails, false) }
 
 	// Installs that worked and installed what was not installed before
 	// end a storm of either shape, as lasting progress does.
@@ -207,7 +212,62 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	}
 	stretchEnds()
 	goalStorms(v, a, p, keep)
+	editsNotLanding(v, a, p, func(fails []int) { keepShape(fails, true) })
 	return best
+}
+
+// editsNotLanding hands keep each run of edits that did not land: calls
+// with the edit intent, one after another (other calls between them
+// neither break nor extend the run), each answered with a failure that
+// says the change was not made or broke the file (notLanded), with
+// nothing learned between two of them (learnedBetween) and no package
+// installed. The failures may differ every time: an agent putting one
+// change in through the editor, sed, perl and a Python script, tripping
+// on anchors, quoting and indentation in turn, is retrying one change,
+// not fixing one error after another. An edit that applied ends the run,
+// and so does one whose check failed after it applied (an experiment).
+func editsNotLanding(v *Run, a *analysis, p *Policy, keep func([]int)) {
+	run := a.goalStorm[:0]
+	flush := func() {
+		if len(run) >= p.ErrorStreakSuspicious {
+			keep(run)
+		}
+		run = run[:0]
+	}
+	for _, i := range a.calls {
+		if v.Flags[i]&flagResult == 0 || v.Names.IntentName(v.Intent[i]) != schema.IntentEdit {
+			continue
+		}
+		if v.Flags[i]&flagError == 0 || !notLanded[v.Names.ErrTypeName(v.ErrType[i])] {
+			flush()
+			continue
+		}
+		if len(run) > 0 && (a.learnedBetween(run[len(run)-1], i) || installedBetween(a, run[len(run)-1], i)) {
+			flush()
+		}
+		run = append(run, i)
+	}
+	flush()
+	a.goalStorm = run
+}
+
+// notLanded are the error types of an edit that left no working change:
+// refused by the editor, its command or script not parsed, or the file it
+// changed no longer compiling.
+var notLanded = map[string]bool{
+	schema.ErrEditRejected: true, schema.ErrUsage: true, schema.ErrShellSyntax: true, schema.ErrScriptSyntax: true,
+	"SyntaxError": true, "IndentationError": true, "TabError": true,
+}
+
+// installedBetween reports whether a package was installed that was not
+// before between steps i and j.
+func installedBetween(a *analysis, i, j int) bool {
+	for k := i + 1; k < j; k++ {
+		if a.newInstall[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // maxWindowSearch is the longest streak repeatingWindow searches: longer

@@ -74,6 +74,10 @@ type hit struct {
 	// the detector's own (a stretch without progress made of calls and no
 	// plans is a retry loop, not a re-planning one).
 	cause RootCause
+	// asFound marks a stretch whose actions are new each time (one change
+	// retried through different failures): its onset is its first step,
+	// not the first instance of an action that comes back.
+	asFound bool
 }
 
 func severityFor(value int64, suspicious, runaway int) Verdict {
@@ -89,7 +93,10 @@ func severityFor(value int64, suspicious, runaway int) Verdict {
 // streak is the longest run of consecutive positions that match, over the
 // step indices in order; positions for which skip is true neither break nor
 // extend it. first and last are step indices; n is 0 when nothing matched.
-type streak struct{ first, last, n int }
+type streak struct {
+	first, last, n int
+	asFound        bool // hit.asFound
+}
 
 func longestStreak(indices func(yield func(int) bool), skip, match func(i int) bool) streak {
 	var best, cur streak

@@ -77,6 +77,18 @@ const (
 	ErrSaidAgain  = "SAID_FAILED_AGAIN"
 )
 
+// Error types the adapters give a change that did not land: the editor
+// refused it (the text to replace not found, a bad argument), or the
+// command or script making it did not parse. An edit answered with one of
+// these, or with a compile error of the file it changed, left no working
+// change behind.
+const (
+	ErrEditRejected = "EDIT_REJECTED"
+	ErrUsage        = "USAGE_ERROR"
+	ErrShellSyntax  = "SHELL_SYNTAX_ERROR"
+	ErrScriptSyntax = "SCRIPT_SYNTAX_ERROR"
+)
+
 // ErrFormatError is the error type of a turn the harness could not read as
 // a call (no action, or two where one was wanted): the model's malformed
 // output, answered by the harness, not a call the agent chose to make.

@@ -218,7 +218,7 @@ var (
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "The LLM did not conform to the edit format.")
 		}}
-	aiderNoMatchRule = OutputRule{Name: "aider-edit-no-match", ErrorType: "EDIT_REJECTED", ViewsToo: true,
+	aiderNoMatchRule = OutputRule{Name: "aider-edit-no-match", ErrorType: schema.ErrEditRejected, ViewsToo: true,
 		Doc: "`SEARCH/REPLACE block failed to match` (or `blocks failed to match`): an edit whose search text is not in the file, sent back to the model",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "SEARCH/REPLACE block failed to match") || strings.Contains(o.text, "SEARCH/REPLACE blocks failed to match")

@@ -633,7 +633,7 @@ func anthropicToolKind(tool string, args json.RawMessage) (search, view bool) {
 var anthropicRules = []OutputRule{
 	clineNoToolRule,
 	{
-		Name: "edit-rejected", ErrorType: "EDIT_REJECTED",
+		Name: "edit-rejected", ErrorType: schema.ErrEditRejected,
 		Doc: "the editor refused the edit: `String to replace not found in file`, `matches of the string to replace, but replace_all is false`, `No changes to make`, `No match found for replacement`",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "String to replace not found in file") ||
@@ -643,7 +643,7 @@ var anthropicRules = []OutputRule{
 		},
 	},
 	{
-		Name: "tool-use-error", ErrorType: "USAGE_ERROR", ViewsToo: true,
+		Name: "tool-use-error", ErrorType: schema.ErrUsage, ViewsToo: true,
 		Doc: "Claude Code refused the call before running it: the output begins `<tool_use_error>` (invalid input, a file not read first, a file that does not exist)",
 		match: func(o *output) (string, bool) {
 			return "", strings.HasPrefix(o.first, "<tool_use_error>")

@@ -378,7 +378,7 @@ func (c *codexRun) fileChange(s *schema.Step, it *codexItem, completed bool) {
 		return
 	}
 	if it.Status == "failed" {
-		c.r.setResult(s, b.String(), "EDIT_REJECTED", false)
+		c.r.setResult(s, b.String(), schema.ErrEditRejected, false)
 		return
 	}
 	c.r.setResult(s, b.String(), "", false)

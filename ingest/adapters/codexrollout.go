@@ -338,7 +338,7 @@ func (c *rolloutRun) result(s *schema.Step, it *rolloutItem) {
 		errType = "ERROR"
 	}
 	if errType != "" && s.ToolCall.Name == "apply_patch" {
-		errType = "EDIT_REJECTED" // the patch did not apply, whatever its text says first
+		errType = schema.ErrEditRejected // the patch did not apply, whatever its text says first
 	}
 	c.r.setResult(s, out, errType, empty)
 }

@@ -465,7 +465,7 @@ var ohRules = []OutputRule{
 		},
 	},
 	{
-		Name: "edit-rejected", ErrorType: "EDIT_REJECTED",
+		Name: "edit-rejected", ErrorType: schema.ErrEditRejected,
 		Doc: "the editor refused the edit: `No replacement was performed`, `Your proposed edit has introduced new syntax error(s)`, `No exact match found`",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "No replacement was performed") ||
@@ -474,7 +474,7 @@ var ohRules = []OutputRule{
 		},
 	},
 	{
-		Name: "invalid-parameter", ErrorType: "USAGE_ERROR", ViewsToo: true,
+		Name: "invalid-parameter", ErrorType: schema.ErrUsage, ViewsToo: true,
 		Doc: "the tool was called wrongly: the output begins `ERROR:` followed by `Invalid`, `Parameter` or `Cannot execute multiple commands`",
 		match: func(o *output) (string, bool) {
 			t := strings.TrimSpace(strings.TrimPrefix(o.first, "ERROR:"))

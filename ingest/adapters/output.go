@@ -135,7 +135,7 @@ const errException = "EXCEPTION"
 // adapter.
 var OutputRules = []OutputRule{
 	{
-		Name: "edit-script-no-match", ErrorType: "EDIT_REJECTED",
+		Name: "edit-script-no-match", ErrorType: schema.ErrEditRejected,
 		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found` (`start pattern not found`), `anchor not found` (`Patch anchor not found`), `Expected code block not found`, `old string not found`, `target not found`, `Code to replace not found`, also written with underscores for spaces (`pattern_not_found`), optionally after a harness's `bash execution output:` line, alone or followed by the context it printed",
 		match: func(o *output) (string, bool) {
 			if !containsAny(o.text, "not found", "NOT FOUND", "Not found", "not_found", "NOT_FOUND") {
@@ -152,7 +152,7 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
-		Name: "edit-helper-no-change", ErrorType: "EDIT_REJECTED",
+		Name: "edit-helper-no-change", ErrorType: schema.ErrEditRejected,
 		Doc: "an editing helper's report (the mini-swe-agent research fork's `code_replace`: `Replaced L195-207 (13 lines) -> L195-207 (13 lines)`, then `Old:` and `New:` with the text) in which every replacement's new text is its old text, and nothing was inserted: the edit changed nothing, as an editor that refuses an old text equal to the new one says outright",
 		match: func(o *output) (string, bool) {
 			if !strings.Contains(o.text, "Replaced L") || !strings.Contains(o.text, "  New: ") {
@@ -230,14 +230,14 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
-		Name: "shell-syntax-error", ErrorType: "SHELL_SYNTAX_ERROR",
+		Name: "shell-syntax-error", ErrorType: schema.ErrShellSyntax,
 		Doc: "a line in which the shell (bash, sh, dash, zsh) says the command line is not valid shell: `bash: -c: line 3: syntax error near unexpected token` or `syntax error: unexpected end of file`; nothing ran, as with a malformed call",
 		match: func(o *output) (string, bool) {
 			return "", containsAny(o.text, "syntax error", "Syntax error") && reShellSyntax.MatchString(o.text)
 		},
 	},
 	{
-		Name: "script-syntax-error", ErrorType: "SCRIPT_SYNTAX_ERROR",
+		Name: "script-syntax-error", ErrorType: schema.ErrScriptSyntax,
 		Doc: "perl's `Execution of -e aborted due to compilation errors.` (or of a script's path), or awk's `awk: line 5: syntax error at or near`, `runaway string constant`, `regular expression compile failed` (gawk's `awk: cmd. line:3:` too), or sed's `sed: -e expression #1, char 23: unterminated `s' command`: the program on the command line did not compile and nothing ran, whatever the command printed after it (`|| echo failed`)",
 		match: func(o *output) (string, bool) {
 			return "", (strings.Contains(o.text, "aborted due to compilation errors") || strings.Contains(o.text, "awk: ") || strings.Contains(o.text, "sed: -e")) && reScriptSyntax.MatchString(o.text)

@@ -89,7 +89,7 @@ var (
 // sweRules come before the generic rules for SWE-agent's outputs.
 var sweRules = []OutputRule{
 	{
-		Name: "edit-rejected", ErrorType: "EDIT_REJECTED",
+		Name: "edit-rejected", ErrorType: schema.ErrEditRejected,
 		Doc: "the editor refused the edit: `Your proposed edit has introduced new syntax error(s)`, `No replacement was performed`, `did not appear verbatim`, `Cannot overwrite files` (a create of a file that exists)",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "Your proposed edit has introduced new syntax error") ||
@@ -99,7 +99,7 @@ var sweRules = []OutputRule{
 		},
 	},
 	{
-		Name: "usage-error", ErrorType: "USAGE_ERROR", ViewsToo: true,
+		Name: "usage-error", ErrorType: schema.ErrUsage, ViewsToo: true,
 		Doc: "the command was called wrongly: the first line begins `Usage: `, `Invalid `, `No file open` or `Error: `",
 		match: func(o *output) (string, bool) {
 			return "", reSWEUsage.MatchString(o.first)

@@ -73,7 +73,7 @@ func recognizeTrae(d *Doc) error {
 
 // traeRules are Trae Agent's own output rules, before the shared ones.
 var traeRules = []OutputRule{{
-	Name: "trae-edit-rejected", ErrorType: "EDIT_REJECTED",
+	Name: "trae-edit-rejected", ErrorType: schema.ErrEditRejected,
 	Doc: "the edit tool refused the edit: `No replacement was performed` (the old string not found, or found more than once)",
 	match: func(o *output) (string, bool) {
 		return "", strings.HasPrefix(o.first, "No replacement was performed")
