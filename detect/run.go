@@ -19,6 +19,10 @@ type Run struct {
 	// Shape is the args shape (schema.ArgsShape: digits masked) folded to
 	// 32 bits, for paging loops (RA104); 0 without a call or args.
 	Shape []uint32
+	// EditFile is the file a call with the edit intent changed, FailFile
+	// the file a failed call's failure was raised in (schema.EditFileKey,
+	// FailureFileKey, folded to 32 bits); 0 where there is none.
+	EditFile, FailFile []uint32
 	// Words is the word signature of calls that returned empty; Plan the
 	// plan of PLAN steps; Decision the decision of every step that logged
 	// a reason saying something (the thought before a call, or a decision

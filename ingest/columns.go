@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"unsafe"
@@ -68,6 +69,15 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		}
 	}
 	w.argsShape.put(i, shape)
+	var editFile uint64
+	if tc := s.ToolCall; tc != nil && s.Intent == schema.IntentEdit {
+		if tc.EditFile != "" {
+			editFile, _ = schema.ParseKey(tc.EditFile) // computed before the args were redacted; checked by Validate
+		} else {
+			editFile = schema.EditFileKey(tc.Args)
+		}
+	}
+	w.editFile.put(i, editFile)
 	if args.short != nil {
 		w.argsShort.putBytes(i, args.short)
 	} else {
@@ -111,10 +121,20 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		}
 		w.resultHash.put(i, fp)
 		w.resultSim.put(i, sim)
+		var failFile uint64
+		if r.IsError() {
+			if r.FailFile != "" {
+				failFile, _ = schema.ParseKey(r.FailFile) // likewise
+			} else if data := bytes.TrimSpace(r.Data); schema.IsJSONString(data) {
+				failFile = schema.FailureFileKey(data)
+			}
+		}
+		w.failFile.put(i, failFile)
 	} else {
 		w.errorType.putNull(i)
 		w.resultHash.put(i, 0)
 		w.resultSim.put(i, 0)
+		w.failFile.put(i, 0)
 	}
 
 	if m := s.Memory; m != nil {

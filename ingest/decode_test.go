@@ -164,7 +164,9 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		"src_file":              int32(0),
 		"src_line":              int64(1),
 		"line_hash":             xxh3.HashString(fullLine),
-		"talk_words":            nil, // not a turn of conversation
+		"talk_words":            nil,       // not a turn of conversation
+		"edit_file":             uint64(0), // not an edit
+		"fail_file":             uint64(0), // a failure whose data is no text
 	}
 	got := row(rec, 0)
 	if len(got) != schema.NumCols || len(want) != schema.NumCols {
@@ -206,6 +208,7 @@ func TestDecodeMinimalLine(t *testing.T) {
 		"run_id": "r", "step": int64(0), "state": uint8(schema.StateNone), "flags": uint16(0), "tokens": uint32(0),
 		"args_key": uint64(0), "result_hash": uint64(0), "result_sim": uint64(0), "plan_key": uint64(0), "decision_key": uint64(0),
 		"args_norm": uint64(0), "args_words": uint64(0), "args_sim": uint64(0), "args_shape": uint64(0), "reason_hash": uint64(0),
+		"edit_file": uint64(0), "fail_file": uint64(0),
 		"src_file": int32(0), "src_line": int64(1), "line_hash": xxh3.HashString(line),
 	}
 	for name, v := range got {
@@ -215,6 +218,33 @@ func TestDecodeMinimalLine(t *testing.T) {
 			}
 		} else if v != nil {
 			t.Errorf("%s = %#v, want null on a minimal line", name, v)
+		}
+	}
+}
+
+// An edit's row keys the file it changes, and a failed call's row the file
+// its traceback was raised in; keys written before redaction stand for them.
+func TestDecodeEditAndFailureFiles(t *testing.T) {
+	rec, errs, done := decodeLines(t, false,
+		`{"run_id":"r","step":0,"intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"str_replace","path":"/testbed/pkg/util.py","old_str":"a","new_str":"b"}},"tool_result":{"ok":true,"data":"edited"}}`,
+		`{"run_id":"r","step":1,"tool_call":{"name":"bash","args":{"command":"python repro.py"}},"tool_result":{"ok":false,"data":"Traceback (most recent call last):\n  File \"repro.py\", line 3, in <module>\n    setup()\n  File \"/testbed/pkg/conf.py\", line 9, in setup\n    raise ImproperlyConfigured(\"no settings\")\npkg.ImproperlyConfigured: no settings"}}`,
+		`{"run_id":"r","step":2,"tool_call":{"name":"bash","args":{"command":"python repro.py"}},"tool_result":{"ok":true,"data":"File \"/testbed/pkg/conf.py\", line 9"}}`,
+		`{"run_id":"r","step":3,"intent":"edit","tool_call":{"name":"bash","args":{"command":"sed -i s/a/b/ pkg/util.py"},"edit_file":"00000000000000ab"},"tool_result":{"ok":false,"data":"x","fail_file":"00000000000000cd"}}`)
+	defer done()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, w := range []struct{ edit, fail uint64 }{
+		{schema.FileKey([]byte("util.py")), 0},
+		{0, schema.FileKey([]byte("conf.py"))}, // the last frame, not the script
+		{0, 0},                                 // a traceback's words in output that did not fail
+		{0xab, 0xcd},                           // keys computed before redaction
+	} {
+		got := row(rec, i)
+		if got["edit_file"] != w.edit || got["fail_file"] != w.fail {
+			t.Errorf("row %d: edit_file %#v fail_file %#v, want %#x %#x", i, got["edit_file"], got["fail_file"], w.edit, w.fail)
 		}
 	}
 }

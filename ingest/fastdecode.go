@@ -962,7 +962,7 @@ func (d *stepDecoder) timestamp() bool {
 	return false
 }
 
-var toolCallNames = []string{"name", "args", "args_hash", "simhash", "shape"}
+var toolCallNames = []string{"name", "args", "args_hash", "simhash", "shape", "edit_file"}
 
 var toolCallKind = objectKind{
 	names: toolCallNames,
@@ -989,6 +989,8 @@ func (d *stepDecoder) decodeToolCall() bool {
 			ok = d.str(&tc.SimHash)
 		case 4:
 			ok = d.str(&tc.Shape)
+		case 5:
+			ok = d.str(&tc.EditFile)
 		default:
 			ok = d.skip(2)
 		}
@@ -999,7 +1001,7 @@ func (d *stepDecoder) decodeToolCall() bool {
 }
 
 var toolResultNames = []string{"ok", "error_type", "status", "empty", "retryable", "done", "result_count",
-	"items", "found", "data", "confidence", "reason", "seen", "fingerprint", "simhash"}
+	"items", "found", "data", "confidence", "reason", "seen", "fingerprint", "simhash", "fail_file"}
 
 var toolResultKind = objectKind{names: toolResultNames, field: toolResultField}
 
@@ -1035,6 +1037,8 @@ func toolResultField(key []byte) int {
 		return 13
 	case "simhash":
 		return 14
+	case "fail_file":
+		return 15
 	}
 	return foldField(key, toolResultNames)
 }
@@ -1079,6 +1083,8 @@ func (d *stepDecoder) decodeToolResult() bool {
 			ok = d.str(&r.Fingerprint)
 		case 14:
 			ok = d.str(&r.SimHash)
+		case 15:
+			ok = d.str(&r.FailFile)
 		default:
 			ok = d.skip(2)
 		}

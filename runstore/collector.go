@@ -76,6 +76,12 @@ type Collector struct {
 	argsSims   rowValues[uint64] // likewise for long args
 	planKeys   rowValues[uint32]
 	decisions  rowValues[uint32]
+	// editFiles and failFiles hold the file an edit changed and the file a
+	// failure was raised in (schema.EditFileKey, FailureFileKey) folded to
+	// 32 bits, for the steps that have one: a failure the edits do not
+	// reach (RA301).
+	editFiles rowValues[uint32]
+	failFiles rowValues[uint32]
 	// texts holds the short rendering of every call's args; each run
 	// chooses the ones its evidence shows when it is analyzed (shortArgs).
 	texts shortTexts
@@ -162,6 +168,7 @@ func (c *Collector) Add(rec arrow.RecordBatch) error {
 	c.addMemory(rec, base, n)
 	c.addNearDuplicateKeys(rec, base, n)
 	c.addDecisions(rec, base, n)
+	c.addFiles(rec, base, n)
 	return nil
 }
 
@@ -604,6 +611,8 @@ func (c *Collector) groupRows() (order, rows, offsets []int32) {
 	c.argsSims.group(c)
 	c.planKeys.group(c)
 	c.decisions.group(c)
+	c.editFiles.group(c)
+	c.failFiles.group(c)
 	c.texts.group(c)
 	order = make([]int32, nRuns)
 	for i := range order {

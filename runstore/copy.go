@@ -54,11 +54,11 @@ func groupBy(n int, parts []int32) groups {
 }
 
 // numSideTables is how many (row, uint32) side tables a collector keeps.
-const numSideTables = 5
+const numSideTables = 7
 
 // sideTables are the (row, uint32) side tables, in a fixed order.
 func (c *Collector) sideTables() [numSideTables]*rowValues[uint32] {
-	return [numSideTables]*rowValues[uint32]{&c.artifacts.rowValues, &c.memReads.rowValues, &c.planKeys, &c.decisions, &c.talkWords.rowValues}
+	return [numSideTables]*rowValues[uint32]{&c.artifacts.rowValues, &c.memReads.rowValues, &c.planKeys, &c.decisions, &c.talkWords.rowValues, &c.editFiles, &c.failFiles}
 }
 
 // Partition groups c by partOf, which maps a run id to 0..n-1. c must not
@@ -328,7 +328,7 @@ const (
 // after every batch, so it is kept up to date as c grows, not recounted.
 func (c *Collector) ApproxBytes() int64 {
 	n := int64(c.run.len()) * rowBytes
-	n += int64(c.artifacts.row.len()+c.memReads.row.len()+c.planKeys.row.len()+c.decisions.row.len()+c.talkWords.row.len()) * 8
+	n += int64(c.artifacts.row.len()+c.memReads.row.len()+c.planKeys.row.len()+c.decisions.row.len()+c.talkWords.row.len()+c.editFiles.row.len()+c.failFiles.row.len()) * 8
 	n += int64(c.emptyWords.row.len()+c.resultSims.row.len()+c.argsSims.row.len()) * 12
 	return n + c.heldBytes + c.texts.bytes()
 }

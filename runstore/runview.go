@@ -169,6 +169,8 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.Norm = resize(v.Norm, n)
 	v.Shape = resize(v.Shape, n)
 	v.Words = resize(v.Words, n)
+	v.EditFile = resize(v.EditFile, n)
+	v.FailFile = resize(v.FailFile, n)
 	v.Sim = resize(v.Sim, n)
 	v.ArgSim = resize(v.ArgSim, n)
 	v.Plan = resize(v.Plan, n)
@@ -192,6 +194,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 		v.Norm[i] = c.normKey.at(row)
 		v.Shape[i] = c.shapeKey.at(row)
 		v.Words[i], v.Plan[i], v.Decision[i], v.Sim[i], v.ArgSim[i] = 0, 0, 0, 0, 0
+		v.EditFile[i], v.FailFile[i] = 0, 0
 		v.Flags[i] = c.flags.at(row)
 		v.State[i] = c.state.at(row)
 		v.ErrType[i] = c.errType.at(row)
@@ -213,6 +216,8 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	placeValues(v, &c.argsSims, r, v.ArgSim)
 	placeValues(v, &c.planKeys, r, v.Plan)
 	placeValues(v, &c.decisions, r, v.Decision)
+	placeValues(v, &c.editFiles, r, v.EditFile)
+	placeValues(v, &c.failFiles, r, v.FailFile)
 	c.chooseShortArgs(v, r)
 }
 

@@ -47,7 +47,7 @@ type segHeader struct {
 	texts    uint32 // renderings
 }
 
-const segMagic = 0x33475352 // "RSG3"
+const segMagic = 0x34475352 // "RSG4"
 
 // fixed are the column types, written as they are in memory.
 type fixed interface {

@@ -115,6 +115,21 @@ func (c *Collector) addDecisions(rec arrow.RecordBatch, base int32, n int) {
 	}
 }
 
+// addFiles keeps the file each edit changed and the file each failure was
+// raised in, for the steps that name one.
+func (c *Collector) addFiles(rec arrow.RecordBatch, base int32, n int) {
+	edit := rec.Column(schema.ColEditFile).(*array.Uint64).Uint64Values()
+	fail := rec.Column(schema.ColFailFile).(*array.Uint64).Uint64Values()
+	for i := 0; i < n; i++ {
+		if edit[i] != 0 {
+			c.editFiles.add(base+int32(i), fold32(edit[i])|1)
+		}
+		if fail[i] != 0 {
+			c.failFiles.add(base+int32(i), fold32(fail[i])|1)
+		}
+	}
+}
+
 // shortArgs chooses, run by run, the short renderings of args that
 // evidence shows: keeping one for every call in the results would cost more
 // than all the other columns together, and loops repeat their args within a

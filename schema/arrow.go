@@ -42,6 +42,8 @@ const (
 	ColSrcLine
 	ColLineHash
 	ColTalkWords
+	ColEditFile
+	ColFailFile
 	NumCols
 )
 
@@ -112,6 +114,10 @@ var SuspectWriteType = arrow.StructOf(
 //     numbers, of TalkNumbersMark and of each number, then, for each thing
 //     it asks for (TalkAsks), of TalkAskMark and of each of the ask's
 //     words; null for every other step.
+//   - edit_file: EditFileKey of the args of a call with the edit intent; 0
+//     for every other step.
+//   - fail_file: FailureFileKey of a failed result's data; 0 for every other
+//     step and for failures that name no file.
 var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "run_id", Type: arrow.BinaryTypes.String},
 	{Name: "step", Type: arrow.PrimitiveTypes.Int64},
@@ -150,4 +156,6 @@ var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "src_line", Type: arrow.PrimitiveTypes.Int64},
 	{Name: "line_hash", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "talk_words", Type: hashList, Nullable: true},
+	{Name: "edit_file", Type: arrow.PrimitiveTypes.Uint64},
+	{Name: "fail_file", Type: arrow.PrimitiveTypes.Uint64},
 }, nil)

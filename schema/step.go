@@ -44,6 +44,9 @@ type ToolCall struct {
 	// Shape, when set, is the args' ArgsShape (16 hex digits) as computed
 	// before they were redacted: placeholders replace the numbers it masks.
 	Shape string `json:"shape,omitempty"`
+	// EditFile, when set, is EditFileKey of the args (16 hex digits) as
+	// computed before they were redacted: placeholders replace file names.
+	EditFile string `json:"edit_file,omitempty"`
 }
 
 // ToolResult is what the tool returned. Field names follow guides A, B and D.
@@ -73,6 +76,9 @@ type ToolResult struct {
 	// them from the text.
 	Fingerprint string `json:"fingerprint,omitempty"`
 	SimHash     string `json:"simhash,omitempty"`
+	// FailFile, when set, is FailureFileKey of the data (16 hex digits),
+	// likewise computed before the data was redacted.
+	FailFile string `json:"fail_file,omitempty"`
 }
 
 // Memory is what the step read from and wrote to the agent's memory.
@@ -353,10 +359,16 @@ func (s *Step) validateKeys() error {
 	if c := s.ToolCall; err == nil && c != nil && c.Shape != "" {
 		err = check("tool_call.shape", c.Shape)
 	}
+	if c := s.ToolCall; err == nil && c != nil && c.EditFile != "" {
+		err = check("tool_call.edit_file", c.EditFile)
+	}
 	if r := s.ToolResult; err == nil && r != nil && (r.Fingerprint != "" || r.SimHash != "") {
 		if err = check("tool_result.fingerprint", r.Fingerprint); err == nil {
 			err = check("tool_result.simhash", r.SimHash)
 		}
+	}
+	if r := s.ToolResult; err == nil && r != nil && r.FailFile != "" {
+		err = check("tool_result.fail_file", r.FailFile)
 	}
 	return err
 }

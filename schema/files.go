@@ -1,0 +1,138 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"slices"
+
+	"github.com/zeebo/xxh3"
+)
+
+// A call is often about one file: the file an edit changes, the file a
+// failure was raised in. Knowing both tells an agent whose edits never
+// reach the place that fails (a check script rewritten around the same
+// setup error raised inside a library) from one changing the failing code
+// each time. A file is keyed by its base name (FileKey): paths are written
+// relative to different directories (`/testbed/pkg/a.py`, `pkg/a.py`), and
+// two files of one name taken for one only ever make a failure look
+// reached, never the other way.
+
+// FileKey is the key of a file path: the hash of its base name, never 0;
+// 0 for an empty name.
+func FileKey(path []byte) uint64 {
+	if i := bytes.LastIndexByte(path, '/'); i >= 0 {
+		path = path[i+1:]
+	}
+	if len(path) == 0 {
+		return 0
+	}
+	return xxh3.Hash(path) | 1
+}
+
+// reSourceFile finds a file name with an extension of source, config or
+// text files, after the start or a separator: `/testbed/pkg/a.py`,
+// `Path('a.py')`, `--path=a.py`. The name is the submatch; the character
+// after it is consumed, so it must not go on as a name does.
+var reSourceFile = regexp.MustCompile(`(?:^|[/\s'"(=:,\[{])([\w@+-][\w.@+-]*\.(?:py|pyi|pyx|ipynb|js|jsx|mjs|cjs|ts|tsx|vue|svelte|java|kt|scala|go|rb|rs|c|cc|cpp|cxx|h|hpp|cs|php|swift|sh|bash|sql|json|ya?ml|toml|cfg|ini|xml|gradle|md|rst|txt|html?|css|scss|sty|tex))(?:$|[^\w.@+-])`)
+
+// pathKeys are the args members that name the file a call works on.
+var pathKeys = []string{"path", "file", "file_path", "filepath", "filename", "target_file", "target"}
+
+// EditFileKey is the FileKey of the file an edit's args change: the value
+// of a member naming a path (pathKeys), else the first file name on the
+// first line of a string member (a command: `sed -i ... a.py`, `create
+// /testbed/a.py --file_text ...`), else the first anywhere in one (a
+// here-document's `Path('a.py')`), members taken in the order of their
+// names. 0 when the args name no file.
+func EditFileKey(args []byte) uint64 {
+	args = bytes.TrimSpace(args)
+	var strs []string
+	switch {
+	case IsJSONString(args):
+		var s string
+		if json.Unmarshal(args, &s) != nil {
+			return 0
+		}
+		strs = []string{s}
+	case len(args) > 0 && args[0] == '{':
+		var m map[string]json.RawMessage
+		if json.Unmarshal(args, &m) != nil {
+			return 0
+		}
+		for _, k := range pathKeys {
+			var s string
+			if v, ok := m[k]; ok && json.Unmarshal(v, &s) == nil && s != "" {
+				if f := firstSourceFile(s); f != nil {
+					return FileKey(f)
+				}
+				return FileKey([]byte(s))
+			}
+		}
+		names := make([]string, 0, len(m))
+		for k := range m {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			var s string
+			if json.Unmarshal(m[k], &s) == nil {
+				strs = append(strs, s)
+			}
+		}
+	default:
+		return 0
+	}
+	for _, s := range strs {
+		line := s
+		if i := bytes.IndexByte([]byte(s), '\n'); i >= 0 {
+			line = s[:i]
+		}
+		if f := firstSourceFile(line); f != nil {
+			return FileKey(f)
+		}
+	}
+	for _, s := range strs {
+		if f := firstSourceFile(s); f != nil {
+			return FileKey(f)
+		}
+	}
+	return 0
+}
+
+// firstSourceFile returns the first file name reSourceFile finds in s.
+func firstSourceFile(s string) []byte {
+	m := reSourceFile.FindStringSubmatchIndex(s)
+	if m == nil {
+		return nil
+	}
+	return []byte(s[m[2]:m[3]])
+}
+
+// FailureFileKey is the FileKey of the file a failed result's output says
+// the failure was raised in: the file of the last frame of its one Python
+// traceback, or of py_compile's `Sorry:` line (AppendFailureSite reads the
+// same places). data is the result's data as a JSON string, escaped form,
+// quotes included. 0 without one, for an output with two tracebacks, and
+// for code that is in no file (`<stdin>`, `<string>`).
+func FailureFileKey(data []byte) uint64 {
+	if bytes.Count(data, tracebackHeader) > 1 {
+		return 0
+	}
+	var path []byte
+	if bytes.Contains(data, []byte("Sorry: ")) {
+		if m := reFailSorry.FindSubmatchIndex(data); m != nil {
+			path = data[m[4]:m[5]]
+		}
+	}
+	if path == nil && bytes.Contains(data, []byte(`File \"`)) {
+		if frames := reFailFrame.FindAllSubmatchIndex(data, -1); len(frames) > 0 {
+			last := frames[len(frames)-1]
+			path = data[last[2]:last[3]]
+		}
+	}
+	if len(path) == 0 || path[0] == '<' || bytes.HasPrefix(path, []byte(`\u003c`)) {
+		return 0
+	}
+	return FileKey(path)
+}

@@ -1,0 +1,46 @@
+package schema
+
+import "testing"
+
+func TestEditFileKey(t *testing.T) {
+	util := FileKey([]byte("util.py"))
+	for _, c := range []struct {
+		args string
+		want uint64
+	}{
+		{`{"command":"str_replace","path":"/testbed/pkg/util.py","old_str":"import conf.py","new_str":"b"}`, util},        // the path member, whatever the text says
+		{`{"args":"create /testbed/pkg/util.py --file_text 'from pkg import conf'"}`, util},                               // SWE-agent's one string
+		{`{"command":"sed -i 's/a/b/' pkg/util.py && python repro.py"}`, util},                                            // the first file of the first line
+		{`{"command":"python - <<'PY'\nfrom pathlib import Path\np = Path('pkg/util.py')\np.write_text('x')\nPY"}`, util}, // a here-document's
+		{`"@patch_generation\ndef fix():\n    return code_replace(\"pkg/util.py\", \"a\", \"b\")"`, util},                 // args that are one string
+		{`{"command":"echo hi > /dev/null"}`, 0},
+		{`{"command":"python -c \"import django.setup\""}`, 0}, // a module path is no file name
+		{`[1,2]`, 0},
+		{``, 0},
+	} {
+		if got := EditFileKey([]byte(c.args)); got != c.want {
+			t.Errorf("EditFileKey(%s) = %#x, want %#x", c.args, got, c.want)
+		}
+	}
+	if FileKey([]byte("/testbed/pkg/util.py")) != util || FileKey([]byte("pkg/")) != 0 {
+		t.Error("FileKey keys a path by its base name, and an empty one by 0")
+	}
+}
+
+func TestFailureFileKey(t *testing.T) {
+	conf := FileKey([]byte("conf.py"))
+	for _, c := range []struct {
+		data string
+		want uint64
+	}{
+		{`"Traceback (most recent call last):\n  File \"reproduce.py\", line 8, in <module>\n    django.setup()\n  File \"/testbed/pkg/conf.py\", line 161, in __getattr__\n    raise ImproperlyConfigured(\"The SECRET_KEY setting must not be empty.\")\ndjango.core.exceptions.ImproperlyConfigured: The SECRET_KEY setting must not be empty."`, conf},
+		{`"Sorry: IndentationError: unexpected indent (conf.py, line 12)"`, conf},
+		{`"  File \"\u003cstdin\u003e\", line 3\n    x = (\nSyntaxError: '(' was never closed"`, 0}, // code on standard input is in no file
+		{`"Traceback (most recent call last):\n  File \"a.py\", line 1\nValueError: x\n\nDuring handling of the above exception, another exception occurred:\n\nTraceback (most recent call last):\n  File \"b.py\", line 2\nKeyError: y"`, 0}, // two tracebacks
+		{`"error: cannot find symbol"`, 0},
+	} {
+		if got := FailureFileKey([]byte(c.data)); got != c.want {
+			t.Errorf("FailureFileKey(%s) = %#x, want %#x", c.data, got, c.want)
+		}
+	}
+}
