@@ -996,3 +996,52 @@ func TestOneChangeRetriedThroughDifferentFailures(t *testing.T) {
 		}
 	}
 }
+
+// The same failure raised in a file no edit between its returns changed is
+// a failure the edits do not reach: an agent rewriting its reproduction
+// script again and again, each run stopped by the same settings error
+// inside the framework, is stuck, whatever it changes in the script. An
+// edit of the file the failure is raised in makes the next return another
+// experiment's answer; a failure raised in the agent's own check (an
+// assertion in the script it wrote) after a change to the code is an
+// experiment; and work spreading over several files between two returns
+// is the agent moving on.
+func TestAFailureTheEditsDoNotReach(t *testing.T) {
+	setupError := `{"ok":false,"error_type":"EXCEPTION","data":"Traceback (most recent call last):\n  File \"reproduce.py\", line 8, in <module>\n    django.setup()\n  File \"/testbed/django/conf/__init__.py\", line 161, in __getattr__\n    raise ImproperlyConfigured(\"The SECRET_KEY setting must not be empty.\")\ndjango.core.exceptions.ImproperlyConfigured: The SECRET_KEY setting must not be empty."}`
+	assertion := `{"ok":false,"error_type":"AssertionError","data":"Traceback (most recent call last):\n  File \"/testbed/reproduce.py\", line 12, in <module>\n    assert out == 'A', out\nAssertionError: <Enum.A: 1>"}`
+	edit := func(path, text string) string {
+		return `"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"create","path":"` + path + `","file_text":"` + text + `"}},"tool_result":{"ok":true,"data":"File created successfully at: ` + path + ` with ` + text + `"}`
+	}
+	run := func(result string) string {
+		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"cd /testbed && python reproduce.py"}},"tool_result":` + result
+	}
+	for _, c := range []struct {
+		name  string
+		files func(k int) []string // the files edited before the k-th run
+		res   string
+		want  detect.Verdict
+	}{
+		{"the script rewritten", func(k int) []string { return []string{"/testbed/reproduce.py"} }, setupError, detect.Runaway},
+		{"the failing file changed", func(k int) []string { return []string{"/testbed/django/conf/__init__.py"} }, setupError, detect.Healthy},
+		{"the agent's own assertion", func(k int) []string { return []string{"/testbed/django/db/models/enums.py"} }, assertion, detect.Healthy},
+		{"work over several files", func(k int) []string {
+			return []string{"/testbed/django/db/models/base.py", "/testbed/django/db/models/query.py", "/testbed/tests/test_" + strconv.Itoa(k) + ".py"}
+		}, setupError, detect.Healthy},
+	} {
+		r := newRun(c.name)
+		r.add(edit("/testbed/reproduce.py", "import django"))
+		for k := range 5 {
+			if k > 0 {
+				for n, f := range c.files(k) {
+					r.add(edit(f, "version "+strconv.Itoa(10*k+n)))
+				}
+			}
+			r.add(run(c.res))
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != c.want || (c.want == detect.Runaway && (res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 1)) {
+			t.Errorf("%s: %v %v onset %d %+v, want %v", c.name, res.Verdict, res.RootCause, res.OnsetStep, res.Findings, c.want)
+		}
+	}
+}

@@ -114,7 +114,10 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 //     works;
 //   - a change that does not land (editsNotLanding): edits failing one
 //     after another, in a different way each time, nothing learned
-//     between them.
+//     between them;
+//   - a failure the edits do not reach (unreachedFailures): the same
+//     failure coming back from a file no edit between its returns
+//     changed.
 //
 // n counts the failures.
 func stormStreak(v *Run, a *analysis, p *Policy) streak {
@@ -213,7 +216,72 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	stretchEnds()
 	goalStorms(v, a, p, keep)
 	editsNotLanding(v, a, p, func(fails []int) { keepShape(fails, true) })
+	unreachedFailures(v, a, p, keep)
 	return best
+}
+
+// unreachedFailures hands keep, for each failure that begins one, the
+// returns of one failure raised in a file (Run.FailFile): the same error
+// type and answer (its failure site: answers.go), each at most Window
+// calls after the one before, an edit that worked between every two of
+// them, and no edit of the failing file, no package newly installed and
+// edits of at most two files (the script the agent runs, and one more)
+// between two returns. Whatever the agent changed between (its
+// reproduction script rewritten), it did not reach where the failure is
+// raised: a Django setup error raised in the settings module after each
+// rewrite. An edit of the failing file ends it, as the next return is then
+// another experiment's answer; a third file changed is the agent moving
+// on. A failure raised in a file the run's edits changed before it (the
+// agent's own check asserting) begins none: after a change to the code,
+// the same assertion is an experiment's answer.
+func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
+	if !slices.ContainsFunc(a.calls, func(i int) bool { return v.FailFile[i] != 0 }) {
+		return
+	}
+	storm := a.goalStorm[:0]
+	clear(a.inGoalStorm)
+	var edited []uint32 // the files edits that worked changed so far
+	for x, i := range a.calls {
+		if f := v.EditFile[i]; f != 0 && v.Flags[i]&flagError == 0 && !slices.Contains(edited, f) {
+			edited = append(edited, f)
+		}
+		if v.FailFile[i] == 0 || v.Flags[i]&flagError == 0 || a.inGoalStorm[i] || slices.Contains(edited, v.FailFile[i]) {
+			continue
+		}
+		storm = append(storm[:0], i)
+		last := x
+		var first, second uint32 // the files changed since the last return
+		for y := x + 1; y < len(a.calls) && y-last <= p.Window; y++ {
+			j := a.calls[y]
+			if f := v.EditFile[j]; f != 0 && v.Flags[j]&flagError == 0 {
+				if f == v.FailFile[i] {
+					break // the failing file changed
+				}
+				if first == 0 || f == first {
+					first = f
+					continue
+				}
+				if second == 0 || f == second {
+					second = f
+					continue
+				}
+				break // a third file: the agent moved on
+			}
+			if a.newInstall[j] && v.Flags[j]&flagError == 0 {
+				break
+			}
+			if first == 0 || v.FailFile[j] != v.FailFile[i] || v.ErrType[j] != v.ErrType[i] || !v.sameAnswer(i, j, a.simBits) {
+				continue
+			}
+			storm = append(storm, j)
+			a.inGoalStorm[j] = true
+			last, first, second = y, 0, 0
+		}
+		if len(storm) >= p.ErrorStreakSuspicious {
+			keep(storm)
+		}
+	}
+	a.goalStorm = storm
 }
 
 // editsNotLanding hands keep each run of edits that did not land: calls
