@@ -44,3 +44,20 @@ func TestFailureFileKey(t *testing.T) {
 		}
 	}
 }
+
+// Whatever a log holds, the file keys never panic, and a key is 0 or the
+// key of a base name found in the input: both are read from logged text
+// before anything else looks at it.
+func FuzzFileKeys(f *testing.F) {
+	f.Add([]byte(`{"command":"str_replace","path":"/testbed/pkg/util.py"}`))
+	f.Add([]byte(`"Traceback (most recent call last):\n  File \"/testbed/pkg/conf.py\", line 9, in setup\nValueError: x"`))
+	f.Add([]byte(`"Sorry: IndentationError: unexpected indent (conf.py, line 12)"`))
+	f.Add([]byte(`{"args":"create /a.py --file_text 'x'","path":7}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, k := range []uint64{EditFileKey(data), FailureFileKey(data)} {
+			if k != 0 && k&1 == 0 {
+				t.Fatalf("key %#x of %q is neither 0 nor a FileKey", k, data)
+			}
+		}
+	})
+}
