@@ -71,6 +71,14 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 		msg = fmt.Sprintf("%d failed calls (%s) with %d other call(s) between them", n, strings.Join(parts, ", "), others)
 		counts = append(counts, Count{"other_calls", int64(others)})
 	}
+	if s.shape != "" {
+		// The storm's failures differ, or other calls fail between them:
+		// say what makes them one storm.
+		msg = fmt.Sprintf(s.shape, n) + " (" + strings.Join(parts, ", ") + ")"
+		if others > 0 {
+			msg += fmt.Sprintf(", %d other call(s) between them", others)
+		}
+	}
 	return &hit{
 		Finding: Finding{
 			Severity:  severityFor(n, p.ErrorStreakSuspicious, p.ErrorStreakRunaway),
@@ -122,7 +130,7 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 // n counts the failures.
 func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	var best streak
-	keepShape := func(fails []int, asFound bool) {
+	keepShape := func(fails []int, asFound bool, shape string) {
 		if len(fails) == 0 {
 			return
 		}
@@ -130,10 +138,10 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 		bestSev := severityFor(int64(best.n), p.ErrorStreakSuspicious, p.ErrorStreakRunaway)
 		better := len(fails) > best.n || (len(fails) == best.n && fails[0] < best.first)
 		if best.n == 0 || sev > bestSev || (sev == bestSev && better) {
-			best = streak{first: fails[0], last: fails[len(fails)-1], n: len(fails), asFound: asFound}
+			best = streak{first: fails[0], last: fails[len(fails)-1], n: len(fails), asFound: asFound, shape: shape}
 		}
 	}
-	keep := func(fails []int) { keepShape(fails, false) }
+	keep := func(fails []int) { keepShape(fails, false, "") }
 
 	// Installs that worked and installed what was not installed before
 	// end a storm of either shape, as lasting progress does.
@@ -215,8 +223,8 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	}
 	stretchEnds()
 	goalStorms(v, a, p, keep)
-	editsNotLanding(v, a, p, func(fails []int) { keepShape(fails, true) })
-	unreachedFailures(v, a, p, keep)
+	editsNotLanding(v, a, p, func(fails []int) { keepShape(fails, true, "%d edits that did not land, each failing its own way") })
+	unreachedFailures(v, a, p, func(fails []int) { keepShape(fails, false, "the same failure %d times, from a file no edit between them changed") })
 	return best
 }
 

@@ -95,7 +95,8 @@ func severityFor(value int64, suspicious, runaway int) Verdict {
 // extend it. first and last are step indices; n is 0 when nothing matched.
 type streak struct {
 	first, last, n int
-	asFound        bool // hit.asFound
+	asFound        bool   // hit.asFound
+	shape          string // what the storm is, when its failures alone do not say: a format with one %d, its failures (RA301's message)
 }
 
 func longestStreak(indices func(yield func(int) bool), skip, match func(i int) bool) streak {
