@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/zeebo/xxh3"
 )
@@ -34,60 +35,32 @@ func FileKey(path []byte) uint64 {
 // text files, after the start or a separator: `/testbed/pkg/a.py`,
 // `Path('a.py')`, `--path=a.py`. The name is the submatch; the character
 // after it is consumed, so it must not go on as a name does.
-var reSourceFile = regexp.MustCompile(`(?:^|[/\s'"(=:,\[{])([\w@+-][\w.@+-]*\.(?:py|pyi|pyx|ipynb|js|jsx|mjs|cjs|ts|tsx|vue|svelte|java|kt|scala|go|rb|rs|c|cc|cpp|cxx|h|hpp|cs|php|swift|sh|bash|sql|json|ya?ml|toml|cfg|ini|xml|gradle|md|rst|txt|html?|css|scss|sty|tex))(?:$|[^\w.@+-])`)
+var reSourceFile = regexp.MustCompile(`(?:^|[/\s'"(=:,\[{])([\w@+-][\w.@+-]*\.(?:py|pyi|pyx|ipynb|js|jsx|mjs|cjs|ts|tsx|vue|svelte|java|kt|scala|go|rb|rs|c|cc|cpp|cxx|h|hpp|cs|php|swift|sh|bash|sql|json|ya?ml|toml|cfg|ini|conf|config|properties|xml|gradle|md|rst|txt|html?|css|scss|sty|tex|diff|patch))(?:$|[^\w.@+-])`)
 
 // pathKeys are the args members that name the file a call works on.
 var pathKeys = []string{"path", "file", "file_path", "filepath", "filename", "target_file", "target"}
 
 // EditFileKey is the FileKey of the file an edit's args change: the value
-// of a member naming a path (pathKeys), else the first file name on the
-// first line of a string member (a command: `sed -i ... a.py`, `create
-// /testbed/a.py --file_text ...`), else the first anywhere in one (a
-// here-document's `Path('a.py')`), members taken in the order of their
-// names. 0 when the args name no file.
+// of a member naming a path (pathKeys), at any depth (Codex's
+// `{"changes":[{"path":...}]}`, Aider's `{"edits":[{"file":...}]}`), else
+// the first file name on the first line of a string (a command: `sed -i
+// ... a.py`, `create /testbed/a.py --file_text ...`), else the first
+// anywhere in one (a here-document's `Path('a.py')`), members taken in the
+// order of their names. 0 when the args name no file.
 func EditFileKey(args []byte) uint64 {
-	args = bytes.TrimSpace(args)
-	var strs []string
-	switch {
-	case IsJSONString(args):
-		var s string
-		if json.Unmarshal(args, &s) != nil {
-			return 0
-		}
-		strs = []string{s}
-	case len(args) > 0 && args[0] == '{':
-		var m map[string]json.RawMessage
-		if json.Unmarshal(args, &m) != nil {
-			return 0
-		}
-		for _, k := range pathKeys {
-			var s string
-			if v, ok := m[k]; ok && json.Unmarshal(v, &s) == nil && s != "" {
-				if f := firstSourceFile(s); f != nil {
-					return FileKey(f)
-				}
-				return FileKey([]byte(s))
-			}
-		}
-		names := make([]string, 0, len(m))
-		for k := range m {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		for _, k := range names {
-			var s string
-			if json.Unmarshal(m[k], &s) == nil {
-				strs = append(strs, s)
-			}
-		}
-	default:
+	var v any
+	if json.Unmarshal(bytes.TrimSpace(args), &v) != nil {
 		return 0
 	}
-	for _, s := range strs {
-		line := s
-		if i := bytes.IndexByte([]byte(s), '\n'); i >= 0 {
-			line = s[:i]
+	var strs []string
+	if f := findPath(v, &strs); f != "" {
+		if name := firstSourceFile(f); name != nil {
+			return FileKey(name)
 		}
+		return FileKey([]byte(f))
+	}
+	for _, s := range strs {
+		line, _, _ := strings.Cut(s, "\n")
 		if f := firstSourceFile(line); f != nil {
 			return FileKey(f)
 		}
@@ -98,6 +71,39 @@ func EditFileKey(args []byte) uint64 {
 		}
 	}
 	return 0
+}
+
+// findPath returns the first path member (pathKeys) of v, depth first with
+// members in the order of their names, and collects v's other strings into
+// strs meanwhile; "" when v has none. A Windows path reads as a slashed one.
+func findPath(v any, strs *[]string) string {
+	switch v := v.(type) {
+	case string:
+		*strs = append(*strs, v)
+	case []any:
+		for _, e := range v {
+			if f := findPath(e, strs); f != "" {
+				return f
+			}
+		}
+	case map[string]any:
+		for _, k := range pathKeys {
+			if s, ok := v[k].(string); ok && s != "" {
+				return strings.ReplaceAll(s, `\`, "/")
+			}
+		}
+		names := make([]string, 0, len(v))
+		for k := range v {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			if f := findPath(v[k], strs); f != "" {
+				return f
+			}
+		}
+	}
+	return ""
 }
 
 // firstSourceFile returns the first file name reSourceFile finds in s.

@@ -61,3 +61,17 @@ func FuzzFileKeys(f *testing.F) {
 		}
 	})
 }
+
+// Editors that nest the file they change, and name it the Windows way.
+func TestEditFileKeyNested(t *testing.T) {
+	for _, c := range []struct{ args, name string }{
+		{`{"changes":[{"kind":"update","path":"/testbed/packages/src/Tabs/Tabs.js"}],"item":"item_3"}`, "Tabs.js"},
+		{`{"edits":[{"file":"src\\pages\\index.astro","replace":"a","search":"b"}]}`, "index.astro"},
+		{`{"command":"echo '-Xmx8192m' > /workspace/.mvn/jvm.config"}`, "jvm.config"},
+		{`{"command":"cd /w && git diff HEAD > model_patch.diff\nls"}`, "model_patch.diff"},
+	} {
+		if got, want := EditFileKey([]byte(c.args)), FileKey([]byte(c.name)); got != want {
+			t.Errorf("EditFileKey(%s) = %#x, want the key of %s", c.args, got, c.name)
+		}
+	}
+}
