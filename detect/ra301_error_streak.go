@@ -18,7 +18,7 @@ var ErrorStreak = &Detector{
 	RootCause: CauseErrorStorm,
 	Guard:     "circuit breaker: open after 3 consecutive failures, stay open 60 s, half-open with one probe; retry policy by error type",
 	Reads:     []string{"tool_errors", "tool_errors_by_type", "max_error_streak"},
-	Params:    []string{"error_streak_suspicious", "error_streak_runaway"},
+	Params:    []string{"error_streak_suspicious", "error_streak_runaway", "window"},
 	run:       runErrorStreak,
 }
 
