@@ -62,6 +62,8 @@ type analysis struct {
 	// kept from run to run so a run's calls allocate no chains.
 	chains  []callChain
 	chainOf map[uint64]int32
+	// editedFiles is unreachedFailures' scratch: the files edited so far.
+	editedFiles []uint32
 	// goalStorm and inGoalStorm are goalStorms' scratch.
 	goalStorm   []int
 	inGoalStorm []bool

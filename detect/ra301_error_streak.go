@@ -100,7 +100,7 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 // (by their failures), the one with the most failures, the first of
 // equally long ones. A short burst the agent worked its way out of is not
 // where it got stuck; the long storm is, and readers put the onset there.
-// A storm has one of four shapes:
+// A storm has one of five shapes:
 //
 //   - a streak: failed calls one after another, calls that succeeded
 //     without progress (the same file viewed again) neither breaking nor
@@ -224,7 +224,9 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	stretchEnds()
 	goalStorms(v, a, p, keep)
 	editsNotLanding(v, a, p, func(fails []int) { keepShape(fails, true, "%d edits that did not land, each failing its own way") })
-	unreachedFailures(v, a, p, func(fails []int) { keepShape(fails, false, "the same failure %d times, from a file no edit between them changed") })
+	unreachedFailures(v, a, p, func(fails []int) {
+		keepShape(fails, false, "the same failure %d times, from a file no edit between them changed")
+	})
 	return best
 }
 
@@ -248,7 +250,7 @@ func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 	}
 	storm := a.goalStorm[:0]
 	clear(a.inGoalStorm)
-	var edited []uint32 // the files edits that worked changed so far
+	edited := a.editedFiles[:0] // the files edits that worked changed so far
 	for x, i := range a.calls {
 		if f := v.EditFile[i]; f != 0 && v.Flags[i]&flagError == 0 && !slices.Contains(edited, f) {
 			edited = append(edited, f)
@@ -289,7 +291,7 @@ func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 			keep(storm)
 		}
 	}
-	a.goalStorm = storm
+	a.goalStorm, a.editedFiles = storm, edited
 }
 
 // editsNotLanding hands keep each run of edits that did not land: calls
