@@ -87,7 +87,7 @@ func firstInstance(v *Run, a *analysis, first, last int) int {
 	// The calls skipped count as new calls before the onset.
 	start, newInARow := lo+at, at
 	for k := start - 1; k >= 0 && newInARow < maxNewInARow; k-- {
-		if i := a.calls[k]; (a.newInstall[i] && v.Flags[i]&flagError == 0) || editedAnew(v, a, i) {
+		if i := a.calls[k]; installedAnew(v, a, i) || editedAnew(v, a, i) {
 			break // what came before a change that worked is another attempt
 		}
 		if r.instance(a.calls[k]) {
@@ -105,6 +105,12 @@ func firstInstance(v *Run, a *analysis, first, last int) int {
 // instance of what then repeats.
 func editedAnew(v *Run, a *analysis, i int) bool {
 	return v.Flags[i]&flagError == 0 && a.lasting(i) && v.Names.IntentName(v.Intent[i]) == schema.IntentEdit
+}
+
+// installedAnew reports whether call i is the run's first install of what
+// it installs, and it worked: what runs next runs with something new.
+func installedAnew(v *Run, a *analysis, i int) bool {
+	return a.newInstall[i] && v.Flags[i]&flagError == 0
 }
 
 // repeats indexes the calls of a stretch by what makes another call an

@@ -97,7 +97,7 @@ func longestChain(v *Run, a *analysis, p *Policy, key func(i int) uint64, accept
 	// experiment. An edit made again is edits going in circles.
 	changedBetween := func(j, i int) bool {
 		for k := j + 1; k < i && (a.anyInstall || a.anyEdit); k++ {
-			if (a.newInstall[k] && v.Flags[k]&flagError == 0) || a.newEdit[k] {
+			if installedAnew(v, a, k) || a.newEdit[k] {
 				return true
 			}
 		}

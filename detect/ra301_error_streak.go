@@ -277,7 +277,7 @@ func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 				}
 				break // a third file: the agent moved on
 			}
-			if a.newInstall[j] && v.Flags[j]&flagError == 0 {
+			if installedAnew(v, a, j) {
 				break
 			}
 			if first == 0 || v.FailFile[j] != v.FailFile[i] || v.ErrType[j] != v.ErrType[i] || !v.sameAnswer(i, j, a.simBits) {
@@ -316,11 +316,11 @@ func editsNotLanding(v *Run, a *analysis, p *Policy, keep func([]int)) {
 		if v.Flags[i]&flagResult == 0 || v.Names.IntentName(v.Intent[i]) != schema.IntentEdit {
 			continue
 		}
-		if v.Flags[i]&flagError == 0 || !notLanded[v.Names.ErrTypeName(v.ErrType[i])] {
+		if t := v.Names.ErrTypeName(v.ErrType[i]); v.Flags[i]&flagError == 0 || !(notLanded[t] || compileError[t]) {
 			flush()
 			continue
 		}
-		if len(run) > 0 && (a.learnedBetween(run[len(run)-1], i) || installedBetween(a, run[len(run)-1], i)) {
+		if len(run) > 0 && (a.learnedBetween(run[len(run)-1], i) || installedBetween(v, a, run[len(run)-1], i)) {
 			flush()
 		}
 		run = append(run, i)
@@ -329,19 +329,18 @@ func editsNotLanding(v *Run, a *analysis, p *Policy, keep func([]int)) {
 	a.goalStorm = run
 }
 
-// notLanded are the error types of an edit that left no working change:
-// refused by the editor, its command or script not parsed, or the file it
-// changed no longer compiling.
+// notLanded are the error types of an edit that left no working change
+// besides a compile error of the file it changed (compileError): refused
+// by the editor, or its command or script not parsed.
 var notLanded = map[string]bool{
 	schema.ErrEditRejected: true, schema.ErrUsage: true, schema.ErrShellSyntax: true, schema.ErrScriptSyntax: true,
-	"SyntaxError": true, "IndentationError": true, "TabError": true,
 }
 
 // installedBetween reports whether a package was installed that was not
-// before between steps i and j.
-func installedBetween(a *analysis, i, j int) bool {
+// before between steps i and j (installedAnew).
+func installedBetween(v *Run, a *analysis, i, j int) bool {
 	for k := i + 1; k < j; k++ {
-		if a.newInstall[k] {
+		if installedAnew(v, a, k) {
 			return true
 		}
 	}

@@ -45,9 +45,9 @@ func TestFailureFileKey(t *testing.T) {
 	}
 }
 
-// Whatever a log holds, the file keys never panic, and a key is 0 or the
-// key of a base name found in the input: both are read from logged text
-// before anything else looks at it.
+// Whatever a log holds, reading the file keys never panics, and a key is 0
+// (no file) or a FileKey, never 0 by accident: both are read from logged
+// text before anything else looks at it.
 func FuzzFileKeys(f *testing.F) {
 	f.Add([]byte(`{"command":"str_replace","path":"/testbed/pkg/util.py"}`))
 	f.Add([]byte(`"Traceback (most recent call last):\n  File \"/testbed/pkg/conf.py\", line 9, in setup\nValueError: x"`))
