@@ -11,8 +11,11 @@ import (
 // environment assignment or a wrapper (timeout, sudo, env, time, nohup),
 // without its directory. "git grep" is named as such, since grep's rule
 // (blank output found nothing) holds for it. An empty line names nothing.
-func program(cmd string) string {
-	for _, seg := range splitSegments(unwrapShell(cmd)) {
+func program(cmd string) string { return firstProgram(unwrapShell(cmd)) }
+
+// firstProgram is program for a command line already unwrapped.
+func firstProgram(cmd string) string {
+	for _, seg := range splitSegments(cmd) {
 		if p := segmentProgram(seg); p != "" {
 			return p
 		}
@@ -28,7 +31,7 @@ func program(cmd string) string {
 // -10`) are looked through: their blank output is the filter's.
 func commandSearches(cmd string) bool {
 	cmd = unwrapShell(cmd)
-	return isSearch(program(cmd)) || lineFilters[lastFilter(cmd)]
+	return isSearch(firstProgram(cmd)) || lineFilters[lastFilter(cmd)]
 }
 
 // passThrough are programs that, at the end of a pipeline, print some or
