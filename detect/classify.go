@@ -89,7 +89,9 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 //     detector gives the evidence (RA302 and RA102 over RA101, RA303 over
 //     RA301) when it is at least as severe; any loop found in the steps of
 //     a stretch of reads (RA207), at least as severe, gives them over it.
-//  6. Otherwise the worst severity wins, then the loop that began first.
+//  6. Otherwise the worst severity wins, then a finding runaway by its
+//     detector's own threshold before one runaway only at the lower
+//     bound (hit.marginal), then the loop that began first.
 func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 	byID := map[string]*hit{}
 	var patterns, symptoms []*hit
@@ -232,7 +234,16 @@ func boolRank(b bool) int {
 func pickWorst(hs []*hit) *hit {
 	best := hs[0]
 	for _, h := range hs[1:] {
-		if h.Severity > best.Severity || (h.Severity == best.Severity && h.first < best.first) {
+		switch {
+		case h.Severity != best.Severity:
+			if h.Severity > best.Severity {
+				best = h
+			}
+		case h.marginal != best.marginal:
+			if !h.marginal {
+				best = h
+			}
+		case h.first < best.first:
 			best = h
 		}
 	}

@@ -1045,3 +1045,42 @@ func TestAFailureTheEditsDoNotReach(t *testing.T) {
 		}
 	}
 }
+
+// The same error back three times with the agent reading between is a
+// storm at the rubric's lower bound; three in a row with nothing between is
+// not yet. A later loop that is runaway by its own threshold names the root
+// cause before such a storm.
+func TestSameFailureThreeTimesWithActionsBetween(t *testing.T) {
+	refused := `"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"code_replace app.py %d"}},"tool_result":{"ok":false,"error_type":"EDIT_REJECTED","data":"Error: Code to replace not found in file"}`
+	read := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"sed -n '%d,40p' app.py"}},"tool_result":{"ok":true,"data":"line %d of app.py"}`
+	between := newRun("between")
+	for k := range 3 {
+		between.add(fmt.Sprintf(refused, k))
+		between.add(fmt.Sprintf(read, 10+k, 10+k))
+	}
+	res := one(t, detect.DefaultPolicy(), between.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
+		t.Fatalf("three refusals with reads between: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
+	}
+	inARow := newRun("in-a-row")
+	for k := range 3 {
+		inARow.add(fmt.Sprintf(refused, k))
+	}
+	if res := one(t, detect.DefaultPolicy(), inARow.text()); res.Verdict != detect.Suspicious {
+		t.Fatalf("three refusals in a row: %v %v", res.Verdict, res.RootCause)
+	}
+	// Then the same check, five times, the same answer: the retry loop is
+	// runaway by its own count and explains the run.
+	later := newRun("later")
+	later.lines = append(later.lines, between.lines...)
+	for range 6 {
+		later.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"git diff --stat"}},"tool_result":{"ok":true,"data":" app.py | 2 +-"}`)
+	}
+	for k := range later.lines {
+		later.lines[k] = strings.Replace(later.lines[k], `"run_id":"between"`, `"run_id":"later"`, 1)
+	}
+	res = one(t, detect.DefaultPolicy(), later.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseToolRetryLoop || res.OnsetStep != 6 {
+		t.Fatalf("a retry loop after the short storm: %v %v onset %d %v", res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
+	}
+}

@@ -79,9 +79,17 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 			msg += fmt.Sprintf(", %d other call(s) between them", others)
 		}
 	}
+	sev := severityFor(n, p.ErrorStreakSuspicious, p.ErrorStreakRunaway)
+	marginal := sev == Suspicious && s.shape == "" && sameErrorActedBetween(v, a, bestFirst, bestLast)
+	if marginal {
+		// Say what makes three failures a storm: one error, come back.
+		sev = Runaway
+		msg = fmt.Sprintf("the same failure %d times (%s), %d other call(s) between them", n, strings.Join(parts, ", "), others)
+	}
 	return &hit{
+		marginal: marginal,
 		Finding: Finding{
-			Severity:  severityFor(n, p.ErrorStreakSuspicious, p.ErrorStreakRunaway),
+			Severity:  sev,
 			Message:   fmt.Sprintf("%s, steps %d-%d", msg, v.Step[bestFirst], v.Step[bestLast]),
 			OnsetStep: v.Step[bestFirst],
 			Evidence: Evidence{
@@ -94,6 +102,31 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 		errorShare: 1,
 		asFound:    s.asFound,
 	}
+}
+
+// sameErrorActedBetween reports whether the failures from first to last
+// (indices into the run view) all gave one answer and the agent did
+// something between them other than talk (a call that worked). Such a
+// storm is runaway at the suspicious count already: the same error came
+// back that many times, the lower bound of "again and again", through a
+// stuck stretch longer than its failures, which is what a person reading
+// the run calls a storm. Failures in a row with nothing between, or apart
+// only by turns of conversation (a new name the user gave between two
+// lookups), are not: the agent had no room to act on what it saw.
+func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
+	fails := a.goalStorm[:0]
+	acted := false
+	for _, i := range a.calls {
+		switch {
+		case i < first || i > last:
+		case v.Flags[i]&flagError != 0:
+			fails = append(fails, i)
+		case v.Flags[i]&flagResult != 0 && !talked(v, i):
+			acted = true
+		}
+	}
+	a.goalStorm = fails
+	return acted && len(distinctAnswers(v, a, fails, false)) == 1
 }
 
 // stormStreak finds the error storm: of the storms at the worst severity

@@ -78,6 +78,10 @@ type hit struct {
 	// retried through different failures): its onset is its first step,
 	// not the first instance of an action that comes back.
 	asFound bool
+	// marginal marks a finding that is runaway only at its detector's
+	// lower bound (RA301: the same error back three times with the agent
+	// acting between): another runaway loop explains the run before it.
+	marginal bool
 }
 
 func severityFor(value int64, suspicious, runaway int) Verdict {
