@@ -163,7 +163,9 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 // n counts the failures.
 func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	var best streak
-	keepShape := func(fails []int, asFound bool, shape string) {
+	// last is the storm's last step when it lies past its last failure
+	// (the check that showed an edit broke its file), else -1.
+	keepShape := func(fails []int, last int, asFound bool, shape string) {
 		if len(fails) == 0 {
 			return
 		}
@@ -171,10 +173,13 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 		bestSev := severityFor(int64(best.n), p.ErrorStreakSuspicious, p.ErrorStreakRunaway)
 		better := len(fails) > best.n || (len(fails) == best.n && fails[0] < best.first)
 		if best.n == 0 || sev > bestSev || (sev == bestSev && better) {
-			best = streak{first: fails[0], last: fails[len(fails)-1], n: len(fails), asFound: asFound, shape: shape}
+			if last < 0 {
+				last = fails[len(fails)-1]
+			}
+			best = streak{first: fails[0], last: last, n: len(fails), asFound: asFound, shape: shape}
 		}
 	}
-	keep := func(fails []int) { keepShape(fails, false, "") }
+	keep := func(fails []int) { keepShape(fails, -1, false, "") }
 
 	// Installs that worked and installed what was not installed before
 	// end a storm of either shape, as lasting progress does.
@@ -256,9 +261,11 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	}
 	stretchEnds()
 	goalStorms(v, a, p, keep)
-	editsNotLanding(v, a, p, func(fails []int) { keepShape(fails, true, "%d edits that did not land, each failing its own way") })
+	editsNotLanding(v, a, p, func(edits []int, last int) {
+		keepShape(edits, last, true, "%d edits that did not land, each failing its own way")
+	})
 	unreachedFailures(v, a, p, func(fails []int) {
-		keepShape(fails, false, "the same failure %d times, from a file no edit between them changed")
+		keepShape(fails, -1, false, "the same failure %d times, from a file no edit between them changed")
 	})
 	return best
 }
@@ -337,26 +344,54 @@ func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 // on anchors, quoting and indentation in turn, is retrying one change,
 // not fixing one error after another. An edit that applied ends the run,
 // and so does one whose check failed after it applied (an experiment).
-func editsNotLanding(v *Run, a *analysis, p *Policy, keep func([]int)) {
+func editsNotLanding(v *Run, a *analysis, p *Policy, keep func(edits []int, last int)) {
 	run := a.goalStorm[:0]
+	shown := -1 // the check that showed the run's last edit broke its file
 	flush := func() {
 		if len(run) >= p.ErrorStreakSuspicious {
-			keep(run)
+			keep(run, shown)
 		}
-		run = run[:0]
+		run, shown = run[:0], -1
 	}
+	applied := -1 // an edit that applied, its check not yet come back
 	for _, i := range a.calls {
-		if v.Flags[i]&flagResult == 0 || v.Names.IntentName(v.Intent[i]) != schema.IntentEdit {
+		if v.Flags[i]&flagResult == 0 {
 			continue
 		}
-		if t := v.Names.ErrTypeName(v.ErrType[i]); v.Flags[i]&flagError == 0 || !(notLanded[t] || compileError[t]) {
-			flush()
+		check := -1 // the call that showed edit i broke its file
+		t := v.Names.ErrTypeName(v.ErrType[i])
+		failed := v.Flags[i]&flagError != 0
+		if v.Names.IntentName(v.Intent[i]) != schema.IntentEdit {
+			if applied < 0 {
+				continue
+			}
+			// The first answer after an edit that applied says whether
+			// it landed: a compile error in the very file it changed
+			// says it left the file broken.
+			if !failed || !compileError[t] || v.FailFile[i] == 0 || v.FailFile[i] != v.EditFile[applied] {
+				flush()
+				applied = -1
+				continue
+			}
+			i, applied, check = applied, -1, i
+		} else if !failed || !(notLanded[t] || compileError[t]) {
+			if failed || v.EditFile[i] == 0 {
+				flush()
+				applied = -1
+				continue
+			}
+			applied = i
 			continue
+		} else if applied >= 0 {
+			// An edit that applied, then one that failed: as far as
+			// anything says, the first landed.
+			flush()
+			applied = -1
 		}
 		if len(run) > 0 && (a.learnedBetween(run[len(run)-1], i) || installedBetween(v, a, run[len(run)-1], i)) {
 			flush()
 		}
-		run = append(run, i)
+		run, shown = append(run, i), check
 	}
 	flush()
 	a.goalStorm = run

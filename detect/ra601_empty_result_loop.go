@@ -47,6 +47,11 @@ func runEmptyResultLoop(v *Run, a *analysis, p *Policy) *hit {
 		if f&flagResult == 0 || f&flagError != 0 {
 			continue
 		}
+		if v.Names.IntentName(v.Intent[i]) == schema.IntentEdit {
+			// An edit answers nothing when it worked (sed -i, a file
+			// written): silence, not a search that found nothing.
+			continue
+		}
 		var s *search
 		if in := v.Intent[i]; in != 0 {
 			if f&flagEmpty == 0 {
