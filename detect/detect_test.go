@@ -1084,3 +1084,32 @@ func TestSameFailureThreeTimesWithActionsBetween(t *testing.T) {
 		t.Fatalf("a retry loop after the short storm: %v %v onset %d %v", res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
 	}
 }
+
+// A stretch of reads that opens with searches finding nothing, each a
+// different one, pages through a file, reads around, then pages through
+// the file again: the onset is the first page read again, not the first
+// empty search (two searches that found nothing did not give the same
+// answer).
+func TestLookOnlyOnsetIsTheFirstReadThatComesBack(t *testing.T) {
+	r := newRun("reread")
+	for _, q := range []string{"VLA", "varlen"} {
+		r.add(`"state":"ACT","intent":"search","tool_call":{"name":"bash","args":{"command":"grep -n '` + q + `' astropy/io/fits/diff.py"}},"tool_result":{"ok":true,"data":""}`)
+	}
+	view := func(path string, n int) string {
+		return `"state":"ACT","tool_call":{"name":"str_replace_editor","args":{"command":"view","path":"/repo/astropy/` + path + `","view_range":[` + strconv.Itoa(1200+50*n) + `,` + strconv.Itoa(1250+50*n) + `]}},"tool_result":{"ok":true,"data":"` + path + strconv.Itoa(1200+50*n) + ` ` + strings.Repeat("col"+strconv.Itoa(n)+" ", 12) + `"}`
+	}
+	for n := range 12 {
+		r.add(view("io/fits/diff.py", n))
+	}
+	for n := range 6 {
+		r.add(view("utils/diff.py", n))
+	}
+	for n := range 12 {
+		r.add(view("io/fits/diff.py", n))
+	}
+	r.add(`"state":"STOP"`)
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseToolRetryLoop || res.OnsetStep != 2 {
+		t.Fatalf("got %v %v onset %d %v, want runaway from the first page read again (step 2)", res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
+	}
+}

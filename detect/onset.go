@@ -57,7 +57,7 @@ var actionLoop = map[string]bool{
 // time and a plan is not an action: their stretches stand as found.
 var replayed = map[string]bool{
 	RepeatedCall.ID: true, CallCycle.ID: true, NearDuplicateCall.ID: true,
-	ErrorStreak.ID: true, NonRetryableRetry.ID: true, NoProgress.ID: true,
+	ErrorStreak.ID: true, NonRetryableRetry.ID: true, NoProgress.ID: true, LookOnly.ID: true,
 }
 
 // maxNewInARow is how many calls in a row that are not instances of what

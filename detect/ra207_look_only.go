@@ -95,7 +95,7 @@ func firstRepeated(v *Run, a *analysis, p *Policy, stretch []int) int {
 	for k, i := range stretch {
 		end := min(len(stretch), k+1+p.Window)
 		for _, j := range stretch[k+1 : end] {
-			if v.sameCall(i) == v.sameCall(j) || (v.Flags[i]&flagResult != 0 && v.sameReply(i, j, a.simBits)) {
+			if v.sameCall(i) == v.sameCall(j) || (v.Flags[i]&(flagResult|flagEmpty) == flagResult && v.sameReply(i, j, a.simBits)) {
 				return i
 			}
 		}
