@@ -1062,6 +1062,15 @@ func TestSameFailureThreeTimesWithActionsBetween(t *testing.T) {
 	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
 		t.Fatalf("three refusals with reads between: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
 	}
+	// The same, its output not logged: nothing shows it was one error.
+	silent := newRun("silent")
+	for k := range 3 {
+		silent.add(strings.Replace(fmt.Sprintf(refused, k), `,"data":"Error: Code to replace not found in file"`, "", 1))
+		silent.add(fmt.Sprintf(read, 10+k, 10+k))
+	}
+	if res := one(t, detect.DefaultPolicy(), silent.text()); res.Verdict == detect.Runaway {
+		t.Fatalf("three refusals without output: %v %v", res.Verdict, res.RootCause)
+	}
 	inARow := newRun("in-a-row")
 	for k := range 3 {
 		inARow.add(fmt.Sprintf(refused, k))

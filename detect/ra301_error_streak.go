@@ -112,7 +112,9 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 // stuck stretch longer than its failures, which is what a person reading
 // the run calls a storm. Failures in a row with nothing between, or apart
 // only by turns of conversation (a new name the user gave between two
-// lookups), are not: the agent had no room to act on what it saw.
+// lookups), are not: the agent had no room to act on what it saw. Nor
+// are failures that logged no output: nothing shows it was the same
+// error.
 func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 	fails := a.goalStorm[:0]
 	acted := false
@@ -120,6 +122,9 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 		switch {
 		case i < first || i > last:
 		case v.Flags[i]&flagError != 0:
+			if v.Flags[i]&flagPayload == 0 {
+				return false // no text to show the error came back
+			}
 			fails = append(fails, i)
 		case v.Flags[i]&flagResult != 0 && !talked(v, i):
 			acted = true
