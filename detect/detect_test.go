@@ -1071,6 +1071,16 @@ func TestSameFailureThreeTimesWithActionsBetween(t *testing.T) {
 	if res := one(t, detect.DefaultPolicy(), silent.text()); res.Verdict == detect.Runaway {
 		t.Fatalf("three refusals without output: %v %v", res.Verdict, res.RootCause)
 	}
+	// The very same booking, thought over between the tries, failing the
+	// same way: the agent reconsidered and changed nothing.
+	rethought := newRun("rethought")
+	for range 3 {
+		rethought.add(`"state":"ACT","tool_call":{"name":"book_reservation","args":{"flight":"HAT136","paid":1625}},"tool_result":{"ok":false,"error_type":"ERROR","data":"Error: total price is 4875, but paid 1625"}`)
+		rethought.add(`"state":"PLAN","decision":{"reason":"The payment seems off; let me try the booking again."}`)
+	}
+	if res := one(t, detect.DefaultPolicy(), rethought.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm {
+		t.Fatalf("the same booking failing three times, thought over between: %v %v", res.Verdict, res.RootCause)
+	}
 	inARow := newRun("in-a-row")
 	for k := range 3 {
 		inARow.add(fmt.Sprintf(refused, k))

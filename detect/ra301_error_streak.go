@@ -112,9 +112,10 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 // stuck stretch longer than its failures, which is what a person reading
 // the run calls a storm. Failures in a row with nothing between, or apart
 // only by turns of conversation (a new name the user gave between two
-// lookups), are not: the agent had no room to act on what it saw. Nor
-// are failures that logged no output: nothing shows it was the same
-// error.
+// lookups), are not: the agent had no room to act on what it saw; but
+// the very same call sent again after the agent thought between (steps
+// without a call) is: it reconsidered and changed nothing. Nor are
+// failures that logged no output: nothing shows it was the same error.
 func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 	fails := a.goalStorm[:0]
 	acted := false
@@ -131,6 +132,18 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 		}
 	}
 	a.goalStorm = fails
+	if !acted && len(fails) > 0 {
+		// Thought between, then sent the very same call again.
+		same := true
+		for _, i := range fails[1:] {
+			same = same && v.sameCall(i) == v.sameCall(fails[0])
+		}
+		thought := false
+		for i := first + 1; i < last; i++ {
+			thought = thought || v.Flags[i]&flagCall == 0
+		}
+		acted = same && thought
+	}
 	return acted && len(distinctAnswers(v, a, fails, false)) == 1
 }
 
