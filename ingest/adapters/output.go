@@ -231,9 +231,13 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "shell-syntax-error", ErrorType: schema.ErrShellSyntax,
-		Doc: "a line in which the shell (bash, sh, dash, zsh) says the command line is not valid shell: `bash: -c: line 3: syntax error near unexpected token` or `syntax error: unexpected end of file`; nothing ran, as with a malformed call",
+		Doc: "a line in which the shell (bash, sh, dash, zsh) says the command line is not valid shell: `bash: -c: line 3: syntax error near unexpected token` or `syntax error: unexpected end of file`, with nothing but the shell's own lines printed before it: nothing ran, as with a malformed call. The shell runs a command line one complete command at a time, so when something printed before the complaint (a script's `patched`, then the error on a stray `&&` after it), the commands before it ran and the call is not read as unparsed",
 		match: func(o *output) (string, bool) {
-			return "", containsAny(o.text, "syntax error", "Syntax error") && reShellSyntax.MatchString(o.text)
+			if !containsAny(o.text, "syntax error", "Syntax error") {
+				return "", false
+			}
+			at := reShellSyntax.FindStringIndex(o.text)
+			return "", at != nil && ranNothingBefore(o.text[:at[0]])
 		},
 	},
 	{
@@ -570,3 +574,21 @@ func helperNoChange(text string) bool {
 	}
 	return true
 }
+
+// ranNothingBefore reports whether an output holds nothing before a
+// shell's complaint but a harness's label of it and the shell's own
+// diagnostics (a here-document left open, an unmatched quote): no command
+// before the broken line printed anything.
+func ranNothingBefore(head string) bool {
+	head = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(head), "bash execution output:"))
+	for line := range strings.Lines(head) {
+		if strings.TrimSpace(line) != "" && !reShellSays.MatchString(line) {
+			return false
+		}
+	}
+	return true
+}
+
+// reShellSays matches a line the shell itself writes: `bash: ...`,
+// `/bin/bash: -c: line 25: ...`, `sh: 1: ...`.
+var reShellSays = regexp.MustCompile(`^\s*(?:\S*/)?(?:ba|da|z)?sh: `)

@@ -136,6 +136,10 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"bundler-error", oa, bashDoc(t, "npm run build", "webpack 5.88.0 compiled with 2 warnings in 900 ms"), 1, "ok"},
 		{"shell-syntax-error", oa, bashDoc(t, "@patch_generation\ndef fix():\n    return exec_bash_cmd(\"cat <<'EOF' > p.py\\nx\\nEOF && python p.py\")", "bash execution output:\n/bin/bash: -c: line 3: syntax error near unexpected token `&&'\n/bin/bash: -c: line 3: `EOF && python p.py'\n"), 1, "error SHELL_SYNTAX_ERROR"},
 		{"shell-syntax-error", oa, bashDoc(t, "sh run.sh", "run.sh: 4: Syntax error: \"(\" unexpected"), 1, "ok"},
+		// The script before the stray && ran and printed: the edit was made.
+		{"shell-syntax-error", oa, bashDoc(t, "python - <<'PY'\nprint('patched_indent')\nPY\n&& sed -n '1,5p' a.py", "patched_indent\nbash: -c: line 4: syntax error near unexpected token `&&'\nbash: -c: line 4: `&& sed -n '1,5p' a.py'\n"), 1, "ok"},
+		// The shell's own warning before its complaint is not output of a command that ran.
+		{"shell-syntax-error", oa, bashDoc(t, "git checkout -- a.py && python - <<'PYnfrom x import y", "bash: line 1: warning: here-document at line 1 delimited by end-of-file (wanted `PYnfrom')\nbash: -c: line 1: syntax error near unexpected token `('\n"), 1, "error SHELL_SYNTAX_ERROR"},
 		{"script-syntax-error", oa, bashDoc(t, "perl -0777 -i -pe \"s/(matches = self\\.find_obj\\()/$1/\" sphinx/domains/python.py || echo 'patch failed'", "Bareword found where operator expected at -e line 1, near \"attributes\"\nsyntax error at -e line 1, near \"attributes to \"\nExecution of -e aborted due to compilation errors.\npatch failed\n"), 1, "error SCRIPT_SYNTAX_ERROR"},
 		{"script-syntax-error", oa, bashDoc(t, "awk 'BEGIN{inserted=0}\n/matches/ && !inserted{ print \"x }' f > g", "awk: line 5: runaway string constant \"        #  ...\n"), 1, "error SCRIPT_SYNTAX_ERROR"},
 		{"script-syntax-error", oa, bashDoc(t, "sed -i 's/foo/bar' a.py || true", "sed: -e expression #1, char 9: unterminated `s' command\n"), 1, "error SCRIPT_SYNTAX_ERROR"},
