@@ -114,7 +114,7 @@ func containsAny(s string, subs ...string) bool {
 
 // reScriptNoMatch is the line an editing script of the agent's prints when
 // the text it was to replace is not there.
-var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:(?:(?:start|end|begin|opening|closing|first|second|patch) )?pattern|(?:patch )?anchor|old (?:string|text|pattern|snippet|block)|target(?: text| string| block)?|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|(?:expected )?(?:code )?block|snippet|marker) not found\b`)
+var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:(?:(?:start|end|begin|opening|closing|first|second|patch) )?pattern|(?:patch )?anchor|old (?:string|text|pattern|snippet|block)|target(?: text| string| block)?|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|(?:expected )?(?:code )?block|snippet|marker|needle|(?:target|insertion|insert) (?:location|point|line)) not found\b`)
 
 // reScriptSyntax is an interpreter's refusal of a program given on the
 // command line: perl's closing line, awk's (mawk's, gawk's) syntax error.
@@ -136,7 +136,7 @@ const errException = "EXCEPTION"
 var OutputRules = []OutputRule{
 	{
 		Name: "edit-script-no-match", ErrorType: schema.ErrEditRejected,
-		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found` (`start pattern not found`), `anchor not found` (`Patch anchor not found`), `Expected code block not found`, `old string not found`, `target not found`, `Code to replace not found`, also written with underscores for spaces (`pattern_not_found`), optionally after a harness's `bash execution output:` line, alone or followed by the context it printed",
+		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found` (`start pattern not found`), `anchor not found` (`Patch anchor not found`), `Expected code block not found`, `old string not found`, `target not found`, `Code to replace not found`, `needle not found`, `target location not found` (`insertion point not found`), also written with underscores for spaces (`pattern_not_found`), optionally after a harness's `bash execution output:` line, alone or followed by the context it printed",
 		match: func(o *output) (string, bool) {
 			if !containsAny(o.text, "not found", "NOT FOUND", "Not found", "not_found", "NOT_FOUND") {
 				return "", false

@@ -103,6 +103,9 @@ func ruleCases(t testing.TB) []ruleCase {
 		// Generic rules.
 		{"edit-script-no-match", oa, bashDoc(t, "python - <<'PY'\nfrom pathlib import Path\np = Path('sphinx/ext/autodoc/__init__.py')\ns = p.read_text()\nold = 'doclines = prepare_docstring(doc)'\nif old not in s:\n    print('pattern not found')\nelse:\n    p.write_text(s.replace(old, 'doclines = doc'))\nPY", "pattern not found\n"), 1, "error EDIT_REJECTED"},
 		{"edit-script-no-match", oa, bashDoc(t, "python edit.py", "bash execution output:\n pattern not found, showing context:\nfrom sphinx.util import split_full_qualified_name\n"), 1, "error EDIT_REJECTED"},
+		{"edit-script-no-match", oa, bashDoc(t, "python patch_toctree.py", "target location not found, no changes made\n"), 1, "error EDIT_REJECTED"},
+		{"edit-script-no-match", oa, bashDoc(t, "python patch_toctree.py", "needle not found, aborting\n"), 1, "error EDIT_REJECTED"},
+		{"edit-script-no-match", oa, bashDoc(t, "curl -s localhost:8080/geo?q=atlantis", "location not found\n"), 1, "ok"},
 		{"edit-script-no-match", oa, bashDoc(t, "python - <<'PY'\ns = open('sphinx/domains/python.py').read()\ni = s.find('\\t\\tif \\'property\\' in self.options:')\nif i < 0:\n    print('start pattern not found')\nPY", "start pattern not found\n"), 1, "error EDIT_REJECTED"},
 		{"edit-script-no-match", oa, bashDoc(t, "@patch_generation\ndef fix_year():\n    return exec_bash_cmd(r\"\"\"python - <<'PY'\nfrom pathlib import Path\np = Path('django/utils/http.py')\ns = p.read_text()\nif 'year < 100' not in s:\n    print('pattern_not_found')\nelse:\n    p.write_text(s)\nPY\"\"\")", "bash execution output:\n pattern_not_found\n\n"), 1, "error EDIT_REJECTED"},
 		{"edit-script-no-match", oa, bashDoc(t, "python check.py", "restart pattern not found in config\n"), 1, "ok"},
