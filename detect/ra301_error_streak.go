@@ -361,7 +361,10 @@ func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 // change in through the editor, sed, perl and a Python script, tripping
 // on anchors, quoting and indentation in turn, is retrying one change,
 // not fixing one error after another. An edit that applied ends the run,
-// and so does one whose check failed after it applied (an experiment).
+// and so does one whose check failed after it applied (an experiment),
+// unless the first call answered after it fails with a compile error
+// raised in the file it changed: it left that file broken, so it did not
+// land either, and the storm runs to that check (keep's last).
 func editsNotLanding(v *Run, a *analysis, p *Policy, keep func(edits []int, last int)) {
 	run := a.goalStorm[:0]
 	shown := -1 // the check that showed the run's last edit broke its file
@@ -393,12 +396,15 @@ func editsNotLanding(v *Run, a *analysis, p *Policy, keep func(edits []int, last
 			}
 			i, applied, check = applied, -1, i
 		} else if !failed || !(notLanded[t] || compileError[t]) {
-			if failed || v.EditFile[i] == 0 {
+			if failed || v.EditFile[i] == 0 || applied >= 0 {
+				// Applied and checked in one call, or applied with nothing
+				// to say the edit before it did not land: those landed.
 				flush()
-				applied = -1
-				continue
 			}
-			applied = i
+			applied = -1
+			if !failed && v.EditFile[i] != 0 {
+				applied = i
+			}
 			continue
 		} else if applied >= 0 {
 			// An edit that applied, then one that failed: as far as
