@@ -281,12 +281,20 @@ func (r *run) chatCall(s *schema.Step, tool string, args json.RawMessage, msgs [
 		return
 	}
 	setRawCall(s, tool, args)
+	before := s.State
 	if st.stop != nil && st.stop(tool, args) {
 		s.State = schema.StateStop.String()
 	}
 	if reply < 0 {
 		return
 	}
+	defer func() {
+		if s.State == schema.StateStop.String() && s.ToolResult != nil && s.ToolResult.ErrorType != "" {
+			// The harness answered the submit with a failure: the command
+			// broke before it handed anything in, and the run went on.
+			s.State = before
+		}
+	}()
 	out, exit := text(msgs[reply].Content), msgs[reply].exit
 	if st.observation != nil {
 		out, exit = st.observation(out)

@@ -163,6 +163,16 @@ func TestMiniSWEAgentObservations(t *testing.T) {
 	}
 }
 
+// A submit the harness answered with a failure did not end the run: the
+// command broke before its echo of the submit line ran.
+func TestMiniSWEAgentFailedSubmitIsNoFinish(t *testing.T) {
+	c, run := convertOne(t, MiniSWEAgent, miniV1(t, "THOUGHT: patch, then submit\n\n```bash\npython - <<'PY'\nprint('pattern not found')\nPY\n&& echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git add -A\n```",
+		"<returncode>2</returncode>\n<output>\npattern not found\nbash: -c: line 4: syntax error near unexpected token `&&'\n</output>"))
+	if s := c.step(t, run, 2); s.State != schema.StateAct.String() || result(s) != "error EDIT_REJECTED" {
+		t.Errorf("failed submit: %s %s, want ACT and the edit's failure", s.State, result(s))
+	}
+}
+
 func TestMiniSWEAgentRecognize(t *testing.T) {
 	for _, c := range []struct{ doc, why string }{
 		{`{"trajectory": [], "info": {}}`, `no "messages" list`},
