@@ -1062,6 +1062,16 @@ func TestSameFailureThreeTimesWithActionsBetween(t *testing.T) {
 	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
 		t.Fatalf("three refusals with reads between: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
 	}
+	// Three refusals of three different old texts, each after a look at
+	// the file: three attempts, not the same error back.
+	attempts := newRun("attempts")
+	for k, old := range []string{"subtotal += line.amount", "return self.tax(subtotal)", "def total(self, lines):"} {
+		attempts.add(fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"str_replace","path":"/repo/app.py","old_str":%q}},"tool_result":{"ok":false,"error_type":"EDIT_REJECTED","data":"No replacement was performed, old_str `+"`%s`"+` did not appear verbatim in /repo/app.py."}`, old, old))
+		attempts.add(fmt.Sprintf(read, 10+k, 10+k))
+	}
+	if res := one(t, detect.DefaultPolicy(), attempts.text()); res.Verdict == detect.Runaway {
+		t.Fatalf("three different refused edits: %v %v", res.Verdict, res.RootCause)
+	}
 	// The same, its output not logged: nothing shows it was one error.
 	silent := newRun("silent")
 	for k := range 3 {

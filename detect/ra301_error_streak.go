@@ -144,7 +144,18 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 		}
 		acted = same && thought
 	}
-	return acted && len(distinctAnswers(v, a, fails, false)) == 1
+	if !acted || len(fails) == 0 {
+		return false
+	}
+	// One answer, word for word after normalising: an editor's refusals
+	// that echo a different old text each time are one failure to a
+	// stretch, but each is a new attempt, not the same error seen again.
+	for _, i := range fails[1:] {
+		if !v.sameAnswer(fails[0], i, a.simBits) {
+			return false
+		}
+	}
+	return true
 }
 
 // stormStreak finds the error storm: of the storms at the worst severity
