@@ -281,20 +281,13 @@ func (r *run) chatCall(s *schema.Step, tool string, args json.RawMessage, msgs [
 		return
 	}
 	setRawCall(s, tool, args)
-	before := s.State
-	if st.stop != nil && st.stop(tool, args) {
-		s.State = schema.StateStop.String()
-	}
+	submits := st.stop != nil && st.stop(tool, args)
 	if reply < 0 {
+		if submits {
+			s.State = schema.StateStop.String()
+		}
 		return
 	}
-	defer func() {
-		if s.State == schema.StateStop.String() && s.ToolResult != nil && s.ToolResult.ErrorType != "" {
-			// The harness answered the submit with a failure: the command
-			// broke before it handed anything in, and the run went on.
-			s.State = before
-		}
-	}()
 	out, exit := text(msgs[reply].Content), msgs[reply].exit
 	if st.observation != nil {
 		out, exit = st.observation(out)
@@ -319,6 +312,11 @@ func (r *run) chatCall(s *schema.Step, tool string, args json.RawMessage, msgs [
 		// The format says the call failed: what the rules read from the
 		// text says how, when they read anything.
 		errType, empty = msgs[reply].errType, false
+	}
+	if submits && errType == "" {
+		// A submit the harness answered with a failure handed nothing in
+		// (the command broke before its echo ran): the run went on.
+		s.State = schema.StateStop.String()
 	}
 	r.setResult(s, out, errType, empty)
 }

@@ -142,9 +142,8 @@ var OutputRules = []OutputRule{
 				return "", false
 			}
 			line := o.first
-			if strings.HasPrefix(line, "bash execution output:") {
-				rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(o.text), "bash execution output:"))
-				line, _, _ = strings.Cut(rest, "\n")
+			if strings.HasPrefix(line, harnessLabel) {
+				line, _, _ = strings.Cut(withoutHarnessLabel(o.text), "\n")
 				line = strings.TrimSpace(line)
 			}
 			// A script may print it as one word (`pattern_not_found`).
@@ -580,8 +579,7 @@ func helperNoChange(text string) bool {
 // diagnostics (a here-document left open, an unmatched quote): no command
 // before the broken line printed anything.
 func ranNothingBefore(head string) bool {
-	head = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(head), "bash execution output:"))
-	for line := range strings.Lines(head) {
+	for line := range strings.Lines(withoutHarnessLabel(head)) {
 		if strings.TrimSpace(line) != "" && !reShellSays.MatchString(line) {
 			return false
 		}
@@ -592,3 +590,13 @@ func ranNothingBefore(head string) bool {
 // reShellSays matches a line the shell itself writes: `bash: ...`,
 // `/bin/bash: -c: line 25: ...`, `sh: 1: ...`.
 var reShellSays = regexp.MustCompile(`^\s*(?:\S*/)?(?:ba|da|z)?sh: `)
+
+// harnessLabel is the line the mini-swe-agent research fork puts before a
+// command's output.
+const harnessLabel = "bash execution output:"
+
+// withoutHarnessLabel is an output with the harness's label before it
+// taken off, and white space around it trimmed.
+func withoutHarnessLabel(text string) string {
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), harnessLabel))
+}
