@@ -71,7 +71,7 @@ func (f *framer) sniff() (whole bool) {
 	if !ok {
 		return false // blank: nothing to decide
 	}
-	if c := f.blk.buf[start]; c == '[' {
+	if c := f.blk.buf[start]; c == '[' && !adapters.OpensWithDate(f.blk.buf[start:f.end]) {
 		return true
 	} else if c != '{' {
 		// Not JSON: a plain-text transcript of a format that writes

@@ -268,15 +268,19 @@ func (d *LineDecoder) rowHash(s *schema.Step, argsKey, resultHash uint64, flags 
 // talkWords are the words of a turn of conversation the agent sent
 // (schema.TalkWords), then schema.TalkNumbersMark and its numbers when it
 // says any, then schema.TalkAskMark and its words for each thing it asks
-// for (schema.TalkAsks); nil for any other step.
+// for (schema.TalkAsks); nil for any other step, and for a turn addressed
+// to another agent of the run (a "to" in its args): agents working
+// together quote each other's code and context at length, so few of their
+// words are new, and that says nothing of a turn to the user said again.
 func talkWords(tc *schema.ToolCall) []string {
 	if tc == nil || tc.Name != schema.ToolMessage || len(tc.Args) == 0 {
 		return nil
 	}
 	var a struct {
 		Text string `json:"text"`
+		To   string `json:"to"`
 	}
-	if json.Unmarshal(tc.Args, &a) != nil || a.Text == "" {
+	if json.Unmarshal(tc.Args, &a) != nil || a.Text == "" || a.To != "" {
 		return nil
 	}
 	words, numbers := schema.TalkWords(a.Text)

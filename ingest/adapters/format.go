@@ -68,6 +68,7 @@ var Registry = []*Format{
 	SmolAgents,
 	TraeAgent,
 	Aider,
+	ChatDev,
 }
 
 // Lookup returns the format with the given name, or nil.
@@ -145,8 +146,25 @@ func ParseDoc(source string, line int64, whole bool, raw []byte) (*Doc, error) {
 // (AutoGen) has its text transcripts among the documents that do not.
 func OpensJSON(raw []byte) bool {
 	t := bytes.TrimLeft(raw, " \t\r\n\ufeff")
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[' && !OpensWithDate(t))
 }
+
+// OpensWithDate reports whether text opens with a bracketed date, `[2023-`
+// then a digit, as a log line does (ChatDev's `[2023-25-08 09:37:05 INFO]`):
+// no JSON array opens so, since a number in JSON is not followed by '-'.
+func OpensWithDate(text []byte) bool {
+	if len(text) < 7 || text[0] != '[' || text[5] != '-' || !isDigitByte(text[6]) {
+		return false
+	}
+	for _, c := range text[1:5] {
+		if !isDigitByte(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigitByte(c byte) bool { return '0' <= c && c <= '9' }
 
 // TextDoc is a plain-text transcript, the whole file from its line line on,
 // for a format with Text.

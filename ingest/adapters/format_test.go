@@ -73,6 +73,8 @@ var sampleDocs = []struct {
 	{"trae-agent/healthy-fix.json", 0, TraeAgent},
 	{"aider/edit-no-match-loop.aider.chat.history.md", 0, Aider},
 	{"aider/healthy-settings.aider.chat.history.md", 0, Aider},
+	{"chatdev/test-error-storm.log", 0, ChatDev},
+	{"chatdev/healthy-review-and-test.log", 0, ChatDev},
 }
 
 func sampleDoc(t testing.TB, rel string, line int) *Doc {
@@ -235,7 +237,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents,trae-agent,aider" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents,trae-agent,aider,chatdev" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

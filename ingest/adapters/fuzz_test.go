@@ -148,3 +148,10 @@ func FuzzAider(f *testing.F) {
 		[]byte("# aider chat started at 2025-01-01 00:00:00\n\n\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n> Tokens: 9M sent, .k received. Cost: $. message, $1 session.  \n"),
 	)
 }
+
+func FuzzChatDev(f *testing.F) {
+	fuzzFormat(f, ChatDev,
+		[]byte("[2023-14-09 10:02:11 INFO] **[Preprocessing]**\n[2023-14-09 10:02:11 INFO] X: **[Start Chat]**\n[\n[2023-14-09 10:02:11 INFO] A: **A<->A on : P, turn 0**\n]\n\n[2023-14-09 10:02:11 INFO] **[Update Codes]**\n updated.\n"),
+		[]byte("[2023-99-99 99:99:99 INFO] **[Preprocessing]**\n[2023-14-09 10:02:11 INFO] **[OpenAI_Usage_Info Receive]**\nprompt_tokens: 99999999999999999999\n[2023-14-09 10:02:11 INFO] Retrying request to x in 1 seconds\n[2023-14-09 10:02:11 INFO] **[Post Info]**\n"),
+	)
+}

@@ -25,6 +25,15 @@ var formatRules = map[string][]OutputRule{
 	"smolagents":         smolRules,
 	"trae-agent":         traeRules,
 	"aider":              aiderRules,
+	"chatdev":            chatdevRules,
+}
+
+// chatdevDoc is a ChatDev log whose one step is a run of the program
+// (entry 2) answered with report.
+func chatdevDoc(report string) []byte {
+	return []byte("[2023-14-09 10:02:11 INFO] **[Preprocessing]**\n\n**ChatDev Starts** (20230914100211)\n\n" +
+		"[2023-14-09 10:02:12 INFO] System: **[chatting]**\n\n| **phase_name** | TestErrorSummary |\n\n" +
+		"[2023-14-09 10:02:13 INFO] **[Test Reports]**:\n\n" + report + "\n\n")
 }
 
 // traeDoc is a Trae Agent trajectory of one step calling tool with args and
@@ -292,6 +301,9 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"aider-edit-format", Aider, aiderDoc("When a reply does not conform to the edit format, Aider says so.\n\n"+aiderBlock, "Applied edit to app.py"), 1, "ok"},
 		{"aider-lint-or-test", Aider, aiderDoc(aiderBlock, "Applied edit to app.py", "FAILED tests/test_app.py::test_main - assert 1 == 2", "Attempt to fix test errors? (Y)es/(N)o [Yes]: y"), 1, "error EXIT_CODE"},
 		{"aider-lint-or-test", Aider, aiderDoc("I'll skip the question \"Attempt to fix lint errors?\" here.\n\n"+aiderBlock, "Applied edit to app.py", "Commit 1a2b3c4 fix: lint"), 1, "ok"},
+		{"chatdev-run-error", ChatDev, chatdevDoc("An error occurred: module 'os' has no attribute 'setsid'"), 2, "error ERROR"},
+		{"chatdev-run-error", ChatDev, chatdevDoc("The software run successfully without errors."), 2, "ok"},
+		{"chatdev-run-error", ChatDev, chatdevDoc("The software run successfully without errors.\nPrinted: An error occurred: none"), 2, "ok"},
 		{"aider-api-error", Aider, []byte("# aider chat started at 2025-03-01 09:00:00\n\n#### Fix it  \n> litellm.RateLimitError: OpenAIException - Rate limit reached for gpt-4o  \n> Retrying in 0.5 seconds...  \n"), 1, "error RATE_LIMIT"},
 		{"aider-api-error", Aider, []byte("# aider chat started at 2025-03-01 09:00:00\n\n#### Fix it  \n> litellm.APIConnectionError: Connection refused  \n"), 1, "error ERROR"},
 		{"aider-api-error", Aider, aiderDoc(aiderBlock, "Applied edit to app.py", "Commit 1a2b3c4 feat: log litellm.completion calls"), 1, "ok"},

@@ -1,0 +1,145 @@
+package adapters
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// The storm sample reads as the log says: each step numbered by its
+// entry, the phase's instruction a PLAN step answered by the programmer,
+// a turn logged twice (the tester passing the programmer's words on) one
+// step, the tokens of the request before a turn on that turn, the code
+// written an edit of its file, each run of the software a call whose
+// report ChatDev's own failure makes an ERROR, the report logged twice
+// one call, and the closing summary making the last step the stop.
+func TestChatDevSample(t *testing.T) {
+	conv, run := convertOne(t, ChatDev, readSample(t, "chatdev/test-error-storm.log"))
+	if run != "t.json" {
+		t.Errorf("run %q, want the file's name", run)
+	}
+	plan := conv.step(t, run, 6)
+	a := args(t, plan)
+	if plan.State != schema.StatePlan.String() || tool(plan) != MessageTool || a["from"] != "Chief Executive Officer" ||
+		a["to"] != "Chief Product Officer" || a["phase"] != "DemandAnalysis" || strings.HasPrefix(a["text"].(string), "[ChatDev") {
+		t.Errorf("step 6: %s %s %v", plan.State, tool(plan), a)
+	}
+	if result(plan) != "ok" || string(plan.ToolResult.Data) != `"\u003cINFO\u003e Application"` {
+		t.Errorf("step 6 answered %s %s, want the product officer's words", result(plan), plan.ToolResult.Data)
+	}
+	turn := conv.step(t, run, 12)
+	if u := turn.Usage; u == nil || u.PromptTokens != 430 || u.CompletionTokens != 12 || u.Model != "gpt-3.5-turbo" {
+		t.Errorf("step 12 usage %+v, want the request's 430/12 tokens of gpt-3.5-turbo", u)
+	}
+	var runs, writes, summaries int
+	for _, s := range conv.steps {
+		switch tool(s) {
+		case "run_software":
+			runs++
+			if result(s) != "error ERROR" || !strings.Contains(string(s.ToolResult.Data), "setsid") {
+				t.Errorf("step %d: %s %s", *s.Step, result(s), s.ToolResult.Data)
+			}
+		case "write_file":
+			writes++
+			if s.Intent != schema.IntentEdit || args(t, s)["path"] != "main.py" {
+				t.Errorf("step %d: intent %q args %v", *s.Step, s.Intent, args(t, s))
+			}
+		case MessageTool:
+			if args(t, s)["phase"] == "TestErrorSummary" {
+				summaries++
+			}
+		}
+	}
+	// Five runs of the software (each logged twice but the last), five
+	// writes, four error summaries asked for: each a step once.
+	if runs != 5 || writes != 5 || summaries != 4 {
+		t.Errorf("%d runs of the software, %d writes, %d summaries asked for; want 5, 5, 4", runs, writes, summaries)
+	}
+	for _, s := range conv.steps {
+		if tool(s) == MessageTool && args(t, s)["from"] == "Software Test Engineer" && strings.HasPrefix(args(t, s)["text"].(string), "Based on the test reports") {
+			t.Errorf("step %d: the tester passing the programmer's words on is a step of its own", *s.Step)
+		}
+	}
+	last := conv.steps[len(conv.steps)-1]
+	if last.State != schema.StateStop.String() && !last.ToolResult.IsError() {
+		t.Errorf("last step %d is %s, want STOP after the closing summary", *last.Step, last.State)
+	}
+	// The log's dates are written year, day, month: 2023-14-09 is the
+	// 14th of September.
+	if ts := plan.TS; ts == nil || ts.UnixMilli != 1694685731000 {
+		t.Errorf("step 6 at %v, want 2023-09-14 10:02:11 UTC", ts)
+	}
+}
+
+// The healthy sample: a review comment, a traceback in the test report
+// (a module not installed) read as its exception, the report of a run
+// that worked ok, and the manual the stop.
+func TestChatDevHealthySample(t *testing.T) {
+	conv, run := convertOne(t, ChatDev, readSample(t, "chatdev/healthy-review-and-test.log"))
+	var reports []string
+	for _, s := range conv.steps {
+		if tool(s) == "run_software" {
+			reports = append(reports, result(s))
+		}
+	}
+	if strings.Join(reports, ", ") != "error ModuleNotFoundError, ok" {
+		t.Errorf("test reports %v, want the missing module, then a run that worked", reports)
+	}
+	last := conv.steps[len(conv.steps)-1]
+	if last.State != schema.StateStop.String() || args(t, last)["from"] != "Chief Product Officer" {
+		t.Errorf("last step %d: %s %v", *last.Step, last.State, args(t, last))
+	}
+	if run != "t.json" {
+		t.Errorf("run %q", run)
+	}
+}
+
+// A ChatDev log opens with a bracketed date, as no JSON array does: it is
+// read as text, not rejected as malformed JSON; a log of an early ChatDev
+// is refused saying so; an entry of code written that names no file is a
+// reject of its own and the rest is read.
+func TestChatDevRecognize(t *testing.T) {
+	raw := readSample(t, "chatdev/healthy-review-and-test.log")
+	if OpensJSON(raw) {
+		t.Error("a ChatDev log taken for JSON")
+	}
+	if !OpensJSON([]byte(`[{"role": "user"}]`)) || !OpensJSON([]byte("[2023, 1]")) {
+		t.Error("a JSON array not taken for JSON")
+	}
+	if f := DetectText(raw); f != ChatDev {
+		t.Errorf("DetectText picked %v", f)
+	}
+	early := TextDoc("old.log", 1, []byte("[2023-25-07 15:46:12 INFO] AgentTech Starts (20230725154612)\n\n[2023-25-07 15:46:12 INFO] args: Namespace(task='x')\n"))
+	if err := ChatDev.Recognize(early); err == nil || !strings.Contains(err.Error(), "early ChatDev") {
+		t.Errorf("an early log: %v", err)
+	}
+	broken := strings.Replace(string(raw), "main.py updated.", "main.py was rewritten.", 1)
+	d := TextDoc("t.log", 1, []byte(broken))
+	c := newConverted()
+	if err := ConvertDoc(ChatDev, d, c.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Skipped) != 1 || !strings.Contains(d.Skipped[0].Reason, "Update Codes") || !strings.Contains(string(d.Skipped[0].Raw), "main.py was rewritten.") {
+		t.Errorf("rejects %+v, want the entry that names no file", d.Skipped)
+	}
+	writes := 0
+	for _, s := range c.steps {
+		if tool(s) == "write_file" {
+			writes++
+		}
+	}
+	if writes != 2 {
+		t.Errorf("%d writes read, want the two other entries of code written", writes)
+	}
+}
+
+// A log that never got past its first instruction holds one step; one
+// with no phase at all holds none and says so.
+func TestChatDevNoPhase(t *testing.T) {
+	d := TextDoc("t.log", 1, []byte("[2023-14-09 10:02:11 INFO] **[Preprocessing]**\n\n**ChatDev Starts** (20230914100211)\n\n[2023-14-09 10:02:11 INFO] flask app.py did not start for online log\n"))
+	err := ConvertDoc(ChatDev, d, func(*schema.Step) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "no phase") {
+		t.Errorf("a log without a phase: %v", err)
+	}
+}
