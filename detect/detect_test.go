@@ -1091,6 +1091,25 @@ func TestSameFailureThreeTimesWithActionsBetween(t *testing.T) {
 	if res := one(t, detect.DefaultPolicy(), rethought.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm {
 		t.Fatalf("the same booking failing three times, thought over between: %v %v", res.Verdict, res.RootCause)
 	}
+	// The same program run three times by a team of agents, failing the
+	// same way, its agents talking it over between the runs and changing
+	// nothing: the team reconsidered, as one agent thinking does. Talk to
+	// the user between the same three runs is no deliberation of the run's.
+	team := newRun("team")
+	user := newRun("user")
+	run := `"state":"ACT","tool_call":{"name":"run_software","args":{"program":"main.py"}},"tool_result":{"ok":false,"error_type":"ERROR","data":"An error occurred: module 'os' has no attribute 'setsid'"}`
+	for k := range 3 {
+		team.add(run)
+		team.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"message","args":{"from":"Programmer","to":"Software Test Engineer","text":"Summary %d: the os call fails; guard it."}},"tool_result":{"ok":true,"data":"<INFO> Finished"}`, k))
+		user.add(run)
+		user.add(fmt.Sprintf(`"state":"ACT","intent":"user","tool_call":{"name":"message","args":{"text":"The run failed again (%d); shall I retry?"}},"tool_result":{"ok":true,"data":"yes, retry"}`, k))
+	}
+	if res := one(t, detect.DefaultPolicy(), team.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
+		t.Fatalf("the same run failing three times, a team talking between: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
+	}
+	if res := one(t, detect.DefaultPolicy(), user.text()); res.Verdict == detect.Runaway {
+		t.Fatalf("the same run failing three times, the user asked between: %v %v", res.Verdict, res.RootCause)
+	}
 	inARow := newRun("in-a-row")
 	for k := range 3 {
 		inARow.add(fmt.Sprintf(refused, k))

@@ -140,7 +140,9 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 		}
 		thought := false
 		for i := first + 1; i < last; i++ {
-			thought = thought || v.Flags[i]&flagCall == 0
+			// A step without a call, or a turn between the run's own
+			// agents (a message not to the user): the run deliberating.
+			thought = thought || v.Flags[i]&flagCall == 0 || (talked(v, i) && !v.toUser(i))
 		}
 		acted = same && thought
 	}
