@@ -67,6 +67,9 @@ var adaptBenchFormats = []struct {
 	{"aider", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("aider", "edit-no-match-loop.aider.chat.history.md", "healthy-settings.aider.chat.history.md")
 	})},
+	{"chatdev", sync.OnceValues(func() (*adaptCorpus, error) {
+		return filesBenchCorpus("chatdev", "test-error-storm.log", "healthy-review-and-test.log")
+	})},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
 	{"langfuse", sync.OnceValues(func() (*adaptCorpus, error) { return sampleBenchCorpus("langfuse", "loop.ndjson") })},
 	{"langsmith", sync.OnceValues(func() (*adaptCorpus, error) {
