@@ -23,8 +23,16 @@ func (v *Run) sameAnswer(i, j int, simBits int) bool {
 	// keeps asking them to rephrase it). Only a turn to the user, who
 	// answers from outside the run: in a conversation of agents each
 	// agent's words are steps of their own.
-	return v.Flags[i]&(flagResult|flagError) == flagResult && v.Flags[j]&(flagResult|flagError) == flagResult &&
-		v.toUser(i) && v.toUser(j)
+	if v.Flags[i]&(flagResult|flagError) != flagResult || v.Flags[j]&(flagResult|flagError) != flagResult {
+		return false
+	}
+	return (v.toUser(i) && v.toUser(j)) || (v.instructs(i) && v.instructs(j) && v.Args[i] == v.Args[j])
+}
+
+// instructs reports whether step i is an instruction one agent of the run
+// hands another (a turn of conversation in the PLAN state).
+func (v *Run) instructs(i int) bool {
+	return v.isMessage(i) && v.State[i] == schema.StatePlan && v.Names.IntentName(v.Intent[i]) != schema.IntentUser
 }
 
 // toUser reports whether step i is a turn of conversation addressed to

@@ -137,7 +137,10 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 				continue
 			}
 			share := h.errorShare
-			if !isRepeat(h) {
+			if !isRepeat(h) || talked(v, h.first) {
+				// A chain of turns of conversation fails in none of its
+				// own calls: what failed around them says whether they
+				// are the storm's.
 				share = segmentErrorShare(v, a, h.first, h.last)
 			}
 			if share >= 0.5 {
@@ -255,7 +258,7 @@ func overlaps(x, y *hit) bool { return x.first <= y.last && y.first <= x.last }
 func segmentErrorShare(v *Run, a *analysis, first, last int) float64 {
 	calls, errs := 0, 0
 	for _, i := range a.calls {
-		if i < first || i > last || v.Flags[i]&flagResult == 0 {
+		if i < first || i > last || v.Flags[i]&flagResult == 0 || talked(v, i) {
 			continue
 		}
 		calls++

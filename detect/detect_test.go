@@ -1161,3 +1161,43 @@ func TestLookOnlyOnsetIsTheFirstReadThatComesBack(t *testing.T) {
 		t.Fatalf("got %v %v onset %d %v, want runaway from the first page read again (step 2)", res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
 	}
 }
+
+// One agent of a team handing another the same instruction again, word for
+// word (a reviewer asked to review code that has not changed), is answered
+// alike whatever the reply says, as a turn to the user said again is: the
+// replies between changed nothing the instruction carries. A new
+// instruction each time (the code changed) is work going on.
+func TestSameInstructionAgainIsTheSameAnswer(t *testing.T) {
+	review := `"state":"PLAN","tool_call":{"name":"message","args":{"from":"Programmer","to":"Code Reviewer","phase":"CodeReviewComment","text":"Review these codes: %s"}},"tool_result":{"ok":true,"data":"%s"}`
+	modify := `"state":"PLAN","tool_call":{"name":"message","args":{"from":"Code Reviewer","to":"Programmer","phase":"CodeReviewModification","text":"Modify the codes after comment %d"}},"tool_result":{"ok":true,"data":"main.py: def fetch(): return requests.get(URL)%s"}`
+	comments := []string{"The import of requests is missing.", "Please add the missing requests import.", "requests must be imported first.", "The code does not import requests.", "Import requests at the top."}
+	same := newRun("same")
+	changed := newRun("changed")
+	for k, c := range comments {
+		same.add(fmt.Sprintf(review, "def fetch(): return requests.get(URL)", c))
+		same.add(fmt.Sprintf(modify, k, ""))
+		changed.add(fmt.Sprintf(review, fmt.Sprintf("def fetch(): return requests.get(URL, timeout=%d)", 5+k), c))
+		changed.add(fmt.Sprintf(modify, k, fmt.Sprintf(" # timeout %d", 5+k)))
+	}
+	if res := one(t, detect.DefaultPolicy(), same.text()); res.Verdict != detect.Runaway || res.OnsetStep != 0 {
+		t.Errorf("the same review asked for five times: %v %v onset %d %v", res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
+	}
+	if res := one(t, detect.DefaultPolicy(), changed.text()); res.Verdict == detect.Runaway {
+		t.Errorf("a review of changed code each time: %v %v %v", res.Verdict, res.RootCause, detectors(res))
+	}
+}
+
+// A team's turns repeated around the same failing run of the program are
+// that error storm's cycles: the turns fail in none of their own calls,
+// the calls between them mostly do.
+func TestTurnsAroundAStormAreTheStorm(t *testing.T) {
+	r := newRun("cycles")
+	for k := range 4 {
+		r.add(`"state":"PLAN","tool_call":{"name":"message","args":{"from":"Software Test Engineer","to":"Programmer","phase":"TestModification","text":"Fix the codes so that they run: main.py calls os.setsid."}},"tool_result":{"ok":true,"data":"` + fmt.Sprintf("Fixed (%d): guarded the os call.", k) + `"}`)
+		r.add(`"state":"ACT","tool_call":{"name":"run_software","args":{"program":"main.py"}},"tool_result":{"ok":false,"error_type":"ERROR","data":"An error occurred: module 'os' has no attribute 'setsid'"}`)
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
+		t.Errorf("test cycles failing the same way: %v %v onset %d %v", res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
+	}
+}
