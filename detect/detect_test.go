@@ -1185,6 +1185,17 @@ func TestSameInstructionAgainIsTheSameAnswer(t *testing.T) {
 	if res := one(t, detect.DefaultPolicy(), changed.text()); res.Verdict == detect.Runaway {
 		t.Errorf("a review of changed code each time: %v %v %v", res.Verdict, res.RootCause, detectors(res))
 	}
+	// The programmer answers each comment with other code that is never
+	// written, so the review comes back word for word: what came back
+	// between changed nothing the instruction carries.
+	proposed := newRun("proposed")
+	for k, c := range comments {
+		proposed.add(fmt.Sprintf(review, "def fetch(): return requests.get(URL)", c))
+		proposed.add(fmt.Sprintf(modify, k, fmt.Sprintf(" # proposal %d: import requests", k)))
+	}
+	if res := one(t, detect.DefaultPolicy(), proposed.text()); res.Verdict != detect.Runaway || res.OnsetStep != 0 {
+		t.Errorf("the same review asked for five times, new code proposed between: %v %v onset %d %v", res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
+	}
 }
 
 // A team's turns repeated around the same failing run of the program are

@@ -117,6 +117,11 @@ func longestChain(v *Run, a *analysis, p *Policy, key func(i int) uint64, accept
 		if callsBetween <= maxRetryGap && failedBoth(v, j, i) {
 			return false
 		}
+		if v.instructs(j) && v.instructs(i) && v.Args[j] == v.Args[i] {
+			// The same instruction handed out again word for word: what
+			// came back between changed nothing it carries.
+			return false
+		}
 		return a.progressedBetween(j, i)
 	}
 	consider := func(ci int32) {
