@@ -18,6 +18,15 @@ import (
 // primary finding lies in.
 func onsetOf(v *Run, a *analysis, primary *hit, hits []*hit) int {
 	first, last := stretchOf(primary, hits)
+	if primary.Detector == ReplanLoop.ID {
+		// A re-planning loop begins with its plans: where the same
+		// instruction was first handed out, when a repeat of it overlaps.
+		for _, h := range hits {
+			if (h.Detector == RepeatedCall.ID || h.Detector == NearDuplicateCall.ID) && overlaps(h, primary) && v.instructs(h.first) {
+				first = min(first, h.first)
+			}
+		}
+	}
 	if !replayed[primary.Detector] || primary.asFound {
 		return first
 	}
