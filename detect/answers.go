@@ -20,19 +20,27 @@ func (v *Run) sameAnswer(i, j int, simBits int) bool {
 	// A turn of conversation said again word for word is answered alike
 	// whatever the reply says: the reply to the first did not change what
 	// the agent says (a customer restating a request to an agent that
-	// keeps asking them to rephrase it). Only a turn to the user, who
-	// answers from outside the run: in a conversation of agents each
-	// agent's words are steps of their own.
+	// keeps asking them to rephrase it). That holds for a turn to the
+	// user, who answers from outside the run, and for an instruction one
+	// agent hands another (sameInstruction); other turns between agents
+	// are each agent's words, steps of their own.
 	if v.Flags[i]&(flagResult|flagError) != flagResult || v.Flags[j]&(flagResult|flagError) != flagResult {
 		return false
 	}
-	return (v.toUser(i) && v.toUser(j)) || (v.instructs(i) && v.instructs(j) && v.Args[i] == v.Args[j])
+	return (v.toUser(i) && v.toUser(j)) || v.sameInstruction(i, j)
 }
 
 // instructs reports whether step i is an instruction one agent of the run
 // hands another (a turn of conversation in the PLAN state).
 func (v *Run) instructs(i int) bool {
 	return v.isMessage(i) && v.State[i] == schema.StatePlan && v.Names.IntentName(v.Intent[i]) != schema.IntentUser
+}
+
+// sameInstruction reports whether steps i and j are one instruction
+// handed out again word for word: it carries the state it is about (the
+// code to review, the report to fix), so nothing it carries changed.
+func (v *Run) sameInstruction(i, j int) bool {
+	return v.Args[i] == v.Args[j] && v.instructs(i) && v.instructs(j)
 }
 
 // toUser reports whether step i is a turn of conversation addressed to

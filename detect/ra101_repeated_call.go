@@ -117,10 +117,8 @@ func longestChain(v *Run, a *analysis, p *Policy, key func(i int) uint64, accept
 		if callsBetween <= maxRetryGap && failedBoth(v, j, i) {
 			return false
 		}
-		if v.instructs(j) && v.instructs(i) && v.Args[j] == v.Args[i] {
-			// The same instruction handed out again word for word: what
-			// came back between changed nothing it carries.
-			return false
+		if v.sameInstruction(j, i) {
+			return false // what came back between changed nothing it carries
 		}
 		return a.progressedBetween(j, i)
 	}

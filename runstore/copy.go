@@ -328,7 +328,9 @@ const (
 // after every batch, so it is kept up to date as c grows, not recounted.
 func (c *Collector) ApproxBytes() int64 {
 	n := int64(c.run.len()) * rowBytes
-	n += int64(c.artifacts.row.len()+c.memReads.row.len()+c.planKeys.row.len()+c.decisions.row.len()+c.talkWords.row.len()+c.editFiles.row.len()+c.failFiles.row.len()) * 8
+	for _, t := range c.sideTables() {
+		n += int64(t.row.len()) * 8
+	}
 	n += int64(c.emptyWords.row.len()+c.resultSims.row.len()+c.argsSims.row.len()) * 12
 	return n + c.heldBytes + c.texts.bytes()
 }

@@ -1,5 +1,7 @@
 package schema
 
+import "bytes"
+
 // A listing of a file's lines says the same whether its tool numbered the
 // lines or not: `nl -ba f | sed -n 704,716p`, `cat -n f`, an editor's view
 // with numbers, and `sed -n 704,716p f` show one text. Similarity is
@@ -18,6 +20,10 @@ const minGutterLines = 3
 // place and returns dst shortened.
 func dropLineGutter(dst []byte, start int) []byte {
 	text := dst[start:]
+	// Most texts are not listings: once the unnumbered lines are more than
+	// a tenth of all lines (counted high, by every \n escape), no gutter
+	// can qualify and the rest of the text need not be walked.
+	mostLines := bytes.Count(text, []byte(`\n`)) + 1
 	lines, numbered := 0, 0
 	for at := 0; at <= len(text); {
 		end := nextEscapedNewline(text, at)
@@ -25,6 +31,8 @@ func dropLineGutter(dst []byte, start int) []byte {
 			lines++
 			if gutterEnd(line) > 0 {
 				numbered++
+			} else if 10*(lines-numbered) > mostLines {
+				return dst
 			}
 		}
 		at = end + 2

@@ -80,6 +80,8 @@ func TestDropLineGutterKeepsOtherText(t *testing.T) {
 	for text, want := range map[string]string{
 		`  1\tdef f():\n  2\t    return 1\n  3\t\n  4\tx = f()`: `def f():\nreturn 1\n\nx = f()`,
 		`10: a\n11: b\n12: c`: `a\nb\nc`,
+		// One line in ten may go unnumbered: a wrapped line, a banner.
+		`1: a\n2: b\n3: c\n4: d\nwrapped\n5: e\n6: f\n7: g\n8: h\n9: i`: `a\nb\nc\nd\nwrapped\ne\nf\ng\nh\ni`,
 	} {
 		if got := string(dropLineGutter([]byte("kept"+text), 4)); got != "kept"+want {
 			t.Errorf("dropLineGutter(%q) = %q, want %q", text, got, "kept"+want)

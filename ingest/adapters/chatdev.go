@@ -201,6 +201,18 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 		pending, pendingFrom = nil, ""
 	}
 	for _, e := range entries {
+		// Most entries are the visualiser's and the HTTP client's lines:
+		// the patterns of an instruction, a turn and a failed request are
+		// matched once, and only on heads that can be one.
+		var start, turn, retry []string
+		switch {
+		case strings.HasSuffix(e.head, "**"):
+			if start = reChatDevStart.FindStringSubmatch(e.head); start == nil {
+				turn = reChatDevTurn.FindStringSubmatch(e.head)
+			}
+		case strings.HasPrefix(e.head, "Retrying request"):
+			retry = reChatDevRetry.FindStringSubmatch(e.head)
+		}
 		switch {
 		case e.head == "System: **[chatting]**":
 			// A phase begins: who instructs whom, and about what.
@@ -213,27 +225,26 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 				model = chatdevModel(t)
 			}
 			pending, lastReport = nil, ""
-		case reChatDevStart.MatchString(e.head):
-			from := reChatDevStart.FindStringSubmatch(e.head)[1]
+		case start != nil:
+			from := start[1]
 			s := r.add(e.pos, schema.StatePlan.String())
 			s.TS = e.ts
 			setCall(s, MessageTool, map[string]string{"from": from, "to": assistant, "phase": phase, "text": chatdevWords(e.body)})
 			pending, pendingFrom, lastReport = s, from, ""
-		case reChatDevTurn.MatchString(e.head):
-			m := reChatDevTurn.FindStringSubmatch(e.head)
-			from, turn := m[1], strings.Join(m[2:], "|")
-			to := m[2] // the other role of the pair
+		case turn != nil:
+			from, header := turn[1], strings.Join(turn[2:], "|")
+			to := turn[2] // the other role of the pair
 			if to == from {
-				to = m[3]
+				to = turn[3]
 			}
 			words := chatdevWords(e.body)
-			if turn == lastTurn && strings.Join(strings.Fields(words), "") == strings.Join(strings.Fields(lastWords), "") {
+			if header == lastTurn && strings.Join(strings.Fields(words), "") == strings.Join(strings.Fields(lastWords), "") {
 				// ChatDev logs a turn's message again under the other
 				// role when that role only passes it on (its lines
 				// re-spaced at most): one message.
 				continue
 			}
-			lastTurn, lastWords = turn, words
+			lastTurn, lastWords = header, words
 			answer(from, words)
 			s := r.add(e.pos, schema.StateAct.String())
 			s.TS, s.Usage, usage = e.ts, usage, nil
@@ -265,11 +276,11 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 			errType, empty := r.classify(report, false, false, chatdevRules)
 			r.setResult(s, report, errType, empty)
 			pending, lastReport = nil, report
-		case reChatDevRetry.MatchString(e.head), reChatDevRateLimit.MatchString(e.head):
+		case retry != nil || reChatDevRateLimit.MatchString(e.head):
 			// A model request that failed and is tried again.
 			errType, request := "ERROR", "/chat/completions"
-			if m := reChatDevRetry.FindStringSubmatch(e.head); m != nil {
-				request = m[1]
+			if retry != nil {
+				request = retry[1]
 			} else {
 				errType = schema.ErrRateLimit
 			}
