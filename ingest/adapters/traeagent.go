@@ -74,9 +74,16 @@ func recognizeTrae(d *Doc) error {
 // traeRules are Trae Agent's own output rules, before the shared ones.
 var traeRules = []OutputRule{{
 	Name: "trae-edit-rejected", ErrorType: schema.ErrEditRejected,
-	Doc: "the edit tool refused the edit: `No replacement was performed` (the old string not found, or found more than once)",
+	Doc: "the edit tool refused the edit: `No replacement was performed` (the old string not found, or found more than once), `Cannot overwrite files using command `create`` (a create of a file that exists)",
 	match: func(o *output) (string, bool) {
-		return "", strings.HasPrefix(o.first, "No replacement was performed")
+		return "", strings.HasPrefix(o.first, "No replacement was performed") ||
+			strings.Contains(o.first, "Cannot overwrite files using command `create`")
+	},
+}, {
+	Name: "trae-usage-error", ErrorType: schema.ErrUsage, ViewsToo: true,
+	Doc: "the edit tool was called wrongly: the output begins `Invalid` and a quoted parameter (`` Invalid `view_range` ``: a view range past the end) or `Error executing tool 'NAME': ` (the tool raised on its arguments)",
+	match: func(o *output) (string, bool) {
+		return "", strings.HasPrefix(o.first, "Invalid `") || strings.HasPrefix(o.first, "Error executing tool '")
 	},
 }}
 
