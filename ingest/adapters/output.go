@@ -114,7 +114,61 @@ func containsAny(s string, subs ...string) bool {
 
 // reScriptNoMatch is the line an editing script of the agent's prints when
 // the text it was to replace is not there.
-var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:(?:(?:start|end|begin|opening|closing|first|second|patch) )?pattern|(?:patch )?anchor|old (?:string|text|pattern|snippet|block)|target(?: text| string| block)?|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|(?:expected )?(?:code )?block|snippet|marker|needle|(?:target|insertion|insert) (?:location|point|line)) not found\b`)
+var reScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:(?:` + scriptTarget + `) not found|(?:could ?n[o']t|can ?n[o']t|cannot|unable to|failed to) (?:find|locate) (?:the )?(?:` + scriptTarget + `))\b`)
+
+// reEditScriptNoMatch is reScriptNoMatch for a call that edits: there a
+// word naming what was sought may come before the kind of text
+// (`isproperty pattern not found`, `could not locate isproperty
+// boundaries`), which from any other program (`restart pattern not found`)
+// is an answer, not a refused edit.
+var reEditScriptNoMatch = regexp.MustCompile(`(?i)^(?:error:\s*)?(?:(?:[\w.]+ )?(?:` + scriptTarget + `) not found|(?:could ?n[o']t|can ?n[o']t|cannot|unable to|failed to) (?:find|locate) (?:the )?(?:[\w.]+ )?(?:` + scriptTarget + `))\b`)
+
+// scriptTarget is what an editing script names when it says the text it
+// was to change is not there: the kind of text (a pattern, an anchor, a
+// block) or the boundaries of the region to replace.
+const scriptTarget = `(?:(?:start|end|begin|opening|closing|first|second|patch) )?pattern|boundaries|bounds|(?:patch )?anchor|old (?:string|text|pattern|snippet|block)|target(?: text| string| block)?|search (?:string|text|pattern)|original (?:string|text|block)|(?:code|text|string|block) to replace|(?:expected )?(?:code )?block|snippet|marker|needle|(?:target|insertion|insert) (?:location|point|line)`
+
+// scriptNoMatchLine is the line of an output that edit-script-no-match
+// reads: the first, or the first after a harness's label, underscores
+// read as spaces (`pattern_not_found`).
+func scriptNoMatchLine(o *output) string {
+	line := o.first
+	if strings.HasPrefix(line, harnessLabel) {
+		line, _, _ = strings.Cut(withoutHarnessLabel(o.text), "\n")
+		line = strings.TrimSpace(line)
+	}
+	return strings.ReplaceAll(line, "_", " ")
+}
+
+// mayNotFind is edit-script-no-match's necessary condition.
+func mayNotFind(text string) bool {
+	return containsAny(text, "not found", "NOT FOUND", "Not found", "not_found", "NOT_FOUND", "find", "locate")
+}
+
+// markEditScriptMisses gives the edits (schema.IntentEdit) whose output is
+// their script's word that the text to change is not there, in the form
+// only an edit's output is read in (reEditScriptNoMatch), the error
+// EDIT_REJECTED: they changed nothing, whatever their exit code.
+func markEditScriptMisses(steps []*schema.Step) {
+	for _, s := range steps {
+		res := s.ToolResult
+		if s.Intent != schema.IntentEdit || res == nil || (res.ErrorType != "" && !genericErrorType[res.ErrorType]) {
+			continue
+		}
+		text := resultText(res)
+		if text == "" || !mayNotFind(text) {
+			continue
+		}
+		if reEditScriptNoMatch.MatchString(scriptNoMatchLine(newOutput(text, false))) {
+			ok := false
+			res.OK, res.ErrorType = &ok, schema.ErrEditRejected
+		}
+	}
+}
+
+// genericErrorType are the error types that say no more than that the
+// command failed: an edit's own report of what failed refines them.
+var genericErrorType = map[string]bool{"EXIT_CODE": true, "ERROR": true}
 
 // reScriptSyntax is an interpreter's refusal of a program given on the
 // command line: perl's closing line, awk's (mawk's, gawk's) syntax error.
@@ -136,18 +190,12 @@ const errException = "EXCEPTION"
 var OutputRules = []OutputRule{
 	{
 		Name: "edit-script-no-match", ErrorType: schema.ErrEditRejected,
-		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found` (`start pattern not found`), `anchor not found` (`Patch anchor not found`), `Expected code block not found`, `old string not found`, `target not found`, `Code to replace not found`, `needle not found`, `target location not found` (`insertion point not found`), also written with underscores for spaces (`pattern_not_found`), optionally after a harness's `bash execution output:` line, alone or followed by the context it printed",
+		Doc: "the output is a line the agent's own editing script prints when the text it was to replace is not in the file: `pattern not found` (`start pattern not found`), `anchor not found` (`Patch anchor not found`), `Expected code block not found`, `old string not found`, `target not found`, `Code to replace not found`, `needle not found`, `target location not found` (`insertion point not found`), `could not find` or `unable to locate` one of these, `boundaries not found`, also written with underscores for spaces (`pattern_not_found`), optionally after a harness's `bash execution output:` line, alone or followed by the context it printed; when the call edits a file (a script that writes one), also with a word naming what was sought before it (`isproperty pattern not found`, `could not locate isproperty boundaries`), whatever the exit code",
 		match: func(o *output) (string, bool) {
-			if !containsAny(o.text, "not found", "NOT FOUND", "Not found", "not_found", "NOT_FOUND") {
+			if !mayNotFind(o.text) {
 				return "", false
 			}
-			line := o.first
-			if strings.HasPrefix(line, harnessLabel) {
-				line, _, _ = strings.Cut(withoutHarnessLabel(o.text), "\n")
-				line = strings.TrimSpace(line)
-			}
-			// A script may print it as one word (`pattern_not_found`).
-			return "", reScriptNoMatch.MatchString(strings.ReplaceAll(line, "_", " "))
+			return "", reScriptNoMatch.MatchString(scriptNoMatchLine(o))
 		},
 	},
 	{

@@ -80,6 +80,7 @@ func (r *run) add(pos int, state string) *schema.Step {
 // emit hands the steps on in order.
 func (r *run) emit(emit func(*schema.Step) error) error {
 	markEdits(r.steps)
+	markEditScriptMisses(r.steps)
 	r.readSaidOutcomes()
 	r.markMissedLookups()
 	for _, s := range r.steps {
