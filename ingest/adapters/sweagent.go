@@ -155,7 +155,14 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 			s.Intent = searchIntent
 		}
 		r.noteView(s, view)
-		errType, empty := r.classify(obs, search, view, sweRules)
+		// SWE-agent's own messages come from its own commands: a program
+		// run in the shell that prints "Error: ..." is read by the shared
+		// rules (its traceback, its error line).
+		rules := sweRules
+		if tool == "bash" {
+			rules = nil
+		}
+		errType, empty := r.classify(obs, search, view, rules)
 		r.setResult(s, obs, errType, empty)
 	}
 	ms := t.Info.ModelStats
