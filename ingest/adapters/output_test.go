@@ -257,6 +257,7 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"trae-edit-rejected", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "create", "path": "/repo/t.py", "file_text": "x = 1\n"}, "File already exists at: /repo/t.py. Cannot overwrite files using command `create`.", false), 0, "error EDIT_REJECTED"},
 		{"trae-usage-error", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "view", "path": "/repo/t.py", "view_range": []int{1, 10}}, "Invalid `view_range`: [1, 10]. Its second element `10` should be smaller than the number of lines in the file: `1`", false), 0, "error USAGE_ERROR"},
 		{"trae-usage-error", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "str_replace", "path": "/repo/t.py", "old_str": "", "new_str": "x"}, "Error executing tool 'str_replace_based_edit_tool': empty separator", false), 0, "error USAGE_ERROR"},
+		{"trae-usage-error", TraeAgent, traeDoc(t, "bash", map[string]any{"command": "python bench.py --mode fast"}, "Invalid `--mode` value: fast", false), 0, "error ERROR"},
 		{"trae-usage-error", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "view", "path": "/repo/errors.txt"}, "Here's the result of running `cat -n` on /repo/errors.txt:\n     1\tInvalid `view_range` is raised when the range is past the end\n", true), 0, "ok"},
 
 		// SWE-agent's rules.

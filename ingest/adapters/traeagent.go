@@ -160,7 +160,11 @@ func convertTrae(d *Doc, emit func(*schema.Step) error) error {
 					continue
 				}
 				out := joinLine(tr.Result, tr.Error)
-				et, empty := r.classify(out, search, view, traeRules)
+				rules := traeRules // the editor's answers; a shell's are its programs'
+				if name == "bash" {
+					rules = nil
+				}
+				et, empty := r.classify(out, search, view, rules)
 				if et == "" && tr.Success != nil && !*tr.Success {
 					et, empty = "ERROR", false
 				}
