@@ -1062,6 +1062,22 @@ func TestSameFailureThreeTimesWithActionsBetween(t *testing.T) {
 	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
 		t.Fatalf("three refusals with reads between: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
 	}
+	// Three failures in a row before it (a count that is only suspicious)
+	// do not hide it: of the storms, the one at the worst severity is the
+	// run's, with its onset.
+	burstFirst := newRun("burst-first")
+	for k := range 3 {
+		burstFirst.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"probe %d"}},"tool_result":{"ok":false,"error_type":"TIMEOUT","data":"timed out after 30 s"}`, k))
+	}
+	burstFirst.add(fmt.Sprintf(read, 1, 1))
+	burstFirst.add(fmt.Sprintf(read, 2, 2))
+	for k := range 3 {
+		burstFirst.add(fmt.Sprintf(refused, k))
+		burstFirst.add(fmt.Sprintf(read, 10+k, 10+k))
+	}
+	if res := one(t, detect.DefaultPolicy(), burstFirst.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 5 {
+		t.Fatalf("a suspicious burst, then three refusals with reads between: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
+	}
 	// Three refusals of three different old texts, each after a look at
 	// the file: three attempts, not the same error back.
 	attempts := newRun("attempts")
@@ -1210,5 +1226,25 @@ func TestTurnsAroundAStormAreTheStorm(t *testing.T) {
 	res := one(t, detect.DefaultPolicy(), r.text())
 	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
 		t.Errorf("test cycles failing the same way: %v %v onset %d %v", res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
+	}
+}
+
+// A shell that answers nothing to whatever it is asked (NO_OUTPUT, the
+// adapters' reading of an echo that printed nothing) is asked again by
+// every command sent to it: different commands into it are one storm.
+// Different commands that each exit non-zero, no output logged, are an
+// agent trying things.
+func TestNoOutputFromEveryCommandIsAStorm(t *testing.T) {
+	cmds := []string{"./wrapper.sh --status", "./wrapper.sh --agents", `echo \"Test output\"`, "pwd && ls", "bash -n wrapper.sh"}
+	lost, exits := newRun("lost"), newRun("exits")
+	for _, c := range cmds {
+		lost.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"Bash","args":{"command":"%s"}},"tool_result":{"ok":false,"error_type":"NO_OUTPUT"}`, c))
+		exits.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"Bash","args":{"command":"%s"}},"tool_result":{"ok":false,"error_type":"EXIT_CODE"}`, c))
+	}
+	if res := one(t, detect.DefaultPolicy(), lost.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
+		t.Fatalf("five commands into a shell that answers nothing: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
+	}
+	if res := one(t, detect.DefaultPolicy(), exits.text()); res.Verdict == detect.Runaway {
+		t.Fatalf("five different commands each exiting non-zero: %v %v", res.Verdict, res.RootCause)
 	}
 }

@@ -64,6 +64,8 @@ type analysis struct {
 	chainOf map[uint64]int32
 	// editedFiles is unreachedFailures' scratch: the files edited so far.
 	editedFiles []uint32
+	// actedScratch is sameErrorActedBetween's scratch.
+	actedScratch []int
 	// goalStorm and inGoalStorm are goalStorms' scratch.
 	goalStorm   []int
 	inGoalStorm []bool

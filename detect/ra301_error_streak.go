@@ -117,7 +117,7 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 // without a call) is: it reconsidered and changed nothing. Nor are
 // failures that logged no output: nothing shows it was the same error.
 func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
-	fails := a.goalStorm[:0]
+	fails := a.actedScratch[:0]
 	acted := false
 	for _, i := range a.calls {
 		switch {
@@ -131,7 +131,7 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 			acted = true
 		}
 	}
-	a.goalStorm = fails
+	a.actedScratch = fails
 	if !acted && len(fails) > 0 {
 		// Thought between, then sent the very same call again.
 		same := true
@@ -194,20 +194,26 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 // n counts the failures.
 func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	var best streak
+	var bestSev Verdict
 	// last is the storm's last step when it lies past its last failure
 	// (the check that showed an edit broke its file), else -1.
 	keepShape := func(fails []int, last int, asFound bool, shape string) {
 		if len(fails) == 0 {
 			return
 		}
+		if last < 0 {
+			last = fails[len(fails)-1]
+		}
 		sev := severityFor(int64(len(fails)), p.ErrorStreakSuspicious, p.ErrorStreakRunaway)
-		bestSev := severityFor(int64(best.n), p.ErrorStreakSuspicious, p.ErrorStreakRunaway)
+		if sev == Suspicious && shape == "" && sameErrorActedBetween(v, a, fails[0], last) {
+			// Runaway at the suspicious count (runErrorStreak says why):
+			// it outranks a storm that is only suspicious.
+			sev = Runaway
+		}
 		better := len(fails) > best.n || (len(fails) == best.n && fails[0] < best.first)
 		if best.n == 0 || sev > bestSev || (sev == bestSev && better) {
-			if last < 0 {
-				last = fails[len(fails)-1]
-			}
 			best = streak{first: fails[0], last: last, n: len(fails), asFound: asFound, shape: shape}
+			bestSev = sev
 		}
 	}
 	keep := func(fails []int) { keepShape(fails, -1, false, "") }
@@ -639,6 +645,12 @@ var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrU
 func retried(v *Run, a *analysis, idx []int) bool {
 	again := 0
 	for k, i := range idx {
+		if v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrNoOutput {
+			// The tool answered nothing, whatever was asked: asking it
+			// something else is asking again.
+			again++
+			continue
+		}
 		for _, j := range idx[:k] {
 			if v.likeCall(j, i, a.simBits) {
 				again++

@@ -89,6 +89,11 @@ const (
 	ErrScriptSyntax = "SCRIPT_SYNTAX_ERROR"
 )
 
+// ErrNoOutput is the error type of a shell command that prints whatever
+// happens (an echo of some text, pwd) answered with a blank output: it did
+// not run as written, or its output was lost.
+const ErrNoOutput = "NO_OUTPUT"
+
 // ErrFormatError is the error type of a turn the harness could not read as
 // a call (no action, or two where one was wanted): the model's malformed
 // output, answered by the harness, not a call the agent chose to make.

@@ -23,6 +23,8 @@ type run struct {
 	cut map[*schema.Step]cutKind
 	// views holds the calls that show a window of a file (lookups.go).
 	views map[*schema.Step]bool
+	// blank holds the calls answered with a logged output that is blank.
+	blank map[*schema.Step]bool
 }
 
 // cutKind is what the kept part of an output cut short says.
@@ -61,6 +63,11 @@ func (r *run) classify(text string, search, view bool, formatRules []OutputRule)
 func (r *run) setResult(s *schema.Step, text, errType string, empty bool) {
 	if r.strip {
 		text = ""
+	} else if errType == "" && !empty && strings.TrimSpace(text) == "" {
+		if r.blank == nil {
+			r.blank = map[*schema.Step]bool{}
+		}
+		r.blank[s] = true
 	}
 	setResult(s, text, errType, empty)
 	if text != "" && errType == "" && !empty && r.shown.repeats(text) {
@@ -81,6 +88,7 @@ func (r *run) add(pos int, state string) *schema.Step {
 func (r *run) emit(emit func(*schema.Step) error) error {
 	markEdits(r.steps)
 	markEditScriptMisses(r.steps)
+	r.markBlankAnswers()
 	r.readSaidOutcomes()
 	r.markMissedLookups()
 	for _, s := range r.steps {

@@ -1,0 +1,146 @@
+package adapters
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// Blank answers: a logged output that is blank says nothing by itself, but
+// a shell command that prints whatever happens says something by printing
+// nothing. This file reads that.
+
+// markBlankAnswers reads the calls answered with a logged output that is
+// blank. A shell command that prints whatever happens (it opens with an
+// echo of some text, or pwd) and printed nothing did not run as written:
+// its output was lost, or the line failed before it (NO_OUTPUT). A shell
+// that lost even an echo's output has lost the others' too: the blank
+// answers of the calls of the same tool next to it, up to the first that
+// is not blank or another tool's call, were lost the same way, and said
+// nothing of what ran.
+func (r *run) markBlankAnswers() {
+	lost := func(s *schema.Step) {
+		ok := false
+		res := s.ToolResult
+		res.OK, res.ErrorType, res.Empty = &ok, schema.ErrNoOutput, nil
+		res.Reason = "a command that prints whatever happens printed nothing"
+	}
+	blank := func(s *schema.Step) bool {
+		res := s.ToolResult
+		return res != nil && res.ErrorType == "" && s.State != schema.StateStop.String() &&
+			(r.blank[s] || res.Empty != nil && *res.Empty && strings.TrimSpace(resultText(res)) == "")
+	}
+	for i, s := range r.steps {
+		if s.ToolCall == nil || !blank(s) {
+			continue
+		}
+		cmd, ok := shellCallCommand(s.ToolCall.Name, s.ToolCall.Args)
+		if !ok || !printsForSure(unwrapShell(cmd)) {
+			continue
+		}
+		lost(s)
+		for _, dir := range []int{-1, 1} {
+			for j := i + dir; j >= 0 && j < len(r.steps); j += dir {
+				t := r.steps[j]
+				if t.ToolCall == nil {
+					continue
+				}
+				if t.ToolCall.Name != s.ToolCall.Name {
+					break
+				}
+				if t.ToolResult != nil && t.ToolResult.ErrorType == schema.ErrNoOutput {
+					continue
+				}
+				if !blank(t) {
+					break
+				}
+				lost(t)
+			}
+		}
+	}
+}
+
+// printsForSure reports whether a command line prints something whatever
+// happens: its first command (or one after it joined only by ; or a new
+// line, never by && or || or a pipe, which make what follows depend on
+// what came before) is pwd, or an echo or printf of some literal text, not
+// redirected. A line holding a here-document is read up to its first new
+// line: the document's lines are data.
+func printsForSure(cmd string) bool {
+	if strings.Contains(cmd, "<<") {
+		cmd, _, _ = strings.Cut(cmd, "\n")
+	}
+	var quote byte
+	start := 0
+	for i := 0; i <= len(cmd); i++ {
+		if i < len(cmd) {
+			c := cmd[i]
+			switch {
+			case quote != 0:
+				if c == quote {
+					quote = 0
+				} else if c == '\\' && quote == '"' {
+					i++
+				}
+				continue
+			case c == '\'' || c == '"':
+				quote = c
+				continue
+			case c == '\\':
+				i++
+				continue
+			case c != ';' && c != '\n' && c != '&' && c != '|':
+				continue
+			}
+		}
+		if i < len(cmd) && cmd[i] == '&' && (i > 0 && (cmd[i-1] == '>' || cmd[i-1] == '<') || i+1 < len(cmd) && cmd[i+1] == '>') {
+			continue // 2>&1, &>file: a redirect
+		}
+		// What a command prints into a pipe is the pipe's to print.
+		piped := i+1 < len(cmd) && cmd[i] == '|' && cmd[i+1] != '|'
+		if !piped && printsText(cmd[start:i]) {
+			return true
+		}
+		if i == len(cmd) || cmd[i] == '&' || cmd[i] == '|' {
+			return false // what follows depends on what came before
+		}
+		start = i + 1
+	}
+	return false
+}
+
+// reShellExpansion is what a shell replaces before echo prints: a command
+// substitution or a variable.
+var reShellExpansion = regexp.MustCompile(`\$\([^)]*\)|\$\{[^}]*\}|\$\w+|` + "`[^`]*`")
+
+// printsText reports whether a simple command prints literal text to the
+// output: pwd, or echo or printf with a letter or digit outside what the
+// shell expands, without a redirect.
+func printsText(seg string) bool {
+	if strings.Contains(seg, ">") {
+		return false
+	}
+	p := segmentProgram(seg)
+	switch p {
+	case "pwd":
+		return true
+	case "echo", "printf":
+		// The text after the program's word (past assignments and
+		// wrappers before it) and its options.
+		words := strings.Fields(seg)
+		k := slices.Index(words, p)
+		if k < 0 {
+			return false // a path to it (/bin/echo): not read
+		}
+		rest := strings.Join(words[k+1:], " ")
+		for strings.HasPrefix(rest, "-") {
+			_, rest, _ = strings.Cut(rest, " ")
+		}
+		return strings.IndexFunc(reShellExpansion.ReplaceAllString(rest, ""), func(r rune) bool {
+			return r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		}) >= 0
+	}
+	return false
+}
