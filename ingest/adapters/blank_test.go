@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -85,4 +86,18 @@ func TestBlankAnswersAroundALostEcho(t *testing.T) {
 			t.Errorf("step %d: %s, want no failure without an echo that printed nothing", *s.Step, result(s))
 		}
 	}
+}
+
+// printsForSure reads any command line without panicking, and an echo of
+// text put first, unconditionally, makes any line print for sure.
+func FuzzPrintsForSure(f *testing.F) {
+	for _, s := range []string{`echo "a" && ls`, "cat > f <<'EOF'\necho x\nEOF", `a\`, `"unclosed`, `x 2>&1 | grep y || echo z`, "pwd;\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		printsForSure(cmd)
+		if !strings.Contains(cmd, "<<") && !printsForSure("echo ready; "+cmd) {
+			t.Fatalf("echo ready; %q: does not print for sure", cmd)
+		}
+	})
 }
