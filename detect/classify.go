@@ -127,7 +127,7 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 	isRepeat := func(h *hit) bool { return h.Detector == RepeatedCall.ID || h.Detector == NearDuplicateCall.ID }
 	if storm != nil && !dropped[storm] {
 		for _, h := range patterns {
-			if dropped[h] || h.RootCause == CauseErrorStorm || h.RootCause == CauseMemoryContamination || !overlaps(h, storm) {
+			if h == storm || dropped[h] || h.RootCause == CauseErrorStorm || h.RootCause == CauseMemoryContamination || !overlaps(h, storm) {
 				continue
 			}
 			if h.Detector == NonRetryableRetry.ID || (isRepeat(h) && h.errorShare >= 0.5 && 2*h.nonRetryableShare >= h.errorShare) {

@@ -1231,7 +1231,8 @@ func TestTurnsAroundAStormAreTheStorm(t *testing.T) {
 
 // A shell that answers nothing to whatever it is asked (NO_OUTPUT, the
 // adapters' reading of an echo that printed nothing) is asked again by
-// every command sent to it: different commands into it are one storm.
+// every command sent to it: different commands into it are one storm, of
+// probes that come back with nothing, an empty-result loop.
 // Different commands that each exit non-zero, no output logged, are an
 // agent trying things.
 func TestNoOutputFromEveryCommandIsAStorm(t *testing.T) {
@@ -1241,10 +1242,23 @@ func TestNoOutputFromEveryCommandIsAStorm(t *testing.T) {
 		lost.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"Bash","args":{"command":"%s"}},"tool_result":{"ok":false,"error_type":"NO_OUTPUT"}`, c))
 		exits.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"Bash","args":{"command":"%s"}},"tool_result":{"ok":false,"error_type":"EXIT_CODE"}`, c))
 	}
-	if res := one(t, detect.DefaultPolicy(), lost.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
+	if res := one(t, detect.DefaultPolicy(), lost.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseEmptyResultLoop || res.OnsetStep != 0 {
 		t.Fatalf("five commands into a shell that answers nothing: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
 	}
 	if res := one(t, detect.DefaultPolicy(), exits.text()); res.Verdict == detect.Runaway {
 		t.Fatalf("five different commands each exiting non-zero: %v %v", res.Verdict, res.RootCause)
+	}
+	// Three empty searches earlier (suspicious) do not take the storm's
+	// place: it stays the run's loop, with its onset.
+	searchedFirst := newRun("searched-first")
+	for k, q := range []string{"register_agents", "agents_dir", "AGENT_ROOT"} {
+		searchedFirst.add(fmt.Sprintf(`"state":"ACT","intent":"search","tool_call":{"name":"Grep","args":{"pattern":"%s %d"}},"tool_result":{"ok":true,"empty":true}`, q, k))
+	}
+	searchedFirst.add(`"state":"ACT","tool_call":{"name":"Read","args":{"file_path":"wrapper.sh"}},"tool_result":{"ok":true,"data":"#!/bin/bash\nmain() { register; }"}`)
+	for _, c := range cmds {
+		searchedFirst.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"Bash","args":{"command":"%s"}},"tool_result":{"ok":false,"error_type":"NO_OUTPUT"}`, c))
+	}
+	if res := one(t, detect.DefaultPolicy(), searchedFirst.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseEmptyResultLoop || res.OnsetStep != 4 {
+		t.Fatalf("empty searches, then five commands into a shell that answers nothing: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
 	}
 }

@@ -86,8 +86,16 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 		sev = Runaway
 		msg = fmt.Sprintf("the same failure %d times (%s), %d other call(s) between them", n, strings.Join(parts, ", "), others)
 	}
+	var cause RootCause
+	if 2*byType[schema.ErrNoOutput] > sumCounts(byType) {
+		// Calls that came back with nothing at all, the shell's output
+		// lost: the agent probing for an answer that never comes, an
+		// empty-result loop whatever it asked.
+		cause = CauseEmptyResultLoop
+	}
 	return &hit{
 		marginal: marginal,
+		cause:    cause,
 		Finding: Finding{
 			Severity:  sev,
 			Message:   fmt.Sprintf("%s, steps %d-%d", msg, v.Step[bestFirst], v.Step[bestLast]),
@@ -761,4 +769,13 @@ func actedBetween(v *Run, a *analysis, i, j int) bool {
 		}
 	}
 	return false
+}
+
+// sumCounts is the sum of the counts.
+func sumCounts(m map[string]int64) int64 {
+	var n int64
+	for _, c := range m {
+		n += c
+	}
+	return n
 }
