@@ -72,41 +72,19 @@ func printsForSure(cmd string) bool {
 	if strings.Contains(cmd, "<<") {
 		cmd, _, _ = strings.Cut(cmd, "\n")
 	}
-	var quote byte
-	start := 0
-	for i := 0; i <= len(cmd); i++ {
-		if i < len(cmd) {
-			c := cmd[i]
-			switch {
-			case quote != 0:
-				if c == quote {
-					quote = 0
-				} else if c == '\\' && quote == '"' {
-					i++
-				}
-				continue
-			case c == '\'' || c == '"':
-				quote = c
-				continue
-			case c == '\\':
-				i++
-				continue
-			case c != ';' && c != '\n' && c != '&' && c != '|':
-				continue
-			}
-		}
-		if i < len(cmd) && cmd[i] == '&' && (i > 0 && (cmd[i-1] == '>' || cmd[i-1] == '<') || i+1 < len(cmd) && cmd[i+1] == '>') {
-			continue // 2>&1, &>file: a redirect
-		}
-		// What a command prints into a pipe is the pipe's to print.
-		piped := i+1 < len(cmd) && cmd[i] == '|' && cmd[i+1] != '|'
-		if !piped && printsText(cmd[start:i]) {
+	var seps []byte
+	segs := splitSegs(cmd, nil, &seps)
+	for k, seg := range segs {
+		// What a command prints into a pipe is the pipe's to print; the
+		// empty segment between the two bytes of && or || is no command.
+		double := k+1 < len(segs) && segs[k+1] == "" && seps[k+1] == seps[k]
+		piped := seps[k] == '|' && !double
+		if !piped && printsText(seg) {
 			return true
 		}
-		if i == len(cmd) || cmd[i] == '&' || cmd[i] == '|' {
-			return false // what follows depends on what came before
+		if seps[k] != ';' && seps[k] != '\n' {
+			return false // the end, or what follows depends on what came before
 		}
-		start = i + 1
 	}
 	return false
 }

@@ -47,7 +47,7 @@ func lastFilter(cmd string) string {
 		return lastProgram(cmd)
 	}
 	var piped []bool
-	segs := splitSegs(cmd, &piped)
+	segs := splitSegs(cmd, &piped, nil)
 	for i := len(segs) - 1; i >= 0; i-- {
 		p := segmentProgram(segs[i])
 		if p == "" || (passThrough[p] && piped[i]) {
@@ -129,13 +129,14 @@ func skipWrapperArgs(words []string) []string {
 // splitSegments cuts a command line at &&, ||, ;, |, & and newlines outside
 // quotes (not at the & of a redirect: 2>&1, &>file).
 func splitSegments(cmd string) []string {
-	return splitSegs(cmd, nil)
+	return splitSegs(cmd, nil, nil)
 }
 
 // splitSegs cuts cmd as splitSegments says and, when piped is not nil,
 // appends to it for each segment whether a single | (a pipe, not ||) came
-// before it.
-func splitSegs(cmd string, piped *[]bool) (out []string) {
+// before it; when seps is not nil, the byte that ended each segment (0 for
+// the last: && and || end two, the second empty).
+func splitSegs(cmd string, piped *[]bool, seps *[]byte) (out []string) {
 	var quote byte
 	pipedNext := false
 	start := 0
@@ -156,6 +157,9 @@ func splitSegs(cmd string, piped *[]bool) (out []string) {
 			// 2>&1, &>file: a redirect, not a separator
 		case c == ';' || c == '|' || c == '&' || c == '\n':
 			out = append(out, cmd[start:i])
+			if seps != nil {
+				*seps = append(*seps, c)
+			}
 			if piped != nil {
 				*piped = append(*piped, pipedNext)
 				pipedNext = c == '|' && (i+1 >= len(cmd) || cmd[i+1] != '|') && (i == 0 || cmd[i-1] != '|')
@@ -165,6 +169,9 @@ func splitSegs(cmd string, piped *[]bool) (out []string) {
 	}
 	if piped != nil {
 		*piped = append(*piped, pipedNext)
+	}
+	if seps != nil {
+		*seps = append(*seps, 0)
 	}
 	return append(out, cmd[start:])
 }
