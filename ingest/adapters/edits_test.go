@@ -18,6 +18,9 @@ func TestEditsAreMarked(t *testing.T) {
 	}{
 		{"bash", map[string]any{"command": "cat <<'EOF' > reproduce.py\nif a > b:\n    pass\nEOF"}, true},
 		{"bash", map[string]any{"command": "sed -i 's/x/y/' src/a.py"}, true},
+		// perl edits in place whatever options come before -i.
+		{"bash", map[string]any{"command": "perl -0777 -pe \"s/a/b/s\" -i django/contrib/admin/utils.py && echo patched"}, true},
+		{"bash", map[string]any{"command": "perl -ne 'print if /-i/' setup.cfg"}, false},
 		{"bash", map[string]any{"command": "echo 'x = 1' >> config.py"}, true},
 		{"bash", map[string]any{"command": "git diff | tee /tmp/patch.diff"}, true},
 		{"shell", map[string]any{"command": "git apply fix.patch"}, true},

@@ -171,8 +171,10 @@ func markEditScriptMisses(steps []*schema.Step) {
 var genericErrorType = map[string]bool{"EXIT_CODE": true, "ERROR": true}
 
 // reScriptSyntax is an interpreter's refusal of a program given on the
-// command line: perl's closing line, awk's (mawk's, gawk's) syntax error.
-var reScriptSyntax = regexp.MustCompile(`(?m)^Execution of \S+ aborted due to compilation errors\.|(?m)^(?:g|m)?awk: (?:cmd\. )?line:? ?\d+:? (?:syntax error|runaway string constant|regular expression compile failed|extra '?[)}\]]'?)|(?m)^sed: -e expression #\d+, char \d+: `)
+// command line: perl's closing line or its refusal of a regular expression
+// (which it reports without that line), awk's (mawk's, gawk's) syntax
+// error, sed's.
+var reScriptSyntax = regexp.MustCompile(`(?m)^Execution of \S+ aborted due to compilation errors\.|(?m)^[A-Z][a-z]+ [^\n]{0,60} in regex; marked by <-- HERE in [ms]/|(?m)^(?:g|m)?awk: (?:cmd\. )?line:? ?\d+:? (?:syntax error|runaway string constant|regular expression compile failed|extra '?[)}\]]'?)|(?m)^sed: -e expression #\d+, char \d+: `)
 
 // reShellSyntax is a shell's own syntax error, prefixed by its name (a
 // path to it) and the position it gives: a command line it could not
@@ -289,9 +291,9 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "script-syntax-error", ErrorType: schema.ErrScriptSyntax,
-		Doc: "perl's `Execution of -e aborted due to compilation errors.` (or of a script's path), or awk's `awk: line 5: syntax error at or near`, `runaway string constant`, `regular expression compile failed` (gawk's `awk: cmd. line:3:` too), or sed's `sed: -e expression #1, char 23: unterminated `s' command`: the program on the command line did not compile and nothing ran, whatever the command printed after it (`|| echo failed`)",
+		Doc: "perl's `Execution of -e aborted due to compilation errors.` (or of a script's path) or its refusal of a regular expression (`Unmatched ( in regex; marked by <-- HERE in m/...`), or awk's `awk: line 5: syntax error at or near`, `runaway string constant`, `regular expression compile failed` (gawk's `awk: cmd. line:3:` too), or sed's `sed: -e expression #1, char 23: unterminated `s' command`: the program on the command line did not compile and nothing ran, whatever the command printed after it (`|| echo failed`)",
 		match: func(o *output) (string, bool) {
-			return "", (strings.Contains(o.text, "aborted due to compilation errors") || strings.Contains(o.text, "awk: ") || strings.Contains(o.text, "sed: -e")) && reScriptSyntax.MatchString(o.text)
+			return "", (strings.Contains(o.text, "aborted due to compilation errors") || strings.Contains(o.text, "marked by <-- HERE") || strings.Contains(o.text, "awk: ") || strings.Contains(o.text, "sed: -e")) && reScriptSyntax.MatchString(o.text)
 		},
 	},
 	{

@@ -89,6 +89,7 @@ func (r *run) emit(emit func(*schema.Step) error) error {
 	markEdits(r.steps)
 	markEditScriptMisses(r.steps)
 	r.markBlankAnswers()
+	r.readSaidEditMisses()
 	r.readSaidOutcomes()
 	r.markMissedLookups()
 	for _, s := range r.steps {

@@ -1,0 +1,77 @@
+package adapters
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// An edit made by a script (sed, awk, perl, a Python program) often
+// answers "ok" whatever it did: a pattern that matched nothing changes
+// nothing and says nothing. What shows it is the agent itself, in the
+// words it writes next: "my previous insertion didn't place the
+// block", "the file is unchanged", "the replacement didn't happen".
+// Those words are the agent's reading of the file it just looked at; a
+// person judging the run reads them the same way.
+
+// reSaidEditMissed is the agent's next words saying its last edit did not
+// land: it did not apply, change, insert or replace; the change was not
+// made; the file is unchanged.
+var reSaidEditMissed = regexp.MustCompile(`(?i)\b(?:did ?n[o']t|failed to|was ?n[o']t able to|could ?n[o']t|never)\s+(?:actually\s+|properly\s+|correctly\s+|successfully\s+)?(?:apply|take effect|place|insert|add|replace|modify|update|land|persist|get applied|make (?:the|any) changes?|change (?:the|anything|the file))\b|\b(?:was|were|has|have) ?(?:n[o']t|not)\s+(?:been\s+)?(?:actually\s+|properly\s+|correctly\s+|successfully\s+)?(?:applied|inserted|placed|replaced|modified|updated|written)\b|\bno changes? (?:was|were) (?:made|applied)\b|\b(?:file|code|line|lines|content|block|function|method|source)s? (?:is|are|was|were|remains?|remained|stayed|stays|looks?|appears?) (?:still |completely |entirely )?unchanged\b|\bnothing (?:was |got )?(?:changed|replaced|inserted|modified)\b|\b(?:had|has|made) no effect\b|\b(?:edit|change|insertion|replacement|substitution|patch|modification|sed|awk|perl)(?: command)?s? (?:didn't|did not|never|doesn't|does not) (?:happen|go through|stick|work|match)\b`)
+
+// readSaidEditMisses gives an edit whose logged output says nothing failed
+// the error EDIT_REJECTED when the agent's next words (the first
+// sentences, up to a turn into a plan) say it did not land.
+func (r *run) readSaidEditMisses() {
+	if r.strip {
+		return // stripped outputs go through readSaidOutcomes
+	}
+	pending := -1
+	for i, s := range r.steps {
+		if s.Decision != nil && s.Decision.Reason != "" {
+			if pending >= 0 {
+				if sentence, ok := saidEditMissed(s.Decision.Reason); ok {
+					res := r.steps[pending].ToolResult
+					f := false
+					res.OK, res.ErrorType = &f, schema.ErrEditRejected
+					res.Reason = "the agent's next words: " + clip(sentence, maxSaidReason)
+				}
+			}
+			pending = -1
+		}
+		if s.ToolCall == nil {
+			continue
+		}
+		pending = -1
+		if res := s.ToolResult; s.Intent == schema.IntentEdit && res != nil && res.ErrorType == "" && (res.OK == nil || *res.OK) {
+			pending = i
+		}
+	}
+}
+
+// saidEditMissed reads the opening sentences of the words for
+// reSaidEditMissed, each up to a turn into a plan (reSaidTurn).
+func saidEditMissed(words string) (string, bool) {
+	rest := words
+	for n := 0; n < saidSentences; {
+		rest = reSaidLead.ReplaceAllString(rest, "")
+		if strings.TrimSpace(rest) == "" {
+			return "", false
+		}
+		var sentence string
+		sentence, rest = nextSentence(rest)
+		if strings.TrimSpace(sentence) == "" {
+			continue
+		}
+		n++
+		report := sentence
+		if loc := reSaidTurn.FindStringIndex(report); loc != nil {
+			report = report[:loc[0]]
+		}
+		if reSaidEditMissed.MatchString(report) {
+			return strings.TrimSpace(sentence), true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,55 @@
+package adapters
+
+import (
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// saidEditDoc is a conversation in which the assistant runs cmd (answered
+// with reply), then says words and runs `ls`; the first call is step 1.
+func saidEditDoc(t testing.TB, cmd, reply, words string) []byte {
+	call := func(id, cmd string) map[string]any {
+		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": "bash", "arguments": string(mustMarshal(t, map[string]any{"command": cmd}))}}
+	}
+	return mustMarshal(t, map[string]any{"messages": []map[string]any{
+		{"role": "user", "content": "Fix it."},
+		{"role": "assistant", "content": "Patching.", "tool_calls": []any{call("a", cmd)}},
+		{"role": "tool", "tool_call_id": "a", "content": reply},
+		{"role": "assistant", "content": words, "tool_calls": []any{call("b", "ls")}},
+		{"role": "tool", "tool_call_id": "b", "content": "a.py"},
+	}})
+}
+
+// An edit whose script said nothing is one that did not land when the
+// agent's next words say so; words about the tests, or a claim that it
+// worked, leave it as it was, and so do the same words after a call that
+// is no edit.
+func TestSaidEditMisses(t *testing.T) {
+	const sed = "sed -i 's/return x/return y/' a.py"
+	for _, c := range []struct {
+		cmd, reply, words, want string
+	}{
+		{sed, "", "My previous sed didn't change anything. I'll use Python instead.", "bash error " + schema.ErrEditRejected},
+		{sed, "", "My previous insertion didn't place the block where intended.", "bash error " + schema.ErrEditRejected},
+		{sed, "patched\n", "The file is still unchanged; the pattern has a tab in it.", "bash error " + schema.ErrEditRejected},
+		{sed, "", "The replacement wasn't applied because of the quotes.", "bash error " + schema.ErrEditRejected},
+		{sed, "", "The edit was applied, but the test still fails.", "bash ok"},
+		{sed, "", "Good, the change is in. Now run the tests to make sure nothing was modified by accident.", "bash ok"},
+		{sed, "", "Now I need to check whether the other call sites were not updated.", "bash ok"},
+		{"grep -n 'return x' a.py", "3:    return x\n", "My previous sed didn't change anything.", "bash ok"},
+	} {
+		cv, run := convertOne(t, OpenAIMessages, saidEditDoc(t, c.cmd, c.reply, c.words))
+		if s := cv.step(t, run, 1); tool(s)+" "+result(s) != c.want {
+			t.Errorf("%q after %q: %s %s, want %s", c.words, c.cmd, tool(s), result(s), c.want)
+		}
+	}
+}
+
+// With the output stripped, the words are read by the rules for calls
+// without an answer, not by this one: the run reads the same either way.
+func TestSaidEditMissesLeaveStrippedRuns(t *testing.T) {
+	raw := saidEditDoc(t, "sed -i 's/a/b/' a.py", "", "The sed command failed to apply.")
+	c, run := convertStripped(t, OpenAIMessages, raw)
+	c.calls(t, run, map[int64]string{1: "bash error " + schema.ErrSaidFailed})
+}
