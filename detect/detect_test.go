@@ -1004,12 +1004,18 @@ func TestOneChangeRetriedThroughDifferentFailures(t *testing.T) {
 // edit of the file the failure is raised in makes the next return another
 // experiment's answer; a failure raised in the agent's own check (an
 // assertion in the script it wrote) after a change to the code is an
-// experiment; and work spreading over several files between two returns
-// is the agent moving on.
+// experiment; and work spreading over several files of the code between
+// two returns is the agent moving on, while a new script written whole
+// before each run (check_1.py, check_2.py, ...) is the script rewritten
+// under another name.
 func TestAFailureTheEditsDoNotReach(t *testing.T) {
 	setupError := `{"ok":false,"error_type":"EXCEPTION","data":"Traceback (most recent call last):\n  File \"reproduce.py\", line 8, in <module>\n    django.setup()\n  File \"/testbed/django/conf/__init__.py\", line 161, in __getattr__\n    raise ImproperlyConfigured(\"The SECRET_KEY setting must not be empty.\")\ndjango.core.exceptions.ImproperlyConfigured: The SECRET_KEY setting must not be empty."}`
 	assertion := `{"ok":false,"error_type":"AssertionError","data":"Traceback (most recent call last):\n  File \"/testbed/reproduce.py\", line 12, in <module>\n    assert out == 'A', out\nAssertionError: <Enum.A: 1>"}`
 	edit := func(path, text string) string {
+		if !strings.HasSuffix(path, "reproduce.py") && !strings.Contains(path, "/check_") {
+			// A file of the code is changed in place.
+			return `"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"str_replace","path":"` + path + `","old_str":"x","new_str":"` + text + `"}},"tool_result":{"ok":true,"data":"The file ` + path + ` has been edited: ` + text + `"}`
+		}
 		return `"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"create","path":"` + path + `","file_text":"` + text + `"}},"tool_result":{"ok":true,"data":"File created successfully at: ` + path + ` with ` + text + `"}`
 	}
 	run := func(result string) string {
@@ -1027,6 +1033,9 @@ func TestAFailureTheEditsDoNotReach(t *testing.T) {
 		{"work over several files", func(k int) []string {
 			return []string{"/testbed/django/db/models/base.py", "/testbed/django/db/models/query.py", "/testbed/tests/test_" + strconv.Itoa(k) + ".py"}
 		}, setupError, detect.Healthy},
+		{"a new script each time, and a file of the code", func(k int) []string {
+			return []string{"/testbed/check_" + strconv.Itoa(k) + ".py", "/testbed/django/db/models/base.py", "/testbed/check_" + strconv.Itoa(k) + "b.py"}
+		}, setupError, detect.Runaway},
 	} {
 		r := newRun(c.name)
 		r.add(edit("/testbed/reproduce.py", "import django"))

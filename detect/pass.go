@@ -62,8 +62,10 @@ type analysis struct {
 	// kept from run to run so a run's calls allocate no chains.
 	chains  []callChain
 	chainOf map[uint64]int32
-	// editedFiles is unreachedFailures' scratch: the files edited so far.
-	editedFiles []uint32
+	// editedFiles and writtenFiles are unreachedFailures' scratch: the
+	// files edited so far, and of those the ones written whole.
+	editedFiles  []uint32
+	writtenFiles []uint32
 	// actedScratch is sameErrorActedBetween's scratch.
 	actedScratch []int
 	// goalStorm and inGoalStorm are goalStorms' scratch.

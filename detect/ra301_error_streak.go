@@ -320,37 +320,52 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 // type and answer (its failure site: answers.go), each at most Window
 // calls after the one before, an edit that worked between every two of
 // them, and no edit of the failing file, no package newly installed and
-// edits of at most two files (the script the agent runs, and one more)
-// between two returns. Whatever the agent changed between (its
-// reproduction script rewritten), it did not reach where the failure is
-// raised: a Django setup error raised in the settings module after each
-// rewrite. An edit of the failing file ends it, as the next return is then
-// another experiment's answer; a third file changed is the agent moving
-// on. A failure raised in a file the run's edits changed before it (the
-// agent's own check asserting) begins none: after a change to the code,
-// the same assertion is an experiment's answer.
+// edits of at most two of the files the run did not write whole
+// (flagCreate) between two returns. Whatever the agent changed between
+// (its reproduction script rewritten, or written anew under another
+// name), it did not reach where the failure is raised: a Django setup
+// error raised in the settings module after each rewrite. An edit of the
+// failing file ends it, as the next return is then another experiment's
+// answer; a third file of the code changed is the agent moving on. A file
+// the run wrote whole is the agent's own script: writing a fifth one
+// around the same setup mistake is not moving on. A failure raised in a
+// file the run's edits changed before it (the agent's own check
+// asserting) begins none: after a change to the code, the same assertion
+// is an experiment's answer.
 func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 	if !slices.ContainsFunc(a.calls, func(i int) bool { return v.FailFile[i] != 0 }) {
 		return
 	}
 	storm := a.goalStorm[:0]
 	clear(a.inGoalStorm)
-	edited := a.editedFiles[:0] // the files edits that worked changed so far
+	edited := a.editedFiles[:0]   // the files edits that worked changed so far
+	written := a.writtenFiles[:0] // of those, the files the run wrote whole
 	for x, i := range a.calls {
 		if f := v.EditFile[i]; f != 0 && v.Flags[i]&flagError == 0 && !slices.Contains(edited, f) {
 			edited = append(edited, f)
+			if v.Flags[i]&flagCreate != 0 {
+				written = append(written, f)
+			}
 		}
 		if v.FailFile[i] == 0 || v.Flags[i]&flagError == 0 || a.inGoalStorm[i] || slices.Contains(edited, v.FailFile[i]) {
 			continue
 		}
 		storm = append(storm[:0], i)
 		last := x
-		var first, second uint32 // the files changed since the last return
+		var first, second uint32 // the files of the code changed since the last return
+		changed := false         // an edit worked since the last return
 		for y := x + 1; y < len(a.calls) && y-last <= p.Window; y++ {
 			j := a.calls[y]
 			if f := v.EditFile[j]; f != 0 && v.Flags[j]&flagError == 0 {
 				if f == v.FailFile[i] {
 					break // the failing file changed
+				}
+				changed = true
+				if v.Flags[j]&flagCreate != 0 && !slices.Contains(edited, f) {
+					written = append(written, f) // a new file, written whole
+				}
+				if slices.Contains(written, f) {
+					continue // the agent's own script
 				}
 				if first == 0 || f == first {
 					first = f
@@ -365,18 +380,18 @@ func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 			if installedAnew(v, a, j) {
 				break
 			}
-			if first == 0 || v.FailFile[j] != v.FailFile[i] || v.ErrType[j] != v.ErrType[i] || !v.sameAnswer(i, j, a.simBits) {
+			if !changed || v.FailFile[j] != v.FailFile[i] || v.ErrType[j] != v.ErrType[i] || !v.sameAnswer(i, j, a.simBits) {
 				continue
 			}
 			storm = append(storm, j)
 			a.inGoalStorm[j] = true
-			last, first, second = y, 0, 0
+			last, first, second, changed = y, 0, 0, false
 		}
 		if len(storm) >= p.ErrorStreakSuspicious {
 			keep(storm)
 		}
 	}
-	a.goalStorm, a.editedFiles = storm, edited
+	a.goalStorm, a.editedFiles, a.writtenFiles = storm, edited, written
 }
 
 // editsNotLanding hands keep each run of edits that did not land: calls

@@ -202,4 +202,5 @@ const (
 	flagCostEst     = schema.FlagCostEstimated
 	flagSeen        = schema.FlagSeen
 	flagMore        = schema.FlagMore
+	flagCreate      = schema.FlagCreate
 )

@@ -78,6 +78,9 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		}
 	}
 	w.editFile.put(i, editFile)
+	if tc := s.ToolCall; tc != nil && s.Intent == schema.IntentEdit && (tc.Creates || schema.CreatesFile(tc.Name, tc.Args)) {
+		flags |= schema.FlagCreate
+	}
 	if args.short != nil {
 		w.argsShort.putBytes(i, args.short)
 	} else {

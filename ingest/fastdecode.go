@@ -962,7 +962,7 @@ func (d *stepDecoder) timestamp() bool {
 	return false
 }
 
-var toolCallNames = []string{"name", "args", "args_hash", "simhash", "shape", "edit_file"}
+var toolCallNames = []string{"name", "args", "args_hash", "simhash", "shape", "edit_file", "creates"}
 
 var toolCallKind = objectKind{
 	names: toolCallNames,
@@ -991,6 +991,11 @@ func (d *stepDecoder) decodeToolCall() bool {
 			ok = d.str(&tc.Shape)
 		case 5:
 			ok = d.str(&tc.EditFile)
+		case 6:
+			var creates *bool
+			var store bool
+			ok = d.boolPtr(&creates, &store)
+			tc.Creates = creates != nil && *creates
 		default:
 			ok = d.skip(2)
 		}

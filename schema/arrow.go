@@ -61,6 +61,7 @@ const (
 	FlagCostEstimated                     // cost_usd was estimated from tokens and the model's list price
 	FlagSeen                              // the result only repeats what the run was shown before (tool_result.seen)
 	FlagMore                              // the result says there is more to fetch (SaysMore: a page of a listing)
+	FlagCreate                            // an edit that writes a file whole (CreatesFile): a script written anew
 )
 
 var hashList = arrow.ListOf(arrow.PrimitiveTypes.Uint64)

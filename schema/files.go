@@ -142,3 +142,40 @@ func FailureFileKey(data []byte) uint64 {
 	}
 	return FileKey(path)
 }
+
+// reShellCreate is a shell command line that writes a whole file from a
+// here-document: `cat > f <<'EOF'`, `cat <<EOF > f`, `tee f <<EOF`.
+var reShellCreate = regexp.MustCompile(`^\s*(?:cat\s*(?:>\s*\S+\s*<<|<<-?\s*['"]?\w+['"]?\s*>\s*\S)|tee\s+\S+\s*<<)`)
+
+// CreatesFile reports whether an edit's call writes a file whole rather
+// than changing part of one: the `create` command of an editor (a tool of
+// EditorTools, or one whose name says it edits, as OpenHands' `edit`), as
+// JSON (`{"command": "create", ...}`) or as SWE-agent's one string
+// (`create /testbed/a.py --file_text ...`); or a shell command line that
+// writes a file from a here-document. An agent writing its check script anew is
+// not changing the code it checks.
+func CreatesFile(tool string, args []byte) bool {
+	var a struct {
+		Command string `json:"command"`
+		Args    string `json:"args"`
+		Cmd     string `json:"cmd"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(args), &a) != nil {
+		return false
+	}
+	if editor := EditorTools[strings.ToLower(tool)] || strings.Contains(strings.ToLower(tool), "edit"); editor && (a.Command == "create" || strings.HasPrefix(a.Args, "create ")) {
+		return true
+	}
+	if !IsShellTool(tool) {
+		return false
+	}
+	cmd := a.Command + a.Cmd
+	for _, line := range strings.SplitN(cmd, "\n", 2)[:1] {
+		for _, seg := range strings.Split(line, "&&") {
+			if reShellCreate.MatchString(seg) {
+				return true
+			}
+		}
+	}
+	return false
+}

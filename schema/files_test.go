@@ -75,3 +75,29 @@ func TestEditFileKeyNested(t *testing.T) {
 		}
 	}
 }
+
+// A file written whole (an editor's create, a here-document redirected
+// into a file) is told from a change to part of one (a replace, sed -i,
+// an append), whichever way the call is written.
+func TestCreatesFile(t *testing.T) {
+	for _, c := range []struct {
+		tool, args string
+		want       bool
+	}{
+		{"str_replace_editor", `{"command":"create","path":"/testbed/check.py","file_text":"print(1)"}`, true},
+		{"str_replace_editor", `{"args":"create /testbed/check.py --file_text 'print(1)'"}`, true},
+		{"bash", `{"command":"cat > /testbed/check.py <<'EOF'\nprint(1)\nEOF"}`, true},
+		{"bash", `{"command":"cd /testbed && cat <<EOF > check.py\nprint(1)\nEOF\npython check.py"}`, true},
+		{"bash", `{"command":"tee check.py <<'EOF'\nprint(1)\nEOF"}`, true},
+		{"str_replace_editor", `{"command":"str_replace","path":"/testbed/a.py","old_str":"x","new_str":"y"}`, false},
+		{"str_replace_editor", `{"args":"str_replace /testbed/a.py --old_str 'create ' --new_str 'y'"}`, false},
+		{"bash", `{"command":"sed -i 's/x/y/' a.py"}`, false},
+		{"bash", `{"command":"cat >> a.py <<'EOF'\nx = 1\nEOF"}`, false},
+		{"bash", `{"command":"cat a.py > b.py"}`, false},
+		{"search", `{"command":"create"}`, false},
+	} {
+		if got := CreatesFile(c.tool, []byte(c.args)); got != c.want {
+			t.Errorf("CreatesFile(%s, %s) = %v, want %v", c.tool, c.args, got, c.want)
+		}
+	}
+}

@@ -47,6 +47,10 @@ type ToolCall struct {
 	// EditFile, when set, is EditFileKey of the args (16 hex digits) as
 	// computed before they were redacted: placeholders replace file names.
 	EditFile string `json:"edit_file,omitempty"`
+	// Creates, when true, says the edit writes a file whole (CreatesFile
+	// of the args), as read before they were redacted: placeholders
+	// replace the editor's command.
+	Creates bool `json:"creates,omitempty"`
 }
 
 // ToolResult is what the tool returned. Field names follow guides A, B and D.
