@@ -20,15 +20,30 @@ import (
 // reached, never the other way.
 
 // FileKey is the key of a file path: the hash of its base name, never 0;
-// 0 for an empty name.
+// 0 for an empty name. A package's `__init__.py` is named by its package:
+// its key is that of `pkg/__init__.py` (the directory above it kept), as
+// every package has one and `django/conf/__init__.py` is not
+// `django/db/models/fields/__init__.py`.
 func FileKey(path []byte) uint64 {
-	if i := bytes.LastIndexByte(path, '/'); i >= 0 {
+	i := bytes.LastIndexByte(path, '/')
+	if i >= 0 && packageInit(path[i+1:]) {
+		if j := bytes.LastIndexByte(path[:i], '/'); j+1 < i {
+			i = j // keep the package's directory
+		}
+	}
+	if i >= 0 {
 		path = path[i+1:]
 	}
 	if len(path) == 0 {
 		return 0
 	}
 	return xxh3.Hash(path) | 1
+}
+
+// packageInit reports whether a base name is a Python package's
+// `__init__.py` (or its stub).
+func packageInit(name []byte) bool {
+	return string(name) == "__init__.py" || string(name) == "__init__.pyi"
 }
 
 // reSourceFile finds a file name with an extension of source, config or
@@ -106,13 +121,23 @@ func findPath(v any, strs *[]string) string {
 	return ""
 }
 
-// firstSourceFile returns the first file name reSourceFile finds in s.
+// firstSourceFile returns the first file name reSourceFile finds in s; for
+// a package's `__init__.py` written with its directory, the directory too
+// (FileKey names it by its package).
 func firstSourceFile(s string) []byte {
 	m := reSourceFile.FindStringSubmatchIndex(s)
 	if m == nil {
 		return nil
 	}
-	return []byte(s[m[2]:m[3]])
+	from := m[2]
+	if packageInit([]byte(s[m[2]:m[3]])) && from > 1 && s[from-1] == '/' {
+		j := from - 1
+		for j > 0 && !strings.ContainsRune("/ \t'\"(=:,[{", rune(s[j-1])) {
+			j--
+		}
+		from = j
+	}
+	return []byte(s[from:m[3]])
 }
 
 // FailureFileKey is the FileKey of the file a failed result's output says

@@ -101,3 +101,30 @@ func TestCreatesFile(t *testing.T) {
 		}
 	}
 }
+
+// Every Python package has an __init__.py: one is named by its package, so
+// an edit of the fields package's __init__.py does not reach a failure
+// raised in the conf package's, however each path is written.
+func TestPackageInitIsNamedByItsPackage(t *testing.T) {
+	conf := FileKey([]byte("django/conf/__init__.py"))
+	traceback := `"Traceback (most recent call last):\n  File \"/testbed/reproduce.py\", line 3, in <module>\n    print(settings.SECRET_KEY)\n  File \"/testbed/django/conf/__init__.py\", line 90, in __getattr__\n    raise ImproperlyConfigured(\"The SECRET_KEY setting must not be empty.\")\ndjango.core.exceptions.ImproperlyConfigured: The SECRET_KEY setting must not be empty."`
+	if got := FailureFileKey([]byte(traceback)); got != conf {
+		t.Errorf("the traceback's file is %#x, want conf/__init__.py's %#x", got, conf)
+	}
+	for _, c := range []struct {
+		args string
+		same bool
+	}{
+		{`{"command":"str_replace","path":"/testbed/django/conf/__init__.py","old_str":"a","new_str":"b"}`, true},
+		{`{"command":"sed -i 's/a/b/' django/conf/__init__.py"}`, true},
+		{`{"command":"str_replace","path":"/testbed/django/db/models/fields/__init__.py","old_str":"a","new_str":"b"}`, false},
+		{`{"command":"sed -i 's/a/b/' django/db/models/fields/__init__.py"}`, false},
+	} {
+		if got := EditFileKey([]byte(c.args)); (got == conf) != c.same {
+			t.Errorf("EditFileKey(%s) = %#x; the same file as conf/__init__.py: %v, want %v", c.args, got, got == conf, c.same)
+		}
+	}
+	if FileKey([]byte("__init__.py")) == 0 || FileKey([]byte("/__init__.py")) != FileKey([]byte("__init__.py")) {
+		t.Error("an __init__.py without a directory is keyed by its name")
+	}
+}
