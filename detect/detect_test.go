@@ -1271,3 +1271,43 @@ func TestNoOutputFromEveryCommandIsAStorm(t *testing.T) {
 		t.Fatalf("empty searches, then five commands into a shell that answers nothing: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
 	}
 }
+
+// A tool restarted between the same call's failures is upkeep, not a
+// change: the same rm timing out three times with the shell restarted after
+// each is one storm, from its first failure. The restart's answer is no
+// progress either. A restart after which the call works ends the trouble.
+func TestRestartsDoNotBreakAStorm(t *testing.T) {
+	rm := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"rm -f .bench_scratch/test_opt*.py"}},"tool_result":`
+	timeout := rm + `{"ok":false,"error_type":"TIMEOUT","data":"Error running bash command: timed out: bash has not returned in 120.0 seconds and must be restarted"}`
+	restart := `"state":"ACT","intent":"restart","tool_call":{"name":"bash","args":{"restart":true}},"tool_result":{"ok":true,"data":"tool has been restarted."}`
+	ls := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"ls .bench_scratch"}},"tool_result":{"ok":true,"data":"test_opt.py\ntest_opt_v2.py"}`
+	findRm := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"find .bench_scratch -name 'test_opt*.py' -delete"}},"tool_result":{"ok":false,"error_type":"TIMEOUT","data":"Error running bash command: timed out: bash has not returned in 120.0 seconds and must be restarted"}`
+	view := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"cat .bench_scratch/README"}},"tool_result":{"ok":true,"data":"scratch files for the benchmark"}`
+	stuck := newRun("restarts")
+	stuck.add(ls)
+	stuck.add(view)
+	stuck.add(strings.Replace(view, "README", "NOTES", 2))
+	stuck.add(timeout)
+	stuck.add(restart)
+	stuck.add(ls)
+	stuck.add(timeout)
+	stuck.add(restart)
+	stuck.add(findRm)
+	stuck.add(restart)
+	stuck.add(ls)
+	stuck.add(`"state":"STOP"`)
+	res := one(t, detect.DefaultPolicy(), stuck.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 3 {
+		t.Errorf("the same rm timing out with restarts between: %v %v onset %d, want runaway error-storm onset 3", res.Verdict, res.RootCause, res.OnsetStep)
+	}
+	fixed := newRun("restart-fixes")
+	fixed.add(ls)
+	fixed.add(timeout)
+	fixed.add(restart)
+	fixed.add(rm + `{"ok":true,"data":""}`)
+	fixed.add(ls)
+	fixed.add(`"state":"STOP"`)
+	if res := one(t, detect.DefaultPolicy(), fixed.text()); res.Verdict != detect.Healthy {
+		t.Errorf("a restart after which the call works: %v %v", res.Verdict, res.RootCause)
+	}
+}

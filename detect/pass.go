@@ -142,6 +142,10 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 					prog = true
 				}
 			}
+			if v.Names.IntentName(v.Intent[i]) == schema.IntentRestart {
+				// A tool restarted tells nothing of the task.
+				prog = false
+			}
 			if a.installed[i] {
 				// A package installed that nothing before installed changes
 				// what runs next, whatever its output says: an install

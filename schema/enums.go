@@ -105,6 +105,13 @@ const ErrFormatError = "FORMAT_ERROR"
 // an experiment. The adapters set it; runaway's own steps may too.
 const IntentEdit = "edit"
 
+// IntentRestart is the intent of a call that restarts its tool (a shell
+// tool called with {"restart": true}, as Anthropic's bash tool and Trae
+// Agent's take it): upkeep of the tool, not a step of the task. Its answer
+// ("tool has been restarted") is no new information, so it is no
+// progress, and a storm of the same call failing goes on through it.
+const IntentRestart = "restart"
+
 // IntentSearch is the intent the adapters give every call that searches
 // (grep, find, a search tool): a run of them that keeps coming back empty
 // is one search rephrased, whatever its words.

@@ -80,11 +80,26 @@ func callChange(tool string, args json.RawMessage) string {
 		}
 		return ""
 	}
+	if restartsShell(tool, args) {
+		return schema.IntentRestart
+	}
 	cmd, ok := shellCallCommand(tool, args)
 	if !ok {
 		return ""
 	}
 	return commandChange(cmd)
+}
+
+// restartsShell reports whether a call restarts a shell tool: its args
+// hold "restart": true.
+func restartsShell(tool string, args json.RawMessage) bool {
+	if !schema.IsShellTool(tool) {
+		return false
+	}
+	var a struct {
+		Restart bool `json:"restart"`
+	}
+	return json.Unmarshal(args, &a) == nil && a.Restart
 }
 
 // commandChange is callChange for a shell command line.

@@ -3,6 +3,8 @@ package adapters
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 // A call that changes a file gets the edit intent: an editor's write, a
@@ -10,6 +12,24 @@ import (
 // tees or applies a patch, or a Python program on standard input that
 // writes a file. Reads, searches, redirects to /dev/null or to another
 // descriptor, and ">" inside quotes or a here-document's body do not.
+// A shell tool called with {"restart": true} (Anthropic's bash tool, Trae
+// Agent's) restarts the tool: its intent says so, whatever else it holds.
+func TestShellRestartIntent(t *testing.T) {
+	for _, c := range []struct {
+		tool, args, want string
+	}{
+		{"bash", `{"restart": true}`, schema.IntentRestart},
+		{"bash", `{"command": "", "restart": true}`, schema.IntentRestart},
+		{"bash", `{"command": "ls", "restart": false}`, ""},
+		{"bash", `{"command": "sed -i 's/a/b/' x.py"}`, schema.IntentEdit},
+		{"search", `{"restart": true}`, ""},
+	} {
+		if got := callChange(c.tool, json.RawMessage(c.args)); got != c.want {
+			t.Errorf("callChange(%s, %s) = %q, want %q", c.tool, c.args, got, c.want)
+		}
+	}
+}
+
 func TestEditsAreMarked(t *testing.T) {
 	for _, c := range []struct {
 		tool string
