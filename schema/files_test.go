@@ -53,12 +53,18 @@ func FuzzFileKeys(f *testing.F) {
 	f.Add([]byte(`"Traceback (most recent call last):\n  File \"/testbed/pkg/conf.py\", line 9, in setup\nValueError: x"`))
 	f.Add([]byte(`"Sorry: IndentationError: unexpected indent (conf.py, line 12)"`))
 	f.Add([]byte(`{"args":"create /a.py --file_text 'x'","path":7}`))
+	f.Add([]byte(`{"command":"sed -i 's/a/b/' /__init__.py //__init__.py a//__init__.py"}`))
+	f.Add([]byte(`{"command":"cat > x.py <<'EOF'
+print(1)
+EOF"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, k := range []uint64{EditFileKey(data), FailureFileKey(data)} {
+		for _, k := range []uint64{EditFileKey(data), FailureFileKey(data), FileKey(data)} {
 			if k != 0 && k&1 == 0 {
 				t.Fatalf("key %#x of %q is neither 0 nor a FileKey", k, data)
 			}
 		}
+		CreatesFile("bash", data)
+		CreatesFile("str_replace_editor", data)
 	})
 }
 
