@@ -487,6 +487,35 @@ func TestReadsWithoutActing(t *testing.T) {
 	}
 }
 
+// The onset of a stretch of reads is the first instance of what comes
+// back again and again, not an early read that was looked back at once:
+// reading a module window by window, glancing back at the fourth window,
+// then searching for the same missing name every few reads begins at that
+// search's first try.
+func TestReadsCircleBeginsAtTheirFirstLap(t *testing.T) {
+	view := func(n int) string {
+		return `"state":"ACT","tool_call":{"name":"str_replace_editor","args":{"command":"view","path":"/repo/diff.py","view_range":[` + strconv.Itoa(50*n+1) + `,` + strconv.Itoa(50*n+50) + `]}},"tool_result":{"ok":true,"data":"` + strconv.Itoa(50*n+1) + ` line ` + strings.Repeat("w"+strconv.Itoa(n)+" ", 14) + `"}`
+	}
+	grep := `"state":"ACT","intent":"search","tool_call":{"name":"bash","args":{"command":"grep -rn where_not_allclose astropy/io"}},"tool_result":{"ok":true,"data":""}`
+	r := newRun("circle")
+	r.add(`"state":"PLAN","decision":{"reason":"Find where the table diff compares values."}`)
+	for n := range 10 {
+		r.add(view(n)) // steps 1-10
+	}
+	r.add(view(3)) // step 11: a look back
+	for n := 10; n < 30; n++ {
+		if n%7 == 3 {
+			r.add(grep) // steps 12, 20, 28: the same empty search again
+		}
+		r.add(view(n))
+	}
+	r.add(`"state":"STOP"`)
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.OnsetStep != 12 {
+		t.Errorf("%v %v onset %d %+v, want runaway from step 12, the search's first try", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+}
+
 // Re-running a check after a change that worked is an experiment (the
 // labelling rubric): two failures, an edit that applies, two more failures
 // of the same check are two tries, not one storm of four. The same four

@@ -88,15 +88,19 @@ func looks(v *Run, i int) bool {
 
 // firstRepeated is the onset of a stretch of reads: the first call of it
 // that is made again (the same call), or whose answer comes again (the
-// same window, the same empty search), within Window calls later in the
-// stretch: the first instance of what then repeats. Without one, the
-// stretch's first call.
+// same window, the same empty search), at least twice within Window calls
+// later in the stretch: the first instance of what then repeats. A read
+// made twice is a look back; made three times, a circle. Without one,
+// the stretch's first call.
 func firstRepeated(v *Run, a *analysis, p *Policy, stretch []int) int {
 	for k, i := range stretch {
 		end := min(len(stretch), k+1+p.Window)
+		n := 0
 		for _, j := range stretch[k+1 : end] {
 			if v.sameCall(i) == v.sameCall(j) || (v.Flags[i]&(flagResult|flagEmpty) == flagResult && v.sameReply(i, j, a.simBits)) {
-				return i
+				if n++; n >= 2 {
+					return i
+				}
 			}
 		}
 	}
