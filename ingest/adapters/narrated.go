@@ -101,11 +101,35 @@ func saidOutcome(words string) (errType string, empty bool, matched string, ok b
 // something of the call: the rule it matched, or worked when it says the
 // call worked; neither when no sentence does.
 func readSaid(words string) (rule *SaidRule, worked bool, matched string) {
+	openingReports(words, func(report, sentence string) bool {
+		if mayReport(report) {
+			for i := range SaidRules {
+				if SaidRules[i].re.MatchString(report) {
+					rule, matched = &SaidRules[i], sentence
+					return true
+				}
+			}
+		}
+		if reSaidWorked.MatchString(report) {
+			worked, matched = true, sentence
+			return true
+		}
+		return false
+	})
+	return rule, worked, matched
+}
+
+// openingReports hands read the first saidSentences sentences of the
+// words (past a label, a thinking tag or a heading's markup), each as its
+// report, the part before a word that turns it into a plan or a condition
+// (reSaidTurn), and as the whole sentence trimmed, until read says it
+// decided.
+func openingReports(words string, read func(report, sentence string) bool) {
 	rest := words
 	for n := 0; n < saidSentences; {
 		rest = reSaidLead.ReplaceAllString(rest, "")
 		if strings.TrimSpace(rest) == "" {
-			return nil, false, ""
+			return
 		}
 		var sentence string
 		sentence, rest = nextSentence(rest)
@@ -117,18 +141,10 @@ func readSaid(words string) (rule *SaidRule, worked bool, matched string) {
 		if loc := reSaidTurn.FindStringIndex(report); loc != nil {
 			report = report[:loc[0]]
 		}
-		if mayReport(report) {
-			for i := range SaidRules {
-				if SaidRules[i].re.MatchString(report) {
-					return &SaidRules[i], false, strings.TrimSpace(sentence)
-				}
-			}
-		}
-		if reSaidWorked.MatchString(report) {
-			return nil, true, strings.TrimSpace(sentence)
+		if read(report, strings.TrimSpace(sentence)) {
+			return
 		}
 	}
-	return nil, false, ""
 }
 
 // nextSentence splits s after its first sentence: up to a full stop,

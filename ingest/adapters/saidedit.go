@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"regexp"
-	"strings"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -51,27 +50,13 @@ func (r *run) readSaidEditMisses() {
 }
 
 // saidEditMissed reads the opening sentences of the words for
-// reSaidEditMissed, each up to a turn into a plan (reSaidTurn).
-func saidEditMissed(words string) (string, bool) {
-	rest := words
-	for n := 0; n < saidSentences; {
-		rest = reSaidLead.ReplaceAllString(rest, "")
-		if strings.TrimSpace(rest) == "" {
-			return "", false
-		}
-		var sentence string
-		sentence, rest = nextSentence(rest)
-		if strings.TrimSpace(sentence) == "" {
-			continue
-		}
-		n++
-		report := sentence
-		if loc := reSaidTurn.FindStringIndex(report); loc != nil {
-			report = report[:loc[0]]
-		}
+// reSaidEditMissed, each up to a turn into a plan (openingReports).
+func saidEditMissed(words string) (matched string, ok bool) {
+	openingReports(words, func(report, sentence string) bool {
 		if reSaidEditMissed.MatchString(report) {
-			return strings.TrimSpace(sentence), true
+			matched, ok = sentence, true
 		}
-	}
-	return "", false
+		return ok
+	})
+	return matched, ok
 }
