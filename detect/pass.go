@@ -142,7 +142,7 @@ func indicatorPass(v *Run, p *Policy, a *analysis) {
 					prog = true
 				}
 			}
-			if v.Names.IntentName(v.Intent[i]) == schema.IntentRestart {
+			if v.Intent[i] != 0 && v.Names.IntentName(v.Intent[i]) == schema.IntentRestart {
 				// A tool restarted tells nothing of the task.
 				prog = false
 			}

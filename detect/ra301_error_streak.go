@@ -338,14 +338,21 @@ func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 	}
 	storm := a.goalStorm[:0]
 	clear(a.inGoalStorm)
-	edited := a.editedFiles[:0]   // the files edits that worked changed so far
-	written := a.writtenFiles[:0] // of those, the files the run wrote whole
-	for x, i := range a.calls {
+	// The files the run wrote whole: those whose first edit that worked
+	// created them.
+	edited, written := a.editedFiles[:0], a.writtenFiles[:0]
+	for _, i := range a.calls {
 		if f := v.EditFile[i]; f != 0 && v.Flags[i]&flagError == 0 && !slices.Contains(edited, f) {
 			edited = append(edited, f)
 			if v.Flags[i]&flagCreate != 0 {
 				written = append(written, f)
 			}
+		}
+	}
+	edited = edited[:0] // the files edits that worked changed so far
+	for x, i := range a.calls {
+		if f := v.EditFile[i]; f != 0 && v.Flags[i]&flagError == 0 && !slices.Contains(edited, f) {
+			edited = append(edited, f)
 		}
 		if v.FailFile[i] == 0 || v.Flags[i]&flagError == 0 || a.inGoalStorm[i] || slices.Contains(edited, v.FailFile[i]) {
 			continue
@@ -361,9 +368,6 @@ func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 					break // the failing file changed
 				}
 				changed = true
-				if v.Flags[j]&flagCreate != 0 && !slices.Contains(edited, f) {
-					written = append(written, f) // a new file, written whole
-				}
 				if slices.Contains(written, f) {
 					continue // the agent's own script
 				}

@@ -180,6 +180,9 @@ var reShellCreate = regexp.MustCompile(`^\s*(?:cat\s*(?:>\s*\S+\s*<<|<<-?\s*['"]
 // writes a file from a here-document. An agent writing its check script anew is
 // not changing the code it checks.
 func CreatesFile(tool string, args []byte) bool {
+	if !bytes.Contains(args, []byte("create")) && !bytes.Contains(args, []byte("<<")) && !bytes.Contains(args, []byte(`\u003c\u003c`)) {
+		return false // the edits that change part of a file, most of them, are not decoded
+	}
 	var a struct {
 		Command string `json:"command"`
 		Args    string `json:"args"`

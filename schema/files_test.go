@@ -95,6 +95,7 @@ func TestCreatesFile(t *testing.T) {
 		{"bash", `{"command":"cat > /testbed/check.py <<'EOF'\nprint(1)\nEOF"}`, true},
 		{"bash", `{"command":"cd /testbed && cat <<EOF > check.py\nprint(1)\nEOF\npython check.py"}`, true},
 		{"bash", `{"command":"tee check.py <<'EOF'\nprint(1)\nEOF"}`, true},
+		{"bash", `{"command":"cat \u003e check.py \u003c\u003c'EOF'\nprint(1)\nEOF"}`, true}, // as Go's encoder escapes it
 		{"str_replace_editor", `{"command":"str_replace","path":"/testbed/a.py","old_str":"x","new_str":"y"}`, false},
 		{"str_replace_editor", `{"args":"str_replace /testbed/a.py --old_str 'create ' --new_str 'y'"}`, false},
 		{"bash", `{"command":"sed -i 's/x/y/' a.py"}`, false},

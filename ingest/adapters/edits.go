@@ -80,26 +80,14 @@ func callChange(tool string, args json.RawMessage) string {
 		}
 		return ""
 	}
-	if restartsShell(tool, args) {
+	cmd, restart, ok := readShellCall(tool, args)
+	switch {
+	case !ok:
+		return ""
+	case restart:
 		return schema.IntentRestart
 	}
-	cmd, ok := shellCallCommand(tool, args)
-	if !ok {
-		return ""
-	}
 	return commandChange(cmd)
-}
-
-// restartsShell reports whether a call restarts a shell tool: its args
-// hold "restart": true.
-func restartsShell(tool string, args json.RawMessage) bool {
-	if !schema.IsShellTool(tool) {
-		return false
-	}
-	var a struct {
-		Restart bool `json:"restart"`
-	}
-	return json.Unmarshal(args, &a) == nil && a.Restart
 }
 
 // commandChange is callChange for a shell command line.
@@ -247,15 +235,24 @@ var installers = []string{"pip", "npm", "yarn", "poetry", "apt", "conda", "mamba
 
 // shellCallCommand is the command of a call of a shell tool.
 func shellCallCommand(tool string, args json.RawMessage) (string, bool) {
+	cmd, _, ok := readShellCall(tool, args)
+	return cmd, ok
+}
+
+// readShellCall reads a call of a shell tool: its command, and whether it
+// restarts the tool (args holding "restart": true, as Anthropic's bash
+// tool and Trae Agent's take it).
+func readShellCall(tool string, args json.RawMessage) (cmd string, restart, ok bool) {
 	if !schema.IsShellTool(tool) {
-		return "", false
+		return "", false, false
 	}
 	var a struct {
 		Command string `json:"command"`
 		Cmd     string `json:"cmd"`
+		Restart bool   `json:"restart"`
 	}
 	json.Unmarshal(args, &a)
-	return a.Command + a.Cmd, true
+	return a.Command + a.Cmd, a.Restart, true
 }
 
 // firstLine is the command line a shell command begins with: up to the
