@@ -365,6 +365,38 @@ func TestNearDuplicateCallsAndPagination(t *testing.T) {
 	}
 }
 
+// A shell command described in other words each time is one command: a log
+// that keeps no tool output still shows the agent running it seven times.
+// The same words over different commands are different calls.
+func TestADescriptionInOtherWordsIsTheSameCall(t *testing.T) {
+	call := func(r *runBuilder, cmd, why string) {
+		r.add(`"state":"ACT","tool_call":{"name":"Bash","args":{"command":` + jsonString(cmd) + `,"description":` + jsonString(why) + `}},"tool_result":{"ok":true}`)
+	}
+	const ls = `ls *.md | grep -v -E "Template|README" | sort`
+	reworded := newRun("reworded")
+	for _, why := range []string{"List all agent definition files", "List agent definition files in agents directory",
+		"List all agent definition files.", "List agent definition files", "List the agent files in the directory",
+		"List agent definition files again", "Show the agent files"} {
+		call(reworded, ls, why)
+	}
+	r := one(t, detect.DefaultPolicy(), reworded.text())
+	if r.Verdict != detect.Runaway || !slices.Contains(detectors(r), "RA103") || r.OnsetStep != 0 {
+		t.Fatalf("one command under seven descriptions: %v onset %d %v", r.Verdict, r.OnsetStep, r.Findings)
+	}
+	p := detect.DefaultPolicy()
+	p.VolatileKeys = []string{"request_id"}
+	if r := one(t, p, reworded.text()); slices.Contains(detectors(r), "RA103") {
+		t.Fatalf("description not volatile: %v", r.Findings)
+	}
+	moving := newRun("moving")
+	for _, dir := range []string{"agents", "docs", "hooks", "tools", "config", "tests", "build"} {
+		call(moving, "ls "+dir+"/*.md", "List the markdown files")
+	}
+	if r := one(t, detect.DefaultPolicy(), moving.text()); slices.Contains(detectors(r), "RA103") || slices.Contains(detectors(r), "RA101") {
+		t.Fatalf("one description over seven directories: %v", r.Findings)
+	}
+}
+
 // Fixing one compile error after another is progress; rebuilding into the
 // same compile error with no change between is a storm.
 func TestCompileErrorsAfterEditsAreProgress(t *testing.T) {

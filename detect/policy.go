@@ -164,7 +164,7 @@ var thresholds = []threshold{
 // volatileKeysParam documents the one policy field that is not a number.
 var volatileKeysParam = Param{
 	Key: "volatile_keys", Default: strings.Join(schema.DefaultVolatileKeys, ","),
-	Source: "ours: ids, timestamps and nonces that change on every call",
+	Source: "ours: ids, timestamps and nonces that change on every call; the agent's words about a call (Claude Code's and Gemini CLI's description, Cursor's explanation)",
 	Help:   "args keys ignored (at any depth, any case) when comparing calls for near-duplicates",
 }
 

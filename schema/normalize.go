@@ -9,11 +9,15 @@ import (
 
 // DefaultVolatileKeys are args keys whose values change on every call
 // without changing what is asked: request and trace ids, timestamps, nonces,
-// idempotency keys. Pagination cursors are not among them: a cursor that
-// advances asks for something new.
+// idempotency keys, and the agent's own words about the call that coding
+// agents' tools ask for beside it (Claude Code's and Gemini CLI's
+// `description` of a shell command or a sub-agent's task, Cursor's
+// `explanation`): the same command said in other words is the same command.
+// Pagination cursors are not among them: a cursor that advances asks for
+// something new.
 var DefaultVolatileKeys = []string{
 	"request_id", "requestid", "trace_id", "traceid", "span_id", "correlation_id", "idempotency_key",
-	"nonce", "timestamp", "ts", "time", "now", "client_ts", "uuid",
+	"nonce", "timestamp", "ts", "time", "now", "client_ts", "uuid", "description", "explanation",
 }
 
 // ArgsNormalizer turns args into the form in which near-duplicate calls are

@@ -108,7 +108,7 @@ func TestExplainSkipsOtherRuns(t *testing.T) {
 	// the lines of the trajectories, whose 513 steps are skipped once
 	// converted, and the lines of the traces, whose 61 steps are skipped
 	// once assembled.
-	if !strings.Contains(stderr, "(13804 lines read, 1586 of other runs skipped)") {
+	if !strings.Contains(stderr, "(13821 lines read, 1603 of other runs skipped)") {
 		t.Errorf("stderr %q", stderr)
 	}
 }
