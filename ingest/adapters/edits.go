@@ -105,7 +105,9 @@ func commandChange(cmd string) string {
 		}
 		// Or when the shell command it runs does.
 		if inner, ok := stageShellCommand(cmd); ok && !strings.HasPrefix(strings.TrimSpace(inner), "@") {
-			if c := commandChange(inner); c == schema.IntentEdit {
+			// A literal opened on a line of its own (`r"""` then the
+			// command) starts with that line's end.
+			if c := commandChange(strings.TrimLeft(inner, " \t\r\n")); c == schema.IntentEdit {
 				return c
 			}
 		}
@@ -125,14 +127,23 @@ func commandChange(cmd string) string {
 // shell command to its exec_bash_cmd helper: the string literal after it.
 var reExecBash = regexp.MustCompile(`\bexec_bash_cmd\(\s*([rRuU]?)("""|'''|"|')`)
 
+// reExecBashVar is the helper handed a variable instead
+// (`cmd = r"""sed -i ..."""`, then `return exec_bash_cmd(cmd)`).
+var reExecBashVar = regexp.MustCompile(`\bexec_bash_cmd\(\s*([A-Za-z_]\w*)\s*[,)]`)
+
 // stageShellCommand returns the shell command a stage-decorated action
 // runs (`return exec_bash_cmd(r"""python3 - <<'PY' ...""")`): the text of
-// its first string literal argument, with the escapes of a literal that
-// is not raw read (`\n` a new line); or, without that call, the shell
-// block it holds in a fence (stageFence). False when the action passes no
-// literal (a variable) or the literal is not closed.
+// its first string literal argument, or of the literal last assigned to
+// the variable it is passed (`cmd = r"""..."""`), with the escapes of a
+// literal that is not raw read (`\n` a new line); or, without that call,
+// the shell block it holds in a fence (stageFence). False when the
+// action passes no literal it assigned (a name built from parts) or the
+// literal is not closed.
 func stageShellCommand(action string) (string, bool) {
 	m := reExecBash.FindStringSubmatchIndex(action)
+	if m == nil {
+		m = assignedLiteral(action)
+	}
 	if m == nil {
 		return stageFence(action)
 	}
@@ -152,6 +163,23 @@ func stageShellCommand(action string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// assignedLiteral finds the string literal last assigned, before the
+// call, to the variable an action passes to exec_bash_cmd: submatch
+// indices laid out as reExecBash's (the prefix, then the quote), or nil.
+func assignedLiteral(action string) []int {
+	v := reExecBashVar.FindStringSubmatchIndex(action)
+	if v == nil {
+		return nil
+	}
+	name := action[v[2]:v[3]]
+	re := regexp.MustCompile(`(?m)^[ \t]*` + regexp.QuoteMeta(name) + `[ \t]*=[ \t]*([rRuU]?)("""|'''|"|')`)
+	all := re.FindAllStringSubmatchIndex(action[:v[0]], -1)
+	if len(all) == 0 {
+		return nil
+	}
+	return all[len(all)-1]
 }
 
 // reStageFence opens a fenced shell block inside a stage-decorated action

@@ -77,6 +77,11 @@ func TestEditsAreMarked(t *testing.T) {
 		{"bash", map[string]any{"command": "@bug_localization\ndef look():\n    return exec_bash_cmd(\"nl -ba a.py | sed -n '1,40p'\")"}, false},
 		{"bash", map[string]any{"command": "@bug_localization\ndef look():\n    return exec_bash_cmd(\"python - <<'PY'\\nprint(open('a.py').read())\\nPY\")"}, false},
 		{"bash", map[string]any{"command": "@debug\ndef run():\n    return exec_bash_cmd(cmd)"}, false},
+		// The literal assigned to the variable it hands over, opened on a
+		// line of its own, is the command.
+		{"bash", map[string]any{"command": "@bug_localization\ndef patch():\n    cmd = \"sed -i 's/a/b/' inspect.py\"\n    return exec_bash_cmd(cmd)"}, true},
+		{"bash", map[string]any{"command": "@bug_localization\ndef patch():\n    cmd = r\"\"\"\npython - << 'PY'\np = 'inspect.py'\nwith open(p, 'w') as f:\n    f.write('x')\nPY\n\"\"\"\n    return exec_bash_cmd(cmd)"}, true},
+		{"bash", map[string]any{"command": "@bug_localization\ndef look():\n    cmd = \"grep -n 'a > b' inspect.py\"\n    return exec_bash_cmd(cmd)"}, false},
 		// Or holds its shell command in a fenced block, which the harness
 		// runs: a Python program there that writes a file edits; one that
 		// only reads does not.
