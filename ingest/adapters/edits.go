@@ -104,10 +104,14 @@ func commandChange(cmd string) string {
 			return schema.IntentEdit
 		}
 		// Or when the shell command it runs does.
-		if inner, ok := stageShellCommand(cmd); ok && !strings.HasPrefix(strings.TrimSpace(inner), "@") {
+		for _, inner := range stageShellCommands(cmd) {
 			// A literal opened on a line of its own (`r"""` then the
 			// command) starts with that line's end.
-			if c := commandChange(strings.TrimLeft(inner, " \t\r\n")); c == schema.IntentEdit {
+			inner = strings.TrimLeft(inner, " \t\r\n")
+			if strings.HasPrefix(inner, "@") {
+				continue
+			}
+			if c := commandChange(inner); c == schema.IntentEdit {
 				return c
 			}
 		}
@@ -123,33 +127,50 @@ func commandChange(cmd string) string {
 	return ""
 }
 
-// reExecBash is where the mini-swe-agent research fork's action hands a
-// shell command to its exec_bash_cmd helper: the string literal after it.
-var reExecBash = regexp.MustCompile(`\bexec_bash_cmd\(\s*([rRuU]?)("""|'''|"|')`)
+// reExecBashCall is a call of the exec_bash_cmd helper the mini-swe-agent
+// research fork's actions hand their shell commands to: with a string
+// literal (its prefix and opening quote), or with a variable (its name).
+var reExecBashCall = regexp.MustCompile(`\bexec_bash_cmd\(\s*(?:([rRuU]?)("""|'''|"|')|([A-Za-z_]\w*)\s*[,)])`)
 
-// reExecBashVar is the helper handed a variable instead
-// (`cmd = r"""sed -i ..."""`, then `return exec_bash_cmd(cmd)`).
-var reExecBashVar = regexp.MustCompile(`\bexec_bash_cmd\(\s*([A-Za-z_]\w*)\s*[,)]`)
+// stageShellCommands returns the shell commands a stage-decorated action
+// runs (`return exec_bash_cmd(r"""python3 - <<'PY' ...""")`), one per
+// call of exec_bash_cmd in the order written (an action may look, then
+// edit): the text of the call's string literal argument, or of the
+// literal last assigned before it to the variable it is passed
+// (`cmd = r"""..."""`), with the escapes of a literal that is not raw read
+// (`\n` a new line); or, without such a call, the shell block the action
+// holds in a fence (stageFence). A call passed no literal it assigned (a
+// name built from parts), or whose literal is not closed, gives none.
+func stageShellCommands(action string) []string {
+	var cmds []string
+	calls := reExecBashCall.FindAllStringSubmatchIndex(action, -1)
+	for _, c := range calls {
+		m := c[2:6] // the literal's prefix and quote
+		if c[2] < 0 {
+			m = assignedLiteral(action[:c[0]], action[c[6]:c[7]])
+		}
+		if m == nil {
+			continue
+		}
+		if cmd, ok := literalText(action, m); ok {
+			cmds = append(cmds, cmd)
+		}
+	}
+	if len(calls) == 0 {
+		if cmd, ok := stageFence(action); ok {
+			cmds = append(cmds, cmd)
+		}
+	}
+	return cmds
+}
 
-// stageShellCommand returns the shell command a stage-decorated action
-// runs (`return exec_bash_cmd(r"""python3 - <<'PY' ...""")`): the text of
-// its first string literal argument, or of the literal last assigned to
-// the variable it is passed (`cmd = r"""..."""`), with the escapes of a
-// literal that is not raw read (`\n` a new line); or, without that call,
-// the shell block it holds in a fence (stageFence). False when the
-// action passes no literal it assigned (a name built from parts) or the
-// literal is not closed.
-func stageShellCommand(action string) (string, bool) {
-	m := reExecBash.FindStringSubmatchIndex(action)
-	if m == nil {
-		m = assignedLiteral(action)
-	}
-	if m == nil {
-		return stageFence(action)
-	}
-	raw := strings.EqualFold(action[m[2]:m[3]], "r")
-	quote := action[m[4]:m[5]]
-	body := action[m[5]:]
+// literalText reads the Python string literal whose prefix and opening
+// quote are at m (indices into action): its text up to the closing quote,
+// escapes read unless it is raw. False when it is not closed.
+func literalText(action string, m []int) (string, bool) {
+	raw := strings.EqualFold(action[m[0]:m[1]], "r")
+	quote := action[m[2]:m[3]]
+	body := action[m[3]:]
 	for i := 0; i+len(quote) <= len(body); i++ {
 		if body[i] == '\\' {
 			i++ // an escaped character, the quote among them
@@ -165,21 +186,16 @@ func stageShellCommand(action string) (string, bool) {
 	return "", false
 }
 
-// assignedLiteral finds the string literal last assigned, before the
-// call, to the variable an action passes to exec_bash_cmd: submatch
-// indices laid out as reExecBash's (the prefix, then the quote), or nil.
-func assignedLiteral(action string) []int {
-	v := reExecBashVar.FindStringSubmatchIndex(action)
-	if v == nil {
-		return nil
-	}
-	name := action[v[2]:v[3]]
+// assignedLiteral finds the string literal last assigned in before (the
+// action up to a call of exec_bash_cmd) to the variable name: the indices
+// of its prefix and its opening quote, or nil.
+func assignedLiteral(before, name string) []int {
 	re := regexp.MustCompile(`(?m)^[ \t]*` + regexp.QuoteMeta(name) + `[ \t]*=[ \t]*([rRuU]?)("""|'''|"|')`)
-	all := re.FindAllStringSubmatchIndex(action[:v[0]], -1)
+	all := re.FindAllStringSubmatchIndex(before, -1)
 	if len(all) == 0 {
 		return nil
 	}
-	return all[len(all)-1]
+	return all[len(all)-1][2:6]
 }
 
 // reStageFence opens a fenced shell block inside a stage-decorated action

@@ -82,6 +82,8 @@ func TestEditsAreMarked(t *testing.T) {
 		{"bash", map[string]any{"command": "@bug_localization\ndef patch():\n    cmd = \"sed -i 's/a/b/' inspect.py\"\n    return exec_bash_cmd(cmd)"}, true},
 		{"bash", map[string]any{"command": "@bug_localization\ndef patch():\n    cmd = r\"\"\"\npython - << 'PY'\np = 'inspect.py'\nwith open(p, 'w') as f:\n    f.write('x')\nPY\n\"\"\"\n    return exec_bash_cmd(cmd)"}, true},
 		{"bash", map[string]any{"command": "@bug_localization\ndef look():\n    cmd = \"grep -n 'a > b' inspect.py\"\n    return exec_bash_cmd(cmd)"}, false},
+		// An action that looks, then edits, in two calls of the helper.
+		{"bash", map[string]any{"command": "@patch_generation\ndef fix():\n    exec_bash_cmd(\"sed -n '1,20p' a.py\")\n    exec_bash_cmd(\"sed -i 's/a/b/' a.py\")\n    return exec_bash_cmd(\"pytest -q\")"}, true},
 		// Or holds its shell command in a fenced block, which the harness
 		// runs: a Python program there that writes a file edits; one that
 		// only reads does not.
