@@ -336,7 +336,7 @@ func chatToolKind(tool string, args json.RawMessage) (search, view bool) {
 		}
 		json.Unmarshal(args, &a)
 		cmd := a.Command + a.Cmd
-		return commandSearches(cmd), viewPrograms[program(cmd)]
+		return commandSearches(cmd), viewsFiles(cmd)
 	}
 	return isSearch(tool), false
 }

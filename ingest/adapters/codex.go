@@ -317,7 +317,7 @@ func (c *codexRun) item(it *codexItem, pos int, completed bool) {
 // REJECTED.
 func (c *codexRun) commandResult(s *schema.Step, it *codexItem, cmd string) {
 	out := string(it.AggregatedOutput)
-	search, view := commandSearches(cmd), viewPrograms[program(cmd)]
+	search, view := commandSearches(cmd), viewsFiles(cmd)
 	if search {
 		s.Intent = searchIntent
 	}

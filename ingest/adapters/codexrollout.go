@@ -324,7 +324,7 @@ func (c *rolloutRun) result(s *schema.Step, it *rolloutItem) {
 	search, view := isSearch(s.ToolCall.Name), false
 	sh, shell := c.shells[s]
 	if shell {
-		search, view = commandSearches(sh.cmd), viewPrograms[sh.prog]
+		search, view = commandSearches(sh.cmd), viewsFiles(sh.cmd)
 	}
 	c.r.noteView(s, view)
 	errType, empty := c.r.classify(out, search, view, nil)

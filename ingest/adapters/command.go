@@ -190,3 +190,58 @@ func firstWord(s string) string {
 	}
 	return s
 }
+
+// viewsFiles reports whether what a command line prints is file content,
+// where error-like text is as likely the file's own: its first program
+// shows files (viewPrograms) to the output, not into a file (`cat > f
+// <<'EOF'` writes one), and no command after it on the line (after ;,
+// && or ||; a pipe stage only cuts what it shows) runs a program other
+// than a viewer or one that prints only what it is told (echo, printf):
+// in `cat > t.py <<'EOF' ... EOF` then `python t.py`, or `cat t.py &&
+// python t.py`, the traceback is the program's.
+func viewsFiles(cmd string) bool {
+	var piped []bool
+	segs := splitSegs(unwrapShell(cmd), &piped, nil)
+	viewed := false
+	for i, seg := range segs {
+		p := segmentProgram(seg)
+		switch {
+		case p == "" || (viewed && piped[i]) || echoPrograms[p]:
+			continue
+		case !viewPrograms[p] || writesOutput(seg):
+			return false
+		}
+		viewed = true
+	}
+	return viewed
+}
+
+// echoPrograms print only what they are told.
+var echoPrograms = map[string]bool{"echo": true, "printf": true, "true": true, "sleep": true}
+
+// writesOutput reports whether a command segment sends its standard
+// output to a file: a `>` or `>>` outside quotes that is not standard
+// error's (`2>`) or a duplication (`>&2`, `2>&1`).
+func writesOutput(seg string) bool {
+	var quote byte
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '>':
+			if i > 0 && (seg[i-1] == '2' || seg[i-1] == '>') {
+				continue
+			}
+			if i+1 < len(seg) && seg[i+1] == '&' {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}

@@ -423,7 +423,7 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 	cmd := text(e.args["command"])
 	switch {
 	case e.action == "run" || e.action == "execute_bash" || e.action == "terminal":
-		search, view = commandSearches(cmd), viewPrograms[program(cmd)]
+		search, view = commandSearches(cmd), viewsFiles(cmd)
 	case e.action == "read":
 		view = true
 	case e.action == "edit" || e.action == "str_replace_editor" || e.action == "file_editor":

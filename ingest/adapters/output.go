@@ -93,7 +93,8 @@ var (
 	rePytestCollection  = regexp.MustCompile(`(?m)\d+ errors? during collection\b`)
 	rePytestELine       = regexp.MustCompile(`(?m)^E +(\w*(?:Error|Exception)): `)
 	reHTTPStatus        = regexp.MustCompile(`(?m)^HTTP/\d(?:\.\d)? ([45]\d\d)\b`)
-	reNotFoundCmd       = regexp.MustCompile(`(?m)(?:command not found|: not found)$`)
+	reNotFoundCmd       = regexp.MustCompile(`(?m)(?:command not found|: not found)(?:\.{3})?$`)
+	reViewerNoSuchFile  = regexp.MustCompile(`^\s*(?:\S*/)?(?:cat|nl|head|tail|less|more|bat): [^\n]*No such file or directory`)
 	rePatternError      = regexp.MustCompile(`(?m)^\s*(?:(?:\S*/)?[ef]?grep: (?:Unmatched [(\[{)]|Invalid (?:regular expression|range end|back reference|preceding regular expression|content of \\\{\\\}|character class name|collation character)|Trailing backslash|Regular expression too big|(?:parentheses|brackets \(\[ \]\)|braces \{ \}) not balanced)|regex parse error:)`)
 	reNoSuchFile        = regexp.MustCompile(`(?m)No such file or directory['")]*(?:\.{1,3})?\s*$`)
 	reErrorPrefix       = regexp.MustCompile(`^(?:Error|ERROR|error|Exception|FAILED|Failed)(?:\[\w+\])?[: ]`)
@@ -273,7 +274,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "command-not-found", ErrorType: "COMMAND_NOT_FOUND",
-		Doc: "a line ends with `command not found` or `: not found` (bash, sh)",
+		Doc: "a line ends with `command not found` or `: not found` (bash, sh), or with it and the `...` of a logger that cut the output there",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "not found") && reNotFoundCmd.MatchString(o.text)
 		},
@@ -308,6 +309,13 @@ var OutputRules = []OutputRule{
 		Doc: "a line ends with `No such file or directory` (or with it and a full stop, or the `...` of a logger that cut the output there)", ViewsToo: false,
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "No such file or directory") && reNoSuchFile.MatchString(o.text)
+		},
+	},
+	{
+		Name: "viewer-no-such-file", ErrorType: "NO_SUCH_FILE", ViewsToo: true,
+		Doc: "a file viewer's own complaint that the file it was to show is not there, on the output's first line, before any file was shown: `nl: tests/test_x.py: No such file or directory` (cat, nl, head, tail, less, more, bat)",
+		match: func(o *output) (string, bool) {
+			return "", strings.Contains(o.text, "No such file or directory") && reViewerNoSuchFile.MatchString(o.text)
 		},
 	},
 	{

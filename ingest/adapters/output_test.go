@@ -174,6 +174,11 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"no-such-file", oa, bashDoc(t, "mv node_modules/dtslint/lib/pt-br /tmp/", "mv: cannot stat 'node_modules/dtslint/lib/pt-br': No such file or directory."), 1, "error NO_SUCH_FILE"},
 		{"no-such-file", oa, bashDoc(t, "cd build && ./configure --prefix=/usr/local && make -j4 2>&1 | head -c 300", "sh: 1: ./configure: No such file or directory..."), 1, "error NO_SUCH_FILE"},
 		{"no-such-file", oa, bashDoc(t, "tail -n 3 /var/log/app.log", "12:01 started\n12:02 open config.yaml: No such file or directory\n12:03 using defaults"), 1, "ok"},
+		{"viewer-no-such-file", oa, bashDoc(t, "nl -ba tests/core/management/tests.py | sed -n '1,80p'", "nl: tests/core/management/tests.py: No such file or directory"), 1, "error NO_SUCH_FILE"},
+		{"viewer-no-such-file", oa, bashDoc(t, "cat deploy.log", "12:01 started\ncat: /etc/app.yaml: No such file or directory\n12:03 retried"), 1, "ok"},
+		// A file written by cat, then run: the traceback is the program's.
+		{"python-traceback", oa, bashDoc(t, "cat > t.py <<'EOF'\nimport missing\nEOF\npython t.py", "Traceback (most recent call last):\n  File \"/testbed/t.py\", line 1, in <module>\n    import missing\nModuleNotFoundError: No module named 'missing'"), 1, "error ModuleNotFoundError"},
+		{"python-traceback", oa, bashDoc(t, "cat t.py && python t.py", "import missing\nTraceback (most recent call last):\n  File \"/testbed/t.py\", line 1, in <module>\n    import missing\nModuleNotFoundError: No module named 'missing'"), 1, "error ModuleNotFoundError"},
 		{"compiler-error", oa, bashDoc(t, "gcc -o app main.c", "main.c: In function 'main':\nmain.c:12:5: error: expected ';' before 'return'"), 1, "error COMPILE_ERROR"},
 		{"compiler-error", oa, bashDoc(t, "make", "gcc -c src/main.c\nsrc/main.c:3:10: fatal error: foo.h: No such file or directory\n    3 | #include \"foo.h\"\ncompilation terminated."), 1, "error COMPILE_ERROR"},
 		{"compiler-error", oa, bashDoc(t, "gcc -Wall -o app main.c", "main.c:8:9: warning: unused variable 'n' [-Wunused-variable]"), 1, "ok"},

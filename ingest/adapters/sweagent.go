@@ -142,7 +142,7 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 			args = map[string]string{"args": rest}
 		} else {
 			search = commandSearches(action)
-			view = viewPrograms[program(action)]
+			view = viewsFiles(action)
 			args = map[string]string{"command": action}
 		}
 		setCall(s, tool, args)
