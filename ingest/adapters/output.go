@@ -90,7 +90,8 @@ var (
 	reRubyUncaught      = regexp.MustCompile(`(?m)^\S+\.rb:\d+:in .*\(([A-Z]\w*(?:::\w+)*)\)$`)
 	reRustPanic         = regexp.MustCompile(`(?m)^thread '[^']*' panicked at `)
 	reWebpackErrors     = regexp.MustCompile(`\bcompiled with \d+ errors?\b`)
-	rePytestCollection  = regexp.MustCompile(`(?m)\d+ errors? during collection\b`)
+	rePytestCollection  = regexp.MustCompile(`(?m)\d+ errors? during collection\b|^_{3,} ERROR collecting \S+ _{3,}$|^ERROR: found no collectors for `)
+	rePytestNotFound    = regexp.MustCompile(`(?m)^ERROR: (?:file or directory not found: |not found: \S+\n\(no match in any of )`)
 	rePytestELine       = regexp.MustCompile(`(?m)^E +(\w*(?:Error|Exception)): `)
 	reHTTPStatus        = regexp.MustCompile(`(?m)^HTTP/\d(?:\.\d)? ([45]\d\d)\b`)
 	reNotFoundCmd       = regexp.MustCompile(`(?m)(?:command not found|: not found)(?:\.{3})?$`)
@@ -251,15 +252,22 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "pytest-collection-error", ErrorType: "<exception class> or COLLECTION_ERROR",
-		Doc: "pytest's `Interrupted: N error(s) during collection` (or `N error(s) during collection`): no test ran, as when a compiler stops a build; the error type is the class of the last `E   ...Error: ...` line (`ModuleNotFoundError`), else COLLECTION_ERROR",
+		Doc: "pytest's `Interrupted: N error(s) during collection` (or `N error(s) during collection`), a header `___ ERROR collecting tests/test_a.py ___`, or `ERROR: found no collectors for` (a test named by its id in a module that does not import): no test ran, as when a compiler stops a build; the error type is the class of the last `E   ...Error: ...` line (`ModuleNotFoundError`), else COLLECTION_ERROR",
 		match: func(o *output) (string, bool) {
-			if !strings.Contains(o.text, " during collection") || !rePytestCollection.MatchString(o.text) {
+			if !strings.Contains(o.text, "collect") || !rePytestCollection.MatchString(o.text) {
 				return "", false
 			}
 			if m := rePytestELine.FindAllStringSubmatch(o.text, -1); len(m) > 0 {
 				return m[len(m)-1][1], true
 			}
 			return "COLLECTION_ERROR", true
+		},
+	},
+	{
+		Name: "pytest-not-found", ErrorType: "NO_SUCH_FILE",
+		Doc: "pytest's own refusal of what it was asked to run: `ERROR: file or directory not found: tests/test_x.py`, or `ERROR: not found: tests/test_x.py::test_y` followed by `(no match in any of [...])`: no test ran",
+		match: func(o *output) (string, bool) {
+			return "", strings.Contains(o.text, "ERROR: ") && rePytestNotFound.MatchString(o.text)
 		},
 	},
 	{
