@@ -80,6 +80,8 @@ var (
 	reMavenGoal         = regexp.MustCompile(`(?m)^\[ERROR\] Failed to execute goal (\S+)`)
 	reNPMCode           = regexp.MustCompile(`(?m)^npm (?:ERR!|error) code (E[A-Z0-9]+)\s*$`)
 	reYarnError         = regexp.MustCompile(`(?m)^error (?:An unexpected error occurred: |Couldn't find (?:a package|any versions)|Package ".*" refers to a non-existing file)`)
+	rePipCode           = regexp.MustCompile(`(?m)^\s*error: ((?:metadata-generation|subprocess-exited-with|failed-wheel-build-for-install|externally-managed-environment|resolution-too-deep)[\w-]*)`)
+	rePipError          = regexp.MustCompile(`(?m)^ERROR: (?:Could not find a version that satisfies the requirement|No matching distribution found for|Failed building wheel for|Could not build wheels for|Cannot install |ResolutionImpossible)`)
 	reMakeFailed        = regexp.MustCompile(`(?m)^make(?:\[\d+\])?: \*\*\* (?:.*Error \d+|No rule to make target .*)\s*$`)
 	reBuildFailed       = regexp.MustCompile(`(?m)^CMake Error\b|^collect2: error: ld returned \d+ exit status|^\S*ld(?:\.\w+)?: error: `)
 	reJavaUncaught      = regexp.MustCompile(`(?m)^Exception in thread "[^"]*" ([\w.$]+)`)
@@ -375,9 +377,19 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
-		Name: "package-manager-error", ErrorType: "NPM_<code> or ERROR",
-		Doc: "npm's `npm ERR! code ECODE` (or `npm error code ECODE`: ENOTEMPTY, ERESOLVE, E404, ...; the error type is NPM_ECODE; ELIFECYCLE, a package script that exited non-zero, is left to what the script printed), yarn's `error An unexpected error occurred:` or `error Couldn't find a package` (ERROR)",
+		Name: "package-manager-error", ErrorType: "NPM_<code>, PIP_<code> or ERROR",
+		Doc: "npm's `npm ERR! code ECODE` (or `npm error code ECODE`: ENOTEMPTY, ERESOLVE, E404, ...; the error type is NPM_ECODE; ELIFECYCLE, a package script that exited non-zero, is left to what the script printed), yarn's `error An unexpected error occurred:` or `error Couldn't find a package` (ERROR); pip's diagnostic `error: metadata-generation-failed` (`subprocess-exited-with-error`, `failed-wheel-build-for-install`, `externally-managed-environment`, `resolution-too-deep`; the error type is PIP_ and the code, upper case), or its `ERROR: Could not find a version that satisfies the requirement`, `No matching distribution found for`, `Failed building wheel for`, `Cannot install ...` (PIP_ERROR)",
 		match: func(o *output) (string, bool) {
+			if strings.Contains(o.text, "error: ") {
+				// The last code: pip prints subprocess-exited-with-error
+				// first, then what it stopped on.
+				if m := rePipCode.FindAllStringSubmatch(o.text, -1); m != nil {
+					return "PIP_" + strings.ToUpper(strings.ReplaceAll(m[len(m)-1][1], "-", "_")), true
+				}
+			}
+			if strings.Contains(o.text, "ERROR: ") && rePipError.MatchString(o.text) {
+				return "PIP_ERROR", true
+			}
 			if containsAny(o.text, "npm ERR! code E", "npm error code E") {
 				if m := reNPMCode.FindStringSubmatch(o.text); m != nil && m[1] != "ELIFECYCLE" {
 					return "NPM_" + m[1], true
