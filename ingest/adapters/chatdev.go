@@ -46,7 +46,10 @@ var (
 	reChatDevRetry     = regexp.MustCompile(`^Retrying request to (\S+) in ([0-9.]+) seconds`)
 	reChatDevRateLimit = regexp.MustCompile(`^error_code=rate_limit_exceeded\b`)
 	reChatDevTokens    = regexp.MustCompile(`(?m)^\s*(prompt_tokens|completion_tokens): (\d+)\s*$`)
-	reChatDevUpdated   = regexp.MustCompile(`^(\S.*?) updated\.\s*$`)
+	reChatDevUpdated   = regexp.MustCompile(`^(\S.*?) updated\.\s*$`) // reChatDevQuotedReport is the test report a phase's instruction
+	// quotes (TestModification's `Test Reports of Source Codes:`), up to
+	// the label after it.
+	reChatDevQuotedReport = regexp.MustCompile(`(?s)Test Reports of Source Codes:\s*"(.*?)"\.?\s+(?:Error Summary of Test Reports:|According to|Note that)`)
 )
 
 // chatdevHead reports whether a file opening with head is a ChatDev log:
@@ -190,8 +193,9 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 		usage                   *schema.Usage // the tokens of the next turn's request
 		pending                 *schema.Step  // the last words, not yet answered
 		pendingFrom             string
-		lastReport              string // the last test report, while no step came after it
-		lastTurn, lastWords     string // the last turn's header (who, with whom, phase, turn) and words
+		lastReport              string       // the last test report, while no step came after it
+		lastRun                 *schema.Step // the last run of the software, read stripped, its report not yet quoted
+		lastTurn, lastWords     string       // the last turn's header (who, with whom, phase, turn) and words
 		finished                bool
 	)
 	answer := func(from, words string) {
@@ -229,8 +233,20 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 			from := start[1]
 			s := r.add(e.pos, schema.StatePlan.String())
 			s.TS = e.ts
-			setCall(s, MessageTool, map[string]string{"from": from, "to": assistant, "phase": phase, "text": chatdevWords(e.body)})
+			words := chatdevWords(e.body)
+			setCall(s, MessageTool, map[string]string{"from": from, "to": assistant, "phase": phase, "text": words})
 			pending, pendingFrom, lastReport = s, from, ""
+			if lastRun != nil {
+				// Read stripped, the run kept no report; the phase that
+				// takes it up quotes it, and the quote is in the log.
+				if m := reChatDevQuotedReport.FindStringSubmatch(words); m != nil {
+					report := strings.TrimSpace(m[1])
+					errType, empty := classify(report, false, false, chatdevRules)
+					setResult(lastRun, report, errType, empty)
+					lastRun.ToolResult.Reason = "the report as the next phase's instruction quotes it"
+				}
+				lastRun = nil
+			}
 		case turn != nil:
 			from, header := turn[1], strings.Join(turn[2:], "|")
 			to := turn[2] // the other role of the pair
@@ -275,7 +291,10 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 			setCall(s, "run_software", map[string]string{"program": "main.py"})
 			errType, empty := r.classify(report, false, false, chatdevRules)
 			r.setResult(s, report, errType, empty)
-			pending, lastReport = nil, report
+			pending, lastReport, lastRun = nil, report, nil
+			if r.strip {
+				lastRun = s
+			}
 		case retry != nil || reChatDevRateLimit.MatchString(e.head):
 			// A model request that failed and is tried again.
 			errType, request := "ERROR", "/chat/completions"

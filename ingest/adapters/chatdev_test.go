@@ -143,3 +143,28 @@ func TestChatDevNoPhase(t *testing.T) {
 		t.Errorf("a log without a phase: %v", err)
 	}
 }
+
+// Read without the tools' output, a run of the software keeps no report,
+// but the phase that takes the report up quotes it in its instruction,
+// which is in the log: the run's result is that quote, read by the same
+// rules.
+func TestChatDevStrippedReadsTheQuotedReport(t *testing.T) {
+	conv, _ := convertStripped(t, ChatDev, readSample(t, "chatdev/test-error-storm.log"))
+	quoted := 0
+	for _, s := range conv.steps {
+		if tool(s) != "run_software" {
+			continue
+		}
+		if result(s) == "error ERROR" && strings.Contains(string(s.ToolResult.Data), "setsid") {
+			quoted++
+			continue
+		}
+		if s.ToolResult != nil && len(s.ToolResult.Data) > 2 {
+			t.Errorf("step %d kept its own report stripped: %s", *s.Step, s.ToolResult.Data)
+		}
+	}
+	// Five runs; the last is followed by no phase that quotes it.
+	if quoted != 4 {
+		t.Errorf("%d runs read from the quoted report, want 4", quoted)
+	}
+}

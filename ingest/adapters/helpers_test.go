@@ -75,13 +75,18 @@ func (c *converted) numbers(run string) []int64 {
 // file) and converts it with want, which must be the format Detect picks.
 // Every step must pass schema validation, and no run may number two steps
 // alike.
-// convertStripped converts the JSON document raw with format f, read
+// convertStripped converts the document raw with format f, read
 // without its tools' output (--strip-output), and returns its one run.
 func convertStripped(t testing.TB, f *Format, raw []byte) (*converted, string) {
 	t.Helper()
-	d, err := ParseDoc("t.json", 1, true, raw)
-	if err != nil {
-		t.Fatal(err)
+	var d *Doc
+	if f.Text != nil && !OpensJSON(raw) {
+		d = TextDoc("t.json", 1, raw) // a plain-text log (ChatDev's)
+	} else {
+		var err error
+		if d, err = ParseDoc("t.json", 1, true, raw); err != nil {
+			t.Fatal(err)
+		}
 	}
 	d.StripOutput = true
 	c := newConverted()
