@@ -188,14 +188,53 @@ func literalText(action string, m []int) (string, bool) {
 
 // assignedLiteral finds the string literal last assigned in before (the
 // action up to a call of exec_bash_cmd) to the variable name: the indices
-// of its prefix and its opening quote, or nil.
+// of its prefix and its opening quote, or nil. Lines are read from the
+// last up, a line at a time, without a regular expression compiled per
+// name.
 func assignedLiteral(before, name string) []int {
-	re := regexp.MustCompile(`(?m)^[ \t]*` + regexp.QuoteMeta(name) + `[ \t]*=[ \t]*([rRuU]?)("""|'''|"|')`)
-	all := re.FindAllStringSubmatchIndex(before, -1)
-	if len(all) == 0 {
+	end := len(before)
+	for end > 0 {
+		start := strings.LastIndexByte(before[:end], '\n') + 1
+		if m := literalAssignment(before, start, end, name); m != nil {
+			return m
+		}
+		end = start - 1
+	}
+	return nil
+}
+
+// literalAssignment reads the line before[start:end] as `NAME = <literal>`
+// (indentation and spaces allowed): the indices of the literal's prefix and
+// opening quote, or nil.
+func literalAssignment(before string, start, end int, name string) []int {
+	i := start
+	for i < end && (before[i] == ' ' || before[i] == '\t') {
+		i++
+	}
+	if !strings.HasPrefix(before[i:end], name) {
 		return nil
 	}
-	return all[len(all)-1][2:6]
+	i += len(name)
+	for i < end && (before[i] == ' ' || before[i] == '\t') {
+		i++
+	}
+	if i >= end || before[i] != '=' || (i+1 < end && before[i+1] == '=') {
+		return nil
+	}
+	i++
+	for i < end && (before[i] == ' ' || before[i] == '\t') {
+		i++
+	}
+	prefix := i
+	if i < end && strings.ContainsRune("rRuU", rune(before[i])) {
+		i++
+	}
+	for _, q := range []string{`"""`, `'''`, `"`, `'`} {
+		if strings.HasPrefix(before[i:end], q) {
+			return []int{prefix, i, i, i + len(q)}
+		}
+	}
+	return nil
 }
 
 // reStageFence opens a fenced shell block inside a stage-decorated action

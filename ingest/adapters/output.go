@@ -256,7 +256,7 @@ var OutputRules = []OutputRule{
 		Name: "pytest-collection-error", ErrorType: "<exception class> or COLLECTION_ERROR",
 		Doc: "pytest's `Interrupted: N error(s) during collection` (or `N error(s) during collection`), a header `___ ERROR collecting tests/test_a.py ___`, or `ERROR: found no collectors for` (a test named by its id in a module that does not import): no test ran, as when a compiler stops a build; the error type is the class of the last `E   ...Error: ...` line (`ModuleNotFoundError`), else COLLECTION_ERROR",
 		match: func(o *output) (string, bool) {
-			if !strings.Contains(o.text, "collect") || !rePytestCollection.MatchString(o.text) {
+			if !containsAny(o.text, " during collection", " ERROR collecting ", "ERROR: found no collectors") || !rePytestCollection.MatchString(o.text) {
 				return "", false
 			}
 			if m := rePytestELine.FindAllStringSubmatch(o.text, -1); len(m) > 0 {
