@@ -31,6 +31,7 @@ type output struct {
 	text        string
 	first, last string
 	search      bool // the call searched: blank output is an empty result
+	mcpFailed   bool // an MCP result the text was unwrapped from said isError
 }
 
 func newOutput(text string, search bool) *output {
@@ -469,6 +470,20 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
+		Name: "mcp-is-error", ErrorType: "ERROR",
+		Doc: "an MCP tool result (a CallToolResult, as JSON or as the Python SDK prints it) that says `isError`, also when a proxy tool (a router executing the tool for the agent) wraps it in a result of its own that says its call went through",
+		match: func(o *output) (string, bool) {
+			return "", o.mcpFailed
+		},
+	},
+	{
+		Name: "json-error", ErrorType: "ERROR",
+		Doc: "the output is a JSON object that reports a failure at its top level: a non-empty `\"error\"` (a message or an object), `\"success\": false` or `\"ok\": false`, or `\"status\": \"error\"`: `{\"error\": \"No presentation is currently loaded\"}`",
+		match: func(o *output) (string, bool) {
+			return "", jsonReportsError(o.text)
+		},
+	},
+	{
 		Name: "error-prefix", ErrorType: "ERROR",
 		Doc: "the output's first line begins `Error:`, `ERROR:`, `error:`, `error[E0308]:`, `Exception:`, `FAILED` or `Failed`",
 		match: func(o *output) (string, bool) {
@@ -503,6 +518,32 @@ var OutputRules = []OutputRule{
 			return "", false
 		},
 	},
+}
+
+// jsonReportsError reports whether text is a JSON object whose top-level
+// members say the call failed (the json-error rule).
+func jsonReportsError(text string) bool {
+	t := strings.TrimSpace(text)
+	if len(t) > maxJSONSearch || !strings.HasPrefix(t, "{") || !containsAny(t, `"error"`, `"success"`, `"ok"`, `"status"`) {
+		return false
+	}
+	var v map[string]json.RawMessage
+	if json.Unmarshal([]byte(t), &v) != nil {
+		return false
+	}
+	if e, ok := v["error"]; ok {
+		switch s := strings.TrimSpace(string(e)); {
+		case s == "null", s == `""`, s == "{}", s == "false", s == "[]":
+		default:
+			return true
+		}
+	}
+	for _, k := range []string{"success", "ok"} {
+		if strings.TrimSpace(string(v[k])) == "false" {
+			return true
+		}
+	}
+	return strings.EqualFold(strings.TrimSpace(string(v["status"])), `"error"`)
 }
 
 // maxJSONSearch bounds the output a search's JSON is parsed from: an
@@ -552,7 +593,13 @@ func emptyJSONResults(text string) bool {
 // output, without its terminal escapes (as the result keeps it). view says
 // the tool shows file content, where only rules marked ViewsToo apply.
 func classify(text string, search, view bool, formatRules []OutputRule) (errType string, empty bool) {
-	o := newOutput(stripANSI(text), search)
+	text = stripANSI(text)
+	inner, failed, isMCP := mcpUnwrap(text)
+	if isMCP {
+		text = inner
+	}
+	o := newOutput(text, search)
+	o.mcpFailed = failed
 	for _, rules := range [][]OutputRule{formatRules, OutputRules} {
 		for i := range rules {
 			r := &rules[i]

@@ -1,0 +1,25 @@
+package adapters
+
+import "testing"
+
+// An MCP result is read for the text its tool gave, through a proxy's
+// wrapper, and a result that is no MCP result is read as it is.
+func TestMCPUnwrap(t *testing.T) {
+	cases := []struct {
+		name, in, want string
+		isError, ok    bool
+	}{
+		{"json", `{"content": [{"type": "text", "text": "a\nb"}, {"type": "image", "data": "x"}, {"type": "text", "text": "c"}], "isError": false}`, "a\nb\nc", false, true},
+		{"python repr", `meta=None content=[TextContent(type='text', text='it\'s \\ "done"\n\x41\u00e9', annotations=None)] isError=True`, "it's \\ \"done\"\nAé", true, true},
+		{"proxy of a failure", `meta=None content=[TextContent(type='text', text='{"content": [{"type": "text", "text": "Error: no canvas"}], "isError": true}', annotations=None)] isError=False`, "Error: no canvas", true, true},
+		{"json without isError", `{"content": [{"type": "text", "text": "a"}]}`, "", false, false},
+		{"text naming isError", `the flag isError=False is set by the server`, "", false, false},
+		{"unterminated literal", `meta=None content=[TextContent(type='text', text='abc isError=False`, "", false, false},
+	}
+	for _, c := range cases {
+		got, isError, ok := mcpUnwrap(c.in)
+		if ok != c.ok || (ok && (got != c.want || isError != c.isError)) {
+			t.Errorf("%s: got %q, isError %v, ok %v; want %q, %v, %v", c.name, got, isError, ok, c.want, c.isError, c.ok)
+		}
+	}
+}
