@@ -84,6 +84,7 @@ var (
 	rePipCode           = regexp.MustCompile(`(?m)^\s*error: ((?:metadata-generation|subprocess-exited-with|failed-wheel-build-for-install|externally-managed-environment|resolution-too-deep)[\w-]*)`)
 	rePipError          = regexp.MustCompile(`(?m)^ERROR: (?:Could not find a version that satisfies the requirement|No matching distribution found for|Failed building wheel for|Could not build wheels for|Cannot install |ResolutionImpossible)`)
 	reMakeFailed        = regexp.MustCompile(`(?m)^make(?:\[\d+\])?: \*\*\* (?:.*Error \d+|No rule to make target .*)\s*$`)
+	reJVMBuildFailure   = regexp.MustCompile(`(?m)^(?:\[INFO\] BUILD FAILURE|BUILD FAILED(?: in \S+)?)\s*$`)
 	reBuildFailed       = regexp.MustCompile(`(?m)^CMake Error\b|^collect2: error: ld returned \d+ exit status|^\S*ld(?:\.\w+)?: error: `)
 	reJavaUncaught      = regexp.MustCompile(`(?m)^Exception in thread "[^"]*" ([\w.$]+)`)
 	reNodeVersion       = regexp.MustCompile(`^Node\.js v\d+\.\d+\.\d+$`)
@@ -367,12 +368,15 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "build-failed", ErrorType: "BUILD_FAILED",
-		Doc: "`CMake Error`, the linker's `collect2: error: ld returned 1 exit status` or `ld: error:`, or Maven's `[ERROR] Failed to execute goal` of a plugin other than the test runners (surefire, failsafe): failing tests are not a broken build",
+		Doc: "`CMake Error`, the linker's `collect2: error: ld returned 1 exit status` or `ld: error:`, or Maven's `[ERROR] Failed to execute goal` of a plugin other than the test runners (surefire, failsafe): failing tests are not a broken build; or, when a filter or a logger cut the goal line off, Maven's `[INFO] BUILD FAILURE` or Gradle's `BUILD FAILED` in an output that shows no test ran (no `Tests run:`, `There are test failures`, `tests completed`, `There were failing tests`)",
 		match: func(o *output) (string, bool) {
 			if strings.Contains(o.text, "Failed to execute goal") {
-				if m := reMavenGoal.FindStringSubmatch(o.text); m != nil && !strings.Contains(m[1], "surefire") && !strings.Contains(m[1], "failsafe") {
-					return "", true
+				if m := reMavenGoal.FindStringSubmatch(o.text); m != nil {
+					return "", !strings.Contains(m[1], "surefire") && !strings.Contains(m[1], "failsafe")
 				}
+			}
+			if containsAny(o.text, "BUILD FAILURE", "BUILD FAILED") && reJVMBuildFailure.MatchString(o.text) {
+				return "", !containsAny(o.text, "Tests run:", "There are test failures", "tests completed", "There were failing tests", "surefire", "failsafe")
 			}
 			return "", containsAny(o.text, "CMake Error", "collect2: error", "ld: error") && reBuildFailed.MatchString(o.text)
 		},
