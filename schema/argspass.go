@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"slices"
@@ -28,6 +29,7 @@ type ArgsPass struct {
 	withCanon bool
 	normalize bool // the form written is Normalize's: volatile members dropped, strings normalised
 	spaced    bool // white space was skipped: the short rendering is not a cut of the input
+	command   bool // the string being read is a shell command line (trimEchoSuffix)
 	empty     bool // the input is only white space
 	repeated  bool // an object repeats a key (by hash): the digest is the normalised form's
 	words     uint64
@@ -256,6 +258,9 @@ func (a *ArgsPass) stringValue() (uint64, bool) {
 		a.text = AppendNormalizedText(a.text[:0], norm)
 		norm = a.text
 	}
+	if a.command {
+		norm = trimEchoSuffix(norm)
+	}
 	if a.normalize {
 		a.out = appendCanonString(a.out, unsafe.String(unsafe.SliceData(norm), len(norm)))
 	}
@@ -455,7 +460,9 @@ func (a *ArgsPass) object(depth int) (uint64, bool) {
 		}
 		volatile := a.norm.volatileHashed(key, kh)
 		saved := a.words
+		a.command = depth == 0 && (kh == commandKeyHash || kh == cmdKeyHash)
 		v, ok := a.value(depth + 1)
+		a.command = false
 		if !ok {
 			return 0, false
 		}
@@ -542,4 +549,38 @@ func compareKeys(a, b string) int {
 		return int(a[i]) - int(b[i])
 	}
 	return compareUTF16(a, b)
+}
+
+// The hashes of the args keys that hold a shell command line.
+var (
+	commandKeyHash = xxhash.Sum64String("command")
+	cmdKeyHash     = xxhash.Sum64String("cmd")
+)
+
+// trimEchoSuffix cuts from a normalised command line a last command that
+// only echoes words (`&& echo OK`, `; echo done`): a marker the agent
+// prints to see the line ended, not part of what it asks.
+func trimEchoSuffix(cmd []byte) []byte {
+	i := bytes.LastIndex(cmd, []byte("echo"))
+	if i < 0 {
+		return cmd
+	}
+	rest := cmd[i+len("echo"):]
+	if len(rest) > 0 && rest[0] != ' ' || bytes.ContainsAny(rest, "&|;<>$`()") {
+		return cmd
+	}
+	head := bytes.TrimRight(cmd[:i], " ")
+	switch {
+	case bytes.HasSuffix(head, []byte("&&")):
+		head = head[:len(head)-2]
+	case bytes.HasSuffix(head, []byte(";")):
+		head = head[:len(head)-1]
+	default:
+		return cmd
+	}
+	head = bytes.TrimRight(head, " ")
+	if len(head) == 0 {
+		return cmd
+	}
+	return head
 }

@@ -25,6 +25,36 @@ func TestNormalizeMakesNearDuplicatesEqual(t *testing.T) {
 	}
 }
 
+// A shell command line that ends in an echo of a marker (`&& echo OK`)
+// asks what the line without it asks; an echo that prints a status, or a
+// line that is only an echo, is kept.
+func TestNormalizeDropsAnEchoedMarker(t *testing.T) {
+	n := NewArgsNormalizer(DefaultVolatileKeys)
+	bare := norm(t, n, `{"command":"python -m py_compile django/db/models/deletion.py"}`)
+	for _, in := range []string{
+		`{"command":"python -m py_compile django/db/models/deletion.py && echo OK"}`,
+		`{"command":"python -m py_compile django/db/models/deletion.py;  echo \"syntax ok\""}`,
+	} {
+		if got := norm(t, n, in); got != bare {
+			t.Errorf("%s: %s, want %s", in, got, bare)
+		}
+	}
+	if got := norm(t, n, `{"cmd":"make && echo done"}`); got != `{"cmd":"make"}` {
+		t.Errorf("cmd: %s", got)
+	}
+	for _, pair := range [][2]string{
+		{`{"command":"make && echo $?"}`, `{"command":"make"}`},
+		{`{"command":"make || echo failed > log"}`, `{"command":"make"}`},
+		{`{"command":"echo OK"}`, `{"command":"echo"}`},
+		{`{"command":"make | echo x"}`, `{"command":"make"}`},
+		{`{"query":"docs && echo OK"}`, `{"query":"docs"}`},
+	} {
+		if norm(t, n, pair[0]) == norm(t, n, pair[1]) {
+			t.Errorf("%s and %s must stay different", pair[0], pair[1])
+		}
+	}
+}
+
 func TestNormalizeKeepsWhatChangesTheQuestion(t *testing.T) {
 	n := NewArgsNormalizer(DefaultVolatileKeys)
 	for _, pair := range [][2]string{
