@@ -114,13 +114,21 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		if r.Fingerprint != "" {
 			fp, _ = schema.ParseKey(r.Fingerprint)
 		}
+		answer := r
+		if s.ToolCall != nil && (r.Fingerprint == "" || r.SimHash == "") {
+			if data, ok := schema.TrimEchoedMarker(r.Data, s.ToolCall.Args); ok {
+				c := *r
+				c.Data = data
+				answer = &c
+			}
+		}
 		if fp == 0 { // 0 means no result
-			fp = d.resultFingerprint(r)
+			fp = d.resultFingerprint(answer)
 		}
 		if r.SimHash != "" {
 			sim, _ = schema.ParseKey(r.SimHash)
 		} else {
-			sim = d.resultSim(r)
+			sim = d.resultSim(answer)
 		}
 		w.resultHash.put(i, fp)
 		w.resultSim.put(i, sim)

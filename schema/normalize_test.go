@@ -99,3 +99,26 @@ func TestVolatileHashedAgreesWithVolatile(t *testing.T) {
 		t.Error("ts is volatile in any case")
 	}
 }
+
+// The marker a command's trailing echo printed is not part of its answer;
+// any other last line is.
+func TestTrimEchoedMarker(t *testing.T) {
+	cases := []struct {
+		data, args, want string
+		ok               bool
+	}{
+		{`"OK\n"`, `{"command":"python -m py_compile a.py && echo OK"}`, "", true},
+		{`"a.py:3: warning\nsyntax ok"`, `{"command":"python -m py_compile a.py; echo \"syntax ok\""}`, `"a.py:3: warning\n"`, true},
+		{`"OK"`, `{"cmd":"make && echo 'OK'"}`, "", true},
+		{`"Traceback ...\nValueError: x"`, `{"command":"python t.py && echo OK"}`, "", false},
+		{`"0"`, `{"command":"make; echo $?"}`, "", false},
+		{`"OK"`, `{"command":"echo OK"}`, "", false},
+		{`"OK"`, `{"query":"x && echo OK"}`, "", false},
+	}
+	for _, c := range cases {
+		got, ok := TrimEchoedMarker([]byte(c.data), []byte(c.args))
+		if ok != c.ok || string(got) != c.want {
+			t.Errorf("%s after %s: %q %v, want %q %v", c.data, c.args, got, ok, c.want, c.ok)
+		}
+	}
+}
