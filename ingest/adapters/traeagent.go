@@ -166,7 +166,10 @@ func convertTrae(d *Doc, emit func(*schema.Step) error) error {
 				}
 				et, empty := r.classify(out, search, view, rules)
 				if et == "" && tr.Success != nil && !*tr.Success {
-					et, empty = "ERROR", false
+					// The harness's own error message is an error event, not
+					// the tool's output: kept when the output is stripped, it
+					// names the kind of failure (a timeout) as a span's does.
+					et, empty = errTypeOf(&Span{ErrorText: tr.Error}), false
 				}
 				r.setResult(s, out, et, empty)
 				break

@@ -58,3 +58,29 @@ func TestTraeAgentRecognize(t *testing.T) {
 		}
 	}
 }
+
+// The harness's error message for a call (a result's "error", beside
+// "success": false) is an error event, not the tool's output: with the
+// output stripped it still says what kind of failure it was.
+func TestTraeAgentErrorKindSurvivesStripping(t *testing.T) {
+	doc := `{"agent_steps": [{"step_number": 1, "state": "completed",
+	  "tool_calls": [{"call_id": "c1", "name": "bash", "arguments": {"command": "python bench.py"}}],
+	  "tool_results": [{"call_id": "c1", "success": false, "result": null,
+	    "error": "Error running bash command: timed out: bash has not returned in 120.0 seconds and must be restarted"}]},
+	 {"step_number": 2, "state": "completed",
+	  "tool_calls": [{"call_id": "c2", "name": "bash", "arguments": {"command": "ls"}}],
+	  "tool_results": [{"call_id": "c2", "success": false, "result": null, "error": "permission denied"}]}],
+	 "llm_interactions": []}`
+	for _, strip := range []bool{false, true} {
+		c, run := convertOne(t, TraeAgent, []byte(doc))
+		if strip {
+			c, run = convertStripped(t, TraeAgent, []byte(doc))
+		}
+		if got := result(c.step(t, run, 0)); got != "error TIMEOUT" {
+			t.Errorf("stripped %v: step 0 %s, want error TIMEOUT", strip, got)
+		}
+		if got := result(c.step(t, run, 1)); got != "error ERROR" {
+			t.Errorf("stripped %v: step 1 %s, want error ERROR", strip, got)
+		}
+	}
+}
