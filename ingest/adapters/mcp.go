@@ -139,7 +139,13 @@ func pyStringLiteral(s string) (string, int, bool) {
 		case '\\', '\'', '"':
 			b.WriteByte(e)
 		case 'x', 'u', 'U':
-			width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			width := 2 // \xNN
+			switch e {
+			case 'u':
+				width = 4
+			case 'U':
+				width = 8
+			}
 			if i+width >= len(s) {
 				return "", 0, false
 			}

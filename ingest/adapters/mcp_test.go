@@ -1,6 +1,9 @@
 package adapters
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // An MCP result is read for the text its tool gave, through a proxy's
 // wrapper, and a result that is no MCP result is read as it is.
@@ -22,4 +25,26 @@ func TestMCPUnwrap(t *testing.T) {
 			t.Errorf("%s: got %q, isError %v, ok %v; want %q, %v, %v", c.name, got, isError, ok, c.want, c.isError, c.ok)
 		}
 	}
+}
+
+// Whatever a tool printed, unwrapping it never panics, takes a wrapper off
+// only text that names isError, and returns no more text than it was given.
+func FuzzMCPUnwrap(f *testing.F) {
+	for _, s := range []string{
+		`{"content": [{"type": "text", "text": "a"}], "isError": true}`,
+		`meta=None content=[TextContent(type='text', text='x\n\'y\'', annotations=None)] isError=False`,
+		`meta=None content=[TextContent(type='text', text='\u00e9\x41\U0001F600', annotations=None)] isError=True`,
+		`content=[TextContent(type='text', text='\`, `isError=True`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		inner, _, ok := mcpUnwrap(s)
+		if ok && !strings.Contains(s, "isError") {
+			t.Fatalf("unwrapped %q, which names no isError", s)
+		}
+		if ok && len(inner) > len(s) {
+			t.Fatalf("unwrapped %q into the longer %q", s, inner)
+		}
+	})
 }
