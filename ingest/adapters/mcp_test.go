@@ -48,3 +48,20 @@ func FuzzMCPUnwrap(f *testing.F) {
 		}
 	})
 }
+
+// A step keeps the text the tool gave, not its wrappers: two different
+// validation errors of one proxy are two answers, not one wrapper's
+// boilerplate twice; a wrapper around no text is kept as logged.
+func TestMCPResultKeepsTheToolsText(t *testing.T) {
+	wrapped := `meta=None content=[TextContent(type='text', text='{\n  "_meta": null,\n  "content": [{"type": "text", "text": "Input validation error: \'file_path\' is a required property"}],\n  "isError": true\n}', annotations=None)] isError=False`
+	c, run := convertOne(t, OpenAIMessages, chatDoc(t, "execute-tool", map[string]any{"tool_name": "get_text_file_contents"}, wrapped))
+	s := c.step(t, run, 1)
+	if got := data(t, s); got != "Input validation error: 'file_path' is a required property" || result(s) != "error ERROR" {
+		t.Errorf("%s %q, want the inner tool's error text", result(s), got)
+	}
+	image := `{"content": [{"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}], "isError": false}`
+	c, run = convertOne(t, OpenAIMessages, chatDoc(t, "screenshot", map[string]any{}, image))
+	if got := data(t, c.step(t, run, 1)); got != image {
+		t.Errorf("image-only result: %q, want it as logged", got)
+	}
+}

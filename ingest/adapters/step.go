@@ -61,6 +61,11 @@ func (r *run) classify(text string, search, view bool, formatRules []OutputRule)
 // setResult is setResult without the text when the output is stripped,
 // and marks an output that only repeats what the run was shown before.
 func (r *run) setResult(s *schema.Step, text, errType string, empty bool) {
+	if inner, _, ok := mcpUnwrap(text); ok && strings.TrimSpace(inner) != "" {
+		// What the tool said, not how a proxy or the SDK wrapped it: the
+		// wrapper's boilerplate would make any two answers look alike.
+		text = inner
+	}
 	if r.strip {
 		text = ""
 	} else if errType == "" && !empty && strings.TrimSpace(text) == "" {
