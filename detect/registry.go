@@ -42,6 +42,7 @@ var Registry = []*Detector{
 	ErrorStreak,
 	NonRetryableRetry,
 	RateLimitNoBackoff,
+	UnchangedReport,
 	BudgetOverrun,
 	MemoryContamination,
 	EmptyResultLoop,

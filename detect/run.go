@@ -203,4 +203,5 @@ const (
 	flagSeen        = schema.FlagSeen
 	flagMore        = schema.FlagMore
 	flagCreate      = schema.FlagCreate
+	flagReports     = schema.FlagReportsFailure
 )

@@ -104,6 +104,9 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		if r.Seen != nil && *r.Seen {
 			flags |= schema.FlagSeen
 		}
+		if r.ReportsFailure != nil && *r.ReportsFailure {
+			flags |= schema.FlagReportsFailure
+		}
 		if r.SaysMore() {
 			flags |= schema.FlagMore
 		}

@@ -52,7 +52,7 @@ type stepDecoder struct {
 	hours    hourCache
 	tc       schema.ToolCall
 	tr       schema.ToolResult
-	trBools  [6]bool // ok, empty, retryable, done, found, seen
+	trBools  [7]bool // ok, empty, retryable, done, found, seen, reports_failure
 	trStatus int64
 	trCount  int64
 	trConf   float64
@@ -1006,7 +1006,7 @@ func (d *stepDecoder) decodeToolCall() bool {
 }
 
 var toolResultNames = []string{"ok", "error_type", "status", "empty", "retryable", "done", "result_count",
-	"items", "found", "data", "confidence", "reason", "seen", "fingerprint", "simhash", "fail_file"}
+	"items", "found", "data", "confidence", "reason", "seen", "fingerprint", "simhash", "fail_file", "reports_failure"}
 
 var toolResultKind = objectKind{names: toolResultNames, field: toolResultField}
 
@@ -1044,6 +1044,8 @@ func toolResultField(key []byte) int {
 		return 14
 	case "fail_file":
 		return 15
+	case "reports_failure":
+		return 16
 	}
 	return foldField(key, toolResultNames)
 }
@@ -1090,6 +1092,8 @@ func (d *stepDecoder) decodeToolResult() bool {
 			ok = d.str(&r.SimHash)
 		case 15:
 			ok = d.str(&r.FailFile)
+		case 16:
+			ok = d.boolPtr(&r.ReportsFailure, &d.trBools[6])
 		default:
 			ok = d.skip(2)
 		}

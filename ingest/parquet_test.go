@@ -34,7 +34,8 @@ var stepStructs = map[string]*arrow.StructType{
 		arrow.Field{Name: "items", Type: arrow.BinaryTypes.String, Nullable: true},
 		arrow.Field{Name: "data", Type: arrow.BinaryTypes.String, Nullable: true},
 		arrow.Field{Name: "confidence", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
-		arrow.Field{Name: "reason", Type: arrow.BinaryTypes.String, Nullable: true}),
+		arrow.Field{Name: "reason", Type: arrow.BinaryTypes.String, Nullable: true},
+		arrow.Field{Name: "reports_failure", Type: arrow.FixedWidthTypes.Boolean, Nullable: true}),
 	"memory": arrow.StructOf(
 		arrow.Field{Name: "retrieved", Type: arrow.ListOf(arrow.BinaryTypes.String), Nullable: true},
 		arrow.Field{Name: "written", Type: arrow.ListOf(arrow.BinaryTypes.String), Nullable: true},

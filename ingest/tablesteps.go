@@ -73,6 +73,8 @@ var tableFields = []tableField{
 		return err
 	}},
 	{"tool_result.reason", textField(func(s *schema.Step) *string { return &result(s).Reason })},
+	{"tool_result.seen", boolField(func(s *schema.Step) **bool { return &result(s).Seen })},
+	{"tool_result.reports_failure", boolField(func(s *schema.Step) **bool { return &result(s).ReportsFailure })},
 
 	{"memory.retrieved", listField(func(s *schema.Step) *[]string { return &stepMemory(s).Retrieved })},
 	{"memory.written", listField(func(s *schema.Step) *[]string { return &stepMemory(s).Written })},

@@ -62,6 +62,7 @@ const (
 	FlagSeen                              // the result only repeats what the run was shown before (tool_result.seen)
 	FlagMore                              // the result says there is more to fetch (SaysMore: a page of a listing)
 	FlagCreate                            // an edit that writes a file whole (CreatesFile): a script written anew
+	FlagReportsFailure                    // an output that is no error reports a failure in its own words (tool_result.reports_failure)
 )
 
 var hashList = arrow.ListOf(arrow.PrimitiveTypes.Uint64)

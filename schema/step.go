@@ -71,6 +71,11 @@ type ToolResult struct {
 	// file's lines read again through another window): it is no new
 	// information. The adapters infer it from the outputs of a run.
 	Seen *bool `json:"seen,omitempty"`
+	// ReportsFailure says an output that is no error (the call exited 0)
+	// reports a failure in its own words: a script the agent wrote catches
+	// the exception and prints `ERROR: ...`, a check prints `FAILED`. The
+	// adapters infer it from the output text.
+	ReportsFailure *bool `json:"reports_failure,omitempty"`
 	// Fingerprint and SimHash, when set, are the result's fingerprint and
 	// SimHash (16 hex digits each) as computed from its text before the
 	// text was redacted: runaway fixture writes them, so that a redacted

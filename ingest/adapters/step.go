@@ -79,6 +79,10 @@ func (r *run) setResult(s *schema.Step, text, errType string, empty bool) {
 		seen := true
 		s.ToolResult.Seen = &seen
 	}
+	if text != "" && errType == "" && !empty && reportsFailure(text) {
+		reports := true
+		s.ToolResult.ReportsFailure = &reports
+	}
 }
 
 // add appends the step at position pos of the source's list.
