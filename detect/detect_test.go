@@ -309,6 +309,21 @@ func TestFailuresWithoutOutputAreTheSameOnlyWhenTheCallIs(t *testing.T) {
 	}
 }
 
+// A shell that timed out must be restarted: the commands sent to it after
+// that time out whatever they are. Without their output, the same tool
+// timing out again is the same failure, as its logged message would say.
+func TestTimeoutsWithoutOutputAreOneFailure(t *testing.T) {
+	dead := newRun("dead")
+	dead.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"python bench.py"}},"tool_result":{"ok":true}`)
+	for _, cmd := range []string{"python bench.py --quick", "ls .bench_scratch", "cat bench.py", "python -c 'print(1)'"} {
+		dead.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"` + cmd + `"}},"tool_result":{"ok":false,"error_type":"TIMEOUT"}`)
+	}
+	res := one(t, detect.DefaultPolicy(), dead.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 1 {
+		t.Fatalf("four commands timing out in a dead shell: %v %v onset %d %v", res.Verdict, res.RootCause, res.OnsetStep, res.Signals)
+	}
+}
+
 func TestWasteIsCountedFromTheOnset(t *testing.T) {
 	r := newRun("waste").add(`"state":"PLAN","usage":{"prompt_tokens":10,"completion_tokens":0,"cost_usd":1}`)
 	for i := 0; i < 5; i++ {

@@ -2,9 +2,10 @@ package detect
 
 import (
 	"fmt"
-	"github.com/runawayhq/runaway/schema"
 	"slices"
 	"strings"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 // ErrorStreak finds a long run of failed tool calls with no circuit breaker
@@ -627,6 +628,12 @@ func sameFailure(v *Run, a *analysis, i, j int, sameTool bool) bool {
 		return true
 	}
 	if v.Flags[i]&flagPayload == 0 && v.Flags[j]&flagPayload == 0 {
+		if v.Tool[i] == v.Tool[j] && v.ErrType[i] == v.ErrType[j] && v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrTimeout {
+			// A tool that timed out stays stuck (a shell that must be
+			// restarted): what is sent to it next times out the same
+			// way, as the logged messages say word for word.
+			return true
+		}
 		return v.likeCall(i, j, a.simBits)
 	}
 	return v.sameAnswer(i, j, a.simBits)
