@@ -89,7 +89,11 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 //     detector gives the evidence (RA302 and RA102 over RA101, RA303 over
 //     RA301) when it is at least as severe; any loop found in the steps of
 //     a stretch of reads (RA207), at least as severe, gives them over it.
-//  6. Otherwise the worst severity wins, then a finding runaway by its
+//  6. A repeat of one instruction (a turn from one of the run's agents to
+//     another, handed out again), or a cycle with one in its laps, is
+//     re-planning: replan-loop, also when no round trip through PLAN was
+//     seen (the log kept no outputs).
+//  7. Otherwise the worst severity wins, then a finding runaway by its
 //     detector's own threshold before one runaway only at the lower
 //     bound (hit.marginal), then the loop that began first.
 func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
@@ -195,6 +199,12 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 		return pickWorst(patterns) // the rules cannot drop everything, but never guess empty
 	}
 	p := pickWorst(kept)
+	if p.RootCause == CauseToolRetryLoop && ((isRepeat(p) && v.instructs(p.first)) || (p.Detector == CallCycle.ID && instructsIn(v, p.first, p.last))) {
+		// The same instruction handed out again by one of the run's
+		// agents to another (alone, or in each lap of a cycle) is the
+		// team re-planning, not a tool retried.
+		p.RootCause = CauseReplanLoop
+	}
 	if failingRetry(p) {
 		// The same failing call retried without a real change is an error
 		// storm, also when it is one call each time; retrying what failed
@@ -202,6 +212,17 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 		p.RootCause = CauseErrorStorm
 	}
 	return p
+}
+
+// instructsIn reports whether a step in [first, last] is an instruction
+// from one of the run's agents to another (Run.instructs).
+func instructsIn(v *Run, first, last int) bool {
+	for i := first; i <= last; i++ {
+		if v.instructs(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // failingRetry: a repeated call, cycle or paging sweep whose calls mostly

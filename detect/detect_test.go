@@ -872,6 +872,19 @@ func TestSameTurnAgainIsNoNewAnswer(t *testing.T) {
 	}
 }
 
+// One of the run's agents handing another the same instruction again and
+// again is the team re-planning (the rubric's orchestrator "telling a worker
+// the same thing over and over"), also when nothing else in the log shows
+// a round trip through PLAN: its outputs were not logged.
+func TestSameInstructionAgainIsReplanning(t *testing.T) {
+	r := newRun("team")
+	r.repeat(4, `"state":"PLAN","tool_call":{"name":"message","args":{"from":"Code Reviewer","to":"Programmer","text":"Review the code of main.py: it lacks import tkinter."}},"tool_result":{"ok":true,"data":"Programmer: main.py now imports tkinter."}`)
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseReplanLoop || res.OnsetStep != 0 {
+		t.Fatalf("the same instruction handed out four times: %v %v onset %d %v", res.Verdict, res.RootCause, res.OnsetStep, res.Signals)
+	}
+}
+
 // Failures whose output was not logged, known only from the agent's next
 // words: different edits each said to have failed are an agent trying
 // things (SAID_FAILED says no more than an exit code); the agent saying
