@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 // analyze runs the indicator pass and every detector over one run and
@@ -93,7 +95,9 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 //     another, handed out again), or a cycle with one in its laps, is
 //     re-planning: replan-loop, also when no round trip through PLAN was
 //     seen (the log kept no outputs).
-//  7. Otherwise the worst severity wins, then a finding runaway by its
+//  7. A repeat of one edit (not a file written whole) is one change tried
+//     again and again: error-storm, also when its output was not logged.
+//  8. Otherwise the worst severity wins, then a finding runaway by its
 //     detector's own threshold before one runaway only at the lower
 //     bound (hit.marginal), then the loop that began first.
 func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
@@ -204,6 +208,13 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 		// agents to another (alone, or in each lap of a cycle) is the
 		// team re-planning, not a tool retried.
 		p.RootCause = CauseReplanLoop
+	}
+	if isRepeat(p) && p.RootCause == CauseToolRetryLoop && v.Flags[p.first]&flagCreate == 0 && v.Names.IntentName(v.Intent[p.first]) == schema.IntentEdit {
+		// One change sent again word for word cannot have landed each
+		// time (the text it replaced is gone after the first): it is one
+		// change tried again and again, whatever its output, which a log
+		// without outputs does not show.
+		p.RootCause = CauseErrorStorm
 	}
 	if failingRetry(p) {
 		// The same failing call retried without a real change is an error

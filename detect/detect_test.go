@@ -872,6 +872,21 @@ func TestSameTurnAgainIsNoNewAnswer(t *testing.T) {
 	}
 }
 
+// The same replacement sent again word for word cannot have landed each
+// time: after the first, the text it replaces is gone. Without its output,
+// it is still one change tried again and again (error-storm); the same
+// file written whole again is the same call retried (tool-retry-loop).
+func TestSameEditAgainIsAnErrorStorm(t *testing.T) {
+	edit := newRun("edit").repeat(4, `"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"str_replace","path":"lib/axes.py","old_str":"if labels is None:","new_str":"if labels is None and kwargs:"}},"tool_result":{"ok":true}`)
+	if res := one(t, detect.DefaultPolicy(), edit.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm {
+		t.Errorf("one replacement sent four times: %v %v %v", res.Verdict, res.RootCause, res.Signals)
+	}
+	write := newRun("write").repeat(4, `"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"create","path":"repro.py","file_text":"print(1)"}},"tool_result":{"ok":true,"data":"File created successfully at: repro.py"}`)
+	if res := one(t, detect.DefaultPolicy(), write.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseToolRetryLoop {
+		t.Errorf("one file written whole four times: %v %v %v", res.Verdict, res.RootCause, res.Signals)
+	}
+}
+
 // One of the run's agents handing another the same instruction again and
 // again is the team re-planning (the rubric's orchestrator "telling a worker
 // the same thing over and over"), also when nothing else in the log shows
