@@ -91,15 +91,15 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 //     detector gives the evidence (RA302 and RA102 over RA101, RA303 over
 //     RA301) when it is at least as severe; any loop found in the steps of
 //     a stretch of reads (RA207), at least as severe, gives them over it.
-//  6. A repeat of one instruction (a turn from one of the run's agents to
-//     another, handed out again), or a cycle with one in its laps, is
-//     re-planning: replan-loop, also when no round trip through PLAN was
-//     seen (the log kept no outputs).
-//  7. A repeat of one edit (not a file written whole) is one change tried
-//     again and again: error-storm, also when its output was not logged.
-//  8. Otherwise the worst severity wins, then a finding runaway by its
+//  6. Otherwise the worst severity wins, then a finding runaway by its
 //     detector's own threshold before one runaway only at the lower
 //     bound (hit.marginal), then the loop that began first.
+//
+// Then the cause of the finding chosen: a repeat of one instruction (a
+// turn from one of the run's agents to another, handed out again), or a
+// cycle with one in its laps, is re-planning (the document's rule 8); a
+// repeat of one edit, not a file written whole, is one change tried again
+// and again, an error storm (its rule 3), also when no output was logged.
 func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 	byID := map[string]*hit{}
 	var patterns, symptoms []*hit
