@@ -58,3 +58,18 @@ func TestSetResultMarksReportedFailures(t *testing.T) {
 		t.Errorf("stripped output is marked reports_failure")
 	}
 }
+
+// Whether an answer reports a failure is read line by line: a line that
+// reports none, put before the answer, changes nothing, and no input
+// panics.
+func FuzzReportsFailure(f *testing.F) {
+	for _, s := range []string{"ERROR: x\n", "ok\n", "  ✗ FAILED", "django.core.exceptions.FieldError: bad", "the bug still exists", "ERRNO 2", "", "\xff\xfe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got := reportsFailure(text)
+		if again := reportsFailure("all 3 checks ran\n" + text); again != got {
+			t.Fatalf("a line reporting nothing before %q changed the reading from %v to %v", text, got, again)
+		}
+	})
+}
