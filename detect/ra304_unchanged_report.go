@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -28,15 +29,14 @@ func runUnchangedReport(v *Run, a *analysis, p *Policy) *hit {
 	if a.rowFlags&flagReports == 0 {
 		return nil // no answer reports a failure
 	}
-	// last holds, per call identity, the call ordinal of its last report
-	// and its open chain (an index into chains).
-	type open struct{ ord, chain int }
+	// last holds, per call identity, its last report: its call ordinal,
+	// the edits made before it, and its open chain (an index into chains).
+	type open struct{ ord, edits, chain int }
 	last := map[uint64]open{}
 	var chains []reportChain
-	edits := 0                           // edits that changed a file, among the calls so far
-	editsAt := make([]int, len(a.calls)) // edits before each call
+	edits := 0 // edits that changed a file, among the calls so far
 	for k, i := range a.calls {
-		editsAt[k] = edits
+		before := edits
 		if codeEdit(v, i) {
 			edits++
 		}
@@ -49,13 +49,13 @@ func runUnchangedReport(v *Run, a *analysis, p *Policy) *hit {
 			delete(last, id) // passed, or failed outright: the chain ends
 			continue
 		}
-		if o, ok := last[id]; ok && k-o.ord <= p.Window && editsAt[k] > editsAt[o.ord] && v.sameAnswer(a.calls[o.ord], i, a.simBits) {
+		if o, ok := last[id]; ok && k-o.ord <= p.Window && before > o.edits && v.sameAnswer(a.calls[o.ord], i, a.simBits) {
 			c := &chains[o.chain]
 			c.last, c.n = i, c.n+1
-			last[id] = open{k, o.chain}
+			last[id] = open{k, before, o.chain}
 			continue
 		}
-		last[id] = open{k, len(chains)}
+		last[id] = open{k, before, len(chains)}
 		chains = append(chains, reportChain{first: i, last: i, n: 1})
 	}
 	best := -1
@@ -68,18 +68,18 @@ func runUnchangedReport(v *Run, a *analysis, p *Policy) *hit {
 		return nil
 	}
 	c := chains[best]
-	// The first return is the check's baseline; the loop begins with the
-	// first edit after it that did not change what the check reports.
-	onset := c.first
-	for _, i := range a.calls {
-		if i > c.first && codeEdit(v, i) {
-			onset = i
-			break
-		}
-	}
 	sev := severityFor(int64(c.n), p.ErrorStreakSuspicious, p.ErrorStreakRunaway)
 	if sev == Healthy {
 		return nil
+	}
+	// The first return is the check's baseline; the loop begins with the
+	// first edit after it that did not change what the check reports.
+	onset := c.first
+	for _, i := range a.calls[sort.SearchInts(a.calls, c.first)+1:] {
+		if codeEdit(v, i) {
+			onset = i
+			break
+		}
 	}
 	return &hit{
 		Finding: Finding{
