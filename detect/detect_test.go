@@ -1101,6 +1101,54 @@ func TestOneChangeRetriedThroughDifferentFailures(t *testing.T) {
 	}
 }
 
+// Read without its output, an edit that ran nothing else and failed did
+// not land (EDIT_FAILED, the adapters' reading of its exit code): four of
+// them, each a different command, are one change retried, as with the
+// output logged. Four edits whose commands also ran a check (EXIT_CODE)
+// may each have landed and failed the check; and two EDIT_FAILED are not
+// one failure, so failing edits with the code read between them are an
+// agent learning, not a storm.
+func TestEditsFailingWithoutOutput(t *testing.T) {
+	edit := func(k int, errType, check string) string {
+		return `"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"sed -i 's/try` + strconv.Itoa(k) + `:/if enum:/' inspect.py` + check + `"}},"tool_result":{"ok":false,"error_type":"` + errType + `"}`
+	}
+	view := func(n int) string {
+		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"sed -n ` + strconv.Itoa(n) + `,+20p inspect.py"}},"tool_result":{"ok":true,"data":"line ` + strconv.Itoa(n) + ` of object_description"}`
+	}
+	for _, c := range []struct {
+		name string
+		run  func(r *runBuilder)
+		want detect.Verdict
+	}{
+		{"four edits that failed", func(r *runBuilder) {
+			for k := range 4 {
+				r.add(edit(k, "EDIT_FAILED", ""))
+			}
+		}, detect.Runaway},
+		{"four edits whose checks failed", func(r *runBuilder) {
+			for k := range 4 {
+				r.add(edit(k, "EXIT_CODE", " && python repro.py"))
+			}
+		}, detect.Healthy},
+		{"reading the code between failed edits", func(r *runBuilder) {
+			for k := range 4 {
+				r.add(edit(k, "EDIT_FAILED", ""))
+				r.add(view(100 * (2*k + 1)))
+				r.add(view(100 * (2*k + 2)))
+			}
+		}, detect.Healthy},
+	} {
+		r := newRun(c.name)
+		r.add(view(1))
+		c.run(r)
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != c.want || (c.want == detect.Runaway && (res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 1)) {
+			t.Errorf("%s: %v %v onset %d %+v, want %v", c.name, res.Verdict, res.RootCause, res.OnsetStep, res.Findings, c.want)
+		}
+	}
+}
+
 // The same failure raised in a file no edit between its returns changed is
 // a failure the edits do not reach: an agent rewriting its reproduction
 // script again and again, each run stopped by the same settings error

@@ -87,6 +87,11 @@ const (
 	ErrUsage        = "USAGE_ERROR"
 	ErrShellSyntax  = "SHELL_SYNTAX_ERROR"
 	ErrScriptSyntax = "SCRIPT_SYNTAX_ERROR"
+	// ErrEditFailed is an edit whose command failed (a non-zero exit) and
+	// ran nothing else, its output not logged: the change was not made,
+	// but nothing says how, so two of them are not known to be the same
+	// failure.
+	ErrEditFailed = "EDIT_FAILED"
 )
 
 // ErrNoOutput is the error type of a shell command that prints whatever

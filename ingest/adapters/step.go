@@ -98,6 +98,7 @@ func (r *run) emit(emit func(*schema.Step) error) error {
 	markEdits(r.steps)
 	markEditScriptMisses(r.steps)
 	r.markBlankAnswers()
+	r.markTextlessFailures()
 	r.readSaidEditMisses()
 	r.readSaidOutcomes()
 	r.markMissedLookups()

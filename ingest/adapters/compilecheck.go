@@ -1,0 +1,146 @@
+package adapters
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// A log that keeps no tool output (--strip-output, or a logger that keeps
+// only exit codes) still says what a failed call was: the command tells
+// the rest. A compile check that failed found code that does not parse in
+// the file it compiled; an edit that failed and ran nothing else did not
+// make its change. Both are read only from failures with no text: where
+// the output is logged, it says more and is read instead.
+
+// reCompileCheck is a command that compiles one Python file and runs
+// nothing else: `python -m py_compile a.py`, the interpreter named by a
+// path or a version. The file is the second submatch, in matching quotes
+// or none.
+var reCompileCheck = regexp.MustCompile(`^\s*(?:\S*/)?python[0-9.]*\s+-m\s+py_compile\s+(['"]?)([^\s'";&|<>]+\.py)(['"]?)\s*$`)
+
+// compileCheckFile is the file a compile check's command compiles, or ""
+// when the command runs anything else (a cd before it changes nothing).
+func compileCheckFile(cmd string) string {
+	file := ""
+	for _, seg := range splitSegments(cmd) {
+		if segmentProgram(seg) == "" {
+			continue
+		}
+		m := reCompileCheck.FindStringSubmatch(seg)
+		if m == nil || m[1] != m[3] || file != "" {
+			return ""
+		}
+		file = m[2]
+	}
+	return file
+}
+
+// markTextlessFailures reads failed shell calls that logged no text (an
+// EXIT_CODE and nothing else): a compile check's failure is a SyntaxError
+// (the one exception py_compile reports: IndentationError and TabError are
+// kinds of it) raised in the file it compiled; an edit's, when its command
+// ran nothing but the edit, is EDIT_FAILED: the change was not made, and
+// nothing says how, so two of them are not known to be one failure.
+func (r *run) markTextlessFailures() {
+	for _, s := range r.steps {
+		res := s.ToolResult
+		if s.ToolCall == nil || res == nil || res.ErrorType != errExitCode || res.FailFile != "" || resultText(res) != "" {
+			continue
+		}
+		cmd, ok := shellCallCommand(s.ToolCall.Name, s.ToolCall.Args)
+		if !ok {
+			continue
+		}
+		cmd = unwrapShell(cmd)
+		switch {
+		case s.Intent == schema.IntentEdit && editsOnly(cmd):
+			res.ErrorType = schema.ErrEditFailed
+		case s.Intent == "":
+			if file := compileCheckFile(cmd); file != "" {
+				res.ErrorType = "SyntaxError"
+				res.FailFile = schema.FormatKey(schema.FileKey([]byte(file)))
+			}
+		}
+	}
+}
+
+// errExitCode is the error type of a command that exited non-zero, known
+// from its exit code alone.
+const errExitCode = "EXIT_CODE"
+
+// editsOnly reports whether a command line does nothing but change files:
+// each of its commands, here-document bodies left out, is a program that
+// writes or moves files or prints what it is told (editPrograms), git
+// restoring or applying, or Python reading its program from a
+// here-document (a function of the mini-swe-agent research fork, by the
+// shell commands it runs). A test, a build or a script of the repository run after
+// the edit could be what failed.
+func editsOnly(cmd string) bool {
+	if strings.HasPrefix(strings.TrimSpace(cmd), "@") {
+		// A function of the mini-swe-agent research fork: the shell
+		// commands it runs are what it does.
+		inner := stageShellCommands(cmd)
+		return len(inner) > 0 && !slices.ContainsFunc(inner, func(c string) bool { return !editsOnly(c) })
+	}
+	for _, seg := range splitSegments(withoutHereDocBodies(cmd)) {
+		p := segmentProgram(seg)
+		switch {
+		case p == "" || editPrograms[p]:
+		case p == "git":
+			if f := strings.Fields(seg); !slices.ContainsFunc(f, isGitChange) {
+				return false
+			}
+		case strings.HasPrefix(p, "python") && rePythonStdin.MatchString(seg):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// editPrograms write, move or remove files, or print only what they are
+// told.
+var editPrograms = map[string]bool{
+	"sed": true, "perl": true, "awk": true, "patch": true, "ed": true, "tee": true, "cat": true,
+	"cp": true, "mv": true, "rm": true, "mkdir": true, "touch": true, "echo": true, "printf": true, "true": true,
+}
+
+// isGitChange is a git subcommand that changes the work tree.
+func isGitChange(word string) bool {
+	switch word {
+	case "apply", "checkout", "restore", "stash", "reset", "am":
+		return true
+	}
+	return false
+}
+
+// reHereDoc opens a here-document: `<<EOF`, `<<'EOF'`, `<<-"EOF"`. The
+// delimiter is the submatch.
+var reHereDoc = regexp.MustCompile(`<<-?\s*['"]?(\w+)['"]?`)
+
+// withoutHereDocBodies is a command without the bodies of its
+// here-documents (the lines after an opening line up to the delimiter's
+// own line): they are a program's input, not commands.
+func withoutHereDocBodies(cmd string) string {
+	if !strings.Contains(cmd, "<<") {
+		return cmd
+	}
+	var b strings.Builder
+	delim := ""
+	for line := range strings.Lines(cmd) {
+		if delim != "" {
+			if strings.TrimSpace(line) == delim {
+				delim = ""
+			}
+			continue
+		}
+		b.WriteString(line)
+		if m := reHereDoc.FindStringSubmatch(line); m != nil {
+			delim = m[1]
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,55 @@
+package adapters
+
+import (
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// Read without its output, a failed command is known by what it ran: a
+// compile check's failure is a compile error of the file it compiled, an
+// edit that ran nothing else failed to make its change, and anything that
+// also ran a test or a script stays a bare exit code.
+func TestTextlessFailures(t *testing.T) {
+	const patch = "python - <<'PY'\nfrom pathlib import Path\np = Path('pkg/mod.py')\np.write_text(p.read_text().replace('a', 'b'))\nPY"
+	cases := []struct {
+		cmd, want, failFile string
+	}{
+		{"python -m py_compile pkg/mod.py", "error SyntaxError", "pkg/mod.py"},
+		{"cd /testbed && python3 -m py_compile '/testbed/pkg/mod.py'", "error SyntaxError", "mod.py"},
+		{"python -m py_compile pkg/mod.py && python repro.py", "error EXIT_CODE", ""},
+		{"python -m py_compile a.py b.py", "error EXIT_CODE", ""},
+		{"sed -i 's/a/b/' pkg/mod.py", "error EDIT_FAILED", ""},
+		{"git restore pkg/mod.py && git apply -p0 <<'PATCH'\n--- pkg/mod.py\n+++ pkg/mod.py\n@@ -1 +1 @@\n-a\n+b\nPATCH", "error EDIT_FAILED", ""},
+		{"cd /testbed && " + patch, "error EDIT_FAILED", ""},
+		// A program's body that names a test runner runs none.
+		{"python - <<'PY'\nfrom pathlib import Path\n# then pytest and make\nPath('a.py').write_text('x = 1')\nPY", "error EDIT_FAILED", ""},
+		{patch + "\npython -m pytest -q tests/test_mod.py", "error EXIT_CODE", ""},
+		{"sed -i 's/a/b/' pkg/mod.py && python repro.py", "error EXIT_CODE", ""},
+		{"python repro.py", "error EXIT_CODE", ""},
+	}
+	for _, c := range cases {
+		conv, run := convertStripped(t, OpenHands, ohDoc(t, "run", map[string]any{"command": c.cmd}, "", 1))
+		s := conv.step(t, run, 0)
+		if got := result(s); got != c.want {
+			t.Errorf("%q exiting 1, output stripped: %s, want %s", c.cmd, got, c.want)
+		}
+		want := ""
+		if c.failFile != "" {
+			want = schema.FormatKey(schema.FileKey([]byte(c.failFile)))
+		}
+		if s.ToolResult.FailFile != want {
+			t.Errorf("%q: fail_file %q, want %q (%s)", c.cmd, s.ToolResult.FailFile, want, c.failFile)
+		}
+	}
+	// Logged, the output says what failed, and it is what is read.
+	out := "Sorry: IndentationError: unexpected indent (mod.py, line 3)"
+	c, run := convertOne(t, OpenHands, ohDoc(t, "run", map[string]any{"command": "python -m py_compile pkg/mod.py"}, out, 1))
+	if got := result(c.step(t, run, 0)); got != "error IndentationError" {
+		t.Errorf("logged compile check: %s, want error IndentationError", got)
+	}
+	c, run = convertOne(t, OpenHands, ohDoc(t, "run", map[string]any{"command": "sed -i 's/a/b/' pkg/mod.py"}, "sed: can't read pkg/mod.py: No such file or directory", 1))
+	if got := result(c.step(t, run, 0)); got == "error "+schema.ErrEditFailed {
+		t.Errorf("logged failed edit: %s, want what its output says", got)
+	}
+}
