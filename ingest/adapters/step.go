@@ -99,6 +99,7 @@ func (r *run) emit(emit func(*schema.Step) error) error {
 	markEditScriptMisses(r.steps)
 	r.markBlankAnswers()
 	r.markTextlessFailures()
+	r.markSelfReplacements()
 	r.readSaidEditMisses()
 	r.readSaidOutcomes()
 	r.markMissedLookups()

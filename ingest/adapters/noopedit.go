@@ -1,0 +1,32 @@
+package adapters
+
+import (
+	"encoding/json"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// markSelfReplacements types an editor's replacement of a text by the
+// same text (old_str equal to new_str) EDIT_REJECTED when nothing else
+// said it failed: it changes nothing, whatever the editor answered (most
+// refuse it: "new_str and old_str must be different"), and a log without
+// the output still holds the call's arguments. An agent sending it again
+// and again is retrying an edit that cannot land.
+func (r *run) markSelfReplacements() {
+	for _, s := range r.steps {
+		res := s.ToolResult
+		if s.ToolCall == nil || s.Intent != schema.IntentEdit || res == nil || res.IsError() {
+			continue
+		}
+		var a struct {
+			OldStr *string `json:"old_str"`
+			NewStr *string `json:"new_str"`
+		}
+		if json.Unmarshal(s.ToolCall.Args, &a) != nil || a.OldStr == nil || a.NewStr == nil || *a.OldStr == "" || *a.OldStr != *a.NewStr {
+			continue
+		}
+		ok := false
+		res.OK, res.ErrorType, res.Empty = &ok, schema.ErrEditRejected, nil
+		res.Reason = "old_str and new_str are the same: the replacement changes nothing"
+	}
+}
