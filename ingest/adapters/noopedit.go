@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/runawayhq/runaway/schema"
@@ -15,7 +16,7 @@ import (
 func (r *run) markSelfReplacements() {
 	for _, s := range r.steps {
 		res := s.ToolResult
-		if s.ToolCall == nil || s.Intent != schema.IntentEdit || res == nil || res.IsError() {
+		if s.ToolCall == nil || s.Intent != schema.IntentEdit || res == nil || res.IsError() || !bytes.Contains(s.ToolCall.Args, []byte(`"new_str"`)) {
 			continue
 		}
 		var a struct {
