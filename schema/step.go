@@ -86,7 +86,9 @@ type ToolResult struct {
 	Fingerprint string `json:"fingerprint,omitempty"`
 	SimHash     string `json:"simhash,omitempty"`
 	// FailFile, when set, is FailureFileKey of the data (16 hex digits),
-	// likewise computed before the data was redacted.
+	// likewise computed before the data was redacted; or, for a failure
+	// that logged no data, the FileKey of the file its command says failed
+	// (a compile check's file).
 	FailFile string `json:"fail_file,omitempty"`
 }
 
