@@ -1046,7 +1046,11 @@ func TestCallsAfterTheFinish(t *testing.T) {
 // compiling), is one change retried: an error storm from its first try,
 // though no failure repeats. Edits that applied and whose check then
 // failed are experiments, and reading the code between two tries (more
-// than one new answer) is the agent learning: neither is flagged.
+// than one new answer) is the agent learning: neither is flagged. Read
+// without its output, an edit that ran nothing else and failed did not
+// land (EDIT_FAILED, the adapters' reading of its exit code) and counts
+// the same way; an edit whose command also ran a check (EXIT_CODE) may
+// have landed and failed the check.
 func TestOneChangeRetriedThroughDifferentFailures(t *testing.T) {
 	edit := func(cmd, errType, data string) string {
 		return `"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"` + cmd + `"}},"tool_result":{"ok":false,"error_type":"` + errType + `","data":"` + data + `"}`
@@ -1061,6 +1065,9 @@ func TestOneChangeRetriedThroughDifferentFailures(t *testing.T) {
 	applied := func(k int) string {
 		return `"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"python fix` + strconv.Itoa(k) + `.py && python repro.py"}},"tool_result":{"ok":false,"error_type":"AssertionError","data":"patched\nAssertionError: got ` + got[k] + `"}`
 	}
+	textless := func(k int, errType, check string) string {
+		return `"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"sed -i 's/try` + strconv.Itoa(k) + `:/if enum:/' inspect.py` + check + `"}},"tool_result":{"ok":false,"error_type":"` + errType + `"}`
+	}
 	view := func(n int) string {
 		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"sed -n ` + strconv.Itoa(n) + `,+20p inspect.py"}},"tool_result":{"ok":true,"data":"line ` + strconv.Itoa(n) + ` of object_description"}`
 	}
@@ -1069,6 +1076,23 @@ func TestOneChangeRetriedThroughDifferentFailures(t *testing.T) {
 		run  func(r *runBuilder)
 		want detect.Verdict
 	}{
+		{"four edits that failed, output not logged", func(r *runBuilder) {
+			for k := range 4 {
+				r.add(textless(k, "EDIT_FAILED", ""))
+			}
+		}, detect.Runaway},
+		{"four edits whose checks failed, output not logged", func(r *runBuilder) {
+			for k := range 4 {
+				r.add(textless(k, "EXIT_CODE", " && python repro.py"))
+			}
+		}, detect.Healthy},
+		{"reading the code between failed edits, output not logged", func(r *runBuilder) {
+			for k := range 4 {
+				r.add(textless(k, "EDIT_FAILED", ""))
+				r.add(view(100 * (2*k + 1)))
+				r.add(view(100 * (2*k + 2)))
+			}
+		}, detect.Healthy},
 		{"one change, four different failures", func(r *runBuilder) {
 			for k, s := range tries {
 				r.add(s)
@@ -1085,54 +1109,6 @@ func TestOneChangeRetriedThroughDifferentFailures(t *testing.T) {
 		{"reading the code between the tries", func(r *runBuilder) {
 			for k, s := range tries {
 				r.add(s)
-				r.add(view(100 * (2*k + 1)))
-				r.add(view(100 * (2*k + 2)))
-			}
-		}, detect.Healthy},
-	} {
-		r := newRun(c.name)
-		r.add(view(1))
-		c.run(r)
-		r.add(`"state":"STOP"`)
-		res := one(t, detect.DefaultPolicy(), r.text())
-		if res.Verdict != c.want || (c.want == detect.Runaway && (res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 1)) {
-			t.Errorf("%s: %v %v onset %d %+v, want %v", c.name, res.Verdict, res.RootCause, res.OnsetStep, res.Findings, c.want)
-		}
-	}
-}
-
-// Read without its output, an edit that ran nothing else and failed did
-// not land (EDIT_FAILED, the adapters' reading of its exit code): four of
-// them, each a different command, are one change retried, as with the
-// output logged. Four edits whose commands also ran a check (EXIT_CODE)
-// may each have landed and failed the check; and two EDIT_FAILED are not
-// one failure, so failing edits with the code read between them are an
-// agent learning, not a storm.
-func TestEditsFailingWithoutOutput(t *testing.T) {
-	edit := func(k int, errType, check string) string {
-		return `"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"sed -i 's/try` + strconv.Itoa(k) + `:/if enum:/' inspect.py` + check + `"}},"tool_result":{"ok":false,"error_type":"` + errType + `"}`
-	}
-	view := func(n int) string {
-		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"sed -n ` + strconv.Itoa(n) + `,+20p inspect.py"}},"tool_result":{"ok":true,"data":"line ` + strconv.Itoa(n) + ` of object_description"}`
-	}
-	for _, c := range []struct {
-		name string
-		run  func(r *runBuilder)
-		want detect.Verdict
-	}{
-		{"four edits that failed", func(r *runBuilder) {
-			for k := range 4 {
-				r.add(edit(k, "EDIT_FAILED", ""))
-			}
-		}, detect.Runaway},
-		{"four edits whose checks failed", func(r *runBuilder) {
-			for k := range 4 {
-				r.add(edit(k, "EXIT_CODE", " && python repro.py"))
-			}
-		}, detect.Healthy},
-		{"reading the code between failed edits", func(r *runBuilder) {
-			for k := range 4 {
-				r.add(edit(k, "EDIT_FAILED", ""))
 				r.add(view(100 * (2*k + 1)))
 				r.add(view(100 * (2*k + 2)))
 			}
