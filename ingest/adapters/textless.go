@@ -58,10 +58,12 @@ func (r *run) markTextlessFailures() {
 		switch {
 		case s.Intent == schema.IntentEdit && editsOnly(cmd):
 			res.ErrorType = schema.ErrEditFailed
+			res.Reason = "an edit that ran nothing else exited non-zero, its output not logged"
 		case s.Intent == "":
 			if file := compileCheckFile(cmd); file != "" {
 				res.ErrorType = "SyntaxError"
 				res.FailFile = schema.FormatKey(schema.FileKey([]byte(file)))
+				res.Reason = "a compile check of " + file + " exited non-zero, its output not logged"
 			}
 		}
 	}
