@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"unsafe"
@@ -139,8 +138,12 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		if r.IsError() {
 			if r.FailFile != "" {
 				failFile, _ = schema.ParseKey(r.FailFile) // likewise
-			} else if data := bytes.TrimSpace(r.Data); schema.IsJSONString(data) {
-				failFile = schema.FailureFileKey(data)
+			} else {
+				var args []byte
+				if s.ToolCall != nil {
+					args = s.ToolCall.Args
+				}
+				failFile = schema.FailedCallFileKey(r.Data, args)
 			}
 		}
 		w.failFile.put(i, failFile)

@@ -118,8 +118,9 @@ var SuspectWriteType = arrow.StructOf(
 //     words; null for every other step.
 //   - edit_file: EditFileKey of the args of a call with the edit intent; 0
 //     for every other step.
-//   - fail_file: FailureFileKey of a failed result's data; 0 for every other
-//     step and for failures that name no file.
+//   - fail_file: FailedCallFileKey of a failed call (the file its output
+//     says failed, or the file a compile check without output compiled); 0
+//     for every other step and for failures that name no file.
 var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "run_id", Type: arrow.BinaryTypes.String},
 	{Name: "step", Type: arrow.PrimitiveTypes.Int64},

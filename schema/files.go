@@ -168,6 +168,50 @@ func FailureFileKey(data []byte) uint64 {
 	return FileKey(path)
 }
 
+// FailedCallFileKey is the fail_file key of a failed call: FailureFileKey
+// of its result's data (escaped JSON string form, quotes included) when
+// the data is text, else, when the call logged no output, the file its
+// command compiled (CompileCheckFileKey of its args): a compile check that
+// failed found code that does not parse in that file, whether or not its
+// output was kept.
+func FailedCallFileKey(data, args []byte) uint64 {
+	data = bytes.TrimSpace(data)
+	if IsJSONString(data) && len(data) > 2 {
+		return FailureFileKey(data)
+	}
+	if len(data) == 0 || string(data) == `""` || string(data) == "null" {
+		return CompileCheckFileKey(args)
+	}
+	return 0
+}
+
+// reCompileCheck is a shell command that compiles one Python file and runs
+// nothing else: `python -m py_compile a.py`, the interpreter named by a
+// version or a path, the file in matching quotes or none, a `cd DIR &&`
+// before it. The file is one of the submatches.
+var reCompileCheck = regexp.MustCompile(`^\s*(?:cd\s+[^\s;&|]+\s*&&\s*)?(?:\S*/)?python[0-9.]*\s+-m\s+py_compile\s+(?:'([^'\s]+\.py)'|"([^"\s]+\.py)"|([^\s'";&|<>]+\.py))\s*$`)
+
+// CompileCheckFileKey is the FileKey of the file a compile check compiles:
+// args of a shell call whose `command` (or `cmd`) is a compile check
+// (reCompileCheck); 0 for any other args.
+func CompileCheckFileKey(args []byte) uint64 {
+	if !bytes.Contains(args, []byte("py_compile")) {
+		return 0
+	}
+	var a struct {
+		Command string `json:"command"`
+		Cmd     string `json:"cmd"`
+	}
+	if json.Unmarshal(args, &a) != nil {
+		return 0
+	}
+	m := reCompileCheck.FindStringSubmatch(a.Command + a.Cmd)
+	if m == nil {
+		return 0
+	}
+	return FileKey([]byte(m[1] + m[2] + m[3]))
+}
+
 // reShellCreate is a shell command line that writes a whole file from a
 // here-document: `cat > f <<'EOF'`, `cat <<EOF > f`, `tee f <<EOF`.
 var reShellCreate = regexp.MustCompile(`^\s*(?:cat\s*(?:>\s*\S+\s*<<|<<-?\s*['"]?\w+['"]?\s*>\s*\S)|tee\s+\S+\s*<<)`)

@@ -45,6 +45,32 @@ func TestFailureFileKey(t *testing.T) {
 	}
 }
 
+// A failed call is keyed to the file its output says failed; with no
+// output, a compile check to the file it compiled, and any other call to
+// none.
+func TestFailedCallFileKey(t *testing.T) {
+	conf := FileKey([]byte("conf.py"))
+	check := `{"command":"python -m py_compile pkg/conf.py"}`
+	for _, c := range []struct {
+		data, args string
+		want       uint64
+	}{
+		{``, check, conf},
+		{`""`, check, conf},
+		{``, `{"cmd":"cd /testbed && python3.11 -m py_compile \"/testbed/pkg/conf.py\""}`, conf},
+		{`"Sorry: IndentationError: unexpected indent (conf.py, line 12)"`, `{"command":"python -m py_compile other.py"}`, conf}, // the output says
+		{`"compiled"`, check, 0}, // an output that names no file
+		{``, `{"command":"python -m py_compile pkg/conf.py && python repro.py"}`, 0},
+		{``, `{"command":"python -m py_compile a.py b.py"}`, 0},
+		{``, `{"command":"python -m py_compile 'conf.py\""}`, 0}, // quotes that do not match
+		{``, `{"command":"python repro.py"}`, 0},
+	} {
+		if got := FailedCallFileKey([]byte(c.data), []byte(c.args)); got != c.want {
+			t.Errorf("FailedCallFileKey(%s, %s) = %#x, want %#x", c.data, c.args, got, c.want)
+		}
+	}
+}
+
 // Whatever a log holds, reading the file keys never panics, and a key is 0
 // (no file) or a FileKey, never 0 by accident: both are read from logged
 // text before anything else looks at it.
@@ -54,11 +80,12 @@ func FuzzFileKeys(f *testing.F) {
 	f.Add([]byte(`"Sorry: IndentationError: unexpected indent (conf.py, line 12)"`))
 	f.Add([]byte(`{"args":"create /a.py --file_text 'x'","path":7}`))
 	f.Add([]byte(`{"command":"sed -i 's/a/b/' /__init__.py //__init__.py a//__init__.py"}`))
+	f.Add([]byte(`{"command":"cd /testbed && python3 -m py_compile '/testbed/pkg/conf.py'"}`))
 	f.Add([]byte(`{"command":"cat > x.py <<'EOF'
 print(1)
 EOF"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, k := range []uint64{EditFileKey(data), FailureFileKey(data), FileKey(data)} {
+		for _, k := range []uint64{EditFileKey(data), FailureFileKey(data), FileKey(data), CompileCheckFileKey(data), FailedCallFileKey(nil, data)} {
 			if k != 0 && k&1 == 0 {
 				t.Fatalf("key %#x of %q is neither 0 nor a FileKey", k, data)
 			}

@@ -85,10 +85,8 @@ type ToolResult struct {
 	// them from the text.
 	Fingerprint string `json:"fingerprint,omitempty"`
 	SimHash     string `json:"simhash,omitempty"`
-	// FailFile, when set, is FailureFileKey of the data (16 hex digits),
-	// likewise computed before the data was redacted; or, for a failure
-	// that logged no data, the FileKey of the file its command says failed
-	// (a compile check's file).
+	// FailFile, when set, is FailedCallFileKey of the data and the call's
+	// args (16 hex digits), likewise computed before they were redacted.
 	FailFile string `json:"fail_file,omitempty"`
 }
 

@@ -15,29 +15,6 @@ import (
 // make its change. Both are read only from failures with no text: where
 // the output is logged, it says more and is read instead.
 
-// reCompileCheck is a command that compiles one Python file and runs
-// nothing else: `python -m py_compile a.py`, the interpreter named by a
-// path or a version. The file is the second submatch, in matching quotes
-// or none.
-var reCompileCheck = regexp.MustCompile(`^\s*(?:\S*/)?python[0-9.]*\s+-m\s+py_compile\s+(['"]?)([^\s'";&|<>]+\.py)(['"]?)\s*$`)
-
-// compileCheckFile is the file a compile check's command compiles, or ""
-// when the command runs anything else (a cd before it changes nothing).
-func compileCheckFile(cmd string) string {
-	file := ""
-	for _, seg := range splitSegments(cmd) {
-		if segmentProgram(seg) == "" {
-			continue
-		}
-		m := reCompileCheck.FindStringSubmatch(seg)
-		if m == nil || m[1] != m[3] || file != "" {
-			return ""
-		}
-		file = m[2]
-	}
-	return file
-}
-
 // markTextlessFailures reads failed shell calls that logged no text (an
 // EXIT_CODE and nothing else): a compile check's failure is a SyntaxError
 // (the one exception py_compile reports: IndentationError and TabError are
@@ -47,7 +24,7 @@ func compileCheckFile(cmd string) string {
 func (r *run) markTextlessFailures() {
 	for _, s := range r.steps {
 		res := s.ToolResult
-		if s.ToolCall == nil || res == nil || res.ErrorType != errExitCode || res.FailFile != "" || resultText(res) != "" {
+		if s.ToolCall == nil || res == nil || res.ErrorType != errExitCode || resultText(res) != "" {
 			continue
 		}
 		cmd, ok := shellCallCommand(s.ToolCall.Name, s.ToolCall.Args)
@@ -59,12 +36,11 @@ func (r *run) markTextlessFailures() {
 		case s.Intent == schema.IntentEdit && editsOnly(cmd):
 			res.ErrorType = schema.ErrEditFailed
 			res.Reason = "an edit that ran nothing else exited non-zero, its output not logged"
-		case s.Intent == "":
-			if file := compileCheckFile(cmd); file != "" {
-				res.ErrorType = "SyntaxError"
-				res.FailFile = schema.FormatKey(schema.FileKey([]byte(file)))
-				res.Reason = "a compile check of " + file + " exited non-zero, its output not logged"
-			}
+		case s.Intent == "" && schema.CompileCheckFileKey(s.ToolCall.Args) != 0:
+			// Ingest keys the failure to the file compiled
+			// (schema.FailedCallFileKey), as it keys one from a traceback.
+			res.ErrorType = "SyntaxError"
+			res.Reason = "a compile check exited non-zero, its output not logged"
 		}
 	}
 }

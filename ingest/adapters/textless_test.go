@@ -38,8 +38,9 @@ func TestTextlessFailures(t *testing.T) {
 		if c.failFile != "" {
 			want = schema.FormatKey(schema.FileKey([]byte(c.failFile)))
 		}
-		if s.ToolResult.FailFile != want {
-			t.Errorf("%q: fail_file %q, want %q (%s)", c.cmd, s.ToolResult.FailFile, want, c.failFile)
+		// What ingest keys the failure to (tool_result.fail_file).
+		if got := schema.FormatKey(schema.FailedCallFileKey(s.ToolResult.Data, s.ToolCall.Args)); c.failFile != "" && got != want {
+			t.Errorf("%q: fail_file %s, want %s (%s)", c.cmd, got, want, c.failFile)
 		}
 	}
 	// Logged, the output says what failed, and it is what is read.
