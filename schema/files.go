@@ -188,8 +188,9 @@ func FailedCallFileKey(data, args []byte) uint64 {
 // reCompileCheck is a shell command that compiles one Python file and runs
 // nothing else: `python -m py_compile a.py`, the interpreter named by a
 // version or a path, the file in matching quotes or none, a `cd DIR &&`
-// before it. The file is one of the submatches.
-var reCompileCheck = regexp.MustCompile(`^\s*(?:cd\s+[^\s;&|]+\s*&&\s*)?(?:\S*/)?python[0-9.]*\s+-m\s+py_compile\s+(?:'([^'\s]+\.py)'|"([^"\s]+\.py)"|([^\s'";&|<>]+\.py))\s*$`)
+// before it, an `&& echo ...` after it (a marker printed when it passed:
+// the line fails with the check). The file is one of the submatches.
+var reCompileCheck = regexp.MustCompile(`^\s*(?:cd\s+[^\s;&|]+\s*&&\s*)?(?:\S*/)?python[0-9.]*\s+-m\s+py_compile\s+(?:'([^'\s]+\.py)'|"([^"\s]+\.py)"|([^\s'";&|<>]+\.py))\s*(?:&&\s*echo\b[^;&|<>]*)?$`)
 
 // CompileCheckFileKey is the FileKey of the file a compile check compiles:
 // args of a shell call whose `command` (or `cmd`) is a compile check

@@ -60,7 +60,9 @@ func TestFailedCallFileKey(t *testing.T) {
 		{``, `{"cmd":"cd /testbed && python3.11 -m py_compile \"/testbed/pkg/conf.py\""}`, conf},
 		{`"Sorry: IndentationError: unexpected indent (conf.py, line 12)"`, `{"command":"python -m py_compile other.py"}`, conf}, // the output says
 		{`"compiled"`, check, 0}, // an output that names no file
+		{``, `{"command":"python -m py_compile pkg/conf.py && echo \"compiled OK\""}`, conf},
 		{``, `{"command":"python -m py_compile pkg/conf.py && python repro.py"}`, 0},
+		{``, `{"command":"python -m py_compile pkg/conf.py; echo done"}`, 0},
 		{``, `{"command":"python -m py_compile a.py b.py"}`, 0},
 		{``, `{"command":"python -m py_compile 'conf.py\""}`, 0}, // quotes that do not match
 		{``, `{"command":"python repro.py"}`, 0},
