@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/runawayhq/runaway/schema"
@@ -53,4 +54,24 @@ func TestTextlessFailures(t *testing.T) {
 	if got := result(c.step(t, run, 0)); got == "error "+schema.ErrEditFailed {
 		t.Errorf("logged failed edit: %s, want what its output says", got)
 	}
+}
+
+// Whatever a command holds, reading it never panics, and a test run after
+// an edit (outside quotes and here-documents) is never taken for part of
+// the edit.
+func FuzzEditsOnly(f *testing.F) {
+	f.Add("sed -i 's/a/b/' a.py")
+	f.Add("git restore a.py && git apply -p0 <<'PATCH'\n--- a.py\n+++ a.py\nPATCH")
+	f.Add("cd /testbed && python - <<'PY'\nopen('a.py', 'w').write('x')\nPY")
+	f.Add("@patch_generation\ndef f():\n ```bash\n sed -i 's/a/b/' a.py\n ```")
+	f.Fuzz(func(t *testing.T, cmd string) {
+		editsOnly(cmd)
+		withoutHereDocBodies(cmd)
+		if strings.ContainsAny(cmd, "<'\"\\@`") {
+			return
+		}
+		if editsOnly(cmd + " && pytest -q") {
+			t.Fatalf("%q then pytest read as an edit alone", cmd)
+		}
+	})
 }
