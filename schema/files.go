@@ -175,12 +175,11 @@ func FailureFileKey(data []byte) uint64 {
 // failed found code that does not parse in that file, whether or not its
 // output was kept.
 func FailedCallFileKey(data, args []byte) uint64 {
-	data = bytes.TrimSpace(data)
-	if IsJSONString(data) && len(data) > 2 {
-		return FailureFileKey(data)
-	}
-	if len(data) == 0 || string(data) == `""` || string(data) == "null" {
+	if NoData(data) {
 		return CompileCheckFileKey(args)
+	}
+	if data = bytes.TrimSpace(data); IsJSONString(data) {
+		return FailureFileKey(data)
 	}
 	return 0
 }

@@ -274,6 +274,13 @@ func (r *ToolResult) IsEmpty() bool {
 	return false
 }
 
+// NoData reports whether a result's raw data shows nothing: absent, null,
+// [] or a string of only white space (isEmptyJSONValue). A failure with no
+// data logged no output (or had it stripped).
+func NoData(raw []byte) bool {
+	return len(bytes.TrimSpace(raw)) == 0 || isEmptyJSONValue(raw)
+}
+
 // isEmptyJSONValue is guide A's isEmptyResult on raw JSON: null, [] or a
 // string of only white space.
 func isEmptyJSONValue(raw []byte) bool {

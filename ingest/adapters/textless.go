@@ -24,7 +24,7 @@ import (
 func (r *run) markTextlessFailures() {
 	for _, s := range r.steps {
 		res := s.ToolResult
-		if s.ToolCall == nil || res == nil || res.ErrorType != errExitCode || resultText(res) != "" {
+		if s.ToolCall == nil || res == nil || res.ErrorType != "EXIT_CODE" || !schema.NoData(res.Data) {
 			continue
 		}
 		cmd, ok := shellCallCommand(s.ToolCall.Name, s.ToolCall.Args)
@@ -44,10 +44,6 @@ func (r *run) markTextlessFailures() {
 		}
 	}
 }
-
-// errExitCode is the error type of a command that exited non-zero, known
-// from its exit code alone.
-const errExitCode = "EXIT_CODE"
 
 // editsOnly reports whether a command line does nothing but change files:
 // each of its commands, here-document bodies left out, is a program that
