@@ -152,7 +152,7 @@ func stageShellCommands(action string) []string {
 		if m == nil {
 			continue
 		}
-		if cmd, ok := literalText(action, m); ok {
+		if cmd, _, ok := literalText(action, m); ok {
 			cmds = append(cmds, cmd)
 		}
 	}
@@ -166,8 +166,9 @@ func stageShellCommands(action string) []string {
 
 // literalText reads the Python string literal whose prefix and opening
 // quote are at m (indices into action): its text up to the closing quote,
-// escapes read unless it is raw. False when it is not closed.
-func literalText(action string, m []int) (string, bool) {
+// escapes read unless it is raw, and the index just past that quote.
+// False when it is not closed.
+func literalText(action string, m []int) (string, int, bool) {
 	raw := strings.EqualFold(action[m[0]:m[1]], "r")
 	quote := action[m[2]:m[3]]
 	body := action[m[3]:]
@@ -177,13 +178,14 @@ func literalText(action string, m []int) (string, bool) {
 			continue
 		}
 		if strings.HasPrefix(body[i:], quote) {
+			end := m[3] + i + len(quote)
 			if raw {
-				return body[:i], true
+				return body[:i], end, true
 			}
-			return pyEscapes.Replace(body[:i]), true
+			return pyEscapes.Replace(body[:i]), end, true
 		}
 	}
-	return "", false
+	return "", 0, false
 }
 
 // assignedLiteral finds the string literal last assigned in before (the

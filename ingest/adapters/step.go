@@ -100,6 +100,7 @@ func (r *run) emit(emit func(*schema.Step) error) error {
 	r.markBlankAnswers()
 	r.markTextlessFailures()
 	r.markSelfReplacements()
+	r.markUnlandedRetargets()
 	r.readSaidEditMisses()
 	r.readSaidOutcomes()
 	r.markMissedLookups()

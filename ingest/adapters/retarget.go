@@ -1,0 +1,253 @@
+package adapters
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// A replacement names the text it replaces. Once it lands that text is
+// gone (unless the new text holds it again), so when the agent's next
+// edit replaces the very same text in the same file, and nothing between
+// them could have put it back, at most one of the two landed. With the
+// output logged the editor says which ("No replacement was performed",
+// "Code to replace not found"); a log that keeps no output still holds
+// both calls' arguments, and the chain of them says the agent kept
+// trying one change that did not land.
+
+// replaceTarget is what a replacement replaces: the file as the call
+// names it, and the old and new texts as compared (targetText).
+type replaceTarget struct {
+	file, old, new string
+}
+
+// minTargetChars is the least old text, blank space left out, that names
+// a place in a file: a lone `pass` or `})` occurs many times, and
+// replacing one of them leaves the others to replace again.
+const minTargetChars = 12
+
+// markUnlandedRetargets gives a replacement whose output was not logged
+// the error EDIT_REJECTED when the run's next edit replaces the same old
+// text in the same file with no call between them that could have put
+// the text back (another edit, a git command, a copy or move): the log
+// cannot tell which of the two did not land, and the first is the one
+// the agent retried. A replacement whose new text still holds the old
+// one (an insertion after an anchor keeps the anchor) says nothing of
+// the next.
+func (r *run) markUnlandedRetargets() {
+	var prev replaceTarget
+	prevAt := -1
+	for i, s := range r.steps {
+		if s.ToolCall == nil {
+			continue
+		}
+		t, ok := editTarget(s.ToolCall.Name, s.ToolCall.Args)
+		if !ok {
+			if s.Intent == schema.IntentEdit || reRestore.Match(s.ToolCall.Args) {
+				prevAt = -1
+			}
+			continue
+		}
+		if prevAt >= 0 && t.file == prev.file && t.old == prev.old {
+			res := r.steps[prevAt].ToolResult
+			if res != nil && !res.IsError() && schema.NoData(res.Data) {
+				f := false
+				res.OK, res.ErrorType, res.Empty = &f, schema.ErrEditRejected, nil
+				res.Reason = "the next edit replaces the same text again: this replacement did not land"
+			}
+		}
+		prev, prevAt = t, i
+		if strings.Contains(t.new, t.old) {
+			prevAt = -1
+		}
+	}
+}
+
+// reRestore is a command that can put a file's old text back.
+var reRestore = regexp.MustCompile(`\bgit\s+(?:checkout|restore|stash|reset|apply|am|revert|cherry-pick)\b|(?:^|[\s;&|"])(?:cp|mv|rsync|patch|tar|unzip)\s`)
+
+// editTarget reads what a replacement replaces: an editor's str_replace
+// (old_str and new_str, Claude Code's old_string and new_string, or
+// SWE-agent's one string of arguments) or the mini-swe-agent research
+// fork's code_replace helper. False for any other call, and for an old
+// text too short to name one place.
+func editTarget(tool string, args json.RawMessage) (replaceTarget, bool) {
+	var t replaceTarget
+	var ok bool
+	switch a := string(args); {
+	case strings.Contains(a, `"old_str`):
+		t, ok = editorTarget(args)
+	case strings.Contains(a, "--old_str"):
+		t, ok = sweAgentTarget(args)
+	case strings.Contains(a, "code_replace("):
+		var cmd string
+		if cmd, _, ok = readShellCall(tool, args); ok {
+			t, ok = helperTarget(cmd)
+		}
+	}
+	if !ok || len(strings.Join(strings.Fields(t.old), "")) < minTargetChars {
+		return replaceTarget{}, false
+	}
+	t.old, t.new = targetText(t.old), targetText(t.new)
+	return t, true
+}
+
+// editorTarget reads an editor call's JSON arguments.
+func editorTarget(args json.RawMessage) (replaceTarget, bool) {
+	var a struct {
+		Path      string  `json:"path"`
+		FilePath  string  `json:"file_path"`
+		OldStr    *string `json:"old_str"`
+		NewStr    string  `json:"new_str"`
+		OldString *string `json:"old_string"`
+		NewString string  `json:"new_string"`
+	}
+	if json.Unmarshal(args, &a) != nil {
+		return replaceTarget{}, false
+	}
+	switch {
+	case a.OldStr != nil:
+		return replaceTarget{a.Path + a.FilePath, *a.OldStr, a.NewStr}, true
+	case a.OldString != nil:
+		return replaceTarget{a.Path + a.FilePath, *a.OldString, a.NewString}, true
+	}
+	return replaceTarget{}, false
+}
+
+// sweAgentTarget reads SWE-agent's `str_replace PATH --old_str '...'
+// --new_str '...'`, its arguments quoted as a shell quotes them.
+func sweAgentTarget(args json.RawMessage) (replaceTarget, bool) {
+	var a struct {
+		Args string `json:"args"`
+	}
+	if json.Unmarshal(args, &a) != nil {
+		return replaceTarget{}, false
+	}
+	rest, ok := strings.CutPrefix(strings.TrimSpace(a.Args), "str_replace ")
+	if !ok {
+		return replaceTarget{}, false
+	}
+	var t replaceTarget
+	t.file = firstWord(rest)
+	if _, rest, ok = strings.Cut(rest, "--old_str"); !ok {
+		return replaceTarget{}, false
+	}
+	t.old, rest = shellWord(rest)
+	if _, rest, ok = strings.Cut(rest, "--new_str"); ok {
+		t.new, _ = shellWord(rest)
+	}
+	return t, true
+}
+
+// shellWord reads the first shell word of s, after blank space: its
+// parts quoted with ' or " or bare, unquoted, and what follows it.
+func shellWord(s string) (word, rest string) {
+	s = strings.TrimLeft(s, " \t\n")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				b.WriteString(s[i+1:])
+				return b.String(), ""
+			}
+			b.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
+					i++
+				}
+				b.WriteByte(s[i])
+			}
+		case ' ', '\t', '\n':
+			return b.String(), s[i:]
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i])
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), ""
+}
+
+// targetText is a replacement's text as compared: blank space at the
+// ends of its lines and blank lines left out (a text written once with a
+// stray space names the same place; the research fork's actions are
+// logged without their blank lines).
+func targetText(s string) string {
+	var b strings.Builder
+	for line := range strings.Lines(s) {
+		if line = strings.TrimRight(line, " \t\r\n"); line != "" {
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// reHelperReplace is a call of the research fork's code_replace helper.
+var reHelperReplace = regexp.MustCompile(`\bcode_replace\(`)
+
+// helperTarget reads code_replace(file, old, new) in a stage-decorated
+// action: each argument a string literal, or a name the action assigned
+// a literal to before the call. The new text may be missing (a call cut
+// short); the file and the old text may not.
+func helperTarget(action string) (replaceTarget, bool) {
+	loc := reHelperReplace.FindStringIndex(action)
+	if loc == nil {
+		return replaceTarget{}, false
+	}
+	var parts [3]string
+	at := loc[1]
+	for k := range parts {
+		text, next, ok := pyStringArgument(action, loc[0], at)
+		if !ok {
+			if k < 2 {
+				return replaceTarget{}, false
+			}
+			break
+		}
+		parts[k], at = text, next
+	}
+	return replaceTarget{parts[0], parts[1], parts[2]}, true
+}
+
+// rePyArgument opens an argument of a call: a keyword perhaps, then a
+// string literal's prefix and quote, or a name followed by the end of the
+// argument.
+var rePyArgument = regexp.MustCompile(`^\s*(?:\w+\s*=\s*)?(?:([rRuU]?)("""|'''|"|')|([A-Za-z_]\w*)\s*[,)])`)
+
+// pyStringArgument reads the argument of the call at callAt that starts
+// at at: the text of its string literal, or of the literal last assigned
+// before the call to the name it passes, and where the next argument
+// starts.
+func pyStringArgument(action string, callAt, at int) (text string, next int, ok bool) {
+	m := rePyArgument.FindStringSubmatchIndex(action[at:])
+	if m == nil {
+		return "", 0, false
+	}
+	if m[4] >= 0 {
+		text, end, ok := literalText(action, []int{at + m[2], at + m[3], at + m[4], at + m[5]})
+		if !ok {
+			return "", 0, false
+		}
+		if c := strings.IndexAny(action[end:], ",)"); c >= 0 {
+			end += c + 1
+		}
+		return text, end, true
+	}
+	q := assignedLiteral(action[:callAt], action[at+m[6]:at+m[7]])
+	if q == nil {
+		return "", 0, false
+	}
+	text, _, ok = literalText(action, q)
+	return text, at + m[1], ok
+}

@@ -1,0 +1,147 @@
+package adapters
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// chatCall is one tool call of chatCallsDoc and the reply it gets.
+type chatCall struct {
+	tool  string
+	args  map[string]any
+	reply string
+}
+
+// chatCallsDoc is an OpenAI conversation whose assistant makes calls one
+// after the other, each answered; call k is step 1+2k.
+func chatCallsDoc(t testing.TB, calls ...chatCall) []byte {
+	msgs := []map[string]any{{"role": "user", "content": "go"}}
+	for _, c := range calls {
+		msgs = append(msgs,
+			map[string]any{"role": "assistant", "content": nil, "tool_calls": []map[string]any{
+				{"id": "c", "type": "function", "function": map[string]any{"name": c.tool, "arguments": string(mustMarshal(t, c.args))}}}},
+			map[string]any{"role": "tool", "tool_call_id": "c", "content": c.reply})
+	}
+	return mustMarshal(t, map[string]any{"messages": msgs})
+}
+
+// A replacement of a text that the agent's next edit replaces again did
+// not land, when the log keeps no output to say so: at most one of the
+// two can have (the text is gone once replaced), and the first is the
+// one retried. Both ways: a second replacement of other text, a restore
+// between, an anchor kept by the new text, an old text too short to name
+// one place, or an output that says the edit landed leave it as it was.
+func TestUnlandedRetargets(t *testing.T) {
+	const block = "def area(self):\n    return self.w * self.h\n"
+	replace := func(oldStr, newStr string) chatCall {
+		return chatCall{"str_replace_editor", map[string]any{"command": "str_replace", "path": "/repo/shape.py", "old_str": oldStr, "new_str": newStr}, "The file /repo/shape.py has been edited."}
+	}
+	view := chatCall{"str_replace_editor", map[string]any{"command": "view", "path": "/repo/shape.py"}, "1\tclass Shape:"}
+	shell := func(cmd string) chatCall { return chatCall{"bash", map[string]any{"command": cmd}, ""} }
+	helper := func(call string) chatCall {
+		return shell("@patch_generation\ndef fix_area():\n    " + call)
+	}
+	swe := func(oldStr, newStr string) chatCall {
+		return chatCall{"str_replace_editor", map[string]any{"args": "str_replace /repo/shape.py --old_str '" + oldStr + "' --new_str '" + newStr + "'"}, ""}
+	}
+	for _, c := range []struct {
+		name  string
+		calls []chatCall
+		strip bool
+		want  map[int64]string // step -> result
+	}{
+		{"the same text replaced again, stripped",
+			[]chatCall{replace(block, "def area(self):\n    return self.w * self.h * 1.0\n"), view, replace(block+"\n\n", "def area(self):\n    return float(self.w * self.h)\n")}, true,
+			map[int64]string{1: "error " + schema.ErrEditRejected, 5: "ok"}},
+		{"three times: the first two did not land",
+			[]chatCall{replace(block, "a = 1\n"+block[:10]), replace(block, "b = 2"), replace(block, "c = 3")}, true,
+			map[int64]string{1: "error " + schema.ErrEditRejected, 3: "error " + schema.ErrEditRejected, 5: "ok"}},
+		{"the output logged says the first landed",
+			[]chatCall{replace(block, "x = 1"), replace(block, "x = 1")}, false,
+			map[int64]string{1: "ok"}},
+		{"another text replaced next",
+			[]chatCall{replace(block, "x = 1"), replace("class Shape:\n    pass\n", "class Shape(Base):\n")}, true,
+			map[int64]string{1: "ok"}},
+		{"a checkout between puts the text back",
+			[]chatCall{replace(block, "x = 1"), shell("git checkout -- shape.py"), replace(block, "x = 2")}, true,
+			map[int64]string{1: "ok"}},
+		{"an edit of another kind between",
+			[]chatCall{replace(block, "x = 1"), shell("sed -i 's/w/width/' shape.py"), replace(block, "x = 2")}, true,
+			map[int64]string{1: "ok"}},
+		{"the new text keeps the old one (an insertion after an anchor)",
+			[]chatCall{replace(block, block+"\ndef perimeter(self):\n    return 2 * (self.w + self.h)\n"), replace(block, block+"\n# end\n")}, true,
+			map[int64]string{1: "ok"}},
+		{"an old text too short to name one place",
+			[]chatCall{replace("pass\n", "return 1\n"), replace("pass\n", "return 2\n")}, true,
+			map[int64]string{1: "ok"}},
+		{"SWE-agent's quoted arguments",
+			[]chatCall{swe("return self.w * self.h", "return self.w*self.h*1.0"), swe("return self.w * self.h", "return float(self.w*self.h)")}, true,
+			map[int64]string{1: "error " + schema.ErrEditRejected, 3: "ok"}},
+		{"the research fork's code_replace, a literal then a name",
+			[]chatCall{
+				helper(`return code_replace("shape.py", """` + block + `""", """def area(self):\n    return 0\n""")`),
+				helper("old = '''" + block + "'''\n    new = 'x'\n    return code_replace('shape.py', old, new)"),
+			}, true,
+			map[int64]string{1: "error " + schema.ErrEditRejected, 3: "ok"}},
+	} {
+		doc := chatCallsDoc(t, c.calls...)
+		var conv *converted
+		var run string
+		if c.strip {
+			conv, run = convertStripped(t, OpenAIMessages, doc)
+		} else {
+			conv, run = convertOne(t, OpenAIMessages, doc)
+		}
+		for n, w := range c.want {
+			if got := result(conv.step(t, run, n)); got != w {
+				t.Errorf("%s: step %d %s, want %s", c.name, n, got, w)
+			}
+		}
+	}
+}
+
+// The helper's arguments are read as Python reads them: escapes in a
+// literal that is not raw, keywords, a literal cut short.
+func TestHelperTarget(t *testing.T) {
+	for _, c := range []struct {
+		action, file, old string
+		ok                bool
+	}{
+		{`@p
+def f():
+    return code_replace('a.py', "x = 1\n", 'x = 2\n')`, "a.py", "x = 1\n", true},
+		{`@p
+def f():
+    return code_replace(file_path='a.py', old_code=r"a\nb", new_code="c")`, "a.py", `a\nb`, true},
+		{`@p
+def f():
+    return code_replace('a.py', """never closed`, "", "", false},
+		{`@p
+def f():
+    return code_replace('a.py', build(), 'x')`, "", "", false},
+	} {
+		got, ok := helperTarget(c.action)
+		if ok != c.ok || got.file != c.file || got.old != c.old {
+			t.Errorf("%q: %+v %v, want file %q old %q %v", c.action, got, ok, c.file, c.old, c.ok)
+		}
+	}
+}
+
+// Any arguments are read without a panic, and a target read names a
+// place: an old text of at least minTargetChars besides blank space.
+func FuzzEditTarget(f *testing.F) {
+	f.Add(`{"command":"@p\ndef f():\n    return code_replace('a.py', \"x = 1234567890\\n\", 'y')"}`)
+	f.Add(`{"args":"str_replace /a.py --old_str 'return self.w * self.h' --new_str \"x\\\"y\""}`)
+	f.Add(`{"command":"str_replace","path":"/a.py","old_str":"return self.w * self.h","new_str":""}`)
+	f.Add(`{"command":"@p\ndef f():\n    old = r'''abc'''\n    return code_replace('a', old, new)"}`)
+	f.Fuzz(func(t *testing.T, args string) {
+		for _, tool := range []string{"bash", "str_replace_editor"} {
+			got, ok := editTarget(tool, []byte(args))
+			if ok && len(strings.Join(strings.Fields(got.old), "")) < minTargetChars {
+				t.Errorf("%s %q: target %q shorter than %d", tool, args, got.old, minTargetChars)
+			}
+		}
+	})
+}
