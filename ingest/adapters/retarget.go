@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -45,7 +46,7 @@ func (r *run) markUnlandedRetargets() {
 		}
 		t, ok := editTarget(s.ToolCall.Name, s.ToolCall.Args)
 		if !ok {
-			if s.Intent == schema.IntentEdit || reRestore.Match(s.ToolCall.Args) {
+			if prevAt >= 0 && (s.Intent == schema.IntentEdit || reRestore.Match(s.ToolCall.Args)) {
 				prevAt = -1
 			}
 			continue
@@ -76,12 +77,12 @@ var reRestore = regexp.MustCompile(`\bgit\s+(?:checkout|restore|stash|reset|appl
 func editTarget(tool string, args json.RawMessage) (replaceTarget, bool) {
 	var t replaceTarget
 	var ok bool
-	switch a := string(args); {
-	case strings.Contains(a, `"old_str`):
+	switch {
+	case bytes.Contains(args, []byte(`"old_str`)):
 		t, ok = editorTarget(args)
-	case strings.Contains(a, "--old_str"):
+	case bytes.Contains(args, []byte("--old_str")):
 		t, ok = sweAgentTarget(args)
-	case strings.Contains(a, "code_replace("):
+	case bytes.Contains(args, []byte("code_replace(")):
 		var cmd string
 		if cmd, _, ok = readShellCall(tool, args); ok {
 			t, ok = helperTarget(cmd)
