@@ -204,6 +204,15 @@ func convertOne(t testing.TB, f *Format, raw []byte) (*converted, string) {
 	return c, c.runs[0]
 }
 
+// convertRead is convertOne, or convertStripped when strip is set.
+func convertRead(t testing.TB, f *Format, raw []byte, strip bool) (*converted, string) {
+	t.Helper()
+	if strip {
+		return convertStripped(t, f, raw)
+	}
+	return convertOne(t, f, raw)
+}
+
 // result describes a step's tool result in one string, for comparisons:
 // "ok", "ok empty", "error TYPE", or "none".
 func result(s *schema.Step) string {

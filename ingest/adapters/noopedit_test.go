@@ -27,13 +27,7 @@ func TestSelfReplacementIsRejected(t *testing.T) {
 		{"an insertion", map[string]any{"command": "insert", "path": "/repo/app.py", "insert_line": 3, "new_str": "y = 2"}, "The file /repo/app.py has been edited.", false, "ok"},
 	} {
 		doc := ohDoc(t, "edit", c.args, c.out, nil)
-		var conv *converted
-		var run string
-		if c.strip {
-			conv, run = convertStripped(t, OpenHands, doc)
-		} else {
-			conv, run = convertOne(t, OpenHands, doc)
-		}
+		conv, run := convertRead(t, OpenHands, doc, c.strip)
 		if got := result(conv.step(t, run, 0)); got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
 		}

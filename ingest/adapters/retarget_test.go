@@ -87,13 +87,7 @@ func TestUnlandedRetargets(t *testing.T) {
 			map[int64]string{1: "error " + schema.ErrEditRejected, 3: "ok"}},
 	} {
 		doc := chatCallsDoc(t, c.calls...)
-		var conv *converted
-		var run string
-		if c.strip {
-			conv, run = convertStripped(t, OpenAIMessages, doc)
-		} else {
-			conv, run = convertOne(t, OpenAIMessages, doc)
-		}
+		conv, run := convertRead(t, OpenAIMessages, doc, c.strip)
 		for n, w := range c.want {
 			if got := result(conv.step(t, run, n)); got != w {
 				t.Errorf("%s: step %d %s, want %s", c.name, n, got, w)
