@@ -66,8 +66,10 @@ func (r *run) markUnlandedRetargets() {
 	}
 }
 
-// reRestore is a command that can put a file's old text back.
-var reRestore = regexp.MustCompile(`\bgit\s+(?:checkout|restore|stash|reset|apply|am|revert|cherry-pick)\b|(?:^|[\s;&|"])(?:cp|mv|rsync|patch|tar|unzip)\s`)
+// reRestore is a command that can put a file's old text back, read in
+// the call's JSON arguments: a command opens a line there after an escaped
+// line break (`\n`), a quote or a shell separator.
+var reRestore = regexp.MustCompile(`(?:^|[\s;&|"(]|\\[nt])(?:git\s+(?:checkout|restore|stash|reset|apply|am|revert|cherry-pick)\b|(?:cp|mv|rsync|patch|tar|unzip)\s)`)
 
 // editTarget reads what a replacement replaces: an editor's str_replace
 // (old_str and new_str, Claude Code's old_string and new_string, or
