@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/runawayhq/runaway/schema"
@@ -19,9 +20,15 @@ import (
 // trying one change that did not land.
 
 // replaceTarget is what a replacement replaces: the file as the call
-// names it, and the old and new texts as compared (targetText).
+// names it, and the old and new texts as compared (targetText); or, for a
+// replacement of a range of lines (the research fork's code_replace given
+// a line range), the range and the new text.
 type replaceTarget struct {
 	file, old, new string
+	lines          [2]int // the range's first and last line; zero for a text replacement
+	// fits says the new text has as many lines as the range: written
+	// again over the same range, it replaces itself.
+	fits bool
 }
 
 // minTargetChars is the least old text, blank space left out, that names
@@ -51,19 +58,30 @@ func (r *run) markUnlandedRetargets() {
 			}
 			continue
 		}
-		if prevAt >= 0 && t.file == prev.file && t.old == prev.old {
-			res := r.steps[prevAt].ToolResult
-			if res != nil && !res.IsError() && schema.NoData(res.Data) {
-				f := false
-				res.OK, res.ErrorType, res.Empty = &f, schema.ErrEditRejected, nil
-				res.Reason = "the next edit replaces the same text again: this replacement did not land"
-			}
+		switch {
+		case prevAt < 0:
+		case t.lines == [2]int{} && prev.lines == [2]int{} && t.file == prev.file && t.old == prev.old:
+			unlanded(r.steps[prevAt], "the next edit replaces the same text again: this replacement did not land")
+		case t.lines != [2]int{} && t == prev && t.fits:
+			unlanded(s, "the same text written again over the same lines: it changed nothing")
 		}
 		prev, prevAt = t, i
-		if strings.Contains(t.new, t.old) {
+		if t.lines == [2]int{} && strings.Contains(t.new, t.old) {
 			prevAt = -1
 		}
 	}
+}
+
+// unlanded types an edit whose output was not logged EDIT_REJECTED, for
+// the reason given; an output that says what happened is left as it is.
+func unlanded(s *schema.Step, reason string) {
+	res := s.ToolResult
+	if res == nil || res.IsError() || !schema.NoData(res.Data) {
+		return
+	}
+	f := false
+	res.OK, res.ErrorType, res.Empty = &f, schema.ErrEditRejected, nil
+	res.Reason = reason
 }
 
 // reRestore is a command that can put a file's old text back, read in
@@ -90,7 +108,11 @@ func editTarget(tool string, args json.RawMessage) (replaceTarget, bool) {
 			t, ok = helperTarget(cmd)
 		}
 	}
-	if !ok || len(strings.Join(strings.Fields(t.old), "")) < minTargetChars {
+	named := t.old // the text that names the place: the old one, or a range's new one
+	if t.lines != [2]int{} {
+		named = t.new
+	}
+	if !ok || len(strings.Join(strings.Fields(named), "")) < minTargetChars {
 		return replaceTarget{}, false
 	}
 	t.old, t.new = targetText(t.old), targetText(t.new)
@@ -112,9 +134,9 @@ func editorTarget(args json.RawMessage) (replaceTarget, bool) {
 	}
 	switch {
 	case a.OldStr != nil:
-		return replaceTarget{a.Path + a.FilePath, *a.OldStr, a.NewStr}, true
+		return replaceTarget{file: a.Path + a.FilePath, old: *a.OldStr, new: a.NewStr}, true
 	case a.OldString != nil:
-		return replaceTarget{a.Path + a.FilePath, *a.OldString, a.NewString}, true
+		return replaceTarget{file: a.Path + a.FilePath, old: *a.OldString, new: a.NewString}, true
 	}
 	return replaceTarget{}, false
 }
@@ -201,8 +223,11 @@ var reHelperReplace = regexp.MustCompile(`\bcode_replace\(`)
 
 // helperTarget reads code_replace(file, old, new) in a stage-decorated
 // action: each argument a string literal, or a name the action assigned
-// a literal to before the call. The new text may be missing (a call cut
-// short); the file and the old text may not.
+// a literal to before the call. The new text may be a name assigned some
+// other way (built from parts); the file and the old text may not. Agents
+// also call it as code_replace(file, new, (first, last)), which the
+// helper takes as lines first to last replaced by new ("Replaced
+// L195-207 (13 lines) -> L195-207 (13 lines)"): a range replacement.
 func helperTarget(action string) (replaceTarget, bool) {
 	loc := reHelperReplace.FindStringIndex(action)
 	if loc == nil {
@@ -212,16 +237,31 @@ func helperTarget(action string) (replaceTarget, bool) {
 	at := loc[1]
 	for k := range parts {
 		text, next, ok := pyStringArgument(action, loc[0], at)
-		if !ok {
-			if k < 2 {
-				return replaceTarget{}, false
-			}
-			break
+		if ok {
+			parts[k], at = text, next
+			continue
 		}
-		parts[k], at = text, next
+		if k == 2 {
+			if m := reLineRange.FindStringSubmatch(action[at:]); m != nil {
+				first, _ := strconv.Atoi(m[1])
+				last, _ := strconv.Atoi(m[2])
+				// The helper writes the text split at its line breaks, a
+				// last empty line after a final break included, as its
+				// reports count them.
+				return replaceTarget{file: parts[0], new: parts[1], lines: [2]int{first, last},
+					fits: last >= first && strings.Count(parts[1], "\n")+1 == last-first+1}, true
+			}
+			if rePyArgument.MatchString(action[at:]) {
+				break // a new text built some other way
+			}
+		}
+		return replaceTarget{}, false // no file or old text, or a third argument of no known kind
 	}
-	return replaceTarget{parts[0], parts[1], parts[2]}, true
+	return replaceTarget{file: parts[0], old: parts[1], new: parts[2]}, true
 }
+
+// reLineRange is an argument that is a range of lines: `(195, 207)`.
+var reLineRange = regexp.MustCompile(`^\s*(?:\w+\s*=\s*)?[(\[]\s*(\d{1,7})\s*,\s*(\d{1,7})\s*[)\]]`)
 
 // rePyArgument opens an argument of a call: a keyword perhaps, then a
 // string literal's prefix and quote, or a name followed by the end of the

@@ -43,6 +43,12 @@ func TestUnlandedRetargets(t *testing.T) {
 	helper := func(call string) chatCall {
 		return shell("@patch_generation\ndef fix_area():\n    " + call)
 	}
+	// code_replace(file, new, (first, last)): lines 10-12 replaced by new,
+	// split at its line breaks (three lines, none after the last).
+	const areaLines = "    def area(self):\n        return self.w * self.h\n        # width by height"
+	rangeCall := func(text string) string {
+		return "return code_replace('shape.py', \"\"\"" + text + "\"\"\", (10, 12))"
+	}
 	swe := func(oldStr, newStr string) chatCall {
 		return chatCall{"str_replace_editor", map[string]any{"args": "str_replace /repo/shape.py --old_str '" + oldStr + "' --new_str '" + newStr + "'"}, ""}
 	}
@@ -82,6 +88,15 @@ func TestUnlandedRetargets(t *testing.T) {
 		{"an old text too short to name one place",
 			[]chatCall{replace("pass\n", "return 1\n"), replace("pass\n", "return 2\n")}, true,
 			map[int64]string{1: "ok"}},
+		{"the same text over the same lines again: the second changed nothing",
+			[]chatCall{helper(rangeCall(areaLines)), view, helper(rangeCall(areaLines)), helper(rangeCall(areaLines))}, true,
+			map[int64]string{1: "ok", 5: "error " + schema.ErrEditRejected, 7: "error " + schema.ErrEditRejected}},
+		{"a text longer than its range (a last empty line) grows the file each time",
+			[]chatCall{helper(rangeCall(areaLines + "\n")), helper(rangeCall(areaLines + "\n"))}, true,
+			map[int64]string{1: "ok", 3: "ok"}},
+		{"another text over the same lines",
+			[]chatCall{helper(rangeCall(areaLines)), helper(rangeCall(strings.Replace(areaLines, "w * self.h", "h * self.w", 1)))}, true,
+			map[int64]string{1: "ok", 3: "ok"}},
 		{"SWE-agent's quoted arguments",
 			[]chatCall{swe("return self.w * self.h", "return self.w*self.h*1.0"), swe("return self.w * self.h", "return float(self.w*self.h)")}, true,
 			map[int64]string{1: "error " + schema.ErrEditRejected, 3: "ok"}},
@@ -103,44 +118,53 @@ func TestUnlandedRetargets(t *testing.T) {
 }
 
 // The helper's arguments are read as Python reads them: escapes in a
-// literal that is not raw, keywords, a literal cut short.
+// literal that is not raw, keywords, a literal cut short; and a line range
+// for third argument makes the second the range's new text.
 func TestHelperTarget(t *testing.T) {
+	stage := func(body string) string { return "@p\ndef f():\n    " + body }
 	for _, c := range []struct {
-		action, file, old string
-		ok                bool
+		action string
+		want   replaceTarget
+		ok     bool
 	}{
-		{`@p
-def f():
-    return code_replace('a.py', "x = 1\n", 'x = 2\n')`, "a.py", "x = 1\n", true},
-		{`@p
-def f():
-    return code_replace(file_path='a.py', old_code=r"a\nb", new_code="c")`, "a.py", `a\nb`, true},
-		{`@p
-def f():
-    return code_replace('a.py', """never closed`, "", "", false},
-		{`@p
-def f():
-    return code_replace('a.py', build(), 'x')`, "", "", false},
+		{stage(`return code_replace('a.py', "x = 1\n", 'x = 2\n')`), replaceTarget{file: "a.py", old: "x = 1\n", new: "x = 2\n"}, true},
+		{stage(`return code_replace(file_path='a.py', old_code=r"a\nb", new_code="c")`), replaceTarget{file: "a.py", old: `a\nb`, new: "c"}, true},
+		{stage(`return code_replace('a.py', """never closed`), replaceTarget{}, false},
+		{stage(`return code_replace('a.py', build(), 'x')`), replaceTarget{}, false},
+		{stage(`return code_replace('a.py', 'x = 1', 42)`), replaceTarget{}, false},
+		{stage("new = old.replace('a', 'b')\n    return code_replace('a.py', 'x = compute(1)', new)"), replaceTarget{file: "a.py", old: "x = compute(1)"}, true},
+		{stage("new = 'def f():\\n    return 1\\n    pass'\n    return code_replace('a.py', new, (10, 12))"),
+			replaceTarget{file: "a.py", new: "def f():\n    return 1\n    pass", lines: [2]int{10, 12}, fits: true}, true},
+		// Two lines and the empty one after the final break: three lines
+		// written over two.
+		{stage("return code_replace('a.py', 'def f():\\n    return 1\\n', (10, 11))"),
+			replaceTarget{file: "a.py", new: "def f():\n    return 1\n", lines: [2]int{10, 11}}, true},
 	} {
 		got, ok := helperTarget(c.action)
-		if ok != c.ok || got.file != c.file || got.old != c.old {
-			t.Errorf("%q: %+v %v, want file %q old %q %v", c.action, got, ok, c.file, c.old, c.ok)
+		if ok != c.ok || got != c.want {
+			t.Errorf("%q: %+v %v, want %+v %v", c.action, got, ok, c.want, c.ok)
 		}
 	}
 }
 
 // Any arguments are read without a panic, and a target read names a
-// place: an old text of at least minTargetChars besides blank space.
+// place: an old text (a range's new text) of at least minTargetChars
+// besides blank space.
 func FuzzEditTarget(f *testing.F) {
 	f.Add(`{"command":"@p\ndef f():\n    return code_replace('a.py', \"x = 1234567890\\n\", 'y')"}`)
 	f.Add(`{"args":"str_replace /a.py --old_str 'return self.w * self.h' --new_str \"x\\\"y\""}`)
 	f.Add(`{"command":"str_replace","path":"/a.py","old_str":"return self.w * self.h","new_str":""}`)
 	f.Add(`{"command":"@p\ndef f():\n    old = r'''abc'''\n    return code_replace('a', old, new)"}`)
+	f.Add(`{"command":"@p\ndef f():\n    return code_replace('a.py', 'x = compute(1)\\ny = 2', (3, 4))"}`)
 	f.Fuzz(func(t *testing.T, args string) {
 		for _, tool := range []string{"bash", "str_replace_editor"} {
 			got, ok := editTarget(tool, []byte(args))
-			if ok && len(strings.Join(strings.Fields(got.old), "")) < minTargetChars {
-				t.Errorf("%s %q: target %q shorter than %d", tool, args, got.old, minTargetChars)
+			named := got.old
+			if got.lines != [2]int{} {
+				named = got.new
+			}
+			if ok && len(strings.Join(strings.Fields(named), "")) < minTargetChars {
+				t.Errorf("%s %q: target %+v names less than %d characters", tool, args, got, minTargetChars)
 			}
 		}
 	})
