@@ -43,7 +43,8 @@ const minTargetChars = 12
 // cannot tell which of the two did not land, and the first is the one
 // the agent retried. A replacement whose new text still holds the old
 // one (an insertion after an anchor keeps the anchor) says nothing of
-// the next.
+// the next. A range replacement written again, the same text over the
+// same lines, is the one typed: it replaced itself.
 func (r *run) markUnlandedRetargets() {
 	var prev replaceTarget
 	prevAt := -1
@@ -92,8 +93,8 @@ var reRestore = regexp.MustCompile(`(?:^|[\s;&|"(]|\\[nt])(?:git\s+(?:checkout|r
 // editTarget reads what a replacement replaces: an editor's str_replace
 // (old_str and new_str, Claude Code's old_string and new_string, or
 // SWE-agent's one string of arguments) or the mini-swe-agent research
-// fork's code_replace helper. False for any other call, and for an old
-// text too short to name one place.
+// fork's code_replace helper (a text or a range replacement). False for
+// any other call, and for a text too short to name one place.
 func editTarget(tool string, args json.RawMessage) (replaceTarget, bool) {
 	var t replaceTarget
 	var ok bool
