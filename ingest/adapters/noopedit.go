@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"bytes"
-	"encoding/json"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -19,15 +18,12 @@ func (r *run) markSelfReplacements() {
 		if s.ToolCall == nil || s.Intent != schema.IntentEdit || res == nil || res.IsError() || !bytes.Contains(s.ToolCall.Args, []byte(`"new_str"`)) {
 			continue
 		}
-		var a struct {
-			OldStr *string `json:"old_str"`
-			NewStr *string `json:"new_str"`
-		}
-		if json.Unmarshal(s.ToolCall.Args, &a) != nil || a.OldStr == nil || a.NewStr == nil || *a.OldStr == "" || *a.OldStr != *a.NewStr {
+		t, ok := editorTarget(s.ToolCall.Args)
+		if !ok || t.old == "" || t.old != t.new {
 			continue
 		}
-		ok := false
-		res.OK, res.ErrorType, res.Empty = &ok, schema.ErrEditRejected, nil
+		f := false
+		res.OK, res.ErrorType, res.Empty = &f, schema.ErrEditRejected, nil
 		res.Reason = "old_str and new_str are the same: the replacement changes nothing"
 	}
 }
