@@ -30,14 +30,15 @@ func (r *run) markBlankAnswers() {
 	blank := func(s *schema.Step) bool {
 		res := s.ToolResult
 		return res != nil && res.ErrorType == "" && s.State != schema.StateStop.String() &&
-			(r.blank[s] || res.Empty != nil && *res.Empty && strings.TrimSpace(resultText(res)) == "")
+			(r.blank[s] || res.Empty != nil && *res.Empty && strings.TrimSpace(resultText(res)) == "" ||
+				harnessBlank(res))
 	}
 	for i, s := range r.steps {
 		if s.ToolCall == nil || !blank(s) {
 			continue
 		}
 		cmd, ok := shellCallCommand(s.ToolCall.Name, s.ToolCall.Args)
-		if !ok || !printsForSure(unwrapShell(cmd)) {
+		if !ok || !callPrintsForSure(cmd) {
 			continue
 		}
 		lost(s)
@@ -62,25 +63,62 @@ func (r *run) markBlankAnswers() {
 	}
 }
 
+// harnessBlank reports whether a logged output holds only the label the
+// mini-swe-agent research fork puts before a command's output.
+func harnessBlank(res *schema.ToolResult) bool {
+	text := resultText(res)
+	return strings.HasPrefix(strings.TrimSpace(text), harnessLabel) && withoutHarnessLabel(text) == ""
+}
+
+// callPrintsForSure reports whether a shell call prints for sure: the
+// command a shell wrapper runs, or any of the shell commands a stage
+// action of the mini-swe-agent research fork hands to exec_bash_cmd.
+func callPrintsForSure(cmd string) bool {
+	if !strings.HasPrefix(strings.TrimSpace(cmd), "@") {
+		return printsForSure(unwrapShell(cmd))
+	}
+	for _, inner := range stageShellCommands(cmd) {
+		if printsForSure(strings.TrimLeft(inner, " \t\r\n")) {
+			return true
+		}
+	}
+	return false
+}
+
 // printsForSure reports whether a command line prints something whatever
 // happens: its first command (or one after it joined only by ; or a new
-// line, never by && or || or a pipe, which make what follows depend on
-// what came before) is pwd, or an echo or printf of some literal text, not
-// redirected. A line holding a here-document is read up to its first new
-// line: the document's lines are data.
+// line, or by the && after a cd, which says why when it fails; never by
+// other && or || or a pipe, which make what follows depend on what came
+// before) is pwd, an echo or printf of some literal text, or a Python
+// program that prints for sure (pyprints.go), not redirected. A line
+// holding a here-document is read up to its first new line: the
+// document's lines are data, or the program of the python it feeds.
 func printsForSure(cmd string) bool {
+	var doc string
 	if strings.Contains(cmd, "<<") {
-		cmd, _, _ = strings.Cut(cmd, "\n")
+		cmd, doc, _ = strings.Cut(cmd, "\n")
 	}
 	var seps []byte
 	segs := splitSegs(cmd, nil, &seps)
-	for k, seg := range segs {
+	docSeen := false
+	for k := 0; k < len(segs); k++ {
+		seg := segs[k]
 		// What a command prints into a pipe is the pipe's to print; the
 		// empty segment between the two bytes of && or || is no command.
 		double := k+1 < len(segs) && segs[k+1] == "" && seps[k+1] == seps[k]
 		piped := seps[k] == '|' && !double
-		if !piped && printsText(seg) {
+		// The here-document on the line is the first segment's to read
+		// that opens one.
+		var segDoc string
+		if !docSeen && strings.Contains(seg, "<<") {
+			segDoc, docSeen = doc, true
+		}
+		if !piped && (printsText(seg) || pythonPrintsForSure(seg, segDoc)) {
 			return true
+		}
+		if double && seps[k] == '&' && firstWord(seg) == "cd" && len(strings.Fields(seg)) == 2 {
+			k++ // cd says why when it fails: what follows its && runs or the output says so
+			continue
 		}
 		if seps[k] != ';' && seps[k] != '\n' {
 			return false // the end, or what follows depends on what came before

@@ -15,6 +15,8 @@ func TestPrintsForSure(t *testing.T) {
 		`echo "Test output"`:                          true,
 		`pwd && ls -la`:                               true,
 		`cd agents; echo "files:"; ls *.md`:           true,
+		`cd agents && echo "files:"`:                  true,
+		`cd -P agents && echo "files:"`:               false,
 		`echo "Current directory: $(pwd)" && ls`:      true,
 		"echo \"step 1\"\nls -la x.sh":                true,
 		`printf 'done\n'`:                             true,
@@ -91,7 +93,7 @@ func TestBlankAnswersAroundALostEcho(t *testing.T) {
 // printsForSure reads any command line without panicking, and an echo of
 // text put first, unconditionally, makes any line print for sure.
 func FuzzPrintsForSure(f *testing.F) {
-	for _, s := range []string{`echo "a" && ls`, "cat > f <<'EOF'\necho x\nEOF", `a\`, `"unclosed`, `x 2>&1 | grep y || echo z`, "pwd;\n"} {
+	for _, s := range []string{`echo "a" && ls`, "cat > f <<'EOF'\necho x\nEOF", `a\`, `"unclosed`, `x 2>&1 | grep y || echo z`, "pwd;\n", "python3 - <<'PY'\nprint('x')\nPY", `cd d && python -c "a = '''` + "\nprint('y')\\\n\"", "python3 - <<E\nx = (\"\"\"\nprint('z') # ;\nE"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
