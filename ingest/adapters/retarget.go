@@ -295,3 +295,74 @@ func pyStringArgument(action string, callAt, at int) (text string, next int, ok 
 	text, _, ok = literalText(action, q)
 	return text, at + m[1], ok
 }
+
+// markUnheldReplacements reads the research fork's code_replace reports,
+// which show the text a replacement found and replaced ("Replaced
+// L108-114 (7 lines) -> L108-112 (5 lines)", then "Old:" and "New:").
+// When the next replacement in the same file reports finding the very
+// same old text, with no call between them that could have put it back,
+// the first did not hold: the helper said it replaced that text, yet the
+// text was there again (it wrote the new text mangled, or elsewhere).
+// The first is typed EDIT_REJECTED, as an unlogged one would be; the
+// helper's own report of the second is the evidence, not a guess. A
+// replacement whose new text holds the old one says nothing of the next.
+func (r *run) markUnheldReplacements() {
+	var prevFile, prevOld string
+	prevAt := -1
+	for i, s := range r.steps {
+		if s.ToolCall == nil {
+			continue
+		}
+		file, old, new, ok := reportedReplacement(s)
+		if !ok {
+			if prevAt >= 0 && (s.Intent == schema.IntentEdit || reRestore.Match(s.ToolCall.Args)) {
+				prevAt = -1
+			}
+			continue
+		}
+		if prevAt >= 0 && file == prevFile && old == prevOld {
+			p := r.steps[prevAt].ToolResult
+			f := false
+			p.OK, p.ErrorType, p.Empty = &f, schema.ErrEditRejected, nil
+			p.Reason = "the next replacement found the same old text: this one did not hold"
+		}
+		prevFile, prevOld, prevAt = file, old, i
+		if strings.Contains(new, old) {
+			prevAt = -1
+		}
+	}
+}
+
+// reportedReplacement reads a code_replace call whose logged report holds
+// one replacement: the file the call names, and the old and new texts the
+// report shows (as targetText compares them). False for any other step,
+// a report that failed or holds several replacements, and an old text
+// too short to name one place.
+func reportedReplacement(s *schema.Step) (file, old, new string, ok bool) {
+	res := s.ToolResult
+	if res == nil || res.IsError() || !bytes.Contains(s.ToolCall.Args, []byte("code_replace(")) {
+		return "", "", "", false
+	}
+	text := resultText(res)
+	heads := reHelperReplaced.FindAllStringSubmatchIndex(text, 2)
+	if len(heads) != 1 {
+		return "", "", "", false
+	}
+	cmd, _, _ := readShellCall(s.ToolCall.Name, s.ToolCall.Args)
+	t, ok := helperTarget(cmd)
+	if !ok {
+		return "", "", "", false
+	}
+	h := heads[0]
+	old, new, ok = strings.Cut(text[h[1]:], "\n  New: ")
+	if !ok || len(strings.Join(strings.Fields(old), "")) < minTargetChars {
+		return "", "", "", false
+	}
+	// The new text is as many lines as the report counts; what follows
+	// is the harness's.
+	n, _ := strconv.Atoi(text[h[4]:h[5]])
+	if lines := strings.SplitN(new, "\n", n+1); len(lines) > n {
+		new = strings.Join(lines[:n], "\n")
+	}
+	return t.file, targetText(old), targetText(new), true
+}

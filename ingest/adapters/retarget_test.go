@@ -169,3 +169,44 @@ func FuzzEditTarget(f *testing.F) {
 		}
 	})
 }
+
+// The research fork's code_replace reports the text it found and
+// replaced. When the next replacement in the file reports finding that
+// same text again, the first did not hold, whatever its report said; not
+// when a restore came between, when the next found other text, or when
+// the first's new text keeps the old one.
+func TestUnheldReplacements(t *testing.T) {
+	const mangled = "def __iter__(self):\n\n    for n in self.page_range:\n\n        yield self.page(n)"
+	const fixed = "    def __iter__(self):\n        for n in self.page_range:\n            yield self.page(n)\n"
+	replace := func(old string) chatCall {
+		return chatCall{"bash", map[string]any{"command": "@patch_generation\ndef fix_iter():\n    new_code = \"\"\"" + fixed + "\"\"\"\n    return code_replace('django/core/paginator.py', new_code, (108, 114))"},
+			"Replaced L108-114 (7 lines) -> L108-111 (4 lines)\n  Old: " + old + "\n  New: " + fixed + "\n"}
+	}
+	shell := func(cmd, reply string) chatCall { return chatCall{"bash", map[string]any{"command": cmd}, reply} }
+	run := shell("python3 repro.py", "AttributeError: 'Paginator' object has no attribute 'x'")
+	for _, c := range []struct {
+		name  string
+		calls []chatCall
+		want  map[int64]string
+	}{
+		{"the same old text found again",
+			[]chatCall{replace(mangled), run, replace(mangled), run, replace(mangled)},
+			map[int64]string{1: "error " + schema.ErrEditRejected, 5: "error " + schema.ErrEditRejected, 9: "ok"}},
+		{"a checkout between",
+			[]chatCall{replace(mangled), shell("git checkout -- django/core/paginator.py", ""), replace(mangled)},
+			map[int64]string{1: "ok", 5: "ok"}},
+		{"other text found next",
+			[]chatCall{replace(mangled), replace(strings.ReplaceAll(mangled, "\n\n", "\n"+"    # x\n"))},
+			map[int64]string{1: "ok", 3: "ok"}},
+		{"the new text keeps the old one",
+			[]chatCall{replace(fixed), replace(fixed)},
+			map[int64]string{1: "ok", 3: "ok"}},
+	} {
+		conv, id := convertRead(t, OpenAIMessages, chatCallsDoc(t, c.calls...), false)
+		for n, w := range c.want {
+			if got := result(conv.step(t, id, n)); got != w {
+				t.Errorf("%s: step %d %s, want %s", c.name, n, got, w)
+			}
+		}
+	}
+}

@@ -101,6 +101,7 @@ func (r *run) emit(emit func(*schema.Step) error) error {
 	r.markTextlessFailures()
 	r.markSelfReplacements()
 	r.markUnlandedRetargets()
+	r.markUnheldReplacements()
 	r.readSaidEditMisses()
 	r.readSaidOutcomes()
 	r.markMissedLookups()
