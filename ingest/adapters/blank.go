@@ -66,6 +66,9 @@ func (r *run) markBlankAnswers() {
 // harnessBlank reports whether a logged output holds only the label the
 // mini-swe-agent research fork puts before a command's output.
 func harnessBlank(res *schema.ToolResult) bool {
+	if len(res.Data) > 2*len(harnessLabel) {
+		return false // more than the label and blank space; not decoded
+	}
 	text := resultText(res)
 	return strings.HasPrefix(strings.TrimSpace(text), harnessLabel) && withoutHarnessLabel(text) == ""
 }
