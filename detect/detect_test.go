@@ -1398,6 +1398,16 @@ func TestNoOutputFromEveryCommandIsAStorm(t *testing.T) {
 	if res := one(t, detect.DefaultPolicy(), searchedFirst.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseEmptyResultLoop || res.OnsetStep != 4 {
 		t.Fatalf("empty searches, then five commands into a shell that answers nothing: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
 	}
+	// Edits that answer nothing are no lookups: scripts rewriting one line
+	// again and again, their output lost each time, are edits failing
+	// silently, an error storm.
+	edits := newRun("silent-edits")
+	for k := range 5 {
+		edits.add(fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"python3 fix_%d.py"}},"tool_result":{"ok":false,"error_type":"NO_OUTPUT"}`, k))
+	}
+	if res := one(t, detect.DefaultPolicy(), edits.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
+		t.Fatalf("five edits whose output was lost: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
+	}
 }
 
 // A tool restarted between the same call's failures is upkeep, not a

@@ -35,6 +35,7 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 	byType := map[string]int64{}
 	keys := map[uint64]int{}
 	others := 0 // calls between the failures that did not fail
+	var silentEdits int64
 	for _, i := range a.calls {
 		if i < bestFirst || i > bestLast {
 			continue
@@ -45,6 +46,9 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 		}
 		byType[v.Names.ErrTypeName(v.ErrType[i])]++
 		keys[v.call[i]]++
+		if v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrNoOutput && v.Names.IntentName(v.Intent[i]) == schema.IntentEdit {
+			silentEdits++
+		}
 	}
 	types := make([]string, 0, len(byType))
 	for t := range byType {
@@ -88,10 +92,11 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 		msg = fmt.Sprintf("the same failure %d times (%s), %d other call(s) between them", n, strings.Join(parts, ", "), others)
 	}
 	var cause RootCause
-	if 2*byType[schema.ErrNoOutput] > sumCounts(byType) {
+	if 2*byType[schema.ErrNoOutput] > sumCounts(byType) && 2*silentEdits <= byType[schema.ErrNoOutput] {
 		// Calls that came back with nothing at all, the shell's output
 		// lost: the agent probing for an answer that never comes, an
-		// empty-result loop whatever it asked.
+		// empty-result loop whatever it asked. Edits are no lookups:
+		// edits answered with nothing each time fail silently, a storm.
 		cause = CauseEmptyResultLoop
 	}
 	return &hit{
