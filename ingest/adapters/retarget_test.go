@@ -210,3 +210,17 @@ func TestUnheldReplacements(t *testing.T) {
 		}
 	}
 }
+
+// reportedReplacement reads any call and report without panicking, and an
+// old text it returns names a place.
+func FuzzReportedReplacement(f *testing.F) {
+	f.Add(`{"command":"@p\ndef f():\n    return code_replace('a.py', 'x = compute(1)\\ny = 2', (3, 4))"}`, "Replaced L3-4 (2 lines) -> L3-4 (2 lines)\n  Old: x = compute(0)\ny = 1\n  New: x = compute(1)\ny = 2\n")
+	f.Add(`{"command":"code_replace("}`, "Replaced L1-1 (1 lines) -> L1-2 (9 lines)\n  Old: ")
+	f.Fuzz(func(t *testing.T, args, report string) {
+		ok := true
+		s := &schema.Step{ToolCall: &schema.ToolCall{Name: "bash", Args: []byte(args)}, ToolResult: &schema.ToolResult{OK: &ok, Data: mustMarshal(t, report)}}
+		if _, old, _, got := reportedReplacement(s); got && len(strings.Join(strings.Fields(old), "")) < minTargetChars {
+			t.Errorf("%q %q: old text %q names less than %d characters", args, report, old, minTargetChars)
+		}
+	})
+}
