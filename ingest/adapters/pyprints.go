@@ -36,8 +36,8 @@ func pythonPrintsForSure(seg, doc string) bool {
 		return false // the document is not closed
 	}
 	if m := rePythonDashC.FindStringSubmatchIndex(seg); m != nil {
-		program, ok := shellQuoted(seg[m[1]-1:])
-		return ok && programPrints(strings.Split(program, "\n"))
+		program, _ := shellWord(seg[m[1]-1:])
+		return programPrints(strings.Split(program, "\n"))
 	}
 	return false
 }
@@ -55,25 +55,6 @@ var (
 	reStderrRedirect = regexp.MustCompile(`2>&1|2>\s*\S+`)
 	reStdoutRedirect = regexp.MustCompile(`>`)
 )
-
-// shellQuoted reads the quoted shell word s opens with: its text, the
-// escapes of a double-quoted word read. False when it is not closed.
-func shellQuoted(s string) (string, bool) {
-	q := s[0]
-	var b strings.Builder
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == q:
-			return b.String(), true
-		case q == '"' && c == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0:
-			i++
-			c = s[i]
-		}
-		b.WriteByte(c)
-	}
-	return "", false
-}
 
 // programPrints reports whether a Python program's top-level statements
 // (lines at the left margin, outside a string or brackets left open)
