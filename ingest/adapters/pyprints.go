@@ -21,8 +21,8 @@ func pythonPrintsForSure(seg, doc string) bool {
 	if p != "python" && !strings.HasPrefix(p, "python3") && !strings.HasPrefix(p, "python2") {
 		return false
 	}
-	if reStdoutRedirect.MatchString(reStderrRedirect.ReplaceAllString(seg, "")) {
-		return false // into a file, or here-document sent elsewhere
+	if reStdoutRedirect.MatchString(reStderrRedirect.ReplaceAllString(unquoted(seg), "")) {
+		return false // into a file (a > in the quoted program is the program's)
 	}
 	if m := rePythonDocStart.FindStringSubmatch(seg); m != nil {
 		end := m[1]

@@ -29,6 +29,7 @@ func TestPythonPrintsForSure(t *testing.T) {
 		"cat > t.py <<'EOF'\nprint('x')\nEOF":                                               false,
 		`cd /w && pip install -e . && python -c "print('hi')"`:                              false,
 		`python3 -c "print('hi')" > log.txt`:                                                false,
+		`python3 -c "n = 3; print('more' if n > 2 else 'less')"`:                            true,
 		`python3 -c "import sys; print('hi', file=sys.stderr)"`:                             false,
 		`python3 -c "import x; x.main()"`:                                                   false,
 		`python3 script.py`:                                                                 false,
