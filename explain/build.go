@@ -158,6 +158,7 @@ func fill(s *Step, line *lineDetail, red *redaction) {
 			}
 		}
 	}
+	s.Why = line.why
 	if line.decision {
 		s.NextState = line.next
 		s.Reason, s.reasonKey = line.reason, line.reasonKey // redacted when read

@@ -68,10 +68,18 @@ type htmlRun struct {
 	Memory   string
 	MemoryID string
 	Guards   []htmlGuard
+	Whys     []htmlWhy
+	MoreWhys int
+	WhyTitle string
 	Guard    *GuardChoice
 	GuardMsg string
 	Fix      string
 	Healthy  bool
+}
+
+type htmlWhy struct {
+	Loop               bool
+	Steps, Result, Why string
 }
 
 type htmlField struct {
@@ -151,6 +159,11 @@ func htmlView(k int, run *Run) htmlRun {
 		}
 		v.Lines = append(v.Lines, h)
 	}
+	groups, more := run.whys()
+	for _, g := range groups {
+		v.Whys = append(v.Whys, htmlWhy{Loop: g.InLoop, Steps: whySteps(g.Steps), Result: g.Result, Why: g.Why})
+	}
+	v.MoreWhys, v.WhyTitle = more, whyTitle
 	for i := range res.Findings {
 		f := &res.Findings[i]
 		v.Findings = append(v.Findings, htmlFinding{Detector: f.Detector, Slug: f.Slug, Severity: f.Severity.String(),
@@ -204,6 +217,18 @@ var explainTemplate = template.Must(template.New("explain").Parse(`<!DOCTYPE htm
 {{- end}}
 </tbody>
 </table></div>
+{{- if .Whys}}
+<p class="note">{{.WhyTitle}}:</p>
+<table class="whys">
+<thead><tr><th></th><th>steps</th><th>result</th><th>why</th></tr></thead>
+<tbody>
+{{- range .Whys}}
+<tr class="{{if .Loop}}loop{{end}}"><td class="mark">{{if .Loop}}▶{{end}}</td><td>{{.Steps}}</td><td>{{.Result}}</td><td>{{.Why}}</td></tr>
+{{- end}}
+</tbody>
+</table>
+{{if .MoreWhys}}<p class="note">... and {{.MoreWhys}} more reason(s).</p>{{end}}
+{{- end}}
 <h3>Evidence</h3>
 {{if .Findings}}<ul class="findings">
 {{- range .Findings}}

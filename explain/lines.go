@@ -56,6 +56,7 @@ type lineDetail struct {
 	next      string
 	reason    string // redacted with --redact, cut to maxReasonBytes
 	reasonKey uint64 // the reason as logged, hashed: alike steps have the same
+	why       string // tool_result.reason, redacted and cut as reason is
 }
 
 // maxReasonBytes bounds a reason kept: the timeline shows its first
@@ -102,6 +103,13 @@ func (l *RunLines) Add(raw []byte) {
 	}
 	if tr := s.ToolResult; tr != nil && tr.Status != nil {
 		d.status, d.hasStatus = *tr.Status, true
+	}
+	if tr := s.ToolResult; tr != nil && strings.TrimSpace(tr.Reason) != "" {
+		why := tr.Reason
+		if l.red != nil {
+			why = l.red.Text(why)
+		}
+		d.why = l.intern(cutRunes(why, maxReasonBytes))
 	}
 	d.mem = s.Memory
 	if dec := s.Decision; dec != nil {

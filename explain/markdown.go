@@ -83,6 +83,20 @@ func writeRunMarkdown(w *bufio.Writer, run *Run) {
 			callCellMarkdown(&l), mdCellText(l.result), mdCellText(l.memory), mdCellText(strings.Join(l.notes, "; ")))
 	}
 
+	if groups, more := run.whys(); len(groups) > 0 {
+		w.WriteString("\n" + whyTitle + ":\n\n| | steps | result | why |\n|---|---|---|---|\n")
+		for _, g := range groups {
+			mark := ""
+			if g.InLoop {
+				mark = "▶"
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s |\n", mark, mdCellText(whySteps(g.Steps)), mdCellText(g.Result), mdCellText(g.Why))
+		}
+		if more > 0 {
+			fmt.Fprintf(w, "\n... and %d more reason(s).\n", more)
+		}
+	}
+
 	w.WriteString("\n### Evidence\n\n")
 	if len(res.Findings) == 0 {
 		w.WriteString("No detector fired.\n")

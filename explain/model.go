@@ -77,6 +77,10 @@ type Step struct {
 	Entries   []schema.MemoryEntry
 	NextState string
 	Reason    string // decision.reason; its first 256 bytes
+	// Why is tool_result.reason, its first 256 bytes: why the result is
+	// what it is, in the tool's words or as an adapter read it from the
+	// run's context (a blank answer, the agent's next words).
+	Why       string
 	reasonKey uint64 // the whole reason, hashed (0: none)
 	Progress  bool   // a progress event (docs/indicators.md)
 	InLoop    bool

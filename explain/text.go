@@ -83,6 +83,9 @@ func writeRunText(w *bufio.Writer, run *Run, opts TextOptions) error {
 	if err := timelineText(w, run, opts.Width); err != nil {
 		return err
 	}
+	if err := whysText(w, run, opts.Width); err != nil {
+		return err
+	}
 	if len(res.Findings) > 0 {
 		w.WriteString("\nFindings:\n")
 		for k := range res.Findings {
@@ -102,6 +105,32 @@ func writeRunText(w *bufio.Writer, run *Run, opts TextOptions) error {
 		if err := guardsText(w, run, opts.Width); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// whysText lists the reasons the steps' results carry, when any does.
+func whysText(w *bufio.Writer, run *Run, width int) error {
+	groups, more := run.whys()
+	if len(groups) == 0 {
+		return nil
+	}
+	w.WriteString("\n" + whyTitle + ":\n")
+	t := report.NewTable(report.AlignLeft, report.AlignLeft, report.AlignLeft)
+	t.Header("  STEPS", "RESULT", "WHY")
+	t.Fit(width, 2) // WHY
+	for _, g := range groups {
+		mark := "  "
+		if g.InLoop {
+			mark = "> "
+		}
+		t.Append(mark+whySteps(g.Steps), report.Sanitize(g.Result), report.Sanitize(g.Why))
+	}
+	if err := t.Render(w); err != nil {
+		return err
+	}
+	if more > 0 {
+		fmt.Fprintf(w, "  ... and %d more reason(s)\n", more)
 	}
 	return nil
 }
