@@ -597,6 +597,13 @@ func emptyJSONResults(text string) bool {
 // output, without its terminal escapes (as the result keeps it). view says
 // the tool shows file content, where only rules marked ViewsToo apply.
 func classify(text string, search, view bool, formatRules []OutputRule) (errType string, empty bool) {
+	errType, empty, _ = classifyRule(text, search, view, formatRules)
+	return errType, empty
+}
+
+// classifyRule is classify, also naming the rule that decided ("" when
+// none did).
+func classifyRule(text string, search, view bool, formatRules []OutputRule) (errType string, empty bool, rule string) {
 	text = stripANSI(text)
 	inner, failed, isMCP := mcpUnwrap(text)
 	if isMCP {
@@ -615,15 +622,15 @@ func classify(text string, search, view bool, formatRules []OutputRule) (errType
 				continue
 			}
 			if r.ErrorType == "" {
-				return "", true
+				return "", true, r.Name
 			}
 			if t == "" {
 				t = r.ErrorType
 			}
-			return t, false
+			return t, false, r.Name
 		}
 	}
-	return "", false
+	return "", false, ""
 }
 
 // firstError is the error type of the first of rules that says o is a

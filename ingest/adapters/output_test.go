@@ -601,3 +601,17 @@ func aiderDoc(reply string, messages ...string) []byte {
 	}
 	return []byte(h)
 }
+
+// A result an output rule typed names the rule as its reason, so that a
+// reader can look it up; a result typed otherwise (a mini-swe-agent exit
+// code no rule reads) names none.
+func TestOutputRuleIsTheResultsReason(t *testing.T) {
+	c, run := convertOne(t, OpenAIMessages, bashDoc(t, "python repro.py", "Traceback (most recent call last):\n  File \"repro.py\", line 2, in <module>\n    import foo\nModuleNotFoundError: No module named 'foo'\n"))
+	if s := c.step(t, run, 1); result(s) != "error ModuleNotFoundError" || s.ToolResult.Reason != "output rule python-traceback" {
+		t.Errorf("a traceback: %s, reason %q", result(s), s.ToolResult.Reason)
+	}
+	c, run = convertOne(t, MiniSWEAgent, miniV1(t, "THOUGHT: x\n\n```bash\n./check.sh\n```", "<returncode>3</returncode>\n<output>\nchecked 4 files\n</output>"))
+	if s := c.step(t, run, 2); result(s) != "error EXIT_CODE" || s.ToolResult.Reason != "" {
+		t.Errorf("an exit code: %s, reason %q", result(s), s.ToolResult.Reason)
+	}
+}

@@ -25,6 +25,8 @@ type run struct {
 	views map[*schema.Step]bool
 	// blank holds the calls answered with a logged output that is blank.
 	blank map[*schema.Step]bool
+	// ruled is the last output the output rules decided (classify).
+	ruled ruling
 }
 
 // cutKind is what the kept part of an output cut short says.
@@ -55,12 +57,27 @@ func (r *run) classify(text string, search, view bool, formatRules []OutputRule)
 	if r.strip {
 		return "", false
 	}
-	return classify(text, search, view, formatRules)
+	errType, empty, rule := classifyRule(text, search, view, formatRules)
+	r.ruled = ruling{text: text, errType: errType, empty: empty, rule: rule}
+	return errType, empty
+}
+
+// ruling is the last output an output rule decided: setResult names the
+// rule as the result's reason when the result it sets is that one.
+type ruling struct {
+	text, errType, rule string
+	empty               bool
 }
 
 // setResult is setResult without the text when the output is stripped,
 // and marks an output that only repeats what the run was shown before.
 func (r *run) setResult(s *schema.Step, text, errType string, empty bool) {
+	// The rule that read this very output into this very result is its
+	// reason; an output typed otherwise after it (an exit code, the
+	// format's own error field) keeps none.
+	rd := r.ruled
+	ruled := rd.rule != "" && rd.errType == errType && rd.empty == empty && rd.text == text
+	r.ruled = ruling{}
 	if inner, _, ok := mcpUnwrap(text); ok && strings.TrimSpace(inner) != "" {
 		// What the tool said, not how a proxy or the SDK wrapped it: the
 		// wrapper's boilerplate would make any two answers look alike.
@@ -75,6 +92,9 @@ func (r *run) setResult(s *schema.Step, text, errType string, empty bool) {
 		r.blank[s] = true
 	}
 	setResult(s, text, errType, empty)
+	if ruled {
+		s.ToolResult.Reason = "output rule " + rd.rule
+	}
 	if text != "" && errType == "" && !empty && r.shown.repeats(text) {
 		seen := true
 		s.ToolResult.Seen = &seen
