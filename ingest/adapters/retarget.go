@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -35,6 +36,20 @@ type replaceTarget struct {
 // a place in a file: a lone `pass` or `})` occurs many times, and
 // replacing one of them leaves the others to replace again.
 const minTargetChars = 12
+
+// namesPlace reports whether a text has at least minTargetChars
+// characters besides blank space.
+func namesPlace(text string) bool {
+	n := 0
+	for _, c := range text {
+		if !unicode.IsSpace(c) {
+			if n++; n >= minTargetChars {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // markUnlandedRetargets gives a replacement whose output was not logged
 // the error EDIT_REJECTED when the run's next edit replaces the same old
@@ -113,7 +128,7 @@ func editTarget(tool string, args json.RawMessage) (replaceTarget, bool) {
 	if t.lines != [2]int{} {
 		named = t.new
 	}
-	if !ok || len(strings.Join(strings.Fields(named), "")) < minTargetChars {
+	if !ok || !namesPlace(named) {
 		return replaceTarget{}, false
 	}
 	t.old, t.new = targetText(t.old), targetText(t.new)
@@ -355,7 +370,7 @@ func reportedReplacement(s *schema.Step) (file, old, new string, ok bool) {
 	}
 	h := heads[0]
 	old, new, ok = strings.Cut(text[h[1]:], "\n  New: ")
-	if !ok || len(strings.Join(strings.Fields(old), "")) < minTargetChars {
+	if !ok || !namesPlace(old) {
 		return "", "", "", false
 	}
 	// The new text is as many lines as the report counts; what follows
