@@ -24,7 +24,7 @@ func pythonPrintsForSure(seg, doc string) bool {
 	if reStdoutRedirect.MatchString(reStderrRedirect.ReplaceAllString(unquoted(seg), "")) {
 		return false // into a file (a > in the quoted program is the program's)
 	}
-	if m := rePythonDocStart.FindStringSubmatch(seg); m != nil {
+	if m := reHereDoc.FindStringSubmatch(seg); m != nil && rePythonStdin.MatchString(seg) {
 		end := m[1]
 		var lines []string
 		for _, line := range strings.Split(doc, "\n") {
@@ -41,10 +41,6 @@ func pythonPrintsForSure(seg, doc string) bool {
 	}
 	return false
 }
-
-// rePythonDocStart is python reading its program from a here-document:
-// `python3 - <<'PY'`, `python <<EOF`; the group is the closing word.
-var rePythonDocStart = regexp.MustCompile(`^\s*(?:\w+=\S*\s+)*(?:\S*/)?python[0-9.]*\s+(?:-\s+)?<<-?\s*['"]?(\w+)['"]?\s*(?:2>&1\s*)?$`)
 
 // rePythonDashC is python given its program as the text of -c, quoted.
 var rePythonDashC = regexp.MustCompile(`^\s*(?:\w+=\S*\s+)*(?:\S*/)?python[0-9.]*\s+(?:-\w+\s+)*-c\s+['"]`)
@@ -123,14 +119,23 @@ func pyLineState(line string, depth int, triple string) (int, string) {
 				i += 2
 				continue
 			}
-			for i++; i < len(line) && line[i] != c; i++ {
-				if line[i] == '\\' {
-					i++
-				}
-			}
+			i = pyStringEnd(line, i)
 		}
 	}
 	return depth, triple
+}
+
+// pyStringEnd is the index of the quote that closes the one-line string
+// literal opened at line[i], escapes skipped; len(line) when the line
+// ends first.
+func pyStringEnd(line string, i int) int {
+	q := line[i]
+	for i++; i < len(line) && line[i] != q; i++ {
+		if line[i] == '\\' {
+			i++
+		}
+	}
+	return min(i, len(line))
 }
 
 // pyStatements cuts a line of Python at the semicolons between its
@@ -149,11 +154,7 @@ func pyStatements(line string) []string {
 		case ')', ']', '}':
 			depth--
 		case '"', '\'':
-			for i++; i < len(line) && line[i] != c; i++ {
-				if line[i] == '\\' {
-					i++
-				}
-			}
+			i = pyStringEnd(line, i)
 		case ';':
 			if depth == 0 {
 				out = append(out, strings.TrimLeft(line[start:i], " \t"))
