@@ -18,7 +18,7 @@ import (
 // primary finding lies in.
 func onsetOf(v *Run, a *analysis, primary *hit, hits []*hit) int {
 	first, last := stretchOf(primary, hits)
-	if primary.Detector == ReplanLoop.ID {
+	if primary.Detector == ReplanLoop.ID || primary.Detector == RestatedTurn.ID {
 		// A re-planning loop begins with its plans: where the same
 		// instruction was first handed out, when a repeat of it overlaps.
 		for _, h := range hits {
@@ -26,6 +26,11 @@ func onsetOf(v *Run, a *analysis, primary *hit, hits []*hit) int {
 				first = min(first, h.first)
 			}
 		}
+	}
+	if primary.Detector == RestatedTurn.ID && first > 0 && v.instructs(first-1) {
+		// The turn that first made the point answers a plan (a review
+		// phase's prompt to the reviewer): the loop begins with that plan.
+		first--
 	}
 	if !replayed[primary.Detector] || primary.asFound {
 		return first

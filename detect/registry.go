@@ -39,6 +39,7 @@ var Registry = []*Detector{
 	StaleTalk,
 	RepeatedFinish,
 	LookOnly,
+	RestatedTurn,
 	ErrorStreak,
 	NonRetryableRetry,
 	RateLimitNoBackoff,

@@ -50,6 +50,12 @@ type Run struct {
 	// the agent had not said in its turns since its last tool call, or
 	// they ask again for what it asked for since then.
 	StaleTalk []bool
+	// Restated is, for a turn one of the run's agents addressed to another
+	// that makes again the point of an earlier turn of the same agent to
+	// the same agent (schema.AgentTurnWords: half their words or more in
+	// common), the index of the turn that first made it; -1 for every
+	// other step. Empty when the run has no turns between its agents.
+	Restated []int32
 	// AskedFirst is, for a turn of conversation that asks again for what
 	// the agent asked for since its last tool call (schema.TalkAsks), the
 	// index of the turn that first asked for it; -1 for every other step.

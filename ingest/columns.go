@@ -171,7 +171,7 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		flags |= schema.FlagArtifacts
 	}
 	w.artifacts.put(i, s.Artifacts)
-	w.talkWords.put(i, talkWords(s.ToolCall))
+	w.talkWords.put(i, talkWords(s.ToolCall, s.State == schema.StatePlan.String()))
 
 	var tokens int64
 	if s.Usage != nil || s.Tokens != nil {
@@ -285,20 +285,34 @@ func (d *LineDecoder) rowHash(s *schema.Step, argsKey, resultHash uint64, flags 
 // talkWords are the words of a turn of conversation the agent sent
 // (schema.TalkWords), then schema.TalkNumbersMark and its numbers when it
 // says any, then schema.TalkAskMark and its words for each thing it asks
-// for (schema.TalkAsks); nil for any other step, and for a turn addressed
-// to another agent of the run (a "to" in its args): agents working
-// together quote each other's code and context at length, so few of their
-// words are new, and that says nothing of a turn to the user said again.
-func talkWords(tc *schema.ToolCall) []string {
+// for (schema.TalkAsks). A turn addressed to another agent of the run (a
+// "to" in its args) has instead schema.TalkAgentMark, the pair of agents
+// and schema.AgentTurnWords (nil when those are nil), unless it is an
+// instruction (plan, the PLAN state): the framework's prompt opening a
+// phase or a task, which carries the work it is about (the code to
+// review) and is the same instruction only word for word, work included
+// (detect's sameInstruction). Nil for any other step.
+func talkWords(tc *schema.ToolCall, plan bool) []string {
 	if tc == nil || tc.Name != schema.ToolMessage || len(tc.Args) == 0 {
 		return nil
 	}
 	var a struct {
 		Text string `json:"text"`
+		From string `json:"from"`
 		To   string `json:"to"`
 	}
-	if json.Unmarshal(tc.Args, &a) != nil || a.Text == "" || a.To != "" {
+	if json.Unmarshal(tc.Args, &a) != nil || a.Text == "" {
 		return nil
+	}
+	if a.To != "" {
+		if plan {
+			return nil
+		}
+		words := schema.AgentTurnWords(a.Text)
+		if words == nil {
+			return nil
+		}
+		return append([]string{schema.TalkAgentMark, a.From + "\x00" + a.To}, words...)
 	}
 	words, numbers := schema.TalkWords(a.Text)
 	if len(numbers) > 0 {

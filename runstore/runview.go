@@ -209,7 +209,9 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 		v.Budget = *b
 	}
 	c.markNewArtifacts(v, r)
-	c.markStaleTalk(v, r)
+	talk := v.inStepOrder(&c.talkWords, r)
+	markStaleTalk(v, talk)
+	markRestated(v, talk)
 	c.placeMemory(v, r)
 	placeValues(v, &c.emptyWords, r, v.Words)
 	placeValues(v, &c.resultSims, r, v.Sim)
@@ -388,9 +390,9 @@ type pastAsk struct {
 // stale, and so is a turn that asks again for something it asked for
 // before (detect.Run.AskedFirst names the turn that first asked). The
 // first turn after a call is never stale: there is nothing it could
-// repeat.
-func (c *Collector) markStaleTalk(v *runView, r int32) {
-	list := v.inStepOrder(&c.talkWords, r)
+// repeat. list is the run's talk_words in step order; turns one agent of
+// the run addressed to another are markRestated's.
+func markStaleTalk(v *runView, list []valueAt) {
 	if len(list) == 0 {
 		return
 	}
@@ -411,6 +413,9 @@ func (c *Collector) markStaleTalk(v *runView, r int32) {
 			k++
 		}
 		turn := list[first:k]
+		if len(turn) > 0 && turn[0].val == talkAgentMark {
+			continue // a turn to another agent of the run: markRestated's
+		}
 		words, freshWords, freshNumbers := 0, 0, 0
 		numbers := false
 		end := len(turn) // where the turn's asks begin

@@ -46,6 +46,67 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
+// TalkAgentMark opens, in a step's talk_words, a turn of conversation one
+// of the run's agents addressed to another (a call of ToolMessage whose
+// args name a recipient, "to"): the mark, then the pair of agents (from,
+// NUL, to) as one entry, then AgentTurnWords of the turn. Such a turn has
+// no words of TalkWords: agents working together quote each other at
+// length, so few of their words are new, and that says nothing of a turn
+// to the user said again.
+const TalkAgentMark = "\x00agent"
+
+// minTurnWords is the fewest words (and numbers) of its prose a turn
+// between agents must say for AgentTurnWords to compare it: fewer say too
+// little to tell one point from another ("Please continue.").
+const minTurnWords = 8
+
+// AgentTurnWords returns the distinct words and numbers (TalkWords, in
+// one list) of what one agent of a run said to another in its own words:
+// its text outside fenced code blocks (from a line of three backticks to
+// the next, or to the end). The code an agent hands back or quotes is the
+// state of the work, not the point it makes about it: a turn whose fenced
+// code is longer than its prose is a hand-over of work, nil; so is one of
+// fewer than minTurnWords words. Two turns of one agent to another that
+// share most of these words make the same point, however worded (detect's
+// RA208).
+func AgentTurnWords(text string) []string {
+	prose, code := withoutFences(text)
+	if code > len(prose) {
+		return nil
+	}
+	words, numbers := TalkWords(prose)
+	if len(words)+len(numbers) < minTurnWords {
+		return nil
+	}
+	return append(words, numbers...)
+}
+
+// withoutFences returns text without its fenced code blocks, and how many
+// bytes the blocks held.
+func withoutFences(text string) (prose string, code int) {
+	const fence = "```"
+	if !strings.Contains(text, fence) {
+		return text, 0
+	}
+	var b strings.Builder
+	for {
+		open := strings.Index(text, fence)
+		if open < 0 {
+			b.WriteString(text)
+			return b.String(), code
+		}
+		b.WriteString(text[:open])
+		b.WriteByte('\n')
+		rest := text[open+len(fence):]
+		end := strings.Index(rest, fence)
+		if end < 0 {
+			return b.String(), code + len(text) - open
+		}
+		code += len(fence) + end + len(fence)
+		text = rest[end+len(fence):]
+	}
+}
+
 // TalkAskMark opens, in a step's talk_words, the words of one thing the
 // turn asks for (TalkAsks); each ask follows the turn's words and numbers.
 const TalkAskMark = "\x00ask"

@@ -61,3 +61,25 @@ func TestSaysSomething(t *testing.T) {
 		}
 	}
 }
+
+// What one agent says to another is the prose of its turn: fenced code is
+// left out, a turn that is mostly code is a hand-over of work (nil), and a
+// turn too short to make a point says nothing to compare (nil).
+func TestAgentTurnWords(t *testing.T) {
+	comment := "The code is missing the import of tkinter in main.py; add it at line 1:\n```python\nimport tkinter as tk\n```\nOtherwise the window never opens."
+	want := []string{"code", "missing", "import", "tkinter", "main", "py", "add", "it", "line", "otherwise", "window", "never", "opens", "1"}
+	if got := AgentTurnWords(comment); !slices.Equal(got, want) {
+		t.Errorf("comment: %q, want %q", got, want)
+	}
+	handOver := "main.py\n```python\nimport tkinter as tk\nimport random\n\nclass DiceApp:\n    def __init__(self, root):\n        self.root = root\n```\nDone."
+	if got := AgentTurnWords(handOver); got != nil {
+		t.Errorf("a hand-over of code: %q, want nil", got)
+	}
+	if got := AgentTurnWords("<INFO> Finished."); got != nil {
+		t.Errorf("a short turn: %q, want nil", got)
+	}
+	unclosed := "Please change the roll method so it reads the number of sides from the entry:\n```python\ndef roll(self):\n"
+	if got := AgentTurnWords(unclosed); !slices.Contains(got, "sides") || slices.Contains(got, "def") {
+		t.Errorf("a block left open runs to the end: %q", got)
+	}
+}

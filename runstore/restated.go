@@ -1,0 +1,102 @@
+package runstore
+
+import (
+	"slices"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// talkAgentMark is schema.TalkAgentMark as the side table holds it.
+var talkAgentMark = fold32(schema.IDHash(schema.TalkAgentMark))
+
+// restatedSimilarity is how alike two turns of one agent to another must
+// be to make one point: the share of their words (schema.AgentTurnWords)
+// the two have in common, of all the words either says (Jaccard). A
+// reviewer restating a comment in new words ("The code is missing the
+// import of tkinter" and "The code seems to be missing the import
+// statement for tkinter in main.py") shares half its words or more with
+// the first; two comments on different points of the same code share a
+// quarter or less: the words of the code and the task are common to both,
+// the point is not.
+const restatedSimilarity = 0.5
+
+// maxPastTurns bounds how many earlier turns of one agent to another a
+// turn is compared with: the most recent ones, through which a chain of
+// restatements keeps the turn that first made the point.
+const maxPastTurns = 64
+
+// pastTurn is a turn of one agent to another already read: the turn that
+// first made its point (itself, or the one it restates), and its words,
+// sorted.
+type pastTurn struct {
+	first int
+	words []uint32
+}
+
+// markRestated fills detect.Run.Restated: for each turn one of the run's
+// agents addressed to another (talk_words opened by talkAgentMark), the
+// first earlier turn of the same agent to the same agent that it makes
+// the same point as (restatedSimilarity), through the turns that restated
+// it; -1 for every other step. A run without such turns gets an empty
+// Restated, which says none restates another. talk is the run's
+// talk_words in step order.
+func markRestated(v *runView, talk []valueAt) {
+	v.Restated = v.Restated[:0]
+	var byPair map[uint32][]pastTurn
+	for k := 0; k < len(talk); {
+		i, end := talk[k].i, k
+		for end < len(talk) && talk[end].i == i {
+			end++
+		}
+		turn := talk[k:end]
+		k = end
+		if len(turn) < 3 || turn[0].val != talkAgentMark {
+			continue
+		}
+		words := make([]uint32, 0, len(turn)-2)
+		for _, w := range turn[2:] {
+			words = append(words, w.val)
+		}
+		slices.Sort(words)
+		words = slices.Compact(words)
+		if byPair == nil {
+			byPair = map[uint32][]pastTurn{}
+			v.Restated = resize(v.Restated, v.Len())
+			for j := range v.Restated {
+				v.Restated[j] = -1
+			}
+		}
+		pair := turn[1].val
+		past := byPair[pair]
+		first := i
+		for _, p := range past {
+			if jaccard(p.words, words) >= restatedSimilarity {
+				first = p.first
+				v.Restated[i] = int32(first)
+				break
+			}
+		}
+		if len(past) == maxPastTurns {
+			past = past[1:]
+		}
+		byPair[pair] = append(past, pastTurn{first: first, words: words})
+	}
+}
+
+// jaccard is the share of the values of two sorted sets that both hold.
+func jaccard(a, b []uint32) float64 {
+	both := 0
+	for x, y := 0, 0; x < len(a) && y < len(b); {
+		switch {
+		case a[x] == b[y]:
+			both++
+			x++
+			y++
+		case a[x] < b[y]:
+			x++
+		default:
+			y++
+		}
+	}
+	return float64(both) / float64(len(a)+len(b)-both)
+}
