@@ -414,9 +414,9 @@ func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 // on anchors, quoting and indentation in turn, is retrying one change,
 // not fixing one error after another. An edit that applied ends the run,
 // and so does one whose check failed after it applied (an experiment),
-// unless the first call answered after it fails with a compile error
-// raised in the file it changed: it left that file broken, so it did not
-// land either, and the storm runs to that check (keep's last).
+// unless the first failure after it, before the next edit, is a compile
+// error raised in the file it changed: it left that file broken, so it
+// did not land either, and the storm runs to that check (keep's last).
 func editsNotLanding(v *Run, a *analysis, p *Policy, keep func(edits []int, last int)) {
 	run := a.goalStorm[:0]
 	shown := -1 // the check that showed the run's last edit broke its file
@@ -438,9 +438,13 @@ func editsNotLanding(v *Run, a *analysis, p *Policy, keep func(edits []int, last
 			if applied < 0 {
 				continue
 			}
-			// The first answer after an edit that applied says whether
+			// The first failure after an edit that applied says whether
 			// it landed: a compile error in the very file it changed
-			// says it left the file broken.
+			// says it left the file broken. Calls that worked before it
+			// (the file viewed, a search) say nothing of that.
+			if !failed {
+				continue
+			}
 			if !failed || !compileError[t] || v.FailFile[i] == 0 || v.FailFile[i] != v.EditFile[applied] {
 				flush()
 				applied = -1

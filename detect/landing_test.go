@@ -1,0 +1,50 @@
+package detect_test
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/runawayhq/runaway/detect"
+)
+
+// An edit that applied and left its file broken did not land, also when
+// the agent looked at the file before running the check that shows it:
+// a read of the file says nothing of whether it compiles. Four such
+// edits in a row are one change retried, an error storm from the first;
+// when the check after the read passes, the edit landed, and four rounds
+// of edit, read and passing check are work.
+func TestAReadBeforeTheCheckOfABrokenEdit(t *testing.T) {
+	const file = "sphinx/environment/adapters/toctree.py"
+	edit := func(k int) string {
+		return `"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"sed -i '17` + strconv.Itoa(k) + `a\\tif ref in (\"genindex\", \"search\"): continue' ` + file + `"}},"tool_result":{"ok":true,"data":""}`
+	}
+	read := func(k int) string {
+		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"nl -ba ` + file + ` | sed -n '16` + strconv.Itoa(k) + `,180p'"}},"tool_result":{"ok":true,"data":"17` + strconv.Itoa(k) + `\t\tif ref in (\"genindex\", \"search\"): continue"}`
+	}
+	broken := func(k int) string {
+		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"python -m pytest -q tests/test_toctree.py -k genindex"}},"tool_result":{"ok":false,"error_type":"IndentationError","data":"Traceback (most recent call last):\n  File \"/repo/tests/test_toctree.py\", line 3, in <module>\n    from sphinx.environment.adapters import toctree\n  File \"/repo/` + file + `\", line 17` + strconv.Itoa(k) + `\n    if ref in ('genindex', 'search'): continue\nIndentationError: unexpected indent"}`
+	}
+	passed := func(k int) string {
+		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"python -m pytest -q tests/test_toctree.py -k genindex"}},"tool_result":{"ok":true,"data":"` + strconv.Itoa(k+1) + ` passed in 0.4` + strconv.Itoa(k) + `s"}`
+	}
+	for _, c := range []struct {
+		name  string
+		check func(int) string
+		want  detect.Verdict
+	}{
+		{"each check shows the file broken", broken, detect.Runaway},
+		{"each check passes", passed, detect.Healthy},
+	} {
+		r := newRun(c.name)
+		for k := range 4 {
+			r.add(edit(k))
+			r.add(read(k))
+			r.add(c.check(k))
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != c.want || (c.want == detect.Runaway && (res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0)) {
+			t.Errorf("%s: %v %v onset %d %+v, want %v", c.name, res.Verdict, res.RootCause, res.OnsetStep, res.Findings, c.want)
+		}
+	}
+}
