@@ -80,25 +80,5 @@ func TestRestatedTurnsAndSpills(t *testing.T) {
 			t.Errorf("%s: verdict %v cause %q onset %d, finding %+v; want RA208 runaway, replan-loop from step 0", r.RunID, r.Verdict, r.RootCause, r.OnsetStep, restated)
 		}
 	}
-	wantDump, wantResults := dumpRuns(want), resultsByRun(t, want)
-	s := newSpiller(t, 4<<10, 3, 0)
-	readLog(t, text, 5, s.add)
-	if s.spills < 2 {
-		t.Fatalf("%d spills; want several", s.spills)
-	}
-	cs := s.finish()
-	got, gotResults := map[string]string{}, resultsByRun(t, cs...)
-	for _, c := range cs {
-		for id, d := range dumpRuns(c) {
-			got[id] = d
-		}
-	}
-	for id, w := range wantDump {
-		if got[id] != w {
-			t.Fatalf("run %s differs once spilled:\n got: %s\nwant: %s", id, got[id], w)
-		}
-		if gotResults[id] != wantResults[id] {
-			t.Fatalf("result of run %s differs once spilled", id)
-		}
-	}
+	spilledAlike(t, text, want)
 }

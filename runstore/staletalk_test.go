@@ -68,6 +68,14 @@ func TestStaleTalkMarksAndSpills(t *testing.T) {
 			t.Errorf("%s: stale-talk %v, want %v (%+v)", r.RunID, stale, wantStale, r.Findings)
 		}
 	}
+	spilledAlike(t, text, want)
+}
+
+// spilledAlike checks that the log text, spilled and read back in
+// partitions, gives the collectors the same runs and results as want,
+// which read it whole.
+func spilledAlike(t *testing.T, text string, want *Collector) {
+	t.Helper()
 	wantDump, wantResults := dumpRuns(want), resultsByRun(t, want)
 	s := newSpiller(t, 4<<10, 3, 0)
 	readLog(t, text, 5, s.add)
