@@ -2,6 +2,7 @@ package schema
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -82,4 +83,27 @@ func TestAgentTurnWords(t *testing.T) {
 	if got := AgentTurnWords(unclosed); !slices.Contains(got, "sides") || slices.Contains(got, "def") {
 		t.Errorf("a block left open runs to the end: %q", got)
 	}
+}
+
+// Whatever the text, its prose holds no fence, the code counted is no
+// more than the text, a text without fences is all prose, and the words
+// of a turn are said once each.
+func FuzzAgentTurnWords(f *testing.F) {
+	f.Add("The code is missing the import of tkinter:\n```python\nimport tkinter\n```\nAdd it at the top, please.")
+	f.Add("```\nunclosed block")
+	f.Add("no fences at all, only words words words and more words here")
+	f.Add("``````")
+	f.Fuzz(func(t *testing.T, text string) {
+		prose, code := withoutFences(text)
+		if strings.Contains(prose, "```") || code < 0 || code > len(text) {
+			t.Fatalf("%q: prose %q, code %d", text, prose, code)
+		}
+		if !strings.Contains(text, "```") && (prose != text || code != 0) {
+			t.Fatalf("%q without fences: prose %q, code %d", text, prose, code)
+		}
+		words := AgentTurnWords(text)
+		if len(slices.Compact(slices.Sorted(slices.Values(words)))) != len(words) {
+			t.Fatalf("%q: a word said twice in %q", text, words)
+		}
+	})
 }
