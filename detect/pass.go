@@ -71,9 +71,9 @@ type analysis struct {
 	// goalStorm and inGoalStorm are goalStorms' scratch.
 	goalStorm   []int
 	inGoalStorm []bool
-	// restated is runRestatedTurn's scratch: per turn that first made a
-	// point, the turns that made it again.
-	restated map[int32]chainEnd
+	// restated is runRestatedTurn's scratch: per step index of a turn that
+	// first made a point, the turns that made it again.
+	restated []chain
 }
 
 func newAnalysis() *analysis {
@@ -85,7 +85,6 @@ func newAnalysis() *analysis {
 		counts:     map[uint64]int64{},
 		winCnt:     map[uint64]int64{},
 		chainOf:    map[uint64]int32{},
-		restated:   map[int32]chainEnd{},
 	}
 }
 

@@ -25,39 +25,41 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 	if len(v.Restated) < v.Len() {
 		return nil
 	}
-	clear(a.restated)
-	for i := 0; i < v.Len(); i++ {
-		if f := v.Restated[i]; f >= 0 {
-			c := a.restated[f]
-			c.n++
-			c.last = i
-			a.restated[f] = c
+	// Per turn that first made a point (Restated points back to it), the
+	// turns that made it again; a turn points only to an earlier one.
+	chains := resize(a.restated, v.Len())
+	a.restated = chains
+	clear(chains)
+	best := -1
+	for i, f := range v.Restated {
+		if f < 0 {
+			continue
+		}
+		c := &chains[f]
+		c.first, c.last, c.n = int(f), i, c.n+1
+		if best < 0 || c.n > chains[best].n || (c.n == chains[best].n && int(f) < best) {
+			best = int(f)
 		}
 	}
-	first, best := -1, chainEnd{}
-	for f, c := range a.restated {
-		if c.n > best.n || (c.n == best.n && int(f) < first) {
-			first, best = int(f), c
-		}
+	if best < 0 {
+		return nil
 	}
-	n := int64(best.n + 1) // the turn that first made the point, and its returns
-	if first < 0 || n < int64(p.PlanLoopSuspicious) {
+	c := chains[best]
+	n := int64(c.n + 1) // the turn that first made the point, and its returns
+	if n < int64(p.PlanLoopSuspicious) {
 		return nil
 	}
 	return &hit{
 		Finding: Finding{
 			Severity:  severityFor(n, p.PlanLoopSuspicious, p.PlanLoopRunaway),
-			Message:   fmt.Sprintf("one agent made the same point to another %d times, in new words, steps %d-%d", n, v.Step[first], v.Step[best.last]),
-			OnsetStep: v.Step[first],
+			Message:   fmt.Sprintf("one agent made the same point to another %d times, in new words, steps %d-%d", n, v.Step[c.first], v.Step[c.last]),
+			OnsetStep: v.Step[c.first],
 			Evidence: Evidence{
-				Steps:  []StepRange{{v.Step[first], v.Step[best.last]}},
+				Steps:  []StepRange{{v.Step[c.first], v.Step[c.last]}},
 				Counts: []Count{{"restated_turns", n}},
 			},
 		},
-		first: first,
-		last:  best.last,
+		first: c.first,
+		last:  c.last,
 	}
 }
-
-// chainEnd counts the turns that restate one turn, and the last of them.
-type chainEnd struct{ n, last int }

@@ -23,8 +23,6 @@ var UnchangedReport = &Detector{
 	run:       runUnchangedReport,
 }
 
-type reportChain struct{ first, last, n int }
-
 func runUnchangedReport(v *Run, a *analysis, p *Policy) *hit {
 	if a.rowFlags&flagReports == 0 {
 		return nil // no answer reports a failure
@@ -33,7 +31,7 @@ func runUnchangedReport(v *Run, a *analysis, p *Policy) *hit {
 	// the edits made before it, and its open chain (an index into chains).
 	type open struct{ ord, edits, chain int }
 	last := map[uint64]open{}
-	var chains []reportChain
+	var chains []chain
 	edits := 0 // edits that changed a file, among the calls so far
 	for k, i := range a.calls {
 		before := edits
@@ -56,7 +54,7 @@ func runUnchangedReport(v *Run, a *analysis, p *Policy) *hit {
 			continue
 		}
 		last[id] = open{k, before, len(chains)}
-		chains = append(chains, reportChain{first: i, last: i, n: 1})
+		chains = append(chains, chain{first: i, last: i, n: 1})
 	}
 	best := -1
 	for c := range chains {

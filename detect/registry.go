@@ -96,6 +96,10 @@ func severityFor(value int64, suspicious, runaway int) Verdict {
 	return Healthy
 }
 
+// chain is one thing coming back: the step indices of its first and last
+// instances and how many there are.
+type chain struct{ first, last, n int }
+
 // streak is the longest run of consecutive positions that match, over the
 // step indices in order; positions for which skip is true neither break nor
 // extend it. first and last are step indices; n is 0 when nothing matched.
