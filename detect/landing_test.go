@@ -48,3 +48,35 @@ func TestAReadBeforeTheCheckOfABrokenEdit(t *testing.T) {
 		}
 	}
 }
+
+// A patch script that died in its own code made no change: four of them,
+// each dying its own way, with the file read between, are one change
+// failing to land, an error storm from the first. The same four failures
+// read as exceptions a check raised are four experiments' answers.
+func TestEditScriptsThatCrashDidNotLand(t *testing.T) {
+	crashes := []string{
+		`re.error: missing ), unterminated subpattern at position 0`,
+		`UnicodeDecodeError: 'ascii' codec can't decode byte 0xe2 in position 11857: ordinal not in range(128)`,
+		`ValueError: substring not found`,
+		`AttributeError: 'NoneType' object has no attribute 'group'`,
+	}
+	for _, c := range []struct {
+		name    string
+		errType func(k int) string
+		want    detect.Verdict
+	}{
+		{"read as crashed edits", func(int) string { return "EDIT_CRASHED" }, detect.Runaway},
+		{"read as a check's exceptions", func(k int) string { return []string{"EXCEPTION", "UnicodeDecodeError", "ValueError", "AttributeError"}[k] }, detect.Healthy},
+	} {
+		r := newRun(c.name)
+		for k, crash := range crashes {
+			r.add(`"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"python - <<'PY'\nimport re\nfrom pathlib import Path\np = Path('pkg/domain.py')\ns = p.read_text()\np.write_text(re.sub(r'` + strconv.Itoa(k) + `', 'x', s))\nPY"}},"tool_result":{"ok":false,"error_type":"` + c.errType(k) + `","data":"Traceback (most recent call last):\n  File \"<stdin>\", line 5, in <module>\n` + crash + `"}`)
+			r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"nl -ba pkg/domain.py | sed -n '` + strconv.Itoa(40+k) + `,60p'"}},"tool_result":{"ok":true,"data":"` + strconv.Itoa(40+k) + `\tdef get_index_text(self, name):"}`)
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != c.want || (c.want == detect.Runaway && (res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0)) {
+			t.Errorf("%s: %v %v onset %d %+v, want %v", c.name, res.Verdict, res.RootCause, res.OnsetStep, res.Findings, c.want)
+		}
+	}
+}

@@ -481,7 +481,7 @@ func editsNotLanding(v *Run, a *analysis, p *Policy, keep func(edits []int, last
 // besides a compile error of the file it changed (compileError): refused
 // by the editor, or its command or script not parsed.
 var notLanded = map[string]bool{
-	schema.ErrEditRejected: true, schema.ErrUsage: true, schema.ErrShellSyntax: true, schema.ErrScriptSyntax: true, schema.ErrEditFailed: true,
+	schema.ErrEditRejected: true, schema.ErrUsage: true, schema.ErrShellSyntax: true, schema.ErrScriptSyntax: true, schema.ErrEditFailed: true, schema.ErrEditCrashed: true,
 }
 
 // installedBetween reports whether a package was installed that was not
@@ -680,7 +680,7 @@ func exceptionClass(t string) bool {
 // missing, then another's, is an agent fixing one failure after another.
 // PATTERN_ERROR says a search's pattern did not parse, not which: two
 // different bad patterns are two attempts, the same one again a retry.
-var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true, "BUILD_FAILED": true, "PATTERN_ERROR": true, schema.ErrSaidFailed: true, schema.ErrEditFailed: true}
+var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true, "BUILD_FAILED": true, "PATTERN_ERROR": true, schema.ErrSaidFailed: true, schema.ErrEditFailed: true, schema.ErrEditCrashed: true}
 
 // retried reports whether the failures at idx are mostly the same call
 // made again (likeCall: an edit re-sent with other indentation is the same

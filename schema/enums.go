@@ -92,6 +92,12 @@ const (
 	// but nothing says how, so two of them are not known to be the same
 	// failure.
 	ErrEditFailed = "EDIT_FAILED"
+	// ErrEditCrashed is an edit made by a script of the agent's own that
+	// died of an exception in its own code or in Python's standard library
+	// (the file read with the wrong codec, a regular expression that does
+	// not compile, a match that found nothing): it stopped before it made
+	// its change.
+	ErrEditCrashed = "EDIT_CRASHED"
 )
 
 // ErrNoOutput is the error type of a shell command that prints whatever

@@ -117,6 +117,7 @@ func (r *run) add(pos int, state string) *schema.Step {
 func (r *run) emit(emit func(*schema.Step) error) error {
 	markEdits(r.steps)
 	markEditScriptMisses(r.steps)
+	markEditScriptCrashes(r.steps)
 	r.markBlankAnswers()
 	r.markTextlessFailures()
 	r.markSelfReplacements()
