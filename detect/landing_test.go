@@ -66,7 +66,9 @@ func TestEditScriptsThatCrashDidNotLand(t *testing.T) {
 		want    detect.Verdict
 	}{
 		{"read as crashed edits", func(int) string { return "EDIT_CRASHED" }, detect.Runaway},
-		{"read as a check's exceptions", func(k int) string { return []string{"EXCEPTION", "UnicodeDecodeError", "ValueError", "AttributeError"}[k] }, detect.Healthy},
+		{"read as a check's exceptions", func(k int) string {
+			return []string{"EXCEPTION", "UnicodeDecodeError", "ValueError", "AttributeError"}[k]
+		}, detect.Healthy},
 	} {
 		r := newRun(c.name)
 		for k, crash := range crashes {
