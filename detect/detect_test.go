@@ -812,9 +812,11 @@ func TestTalkingBetweenFailuresIsNoProgress(t *testing.T) {
 		t.Errorf("the storm's message does not count the calls between its failures: %+v", res.Findings)
 	}
 
+	// Lookups that found something, each try then changed by what they
+	// found: the agent is learning, not retrying.
 	looked := newRun("lookups")
 	for k := range 4 {
-		looked.add(book).add(talk(k))
+		looked.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"update_reservation_flights","args":{"reservation_id":"XEWRD9","flights":["HAT%03d","HAT052"]}},"tool_result":{"ok":false,"error_type":"ERROR","data":"Error: flight HAT%03d not available on date 2024-05-%02d"}`, 99+k, 99+k, 12+k)).add(talk(k))
 		looked.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"search_direct_flight","args":{"date":"2024-05-%02d"}},"tool_result":{"ok":true,"data":"[{\"flight_number\":\"HAT%03d\",\"status\":\"available\"}]"}`, 13+k, 100+k))
 		looked.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"get_flight_status","args":{"flight":"HAT%03d"}},"tool_result":{"ok":true,"data":"HAT%03d on time, gate B%d"}`, 100+k, 100+k, k))
 	}

@@ -555,22 +555,25 @@ func goalStorms(v *Run, a *analysis, p *Policy, keep func([]int)) {
 	a.inGoalStorm = resize(a.inGoalStorm, v.Len())
 	clear(a.inGoalStorm)
 	for x, i := range a.calls {
-		if v.Flags[i]&flagError == 0 || v.Intent[i] == 0 || a.inGoalStorm[i] {
+		if v.Flags[i]&flagError == 0 || !hasGoal(v, i) || a.inGoalStorm[i] {
 			continue
 		}
+		// An application tool's failures are one failure only when they
+		// give one answer: its error types are not the adapters' to say.
+		byType := v.Intent[i] != 0
 		storm = append(storm[:0], i)
 		last := x
 		worked := false // a call of the goal worked since the last failure
 		for y := x + 1; y < len(a.calls) && y-last <= p.Window; y++ {
 			j := a.calls[y]
-			if !sameGoal(v, i, j) || v.Flags[j]&flagResult == 0 {
+			if !sameGoalOf(v, i, j) || v.Flags[j]&flagResult == 0 {
 				continue
 			}
 			if v.Flags[j]&flagError == 0 {
 				worked = true
 				continue
 			}
-			same := sameFailure(v, a, i, j, true)
+			same := sameFailure(v, a, i, j, byType)
 			if worked && !(same && likeAny(v, a, storm, j)) {
 				// What worked moved the goal on, unless the very call
 				// that failed before is sent again and fails the same
@@ -583,7 +586,7 @@ func goalStorms(v *Run, a *analysis, p *Policy, keep func([]int)) {
 				last, worked = y, false
 			}
 		}
-		if len(storm) >= p.ErrorStreakSuspicious {
+		if len(storm) >= p.ErrorStreakSuspicious && (byType || resentCall(v, storm)) {
 			keep(storm)
 		}
 	}
@@ -646,14 +649,6 @@ func sameFailure(v *Run, a *analysis, i, j int, sameTool bool) bool {
 		return v.likeCall(i, j, a.simBits)
 	}
 	return v.sameAnswer(i, j, a.simBits)
-}
-
-// sameGoal reports whether calls i and j are one tool seeking one thing:
-// the same intent (an install after whatever cleanup came before it, an
-// edit). Their failures of one specific type are then one failure coming
-// back, in a streak as in a stretch.
-func sameGoal(v *Run, i, j int) bool {
-	return v.Tool[i] == v.Tool[j] && v.Intent[i] != 0 && v.Intent[i] == v.Intent[j]
 }
 
 // genericFailure reports whether an error type says a call failed, not

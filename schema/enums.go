@@ -110,6 +110,11 @@ const ErrNoOutput = "NO_OUTPUT"
 // output, answered by the harness, not a call the agent chose to make.
 const ErrFormatError = "FORMAT_ERROR"
 
+// ErrInvalidCall is the error type of a call the harness refused before
+// running it, its arguments malformed (OpenHands' "Missing required
+// argument"): like a format error, no attempt at what the tool does.
+const ErrInvalidCall = "INVALID_CALL"
+
 // IntentEdit is the intent of a call that changes a file (an editor's
 // write, a patch, a shell command that writes one): an error storm does not
 // run through such a call that worked, as a check re-run after a change is

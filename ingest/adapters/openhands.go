@@ -375,7 +375,7 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 				fn = m[1]
 			}
 			setCall(s, fn, map[string]string{"invalid": "malformed call"})
-			r.setResult(s, e.content, "INVALID_CALL", false)
+			r.setResult(s, e.content, schema.ErrInvalidCall, false)
 		}
 		return
 	}
