@@ -60,18 +60,25 @@ const TalkAgentMark = "\x00agent"
 // little to tell one point from another ("Please continue.").
 const minTurnWords = 8
 
+// handOverShare is how many times its prose a turn's fenced code must be
+// for the turn to be a hand-over of work rather than a point: a reviewer
+// who quotes the fix it asks for writes the fix at about the length of its
+// explanation, a programmer handing back files writes a line or two about
+// pages of code.
+const handOverShare = 2
+
 // AgentTurnWords returns the distinct words and numbers (TalkWords, in
 // one list) of what one agent of a run said to another in its own words:
 // its text outside fenced code blocks (from a line of three backticks to
 // the next, or to the end). The code an agent hands back or quotes is the
 // state of the work, not the point it makes about it: a turn whose fenced
-// code is longer than its prose is a hand-over of work, nil; so is one of
-// fewer than minTurnWords words. Two turns of one agent to another that
-// share most of these words make the same point, however worded (detect's
-// RA208).
+// code is more than twice its prose (handOverShare) is a hand-over of
+// work, nil; so is one of fewer than minTurnWords words. Two turns of one
+// agent to another that share most of these words make the same point,
+// however worded (detect's RA208).
 func AgentTurnWords(text string) []string {
 	prose, code := withoutFences(text)
-	if code > len(prose) {
+	if code > handOverShare*len(prose) {
 		return nil
 	}
 	words, numbers := TalkWords(prose)

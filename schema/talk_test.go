@@ -64,13 +64,18 @@ func TestSaysSomething(t *testing.T) {
 }
 
 // What one agent says to another is the prose of its turn: fenced code is
-// left out, a turn that is mostly code is a hand-over of work (nil), and a
+// left out, a turn that is mostly code is a hand-over of work (nil) while a
+// comment quoting the fix it asks for is not, and a
 // turn too short to make a point says nothing to compare (nil).
 func TestAgentTurnWords(t *testing.T) {
 	comment := "The code is missing the import of tkinter in main.py; add it at line 1:\n```python\nimport tkinter as tk\n```\nOtherwise the window never opens."
 	want := []string{"code", "missing", "import", "tkinter", "main", "py", "add", "it", "line", "otherwise", "window", "never", "opens", "1"}
 	if got := AgentTurnWords(comment); !slices.Equal(got, want) {
 		t.Errorf("comment: %q, want %q", got, want)
+	}
+	quoted := "The check_guess method is missing from HitAndBlowGame; without it every guess counts as a miss. Add it so that it returns the hits and the blows:\n```python\ndef check_guess(self, guess):\n    hits = sum(a == b for a, b in zip(guess, self.secret))\n    blows = len(set(guess) & set(self.secret)) - hits\n    return hits, blows\n```"
+	if got := AgentTurnWords(quoted); !slices.Contains(got, "missing") || slices.Contains(got, "zip") {
+		t.Errorf("a comment quoting its fix, longer than its prose: %q, want the prose's words", got)
 	}
 	handOver := "main.py\n```python\nimport tkinter as tk\nimport random\n\nclass DiceApp:\n    def __init__(self, root):\n        self.root = root\n```\nDone."
 	if got := AgentTurnWords(handOver); got != nil {
