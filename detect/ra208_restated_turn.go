@@ -17,7 +17,7 @@ var RestatedTurn = &Detector{
 	Title:     "One agent making the same point to another again and again, in new words",
 	RootCause: CauseReplanLoop,
 	Guard:     "count the points each agent has made to another; the third time one comes back, settle it (check the claim against the work) or hand it to a person instead of another cycle",
-	Params:    []string{"plan_loop_suspicious", "plan_loop_runaway"},
+	Params:    []string{"repeat_suspicious", "repeat_runaway"},
 	run:       runRestatedTurn,
 }
 
@@ -46,12 +46,12 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 	}
 	c := chains[best]
 	n := int64(c.n + 1) // the turn that first made the point, and its returns
-	if n < int64(p.PlanLoopSuspicious) {
+	if n < int64(p.RepeatSuspicious) {
 		return nil
 	}
 	return &hit{
 		Finding: Finding{
-			Severity:  severityFor(n, p.PlanLoopSuspicious, p.PlanLoopRunaway),
+			Severity:  severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
 			Message:   fmt.Sprintf("one agent made the same point to another %d times, in new words, steps %d-%d", n, v.Step[c.first], v.Step[c.last]),
 			OnsetStep: v.Step[c.first],
 			Evidence: Evidence{

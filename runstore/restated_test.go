@@ -13,7 +13,8 @@ import (
 // back. In runs 3k the reviewer makes one point every cycle in new words;
 // in runs 3k+1 a new point each cycle; in runs 3k+2 the one point is made
 // by the prompts (instructions), the reviewer answering in a new point.
-func team(runs int) string {
+// Each run has cycles review cycles (at most five).
+func team(runs, cycles int) string {
 	same := []string{
 		"The code is missing the import statement for the tkinter module in main.py, so creating the window fails.",
 		"main.py seems to be missing the import statement for tkinter; creating the window fails without it.",
@@ -35,7 +36,7 @@ func team(runs int) string {
 			fmt.Fprintf(&b, `{"run_id":"team-%03d","step":%d,"state":%q,"tool_call":{"name":"message","args":{"from":%q,"to":%q,"text":%q}},"tool_result":{"ok":true}}`+"\n", r, step, state, from, to, text)
 			step++
 		}
-		for cycle := range 5 {
+		for cycle := range cycles {
 			prompt := fmt.Sprintf("Review the code of cycle %d against the regulations and give the one comment with the highest priority.", cycle)
 			comment := same[cycle]
 			switch r % 3 {
@@ -53,12 +54,12 @@ func team(runs int) string {
 }
 
 // Turns of one agent to another that make one point in new words are
-// restated (RA208, runaway at five, onset at the prompt the first
+// restated (RA208, runaway at four, onset at the prompt the first
 // answers); new points each cycle, and one point made by instructions,
 // are not. Spilled and read back in partitions, the collectors reach the
 // same marks and verdicts.
 func TestRestatedTurnsAndSpills(t *testing.T) {
-	text := team(12)
+	text := team(12, 5)
 	want := NewCollector([]string{"in.jsonl"})
 	readLog(t, text, 16, want.Add)
 	for _, r := range want.Results(detect.DefaultPolicy(), 2) {
@@ -81,4 +82,17 @@ func TestRestatedTurnsAndSpills(t *testing.T) {
 		}
 	}
 	spilledAlike(t, text, want)
+}
+
+// The same point made three times is suspicious; the fourth time, eight
+// turns of two agents going round, runaway.
+func TestRestatedPointCounts(t *testing.T) {
+	for cycles, want := range map[int]detect.Verdict{2: detect.Healthy, 3: detect.Suspicious, 4: detect.Runaway} {
+		c := NewCollector([]string{"in.jsonl"})
+		readLog(t, team(1, cycles), 16, c.Add)
+		res := c.Results(detect.DefaultPolicy(), 1)
+		if len(res) != 1 || res[0].Verdict != want {
+			t.Errorf("the same point in %d cycles: %+v, want %v", cycles, res, want)
+		}
+	}
 }
