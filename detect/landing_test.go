@@ -82,3 +82,34 @@ func TestEditScriptsThatCrashDidNotLand(t *testing.T) {
 		}
 	}
 }
+
+// The same call answered the same way three times is suspicious; when a
+// stretch of calls three times as long lies between them and changes
+// nothing (a team's review prompt, the same comment back, the change
+// asked for, an empty hand-over, three cycles over), it is runaway.
+func TestThreeRepeatsThroughAStuckStretch(t *testing.T) {
+	prompt := `"state":"PLAN","tool_call":{"name":"message","args":{"from":"Programmer","to":"Code Reviewer","text":"Review the code of main.py and give the one comment with the highest priority."}},"tool_result":{"ok":true,"data":"main.py imports app from itself, so no FastAPI app exists; create it in app.py."}`
+	for _, c := range []struct {
+		name    string
+		between bool
+		want    detect.Verdict
+	}{
+		{"with the cycle between", true, detect.Runaway},
+		{"in a row", false, detect.Suspicious},
+	} {
+		r := newRun(c.name)
+		for range 3 {
+			r.add(prompt)
+			if c.between {
+				r.add(`"state":"ACT","tool_call":{"name":"message","args":{"from":"Code Reviewer","to":"Programmer","text":"main.py imports app from itself, so no FastAPI app exists; create it in app.py."}},"tool_result":{"ok":true}`)
+				r.add(`"state":"PLAN","tool_call":{"name":"message","args":{"from":"Code Reviewer","to":"Programmer","text":"Modify the code by the comment: main.py imports app from itself, so no FastAPI app exists."}},"tool_result":{"ok":true,"data":""}`)
+				r.add(`"state":"ACT","tool_call":{"name":"message","args":{"from":"Programmer","to":"Code Reviewer","text":""}},"tool_result":{"ok":true}`)
+			}
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != c.want {
+			t.Errorf("%s: %v %v onset %d %+v, want %v", c.name, res.Verdict, res.RootCause, res.OnsetStep, res.Findings, c.want)
+		}
+	}
+}

@@ -61,9 +61,17 @@ func chainHit(v *Run, a *analysis, p *Policy, best *callChain, how string, count
 		// (answers.go).
 		what = ", whatever the replies"
 	}
+	sev := severityFor(n, p.RepeatSuspicious, p.RepeatRunaway)
+	if sev == Suspicious && callsBetween(a, first, last) >= lowerBoundSpan*int(n) {
+		// The same call and answer at the suspicious count, through a
+		// stretch of calls that brought nothing lasting and changed
+		// nothing (the chain would have broken): a stuck stretch long
+		// enough that a person reading it calls it a loop.
+		sev = Runaway
+	}
 	return &hit{
 		Finding: Finding{
-			Severity: severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
+			Severity: sev,
 			Message: fmt.Sprintf("%s called %d times %s%s, steps %d-%d",
 				v.Names.ToolName(v.Tool[first]), n, how, what, v.Step[first], v.Step[last]),
 			OnsetStep: v.Step[first],
@@ -256,6 +264,12 @@ func backoffThenChange(v *Run, idx []int, next int) bool {
 	}
 	return firstGap > 0 && 2*prevGap >= 3*firstGap
 }
+
+// lowerBoundSpan is how many calls per repeat a chain's stretch must hold
+// for a chain at the suspicious count to be runaway: three review cycles
+// of a team, each sending the same prompt, getting the same comment and
+// an empty hand-over back, are nine calls and more with nothing changed.
+const lowerBoundSpan = 3
 
 func callsBetween(a *analysis, first, last int) int {
 	n := 0
