@@ -23,19 +23,9 @@ func runMonologue(v *Run, a *analysis, p *Policy) *hit {
 	}
 	s := repeatedDecisions(v)
 	n := int64(s.n)
-	return &hit{
-		Finding: Finding{
-			Severity:  severityFor(n, p.MonologueSuspicious, p.MonologueRunaway),
-			Message:   fmt.Sprintf("%d steps in a row without a tool call reached the same decision, steps %d-%d", n, v.Step[s.first], v.Step[s.last]),
-			OnsetStep: v.Step[s.first],
-			Evidence: Evidence{
-				Steps:  []StepRange{{v.Step[s.first], v.Step[s.last]}},
-				Counts: []Count{{"repeated_decisions", n}},
-			},
-		},
-		first: s.first,
-		last:  s.last,
-	}
+	return stretchHit(v, s.first, s.last, severityFor(n, p.MonologueSuspicious, p.MonologueRunaway),
+		fmt.Sprintf("%d steps in a row without a tool call reached the same decision, steps %d-%d", n, v.Step[s.first], v.Step[s.last]),
+		Count{"repeated_decisions", n})
 }
 
 // repeatedDecisions is the longest streak of consecutive steps without a

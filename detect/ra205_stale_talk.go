@@ -49,19 +49,9 @@ func runStaleTalk(v *Run, a *analysis, p *Policy) *hit {
 	if asked > 0 {
 		what = "said nothing new or asked again for what an earlier turn asked for"
 	}
-	return &hit{
-		Finding: Finding{
-			Severity:  severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
-			Message:   fmt.Sprintf("%d turns to the user in a row %s, with no tool call between them, steps %d-%d", n, what, v.Step[first], v.Step[s.last]),
-			OnsetStep: v.Step[first],
-			Evidence: Evidence{
-				Steps:  []StepRange{{v.Step[first], v.Step[s.last]}},
-				Counts: []Count{{"stale_turns", n}},
-			},
-		},
-		first: first,
-		last:  s.last,
-	}
+	return stretchHit(v, first, s.last, severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
+		fmt.Sprintf("%d turns to the user in a row %s, with no tool call between them, steps %d-%d", n, what, v.Step[first], v.Step[s.last]),
+		Count{"stale_turns", n})
 }
 
 // A streak of stale turns goes on through one turn that says something

@@ -49,17 +49,7 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 	if n < int64(p.RepeatSuspicious) {
 		return nil
 	}
-	return &hit{
-		Finding: Finding{
-			Severity:  severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
-			Message:   fmt.Sprintf("one agent made the same point to another %d times, in new words, steps %d-%d", n, v.Step[c.first], v.Step[c.last]),
-			OnsetStep: v.Step[c.first],
-			Evidence: Evidence{
-				Steps:  []StepRange{{v.Step[c.first], v.Step[c.last]}},
-				Counts: []Count{{"restated_turns", n}},
-			},
-		},
-		first: c.first,
-		last:  c.last,
-	}
+	return stretchHit(v, c.first, c.last, severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
+		fmt.Sprintf("one agent made the same point to another %d times, in new words, steps %d-%d", n, v.Step[c.first], v.Step[c.last]),
+		Count{"restated_turns", n})
 }

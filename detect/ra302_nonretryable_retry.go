@@ -63,21 +63,11 @@ func runNonRetryableRetry(v *Run, a *analysis, p *Policy) *hit {
 	first, last := best.firstFail, best.lastIdx
 	tool := v.Names.ToolName(v.Tool[first])
 	n := int64(best.retries)
-	return &hit{
-		Finding: Finding{
-			Severity: severityFor(n, p.NonRetryableSuspicious, p.NonRetryableRunaway),
-			Message: fmt.Sprintf("%s retried %d times after a non-retryable %s, steps %d-%d",
-				tool, n, v.Names.ErrTypeName(v.ErrType[first]), v.Step[first], v.Step[last]),
-			OnsetStep: v.Step[first],
-			Evidence: Evidence{
-				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
-				Keys:   []string{v.callText(first)},
-				Counts: []Count{{"retries", n}},
-			},
-		},
-		first:             first,
-		last:              last,
-		errorShare:        segmentErrorShare(v, a, first, last),
-		nonRetryableShare: 1,
-	}
+	h := stretchHit(v, first, last, severityFor(n, p.NonRetryableSuspicious, p.NonRetryableRunaway),
+		fmt.Sprintf("%s retried %d times after a non-retryable %s, steps %d-%d",
+			tool, n, v.Names.ErrTypeName(v.ErrType[first]), v.Step[first], v.Step[last]),
+		Count{"retries", n})
+	h.Evidence.Keys = []string{v.callText(first)}
+	h.errorShare, h.nonRetryableShare = segmentErrorShare(v, a, first, last), 1
+	return h
 }

@@ -72,19 +72,10 @@ func runRateLimitNoBackoff(v *Run, a *analysis, p *Policy) *hit {
 	first, last := best.first, best.last
 	tool := v.Names.ToolName(v.Tool[first])
 	n := int64(best.flat)
-	return &hit{
-		Finding: Finding{
-			Severity:  severityFor(n, p.RateLimitSuspicious, p.RateLimitRunaway),
-			Message:   fmt.Sprintf("%s retried %d times after RATE_LIMIT without backing off, steps %d-%d", tool, n, v.Step[first], v.Step[last]),
-			OnsetStep: v.Step[first],
-			Evidence: Evidence{
-				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
-				Keys:   []string{v.callText(first)},
-				Counts: []Count{{"retries_without_backoff", n}},
-			},
-		},
-		first:      first,
-		last:       last,
-		errorShare: segmentErrorShare(v, a, first, last),
-	}
+	h := stretchHit(v, first, last, severityFor(n, p.RateLimitSuspicious, p.RateLimitRunaway),
+		fmt.Sprintf("%s retried %d times after RATE_LIMIT without backing off, steps %d-%d", tool, n, v.Step[first], v.Step[last]),
+		Count{"retries_without_backoff", n})
+	h.Evidence.Keys = []string{v.callText(first)}
+	h.errorShare = segmentErrorShare(v, a, first, last)
+	return h
 }

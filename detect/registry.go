@@ -100,6 +100,25 @@ func severityFor(value int64, suspicious, runaway int) Verdict {
 // instances and how many there are.
 type chain struct{ first, last, n int }
 
+// stretchHit is the finding of a loop found as one stretch of steps, first
+// to last (step indices): its onset is the first, its evidence the range
+// and one count.
+func stretchHit(v *Run, first, last int, sev Verdict, message string, count Count) *hit {
+	return &hit{
+		Finding: Finding{
+			Severity:  sev,
+			Message:   message,
+			OnsetStep: v.Step[first],
+			Evidence: Evidence{
+				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
+				Counts: []Count{count},
+			},
+		},
+		first: first,
+		last:  last,
+	}
+}
+
 // streak is the longest run of consecutive positions that match, over the
 // step indices in order; positions for which skip is true neither break nor
 // extend it. first and last are step indices; n is 0 when nothing matched.
