@@ -62,7 +62,8 @@ func chainHit(v *Run, a *analysis, p *Policy, best *callChain, how string, count
 		what = ", whatever the replies"
 	}
 	sev := severityFor(n, p.RepeatSuspicious, p.RepeatRunaway)
-	if sev == Suspicious && callsBetween(a, first, last) >= lowerBoundSpan*int(n) {
+	calls := callsBetween(a, first, last)
+	if sev == Suspicious && calls >= lowerBoundSpan*int(n) {
 		// The same call and answer at the suspicious count, through a
 		// stretch of calls that brought nothing lasting and changed
 		// nothing (the chain would have broken): a stuck stretch long
@@ -78,7 +79,7 @@ func chainHit(v *Run, a *analysis, p *Policy, best *callChain, how string, count
 			Evidence: Evidence{
 				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
 				Keys:   []string{v.callText(first)},
-				Counts: append(counts, Count{"errors", int64(best.errors)}, Count{"calls_in_segment", int64(callsBetween(a, first, last))}),
+				Counts: append(counts, Count{"errors", int64(best.errors)}, Count{"calls_in_segment", int64(calls)}),
 			},
 		},
 		first:             first,
