@@ -236,6 +236,9 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 			words := chatdevWords(e.body)
 			setCall(s, MessageTool, map[string]string{"from": from, "to": assistant, "phase": phase, "text": words})
 			pending, pendingFrom, lastReport = s, from, ""
+			// A turn after an instruction answers it, however like the
+			// turn before the instruction it is: it is no message passed on.
+			lastTurn, lastWords = "", ""
 			if lastRun != nil {
 				// Read stripped, the run kept no report; the phase that
 				// takes it up quotes it, and the quote is in the log.

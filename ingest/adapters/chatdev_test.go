@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -166,5 +167,31 @@ func TestChatDevStrippedReadsTheQuotedReport(t *testing.T) {
 	// Five runs; the last is followed by no phase that quotes it.
 	if quoted != 4 {
 		t.Errorf("%d runs read from the quoted report, want 4", quoted)
+	}
+}
+
+// ChatDev logs a turn again when a role only passes it on; that second
+// entry is one message with the first. A turn that answers an instruction
+// handed out again is not: the same code written back after the same
+// "complete the code" prompt is the programmer's second answer, the loop
+// the reader sees, and stays a step of its own.
+func TestChatDevAnswerToARepeatedInstructionIsKept(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[2023-14-09 10:02:11 INFO] **[Preprocessing]**\n\n**ChatDev Starts** (20230914100211)\n\n")
+	b.WriteString("[2023-14-09 10:02:11 INFO] System: **[chatting]**\n\n| Parameter | Value |\n| --- | --- |\n" +
+		"| **assistant_role_name** | Programmer |\n| **user_role_name** | Chief Technology Officer |\n| **phase_name** | CodeComplete |\n\n")
+	for lap := range 2 {
+		fmt.Fprintf(&b, "[2023-14-09 10:0%d:12 INFO] Chief Technology Officer: **[Start Chat]**\n\nComplete every method of main.py.\n\n", 3+lap)
+		fmt.Fprintf(&b, "[2023-14-09 10:0%d:30 INFO] Programmer: **Programmer<->Chief Technology Officer on : CodeComplete, turn 0**\n\nmain.py\n```python\ndef start():\n    pass\n```\n\n", 3+lap)
+	}
+	conv, _ := convertOne(t, ChatDev, []byte(b.String()))
+	answers := 0
+	for _, s := range conv.steps {
+		if tool(s) == MessageTool && args(t, s)["from"] == "Programmer" {
+			answers++
+		}
+	}
+	if answers != 2 {
+		t.Errorf("%d answers of the programmer, want 2: one to each instruction", answers)
 	}
 }
