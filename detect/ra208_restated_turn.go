@@ -9,12 +9,14 @@ import "fmt"
 // a manager sending a worker back to the same task. Each turn is worded
 // anew and the code it is about changes, so no call repeats and every turn
 // reads as news; what repeats is the point (Run.Restated: half the words
-// of its prose or more in common with the turn that first made it). A
+// of its prose or more in common with the turn that first made it). Two
+// agents can go round one point between them too, each answering the
+// other by saying it again (Run.Echoed): a discussion neither closes. A
 // person reading such a run sees the team going round one point.
 var RestatedTurn = &Detector{
 	ID:        "RA208",
 	Slug:      "restated-turn",
-	Title:     "One agent making the same point to another again and again, in new words",
+	Title:     "Agents making the same point to each other again and again, in new words",
 	RootCause: CauseReplanLoop,
 	Guard:     "count the points each agent has made to another; the third time one comes back, settle it (check the claim against the work) or hand it to a person instead of another cycle",
 	Params:    []string{"repeat_suspicious", "repeat_runaway"},
@@ -41,15 +43,63 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 			best = int(f)
 		}
 	}
-	if best < 0 {
-		return nil
+	var c chain
+	if best >= 0 {
+		c = chains[best]
+		c.n++ // the turn that first made the point, and its returns
 	}
-	c := chains[best]
-	n := int64(c.n + 1) // the turn that first made the point, and its returns
+	e := echoChain(v)
+	if e.n > c.n || (e.n == c.n && e.n > 0 && e.first < c.first) {
+		n := int64(e.n)
+		if n < int64(p.RepeatSuspicious) {
+			return nil
+		}
+		return stretchHit(v, e.first, e.last, severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
+			fmt.Sprintf("two agents made the same point back and forth %d times, each answering the other with it, steps %d-%d", n, v.Step[e.first], v.Step[e.last]),
+			Count{"echoed_turns", n})
+	}
+	n := int64(c.n)
 	if n < int64(p.RepeatSuspicious) {
 		return nil
 	}
 	return stretchHit(v, c.first, c.last, severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
 		fmt.Sprintf("one agent made the same point to another %d times, in new words, steps %d-%d", n, v.Step[c.first], v.Step[c.last]),
 		Count{"restated_turns", n})
+}
+
+// echoChain is the longest run of turns between agents each answering
+// the turn just before it with the same point (Run.Echoed), with no call
+// between two of them (code handed over, a program run, an instruction:
+// the work moved): two agents agreeing with each other, turn after turn,
+// instead of closing the discussion. n counts its turns, the first
+// included; zero without one.
+func echoChain(v *Run) chain {
+	var best, cur chain
+	for i, f := range v.Echoed {
+		if f < 0 {
+			continue
+		}
+		if cur.n > 0 && int(f) == cur.last && !callBetween(v, int(f), i) {
+			cur.last, cur.n = i, cur.n+1
+		} else if !callBetween(v, int(f), i) {
+			cur = chain{first: int(f), last: i, n: 2}
+		} else {
+			cur = chain{}
+		}
+		if cur.n > best.n {
+			best = cur
+		}
+	}
+	return best
+}
+
+// callBetween reports whether a call was made strictly between steps i
+// and j (i < j).
+func callBetween(v *Run, i, j int) bool {
+	for k := i + 1; k < j; k++ {
+		if v.Flags[k]&flagCall != 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -56,6 +56,11 @@ type Run struct {
 	// common), the index of the turn that first made it; -1 for every
 	// other step. Empty when the run has no turns between its agents.
 	Restated []int32
+	// Echoed is, for a turn one of the run's agents addressed to another
+	// that makes again the point of the turn of another agent just before
+	// it (the same similarity as Restated), the index of that turn; -1 for
+	// every other step. Empty when the run has no turns between its agents.
+	Echoed []int32
 	// AskedFirst is, for a turn of conversation that asks again for what
 	// the agent asked for since its last tool call (schema.TalkAsks), the
 	// index of the turn that first asked for it; -1 for every other step.

@@ -37,12 +37,16 @@ type pastTurn struct {
 // agents addressed to another (talk_words opened by talkAgentMark), the
 // first earlier turn of the same agent to the same agent that it makes
 // the same point as (restatedSimilarity), through the turns that restated
-// it; -1 for every other step. A run without such turns gets an empty
-// Restated, which says none restates another. talk is the run's
-// talk_words in step order.
+// it; -1 for every other step. It fills Echoed likewise: for each such
+// turn, the turn read just before it when another pair of agents said it
+// (the other agent answering) and it makes the same point. A run without
+// such turns gets an empty Restated and Echoed, which say none restates
+// another. talk is the run's talk_words in step order.
 func markRestated(v *runView, talk []valueAt) {
-	v.Restated = v.Restated[:0]
+	v.Restated, v.Echoed = v.Restated[:0], v.Echoed[:0]
 	var byPair map[uint32][]pastTurn
+	var last pastTurn // the last turn read, first being its index
+	var lastPair uint32
 	for k := 0; k < len(talk); {
 		i, end := talk[k].i, k
 		for end < len(talk) && talk[end].i == i {
@@ -61,12 +65,16 @@ func markRestated(v *runView, talk []valueAt) {
 		words = slices.Compact(words)
 		if byPair == nil {
 			byPair = map[uint32][]pastTurn{}
-			v.Restated = resize(v.Restated, v.Len())
+			v.Restated, v.Echoed = resize(v.Restated, v.Len()), resize(v.Echoed, v.Len())
 			for j := range v.Restated {
-				v.Restated[j] = -1
+				v.Restated[j], v.Echoed[j] = -1, -1
 			}
 		}
 		pair := turn[1].val
+		if last.words != nil && lastPair != pair && jaccard(last.words, words) >= restatedSimilarity {
+			v.Echoed[i] = int32(last.first)
+		}
+		last, lastPair = pastTurn{first: i, words: words}, pair
 		past := byPair[pair]
 		first := i
 		for _, p := range past {

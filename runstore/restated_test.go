@@ -96,3 +96,66 @@ func TestRestatedPointCounts(t *testing.T) {
 		}
 	}
 }
+
+// discussion is a log of one run of two agents talking without a call
+// between their turns: with echo, each turn says again, in other words,
+// what the other agent just said (two agents agreeing on one plan turn
+// after turn instead of closing the discussion); without, each turn
+// makes a point of its own.
+func discussion(echo bool, turns int) string {
+	agree := []string{
+		"I agree that we should build the dice game as a Python desktop application with a simple window and one button.",
+		"Agreed, the dice game should be a Python desktop application with a simple window and one roll button.",
+		"Yes, we should build the dice game as a Python desktop application: a simple window with one roll button.",
+		"I agree completely: a Python desktop application for the dice game, a simple window and one button to roll.",
+		"Agreed again: the dice game as a Python desktop application with one simple window and a roll button.",
+		"Yes, a Python desktop application for the dice game, one simple window with the roll button, as we agreed.",
+	}
+	points := []string{
+		"I think the product should be a web page, since users can open it anywhere without installing anything.",
+		"A mobile application would reach more people, and shaking the phone to roll feels natural for dice.",
+		"We must also decide who plays: one person alone, or several players taking turns around one device.",
+		"The budget is small, so whatever we choose should take a single programmer no more than a week.",
+		"Accessibility matters too: large buttons, readable numbers and sound for the visually impaired users.",
+		"Finally the rules: plain six-sided dice first, other dice and betting only in a later version.",
+	}
+	var b strings.Builder
+	for k := range turns {
+		from, to := "Chief Executive Officer", "Chief Technology Officer"
+		if k%2 == 1 {
+			from, to = to, from
+		}
+		text := points[k]
+		if echo {
+			text = agree[k]
+		}
+		fmt.Fprintf(&b, `{"run_id":"talk","step":%d,"state":"ACT","tool_call":{"name":"message","args":{"from":%q,"to":%q,"text":%q}},"tool_result":{"ok":true}}`+"\n", k, from, to, text)
+	}
+	return b.String()
+}
+
+// Two agents answering each other with the same point, turn after turn,
+// go round it as one agent restating it does (RA208): the third such
+// turn is suspicious, the fourth runaway, from the first turn. Two agents
+// each making a new point are discussing, however long.
+func TestEchoedPointCounts(t *testing.T) {
+	for _, c := range []struct {
+		echo  bool
+		turns int
+		want  detect.Verdict
+	}{
+		{true, 2, detect.Healthy}, {true, 3, detect.Suspicious}, {true, 4, detect.Runaway}, {true, 6, detect.Runaway},
+		{false, 6, detect.Healthy},
+	} {
+		col := NewCollector([]string{"in.jsonl"})
+		readLog(t, discussion(c.echo, c.turns), 16, col.Add)
+		res := col.Results(detect.DefaultPolicy(), 1)
+		if len(res) != 1 || res[0].Verdict != c.want {
+			t.Errorf("echo %v, %d turns: %+v, want %v", c.echo, c.turns, res, c.want)
+			continue
+		}
+		if c.want == detect.Runaway && (res[0].RootCause != detect.CauseReplanLoop || res[0].OnsetStep != 0 || res[0].Findings[0].Detector != detect.RestatedTurn.ID) {
+			t.Errorf("echo, %d turns: cause %q onset %d, first finding %s; want RA208's replan-loop from step 0", c.turns, res[0].RootCause, res[0].OnsetStep, res[0].Findings[0].Detector)
+		}
+	}
+}
