@@ -48,23 +48,17 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 		c = chains[best]
 		c.n++ // the turn that first made the point, and its returns
 	}
-	e := echoChain(v)
-	if e.n > c.n || (e.n == c.n && e.n > 0 && e.first < c.first) {
-		n := int64(e.n)
-		if n < int64(p.RepeatSuspicious) {
-			return nil
-		}
-		return stretchHit(v, e.first, e.last, severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
-			fmt.Sprintf("two agents made the same point back and forth %d times, each answering the other with it, steps %d-%d", n, v.Step[e.first], v.Step[e.last]),
-			Count{"echoed_turns", n})
+	msg, count := "one agent made the same point to another %d times, in new words, steps %d-%d", "restated_turns"
+	if e := echoChain(v); e.n > c.n || (e.n == c.n && e.n > 0 && e.first < c.first) {
+		c = e
+		msg, count = "two agents made the same point back and forth %d times, each answering the other with it, steps %d-%d", "echoed_turns"
 	}
 	n := int64(c.n)
 	if n < int64(p.RepeatSuspicious) {
 		return nil
 	}
 	return stretchHit(v, c.first, c.last, severityFor(n, p.RepeatSuspicious, p.RepeatRunaway),
-		fmt.Sprintf("one agent made the same point to another %d times, in new words, steps %d-%d", n, v.Step[c.first], v.Step[c.last]),
-		Count{"restated_turns", n})
+		fmt.Sprintf(msg, n, v.Step[c.first], v.Step[c.last]), Count{count, n})
 }
 
 // echoChain is the longest run of turns between agents each answering
