@@ -73,12 +73,13 @@ func echoChain(v *Run) chain {
 		if f < 0 {
 			continue
 		}
-		if cur.n > 0 && int(f) == cur.last && !callBetween(v, int(f), i) {
-			cur.last, cur.n = i, cur.n+1
-		} else if !callBetween(v, int(f), i) {
-			cur = chain{first: int(f), last: i, n: 2}
-		} else {
+		switch {
+		case callBetween(v, int(f), i):
 			cur = chain{}
+		case cur.n > 0 && int(f) == cur.last:
+			cur.last, cur.n = i, cur.n+1
+		default:
+			cur = chain{first: int(f), last: i, n: 2}
 		}
 		if cur.n > best.n {
 			best = cur

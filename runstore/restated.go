@@ -45,8 +45,8 @@ type pastTurn struct {
 func markRestated(v *runView, talk []valueAt) {
 	v.Restated, v.Echoed = v.Restated[:0], v.Echoed[:0]
 	var byPair map[uint32][]pastTurn
-	var last pastTurn // the last turn read, first being its index
-	var lastPair uint32
+	lastAt, lastPair := -1, uint32(0) // the turn read last, and its pair of agents
+	var lastWords []uint32
 	for k := 0; k < len(talk); {
 		i, end := talk[k].i, k
 		for end < len(talk) && talk[end].i == i {
@@ -71,10 +71,10 @@ func markRestated(v *runView, talk []valueAt) {
 			}
 		}
 		pair := turn[1].val
-		if last.words != nil && lastPair != pair && jaccard(last.words, words) >= restatedSimilarity {
-			v.Echoed[i] = int32(last.first)
+		if lastAt >= 0 && lastPair != pair && jaccard(lastWords, words) >= restatedSimilarity {
+			v.Echoed[i] = int32(lastAt)
 		}
-		last, lastPair = pastTurn{first: i, words: words}, pair
+		lastAt, lastPair, lastWords = i, pair, words
 		past := byPair[pair]
 		first := i
 		for _, p := range past {
