@@ -12,8 +12,9 @@ import (
 
 // reportOpeners open a line that reports a failure. "ERR" must be a word
 // of its own (`ERR name 'X' is not defined`), the others may go on
-// (`FAILED`, `Failed to import`).
-var reportOpeners = []string{"ERROR", "Error", "FAIL", "Fail", "Traceback (most recent call last)"}
+// (`FAILED`, `Failed to import`). cargo test ends a run with failing
+// tests in `test result: FAILED.`, its only line that opens on the word.
+var reportOpeners = []string{"ERROR", "Error", "FAIL", "Fail", "Traceback (most recent call last)", "test result: FAILED"}
 
 // reReportWords are words anywhere in a line that say the failure the
 // agent is fixing is still there: "ISSUE CONFIRMED", "BUG STILL EXISTS",

@@ -27,6 +27,8 @@ func TestReportsFailure(t *testing.T) {
 		{"All 12 tests passed\nNo errors found\n", false},
 		{"errors = 0\nerror_count: 0\n", false},
 		{"SUCCESS: the issue is fixed\n", false},
+		{"running 2 tests\ntest tests::parses ... ok\ntest tests::rounds ... FAILED\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored\n", true}, // cargo test
+		{"running 2 tests\ntest tests::parses ... ok\ntest tests::rounds ... ok\n\ntest result: ok. 2 passed; 0 failed; 0 ignored\n", false},
 	} {
 		if got := reportsFailure(c.text); got != c.want {
 			t.Errorf("reportsFailure(%q) = %v, want %v", c.text, got, c.want)
