@@ -100,8 +100,13 @@ func firstInstance(v *Run, a *analysis, first, last int) int {
 	}
 	// The calls skipped count as new calls before the onset.
 	start, newInARow := lo+at, at
+	// An edit of the very file the stretch fails in, the same failure
+	// coming back after it, changed nothing that fails: the walk goes on
+	// past it (an edit that broke the file, or missed what breaks it).
+	failsIn := v.FailFile[inStretch[at]]
 	for k := start - 1; k >= 0 && newInARow < maxNewInARow; k-- {
-		if i := a.calls[k]; installedAnew(v, a, i) || editedAnew(v, a, i) {
+		i := a.calls[k]
+		if installedAnew(v, a, i) || (editedAnew(v, a, i) && (failsIn == 0 || v.EditFile[i] != failsIn)) {
 			break // what came before a change that worked is another attempt
 		}
 		if r.instance(a.calls[k]) {

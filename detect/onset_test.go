@@ -197,3 +197,27 @@ func TestOnsetStopsAtAnEditThatWorked(t *testing.T) {
 		}
 	}
 }
+
+// An edit of the file the failure is raised in, the same failure coming
+// back after it, changed nothing that fails: the stuck stretch began
+// before it, with the first failure. An edit of another file is a change
+// that worked, and the stretch a person sees begins after it.
+func TestOnsetWalksPastAnEditOfTheFailingFile(t *testing.T) {
+	trace := "Traceback (most recent call last):\n  File \"/repo/calc.py\", line 4, in <module>\n    return a +\nSyntaxError: invalid syntax"
+	check := failing("bash", "python repro.py", "SyntaxError", trace)
+	edit := func(file string) string {
+		return fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"path":%q,"new":"return a + b"}},"tool_result":{"ok":true,"data":"%s edited"}`, "/repo/"+file, file)
+	}
+	for file, want := range map[string]int64{"calc.py": 1, "util.py": 4} {
+		r := newRun(file)
+		r.add(view("README.md", 1)).add(check).add(check).add(edit(file))
+		for range 5 {
+			r.add(check)
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != detect.Runaway || res.OnsetStep != want {
+			t.Errorf("edit of %s between: %v onset %d, want runaway from step %d: %+v", file, res.Verdict, res.OnsetStep, want, res.Findings)
+		}
+	}
+}
