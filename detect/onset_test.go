@@ -185,17 +185,24 @@ func TestOnsetStopsAtAnEditThatWorked(t *testing.T) {
 		"view": view("calc.py", 1),
 	}
 	for name, want := range map[string]int64{"edit": 4, "view": 1} {
-		r := newRun(name)
-		r.add(view("README.md", 1)).add(check).add(check).add(between[name])
-		for range 5 {
-			r.add(check)
-		}
-		r.add(`"state":"STOP"`)
-		res := one(t, detect.DefaultPolicy(), r.text())
+		res := checkAroundOneCall(t, name, check, between[name])
 		if res.Verdict != detect.Runaway || res.OnsetStep != want {
 			t.Errorf("%s between: %v onset %d, want runaway from step %d: %+v", name, res.Verdict, res.OnsetStep, want, res.Findings)
 		}
 	}
+}
+
+// checkAroundOneCall is the verdict on a run that views a file, fails
+// check twice, makes the call between, and fails check five times more.
+func checkAroundOneCall(t *testing.T, name, check, between string) detect.RunResult {
+	t.Helper()
+	r := newRun(name)
+	r.add(view("README.md", 1)).add(check).add(check).add(between)
+	for range 5 {
+		r.add(check)
+	}
+	r.add(`"state":"STOP"`)
+	return one(t, detect.DefaultPolicy(), r.text())
 }
 
 // An edit of the file the failure is raised in, the same failure coming
@@ -209,13 +216,7 @@ func TestOnsetWalksPastAnEditOfTheFailingFile(t *testing.T) {
 		return fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"path":%q,"new":"return a + b"}},"tool_result":{"ok":true,"data":"%s edited"}`, "/repo/"+file, file)
 	}
 	for file, want := range map[string]int64{"calc.py": 1, "util.py": 4} {
-		r := newRun(file)
-		r.add(view("README.md", 1)).add(check).add(check).add(edit(file))
-		for range 5 {
-			r.add(check)
-		}
-		r.add(`"state":"STOP"`)
-		res := one(t, detect.DefaultPolicy(), r.text())
+		res := checkAroundOneCall(t, file, check, edit(file))
 		if res.Verdict != detect.Runaway || res.OnsetStep != want {
 			t.Errorf("edit of %s between: %v onset %d, want runaway from step %d: %+v", file, res.Verdict, res.OnsetStep, want, res.Findings)
 		}
