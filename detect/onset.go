@@ -109,7 +109,7 @@ func firstInstance(v *Run, a *analysis, first, last int) int {
 		if installedAnew(v, a, i) || (editedAnew(v, a, i) && (failsIn == 0 || v.EditFile[i] != failsIn)) {
 			break // what came before a change that worked is another attempt
 		}
-		if r.instance(a.calls[k]) {
+		if r.instance(i) {
 			start, newInARow = k, 0
 			continue
 		}

@@ -12,8 +12,8 @@ import (
 
 // reportOpeners open a line that reports a failure. "ERR" must be a word
 // of its own (`ERR name 'X' is not defined`), the others may go on
-// (`FAILED`, `Failed to import`). cargo test ends a run with failing
-// tests in `test result: FAILED.`, its only line that opens on the word.
+// (`FAILED`, `Failed to import`). cargo test writes its failing tests as
+// `test NAME ... FAILED`; its summary `test result: FAILED.` opens a line.
 var reportOpeners = []string{"ERROR", "Error", "FAIL", "Fail", "Traceback (most recent call last)", "test result: FAILED"}
 
 // reReportWords are words anywhere in a line that say the failure the
