@@ -249,6 +249,11 @@ func helperTarget(action string) (replaceTarget, bool) {
 	if loc == nil {
 		return replaceTarget{}, false
 	}
+	return helperTargetAt(action, loc)
+}
+
+// helperTargetAt reads the call of code_replace at loc in the action.
+func helperTargetAt(action string, loc []int) (replaceTarget, bool) {
 	var parts [3]string
 	at := loc[1]
 	for k := range parts {

@@ -123,6 +123,7 @@ func (r *run) emit(emit func(*schema.Step) error) error {
 	r.markSelfReplacements()
 	r.markUnlandedRetargets()
 	r.markUnheldReplacements()
+	r.markRewrites()
 	r.readSaidEditMisses()
 	r.readSaidOutcomes()
 	r.markMissedLookups()

@@ -1,0 +1,177 @@
+package adapters
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// A change that lands is written once. When an edit writes into a file
+// the very text an earlier edit wrote at the same place, the agent is
+// writing that change again: the earlier write did not hold (the helper
+// put it at the wrong indentation, a later edit took it out, the pattern
+// matched nothing), whatever its output said.
+
+// aWrite is what an edit writes: the file as the call names it, the new
+// text (as targetText compares it), and where: the old text it replaces,
+// or the lines it replaces or inserts at.
+type aWrite struct {
+	file, old, new string
+	lines          [2]int
+	// overRange says the write replaces its lines (code_replace given a
+	// range), not inserts at them: written again over the same lines, it
+	// replaces itself or its own last lines, which markUnlandedRetargets
+	// and markUnheldReplacements read.
+	overRange bool
+}
+
+// rewriteLineSlack is how far apart two writes by line number may be and
+// still be at the same place: every insertion or removal before it moves
+// a place by a few lines.
+const rewriteLineSlack = 5
+
+// markRewrites types EDIT_REJECTED each edit whose text a later edit of
+// the run writes again at the same place in the same file, with no call
+// between them that could have put the file back (a git checkout, a copy).
+func (r *run) markRewrites() {
+	var earlier []int
+	writes := map[int]aWrite{}
+	for i, s := range r.steps {
+		if s.ToolCall == nil {
+			continue
+		}
+		w, ok := writeOf(s.ToolCall.Name, s.ToolCall.Args)
+		if !ok {
+			if reRestore.Match(s.ToolCall.Args) {
+				earlier = earlier[:0]
+			}
+			continue
+		}
+		// A write that failed may have failed because the earlier one
+		// landed (its old text is gone): it says nothing of it.
+		failed := s.ToolResult != nil && s.ToolResult.IsError()
+		kept := earlier[:0]
+		for _, j := range earlier {
+			p := writes[j]
+			if p.file == w.file && worksOn(w, p) {
+				continue // it landed: nothing later says otherwise
+			}
+			kept = append(kept, j)
+			if !failed && p.file == w.file && p.new == w.new && samePlace(p, w) && !(p.overRange && w.overRange && p.lines == w.lines) {
+				notHeld(r.steps[j])
+			}
+		}
+		writes[i] = w
+		earlier = append(kept, i)
+	}
+}
+
+// worksOn reports whether the later write replaces text the earlier one
+// wrote, or all of it and more: the earlier landed, and the later works
+// on it (takes out what follows it, rewrites a part of it).
+func worksOn(later, earlier aWrite) bool {
+	return later.old != "" && (strings.Contains(later.old, earlier.new) || strings.Contains(earlier.new, later.old))
+}
+
+// samePlace reports whether two writes of the same text are at the same
+// place: the same old text replaced or one line of it in common, or line
+// numbers a few lines apart.
+func samePlace(a, b aWrite) bool {
+	switch {
+	case a.lines != [2]int{} && b.lines != [2]int{}:
+		d := a.lines[0] - b.lines[0]
+		return d <= rewriteLineSlack && d >= -rewriteLineSlack
+	case a.lines == [2]int{} && b.lines == [2]int{}:
+		if a.old == b.old {
+			return true
+		}
+		for line := range strings.Lines(a.old) {
+			if namesPlace(line) && strings.Contains(b.old, line) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// notHeld types an edit EDIT_REJECTED because the same text was written
+// again; a failure already read is left as it is.
+func notHeld(s *schema.Step) {
+	res := s.ToolResult
+	if res == nil || res.IsError() {
+		return
+	}
+	f := false
+	res.OK, res.ErrorType, res.Empty = &f, schema.ErrEditRejected, nil
+	res.Reason = "the same text written again at the same place: this write did not hold"
+}
+
+// reHelperInsert is a call of the research fork's code_insert helper.
+var reHelperInsert = regexp.MustCompile(`\bcode_insert\(`)
+
+// reLineArgument is an argument that is one line number.
+var reLineArgument = regexp.MustCompile(`^\s*(?:\w+\s*=\s*)?(\d{1,7})\s*[,)]`)
+
+// writeOf reads what an edit writes: an editor's replacement, or the
+// research fork's code_replace or code_insert (the last of them in the
+// action that writes a text naming a place). False for any other call.
+func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
+	var w aWrite
+	if t, ok := replacementOf(tool, args); ok {
+		w = aWrite{file: t.file, old: targetText(t.old), new: targetText(t.new), lines: t.lines, overRange: t.lines != [2]int{}}
+	}
+	if cmd, _, ok := readShellCall(tool, args); ok && reHelperInsert.MatchString(cmd) {
+		for _, loc := range reHelperInsert.FindAllStringIndex(cmd, -1) {
+			if ins, ok := helperInsert(cmd, loc); ok {
+				w = ins
+			}
+		}
+	}
+	// A new text that holds the old one inserts after an anchor: written
+	// again, it lands again.
+	return w, w.file != "" && namesPlace(w.new) && (w.old == "" || !strings.Contains(w.new, w.old))
+}
+
+// replacementOf reads a replacement as editTarget does, without asking
+// its old text to name a place (a range replacement has none).
+func replacementOf(tool string, args json.RawMessage) (replaceTarget, bool) {
+	switch {
+	case strings.Contains(string(args), `"old_str`):
+		return editorTarget(args)
+	case strings.Contains(string(args), "--old_str"):
+		return sweAgentTarget(args)
+	}
+	cmd, _, ok := readShellCall(tool, args)
+	if !ok {
+		return replaceTarget{}, false
+	}
+	var last replaceTarget
+	found := false
+	for _, loc := range reHelperReplace.FindAllStringIndex(cmd, -1) {
+		if t, ok := helperTargetAt(cmd, loc); ok && namesPlace(t.new) {
+			last, found = t, true
+		}
+	}
+	return last, found
+}
+
+// helperInsert reads code_insert(file, text, line) at loc.
+func helperInsert(action string, loc []int) (aWrite, bool) {
+	file, at, ok := pyStringArgument(action, loc[0], loc[1])
+	if !ok {
+		return aWrite{}, false
+	}
+	text, at, ok := pyStringArgument(action, loc[0], at)
+	if !ok {
+		return aWrite{}, false
+	}
+	m := reLineArgument.FindStringSubmatch(action[at:])
+	if m == nil {
+		return aWrite{}, false
+	}
+	n, _ := strconv.Atoi(m[1])
+	return aWrite{file: file, new: targetText(text), lines: [2]int{n, n}}, true
+}

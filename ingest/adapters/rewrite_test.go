@@ -1,0 +1,90 @@
+package adapters
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// An edit whose text the agent writes again at the same place did not
+// hold, whatever its output said: the research fork's helper reports
+// "Inserted" while it writes the method dedented, and the agent sends the
+// same method back three times. Both ways: the same text in another file
+// or far from the first, an insertion after an anchor, a later edit that
+// works on what the earlier one wrote, a later write that fails because
+// the earlier one landed, and a checkout between leave the earlier edit
+// as it was.
+func TestRewrites(t *testing.T) {
+	const method = "    def use_required_attribute(self, initial):\n        return super().use_required_attribute(initial) and not initial\n"
+	shell := func(cmd, reply string) chatCall { return chatCall{"bash", map[string]any{"command": cmd}, reply} }
+	helper := func(call, reply string) chatCall {
+		return shell("@patch_generation\ndef fix_widget():\n    "+call, reply)
+	}
+	insert := func(file string, line int) chatCall {
+		return helper("return code_insert(\""+file+"\", \"\"\""+method+"\"\"\", "+strconv.Itoa(line)+")",
+			"<returncode>0</returncode>\n<output>\nInserted 3 lines at L"+strconv.Itoa(line)+"\n  Code: def use_required_attribute(self, initial):\n</output>")
+	}
+	overRange := func(first, last int) chatCall {
+		return helper("return code_replace(\"widgets.py\", \"\"\""+method+"\"\"\", ("+strconv.Itoa(first)+", "+strconv.Itoa(last)+"))",
+			"<returncode>0</returncode>\n<output>\nReplaced L"+strconv.Itoa(first)+"-"+strconv.Itoa(last)+"\n</output>")
+	}
+	view := shell("nl -ba widgets.py | sed -n '380,400p'", "   389\tdef use_required_attribute(self, initial):")
+	edited := "The file /repo/widgets.py has been edited."
+	replace := func(oldStr, newStr, reply string) chatCall {
+		return chatCall{"str_replace_editor", map[string]any{"command": "str_replace", "path": "/repo/widgets.py", "old_str": oldStr, "new_str": newStr}, reply}
+	}
+	const anchor = "class FileInput(Input):\n    input_type = 'file'\n"
+	const stray = "def use_required_attribute(self, initial):\n    return super().use_required_attribute(initial) and not initial\n"
+	rejected := "error " + schema.ErrEditRejected
+	for _, c := range []struct {
+		name  string
+		calls []chatCall
+		strip bool
+		want  map[int64]string // step -> result
+	}{
+		{"the same method inserted again and again near one line",
+			[]chatCall{insert("widgets.py", 391), view, overRange(390, 396), view, insert("widgets.py", 389)}, false,
+			map[int64]string{1: rejected, 5: rejected, 9: "ok"}},
+		{"stripped, the calls alone say it",
+			[]chatCall{insert("widgets.py", 391), view, insert("widgets.py", 389)}, true,
+			map[int64]string{1: rejected, 5: "ok"}},
+		{"the same method in another file",
+			[]chatCall{insert("widgets.py", 391), insert("fields.py", 391)}, false,
+			map[int64]string{1: "ok", 3: "ok"}},
+		{"the same method far from the first: another class",
+			[]chatCall{insert("widgets.py", 391), insert("widgets.py", 470)}, false,
+			map[int64]string{1: "ok", 3: "ok"}},
+		{"the stray copy replaced by the method twice",
+			[]chatCall{replace(stray, method, edited), view, replace(stray, method, edited)}, false,
+			map[int64]string{1: rejected, 5: "ok"}},
+		{"an insertion after an anchor lands each time",
+			[]chatCall{replace(anchor, anchor+method, edited), replace(anchor, anchor+method, edited)}, false,
+			map[int64]string{1: "ok", 3: "ok"}},
+		{"the later edit takes out what follows the earlier one's text",
+			[]chatCall{replace(stray, method, edited), replace(method+"        return None\n", method, edited)}, false,
+			map[int64]string{1: "ok", 3: "ok"}},
+		{"the earlier text rewritten in part, then written back",
+			[]chatCall{replace(stray, method, edited), replace(method, method+"        print('debug')\n", edited), replace(method+"        print('debug')\n", method, edited)}, false,
+			map[int64]string{1: "ok", 3: "ok", 5: "ok"}},
+		{"the later write fails: the earlier took its old text away",
+			[]chatCall{replace(stray, method, edited), replace(stray, method, "Error: String to replace not found in file.")}, false,
+			map[int64]string{1: "ok", 3: rejected}},
+		{"a checkout between puts the file back",
+			[]chatCall{insert("widgets.py", 391), shell("git checkout -- widgets.py", ""), insert("widgets.py", 391)}, false,
+			map[int64]string{1: "ok", 5: "ok"}},
+	} {
+		doc := chatCallsDoc(t, c.calls...)
+		conv, run := convertRead(t, OpenAIMessages, doc, c.strip)
+		for n, w := range c.want {
+			if got := result(conv.step(t, run, n)); got != w {
+				t.Errorf("%s: step %d %s, want %s", c.name, n, got, w)
+			}
+		}
+		if w := c.want[1]; w == rejected {
+			if got := conv.step(t, run, 1).ToolResult.Reason; got != "the same text written again at the same place: this write did not hold" {
+				t.Errorf("%s: step 1 reason %q", c.name, got)
+			}
+		}
+	}
+}
