@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"strconv"
@@ -43,9 +44,13 @@ func (r *run) markRewrites() {
 		if s.ToolCall == nil {
 			continue
 		}
-		w, ok := writeOf(s.ToolCall.Name, s.ToolCall.Args)
+		var w aWrite
+		ok := false
+		if s.Intent == schema.IntentEdit {
+			w, ok = writeOf(s.ToolCall.Name, s.ToolCall.Args)
+		}
 		if !ok {
-			if reRestore.Match(s.ToolCall.Args) {
+			if len(earlier) > 0 && reRestore.Match(s.ToolCall.Args) {
 				earlier = earlier[:0]
 			}
 			continue
@@ -66,8 +71,17 @@ func (r *run) markRewrites() {
 		}
 		writes[i] = w
 		earlier = append(kept, i)
+		if len(earlier) > maxRewriteWindow {
+			delete(writes, earlier[0])
+			earlier = earlier[1:]
+		}
 	}
 }
+
+// maxRewriteWindow is how many of the run's last edits a write is
+// compared with: the same change sent again comes back within a few
+// edits, and the comparison stays linear in a run of thousands of edits.
+const maxRewriteWindow = 64
 
 // worksOn reports whether the later write replaces text the earlier one
 // wrote, or all of it and more: the earlier landed, and the later works
@@ -139,9 +153,9 @@ func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
 // its old text to name a place (a range replacement has none).
 func replacementOf(tool string, args json.RawMessage) (replaceTarget, bool) {
 	switch {
-	case strings.Contains(string(args), `"old_str`):
+	case bytes.Contains(args, []byte(`"old_str`)):
 		return editorTarget(args)
-	case strings.Contains(string(args), "--old_str"):
+	case bytes.Contains(args, []byte("--old_str")):
 		return sweAgentTarget(args)
 	}
 	cmd, _, ok := readShellCall(tool, args)
