@@ -88,3 +88,18 @@ func TestRewrites(t *testing.T) {
 		}
 	}
 }
+
+// writeOf reads any call without panicking, and a write it returns
+// names a file and a place.
+func FuzzWriteOf(f *testing.F) {
+	f.Add("bash", `{"command":"@patch_generation\ndef f():\n    return code_insert(\"a.py\", \"\"\"    def use_required(self):\n        pass\n\"\"\", 391)"}`)
+	f.Add("bash", `{"command":"old = '''def area(self):\n    return 1\n'''\n    code_replace('shape.py', old, \"x = 1 + 2 + 3 + 4\", (3, 4))"}`)
+	f.Add("str_replace_editor", `{"command":"str_replace","path":"/r/a.py","old_str":"def area(self):","new_str":"def area(self) -> int:"}`)
+	f.Add("str_replace_editor", `{"args":"str_replace /r/a.py --old_str 'return self.w' --new_str 'return self.width'"}`)
+	f.Fuzz(func(t *testing.T, tool, args string) {
+		w, ok := writeOf(tool, []byte(args))
+		if ok && (w.file == "" || !namesPlace(w.new)) {
+			t.Fatalf("writeOf(%q, %q) = %+v: no file or no place", tool, args, w)
+		}
+	})
+}
