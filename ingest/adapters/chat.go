@@ -192,6 +192,12 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				replied[reply] = true
 			}
 			cmd, ok := st.textAction(content, replyText)
+			if !ok && reply < 0 && i == lastAssistant {
+				// The last word, unanswered: the run ended on it (the
+				// research fork's `submit()`), no harness refused it.
+				s.State = schema.StateStop.String()
+				continue
+			}
 			if !ok {
 				// No action the harness ran: it answered with a format
 				// error, a failed turn like a failed call.

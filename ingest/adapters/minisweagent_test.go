@@ -192,3 +192,35 @@ func TestMiniSWEAgentRecognize(t *testing.T) {
 		t.Errorf("info.mini_version: %v", err)
 	}
 }
+
+// The research fork's stage-decorated actions: the helper reports each
+// insertion of the same method as done while it writes it dedented, and
+// the agent writes it again four times; each write the next one repeats
+// did not hold. The run ends on `submit()`, unanswered: the STOP step,
+// not a format error. In the healthy sample the second write is the
+// corrected text, and both stand.
+func TestMiniSWEAgentHelperSamples(t *testing.T) {
+	const loop = "helper-rewrite-loop.traj.json"
+	c := convert(t, MiniSWEAgent, loop, 1, true, readSample(t, "mini-swe-agent/"+loop))
+	if got := c.numbers(loop); len(got) != 13 || got[12] != 26 {
+		t.Fatalf("steps %v, want the assistant messages 2, 4, ..., 26", got)
+	}
+	for n, w := range map[int64]string{4: "error " + schema.ErrEditRejected, 8: "error " + schema.ErrEditRejected, 12: "error " + schema.ErrEditRejected, 16: "error " + schema.ErrEditRejected, 20: "ok", 6: "ok"} {
+		if got := result(c.step(t, loop, n)); got != w {
+			t.Errorf("%s step %d: %s, want %s", loop, n, got, w)
+		}
+	}
+	if s := c.step(t, loop, 26); s.State != schema.StateStop.String() || s.ToolCall != nil {
+		t.Errorf("submit(): state %q call %v, want STOP without a call", s.State, s.ToolCall)
+	}
+	const fixed = "helper-indent-fixed.traj.json"
+	c = convert(t, MiniSWEAgent, fixed, 1, true, readSample(t, "mini-swe-agent/"+fixed))
+	for _, n := range []int64{4, 8} {
+		if got := result(c.step(t, fixed, n)); got != "ok" {
+			t.Errorf("%s step %d: %s, want ok", fixed, n, got)
+		}
+	}
+	if s := c.step(t, fixed, 14); s.State != schema.StateStop.String() {
+		t.Errorf("%s submit(): state %q, want STOP", fixed, s.State)
+	}
+}
