@@ -3,6 +3,7 @@ package adapters
 import (
 	"cmp"
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -192,9 +193,10 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				replied[reply] = true
 			}
 			cmd, ok := st.textAction(content, replyText)
-			if !ok && reply < 0 && i == lastAssistant {
-				// The last word, unanswered: the run ended on it (the
-				// research fork's `submit()`), no harness refused it.
+			if !ok && i == lastAssistant && reSubmitCall.MatchString(content) {
+				// The research fork's `submit()`, the run's last turn: it
+				// handed the work in (the reply is the diff), no harness
+				// refused it.
 				s.State = schema.StateStop.String()
 				continue
 			}
@@ -506,3 +508,7 @@ func dialectMessages(els []json.RawMessage, is func(json.RawMessage) bool,
 	}
 	return msgs, ok, nil
 }
+
+// reSubmitCall is a turn of the mini-swe-agent research fork that hands
+// in the work: a call of its submit tool on a line of its own.
+var reSubmitCall = regexp.MustCompile(`(?m)^\s*(?:return\s+)?submit\(\s*\)\s*$`)

@@ -196,8 +196,8 @@ func TestMiniSWEAgentRecognize(t *testing.T) {
 // The research fork's stage-decorated actions: the helper reports each
 // insertion of the same method as done while it writes it dedented, and
 // the agent writes it again four times; each write the next one repeats
-// did not hold. The run ends on `submit()`, unanswered: the STOP step,
-// not a format error. In the healthy sample the second write is the
+// did not hold. The run ends on `submit()`, answered with the diff: the
+// STOP step, not a format error. In the healthy sample the second write is the
 // corrected text, and both stand.
 func TestMiniSWEAgentHelperSamples(t *testing.T) {
 	const loop = "helper-rewrite-loop.traj.json"
