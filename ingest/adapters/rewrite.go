@@ -61,7 +61,7 @@ func (r *run) markRewrites() {
 		kept := earlier[:0]
 		for _, j := range earlier {
 			p := writes[j]
-			if p.file == w.file && worksOn(w, p) {
+			if !failed && p.file == w.file && worksOn(w, p) {
 				continue // it landed: nothing later says otherwise
 			}
 			kept = append(kept, j)
@@ -134,13 +134,15 @@ var reLineArgument = regexp.MustCompile(`^\s*(?:\w+\s*=\s*)?(\d{1,7})\s*[,)]`)
 // action that writes a text naming a place). False for any other call.
 func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
 	var w aWrite
-	if t, ok := replacementOf(tool, args); ok {
+	at := -1 // where in the action the write read is called
+	if t, from, ok := replacementOf(tool, args); ok {
 		w = aWrite{file: t.file, old: targetText(t.old), new: targetText(t.new), lines: t.lines, overRange: t.lines != [2]int{}}
+		at = from
 	}
 	if cmd, _, ok := readShellCall(tool, args); ok && reHelperInsert.MatchString(cmd) {
 		for _, loc := range reHelperInsert.FindAllStringIndex(cmd, -1) {
-			if ins, ok := helperInsert(cmd, loc); ok {
-				w = ins
+			if ins, ok := helperInsert(cmd, loc); ok && loc[0] > at {
+				w, at = ins, loc[0]
 			}
 		}
 	}
@@ -150,26 +152,29 @@ func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
 }
 
 // replacementOf reads a replacement as editTarget does, without asking
-// its old text to name a place (a range replacement has none).
-func replacementOf(tool string, args json.RawMessage) (replaceTarget, bool) {
+// its old text to name a place (a range replacement has none), and
+// where in a helper action its call is (0 for an editor's).
+func replacementOf(tool string, args json.RawMessage) (replaceTarget, int, bool) {
 	switch {
 	case bytes.Contains(args, []byte(`"old_str`)):
-		return editorTarget(args)
+		t, ok := editorTarget(args)
+		return t, 0, ok
 	case bytes.Contains(args, []byte("--old_str")):
-		return sweAgentTarget(args)
+		t, ok := sweAgentTarget(args)
+		return t, 0, ok
 	}
 	cmd, _, ok := readShellCall(tool, args)
 	if !ok {
-		return replaceTarget{}, false
+		return replaceTarget{}, 0, false
 	}
 	var last replaceTarget
-	found := false
+	at := -1
 	for _, loc := range reHelperReplace.FindAllStringIndex(cmd, -1) {
 		if t, ok := helperTargetAt(cmd, loc); ok && namesPlace(t.new) {
-			last, found = t, true
+			last, at = t, loc[0]
 		}
 	}
-	return last, found
+	return last, at, at >= 0
 }
 
 // helperInsert reads code_insert(file, text, line) at loc.
