@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -129,9 +130,10 @@ var reHelperInsert = regexp.MustCompile(`\bcode_insert\(`)
 // reLineArgument is an argument that is one line number.
 var reLineArgument = regexp.MustCompile(`^\s*(?:\w+\s*=\s*)?(\d{1,7})\s*[,)]`)
 
-// writeOf reads what an edit writes: an editor's replacement, or the
+// writeOf reads what an edit writes: an editor's replacement, the
 // research fork's code_replace or code_insert (the last of them in the
-// action that writes a text naming a place). False for any other call.
+// action that writes a text naming a place), or the last hunk of a patch
+// in the apply_patch format. False for any other call.
 func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
 	var w aWrite
 	at := -1 // where in the action the write read is called
@@ -145,6 +147,9 @@ func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
 				w, at = ins, loc[0]
 			}
 		}
+	}
+	if w.file == "" && bytes.Contains(args, []byte(patchBegin)) {
+		w, _ = patchWrite(patchText(tool, args))
 	}
 	// A new text that holds the old one inserts after an anchor: written
 	// again, it lands again.
@@ -193,4 +198,70 @@ func helperInsert(action string, loc []int) (aWrite, bool) {
 	}
 	n, _ := strconv.Atoi(m[1])
 	return aWrite{file: file, new: targetText(text), lines: [2]int{n, n}}, true
+}
+
+// patchBegin opens a patch in the apply_patch format (Codex CLI's edit
+// tool): `*** Update File: PATH`, then hunks opened by `@@` whose lines
+// are marked ' ' (kept), '-' (taken out) or '+' (put in).
+const patchBegin = "*** Begin Patch"
+
+// patchText is the patch a call holds: the command of a shell call, or
+// the first argument that holds one (apply_patch's `patch` or `input`).
+func patchText(tool string, args json.RawMessage) string {
+	if cmd, _, ok := readShellCall(tool, args); ok {
+		return cmd
+	}
+	var fields map[string]any
+	if json.Unmarshal(args, &fields) != nil {
+		return ""
+	}
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // the same argument whatever order the map gives
+	for _, k := range keys {
+		if v, ok := fields[k].(string); ok && strings.Contains(v, patchBegin) {
+			return v
+		}
+	}
+	return ""
+}
+
+// patchWrite reads the last hunk of a patch that writes a text naming a
+// place: the file it updates, the hunk's kept and taken-out lines as the
+// old text, its kept and put-in lines as the new.
+func patchWrite(patch string) (aWrite, bool) {
+	var w aWrite
+	file := ""
+	var old, new strings.Builder
+	flush := func() {
+		if file != "" && old.Len() > 0 && namesPlace(new.String()) {
+			w = aWrite{file: file, old: targetText(old.String()), new: targetText(new.String())}
+		}
+		old.Reset()
+		new.Reset()
+	}
+	for line := range strings.Lines(patch) {
+		switch {
+		case strings.HasPrefix(line, "*** Update File: "):
+			flush()
+			file = strings.TrimSpace(strings.TrimPrefix(line, "*** Update File: "))
+		case strings.HasPrefix(line, "*** "):
+			flush()
+			file = "" // a file added, deleted or moved, or the patch's end
+		case strings.HasPrefix(line, "@@"):
+			flush()
+		case file == "" || line == "":
+		case line[0] == '-':
+			old.WriteString(line[1:])
+		case line[0] == '+':
+			new.WriteString(line[1:])
+		case line[0] == ' ':
+			old.WriteString(line[1:])
+			new.WriteString(line[1:])
+		}
+	}
+	flush()
+	return w, w.file != ""
 }

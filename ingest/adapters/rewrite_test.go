@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/runawayhq/runaway/schema"
@@ -34,8 +35,22 @@ func TestRewrites(t *testing.T) {
 	replace := func(oldStr, newStr, reply string) chatCall {
 		return chatCall{"str_replace_editor", map[string]any{"command": "str_replace", "path": "/repo/widgets.py", "old_str": oldStr, "new_str": newStr}, reply}
 	}
-	const anchor = "class FileInput(Input):\n    input_type = 'file'\n"
 	const stray = "def use_required_attribute(self, initial):\n    return super().use_required_attribute(initial) and not initial\n"
+	// patch is an apply_patch call (Codex CLI's edit tool) putting lines
+	// in place of the stray top-level def, as its rollout logs it.
+	patch := func(lines string) chatCall {
+		var b strings.Builder
+		b.WriteString("*** Begin Patch\n*** Update File: formkit/widgets.py\n@@ class FileInput(Input):\n     template_name = 'formkit/widgets/file.html'\n")
+		for line := range strings.Lines(stray) {
+			b.WriteString("-" + line)
+		}
+		for line := range strings.Lines(lines) {
+			b.WriteString("+" + line)
+		}
+		b.WriteString("*** End Patch\n")
+		return chatCall{"apply_patch", map[string]any{"patch": b.String()}, "Success. Updated the following files:\nM formkit/widgets.py"}
+	}
+	const anchor = "class FileInput(Input):\n    input_type = 'file'\n"
 	rejected := "error " + schema.ErrEditRejected
 	for _, c := range []struct {
 		name  string
@@ -73,6 +88,12 @@ func TestRewrites(t *testing.T) {
 		{"of two writes in one action, the last is read",
 			[]chatCall{helper("code_insert(\"widgets.py\", \"\"\"    # required only without a file\n\"\"\", 120)\n    return code_replace(\"widgets.py\", \"\"\""+method+"\"\"\", (391, 393))", "Inserted\nReplaced"), view, insert("widgets.py", 392)}, false,
 			map[int64]string{1: rejected, 5: "ok"}},
+		{"the same hunk of an apply_patch patch sent again",
+			[]chatCall{patch(method), view, patch(method)}, false,
+			map[int64]string{1: rejected, 5: "ok"}},
+		{"another hunk of the same file next",
+			[]chatCall{patch(method), patch("    input_type = 'file'\n    allow_multiple_selected = False\n")}, false,
+			map[int64]string{1: "ok", 3: "ok"}},
 		{"a checkout between puts the file back",
 			[]chatCall{insert("widgets.py", 391), shell("git checkout -- widgets.py", ""), insert("widgets.py", 391)}, false,
 			map[int64]string{1: "ok", 5: "ok"}},
@@ -99,6 +120,7 @@ func FuzzWriteOf(f *testing.F) {
 	f.Add("bash", `{"command":"old = '''def area(self):\n    return 1\n'''\n    code_replace('shape.py', old, \"x = 1 + 2 + 3 + 4\", (3, 4))"}`)
 	f.Add("str_replace_editor", `{"command":"str_replace","path":"/r/a.py","old_str":"def area(self):","new_str":"def area(self) -> int:"}`)
 	f.Add("str_replace_editor", `{"args":"str_replace /r/a.py --old_str 'return self.w' --new_str 'return self.width'"}`)
+	f.Add("apply_patch", `{"patch":"*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-    return 1\n+    return compute_the_answer()\n*** End Patch\n"}`)
 	f.Fuzz(func(t *testing.T, tool, args string) {
 		w, ok := writeOf(tool, []byte(args))
 		if ok && (w.file == "" || !namesPlace(w.new)) {
