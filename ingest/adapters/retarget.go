@@ -106,15 +106,14 @@ func unlanded(s *schema.Step, reason string) {
 var reRestore = regexp.MustCompile(`(?:^|[\s;&|"(]|\\[nt])(?:git\s+(?:checkout|restore|stash|reset|apply|am|revert|cherry-pick)\b|(?:cp|mv|rsync|patch|tar|unzip)\s)`)
 
 // editTarget reads what a replacement replaces: an editor's str_replace
-// (old_str and new_str, Claude Code's old_string and new_string, or
-// SWE-agent's one string of arguments) or the mini-swe-agent research
+// (editorTarget, or SWE-agent's one string of arguments) or the mini-swe-agent research
 // fork's code_replace helper (a text or a range replacement). False for
 // any other call, and for a text too short to name one place.
 func editTarget(tool string, args json.RawMessage) (replaceTarget, bool) {
 	var t replaceTarget
 	var ok bool
 	switch {
-	case bytes.Contains(args, []byte(`"old_str`)):
+	case hasEditorArgs(args):
 		t, ok = editorTarget(args)
 	case bytes.Contains(args, []byte("--old_str")):
 		t, ok = sweAgentTarget(args)
@@ -135,24 +134,38 @@ func editTarget(tool string, args json.RawMessage) (replaceTarget, bool) {
 	return t, true
 }
 
-// editorTarget reads an editor call's JSON arguments.
+// hasEditorArgs reports whether a call's JSON arguments may be an
+// editor's replacement: they name an old text.
+func hasEditorArgs(args json.RawMessage) bool {
+	return bytes.Contains(args, []byte(`"old_str`)) || bytes.Contains(args, []byte(`"oldString"`))
+}
+
+// editorTarget reads an editor call's JSON arguments: old_str and
+// new_str, Claude Code's and Gemini CLI's old_string and new_string, or
+// OpenCode's oldString and newString.
 func editorTarget(args json.RawMessage) (replaceTarget, bool) {
 	var a struct {
-		Path      string  `json:"path"`
-		FilePath  string  `json:"file_path"`
-		OldStr    *string `json:"old_str"`
-		NewStr    string  `json:"new_str"`
-		OldString *string `json:"old_string"`
-		NewString string  `json:"new_string"`
+		Path          string  `json:"path"`
+		FilePath      string  `json:"file_path"`
+		FilePathCamel string  `json:"filePath"`
+		OldStr        *string `json:"old_str"`
+		NewStr        string  `json:"new_str"`
+		OldString     *string `json:"old_string"`
+		NewString     string  `json:"new_string"`
+		OldCamel      *string `json:"oldString"`
+		NewCamel      string  `json:"newString"`
 	}
 	if json.Unmarshal(args, &a) != nil {
 		return replaceTarget{}, false
 	}
+	file := a.Path + a.FilePath + a.FilePathCamel
 	switch {
 	case a.OldStr != nil:
-		return replaceTarget{file: a.Path + a.FilePath, old: *a.OldStr, new: a.NewStr}, true
+		return replaceTarget{file: file, old: *a.OldStr, new: a.NewStr}, true
 	case a.OldString != nil:
-		return replaceTarget{file: a.Path + a.FilePath, old: *a.OldString, new: a.NewString}, true
+		return replaceTarget{file: file, old: *a.OldString, new: a.NewString}, true
+	case a.OldCamel != nil:
+		return replaceTarget{file: file, old: *a.OldCamel, new: a.NewCamel}, true
 	}
 	return replaceTarget{}, false
 }

@@ -161,7 +161,7 @@ func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
 // where in a helper action its call is (0 for an editor's).
 func replacementOf(tool string, args json.RawMessage) (replaceTarget, int, bool) {
 	switch {
-	case bytes.Contains(args, []byte(`"old_str`)):
+	case hasEditorArgs(args):
 		t, ok := editorTarget(args)
 		return t, 0, ok
 	case bytes.Contains(args, []byte("--old_str")):

@@ -36,6 +36,7 @@ func TestRewrites(t *testing.T) {
 		return chatCall{"str_replace_editor", map[string]any{"command": "str_replace", "path": "/repo/widgets.py", "old_str": oldStr, "new_str": newStr}, reply}
 	}
 	const stray = "def use_required_attribute(self, initial):\n    return super().use_required_attribute(initial) and not initial\n"
+	openCodeEdit := chatCall{"edit", map[string]any{"filePath": "/repo/widgets.py", "oldString": stray, "newString": method}, "Edit applied successfully."}
 	// patch is an apply_patch call (Codex CLI's edit tool) putting lines
 	// in place of the stray top-level def, as its rollout logs it.
 	patch := func(lines string) chatCall {
@@ -87,6 +88,9 @@ func TestRewrites(t *testing.T) {
 			map[int64]string{1: "ok", 3: rejected}},
 		{"of two writes in one action, the last is read",
 			[]chatCall{helper("code_insert(\"widgets.py\", \"\"\"    # required only without a file\n\"\"\", 120)\n    return code_replace(\"widgets.py\", \"\"\""+method+"\"\"\", (391, 393))", "Inserted\nReplaced"), view, insert("widgets.py", 392)}, false,
+			map[int64]string{1: rejected, 5: "ok"}},
+		{"OpenCode's edit tool, its arguments in camel case",
+			[]chatCall{openCodeEdit, view, openCodeEdit}, false,
 			map[int64]string{1: rejected, 5: "ok"}},
 		{"the same hunk of an apply_patch patch sent again",
 			[]chatCall{patch(method), view, patch(method)}, false,
