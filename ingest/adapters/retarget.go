@@ -110,14 +110,8 @@ var reRestore = regexp.MustCompile(`(?:^|[\s;&|"(]|\\[nt])(?:git\s+(?:checkout|r
 // fork's code_replace helper (a text or a range replacement). False for
 // any other call, and for a text too short to name one place.
 func editTarget(tool string, args json.RawMessage) (replaceTarget, bool) {
-	var t replaceTarget
-	var ok bool
-	switch {
-	case hasEditorArgs(args):
-		t, ok = editorTarget(args)
-	case bytes.Contains(args, []byte("--old_str")):
-		t, ok = sweAgentTarget(args)
-	case bytes.Contains(args, []byte("code_replace(")):
+	t, ok, read := argsReplacement(args)
+	if !read && bytes.Contains(args, []byte("code_replace(")) {
 		var cmd string
 		if cmd, _, ok = readShellCall(tool, args); ok {
 			t, ok = helperTarget(cmd)
@@ -132,6 +126,21 @@ func editTarget(tool string, args json.RawMessage) (replaceTarget, bool) {
 	}
 	t.old, t.new = targetText(t.old), targetText(t.new)
 	return t, true
+}
+
+// argsReplacement reads the replacement an editor's JSON arguments, or
+// SWE-agent's one string of them, name; read is false for arguments of
+// neither kind.
+func argsReplacement(args json.RawMessage) (t replaceTarget, ok, read bool) {
+	switch {
+	case hasEditorArgs(args):
+		t, ok = editorTarget(args)
+	case bytes.Contains(args, []byte("--old_str")):
+		t, ok = sweAgentTarget(args)
+	default:
+		return replaceTarget{}, false, false
+	}
+	return t, ok, true
 }
 
 // hasEditorArgs reports whether a call's JSON arguments may be an

@@ -135,13 +135,14 @@ var reLineArgument = regexp.MustCompile(`^\s*(?:\w+\s*=\s*)?(\d{1,7})\s*[,)]`)
 // action that writes a text naming a place), or the last hunk of a patch
 // in the apply_patch format. False for any other call.
 func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
+	cmd, _, shell := readShellCall(tool, args)
 	var w aWrite
 	at := -1 // where in the action the write read is called
-	if t, from, ok := replacementOf(tool, args); ok {
+	if t, from, ok := replacementOf(args, cmd, shell); ok {
 		w = aWrite{file: t.file, old: targetText(t.old), new: targetText(t.new), lines: t.lines, overRange: t.lines != [2]int{}}
 		at = from
 	}
-	if cmd, _, ok := readShellCall(tool, args); ok && reHelperInsert.MatchString(cmd) {
+	if shell && reHelperInsert.MatchString(cmd) {
 		for _, loc := range reHelperInsert.FindAllStringIndex(cmd, -1) {
 			if ins, ok := helperInsert(cmd, loc); ok && loc[0] > at {
 				w, at = ins, loc[0]
@@ -149,7 +150,10 @@ func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
 		}
 	}
 	if w.file == "" && bytes.Contains(args, []byte(patchBegin)) {
-		w, _ = patchWrite(patchText(tool, args))
+		if !shell {
+			cmd = patchArgument(args)
+		}
+		w, _ = patchWrite(cmd)
 	}
 	// A new text that holds the old one inserts after an anchor: written
 	// again, it lands again.
@@ -158,18 +162,13 @@ func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
 
 // replacementOf reads a replacement as editTarget does, without asking
 // its old text to name a place (a range replacement has none), and
-// where in a helper action its call is (0 for an editor's).
-func replacementOf(tool string, args json.RawMessage) (replaceTarget, int, bool) {
-	switch {
-	case hasEditorArgs(args):
-		t, ok := editorTarget(args)
-		return t, 0, ok
-	case bytes.Contains(args, []byte("--old_str")):
-		t, ok := sweAgentTarget(args)
+// where in a helper action (cmd, when the call is a shell's) its call
+// is (0 for an editor's).
+func replacementOf(args json.RawMessage, cmd string, shell bool) (replaceTarget, int, bool) {
+	if t, ok, read := argsReplacement(args); read {
 		return t, 0, ok
 	}
-	cmd, _, ok := readShellCall(tool, args)
-	if !ok {
+	if !shell {
 		return replaceTarget{}, 0, false
 	}
 	var last replaceTarget
@@ -205,12 +204,10 @@ func helperInsert(action string, loc []int) (aWrite, bool) {
 // are marked ' ' (kept), '-' (taken out) or '+' (put in).
 const patchBegin = "*** Begin Patch"
 
-// patchText is the patch a call holds: the command of a shell call, or
-// the first argument that holds one (apply_patch's `patch` or `input`).
-func patchText(tool string, args json.RawMessage) string {
-	if cmd, _, ok := readShellCall(tool, args); ok {
-		return cmd
-	}
+// patchArgument is the first argument of a call that holds a patch
+// (apply_patch's `patch` or `input`), by name, so that the same one is
+// read whatever order the map gives.
+func patchArgument(args json.RawMessage) string {
 	var fields map[string]any
 	if json.Unmarshal(args, &fields) != nil {
 		return ""
@@ -219,7 +216,7 @@ func patchText(tool string, args json.RawMessage) string {
 	for k := range fields {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys) // the same argument whatever order the map gives
+	slices.Sort(keys)
 	for _, k := range keys {
 		if v, ok := fields[k].(string); ok && strings.Contains(v, patchBegin) {
 			return v
