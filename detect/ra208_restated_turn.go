@@ -1,6 +1,10 @@
 package detect
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/runawayhq/runaway/schema"
+)
 
 // RestatedTurn finds one agent of a run making the same point to another
 // again and again, in new words each time: a code reviewer restating the
@@ -53,6 +57,12 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 		c = e
 		msg, count = "two agents made the same point back and forth %d times, each answering the other with it, steps %d-%d", "echoed_turns"
 	}
+	if cut := cutChain(v); severityFor(int64(cut.n), p.RepeatSuspicious, p.RepeatRunaway) > severityFor(int64(c.n), p.RepeatSuspicious, p.RepeatRunaway) {
+		// The points restated do not reach the discussion the framework
+		// had to cut: its turns are the evidence.
+		c = cut
+		msg, count = "a discussion ran its whole turn limit, %d turns, without the agents concluding it, steps %d-%d", "discussion_turns"
+	}
 	n := int64(c.n)
 	if n < int64(p.RepeatSuspicious) {
 		return nil
@@ -83,6 +93,29 @@ func echoChain(v *Run) chain {
 		}
 		if cur.n > best.n {
 			best = cur
+		}
+	}
+	return best
+}
+
+// cutChain is the longest discussion between agents that the framework
+// ended at its turn limit before they concluded it: its last turn failed
+// with schema.ErrTurnLimit, and it runs back over the turns before it to
+// the phase's instruction (or a step that is no turn: a failed request). n counts its turns as the
+// framework numbers them, an exchange of the two agents' messages; zero
+// without one.
+func cutChain(v *Run) chain {
+	var best chain
+	for i := range v.Len() {
+		if v.Flags[i]&flagError == 0 || !v.isMessage(i) || v.Names.ErrTypeName(v.ErrType[i]) != schema.ErrTurnLimit {
+			continue
+		}
+		first := i
+		for first > 0 && v.isMessage(first-1) && v.State[first-1] != schema.StatePlan {
+			first--
+		}
+		if c := (chain{first: first, last: i, n: (i - first + 2) / 2}); c.n > best.n {
+			best = c
 		}
 	}
 	return best

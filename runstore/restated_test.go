@@ -159,3 +159,66 @@ func TestEchoedPointCounts(t *testing.T) {
 		}
 	}
 }
+
+// cutDiscussion is a run of an instruction and messages turns of two
+// agents, each turn on a point of its own (a part of the game it designs),
+// the last failed with TURN_LIMIT when cut is set: the framework ended the
+// talk at its turn limit before the agents concluded it.
+func cutDiscussion(messages int, cut bool) string {
+	points := []string{
+		"Python it is, since the team already knows it well.",
+		"Then a Tkinter window with one large button should be enough for rolling.",
+		"We could also keep a history of previous throws in a side panel.",
+		"Sound effects would make each throw feel more physical and fun.",
+		"Players might want dice with twenty sides for tabletop role games.",
+		"Saving high scores to disk needs a tiny JSON file beside the program.",
+		"Colour themes, dark and light, help people who play at night.",
+		"Unit tests must cover random seeds so results stay reproducible.",
+		"Packaging with PyInstaller gives Windows users a single executable.",
+		"Documentation should explain installation steps and keyboard shortcuts.",
+	}
+	var b strings.Builder
+	b.WriteString(`{"run_id":"talk","step":0,"state":"PLAN","tool_call":{"name":"message","args":{"from":"Chief Executive Officer","to":"Chief Technology Officer","text":"Decide the programming language, then conclude with one line: <INFO> followed by the language."}},"tool_result":{"ok":true}}` + "\n")
+	for k := range messages {
+		from, to := "Chief Technology Officer", "Chief Executive Officer"
+		if k%2 == 1 {
+			from, to = to, from
+		}
+		result := `{"ok":true}`
+		if cut && k == messages-1 {
+			result = `{"ok":false,"error_type":"TURN_LIMIT"}`
+		}
+		text := points[k]
+		fmt.Fprintf(&b, `{"run_id":"talk","step":%d,"state":"ACT","tool_call":{"name":"message","args":{"from":%q,"to":%q,"text":%q}},"tool_result":%s}`+"\n", k+1, from, to, text, result)
+	}
+	return b.String()
+}
+
+// A discussion the framework cut at its turn limit went round without an
+// end however new each turn's words (RA208): its turns, counted as the
+// framework counts them (an exchange of the two agents' messages), are
+// suspicious at three and runaway at four, from the instruction that opened
+// it. The same talk that was not cut is the agents discussing.
+func TestCutDiscussion(t *testing.T) {
+	for _, c := range []struct {
+		messages int
+		cut      bool
+		want     detect.Verdict
+	}{
+		{10, false, detect.Healthy},
+		{4, true, detect.Healthy},
+		{6, true, detect.Suspicious},
+		{8, true, detect.Runaway},
+	} {
+		col := NewCollector([]string{"in.jsonl"})
+		readLog(t, cutDiscussion(c.messages, c.cut), 16, col.Add)
+		res := col.Results(detect.DefaultPolicy(), 1)
+		if len(res) != 1 || res[0].Verdict != c.want {
+			t.Errorf("%d messages, cut %v: %+v, want %v", c.messages, c.cut, res, c.want)
+			continue
+		}
+		if c.want == detect.Runaway && (res[0].RootCause != detect.CauseReplanLoop || res[0].OnsetStep != 0) {
+			t.Errorf("%d messages cut: cause %q onset %d, want replan-loop from the instruction, step 0", c.messages, res[0].RootCause, res[0].OnsetStep)
+		}
+	}
+}

@@ -115,6 +115,12 @@ const ErrFormatError = "FORMAT_ERROR"
 // argument"): like a format error, no attempt at what the tool does.
 const ErrInvalidCall = "INVALID_CALL"
 
+// ErrTurnLimit is the error type of the last turn of a discussion between
+// agents that the framework ended at its turn limit before the agents
+// concluded it (ChatDev's chat_turn_limit used up with no `<INFO>`
+// conclusion): the talk did not end, it was cut.
+const ErrTurnLimit = "TURN_LIMIT"
+
 // IntentEdit is the intent of a call that changes a file (an editor's
 // write, a patch, a shell command that writes one): an error storm does not
 // run through such a call that worked, as a check re-run after a change is

@@ -3,6 +3,7 @@ package adapters
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -197,6 +198,7 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 		lastRun                 *schema.Step // the last run of the software, read stripped, its report not yet quoted
 		lastTurn, lastWords     string       // the last turn's header (who, with whom, phase, turn) and words
 		finished                bool
+		talk                    discussion // the phase's turns, to tell one cut at its turn limit
 	)
 	answer := func(from, words string) {
 		if pending != nil && pendingFrom != from {
@@ -224,6 +226,8 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 			for _, m := range reChatDevTable.FindAllStringSubmatch(e.body, -1) {
 				row[m[1]] = strings.TrimSpace(m[2])
 			}
+			talk.end()
+			talk = discussion{limit: atoi(row["chat_turn_limit"])}
 			phase, assistant = row["phase_name"], row["assistant_role_name"]
 			if t := row["model_type"]; t != "" {
 				model = chatdevModel(t)
@@ -269,6 +273,7 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 			s.TS, s.Usage, usage = e.ts, usage, nil
 			setCall(s, MessageTool, map[string]string{"from": from, "to": to, "text": words})
 			pending, pendingFrom, lastReport = s, from, ""
+			talk.turn(s, atoi(turn[5]), words)
 		case e.head == "**[Update Codes]**":
 			first, diff, _ := strings.Cut(e.body, "\n")
 			m := reChatDevUpdated.FindStringSubmatch(strings.TrimSpace(first))
@@ -326,6 +331,7 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 			finished = true
 		}
 	}
+	talk.end()
 	if len(r.steps) == 0 {
 		return errors.New("the log holds no phase: no instruction, no agent's words, no code written or run")
 	}
@@ -335,4 +341,49 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 		last.State = schema.StateStop.String()
 	}
 	return r.emit(emit)
+}
+
+// A discussion is a phase's turns between its two agents. ChatDev ends one
+// when a turn's last line opens with `<INFO>` (the agents' conclusion), or
+// after its chat_turn_limit turns (numbered from 0) whatever was said: then
+// the framework, not the agents, ended the talk, and its Counselor extracts
+// a conclusion from it. Two agents that agreed in their first turns and go
+// on restating or embroidering the agreement to the limit are the stuck
+// discussion a reader sees; the last turn of such a discussion is marked
+// schema.ErrTurnLimit (RA208 reads it).
+type discussion struct {
+	limit     int // chat_turn_limit; 0 when the table does not say
+	lastTurn  int // the highest turn number logged
+	last      *schema.Step
+	concluded bool
+}
+
+func (t *discussion) turn(s *schema.Step, n int, words string) {
+	t.last, t.lastTurn = s, max(t.lastTurn, n)
+	lines := strings.Split(strings.TrimSpace(words), "\n")
+	if strings.HasPrefix(strings.TrimSpace(lines[len(lines)-1]), "<INFO>") {
+		t.concluded = true
+	}
+}
+
+// end marks the discussion's last turn when the turn limit, of more than
+// one turn, cut it before any conclusion.
+func (t *discussion) end() {
+	if t.last == nil || t.concluded || t.limit < 2 || t.lastTurn != t.limit-1 {
+		return
+	}
+	res := t.last.ToolResult
+	if res == nil {
+		res = &schema.ToolResult{}
+		t.last.ToolResult = res
+	}
+	ok := false
+	res.OK, res.ErrorType = &ok, schema.ErrTurnLimit
+	res.Reason = fmt.Sprintf("the discussion used its %d turns without the agents' `<INFO>` conclusion", t.limit)
+}
+
+// atoi is s as a number, 0 when it is none.
+func atoi(s string) int {
+	n, _ := strconv.Atoi(strings.TrimSpace(s))
+	return n
 }

@@ -195,3 +195,58 @@ func TestChatDevAnswerToARepeatedInstructionIsKept(t *testing.T) {
 		t.Errorf("%d answers of the programmer, want 2: one to each instruction", answers)
 	}
 }
+
+// chatdevDiscussion is a ChatDev log of a LanguageChoose phase of
+// chat_turn_limit limit whose two agents talk for turns turns, each turn
+// agreeing on Python in words of its own; the last turn's last line is
+// closing when that is set.
+func chatdevDiscussion(limit, turns int, closing string) []byte {
+	var b strings.Builder
+	b.WriteString("[2023-14-09 10:02:11 INFO] **[Preprocessing]**\n\n**ChatDev Starts** (20230914100211)\n\n")
+	fmt.Fprintf(&b, "[2023-14-09 10:02:11 INFO] System: **[chatting]**\n\n| Parameter | Value |\n| --- | --- |\n"+
+		"| **assistant_role_name** | Chief Executive Officer |\n| **user_role_name** | Chief Technology Officer |\n"+
+		"| **phase_name** | LanguageChoose |\n| **need_reflect** | True |\n| **chat_turn_limit** | %d |\n\n", limit)
+	b.WriteString("[2023-14-09 10:02:12 INFO] Chief Executive Officer: **[Start Chat]**\n\nChoose the programming language.\n\n")
+	for n := range turns {
+		for k, who := range []string{"Chief Technology Officer", "Chief Executive Officer"} {
+			words := fmt.Sprintf("Python suits this dice game well, point %d of %s.", n, who)
+			if n == turns-1 && k == 1 && closing != "" {
+				words += "\n" + closing
+			}
+			fmt.Fprintf(&b, "[2023-14-09 10:%02d:%02d INFO] %s: **Chief Technology Officer<->Chief Executive Officer on : LanguageChoose, turn %d**\n\n%s\n\n", 3+n, 10+k, who, n, words)
+		}
+	}
+	return []byte(b.String())
+}
+
+// A discussion that used every turn of its limit without the agents'
+// conclusion (a turn whose last line opens with `<INFO>`) was cut by the
+// framework: its last turn fails with TURN_LIMIT. One that concluded, on
+// its last turn or before the limit, or whose limit is one turn, was not.
+func TestChatDevDiscussionCutAtItsTurnLimit(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		limit, turns int
+		closing      string
+		cut          bool
+	}{
+		{"all ten turns, no conclusion", 10, 10, "", true},
+		{"the conclusion not on the last line", 10, 10, "<INFO> Python\nLet us go on.", true},
+		{"concluded on the last turn", 10, 10, "<INFO> Python", false},
+		{"concluded before the limit", 10, 3, "<INFO> Python", false},
+		{"stopped before the limit", 10, 3, "", false},
+		{"a limit of one turn", 1, 1, "", false},
+	} {
+		conv, _ := convertOne(t, ChatDev, chatdevDiscussion(c.limit, c.turns, c.closing))
+		var cut []int64
+		for _, s := range conv.steps {
+			if s.ToolResult != nil && s.ToolResult.ErrorType == schema.ErrTurnLimit {
+				cut = append(cut, *s.Step)
+			}
+		}
+		last := *conv.steps[len(conv.steps)-1].Step
+		if want := c.cut; (len(cut) > 0) != want || (want && (len(cut) != 1 || cut[0] != last)) {
+			t.Errorf("%s: TURN_LIMIT at steps %v, want it at the last turn (%d): %v", c.name, cut, last, want)
+		}
+	}
+}
