@@ -360,8 +360,11 @@ type discussion struct {
 
 func (t *discussion) turn(s *schema.Step, n int, words string) {
 	t.last, t.lastTurn = s, max(t.lastTurn, n)
-	lines := strings.Split(strings.TrimSpace(words), "\n")
-	if strings.HasPrefix(strings.TrimSpace(lines[len(lines)-1]), "<INFO>") {
+	last := strings.TrimSpace(words)
+	if i := strings.LastIndexByte(last, '\n'); i >= 0 {
+		last = last[i+1:]
+	}
+	if strings.HasPrefix(strings.TrimSpace(last), "<INFO>") {
 		t.concluded = true
 	}
 }
