@@ -129,7 +129,7 @@ func discussion(echo bool, turns int) string {
 		if echo {
 			text = agree[k]
 		}
-		fmt.Fprintf(&b, `{"run_id":"talk","step":%d,"state":"ACT","tool_call":{"name":"message","args":{"from":%q,"to":%q,"text":%q}},"tool_result":{"ok":true}}`+"\n", k, from, to, text)
+		b.WriteString(talkLine(k, from, to, text, `{"ok":true}`))
 	}
 	return b.String()
 }
@@ -158,6 +158,12 @@ func TestEchoedPointCounts(t *testing.T) {
 			t.Errorf("echo, %d turns: cause %q onset %d, first finding %s; want RA208's replan-loop from step 0", c.turns, res[0].RootCause, res[0].OnsetStep, res[0].Findings[0].Detector)
 		}
 	}
+}
+
+// talkLine is one step of the run "talk": a turn from one agent to
+// another, answered by result (a tool_result object).
+func talkLine(step int, from, to, text, result string) string {
+	return fmt.Sprintf(`{"run_id":"talk","step":%d,"state":"ACT","tool_call":{"name":"message","args":{"from":%q,"to":%q,"text":%q}},"tool_result":%s}`+"\n", step, from, to, text, result)
 }
 
 // cutDiscussion is a run of an instruction and messages turns of two
@@ -189,7 +195,7 @@ func cutDiscussion(messages int, cut bool) string {
 			result = `{"ok":false,"error_type":"TURN_LIMIT"}`
 		}
 		text := points[k]
-		fmt.Fprintf(&b, `{"run_id":"talk","step":%d,"state":"ACT","tool_call":{"name":"message","args":{"from":%q,"to":%q,"text":%q}},"tool_result":%s}`+"\n", k+1, from, to, text, result)
+		b.WriteString(talkLine(k+1, from, to, text, result))
 	}
 	return b.String()
 }
