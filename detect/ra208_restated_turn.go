@@ -101,9 +101,9 @@ func echoChain(v *Run) chain {
 // cutChain is the longest discussion between agents that the framework
 // ended at its turn limit before they concluded it: its last turn failed
 // with schema.ErrTurnLimit, and it runs back over the turns before it to
-// the phase's instruction (or a step that is no turn: a failed request). n counts its turns as the
-// framework numbers them, an exchange of the two agents' messages; zero
-// without one.
+// the phase's instruction (or a step that is no turn: a failed request).
+// n counts its turns as the framework numbers them, an exchange of the two
+// agents' messages; zero without one.
 func cutChain(v *Run) chain {
 	var best chain
 	for i := range v.Len() {
