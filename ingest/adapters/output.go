@@ -101,6 +101,7 @@ var (
 	reNotFoundCmd       = regexp.MustCompile(`(?m)(?:command not found|: not found)(?:\.{3})?$`)
 	reViewerNoSuchFile  = regexp.MustCompile(`^\s*(?:\S*/)?(?:cat|nl|head|tail|less|more|bat): [^\n]*No such file or directory`)
 	rePatternError      = regexp.MustCompile(`(?m)^\s*(?:(?:\S*/)?[ef]?grep: (?:Unmatched [(\[{)]|Invalid (?:regular expression|range end|back reference|preceding regular expression|content of \\\{\\\}|character class name|collation character)|Trailing backslash|Regular expression too big|(?:parentheses|brackets \(\[ \]\)|braces \{ \}) not balanced)|regex parse error:)`)
+	rePermissionDenied  = regexp.MustCompile(`(?m)Permission denied['")]*\.?\s*$`)
 	reNoSuchFile        = regexp.MustCompile(`(?m)No such file or directory['")]*(?:\.{1,3})?\s*$`)
 	reErrorPrefix       = regexp.MustCompile(`^(?:Error|ERROR|error|Exception|FAILED|Failed)(?:\[\w+\])?[: ]`)
 	reTimedOut          = regexp.MustCompile(`(?i)\b(?:timed out|timeout expired|time limit exceeded)\b`)
@@ -321,6 +322,13 @@ var OutputRules = []OutputRule{
 		Doc: "a line ends with `No such file or directory` (or with it and a full stop, or the `...` of a logger that cut the output there)", ViewsToo: false,
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "No such file or directory") && reNoSuchFile.MatchString(o.text)
+		},
+	},
+	{
+		Name: "permission-denied", ErrorType: "PERMISSION_DENIED",
+		Doc: "a line ends with `Permission denied` (`bash: ./run.sh: Permission denied`, `awk: cannot open /etc/shadow (Permission denied)`, `mkdir: cannot create directory 'x': Permission denied`), except in a search's output, where find and grep report each directory they could not read and go on",
+		match: func(o *output) (string, bool) {
+			return "", !o.search && strings.Contains(o.text, "Permission denied") && rePermissionDenied.MatchString(o.text)
 		},
 	},
 	{

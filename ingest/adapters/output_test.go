@@ -178,6 +178,10 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"no-such-file", oa, bashDoc(t, "mv node_modules/dtslint/lib/pt-br /tmp/", "mv: cannot stat 'node_modules/dtslint/lib/pt-br': No such file or directory."), 1, "error NO_SUCH_FILE"},
 		{"no-such-file", oa, bashDoc(t, "cd build && ./configure --prefix=/usr/local && make -j4 2>&1 | head -c 300", "sh: 1: ./configure: No such file or directory..."), 1, "error NO_SUCH_FILE"},
 		{"no-such-file", oa, bashDoc(t, "tail -n 3 /var/log/app.log", "12:01 started\n12:02 open config.yaml: No such file or directory\n12:03 using defaults"), 1, "ok"},
+		{"permission-denied", oa, bashDoc(t, "awk -F: '$5 {print $1}' /etc/shadow | wc -l", "awk: cannot open /etc/shadow (Permission denied)\n0"), 1, "error PERMISSION_DENIED"},
+		{"permission-denied", oa, bashDoc(t, "./deploy.sh", "bash: ./deploy.sh: Permission denied"), 1, "error PERMISSION_DENIED"},
+		{"permission-denied", oa, bashDoc(t, "find / -name settings.py 2>&1 | head", "find: '/proc/1/map_files': Permission denied\n/srv/app/settings.py"), 1, "ok"},
+		{"permission-denied", oa, bashDoc(t, "cat notes.txt", "Ask IT if the build user keeps getting Permission denied on the share; it is fine now."), 1, "ok"},
 		{"viewer-no-such-file", oa, bashDoc(t, "nl -ba tests/core/management/tests.py | sed -n '1,80p'", "nl: tests/core/management/tests.py: No such file or directory"), 1, "error NO_SUCH_FILE"},
 		{"viewer-no-such-file", oa, bashDoc(t, "cat deploy.log", "12:01 started\ncat: /etc/app.yaml: No such file or directory\n12:03 retried"), 1, "ok"},
 		// A file written by cat, then run: the traceback is the program's.
