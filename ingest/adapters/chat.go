@@ -95,6 +95,9 @@ type chatStyle struct {
 	// its text (mini-swe-agent), given the harness's reply: ok false when
 	// the turn held no action the harness ran (a format error).
 	textAction func(content, reply string) (cmd string, ok bool)
+	// textCall, if set, reads a call an assistant message wrote in its
+	// text (textcalls.go); a turn without one stays a turn of talk.
+	textCall func(content string) (tool string, args json.RawMessage, ok bool)
 	// harnessError, if set, recognises a message by which the harness
 	// rejected a turn it did not record (mini-swe-agent 2 keeps only the
 	// rejection): such a message is a failed step of its own.
@@ -148,6 +151,12 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 			continue
 		}
 		content := text(m.Content)
+		var calledTool string
+		var calledArgs json.RawMessage
+		called := false
+		if st.textCall != nil && len(m.ToolCalls) == 0 && m.FunctionCall == nil {
+			calledTool, calledArgs, called = st.textCall(content)
+		}
 		switch {
 		case len(m.ToolCalls) > 0:
 			replies := matchReplies(msgs, i)
@@ -208,6 +217,21 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				continue
 			}
 			r.chatCall(s, "bash", mustJSON(map[string]string{"command": cmd}), msgs, reply, st)
+		case called:
+			s := r.add(at(i), schema.StateAct.String())
+			s.TS, s.Usage = m.ts, m.usage
+			setReason(s, content)
+			reply := -1
+			if i+1 < len(msgs) && msgs[i+1].Role == "user" {
+				reply = i + 1
+				replied[reply] = true
+			}
+			r.chatCall(s, calledTool, calledArgs, msgs, reply, st)
+			if s.State == schema.StateStop.String() && i != lastAssistant {
+				// An answer the conversation goes on after ended nothing:
+				// the worked example a harness puts before the task.
+				s.State = schema.StateAct.String()
+			}
 		default:
 			state := ""
 			if i == lastAssistant {

@@ -28,6 +28,8 @@ var sampleDocs = []struct {
 	{"openai-messages/tau-bench-results.json", 0, OpenAIMessages},
 	{"openai-messages/tau2-results.json", 0, OpenAIMessages},
 	{"openai-messages/conversations.ndjson", 1, OpenAIMessages},
+	{"openai-messages/agentbench-runs.ndjson", 1, OpenAIMessages},
+	{"openai-messages/agentbench-runs.ndjson", 3, OpenAIMessages},
 	{"anthropic-messages/flight-search-loop.json", 0, AnthropicMessages},
 	{"anthropic-messages/conversations.ndjson", 1, AnthropicMessages},
 	{"anthropic-messages/conversations.ndjson", 2, AnthropicMessages},

@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,6 +78,9 @@ func recognizeOpenAI(d *Doc) error {
 	}
 	if loneMessage(d) {
 		return nil // the first line of a conversation written a message a line
+	}
+	if d.IsObject() && agentBenchOutput(d.obj) != nil {
+		return nil // an AgentBench record: one without a history is refused line by line, saying why
 	}
 	msgs, err := firstConversation(d)
 	if err != nil {
@@ -154,7 +158,32 @@ func conversationOf(obj map[string]json.RawMessage) (json.RawMessage, error) {
 		}
 		return raw, nil
 	}
+	if out := agentBenchOutput(obj); out != nil {
+		if h := out["history"]; len(h) == 0 || string(h) == "null" {
+			// error.jsonl beside runs.jsonl: samples the agent never ran.
+			return nil, fmt.Errorf("an AgentBench sample that never ran: no history (error %q)", scalar(obj["error"]))
+		}
+		return conversationOf(out)
+	}
 	return nil, errors.New(`no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents" or "events"`)
+}
+
+// agentBenchOutput is the task's output an AgentBench record holds (a
+// line of its runs.jsonl: {"index", "error", "info", "output": {"index",
+// "status", "result", "history"}}), nil for another object.
+func agentBenchOutput(obj map[string]json.RawMessage) map[string]json.RawMessage {
+	raw, ok := obj["output"]
+	if !ok || len(raw) == 0 || raw[0] != '{' {
+		return nil
+	}
+	var out map[string]json.RawMessage
+	if json.Unmarshal(raw, &out) != nil {
+		return nil
+	}
+	if _, ok := out["history"]; !ok {
+		return nil
+	}
+	return out
 }
 
 // isMessage reports whether raw is a chat message: an object with a
@@ -166,6 +195,12 @@ func isMessage(raw json.RawMessage) bool {
 
 // ownID is a conversation's own id, if it logs one.
 func ownID(obj map[string]json.RawMessage) string {
+	if out := agentBenchOutput(obj); out != nil {
+		// AgentBench numbers its samples: the record's index is the task's.
+		if id := cmp.Or(scalar(obj["index"]), scalar(out["index"])); id != "" {
+			return "index=" + id
+		}
+	}
 	for _, k := range idKeys {
 		raw, ok := obj[k]
 		if !ok {
@@ -251,8 +286,12 @@ func convertOpenAI(d *Doc, emit func(*schema.Step) error) error {
 		}
 		r := d.newRun(runName(d, index, many, ownID(obj)))
 		st := openAIStyle
+		if textCalls(msgs) {
+			st = textCallStyle
+		}
 		st.positioned = positioned
 		convertChat(r, msgs, st)
+		refusedLastTurn(r, msgs, obj)
 		if obj == nil && d.lines != nil && !positioned {
 			// A message a line: the list is the file's lines, so a step is
 			// numbered by its line, also after a line that is not JSON. (A
@@ -305,7 +344,8 @@ func speakers(msgs []chatMessage) {
 		switch {
 		case m.Role == "human":
 			m.Role = "user"
-		case m.Role == "ai":
+		case m.Role == "ai" || m.Role == "agent":
+			// AgentBench's histories name the model's turns "agent".
 			m.Role = "assistant"
 		case m.Role != "" && !chatRoles[m.Role]:
 			if m.Name == "" {
@@ -434,4 +474,30 @@ func conversationList(obj map[string]json.RawMessage) ([]json.RawMessage, bool) 
 		}
 	}
 	return nil, false
+}
+
+// refusedStatuses are the statuses AgentBench gives a sample it ended
+// because the agent's last turn held no action it could run: none it could
+// read, or one the task does not have.
+var refusedStatuses = map[string]bool{"agent invalid action": true, "agent validation failed": true}
+
+// refusedLastTurn marks the run's last step failed when the harness says
+// it ended the run on that turn: an AgentBench record whose status is
+// one of refusedStatuses, its last message the agent's, unanswered. Read as
+// a chat, that turn was the agent's last word, as if it had finished.
+func refusedLastTurn(r *run, msgs []chatMessage, obj map[string]json.RawMessage) {
+	out := agentBenchOutput(obj)
+	if out == nil && obj != nil {
+		out = obj
+	}
+	if out == nil || !refusedStatuses[scalar(out["status"])] || len(r.steps) == 0 || len(msgs) == 0 || msgs[len(msgs)-1].Role != "assistant" {
+		return
+	}
+	s := r.steps[len(r.steps)-1]
+	if s.ToolCall != nil && s.ToolCall.Name != MessageTool {
+		return // an action the harness ran: its result says how it went
+	}
+	s.State = schema.StateAct.String()
+	setCall(s, "format_error", map[string]string{"invalid": "no action the harness could run"})
+	r.setResult(s, "", schema.ErrFormatError, false)
 }

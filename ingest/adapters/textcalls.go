@@ -1,0 +1,156 @@
+package adapters
+
+import (
+	"cmp"
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
+// Agents prompted to write their actions as text, not as tool calls
+// (AgentBench's tasks, ReAct loops built by hand, LangChain's ReAct agent
+// dumped as messages), answer each environment message with an action line
+// and get its outcome in the next user message. Read as a chat, such a run
+// was an agent talking to its user; read here, each such turn is a call
+// whose result is the reply, so the same action answered alike is a loop
+// like any other.
+
+var (
+	// reActionLabel is an action line: "Act: bash" (AgentBench's OS
+	// tasks), "Action: Operation" (its database tasks), "ACTION: go to
+	// shelf 1" (ALFWorld), "Action: search[query]" (WebShop, the action
+	// on the next line when the label stands alone), "Action: tool"
+	// followed by "Action Input: ..." (LangChain's ReAct prompt).
+	reActionLabel = regexp.MustCompile(`(?im)^[ \t*]*(?:act|action)[ \t*]*:[ \t*]*(.*)$`)
+	reActionInput = regexp.MustCompile(`(?im)^[ \t*]*action[ \t]+input[ \t*]*:[ \t]*(.*)$`)
+	reLeadName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*`)
+	reTextFence   = regexp.MustCompile("(?s)```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```")
+	// reHTTPAction is a request written as the action (MedAgentBench's
+	// "GET url?params", "POST url" with the payload on the lines after).
+	reHTTPAction = regexp.MustCompile(`(?m)^[ \t]*(GET|POST|PUT|PATCH|DELETE)[ \t]+(https?://\S+|/\S*)[ \t]*$`)
+	// reFinishAction hands the answer in: "FINISH([...])", "Final Answer: ...".
+	reFinishAction = regexp.MustCompile(`(?m)^[ \t*]*(?:FINISH\(|final answer[ \t*]*:)`)
+)
+
+// finishActions are the action names that hand the answer in and end the
+// run.
+var finishActions = map[string]bool{"finish": true, "answer": true, "commit": true, "submit": true, "final_answer": true, "final": true}
+
+// textCall reads the action an agent wrote in its turn's text, as
+// reActionLabel, reHTTPAction and reFinishAction find it: the tool is the
+// action's name (a shell command's tool is bash, its command the code
+// block after the label), the arguments what follows it. ok is false for
+// a turn that holds none.
+func textCall(content string) (tool string, args json.RawMessage, ok bool) {
+	if loc := reActionLabel.FindStringSubmatchIndex(content); loc != nil {
+		action := strings.TrimSpace(content[loc[2]:loc[3]])
+		rest := content[loc[1]:]
+		if action == "" {
+			// The label alone on its line: the action is the next line.
+			next := strings.TrimLeft(rest, " \t\r\n")
+			if i := strings.IndexByte(next, '\n'); i >= 0 {
+				next = next[:i]
+			}
+			if !strings.HasPrefix(next, "```") {
+				action = strings.TrimSpace(next)
+			}
+		}
+		name := strings.ToLower(reLeadName.FindString(action))
+		lang, code := "", ""
+		if m := reTextFence.FindStringSubmatch(rest); m != nil {
+			lang, code = strings.ToLower(m[1]), strings.TrimSpace(m[2])
+		}
+		switch {
+		case name == "" && code == "":
+			return "", nil, false
+		case name == "bash" || name == "shell" || name == "sh" || (name == "" && (lang == "bash" || lang == "sh" || lang == "shell")):
+			if code == "" {
+				code = strings.TrimSpace(action[len(name):])
+			}
+			return "bash", mustJSON(map[string]string{"command": code}), true
+		case name == "":
+			name = cmp.Or(lang, "code")
+			return name, mustJSON(map[string]string{"code": code}), true
+		case code != "":
+			return name, mustJSON(map[string]string{"action": action, "code": code}), true
+		}
+		if m := reActionInput.FindStringSubmatch(rest); m != nil {
+			return name, mustJSON(map[string]string{"input": strings.TrimSpace(m[1])}), true
+		}
+		return name, mustJSON(map[string]string{"action": action}), true
+	}
+	if m := reHTTPAction.FindStringSubmatchIndex(content); m != nil {
+		method, url := content[m[2]:m[3]], content[m[4]:m[5]]
+		body := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(content[m[1]:]), "```"))
+		return method, mustJSON(map[string]string{"url": url, "body": body}), true
+	}
+	if loc := reFinishAction.FindStringIndex(content); loc != nil {
+		answer := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(content[loc[0]:]), "```"))
+		return "finish", mustJSON(map[string]string{"answer": answer}), true
+	}
+	return "", nil, false
+}
+
+// finishesRun reports whether a text call hands the answer in.
+func finishesRun(tool string, args json.RawMessage) bool {
+	return finishActions[strings.ToLower(tool)]
+}
+
+// textCalls reports whether a conversation's agent writes its actions as
+// text: no message holds a tool call, one agent speaks (a conversation
+// of named agents is read turn by turn, chat.go), and at least half of
+// its turns, one at least, hold an action textCall reads. An assistant
+// that now and then writes "Action:" to a person keeps its turns.
+func textCalls(msgs []chatMessage) bool {
+	turns, actions, name := 0, 0, ""
+	for i := range msgs {
+		m := &msgs[i]
+		if len(m.ToolCalls) > 0 || m.FunctionCall != nil || m.Role == "tool" || m.Role == "function" {
+			return false
+		}
+		if m.Role != "assistant" {
+			continue
+		}
+		if turns > 0 && m.Name != name {
+			return false
+		}
+		name = m.Name
+		turns++
+		if _, _, ok := textCall(text(m.Content)); ok {
+			actions++
+		}
+	}
+	return actions > 0 && 2*actions >= turns
+}
+
+// observationLabels open an environment's answer to a text action, before
+// what the action printed: AgentBench's OS task ("The output of the OS:"),
+// MedAgentBench ("Here is the response from the GET request:"), ReAct's
+// "Observation:".
+var observationLabels = []string{"The output of the OS:", "Here is the response from the GET request:", "Observation:"}
+
+// emptyObservation is AgentBench's OS task's answer to a command that
+// printed nothing.
+const emptyObservation = "The output of the OS is empty."
+
+// textObservation is the output of a text action: the environment's
+// answer without the label it opens with.
+func textObservation(content string) (string, *int) {
+	t := strings.TrimLeft(content, " \t\r\n")
+	if strings.TrimSpace(t) == emptyObservation {
+		return "", nil
+	}
+	for _, l := range observationLabels {
+		if len(t) >= len(l) && strings.EqualFold(t[:len(l)], l) {
+			return strings.TrimLeft(t[len(l):], " \t\r\n"), nil
+		}
+	}
+	return content, nil
+}
+
+var textCallStyle = chatStyle{
+	textCall:    textCall,
+	observation: textObservation,
+	rules:       openAIStyle.rules,
+	stop:        finishesRun,
+}
