@@ -123,3 +123,27 @@ func TestAgentBenchSampleNeverRan(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// AgentBench's function-calling tasks keep OpenAI messages in the history,
+// with the round's reward ({"reward", "score"}) between them: the calls
+// are read as calls, numbered by their place in the history, the rewards
+// taking theirs.
+func TestAgentBenchFunctionCallingHistory(t *testing.T) {
+	h := []any{map[string]any{"role": "user", "content": "Count the files in /etc."}}
+	for i := range 3 {
+		id := fmt.Sprintf("call_%d", i)
+		h = append(h,
+			map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": id, "type": "function", "function": map[string]any{"name": "bash_action", "arguments": `{"script": "ls /etc/shadow.d | wc -l"}`}}}},
+			map[string]any{"role": "tool", "content": "ls: cannot access '/etc/shadow.d': No such file or directory\n0", "tool_call_id": id},
+			map[string]any{"reward": 0, "score": 0})
+	}
+	raw, _ := json.Marshal(map[string]any{"index": 3, "output": map[string]any{"index": 3, "status": "task limit reached", "history": h}})
+	c := convert(t, OpenAIMessages, "runs.jsonl", 1, false, raw)
+	run := "runs.jsonl:1#index=3"
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 4 7]" {
+		t.Fatalf("steps %s", got)
+	}
+	if s := c.step(t, run, 4); tool(s) != "bash_action" || result(s) != "error NO_SUCH_FILE" {
+		t.Errorf("step 4: %s %s", tool(s), result(s))
+	}
+}
