@@ -70,6 +70,9 @@ var adaptBenchFormats = []struct {
 	{"chatdev", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("chatdev", "test-error-storm.log", "healthy-review-and-test.log")
 	})},
+	{"react-log", sync.OnceValues(func() (*adaptCorpus, error) {
+		return filesBenchCorpus("react-log", "search-loop.log", "healthy-answer.log")
+	})},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
 	{"langfuse", sync.OnceValues(func() (*adaptCorpus, error) { return sampleBenchCorpus("langfuse", "loop.ndjson") })},
 	{"langsmith", sync.OnceValues(func() (*adaptCorpus, error) {

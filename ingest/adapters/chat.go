@@ -98,6 +98,10 @@ type chatStyle struct {
 	// textCall, if set, reads a call an assistant message wrote in its
 	// text (textcalls.go); a turn without one stays a turn of talk.
 	textCall func(content string) (tool string, args json.RawMessage, ok bool)
+	// refusedTurn, if set, recognises the reply by which a harness refused
+	// a turn that held no action it could read (ReAct's "Invalid Format"):
+	// that turn is a failed step, not a turn of talk.
+	refusedTurn func(reply string) bool
 	// harnessError, if set, recognises a message by which the harness
 	// rejected a turn it did not record (mini-swe-agent 2 keeps only the
 	// rejection): such a message is a failed step of its own.
@@ -232,6 +236,13 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				// the worked example a harness puts before the task.
 				s.State = schema.StateAct.String()
 			}
+		case st.refusedTurn != nil && i+1 < len(msgs) && msgs[i+1].Role == "user" && st.refusedTurn(text(msgs[i+1].Content)):
+			s := r.add(at(i), schema.StateAct.String())
+			s.TS, s.Usage = m.ts, m.usage
+			setReason(s, content)
+			replied[i+1] = true
+			setCall(s, "format_error", map[string]string{"invalid": "no action the harness could read"})
+			r.setResult(s, text(msgs[i+1].Content), schema.ErrFormatError, false)
 		default:
 			state := ""
 			if i == lastAssistant {

@@ -69,6 +69,7 @@ var Registry = []*Format{
 	TraeAgent,
 	Aider,
 	ChatDev,
+	ReactLog,
 }
 
 // Lookup returns the format with the given name, or nil.

@@ -77,6 +77,8 @@ var sampleDocs = []struct {
 	{"aider/healthy-settings.aider.chat.history.md", 0, Aider},
 	{"chatdev/test-error-storm.log", 0, ChatDev},
 	{"chatdev/healthy-review-and-test.log", 0, ChatDev},
+	{"react-log/search-loop.log", 0, ReactLog},
+	{"react-log/healthy-answer.log", 0, ReactLog},
 }
 
 func sampleDoc(t testing.TB, rel string, line int) *Doc {
@@ -239,7 +241,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents,trae-agent,aider,chatdev" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents,trae-agent,aider,chatdev,react-log" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

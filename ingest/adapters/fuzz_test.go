@@ -155,3 +155,10 @@ func FuzzChatDev(f *testing.F) {
 		[]byte("[2023-99-99 99:99:99 INFO] **[Preprocessing]**\n[2023-14-09 10:02:11 INFO] **[OpenAI_Usage_Info Receive]**\nprompt_tokens: 99999999999999999999\n[2023-14-09 10:02:11 INFO] Retrying request to x in 1 seconds\n[2023-14-09 10:02:11 INFO] **[Post Info]**\n"),
 	)
 }
+
+func FuzzReactLog(f *testing.F) {
+	fuzzFormat(f, ReactLog,
+		[]byte("> Entering new AgentExecutor chain...\n\x1b[32;1mAction: a\nAction Input:\x1b[0m\x1b[38;5;m\x1b[0m\n> Entering new X chain...\n> Finished chain.\n> Finished chain.\n> Finished chain.\n"),
+		[]byte("Action: \nAction Input: \"\nObservation:\nObservation: Invalid Format: Missing 'Action:'\nFinal Answer:\x1b[31m"),
+	)
+}

@@ -26,6 +26,13 @@ var formatRules = map[string][]OutputRule{
 	"trae-agent":         traeRules,
 	"aider":              aiderRules,
 	"chatdev":            chatdevRules,
+	"react-log":          reactRules,
+}
+
+// reactDoc is a ReAct console log whose one call (step 0) a tool answered
+// with observation.
+func reactDoc(observation string) []byte {
+	return []byte("Thought: I should look it up.\nAction: Search\nAction Input: opening hours\nObservation: " + observation + "\nThought: I now know the final answer\nFinal Answer: 9 to 5\n")
 }
 
 // chatdevDoc is a ChatDev log whose one step is a run of the program
@@ -338,6 +345,10 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"aider-edit-format", Aider, aiderDoc("When a reply does not conform to the edit format, Aider says so.\n\n"+aiderBlock, "Applied edit to app.py"), 1, "ok"},
 		{"aider-lint-or-test", Aider, aiderDoc(aiderBlock, "Applied edit to app.py", "FAILED tests/test_app.py::test_main - assert 1 == 2", "Attempt to fix test errors? (Y)es/(N)o [Yes]: y"), 1, "error EXIT_CODE"},
 		{"aider-lint-or-test", Aider, aiderDoc("I'll skip the question \"Attempt to fix lint errors?\" here.\n\n"+aiderBlock, "Applied edit to app.py", "Commit 1a2b3c4 fix: lint"), 1, "ok"},
+		{"react-invalid-tool", ReactLog, reactDoc("Search the web is not a valid tool, try one of [Search, Calculator]."), 0, "error INVALID_CALL"},
+		{"react-invalid-tool", ReactLog, reactDoc("The FAQ says: 'Search the web is not a valid tool', see the list."), 0, "ok"},
+		{"react-parse-error", ReactLog, reactDoc("Invalid Format: Missing 'Action Input:' after 'Action:'"), 0, "error FORMAT_ERROR"},
+		{"react-parse-error", ReactLog, reactDoc("The CSV has an invalid format in row 3; the others parse."), 0, "ok"},
 		{"chatdev-run-error", ChatDev, chatdevDoc("An error occurred: module 'os' has no attribute 'setsid'"), 2, "error ERROR"},
 		{"chatdev-run-error", ChatDev, chatdevDoc("The software run successfully without errors."), 2, "ok"},
 		{"chatdev-run-error", ChatDev, chatdevDoc("The software run successfully without errors.\nPrinted: An error occurred: none"), 2, "ok"},

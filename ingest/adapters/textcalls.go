@@ -21,15 +21,16 @@ var (
 	// shelf 1" (ALFWorld), "Action: search[query]" (WebShop, the action
 	// on the next line when the label stands alone), "Action: tool"
 	// followed by "Action Input: ..." (LangChain's ReAct prompt).
-	reActionLabel = regexp.MustCompile(`(?im)^[ \t*]*(?:act|action)[ \t*]*:[ \t*]*(.*)$`)
-	reActionInput = regexp.MustCompile(`(?im)^[ \t*]*action[ \t]+input[ \t*]*:[ \t]*(.*)$`)
-	reLeadName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*`)
-	reTextFence   = regexp.MustCompile("(?s)```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```")
+	reActionLabel     = regexp.MustCompile(`(?im)^[ \t*]*(?:act|action)[ \t*]*:[ \t*]*(.*)$`)
+	reActionInput     = regexp.MustCompile(`(?im)^[ \t*]*action[ \t]+input[ \t*]*:[ \t]*`)
+	reObservationLine = regexp.MustCompile(`(?im)^[ \t*]*observation[ \t*]*:`)
+	reLeadName        = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*`)
+	reTextFence       = regexp.MustCompile("(?s)```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```")
 	// reHTTPAction is a request written as the action (MedAgentBench's
 	// "GET url?params", "POST url" with the payload on the lines after).
 	reHTTPAction = regexp.MustCompile(`(?m)^[ \t]*(GET|POST|PUT|PATCH|DELETE)[ \t]+(https?://\S+|/\S*)[ \t]*$`)
 	// reFinishAction hands the answer in: "FINISH([...])", "Final Answer: ...".
-	reFinishAction = regexp.MustCompile(`(?m)^[ \t*]*(?:FINISH\(|final answer[ \t*]*:)`)
+	reFinishAction = regexp.MustCompile(`(?m)^[ \t*]*(?:FINISH\(|(?i:final answer)[ \t*]*:)`)
 )
 
 // finishActions are the action names that hand the answer in and end the
@@ -38,8 +39,9 @@ var finishActions = map[string]bool{"finish": true, "answer": true, "commit": tr
 
 // textCall reads the action an agent wrote in its turn's text, as
 // reActionLabel, reHTTPAction and reFinishAction find it: the tool is the
-// action's name (a shell command's tool is bash, its command the code
-// block after the label), the arguments what follows it. ok is false for
+// action's name as written (a shell command's tool is bash, its command
+// the code block after the label; ReAct's "Action:" line whole when an
+// "Action Input:" follows it), the arguments what follows it. ok is false for
 // a turn that holds none.
 func textCall(content string) (tool string, args json.RawMessage, ok bool) {
 	if loc := reActionLabel.FindStringSubmatchIndex(content); loc != nil {
@@ -55,15 +57,26 @@ func textCall(content string) (tool string, args json.RawMessage, ok bool) {
 				action = strings.TrimSpace(next)
 			}
 		}
-		name := strings.ToLower(reLeadName.FindString(action))
+		if m := reActionInput.FindStringIndex(rest); m != nil && action != "" {
+			// ReAct's pair: the tool is the whole action line, as the
+			// agent named it ("Delegate Work to Co-Worker"), its input
+			// the rest of the turn.
+			input := rest[m[1]:]
+			if i := reObservationLine.FindStringIndex(input); i != nil {
+				input = input[:i[0]]
+			}
+			return strings.Trim(action, "`'\" "), mustJSON(map[string]string{"input": strings.Trim(strings.TrimSpace(input), `"`)}), true
+		}
+		name := reLeadName.FindString(action)
 		lang, code := "", ""
 		if m := reTextFence.FindStringSubmatch(rest); m != nil {
 			lang, code = strings.ToLower(m[1]), strings.TrimSpace(m[2])
 		}
+		low := strings.ToLower(name)
 		switch {
 		case name == "" && code == "":
 			return "", nil, false
-		case name == "bash" || name == "shell" || name == "sh" || (name == "" && (lang == "bash" || lang == "sh" || lang == "shell")):
+		case low == "bash" || low == "shell" || low == "sh" || (name == "" && (lang == "bash" || lang == "sh" || lang == "shell")):
 			if code == "" {
 				code = strings.TrimSpace(action[len(name):])
 			}
@@ -73,9 +86,6 @@ func textCall(content string) (tool string, args json.RawMessage, ok bool) {
 			return name, mustJSON(map[string]string{"code": code}), true
 		case code != "":
 			return name, mustJSON(map[string]string{"action": action, "code": code}), true
-		}
-		if m := reActionInput.FindStringSubmatch(rest); m != nil {
-			return name, mustJSON(map[string]string{"input": strings.TrimSpace(m[1])}), true
 		}
 		return name, mustJSON(map[string]string{"action": action}), true
 	}

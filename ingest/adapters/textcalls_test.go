@@ -16,11 +16,12 @@ func TestTextCallForms(t *testing.T) {
 	}{
 		{"Think: count them.\n\nAct: bash\n\n```bash\nls -1 /etc | wc -l\n```", "bash", `{"command":"ls -1 /etc | wc -l"}`},
 		{"Think: done.\n\nAct: answer(220)", "answer", `{"action":"answer(220)"}`},
-		{"The question asks for the top team.\nAction: Operation\n```sql\nSELECT team FROM t;\n```", "operation", `{"action":"Operation","code":"SELECT team FROM t;"}`},
+		{"The question asks for the top team.\nAction: Operation\n```sql\nSELECT team FROM t;\n```", "Operation", `{"action":"Operation","code":"SELECT team FROM t;"}`},
 		{"THOUGHT: the mug may be on the shelf.\nACTION: go to shelf 1", "go", `{"action":"go to shelf 1"}`},
 		{"Thought: I should search first.\n\nAction:\nsearch[red running shoes]", "search", `{"action":"search[red running shoes]"}`},
 		{"Thought: find his relations.\nAction: get_relations(Barack Obama)", "get_relations", `{"action":"get_relations(Barack Obama)"}`},
-		{"Thought: I need the weather.\nAction: Search\nAction Input: weather in Lisbon today", "search", `{"input":"weather in Lisbon today"}`},
+		{"Thought: I need the weather.\nAction: Search\nAction Input: weather in Lisbon today", "Search", `{"input":"weather in Lisbon today"}`},
+		{"Thought: Do I need to use a tool? Yes\nAction: Delegate Work to Co-Worker\nAction Input: Researcher|Compile a list of IDEs\nObservation: done", "Delegate Work to Co-Worker", `{"input":"Researcher|Compile a list of IDEs"}`},
 		{"```tool_code\nGET http://fhir.local/fhir/Observation?code=A1C&patient=S1\n```\n", "GET", `{"body":"","url":"http://fhir.local/fhir/Observation?code=A1C\u0026patient=S1"}`},
 		{"POST http://fhir.local/fhir/ServiceRequest\n{\"status\": \"active\"}", "POST", `{"body":"{\"status\": \"active\"}","url":"http://fhir.local/fhir/ServiceRequest"}`},
 		{"```tool_code\nFINISH([-1])\n```", "finish", `{"answer":"FINISH([-1])"}`},
@@ -72,7 +73,7 @@ func TestAgentBenchRuns(t *testing.T) {
 	}
 
 	refused := "agentbench-runs.ndjson:3#index=4"
-	if s := c.step(t, refused, 1); tool(s) != "operation" || args(t, s)["code"] != "SELECT team, points FROM season_stats WHERE year = 2019 ORDER BY points DESC LIMIT 1;" || data(t, s) != "[('Rovers', 88)]" {
+	if s := c.step(t, refused, 1); tool(s) != "Operation" || args(t, s)["code"] != "SELECT team, points FROM season_stats WHERE year = 2019 ORDER BY points DESC LIMIT 1;" || data(t, s) != "[('Rovers', 88)]" {
 		t.Errorf("the query: %s %s %q", tool(s), s.ToolCall.Args, data(t, s))
 	}
 	if s := c.step(t, refused, 3); s.State != schema.StateAct.String() || result(s) != "error FORMAT_ERROR" {

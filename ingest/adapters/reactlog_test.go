@@ -1,0 +1,106 @@
+package adapters
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// LangChain's colored verbose output of an agent made with
+// create_react_agent: no "Observation:" label, the colors tell the
+// agent's turns from the tool's answers; each action is a call, numbered
+// by its turn's place among the run's turns and answers, answered by the
+// tool's colored output.
+func TestReactLogColoredSample(t *testing.T) {
+	const file = "search-loop.log"
+	c := convert(t, ReactLog, file, 1, true, readSample(t, "react-log/"+file))
+	if len(c.runs) != 1 || c.runs[0] != file {
+		t.Fatalf("runs %q", c.runs)
+	}
+	if got := fmt.Sprint(c.numbers(file)); got != "[0 2 4 6 8 10 12]" {
+		t.Fatalf("steps %s", got)
+	}
+	s := c.step(t, file, 2)
+	if tool(s) != "web_search" || args(t, s)["input"] != "museum opening hours today" || result(s) != "ok" || !contains(data(t, s), `"url": "https://www.museum-example.org/visit"`) {
+		t.Errorf("step 2: %s %s %s %q", tool(s), s.ToolCall.Args, result(s), data(t, s))
+	}
+	if !contains(reason(s), "The results do not give today's hours") || contains(reason(s), "museum-example") {
+		t.Errorf("step 2's reason %q: the agent's words, not the tool's", reason(s))
+	}
+	if last := c.step(t, file, 12); last.State != schema.StateAct.String() {
+		t.Errorf("the run stopped by its iteration limit ends without STOP: %s", last.State)
+	}
+}
+
+// The older ZeroShotAgent's plain output: "Observation:" before each
+// answer; a turn the executor could not read is a failed step; the final
+// answer is STOP.
+func TestReactLogPlainSample(t *testing.T) {
+	const file = "healthy-answer.log"
+	c := convert(t, ReactLog, file, 1, true, readSample(t, "react-log/"+file))
+	if got := fmt.Sprint(c.numbers(file)); got != "[0 2 4 6]" {
+		t.Fatalf("steps %s", got)
+	}
+	if s := c.step(t, file, 0); tool(s) != "Search" || args(t, s)["input"] != "population of Lisbon city proper" || !contains(data(t, s), "545,000") {
+		t.Errorf("step 0: %s %s %q", tool(s), s.ToolCall.Args, data(t, s))
+	}
+	if s := c.step(t, file, 2); tool(s) != "format_error" || result(s) != "error FORMAT_ERROR" {
+		t.Errorf("the unreadable turn: %s %s", tool(s), result(s))
+	}
+	if s := c.step(t, file, 6); s.State != schema.StateStop.String() {
+		t.Errorf("the final answer: %s", s.State)
+	}
+}
+
+// A log of several agent runs: each AgentExecutor chain is one, a chain
+// entered inside it (a tool that is a chain) belongs to it, the program's
+// prints between runs are passed over; the executor's answer printed
+// without a color (a turn it could not read) is an answer, not the agent's.
+func TestReactLogRuns(t *testing.T) {
+	g, o, z := "\x1b[32;1m\x1b[1;3m", "\x1b[38;5;200m\x1b[1;3m", "\x1b[0m"
+	log := "starting batch\n\n\x1b[1m> Entering new AgentExecutor chain...\x1b[0m\n" +
+		g + "I will ask the calculator.\nAction: Calculator\nAction Input: 2+2" + z +
+		"\n\n\x1b[1m> Entering new LLMMathChain chain...\x1b[0m\n2+2\x1b[32;1m\x1b[1;3m```text\n2+2\n```\n" + z + "\n\x1b[1m> Finished chain.\x1b[0m\n" +
+		o + "Answer: 4" + z + g + "Final Answer: 4" + z + "\n\n\x1b[1m> Finished chain.\x1b[0m\n" +
+		"next question\n\n\x1b[1m> Entering new AgentExecutor chain...\x1b[0m\n" +
+		g + "I should search now" + z + "Invalid Format: Missing 'Action:' after 'Thought:'" +
+		g + "Action: Search\nAction Input: capital of Peru" + z + o + "Lima" + z + g + "Final Answer: Lima" + z +
+		"\n\n\x1b[1m> Finished chain.\x1b[0m\ndone\n"
+	c := convert(t, ReactLog, "batch.log", 1, true, []byte(log))
+	if got := fmt.Sprint(c.runs); got != "[batch.log[0] batch.log[1]]" {
+		t.Fatalf("runs %s", got)
+	}
+	first := c.steps[0]
+	if first.RunID != "batch.log[0]" || tool(first) != "Calculator" || data(t, first) == "" || !contains(data(t, first), "Answer: 4") {
+		t.Errorf("first run's call: %s %q", tool(first), data(t, first))
+	}
+	var kinds []string
+	for _, s := range c.steps {
+		if s.RunID == "batch.log[1]" {
+			kinds = append(kinds, tool(s)+" "+result(s))
+		}
+	}
+	if got := fmt.Sprint(kinds); got != "[format_error error FORMAT_ERROR Search ok finish none]" {
+		t.Errorf("second run: %s", got)
+	}
+}
+
+// The format is found by its opening, and only there: a log of another
+// program's that mentions an action is not one.
+func TestReactLogDetected(t *testing.T) {
+	for _, c := range []struct {
+		head string
+		want *Format
+	}{
+		{"\n\n\x1b[1m> Entering new AgentExecutor chain...\x1b[0m\n", ReactLog},
+		{"> Entering new CrewAgentExecutor chain...\nThought: Do I need to use a tool? Yes\n", ReactLog},
+		{"Question: what is 2+2?\nThought: use the calculator\nAction: Calculator\nAction Input: 2+2\n", ReactLog},
+		{"2026-01-02 10:00:01 INFO worker started\nAction: restart scheduled for 10:05\n", nil},
+		{"> Entering new LLMChain chain...\nPrompt after formatting:\n", nil},
+	} {
+		if got := DetectText([]byte(c.head)); got != c.want {
+			t.Errorf("%q: %v, want %v", c.head, got, c.want)
+		}
+	}
+}
