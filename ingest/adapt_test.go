@@ -212,6 +212,11 @@ func TestUnknownDocumentIsRejectedWithEveryAdaptersReason(t *testing.T) {
 	if r := res.rejects[1]; r.File != "events.jsonl" || r.Line != 1 {
 		t.Errorf("first line's reject at %s:%d", r.File, r.Line)
 	}
+	// The lines after it are read as steps; each says why it is not one,
+	// pointing back at the line no adapter recognised.
+	if r := res.rejects[2]; r.Line != 2 || r.Reason != "not a runaway step (no run_id); no adapter recognised line 1 of this file either, so its lines are read as runaway steps" {
+		t.Errorf("second line's reject %+v", r)
+	}
 	if want := doc + lines; res.rejected != want {
 		t.Errorf("rejects %q, want %q", res.rejected, want)
 	}

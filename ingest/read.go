@@ -10,6 +10,7 @@ import (
 	"iter"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -537,8 +538,14 @@ func decodeChunk(dec *LineDecoder, w *batchWriter, it *item) {
 					res.skipped++
 				case err != nil:
 					kind, reason := err.Kind, err.Reason
-					if it.unknownWhy != "" && lineNo == it.unknownLine {
+					switch {
+					case it.unknownWhy != "" && lineNo == it.unknownLine:
 						kind, reason = KindUnknownFormat, it.unknownWhy
+					case it.unknownWhy != "" && lineNo > it.unknownLine && kind == KindMissingField && strings.HasPrefix(reason, "run_id:"):
+						// The file's first document was no step and no
+						// adapter's: its other lines are read as steps, and
+						// the user needs to know why this one was.
+						reason = fmt.Sprintf("not a runaway step (no run_id); no adapter recognised line %d of this file either, so its lines are read as runaway steps", it.unknownLine)
 					}
 					res.rejects = append(res.rejects, lineReject{
 						line: lineNo, kind: kind, reason: reason, raw: bytes.Clone(raw),
