@@ -226,7 +226,7 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 			s.TS, s.Usage = m.ts, m.usage
 			setReason(s, content)
 			reply := -1
-			if i+1 < len(msgs) && msgs[i+1].Role == "user" {
+			if i+1 < len(msgs) && (msgs[i+1].Role == "user" || msgs[i+1].Role == "tool") {
 				reply = i + 1
 				replied[reply] = true
 			}

@@ -44,6 +44,9 @@ var finishActions = map[string]bool{"finish": true, "answer": true, "commit": tr
 // "Action Input:" follows it), the arguments what follows it. ok is false for
 // a turn that holds none.
 func textCall(content string) (tool string, args json.RawMessage, ok bool) {
+	if tool, args, ok := taggedCall(content); ok {
+		return tool, args, true
+	}
 	if loc := reActionLabel.FindStringSubmatchIndex(content); loc != nil {
 		action := strings.TrimSpace(content[loc[2]:loc[3]])
 		rest := content[loc[1]:]
@@ -101,6 +104,44 @@ func textCall(content string) (tool string, args json.RawMessage, ok bool) {
 	return "", nil, false
 }
 
+var (
+	// reHermesCall is a call open models write as text when the server
+	// does not parse their tool calls (the Hermes and Qwen chat
+	// templates): `<tool_call>{"name": ..., "arguments": {...}}</tool_call>`.
+	reHermesCall = regexp.MustCompile(`(?s)<tool_call>\s*(\{.*?\})\s*</tool_call>`)
+	// reXMLFunction is the XML form (Qwen3-Coder, OpenHands' prompt for
+	// models without function calling): `<function=NAME>` with a
+	// `<parameter=KEY>VALUE</parameter>` per argument.
+	reXMLFunction  = regexp.MustCompile(`(?s)<function=([A-Za-z0-9_.:-]+)>(.*?)(?:</function>|$)`)
+	reXMLParameter = regexp.MustCompile(`(?s)<parameter=([A-Za-z0-9_.:-]+)>\n?(.*?)\n?</parameter>`)
+)
+
+// taggedCall reads a call written in tags, as reHermesCall and
+// reXMLFunction find it: the first of the turn.
+func taggedCall(content string) (tool string, args json.RawMessage, ok bool) {
+	if !strings.Contains(content, "<tool_call>") && !strings.Contains(content, "<function=") {
+		return "", nil, false
+	}
+	if m := reHermesCall.FindStringSubmatch(content); m != nil {
+		var call struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if json.Unmarshal([]byte(m[1]), &call) == nil && call.Name != "" {
+			a := chatFunction{Arguments: call.Arguments}
+			return call.Name, a.args(), true
+		}
+	}
+	if m := reXMLFunction.FindStringSubmatch(content); m != nil {
+		params := map[string]string{}
+		for _, p := range reXMLParameter.FindAllStringSubmatch(m[2], -1) {
+			params[p[1]] = p[2]
+		}
+		return m[1], mustJSON(params), true
+	}
+	return "", nil, false
+}
+
 // finishesRun reports whether a text call hands the answer in.
 func finishesRun(tool string, args json.RawMessage) bool {
 	return finishActions[strings.ToLower(tool)]
@@ -115,7 +156,7 @@ func textCalls(msgs []chatMessage) bool {
 	turns, actions, name := 0, 0, ""
 	for i := range msgs {
 		m := &msgs[i]
-		if len(m.ToolCalls) > 0 || m.FunctionCall != nil || m.Role == "tool" || m.Role == "function" {
+		if len(m.ToolCalls) > 0 || m.FunctionCall != nil {
 			return false
 		}
 		if m.Role != "assistant" {
@@ -144,9 +185,14 @@ var observationLabels = []string{"The output of the OS:", "Here is the response 
 const emptyObservation = "The output of the OS is empty."
 
 // textObservation is the output of a text action: the environment's
-// answer without the label it opens with.
+// answer without the label it opens with, or the `<tool_response>` tags
+// the Hermes and Qwen templates wrap it in.
 func textObservation(content string) (string, *int) {
 	t := strings.TrimLeft(content, " \t\r\n")
+	if rest, ok := strings.CutPrefix(t, "<tool_response>"); ok {
+		rest, _, _ = strings.Cut(rest, "</tool_response>")
+		return strings.Trim(rest, "\n"), nil
+	}
 	if strings.TrimSpace(t) == emptyObservation {
 		return "", nil
 	}

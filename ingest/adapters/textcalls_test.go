@@ -25,6 +25,9 @@ func TestTextCallForms(t *testing.T) {
 		{"```tool_code\nGET http://fhir.local/fhir/Observation?code=A1C&patient=S1\n```\n", "GET", `{"body":"","url":"http://fhir.local/fhir/Observation?code=A1C\u0026patient=S1"}`},
 		{"POST http://fhir.local/fhir/ServiceRequest\n{\"status\": \"active\"}", "POST", `{"body":"{\"status\": \"active\"}","url":"http://fhir.local/fhir/ServiceRequest"}`},
 		{"```tool_code\nFINISH([-1])\n```", "finish", `{"answer":"FINISH([-1])"}`},
+		{"I'll check the file first.\n<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"app.py\"}}\n</tool_call>", "read_file", `{"path": "app.py"}`},
+		{"<tool_call>{\"name\": \"search\", \"arguments\": \"{\\\"q\\\": \\\"tls\\\"}\"}</tool_call>", "search", `{"q": "tls"}`},
+		{"Let me list it.\n<function=execute_bash>\n<parameter=command>\nls -la /srv\n</parameter>\n</function>", "execute_bash", `{"command":"ls -la /srv"}`},
 		{"The team with the most points is Rovers.", "", ""},
 		{"You could take some action: call the airline tomorrow.", "", ""},
 	} {
@@ -146,5 +149,28 @@ func TestAgentBenchFunctionCallingHistory(t *testing.T) {
 	}
 	if s := c.step(t, run, 4); tool(s) != "bash_action" || result(s) != "error NO_SUCH_FILE" {
 		t.Errorf("step 4: %s %s", tool(s), result(s))
+	}
+}
+
+// An open model served without a tool-call parser writes its calls in
+// tags (Hermes, Qwen) and gets each result back in a tool message: each
+// tagged call is a call, its result the next message without its tags.
+func TestTaggedTextCalls(t *testing.T) {
+	msgs := []map[string]string{{"role": "system", "content": "You may call tools."}, {"role": "user", "content": "Is the API up?"}}
+	for range 4 {
+		msgs = append(msgs,
+			map[string]string{"role": "assistant", "content": "Let me check the health endpoint.\n<tool_call>\n{\"name\": \"http_get\", \"arguments\": {\"url\": \"https://api.internal/health\"}}\n</tool_call>"},
+			map[string]string{"role": "tool", "content": "<tool_response>\nHTTP/1.1 503 Service Unavailable\n</tool_response>"})
+	}
+	msgs = append(msgs, map[string]string{"role": "assistant", "content": "The API is down."})
+	raw, _ := json.Marshal(map[string]any{"id": "h1", "messages": msgs})
+	c := convert(t, OpenAIMessages, "hermes.json", 1, true, raw)
+	run := "hermes.json#h1"
+	if got := fmt.Sprint(c.numbers(run)); got != "[2 4 6 8 10]" {
+		t.Fatalf("steps %s", got)
+	}
+	s := c.step(t, run, 4)
+	if tool(s) != "http_get" || args(t, s)["url"] != "https://api.internal/health" || result(s) != "error HTTP_503" || data(t, s) != "HTTP/1.1 503 Service Unavailable" {
+		t.Errorf("step 4: %s %s %s %q", tool(s), s.ToolCall.Args, result(s), data(t, s))
 	}
 }
