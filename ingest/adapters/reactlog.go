@@ -31,7 +31,7 @@ var (
 	reChainStart = regexp.MustCompile(`^\s*> Entering new (\S*) chain\.\.\.\s*$`)
 	reChainEnd   = regexp.MustCompile(`^\s*> Finished chain\.\s*$`)
 	// reReactAgentLine opens a line of the agent's own text.
-	reReactAgentLine = regexp.MustCompile(`(?i)^\s*(?:thought|action|action input|final answer)\s*:`)
+	reReactAgentLine = regexp.MustCompile("(?i)^\\s*(?:thought|action|action input|final answer)\\s*:|^\\s*Invoking: `")
 	reReactObs       = regexp.MustCompile(`(?i)^\s*observation\s*:\s?`)
 	reReactAction    = regexp.MustCompile(`(?im)^\s*action\s*:`)
 	reReactInput     = regexp.MustCompile(`(?im)^\s*action input\s*:`)
@@ -154,6 +154,7 @@ func reactRuns(raw string) []reactRun {
 	marked := reAgentChain.MatchString(stripANSI(raw))
 	var b strings.Builder
 	kind, first := byte(0), -1
+	invoked := false // the agent's text so far ends in an "Invoking:" line
 	flush := func() {
 		if cur != nil && first >= 0 {
 			role := "assistant"
@@ -214,6 +215,10 @@ func reactRuns(raw string) []reactRun {
 				k, text = 'o', reReactObs.ReplaceAllString(text, "")
 			case reReactAgentLine.MatchString(text):
 				k = 'a'
+			case !colored && kind == 'a' && invoked && strings.TrimSpace(text) != "":
+				// After a tool-calling agent's "Invoking:" line, LangChain
+				// prints the tool's output with no label.
+				k = 'o'
 			case colored && strings.TrimSpace(text) != "":
 				// The agent's text is colored: what LangChain printed
 				// without a color is a tool's answer (the executor's own,
@@ -229,6 +234,10 @@ func reactRuns(raw string) []reactRun {
 		if k != kind {
 			flush()
 			kind = k
+			invoked = false
+		}
+		if k == 'a' && reInvoking.MatchString(text) {
+			invoked = true
 		}
 		if first < 0 {
 			if strings.TrimSpace(text) == "" {

@@ -104,3 +104,23 @@ func TestReactLogDetected(t *testing.T) {
 		}
 	}
 }
+
+// A tool-calling agent's verbose output: LangChain prints each call as
+// "Invoking: `tool` with `args`" and the tool's output after it, with no
+// label; without colors the output runs to the next call.
+func TestReactLogToolCallingAgent(t *testing.T) {
+	log := "\n\n> Entering new AgentExecutor chain...\n"
+	for range 3 {
+		log += "\nInvoking: `langsmith_search` with `{'query': 'how can LangSmith help with testing'}`\n\n\nGetting started with LangSmith | LangSmith\n\nSkip to main content\n"
+	}
+	log += "LangSmith helps you test by running datasets through your chain.\n\n> Finished chain.\n"
+	c := convert(t, ReactLog, "tools.log", 1, true, []byte(log))
+	if len(c.steps) != 3 {
+		t.Fatalf("%d steps, want the 3 calls", len(c.steps))
+	}
+	for _, s := range c.steps {
+		if tool(s) != "langsmith_search" || args(t, s)["raw"] != "{'query': 'how can LangSmith help with testing'}" || !contains(data(t, s), "Getting started with LangSmith") {
+			t.Errorf("step %d: %s %s %q", *s.Step, tool(s), s.ToolCall.Args, data(t, s))
+		}
+	}
+}

@@ -29,6 +29,9 @@ var (
 	// reHTTPAction is a request written as the action (MedAgentBench's
 	// "GET url?params", "POST url" with the payload on the lines after).
 	reHTTPAction = regexp.MustCompile(`(?m)^[ \t]*(GET|POST|PUT|PATCH|DELETE)[ \t]+(https?://\S+|/\S*)[ \t]*$`)
+	// reInvoking is how LangChain's verbose AgentExecutor prints a tool
+	// call of a tool-calling agent: "Invoking: `search` with `{'q': 'x'}`".
+	reInvoking = regexp.MustCompile("(?m)^[ \t]*Invoking: `([^`]+)` with `(.*)`[ \t]*$")
 	// reFinishAction hands the answer in: "FINISH([...])", "Final Answer: ...".
 	reFinishAction = regexp.MustCompile(`(?m)^[ \t*]*(?:FINISH\(|(?i:final answer)[ \t*]*:)`)
 )
@@ -46,6 +49,10 @@ var finishActions = map[string]bool{"finish": true, "answer": true, "commit": tr
 func textCall(content string) (tool string, args json.RawMessage, ok bool) {
 	if tool, args, ok := taggedCall(content); ok {
 		return tool, args, true
+	}
+	if m := reInvoking.FindStringSubmatch(content); m != nil {
+		a := chatFunction{Arguments: mustJSON(strings.TrimSpace(m[2]))}
+		return m[1], a.args(), true
 	}
 	if loc := reActionLabel.FindStringSubmatchIndex(content); loc != nil {
 		action := strings.TrimSpace(content[loc[2]:loc[3]])
