@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -155,6 +156,22 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 			continue
 		}
 		content := text(m.Content)
+		// turn is the step of this message's call; answeredBy the
+		// position of the next message when one of roles wrote it (the
+		// call's result), else -1.
+		turn := func() *schema.Step {
+			s := r.add(at(i), schema.StateAct.String())
+			s.TS, s.Usage = m.ts, m.usage
+			setReason(s, content)
+			return s
+		}
+		answeredBy := func(roles ...string) int {
+			if i+1 < len(msgs) && slices.Contains(roles, msgs[i+1].Role) {
+				replied[i+1] = true
+				return i + 1
+			}
+			return -1
+		}
 		var calledTool string
 		var calledArgs json.RawMessage
 		called := false
@@ -188,15 +205,7 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				r.chatCall(s, tc.Function.Name, tc.Function.args(), msgs, replies[k], st)
 			}
 		case m.FunctionCall != nil:
-			s := r.add(at(i), schema.StateAct.String())
-			s.TS, s.Usage = m.ts, m.usage
-			setReason(s, content)
-			reply := -1
-			if i+1 < len(msgs) && (msgs[i+1].Role == "function" || msgs[i+1].Role == "tool") {
-				reply = i + 1
-				replied[reply] = true
-			}
-			r.chatCall(s, m.FunctionCall.Name, m.FunctionCall.args(), msgs, reply, st)
+			r.chatCall(turn(), m.FunctionCall.Name, m.FunctionCall.args(), msgs, answeredBy("function", "tool"), st)
 		case st.textAction != nil:
 			s := r.add(i, schema.StateAct.String())
 			setReason(s, content)
@@ -222,27 +231,17 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 			}
 			r.chatCall(s, "bash", mustJSON(map[string]string{"command": cmd}), msgs, reply, st)
 		case called:
-			s := r.add(at(i), schema.StateAct.String())
-			s.TS, s.Usage = m.ts, m.usage
-			setReason(s, content)
-			reply := -1
-			if i+1 < len(msgs) && (msgs[i+1].Role == "user" || msgs[i+1].Role == "tool") {
-				reply = i + 1
-				replied[reply] = true
-			}
-			r.chatCall(s, calledTool, calledArgs, msgs, reply, st)
+			s := turn()
+			r.chatCall(s, calledTool, calledArgs, msgs, answeredBy("user", "tool"), st)
 			if s.State == schema.StateStop.String() && i != lastAssistant {
 				// An answer the conversation goes on after ended nothing:
 				// the worked example a harness puts before the task.
 				s.State = schema.StateAct.String()
 			}
 		case st.refusedTurn != nil && i+1 < len(msgs) && msgs[i+1].Role == "user" && st.refusedTurn(text(msgs[i+1].Content)):
-			s := r.add(at(i), schema.StateAct.String())
-			s.TS, s.Usage = m.ts, m.usage
-			setReason(s, content)
-			replied[i+1] = true
+			s := turn()
 			setCall(s, "format_error", map[string]string{"invalid": "no action the harness could read"})
-			r.setResult(s, text(msgs[i+1].Content), schema.ErrFormatError, false)
+			r.setResult(s, text(msgs[answeredBy("user")].Content), schema.ErrFormatError, false)
 		default:
 			state := ""
 			if i == lastAssistant {
