@@ -63,13 +63,12 @@ func recognizeReactLog(d *Doc) error {
 
 // reactLine is one line of the log, told apart by who wrote it: the
 // agent ('a'), a tool ('o') or neither (0, LangChain's markers and what it
-// prints without a color); line is its 0-based line in the file. Where the
-// colors change within a line of the file (an observation printed right
-// after the action it answers), each part is a line of its own.
+// prints without a color). Where the colors change within a line of the
+// file (an observation printed right after the action it answers), each
+// part is a line of its own.
 type reactLine struct {
 	text string
 	kind byte
-	line int
 }
 
 // reactLines cuts the log into lines, telling the agent's text from the
@@ -80,14 +79,12 @@ type reactLine struct {
 func reactLines(raw string) (lines []reactLine, colored bool) {
 	type piece struct {
 		text, color string
-		line        int
 	}
 	var pieces []piece
-	color, line, last := "", 0, 0
+	color, last := "", 0
 	add := func(text string) {
 		if text != "" {
-			pieces = append(pieces, piece{text, color, line})
-			line += strings.Count(text, "\n")
+			pieces = append(pieces, piece{text, color})
 		}
 	}
 	for _, m := range reSGR.FindAllStringSubmatchIndex(raw, -1) {
@@ -127,8 +124,8 @@ func reactLines(raw string) (lines []reactLine, colored bool) {
 		default:
 			kind = 'o'
 		}
-		for k, text := range strings.Split(stripANSI(p.text), "\n") {
-			out = append(out, reactLine{strings.TrimRight(text, " \t\r"), kind, p.line + k})
+		for text := range strings.SplitSeq(stripANSI(p.text), "\n") {
+			out = append(out, reactLine{strings.TrimRight(text, " \t\r"), kind})
 		}
 	}
 	return out, colored
@@ -153,20 +150,20 @@ func reactRuns(raw string) []reactRun {
 	depth := 0
 	marked := reAgentChain.MatchString(stripANSI(raw))
 	var b strings.Builder
-	kind, first := byte(0), -1
+	kind, started := byte(0), false
 	invoked := false // the agent's text so far ends in an "Invoking:" line
 	flush := func() {
-		if cur != nil && first >= 0 {
+		if cur != nil && started {
 			role := "assistant"
 			if kind == 'o' {
 				role = "user"
 			}
 			if t := strings.Trim(b.String(), "\n"); strings.TrimSpace(t) != "" || role == "user" {
-				cur.msgs = append(cur.msgs, chatMessage{Role: role, Content: mustJSON(t), pos: first})
+				cur.msgs = append(cur.msgs, chatMessage{Role: role, Content: mustJSON(t)})
 			}
 		}
 		b.Reset()
-		kind, first = 0, -1
+		kind, started = 0, false
 	}
 	start := func() {
 		flush()
@@ -239,11 +236,11 @@ func reactRuns(raw string) []reactRun {
 		if k == 'a' && reInvoking.MatchString(text) {
 			invoked = true
 		}
-		if first < 0 {
+		if !started {
 			if strings.TrimSpace(text) == "" {
 				continue
 			}
-			first = l.line
+			started = true
 		}
 		b.WriteString(text)
 		b.WriteByte('\n')
