@@ -231,13 +231,13 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 			}
 			r.chatCall(s, "bash", mustJSON(map[string]string{"command": cmd}), msgs, reply, st)
 		case called:
-			s := turn()
-			r.chatCall(s, calledTool, calledArgs, msgs, answeredBy("user", "tool"), st)
-			if s.State == schema.StateStop.String() && i != lastAssistant {
-				// An answer the conversation goes on after ended nothing:
+			cs := st
+			if i != lastAssistant {
+				// An answer the conversation goes on after ends nothing:
 				// the worked example a harness puts before the task.
-				s.State = schema.StateAct.String()
+				cs.stop = nil
 			}
+			r.chatCall(turn(), calledTool, calledArgs, msgs, answeredBy("user", "tool"), cs)
 		case st.refusedTurn != nil && i+1 < len(msgs) && msgs[i+1].Role == "user" && st.refusedTurn(text(msgs[i+1].Content)):
 			s := turn()
 			setCall(s, "format_error", map[string]string{"invalid": "no action the harness could read"})

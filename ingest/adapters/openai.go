@@ -195,12 +195,6 @@ func isMessage(raw json.RawMessage) bool {
 
 // ownID is a conversation's own id, if it logs one.
 func ownID(obj map[string]json.RawMessage) string {
-	if out := agentBenchOutput(obj); out != nil {
-		// AgentBench numbers its samples: the record's index is the task's.
-		if id := cmp.Or(scalar(obj["index"]), scalar(out["index"])); id != "" {
-			return "index=" + id
-		}
-	}
 	for _, k := range idKeys {
 		raw, ok := obj[k]
 		if !ok {
@@ -284,14 +278,25 @@ func convertOpenAI(d *Doc, emit func(*schema.Step) error) error {
 		if err := saysSomething(msgs); err != nil {
 			return err
 		}
-		r := d.newRun(runName(d, index, many, ownID(obj)))
+		// An AgentBench record's task output, decoded once: its index
+		// names the run, its status says how the run ended.
+		id, status := ownID(obj), ""
+		if out := agentBenchOutput(obj); out != nil {
+			if n := cmp.Or(scalar(obj["index"]), scalar(out["index"])); n != "" {
+				id = "index=" + n
+			}
+			status = scalar(out["status"])
+		} else if obj != nil {
+			status = scalar(obj["status"]) // a task output on its own
+		}
+		r := d.newRun(runName(d, index, many, id))
 		st := openAIStyle
 		if textCalls(msgs) {
 			st = textCallStyle
 		}
 		st.positioned = positioned
 		convertChat(r, msgs, st)
-		refusedLastTurn(r, msgs, obj)
+		refusedLastTurn(r, msgs, status)
 		if obj == nil && d.lines != nil && !positioned {
 			// A message a line: the list is the file's lines, so a step is
 			// numbered by its line, also after a line that is not JSON. (A
@@ -482,15 +487,11 @@ func conversationList(obj map[string]json.RawMessage) ([]json.RawMessage, bool) 
 var refusedStatuses = map[string]bool{"agent invalid action": true, "agent validation failed": true}
 
 // refusedLastTurn marks the run's last step failed when the harness says
-// it ended the run on that turn: an AgentBench record whose status is
-// one of refusedStatuses, its last message the agent's, unanswered. Read as
+// it ended the run on that turn: an AgentBench status among
+// refusedStatuses, its last message the agent's, unanswered. Read as
 // a chat, that turn was the agent's last word, as if it had finished.
-func refusedLastTurn(r *run, msgs []chatMessage, obj map[string]json.RawMessage) {
-	out := agentBenchOutput(obj)
-	if out == nil && obj != nil {
-		out = obj
-	}
-	if out == nil || !refusedStatuses[scalar(out["status"])] || len(r.steps) == 0 || len(msgs) == 0 || msgs[len(msgs)-1].Role != "assistant" {
+func refusedLastTurn(r *run, msgs []chatMessage, status string) {
+	if !refusedStatuses[status] || len(r.steps) == 0 || len(msgs) == 0 || msgs[len(msgs)-1].Role != "assistant" {
 		return
 	}
 	s := r.steps[len(r.steps)-1]

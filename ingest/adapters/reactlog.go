@@ -3,6 +3,7 @@ package adapters
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -131,24 +132,18 @@ func reactLines(raw string) (lines []reactLine, colored bool) {
 	return out, colored
 }
 
-// reactRun is one run of the log: its turns as chat messages, the agent's
-// and the tools' answers alternating.
-type reactRun struct {
-	msgs []chatMessage
-}
-
-// reactRuns reads the runs of a log: each agent chain LangChain marks is
+// reactRuns reads the runs of a log, each as chat messages (the agent's
+// turns and the tools' answers): each agent chain LangChain marks is
 // one (chains it runs inside, a tool that is a chain, are part of it); a
 // log without markers is one run. In a run, the agent's text runs up to an
 // observation (a tool's colored output, or a line opening with
 // `Observation:`), which runs up to the agent's next text (its color, or a
 // line opening with `Thought:`, `Action:`, `Action Input:` or `Final
 // Answer:`).
-func reactRuns(raw string) []reactRun {
-	var runs []reactRun
-	var cur *reactRun
+func reactRuns(raw string) [][]chatMessage {
+	var runs [][]chatMessage
+	var cur *[]chatMessage
 	depth := 0
-	marked := reAgentChain.MatchString(stripANSI(raw))
 	var b strings.Builder
 	kind, started := byte(0), false
 	invoked := false // the agent's text so far ends in an "Invoking:" line
@@ -159,7 +154,7 @@ func reactRuns(raw string) []reactRun {
 				role = "user"
 			}
 			if t := strings.Trim(b.String(), "\n"); strings.TrimSpace(t) != "" || role == "user" {
-				cur.msgs = append(cur.msgs, chatMessage{Role: role, Content: mustJSON(t)})
+				*cur = append(*cur, chatMessage{Role: role, Content: mustJSON(t)})
 			}
 		}
 		b.Reset()
@@ -167,16 +162,28 @@ func reactRuns(raw string) []reactRun {
 	}
 	start := func() {
 		flush()
-		runs = append(runs, reactRun{})
+		runs = append(runs, nil)
 		cur = &runs[len(runs)-1]
 	}
+	lines, colored := reactLines(raw)
+	marked := slices.ContainsFunc(lines, func(l reactLine) bool {
+		if !strings.Contains(l.text, "AgentExecutor chain") {
+			return false
+		}
+		m := reChainStart.FindStringSubmatch(l.text)
+		return m != nil && strings.Contains(m[1], "AgentExecutor")
+	})
 	if !marked {
 		start()
 	}
-	lines, colored := reactLines(raw)
 	for _, l := range lines {
 		if marked {
-			if m := reChainStart.FindStringSubmatch(l.text); m != nil {
+			// Only a line naming a chain can be a marker.
+			var m []string
+			if strings.Contains(l.text, " chain") {
+				m = reChainStart.FindStringSubmatch(l.text)
+			}
+			if m != nil {
 				if depth == 0 && strings.Contains(m[1], "AgentExecutor") {
 					start()
 				}
@@ -185,7 +192,7 @@ func reactRuns(raw string) []reactRun {
 				}
 				continue
 			}
-			if reChainEnd.MatchString(l.text) {
+			if strings.Contains(l.text, " chain") && reChainEnd.MatchString(l.text) {
 				if depth > 0 {
 					depth--
 				}
@@ -286,7 +293,7 @@ func convertReactLog(d *Doc, emit func(*schema.Step) error) error {
 	runs := reactRuns(string(d.Raw))
 	found := false
 	for k := range runs {
-		msgs := runs[k].msgs
+		msgs := runs[k]
 		if len(msgs) == 0 {
 			continue
 		}
