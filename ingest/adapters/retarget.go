@@ -76,7 +76,7 @@ func (r *run) markUnlandedRetargets() {
 		}
 		switch {
 		case prevAt < 0:
-		case t.lines == [2]int{} && prev.lines == [2]int{} && t.file == prev.file && t.old == prev.old:
+		case t.lines == [2]int{} && prev.lines == [2]int{} && t.file == prev.file && t.old == prev.old && !s.ToolResult.IsError():
 			unlanded(r.steps[prevAt], "the next edit replaces the same text again: this replacement did not land")
 		case t.lines != [2]int{} && t == prev && t.fits:
 			unlanded(s, "the same text written again over the same lines: it changed nothing")

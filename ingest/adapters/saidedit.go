@@ -60,3 +60,61 @@ func saidEditMissed(words string) (matched string, ok bool) {
 	})
 	return matched, ok
 }
+
+// reAskedExactText is the agent's next words, after an edit, asking for the
+// exact text it must replace: "show the exact lines to craft a precise
+// replacement", "view the file again to get the exact content". An agent
+// whose edit landed does not need its target's exact characters again.
+var reAskedExactText = regexp.MustCompile(`(?i)\bexact(?:ly)?\s+(?:[\w-]+\s+){0,3}?(?:content|text|lines?|whitespace|indentation|string|formatting|characters|snippet)\b`)
+
+// reSameAs is "exactly the same", which says a thing matches, not that the
+// agent needs the text.
+var reSameAs = regexp.MustCompile(`(?i)^exact(?:ly)?\s+(?:the\s+)?same\b`)
+
+// askedExactText is the words' first ask for exact text, "" when none.
+func askedExactText(words string) string {
+	for _, m := range reAskedExactText.FindAllString(words, -1) {
+		if !reSameAs.MatchString(m) {
+			return m
+		}
+	}
+	return ""
+}
+
+// readAskedExactText types a replacement with no outcome of its own
+// EDIT_REJECTED when the agent's next words ask for its target's exact
+// text. An editor that logged its answer said whether it replaced, and
+// is not overruled; a helper's "ok" says nothing either way.
+func (r *run) readAskedExactText() {
+	pending := -1
+	for i, s := range r.steps {
+		if s.Decision != nil && s.Decision.Reason != "" {
+			if pending >= 0 {
+				w := s.Decision.Reason
+				if len(w) > 300 {
+					w = w[:300]
+				}
+				if m := askedExactText(w); m != "" {
+					res := r.steps[pending].ToolResult
+					f := false
+					res.OK, res.ErrorType, res.Empty = &f, schema.ErrEditRejected, nil
+					res.Reason = "the agent's next words ask for the exact text to replace: " + clip(m, maxSaidReason)
+				}
+			}
+			pending = -1
+		}
+		if s.ToolCall == nil {
+			continue
+		}
+		pending = -1
+		if _, ok := editTarget(s.ToolCall.Name, s.ToolCall.Args); !ok {
+			continue
+		}
+		if _, _, editor := argsReplacement(s.ToolCall.Args); editor && !r.outputAbsent(s) {
+			continue // the editor's own answer says whether it replaced
+		}
+		if res := s.ToolResult; res != nil && res.ErrorType == "" && (res.OK == nil || *res.OK) {
+			pending = i
+		}
+	}
+}

@@ -53,3 +53,62 @@ func TestSaidEditMissesLeaveStrippedRuns(t *testing.T) {
 	c, run := convertStripped(t, OpenAIMessages, raw)
 	c.calls(t, run, map[int64]string{1: "bash error " + schema.ErrSaidFailed})
 }
+
+// askedExactDoc is a conversation in which the assistant sends the
+// editor's replacement edits (each answered with reply), then says words
+// and runs `ls`; the first edit is step 1.
+func askedExactDoc(t testing.TB, edits int, reply, words string) []byte {
+	edit := func(id string) map[string]any {
+		args := map[string]any{"command": "str_replace", "path": "/repo/a.py", "old_str": "    return compute_total(x)", "new_str": "    return compute_total(y)"}
+		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": "str_replace_editor", "arguments": string(mustMarshal(t, args))}}
+	}
+	msgs := []map[string]any{{"role": "user", "content": "Fix it."}}
+	for k := range edits {
+		id := string(rune('a' + k))
+		msgs = append(msgs,
+			map[string]any{"role": "assistant", "content": "Patching.", "tool_calls": []any{edit(id)}},
+			map[string]any{"role": "tool", "tool_call_id": id, "content": reply})
+	}
+	ls := map[string]any{"id": "z", "type": "function", "function": map[string]any{"name": "bash", "arguments": `{"command":"ls"}`}}
+	msgs = append(msgs,
+		map[string]any{"role": "assistant", "content": words, "tool_calls": []any{ls}},
+		map[string]any{"role": "tool", "tool_call_id": "z", "content": "a.py"})
+	return mustMarshal(t, map[string]any{"messages": msgs})
+}
+
+// An agent whose edit landed does not ask for its target's exact text
+// again: with the output not logged, words asking for it say the edit
+// missed. "Exactly the same" is no ask, and an editor's own logged answer
+// is not overruled by the words.
+func TestAskedExactText(t *testing.T) {
+	const view = "Let me view the file again to get the exact content:"
+	for _, c := range []struct {
+		name, words, want string
+		strip             bool
+	}{
+		{"ask, output not logged", view, "str_replace_editor error " + schema.ErrEditRejected, true},
+		{"ask in other words", "Show exact lines with numbers to capture precise whitespace.", "str_replace_editor error " + schema.ErrEditRejected, true},
+		{"a match, not an ask", "The patch holds exactly the same content as the diff. Running the tests.", "str_replace_editor ok", true},
+		{"the editor answered", view, "str_replace_editor ok", false},
+	} {
+		raw := askedExactDoc(t, 1, "The file /repo/a.py has been edited.", c.words)
+		cv, run := convertOne(t, OpenAIMessages, raw)
+		if c.strip {
+			cv, run = convertStripped(t, OpenAIMessages, raw)
+		}
+		if s := cv.step(t, run, 1); tool(s)+" "+result(s) != c.want {
+			t.Errorf("%s: %s %s, want %s", c.name, tool(s), result(s), c.want)
+		}
+	}
+}
+
+// The same replacement sent twice: when the second is known to have
+// missed (here by the agent's ask for the exact text), the text was gone,
+// so the first is not blamed; with nothing said, the first is the one
+// that did not land.
+func TestRetargetBlamesNoEditBeforeAKnownMiss(t *testing.T) {
+	c, run := convertStripped(t, OpenAIMessages, askedExactDoc(t, 2, "", "Let me view the file to get the exact content:"))
+	c.calls(t, run, map[int64]string{1: "str_replace_editor ok", 3: "str_replace_editor error " + schema.ErrEditRejected})
+	c, run = convertStripped(t, OpenAIMessages, askedExactDoc(t, 2, "", "Now the tests."))
+	c.calls(t, run, map[int64]string{1: "str_replace_editor error " + schema.ErrEditRejected, 3: "str_replace_editor ok"})
+}

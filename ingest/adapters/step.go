@@ -121,6 +121,7 @@ func (r *run) emit(emit func(*schema.Step) error) error {
 	r.markBlankAnswers()
 	r.markTextlessFailures()
 	r.markSelfReplacements()
+	r.readAskedExactText()
 	r.markUnlandedRetargets()
 	r.markUnheldReplacements()
 	r.markRewrites()
