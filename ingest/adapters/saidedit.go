@@ -81,10 +81,10 @@ func askedExactText(words string) string {
 	return ""
 }
 
-// readAskedExactText types a replacement with no outcome of its own
-// EDIT_REJECTED when the agent's next words ask for its target's exact
-// text. An editor that logged its answer said whether it replaced, and
-// is not overruled; a helper's "ok" says nothing either way.
+// readAskedExactText types a replacement whose output was not logged, and
+// that has no outcome of its own, EDIT_REJECTED when the agent's next
+// words ask for its target's exact text. A logged answer says itself
+// whether the text was replaced.
 func (r *run) readAskedExactText() {
 	pending := -1
 	for i, s := range r.steps {
@@ -107,14 +107,10 @@ func (r *run) readAskedExactText() {
 			continue
 		}
 		pending = -1
-		if _, ok := editTarget(s.ToolCall.Name, s.ToolCall.Args); !ok {
-			continue
-		}
-		if _, _, editor := argsReplacement(s.ToolCall.Args); editor && !r.outputAbsent(s) {
-			continue // the editor's own answer says whether it replaced
-		}
-		if res := s.ToolResult; res != nil && res.ErrorType == "" && (res.OK == nil || *res.OK) {
-			pending = i
+		if r.outputAbsent(s) {
+			if _, ok := editTarget(s.ToolCall.Name, s.ToolCall.Args); ok {
+				pending = i
+			}
 		}
 	}
 }
