@@ -179,18 +179,28 @@ func nextSentence(s string) (sentence, rest string) {
 // itself an answer and is left alone. An output the logger cut short, in
 // whose kept part no rule found a failure, is absent in its end.
 func (r *run) readSaidOutcomes() {
+	r.eachWordsAfter(func(s *schema.Step) bool {
+		return s.ToolCall.Name != MessageTool && (r.outputAbsent(s) || r.cut[s] == cutTraceback)
+	}, r.applySaid)
+}
+
+// eachWordsAfter calls read with each call that chosen picks and the
+// words the agent wrote next, before its next call. A call's own words
+// come before it, so they speak of the call before it.
+func (r *run) eachWordsAfter(chosen func(call *schema.Step) bool, read func(call *schema.Step, words string)) {
 	pending := -1
 	for i, s := range r.steps {
 		if s.Decision != nil && s.Decision.Reason != "" {
 			if pending >= 0 {
-				r.applySaid(r.steps[pending], s.Decision.Reason)
+				read(r.steps[pending], s.Decision.Reason)
 			}
 			pending = -1
 		}
-		if s.ToolCall != nil && s.ToolCall.Name != MessageTool && (r.outputAbsent(s) || r.cut[s] == cutTraceback) {
-			pending = i
-		} else if s.ToolCall != nil {
+		if s.ToolCall != nil {
 			pending = -1
+			if chosen(s) {
+				pending = i
+			}
 		}
 	}
 }

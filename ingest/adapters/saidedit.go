@@ -26,27 +26,17 @@ func (r *run) readSaidEditMisses() {
 	if r.strip {
 		return // stripped outputs go through readSaidOutcomes
 	}
-	pending := -1
-	for i, s := range r.steps {
-		if s.Decision != nil && s.Decision.Reason != "" {
-			if pending >= 0 {
-				if sentence, ok := saidEditMissed(s.Decision.Reason); ok {
-					res := r.steps[pending].ToolResult
-					f := false
-					res.OK, res.ErrorType = &f, schema.ErrEditRejected
-					res.Reason = "the agent's next words: " + clip(sentence, maxSaidReason)
-				}
-			}
-			pending = -1
+	r.eachWordsAfter(func(s *schema.Step) bool {
+		res := s.ToolResult
+		return s.Intent == schema.IntentEdit && res != nil && res.ErrorType == "" && (res.OK == nil || *res.OK)
+	}, func(call *schema.Step, words string) {
+		if sentence, ok := saidEditMissed(words); ok {
+			res := call.ToolResult
+			f := false
+			res.OK, res.ErrorType = &f, schema.ErrEditRejected
+			res.Reason = "the agent's next words: " + clip(sentence, maxSaidReason)
 		}
-		if s.ToolCall == nil {
-			continue
-		}
-		pending = -1
-		if res := s.ToolResult; s.Intent == schema.IntentEdit && res != nil && res.ErrorType == "" && (res.OK == nil || *res.OK) {
-			pending = i
-		}
-	}
+	})
 }
 
 // saidEditMissed reads the opening sentences of the words for
@@ -86,31 +76,22 @@ func askedExactText(words string) string {
 // words ask for its target's exact text. A logged answer says itself
 // whether the text was replaced.
 func (r *run) readAskedExactText() {
-	pending := -1
-	for i, s := range r.steps {
-		if s.Decision != nil && s.Decision.Reason != "" {
-			if pending >= 0 {
-				w := s.Decision.Reason
-				if len(w) > 300 {
-					w = w[:300]
-				}
-				if m := askedExactText(w); m != "" {
-					res := r.steps[pending].ToolResult
-					f := false
-					res.OK, res.ErrorType, res.Empty = &f, schema.ErrEditRejected, nil
-					res.Reason = "the agent's next words ask for the exact text to replace: " + clip(m, maxSaidReason)
-				}
-			}
-			pending = -1
+	r.eachWordsAfter(func(s *schema.Step) bool {
+		if !r.outputAbsent(s) {
+			return false
 		}
-		if s.ToolCall == nil {
-			continue
+		_, ok := editTarget(s.ToolCall.Name, s.ToolCall.Args)
+		return ok
+	}, func(call *schema.Step, words string) {
+		if m := askedExactText(words[:min(len(words), maxAskedChars)]); m != "" {
+			res := call.ToolResult
+			f := false
+			res.OK, res.ErrorType, res.Empty = &f, schema.ErrEditRejected, nil
+			res.Reason = "the agent's next words ask for the exact text to replace: " + clip(m, maxSaidReason)
 		}
-		pending = -1
-		if r.outputAbsent(s) {
-			if _, ok := editTarget(s.ToolCall.Name, s.ToolCall.Args); ok {
-				pending = i
-			}
-		}
-	}
+	})
 }
+
+// maxAskedChars is how much of the words is read for an ask: the agent's
+// reaction to the edit comes first, what it plans to do after it later.
+const maxAskedChars = 300
