@@ -438,7 +438,7 @@ func (r *run) rovoCall(s *schema.Step, sec, ret *rovoSection) {
 	// Only a command prints its failure at the end; what a search or a
 	// view cut short holds is content, and the agent's words about it
 	// ("the error is raised in ...") speak of the code it read.
-	if sec.tool == "bash" && !search && !view && !r.strip && rovoCut(out) {
+	if sec.tool == "bash" && !programSearches(args) && !view && !r.strip && rovoCut(out) {
 		switch {
 		case errType == "" && !empty:
 			r.markCut(s, cutQuiet)
@@ -448,4 +448,16 @@ func (r *run) rovoCall(s *schema.Step, sec, ret *rovoSection) {
 			r.markCut(s, cutTraceback)
 		}
 	}
+}
+
+// programSearches reports whether a bash call's own program searches (grep,
+// find), not a build or a test whose output is filtered (`mvn compile 2>&1
+// | grep -v INFO`): what a search cut short holds is content; a filtered
+// build's output is still the build's.
+func programSearches(args json.RawMessage) bool {
+	var a struct {
+		Command string `json:"command"`
+	}
+	json.Unmarshal(args, &a)
+	return isSearch(firstProgram(unwrapShell(a.Command)))
 }

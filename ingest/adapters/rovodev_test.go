@@ -267,6 +267,9 @@ func TestRovoDevCutOutputReadFromTheNextWords(t *testing.T) {
 		c.tool, c.args = "bash", "command: cd /workspace && mvn compile 2>&1 | tail -30"
 		cases = append(cases, c)
 	}
+	// A build filtered through grep is still a build: what the filter kept
+	// is the build's output, cut before its status line.
+	cases = append(cases, rovoCutCase{name: "filtered build cut, said failing", tool: "bash", args: `command: cd /workspace && mvn compile 2>&1 | grep -v "^\\[DEBUG\\]" | head -30`, output: kept + "...", words: "The build is failing but I'm not seeing the actual error.", want: "error SAID_FAILED"})
 	// What a view or a search printed is content, not a program's status:
 	// words about an error after it speak of the code read.
 	for _, call := range [][2]string{{"open_files", "file_paths:\n- src/Main.java"}, {"grep", "content_pattern: IllegalStateException"}, {"bash", "command: grep -rn IllegalStateException src"}} {
