@@ -110,8 +110,10 @@ func (f *framer) sniff() (whole bool) {
 	line := bytes.TrimRight(f.blk.buf[start:end], " \t\r")
 	if !json.Valid(line) {
 		// A pretty-printed document opens with "{" alone, or with a line
-		// whose next line is an indented member; a JSON Lines file whose
-		// first line is broken goes on with another object.
+		// whose next line is an indented member or element, or an element
+		// followed by a comma (`{"id": 7, "messages": [` then one message a
+		// line); a JSON Lines file whose first line is broken goes on with
+		// another object, whole on its line.
 		next := []byte(nil)
 		if nl >= 0 {
 			next = f.blk.buf[start+nl+1 : f.end]
@@ -119,9 +121,11 @@ func (f *framer) sniff() (whole bool) {
 				next = next[:i]
 			}
 		}
+		next = bytes.TrimRight(next, " \t\r")
 		trimmed := bytes.TrimLeft(next, " \t")
-		return bytes.Equal(bytes.TrimSpace(line), []byte("{")) ||
-			(len(trimmed) < len(next) && len(trimmed) > 0 && trimmed[0] == '"')
+		indented := len(trimmed) < len(next) && len(trimmed) > 0 && bytes.IndexByte([]byte(`"{[`), trimmed[0]) >= 0
+		return bytes.Equal(bytes.TrimSpace(line), []byte("{")) || indented ||
+			bytes.HasSuffix(trimmed, []byte(","))
 	}
 	if nl < 0 || (f.readErr != nil && len(bytes.TrimSpace(f.blk.buf[end:f.end])) == 0) {
 		// The whole source is this one line: a document, unless it is a step.

@@ -63,6 +63,33 @@ func TestSniffPrettyPrintedFileIsOneDocument(t *testing.T) {
 	}
 }
 
+// A document written by hand or by a logger of its own opens with some of
+// its members on the first line and lists its elements one a line after
+// it, indented or not: it is one document all the same, not JSON Lines
+// whose every line is broken. A JSON Lines file whose first line is broken
+// still goes on with its other lines.
+func TestSniffDocumentWithElementsOneALine(t *testing.T) {
+	msgs := []string{
+		`{"role": "user", "content": "How many albums came out between 2000 and 2009?"}`,
+		`{"role": "assistant", "content": "Let me look that up."}`,
+		`{"role": "user", "content": "Thanks."}`,
+	}
+	for name, data := range map[string]string{
+		"flush.json":    "{\"id\": \"q-7\", \"messages\": [\n" + strings.Join(msgs, ",\n") + "\n]}\n",
+		"indented.json": "{\"id\": \"q-7\", \"messages\": [\n  " + strings.Join(msgs, ",\n  ") + "\n]}\n",
+	} {
+		res := mustRead(t, []Source{memSource(name, []byte(data))}, Options{})
+		if len(res.rejects) != 0 || len(runSteps(res.rows)) != 1 {
+			t.Errorf("%s: runs %v rejects %v, want one run read whole", name, runSteps(res.rows), res.rejects)
+		}
+	}
+	broken := `{"run_id": "r", "step": 0, "state": "PL` + "\n" + `{"run_id": "r", "step": 1, "state": "STOP"}` + "\n"
+	res := mustRead(t, []Source{memSource("steps.jsonl", []byte(broken))}, Options{})
+	if got := runSteps(res.rows); got["r"] != 1 || len(res.rejects) != 1 {
+		t.Errorf("broken first line: runs %v rejects %v, want the second line read and the first rejected", got, res.rejects)
+	}
+}
+
 // A file of one line is one document, read whole, with or without its
 // line break: its run has no :line (a file written compactly by json.dump
 // is named like the same file pretty-printed).
