@@ -107,7 +107,7 @@ func TestExplainSkipsOtherRuns(t *testing.T) {
 	// None of the fixtures' lines is of run absent-run: step lines, the
 	// lines of the trajectories, whose steps are skipped once converted,
 	// and the lines of the traces, whose steps are skipped once assembled.
-	if !strings.Contains(stderr, "(14479 lines read, 1761 of other runs skipped)") {
+	if !strings.Contains(stderr, "(16245 lines read, 1799 of other runs skipped)") {
 		t.Errorf("stderr %q", stderr)
 	}
 }

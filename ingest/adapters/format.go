@@ -67,6 +67,7 @@ var Registry = []*Format{
 	RovoDev,
 	SmolAgents,
 	TraeAgent,
+	BrowserUse,
 	Aider,
 	ChatDev,
 	ReactLog,

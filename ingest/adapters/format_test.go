@@ -73,6 +73,9 @@ var sampleDocs = []struct {
 	{"smolagents/tool-calling-agent.json", 0, SmolAgents},
 	{"trae-agent/edit-rejected-loop.json", 0, TraeAgent},
 	{"trae-agent/healthy-fix.json", 0, TraeAgent},
+	{"browser-use/healthy-library-hours.json", 0, BrowserUse},
+	{"browser-use/click-same-element-loop.json", 0, BrowserUse},
+	{"browser-use/element-index-error-storm.json", 0, BrowserUse},
 	{"aider/edit-no-match-loop.aider.chat.history.md", 0, Aider},
 	{"aider/healthy-settings.aider.chat.history.md", 0, Aider},
 	{"chatdev/test-error-storm.log", 0, ChatDev},
@@ -241,7 +244,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents,trae-agent,aider,chatdev,react-log" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents,trae-agent,browser-use,aider,chatdev,react-log" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

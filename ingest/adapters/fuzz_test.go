@@ -142,6 +142,14 @@ func FuzzSmolAgents(f *testing.F) {
 	)
 }
 
+func FuzzBrowserUse(f *testing.F) {
+	fuzzFormat(f, BrowserUse,
+		[]byte(`{"history": [{"model_output": {"current_state": {"valuation_previous_goal": 3}, "action": {"click_element": {"index": 5}, "go_to_url": null}}, "result": {"error": "Error executing action x: y"}, "state": {"url": 7, "interacted_element": {"xpath": "a", "attributes": [1]}}, "metadata": {"step_start_time": "x", "input_tokens": -4}}]}`),
+		[]byte(`{"history": [{"model_output": {"action": [{"input": 3}, {}, {"done": {"text": "t"}}]}, "result": [{"extracted_content": "Something new appeared after action 1 / 3"}, {"is_done": "yes", "success": false}], "state": {"interacted_element": [null, {"x_path": ""}]}}, {"model_output": null, "result": [{"error": "Could not parse response"}, {"error": null}], "state": null, "metadata": {"step_start_time": 1e400}}], "usage": {"total_prompt_tokens": 1e300, "total_cost": -1}}`),
+		[]byte(`{"history": [{"model_output": {"action": [{"a": {}}, {"b": {}}]}, "result": [{"error": "Error executing action b: Element index 2 does not exist"}], "state": {}}, {"model_output": {}, "result": [], "state": {"url": "u", "title": "t"}}]}`),
+	)
+}
+
 func FuzzAider(f *testing.F) {
 	fuzzFormat(f, Aider,
 		[]byte("# aider chat started at 2025-01-01 00:00:00\n\n#### go  \n\nok\n\n> open message\nno end"),

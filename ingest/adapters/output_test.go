@@ -24,6 +24,7 @@ var formatRules = map[string][]OutputRule{
 	"rovo-dev":           rovoRules,
 	"smolagents":         smolRules,
 	"trae-agent":         traeRules,
+	"browser-use":        buRules,
 	"aider":              aiderRules,
 	"chatdev":            chatdevRules,
 	"react-log":          reactRules,
@@ -41,6 +42,16 @@ func chatdevDoc(report string) []byte {
 	return []byte("[2023-14-09 10:02:11 INFO] **[Preprocessing]**\n\n**ChatDev Starts** (20230914100211)\n\n" +
 		"[2023-14-09 10:02:12 INFO] System: **[chatting]**\n\n| **phase_name** | TestErrorSummary |\n\n" +
 		"[2023-14-09 10:02:13 INFO] **[Test Reports]**:\n\n" + report + "\n\n")
+}
+
+// buDoc is a browser-use history of one step taking action with params on
+// a page and getting result (an ActionResult); the action is step 0.
+func buDoc(t testing.TB, action string, params, result map[string]any) []byte {
+	return mustMarshal(t, map[string]any{"history": []any{map[string]any{
+		"model_output": map[string]any{"evaluation_previous_goal": "", "memory": "", "next_goal": "", "action": []any{map[string]any{action: params}}},
+		"result":       []any{result},
+		"state":        map[string]any{"url": "https://shop.example.com/cart", "title": "Cart", "tabs": []any{}, "interacted_element": []any{nil}},
+	}}})
 }
 
 // traeDoc is a Trae Agent trajectory of one step calling tool with args and
@@ -293,6 +304,16 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"trae-usage-error", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "str_replace", "path": "/repo/t.py", "old_str": "", "new_str": "x"}, "Error executing tool 'str_replace_based_edit_tool': empty separator", false), 0, "error USAGE_ERROR"},
 		{"trae-usage-error", TraeAgent, traeDoc(t, "bash", map[string]any{"command": "python bench.py --mode fast"}, "Invalid `--mode` value: fast", false), 0, "error ERROR"},
 		{"trae-usage-error", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "view", "path": "/repo/errors.txt"}, "Here's the result of running `cat -n` on /repo/errors.txt:\n     1\tInvalid `view_range` is raised when the range is past the end\n", true), 0, "ok"},
+
+		// browser-use's rules.
+		{"browser-use-no-element", BrowserUse, buDoc(t, "click_element", map[string]any{"index": 44}, map[string]any{"error": "Error executing action click_element: Element with index 44 does not exist - retry or use alternative actions"}), 0, "error NO_SUCH_ELEMENT"},
+		{"browser-use-no-element", BrowserUse, buDoc(t, "click", map[string]any{"index": 12}, map[string]any{"extracted_content": "Element index 12 not available - page may have changed. Try refreshing browser state."}), 0, "error NO_SUCH_ELEMENT"},
+		{"browser-use-no-element", BrowserUse, buDoc(t, "scroll", map[string]any{"down": true, "index": 9}, map[string]any{"error": "RuntimeError: Error executing action scroll: Element index 9 not found in browser state"}), 0, "error NO_SUCH_ELEMENT"},
+		{"browser-use-no-element", BrowserUse, buDoc(t, "click_element_by_index", map[string]any{"index": 7}, map[string]any{"extracted_content": "🖱️  Clicked button with index 7: Report: element index 7 not found? Contact support"}), 0, "ok"},
+		{"browser-use-no-element", BrowserUse, buDoc(t, "extract_content", map[string]any{"goal": "the error shown"}, map[string]any{"extracted_content": "📄  Extracted from page\n: Element with index 3 does not exist is the message the widget shows"}), 0, "ok"},
+		{"browser-use-timeout", BrowserUse, buDoc(t, "go_to_url", map[string]any{"url": "https://slow.example.com"}, map[string]any{"error": "Error executing action go_to_url: Page.goto: Timeout 30000ms exceeded.\n=========================== logs ===========================\nnavigating to \"https://slow.example.com/\", waiting until \"load\""}), 0, "error TIMEOUT"},
+		{"browser-use-timeout", BrowserUse, buDoc(t, "go_to_url", map[string]any{"url": "https://slow.example.com"}, map[string]any{"error": "Site unavailable: https://slow.example.com - net::ERR_CONNECTION_TIMED_OUT at https://slow.example.com/", "success": false}), 0, "error TIMEOUT"},
+		{"browser-use-timeout", BrowserUse, buDoc(t, "search_google", map[string]any{"query": "Timeout 30000ms exceeded"}, map[string]any{"extracted_content": "🔍  Searched for \"Timeout 30000ms exceeded\" in Google"}), 0, "ok"},
 
 		// SWE-agent's rules.
 		{"edit-rejected", swe, sweDoc(t, "edit 4:4\n    return x[1:\nend_of_edit", "Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit commmand.\n\nERRORS:\n- E999 SyntaxError: '[' was never closed"), 0, "error EDIT_REJECTED"},
