@@ -53,7 +53,7 @@ func TestPrismJob(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if !strings.Contains(stderr, "runaway-beam: 170 runs: ") {
+	if !strings.Contains(stderr, "runaway-beam: 174 runs: ") {
 		t.Errorf("no summary line on stderr:\n%s", stderr)
 	}
 }
