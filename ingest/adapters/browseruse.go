@@ -460,15 +460,7 @@ func convertBrowserUse(d *Doc, emit func(*schema.Step) error) error {
 					el = nil
 				}
 			}
-			buSetCall(s, a, el, url)
-			if delta, ok := buScrollDelta(a); ok {
-				// A scroll's target is a place on the page: the same
-				// scroll from the next place is the next page of it, as a
-				// view of the next lines of a file is (docs/adapters/browser-use.md).
-				key := url + "\x00" + string(bytes.TrimSpace(buParam(a.params, "index")))
-				scrolled[key] = max(scrolled[key]+delta, 0)
-				buAddArg(s, "position", scrolled[key])
-			}
+			buSetCall(s, a, el, url, scrolled)
 			search, view := isSearch(a.name), buViewAction(a.name)
 			if search {
 				s.Intent = searchIntent
@@ -531,11 +523,20 @@ func buDecodeError(err error) error {
 
 // buSetCall records an action as a call: its name and params, the element
 // it named identified by its place on the page rather than its index when
-// the history logged the element.
-func buSetCall(s *schema.Step, a *buAction, el *buElement, page string) {
+// the history logged the element, and a scroll's place on the page
+// (scrolled: per page and element scrolled in, where the scrolls reached).
+func buSetCall(s *schema.Step, a *buAction, el *buElement, page string, scrolled map[string]float64) {
 	args := map[string]json.RawMessage{}
 	if filled(a.params) && json.Unmarshal(a.params, &args) != nil {
 		args = map[string]json.RawMessage{"value": a.params}
+	}
+	if delta, ok := buScrollDelta(a.name, args); ok {
+		// A scroll's target is a place on the page: the same scroll from
+		// the next place is the next page of it, as a view of the next
+		// lines of a file is (docs/adapters/browser-use.md).
+		key := page + "\x00" + string(bytes.TrimSpace(args["index"]))
+		scrolled[key] = max(scrolled[key]+delta, 0)
+		args["position"] = json.RawMessage(strconv.FormatFloat(math.Round(scrolled[key]*100)/100, 'f', -1, 64))
 	}
 	_, indexed := args["index"]
 	if el == nil && !indexed {
@@ -590,14 +591,18 @@ func buSpreadTotals(r *run, raw json.RawMessage) {
 // positive): `scroll_down` and `scroll_up` with `amount` in pixels (a page
 // when none; a page taken as 1000 pixels), `scroll` with `down` and
 // `num_pages` or `pages` (0.5 on). Other actions report false.
-func buScrollDelta(a *buAction) (float64, bool) {
+func buScrollDelta(name string, params map[string]json.RawMessage) (float64, bool) {
+	number := func(key string, limit float64) (float64, bool) {
+		f, err := strconv.ParseFloat(string(bytes.TrimSpace(params[key])), 64)
+		return f, err == nil && f > 0 && f < limit
+	}
 	sign := 1.0
-	switch a.name {
+	switch name {
 	case "scroll_down":
 	case "scroll_up":
 		sign = -1
 	case "scroll":
-		if string(bytes.TrimSpace(buParam(a.params, "down"))) == "false" {
+		if string(bytes.TrimSpace(params["down"])) == "false" {
 			sign = -1
 		}
 	default:
@@ -605,34 +610,12 @@ func buScrollDelta(a *buAction) (float64, bool) {
 	}
 	size := 1.0
 	for _, k := range []string{"num_pages", "pages"} {
-		if f, err := strconv.ParseFloat(string(bytes.TrimSpace(buParam(a.params, k))), 64); err == nil && f > 0 && f < 1e6 {
+		if f, ok := number(k, 1e6); ok {
 			size = f
 		}
 	}
-	if f, err := strconv.ParseFloat(string(bytes.TrimSpace(buParam(a.params, "amount"))), 64); err == nil && f > 0 && f < 1e9 {
+	if f, ok := number("amount", 1e9); ok {
 		size = f / 1000
 	}
 	return sign * size, true
-}
-
-// buParam is one member of an action's params, nil when absent or when
-// the params are not an object.
-func buParam(params json.RawMessage, key string) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(params, &m) != nil {
-		return nil
-	}
-	return m[key]
-}
-
-// buAddArg adds a member to a call's args (an object, as buSetCall writes
-// them).
-func buAddArg(s *schema.Step, key string, v float64) {
-	var args map[string]json.RawMessage
-	if json.Unmarshal(s.ToolCall.Args, &args) != nil || args == nil {
-		args = map[string]json.RawMessage{}
-	}
-	args[key] = json.RawMessage(strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64))
-	raw, _ := json.Marshal(args)
-	s.ToolCall.Args = raw
 }

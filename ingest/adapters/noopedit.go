@@ -22,8 +22,6 @@ func (r *run) markSelfReplacements() {
 		if !ok || t.old == "" || t.old != t.new {
 			continue
 		}
-		f := false
-		res.OK, res.ErrorType, res.Empty = &f, schema.ErrEditRejected, nil
-		res.Reason = "old_str and new_str are the same: the replacement changes nothing"
+		rejectEdit(res, "old_str and new_str are the same: the replacement changes nothing")
 	}
 }

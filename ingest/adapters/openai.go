@@ -278,8 +278,10 @@ func convertOpenAI(d *Doc, emit func(*schema.Step) error) error {
 		if err := saysSomething(msgs); err != nil {
 			return err
 		}
-		// An AgentBench record's task output, decoded once: its index
-		// names the run, its status says how the run ended.
+		// An AgentBench record's task output (decoded again here, as
+		// conversationOf did to find its history: the records are a few
+		// turns long): its index names the run, its status says how the
+		// run ended.
 		id, status := ownID(obj), ""
 		if out := agentBenchOutput(obj); out != nil {
 			if n := cmp.Or(scalar(obj["index"]), scalar(out["index"])); n != "" {

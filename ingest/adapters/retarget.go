@@ -95,6 +95,12 @@ func unlanded(s *schema.Step, reason string) {
 	if res == nil || res.IsError() || !schema.NoData(res.Data) {
 		return
 	}
+	rejectEdit(res, reason)
+}
+
+// rejectEdit types an edit's result EDIT_REJECTED, saying why: a failed
+// edit, not an empty answer.
+func rejectEdit(res *schema.ToolResult, reason string) {
 	f := false
 	res.OK, res.ErrorType, res.Empty = &f, schema.ErrEditRejected, nil
 	res.Reason = reason
@@ -363,10 +369,7 @@ func (r *run) markUnheldReplacements() {
 			continue
 		}
 		if prevAt >= 0 && file == prevFile && old == prevOld {
-			p := r.steps[prevAt].ToolResult
-			f := false
-			p.OK, p.ErrorType, p.Empty = &f, schema.ErrEditRejected, nil
-			p.Reason = "the next replacement found the same old text: this one did not hold"
+			rejectEdit(r.steps[prevAt].ToolResult, "the next replacement found the same old text: this one did not hold")
 		}
 		prevFile, prevOld, prevAt = file, old, i
 		if strings.Contains(new, old) {

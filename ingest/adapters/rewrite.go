@@ -119,9 +119,7 @@ func notHeld(s *schema.Step) {
 	if res == nil || res.IsError() {
 		return
 	}
-	f := false
-	res.OK, res.ErrorType, res.Empty = &f, schema.ErrEditRejected, nil
-	res.Reason = "the same text written again at the same place: this write did not hold"
+	rejectEdit(res, "the same text written again at the same place: this write did not hold")
 }
 
 // reHelperInsert is a call of the research fork's code_insert helper.

@@ -31,10 +31,7 @@ func (r *run) readSaidEditMisses() {
 		return s.Intent == schema.IntentEdit && res != nil && res.ErrorType == "" && (res.OK == nil || *res.OK)
 	}, func(call *schema.Step, words string) {
 		if sentence, ok := saidEditMissed(words); ok {
-			res := call.ToolResult
-			f := false
-			res.OK, res.ErrorType = &f, schema.ErrEditRejected
-			res.Reason = "the agent's next words: " + clip(sentence, maxSaidReason)
+			rejectEdit(call.ToolResult, "the agent's next words: "+clip(sentence, maxSaidReason))
 		}
 	})
 }
@@ -84,10 +81,7 @@ func (r *run) readAskedExactText() {
 		return ok
 	}, func(call *schema.Step, words string) {
 		if m := askedExactText(words[:min(len(words), maxAskedChars)]); m != "" {
-			res := call.ToolResult
-			f := false
-			res.OK, res.ErrorType, res.Empty = &f, schema.ErrEditRejected, nil
-			res.Reason = "the agent's next words ask for the exact text to replace: " + clip(m, maxSaidReason)
+			rejectEdit(call.ToolResult, "the agent's next words ask for the exact text to replace: "+clip(m, maxSaidReason))
 		}
 	})
 }
