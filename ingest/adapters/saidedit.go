@@ -81,6 +81,9 @@ func (r *run) readAskedExactText() {
 		return ok
 	}, func(call *schema.Step, words string) {
 		if m := askedExactText(words[:min(len(words), maxAskedChars)]); m != "" {
+			if call.ToolResult == nil {
+				setResult(call, "", "", false) // a call that never returned: its reply was not logged either
+			}
 			rejectEdit(call.ToolResult, "the agent's next words ask for the exact text to replace: "+clip(m, maxSaidReason))
 		}
 	})

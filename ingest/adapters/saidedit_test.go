@@ -102,6 +102,21 @@ func TestAskedExactText(t *testing.T) {
 	}
 }
 
+// A replacement that never returned (the conversation goes on without its
+// reply) is a replacement whose output was not logged: the agent's ask for
+// the exact text after it says it missed.
+func TestAskedExactTextAfterACallWithoutResult(t *testing.T) {
+	raw := []byte(`[{"role": "user", "content": "fix the total"},
+	 {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "str_replace_editor",
+	  "arguments": "{\"command\": \"str_replace\", \"path\": \"/repo/a.py\", \"old_str\": \"def compute_total(items):\\n    return sum(i.price for i in items)\", \"new_str\": \"def compute_total(items):\\n    return sum(i.price * i.qty for i in items)\"}"}}]},
+	 {"role": "assistant", "content": "Let me view the file again to get the exact content:", "tool_calls": [{"id": "c2", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": \"cat /repo/a.py\"}"}}]},
+	 {"role": "tool", "tool_call_id": "c2", "content": "def compute_total(items): ..."}]`)
+	c, run := convertOne(t, OpenAIMessages, raw)
+	if s := c.step(t, run, 1); result(s) != "error "+schema.ErrEditRejected {
+		t.Errorf("the call that never returned: %s, want error %s", result(s), schema.ErrEditRejected)
+	}
+}
+
 // The same replacement sent twice: when the second is known to have
 // missed (here by the agent's ask for the exact text), the text was gone,
 // so the first is not blamed; with nothing said, the first is the one
