@@ -438,7 +438,7 @@ func (r *run) rovoCall(s *schema.Step, sec, ret *rovoSection) {
 	// Only a command prints its failure at the end; what a search or a
 	// view cut short holds is content, and the agent's words about it
 	// ("the error is raised in ...") speak of the code it read.
-	if sec.tool == "bash" && !programSearches(args) && !view && !r.strip && rovoCut(out) {
+	if sec.tool == "bash" && !view && !r.strip && rovoCut(out) && !programSearches(args) {
 		switch {
 		case errType == "" && !empty:
 			r.markCut(s, cutQuiet)
