@@ -312,6 +312,23 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 	}
 	var d *adapters.Doc
 	var err error
+	format := forced
+	decoding := false // in runaway's own decoding of a converted step, not in the adapter
+	defer func() {
+		if decoding {
+			return // a half-written row: the batch cannot be trusted, so the panic goes on
+		}
+		if p := recover(); p != nil {
+			// An adapter's bug costs the document it met, not the scan:
+			// the steps it converted before are kept, as when a converted
+			// step cannot be decoded.
+			name := ""
+			if format != nil {
+				name = format.Name
+			}
+			fail(KindInternal, crashReason(name, p))
+		}
+	}()
 	switch {
 	case forced != nil && forced.Text != nil && !adapters.OpensJSON(raw):
 		// A format may write both JSON and text (AutoGen): its text
@@ -335,7 +352,6 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		a.stepArray(line, d.Elements())
 		return
 	}
-	format := forced
 	if format == nil {
 		if format, err = adapters.Detect(d); err != nil {
 			fail(KindUnknownFormat, "not runaway steps and "+err.Error())
@@ -381,7 +397,10 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 	err = format.Convert(d, func(s *schema.Step) error {
 		converted++
 		before := a.res.steps
-		if lerr := a.decodeStep(s, line); lerr != nil {
+		decoding = true
+		lerr := a.decodeStep(s, line)
+		decoding = false
+		if lerr != nil {
 			stepErr = lerr
 			return lerr
 		}

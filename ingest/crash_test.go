@@ -1,0 +1,65 @@
+package ingest
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/runawayhq/runaway/ingest/adapters"
+	"github.com/runawayhq/runaway/schema"
+)
+
+// crashyFormat converts every document into one step of the run the
+// document names, and crashes, as a buggy adapter would, on a document
+// holding "boom", after converting its step.
+var crashyFormat = &adapters.Format{
+	Name:      "crashy",
+	Recognize: func(*adapters.Doc) error { return nil },
+	Convert: func(d *adapters.Doc, emit func(*schema.Step) error) error {
+		n := int64(0)
+		run := "run-" + strings.Trim(string(d.Raw), `{}"n:`)
+		if err := emit(&schema.Step{RunID: run, Step: &n, State: "ACT", ToolCall: &schema.ToolCall{Name: "bash"}}); err != nil {
+			return err
+		}
+		if bytes.Contains(d.Raw, []byte("boom")) {
+			var seen map[string]bool
+			seen[run] = true // the bug: a nil map written
+		}
+		return nil
+	},
+}
+
+// An adapter's panic is the reject of the document it met, naming the
+// adapter, the panic and where it happened; the documents after it are
+// still read, and the batch holds what was converted.
+func TestAdapterPanicIsTheDocumentsReject(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	w := newBatchWriter(mem)
+	defer w.release()
+	data := []byte("{\"n\":\"a\"}\n{\"n\":\"boom\"}\n{\"n\":\"c\"}\n")
+	it := &item{name: "runs/crash.jsonl", firstLine: 1, segs: [][]byte{data}, lineLens: []int{10, 13, 10}, adapter: crashyFormat}
+	decodeAdapted(NewLineDecoder(false, 0), w, it, 1024, false, nil)
+	res := &it.result
+	if res.batch == nil {
+		t.Fatal("no batch: the documents around the crash were lost")
+	}
+	defer res.batch.Release()
+	if got := res.batch.NumRows(); got != 3 {
+		t.Errorf("rows = %d, want 3 (a, the step converted before the crash, c)", got)
+	}
+	if len(res.rejects) != 1 {
+		t.Fatalf("rejects = %+v, want the crashed document's", res.rejects)
+	}
+	r := res.rejects[0]
+	if r.line != 2 || r.kind != KindInternal || string(r.raw) != `{"n":"boom"}` {
+		t.Errorf("reject = line %d kind %s raw %q, want line 2, %s, the document verbatim", r.line, r.kind, r.raw, KindInternal)
+	}
+	for _, want := range []string{"internal error in the crashy adapter", "crash_test.go:", "assignment to entry in nil map", "please report"} {
+		if !strings.Contains(r.reason, want) {
+			t.Errorf("reason %q does not say %q", r.reason, want)
+		}
+	}
+}
