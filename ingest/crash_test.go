@@ -63,3 +63,32 @@ func TestAdapterPanicIsTheDocumentsReject(t *testing.T) {
 		}
 	}
 }
+
+// A panic while a trace's spans are assembled into a run costs that run:
+// the reason names the format and the panic, and the steps emitted before
+// stand. A panic in emit, runaway's own decoding, is not swallowed.
+func TestSpanAssemblyPanicIsTheRunsReject(t *testing.T) {
+	n := int64(0)
+	emitted := 0
+	crashing := func(spans []adapters.Span, strip bool, emit func(*schema.Step) error) error {
+		if err := emit(&schema.Step{RunID: spans[0].Run, Step: &n}); err != nil {
+			return err
+		}
+		return []error{}[len(spans)].(error) // the bug: an index out of range
+	}
+	crash, err := assembleSafe(crashing, []adapters.Span{{Run: "r"}}, "otlp", false, func(*schema.Step) error { emitted++; return nil })
+	if err != nil || emitted != 1 {
+		t.Fatalf("err %v, emitted %d: want the step before the crash", err, emitted)
+	}
+	for _, want := range []string{"internal error in the otlp adapter", "crash_test.go:", "index out of range"} {
+		if !strings.Contains(crash, want) {
+			t.Errorf("crash %q does not say %q", crash, want)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a panic in emit was swallowed")
+		}
+	}()
+	assembleSafe(adapters.AssembleRun, []adapters.Span{{Run: "r", Kind: adapters.SpanTool, Tool: "bash"}}, "otlp", false, func(*schema.Step) error { panic("decoding") })
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -162,7 +163,7 @@ func (r *reader) flushSpans() error {
 			}
 			curSrc = src
 		}
-		return adapters.AssembleRun(spans, r.opts.StripOutput, func(s *schema.Step) error {
+		crash, err := assembleSafe(adapters.AssembleRun, spans, format, r.opts.StripOutput, func(s *schema.Step) error {
 			switch lerr := dec.decodeConverted(w, s, src, at); {
 			case lerr == errNotSelected:
 				r.stats.Skipped++
@@ -184,6 +185,13 @@ func (r *reader) flushSpans() error {
 			}
 			return nil
 		})
+		if crash != "" {
+			// The run's spans as read stand for its lines, which are
+			// spread over the traces.
+			raw, _ := json.Marshal(spans)
+			return r.reject(r.sourceName(src), at, KindInternal, crash, raw, 0)
+		}
+		return err
 	})
 	if err != nil {
 		return err
@@ -251,4 +259,26 @@ func (r *reader) sourceName(src int32) string {
 		return r.names[src]
 	}
 	return fmt.Sprintf("source %d", src)
+}
+
+// assembleSafe runs assemble (adapters.AssembleRun) with a panic in it turned
+// into crash, the reason of the run's reject: a bug costs the run, not the
+// scan. A panic in emit (runaway's own decoding, a row half written) is not
+// recovered.
+func assembleSafe(assemble func([]adapters.Span, bool, func(*schema.Step) error) error, spans []adapters.Span, format string, strip bool, emit func(*schema.Step) error) (crash string, err error) {
+	emitting := false
+	defer func() {
+		if emitting {
+			return
+		}
+		if p := recover(); p != nil {
+			crash = crashReason(format, p)
+		}
+	}()
+	return "", assemble(spans, strip, func(s *schema.Step) error {
+		emitting = true
+		err := emit(s)
+		emitting = false
+		return err
+	})
 }
