@@ -194,3 +194,25 @@ func TestAiderArchitectHandOff(t *testing.T) {
 		t.Errorf("the answer to the person: %q", data(t, c.step(t, run, 8)))
 	}
 }
+
+// A reply whose every SEARCH/REPLACE block puts back the text it searched
+// for changes nothing, though Aider answers "Applied edit": it is an edit
+// rejected, as an editor's old_str equal to new_str is, and the same reply
+// sent again is the same edit failing again. A reply with one block that
+// changes something is an edit that applied.
+func TestAiderBlockReplacingBySameText(t *testing.T) {
+	block := func(search, replace string) string {
+		return "roster.html\n```html\n<<<<<<< SEARCH\n" + search + "\n=======\n" + replace + "\n>>>>>>> REPLACE\n```\n\n"
+	}
+	row := "<tr *ngFor=\"let p of players\"><td>{{p.name}}</td></tr>"
+	h := "# aider chat started at 2025-07-16 13:01:46\n\n#### show the data in the table  \n\n" +
+		"The rows are bound already.\n\n" + block(row, row) +
+		"> Applied edit to roster.html  \n\n#### it is still empty  \n\n" +
+		"Here is the binding again.\n\n" + block(row, row) + block("<table>", "<table class=\"roster\">") +
+		"> Applied edit to roster.html  \n> Commit 3c706ae style the table  \n"
+	c, run := convertOne(t, Aider, []byte(h))
+	c.calls(t, run, map[int64]string{1: "edit error EDIT_REJECTED", 4: "edit ok"})
+	if r := c.step(t, run, 1).ToolResult.Reason; !strings.Contains(r, "changes nothing") {
+		t.Errorf("reason %q does not say why", r)
+	}
+}
