@@ -140,7 +140,11 @@ func (f *framer) sniff() (whole bool) {
 			return false
 		}
 		d, err := adapters.ParseDoc(f.name, f.line, false, line)
-		return err == nil && f.adapter.Recognize(d) == nil && f.transcript(f.adapter, d)
+		if err != nil {
+			return false
+		}
+		whole, _ = guarded(func() (bool, error) { return f.adapter.Recognize(d) == nil && f.transcript(f.adapter, d), nil })
+		return whole
 	}
 	if hasTopKey(line, "run_id") {
 		return false
@@ -149,7 +153,7 @@ func (f *framer) sniff() (whole bool) {
 	if err != nil {
 		return false
 	}
-	a, err := adapters.Detect(d)
+	a, err := guarded(func() (*adapters.Format, error) { return adapters.Detect(d) })
 	if err != nil {
 		f.unknownLine = f.line + int64(bytes.Count(f.blk.buf[f.pos:start], []byte{'\n'}))
 		f.unknownWhy = "not a runaway step (no run_id) and " + err.Error()
@@ -157,7 +161,8 @@ func (f *framer) sniff() (whole bool) {
 	}
 	f.adapter = a
 	f.maxLine = max(f.maxLine, f.maxDoc)
-	return f.transcript(a, d)
+	whole, _ = guarded(func() (bool, error) { return f.transcript(a, d), nil })
+	return whole
 }
 
 // transcript reports whether a JSON Lines file whose first line is d, a

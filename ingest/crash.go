@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -55,4 +56,18 @@ func shortFile(f string) string {
 		return f[i+1:]
 	}
 	return f
+}
+
+// guarded runs fn with a panic in it (an adapter's bug while a source's
+// first line is sniffed) turned into an error saying so: the line is then
+// taken for what no adapter recognised, and read on as such, where the
+// document's own reading guards it again.
+func guarded[T any](fn func() (T, error)) (v T, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			var zero T
+			v, err = zero, errors.New(crashReason("", p))
+		}
+	}()
+	return fn()
 }
