@@ -143,7 +143,7 @@ func (f *framer) sniff() (whole bool) {
 		if err != nil {
 			return false
 		}
-		whole, _ = guarded(func() (bool, error) { return f.adapter.Recognize(d) == nil && f.transcript(f.adapter, d), nil })
+		whole, _ = guarded(f.adapter.Name, func() (bool, error) { return f.adapter.Recognize(d) == nil && f.transcript(f.adapter, d), nil })
 		return whole
 	}
 	if hasTopKey(line, "run_id") {
@@ -153,7 +153,7 @@ func (f *framer) sniff() (whole bool) {
 	if err != nil {
 		return false
 	}
-	a, err := guarded(func() (*adapters.Format, error) { return adapters.Detect(d) })
+	a, err := guarded("", func() (*adapters.Format, error) { return adapters.Detect(d) })
 	if err != nil {
 		f.unknownLine = f.line + int64(bytes.Count(f.blk.buf[f.pos:start], []byte{'\n'}))
 		f.unknownWhy = "not a runaway step (no run_id) and " + err.Error()
@@ -161,7 +161,7 @@ func (f *framer) sniff() (whole bool) {
 	}
 	f.adapter = a
 	f.maxLine = max(f.maxLine, f.maxDoc)
-	whole, _ = guarded(func() (bool, error) { return f.transcript(a, d), nil })
+	whole, _ = guarded(a.Name, func() (bool, error) { return f.transcript(a, d), nil })
 	return whole
 }
 

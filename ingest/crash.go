@@ -1,8 +1,8 @@
 package ingest
 
 import (
-	"errors"
 	"fmt"
+	"path"
 	"runtime"
 	"strings"
 )
@@ -31,7 +31,9 @@ func crashReason(format string, p any) string {
 		if fr.Function == "runtime.gopanic" || strings.HasPrefix(fr.Function, "runtime.panic") {
 			panicking = true
 		} else if panicking && !strings.HasPrefix(fr.Function, "runtime.") {
-			where = fmt.Sprintf(" at %s (%s:%d)", shortFunc(fr.Function), shortFile(fr.File), fr.Line)
+			// Without the module path and the directories a build's
+			// paths name the machine it was built on with.
+			where = fmt.Sprintf(" at %s (%s:%d)", path.Base(fr.Function), path.Base(fr.File), fr.Line)
 			break
 		}
 		if !more {
@@ -41,32 +43,20 @@ func crashReason(format string, p any) string {
 	return fmt.Sprintf("internal error in the %s%s: %v (a bug in runaway; please report it with this document)", format, where, p)
 }
 
-// shortFunc drops the module path from a function's name.
-func shortFunc(fn string) string {
-	if i := strings.LastIndexByte(fn, '/'); i >= 0 {
-		return fn[i+1:]
-	}
-	return fn
-}
+// crashError is a panic in an adapter's code, recovered: its message is
+// crashReason's.
+type crashError struct{ reason string }
 
-// shortFile keeps a source file's name only: a build's paths name the
-// machine it was built on.
-func shortFile(f string) string {
-	if i := strings.LastIndexByte(f, '/'); i >= 0 {
-		return f[i+1:]
-	}
-	return f
-}
+func (e *crashError) Error() string { return e.reason }
 
-// guarded runs fn with a panic in it (an adapter's bug while a source's
-// first line is sniffed) turned into an error saying so: the line is then
-// taken for what no adapter recognised, and read on as such, where the
-// document's own reading guards it again.
-func guarded[T any](fn func() (T, error)) (v T, err error) {
+// guarded runs fn with a panic in it (a bug in the adapter named format, or
+// in format detection when it is "") turned into a *crashError: a bug costs
+// the line, row or document it met, not the scan.
+func guarded[T any](format string, fn func() (T, error)) (v T, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			var zero T
-			v, err = zero, errors.New(crashReason("", p))
+			v, err = zero, &crashError{crashReason(format, p)}
 		}
 	}()
 	return fn()

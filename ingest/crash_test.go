@@ -96,14 +96,14 @@ func TestSpanAssemblyPanicIsTheRunsReject(t *testing.T) {
 // Sniffing a source's first line asks every adapter whether it is theirs;
 // a panic in one is an error naming the crash, not the scan's end.
 func TestGuardedSniffTurnsAPanicIntoAnError(t *testing.T) {
-	a, err := guarded(func() (*adapters.Format, error) {
+	a, err := guarded("", func() (*adapters.Format, error) {
 		var formats []*adapters.Format
 		return formats[1], nil // the bug: an index out of range
 	})
 	if a != nil || err == nil || !strings.Contains(err.Error(), "internal error in the format detection") || !strings.Contains(err.Error(), "index out of range") {
 		t.Errorf("guarded = %v, %v: want no format and the crash as the error", a, err)
 	}
-	if ok, err := guarded(func() (bool, error) { return true, nil }); !ok || err != nil {
+	if ok, err := guarded("", func() (bool, error) { return true, nil }); !ok || err != nil {
 		t.Errorf("guarded without a panic = %v, %v", ok, err)
 	}
 }

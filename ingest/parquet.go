@@ -284,9 +284,14 @@ func decodeTable(dec *LineDecoder, w *batchWriter, it *item, batchRows int, stri
 			}
 			d := adapters.RowDoc(it.name, it.firstLine+int64(i), members)
 			d.StripOutput = strip
-			if crash, err := a.rowSpansSafe(d, kind.format); crash != "" {
-				reject(i, KindInternal, crash)
-			} else if err != nil {
+			_, err = guarded(kind.format.Name, func() (struct{}, error) { return struct{}{}, a.rowSpans(d, kind.format) })
+			var crash *crashError
+			switch {
+			case errors.As(err, &crash):
+				// A row's spans are added only once all were converted:
+				// nothing of it is half kept.
+				reject(i, KindInternal, crash.reason)
+			case err != nil:
 				reject(i, KindAdapter, kind.format.Name+": "+err.Error())
 			}
 		}
@@ -316,18 +321,6 @@ func decodeTable(dec *LineDecoder, w *batchWriter, it *item, batchRows int, stri
 	if w.rows > 0 {
 		res.batch = w.newBatch()
 	}
-}
-
-// rowSpansSafe is rowSpans with an adapter's panic turned into the row's
-// reject (crash, the reason): a bug costs the row, not the scan. A row's
-// spans are added only once all were converted, so nothing is half kept.
-func (a *adaptedDecoder) rowSpansSafe(d *adapters.Doc, format *adapters.Format) (crash string, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			crash = crashReason(format.Name, p)
-		}
-	}()
-	return "", a.rowSpans(d, format)
 }
 
 // rowSpans holds the spans of one row, all or none.

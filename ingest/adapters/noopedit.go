@@ -24,10 +24,8 @@ func (r *run) markSelfReplacements() {
 		if s.ToolCall == nil || s.Intent != schema.IntentEdit || res == nil || res.IsError() {
 			continue
 		}
-		if bytes.Contains(s.ToolCall.Args, []byte(`"search"`)) {
-			if blocksReplaceBySame(s.ToolCall.Args) {
-				rejectEdit(res, "every SEARCH/REPLACE block puts back the text it searched for: the reply changes nothing")
-			}
+		if bytes.Contains(s.ToolCall.Args, []byte(`"search"`)) && blocksReplaceBySame(s.ToolCall.Args) {
+			rejectEdit(res, "every SEARCH/REPLACE block puts back the text it searched for: the reply changes nothing")
 			continue
 		}
 		if !bytes.Contains(s.ToolCall.Args, []byte(`"new_str"`)) {
