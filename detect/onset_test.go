@@ -3,6 +3,7 @@ package detect_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/runawayhq/runaway/detect"
@@ -219,6 +220,50 @@ func TestOnsetWalksPastAnEditOfTheFailingFile(t *testing.T) {
 		res := checkAroundOneCall(t, file, check, edit(file))
 		if res.Verdict != detect.Runaway || res.OnsetStep != want {
 			t.Errorf("edit of %s between: %v onset %d, want runaway from step %d: %+v", file, res.Verdict, res.OnsetStep, want, res.Findings)
+		}
+	}
+}
+
+// A hunt that a useful answer or a file read interrupted, then resumed
+// with the same empty lookups, began at its first empty answer: that is
+// where a person reading the run puts the onset. The count stays the
+// search's own (the resumed part decides the severity), and the walk
+// stops at a change that worked, or when more than three calls came
+// between.
+func TestEmptySearchResumedBeginsAtTheHunt(t *testing.T) {
+	empty := func(q string) string {
+		return fmt.Sprintf(`"state":"ACT","intent":"find config","tool_call":{"name":"search","args":{"q":%q}},"tool_result":{"ok":true,"result_count":0}`, q)
+	}
+	edit := `"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"file":"cfg/load.go","new":"return parse(path)"}},"tool_result":{"ok":true,"data":"edited cfg/load.go"}`
+	build := func(between ...string) *runBuilder {
+		r := newRun("hunt")
+		r.add(empty("config loader")).add(empty("config loading"))
+		for _, b := range between {
+			r.add(b)
+		}
+		for _, q := range []string{"settings file", "settings path", "settings yaml", "where settings read"} {
+			r.add(empty(q))
+		}
+		return r
+	}
+	for _, c := range []struct {
+		name    string
+		between []string
+		onset   int64
+	}{
+		{"two files read between", []string{view("pkg0/main.go", 1), view("pkg1/main.go", 1)}, 0},
+		{"an edit that worked between", []string{view("pkg0/main.go", 1), edit}, 4},
+		{"four files read between", []string{view("pkg0/main.go", 1), view("pkg1/main.go", 1), view("pkg2/main.go", 1), view("pkg3/main.go", 1)}, 6},
+	} {
+		res := one(t, detect.DefaultPolicy(), build(c.between...).text())
+		if res.Verdict != detect.Runaway || res.RootCause != detect.CauseEmptyResultLoop || res.OnsetStep != c.onset {
+			t.Errorf("%s: %v %v onset %d, want runaway empty-result-loop from %d: %+v", c.name, res.Verdict, res.RootCause, res.OnsetStep, c.onset, res.Findings)
+			continue
+		}
+		for _, f := range res.Findings {
+			if f.Detector == "RA601" && !strings.HasPrefix(f.Message, "4 empty results") {
+				t.Errorf("%s: the count is the resumed search's own: %s", c.name, f.Message)
+			}
 		}
 	}
 }
