@@ -37,7 +37,7 @@ func runEmptyResultLoop(v *Run, a *analysis, p *Policy) *hit {
 		firstOrd    int    // call ordinal of its first empty result
 		lastOrd     int    // call ordinal of its last empty result
 		// prev is the search of the same intent, or of the same tool and
-		// words, that ended just before this one began (resumeOnset).
+		// words, that ended just before this one began (resumeGap).
 		prev *search
 	}
 	// Searches ended by a useful result or by things learned, by intent and
