@@ -35,7 +35,32 @@ func onsetOf(v *Run, a *analysis, primary *hit, hits []*hit) int {
 	if !replayed[primary.Detector] || primary.asFound {
 		return first
 	}
-	return firstInstance(v, a, first, last)
+	on := firstInstance(v, a, first, last)
+	if made, ok := pointFirstMade(v, primary, hits); ok && made < on {
+		on = made
+		if on > 0 && v.instructs(on-1) {
+			on-- // the turn that first made the point answers a prompt
+		}
+	}
+	return on
+}
+
+// pointFirstMade is, for turns between agents handed out again word for
+// word (the same review prompt and comment about code handed back
+// unchanged), the first turn of a chain of restated points (RA208) that
+// runs into them: the point they go round, first made in other words. The
+// words changed once, so that turn is no repeat of the call, but it is the
+// first instance of what then repeats. ok is false without such a chain.
+func pointFirstMade(v *Run, primary *hit, hits []*hit) (first int, ok bool) {
+	if primary.Detector != RepeatedCall.ID || !v.isMessage(primary.first) {
+		return 0, false
+	}
+	for _, h := range hits {
+		if h.Detector == RestatedTurn.ID && overlaps(h, primary) && (!ok || h.first < first) {
+			first, ok = h.first, true
+		}
+	}
+	return first, ok
 }
 
 // stretchOf is the stuck stretch the primary finding lies in: its own

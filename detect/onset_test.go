@@ -92,6 +92,7 @@ func TestTwoStormsOfIdenticalCalls(t *testing.T) {
 		r.add(failing("insert", "b.py", "EDIT_REJECTED", "insert rejected: syntax error E999 in b.py"))
 	}
 	res := one(t, detect.DefaultPolicy(), r.text())
+	t.Logf("%+v", res.Findings)
 	if res.Verdict != detect.Runaway || res.OnsetStep != 1 {
 		t.Fatalf("onset %d verdict %v, want runaway from step 1: %+v", res.OnsetStep, res.Verdict, res.Findings)
 	}
@@ -265,5 +266,42 @@ func TestEmptySearchResumedBeginsAtTheHunt(t *testing.T) {
 				t.Errorf("%s: the count is the resumed search's own: %s", c.name, f.Message)
 			}
 		}
+	}
+}
+
+// A team going round one review comment: the reviewer makes a point about
+// the code, the programmer changes it, and the same point comes back in
+// other words; then twice word for word about code handed back unchanged,
+// the same review prompt opening each cycle. The prompts repeated are the
+// runaway finding; the loop began where the point was first made, at the
+// prompt that asked for it.
+func TestRepeatedTurnsBeginWhereThePointWasFirstMade(t *testing.T) {
+	const v1 = "class Main { public static void main(String[] a) { new Game().start(); } }"
+	const v2 = "class Main { public static void main(String[] a) { Game g = new Game(); g.start(); } }"
+	first := "The code is missing the import of javax.swing.JOptionPane in Main.java, which the dialog in Game uses; add the import at the top of the file."
+	again := "Main.java still lacks an import for javax.swing.JOptionPane, used by the dialog in Game; please add this import at the top of Main.java."
+	other := "The Game class has no way to end the loop once the player wins; add a check of the score after every move and stop the game there."
+	cycle := func(r *runBuilder, code, comment, next string) {
+		r.add(fmt.Sprintf(`"state":"PLAN","tool_call":{"name":"message","args":{"from":"Programmer","to":"Code Reviewer","phase":"CodeReviewComment","text":%q}},"tool_result":{"ok":true}`, "Review this code and give your highest-priority comment:\n"+code))
+		r.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"message","args":{"from":"Code Reviewer","to":"Programmer","text":%q}}`, comment))
+		r.add(fmt.Sprintf(`"state":"PLAN","tool_call":{"name":"message","args":{"from":"Code Reviewer","to":"Programmer","phase":"CodeReviewModification","text":%q}},"tool_result":{"ok":true}`, "Modify the code by this comment: "+comment+"\n"+code))
+		r.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"message","args":{"from":"Programmer","to":"Code Reviewer","text":%q}}`, "Main.java\n```java\n"+code+"\n```"))
+		if next != "" {
+			r.add(fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"write_file","args":{"path":"Main.java","content":%q}},"tool_result":{"ok":true,"data":"Main.java written"}`, next))
+		}
+	}
+	r := newRun("review")
+	r.add(fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"write_file","args":{"path":"Main.java","content":%q}},"tool_result":{"ok":true,"data":"Main.java written"}`, v1))
+	cycle(r, v1, first, v2)
+	run := `"state":"ACT","tool_call":{"name":"run_software","args":{"program":"Main.java"}},"tool_result":{"ok":true,"data":%q}`
+	cycle(r, v2, again, "")
+	r.add(fmt.Sprintf(run, "The game window opened."))
+	cycle(r, v2, again, "")
+	r.add(fmt.Sprintf(run, "A dialog asked for the player's name, then the board was drawn."))
+	cycle(r, v2, other, v2+" // ends on a win")
+	r.add(`"state":"STOP"`)
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.OnsetStep != 1 {
+		t.Errorf("%v %v onset %d, want runaway from step 1 (the prompt the point first answers)", res.Verdict, res.RootCause, res.OnsetStep)
 	}
 }
