@@ -77,6 +77,12 @@ func stretchOf(primary *hit, hits []*hit) (first, last int) {
 		return first, last
 	}
 	for _, h := range hits {
+		if primary.Detector == SameThoughtPaging.ID && h.Detector == PagingLoop.ID {
+			// The sweep began with the first page read, while each page
+			// was read for a reason of its own; the agent got stuck where
+			// its thought stopped changing.
+			continue
+		}
 		if h != primary && actionLoop[h.Detector] && overlaps(h, primary) {
 			first, last = min(first, h.first), max(last, h.last)
 		}

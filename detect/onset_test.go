@@ -305,3 +305,29 @@ func TestRepeatedTurnsBeginWhereThePointWasFirstMade(t *testing.T) {
 		t.Errorf("%v %v onset %d, want runaway from step 1 (the prompt the point first answers)", res.Verdict, res.RootCause, res.OnsetStep)
 	}
 }
+
+// An agent reads a file page by page, each page for a reason of its own,
+// then pages on and back under one unchanged thought, going over pages it
+// has read. The sweep with revisits (RA104) spans both; the stuck stretch is
+// the scanning under the same thought (RA105), which begins where the
+// thought stopped changing, not at the first page read.
+func TestPagingUnderOneThoughtBeginsWhereTheThoughtStopsChanging(t *testing.T) {
+	view := `"state":"ACT","tool_call":{"name":"str_replace_editor","args":{"args":"view /testbed/text.py --view_range %d %d"}},"tool_result":{"ok":true,"data":"lines %d-%d of text.py"},"decision":{"reason":%q}`
+	reasons := []string{
+		"Let's read the module header.", "The imports show the Text class; let's see its constructor.",
+		"Text.__init__ sets the position; let's look at the layout helpers.", "The layout code uses _get_layout; read it.",
+		"That handles the wrap; next the draw method.", "draw calls _get_wrapped_text; read that.",
+		"Now the bounding box code.", "The bbox uses the renderer; read the renderer part.",
+	}
+	r := newRun("paging")
+	for k, why := range reasons {
+		r.add(fmt.Sprintf(view, 100*k, 100*k+50, 100*k, 100*k+50, why))
+	}
+	for _, lo := range []int{1500, 1550, 1600, 1800, 1500, 1550, 1600, 2000, 1800, 1500, 1550, 1600} {
+		r.add(fmt.Sprintf(view, lo, lo+30, lo, lo+30, "Let's continue looking for the _AnnotationBase __init__ method."))
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.OnsetStep != int64(len(reasons)) {
+		t.Errorf("%v onset %d %+v, want runaway from step %d, the first page under the same thought", res.Verdict, res.OnsetStep, detectors(res), len(reasons))
+	}
+}
