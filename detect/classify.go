@@ -89,8 +89,9 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 //     repeated itself.
 //  5. Of two overlapping findings of one root cause, the more specific
 //     detector gives the evidence (RA302 and RA102 over RA101, RA303 over
-//     RA301, RA105 over RA104) when it is at least as severe; any loop found in the steps of
-//     a stretch of reads (RA207), at least as severe, gives them over it.
+//     RA301, RA105 over RA104) when it is at least as severe; any loop
+//     found in the steps of a stretch of reads (RA207), at least as
+//     severe, gives them over it.
 //  6. Otherwise the worst severity wins, then a finding runaway by its
 //     detector's own threshold before one runaway only at the lower
 //     bound (hit.marginal), then the loop that began first.

@@ -92,7 +92,6 @@ func TestTwoStormsOfIdenticalCalls(t *testing.T) {
 		r.add(failing("insert", "b.py", "EDIT_REJECTED", "insert rejected: syntax error E999 in b.py"))
 	}
 	res := one(t, detect.DefaultPolicy(), r.text())
-	t.Logf("%+v", res.Findings)
 	if res.Verdict != detect.Runaway || res.OnsetStep != 1 {
 		t.Fatalf("onset %d verdict %v, want runaway from step 1: %+v", res.OnsetStep, res.Verdict, res.Findings)
 	}
