@@ -359,7 +359,13 @@ var ohArgsDropped = map[string]bool{
 	"id": true, "timestamp": true, "source": true, "message": true, "tool_call_metadata": true, "llm_metrics": true,
 }
 
-var reOHFunction = regexp.MustCompile(`for (?:function |tool )?['"]?([A-Za-z_][\w.]*)['"]?`)
+// reOHToolCall and reOHFunction find the function a malformed tool call's
+// error names: "in tool call task_tracker" says which tool outright (the
+// `for "plan"` before it names the tool's command), else "for function 'X'".
+var (
+	reOHToolCall = regexp.MustCompile(`in tool call ['"]?([A-Za-z_][\w.]*)`)
+	reOHFunction = regexp.MustCompile(`for (?:function |tool )?['"]?([A-Za-z_][\w.]*)['"]?`)
+)
 
 // ohStep turns one event into a step, or into nothing (observations,
 // bookkeeping, the user's turns). An error observation that answers no
@@ -371,7 +377,9 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 			s := r.add(e.pos, schema.StateAct.String())
 			s.TS = ohTS(e.ts)
 			fn := "invalid_tool_call"
-			if m := reOHFunction.FindStringSubmatch(e.content); m != nil {
+			if m := reOHToolCall.FindStringSubmatch(e.content); m != nil {
+				fn = m[1]
+			} else if m := reOHFunction.FindStringSubmatch(e.content); m != nil {
 				fn = m[1]
 			}
 			setCall(s, fn, map[string]string{"invalid": "malformed call"})

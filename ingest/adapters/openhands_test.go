@@ -232,15 +232,17 @@ func TestOpenHandsObservationFlags(t *testing.T) {
 		map[string]any{"id": 6, "source": "agent", "observation": "error", "content": "Missing required parameters for function 'str_replace_editor': {'security_risk'}", "extras": map[string]any{}},
 		run(7, "ls"), map[string]any{"id": 8, "cause": 7, "source": "agent", "observation": "error", "content": "Browser environment took too long to respond.", "extras": map[string]any{}},
 		map[string]any{"id": 9, "source": "agent", "action": "reject", "args": map[string]any{"outputs": map[string]any{"reason": "cannot"}}},
+		map[string]any{"id": 10, "source": "agent", "observation": "error", "content": `Missing required argument "task_list" for "plan" command in tool call task_tracker`, "extras": map[string]any{}},
 	))
 	runID := "o.jsonl:3#i-1"
 	want := map[int64]struct{ tool, result string }{
-		0: {"run", "error EXIT_CODE"},
-		2: {"run", "error TIMEOUT"},
-		4: {"run", "ok empty"}, // grep's exit code 1 found nothing
-		6: {"str_replace_editor", "error INVALID_CALL"},
-		7: {"run", "error ERROR"},
-		9: {"", "none"},
+		0:  {"run", "error EXIT_CODE"},
+		2:  {"run", "error TIMEOUT"},
+		4:  {"run", "ok empty"}, // grep's exit code 1 found nothing
+		6:  {"str_replace_editor", "error INVALID_CALL"},
+		7:  {"run", "error ERROR"},
+		9:  {"", "none"},
+		10: {"task_tracker", "error INVALID_CALL"}, // the tool, not its command
 	}
 	for n, w := range want {
 		if s := c.step(t, runID, n); tool(s) != w.tool || result(s) != w.result {
