@@ -64,6 +64,9 @@ var adaptBenchFormats = []struct {
 	{"trae-agent", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("trae-agent", "edit-rejected-loop.json", "healthy-fix.json")
 	})},
+	{"atif", sync.OnceValues(func() (*adaptCorpus, error) {
+		return filesBenchCorpus("atif", "terminus-install-loop.json", "claude-code-healthy-fix.json")
+	})},
 	{"browser-use", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("browser-use", "click-same-element-loop.json", "element-index-error-storm.json", "healthy-library-hours.json")
 	})},

@@ -172,7 +172,8 @@ const ToolMessage = "message"
 var EditorTools = map[string]bool{"str_replace_editor": true, "file_editor": true, "str_replace_based_edit_tool": true}
 
 // IsShellTool reports whether a tool runs shell commands (bash, shell,
-// execute_bash, run; any case): its calls' args hold the command line.
+// execute_bash, run; Harbor's bash_command, the keys an agent types into
+// its terminal; any case): its calls' args hold the command line.
 func IsShellTool(tool string) bool {
 	for _, name := range shellTools {
 		if strings.EqualFold(tool, name) {
@@ -183,7 +184,7 @@ func IsShellTool(tool string) bool {
 }
 
 // shellTools are the tool names IsShellTool knows, in lower case.
-var shellTools = [...]string{"bash", "shell", "execute_bash", "run"}
+var shellTools = [...]string{"bash", "shell", "execute_bash", "run", "bash_command"}
 
 // IsInstall reports whether intent is an install's.
 func IsInstall(intent string) bool {

@@ -228,9 +228,10 @@ func CreatesFile(tool string, args []byte) bool {
 		return false // the edits that change part of a file, most of them, are not decoded
 	}
 	var a struct {
-		Command string `json:"command"`
-		Args    string `json:"args"`
-		Cmd     string `json:"cmd"`
+		Command    string `json:"command"`
+		Args       string `json:"args"`
+		Cmd        string `json:"cmd"`
+		Keystrokes string `json:"keystrokes"`
 	}
 	if json.Unmarshal(bytes.TrimSpace(args), &a) != nil {
 		return false
@@ -241,7 +242,7 @@ func CreatesFile(tool string, args []byte) bool {
 	if !IsShellTool(tool) {
 		return false
 	}
-	cmd := a.Command + a.Cmd
+	cmd := a.Command + a.Cmd + a.Keystrokes
 	for _, line := range strings.SplitN(cmd, "\n", 2)[:1] {
 		for _, seg := range strings.Split(line, "&&") {
 			if reShellCreate.MatchString(seg) {

@@ -42,6 +42,8 @@ func trajectoryDir(t *testing.T) string {
 		copyFile(filepath.Join("openhands", "session-5f0c2a", "events", e.Name()), filepath.Join("openhands", "sessions", "s1", "events", e.Name()))
 	}
 	copyFile("openai-messages/tau-bench-results.json", "tau/results.json")
+	// Harbor leaves an ATIF trajectory in each trial's agent directory.
+	copyFile("atif/terminus-install-loop.json", "harbor/jobs/2025-11-20__09-12-00/install-deps__a1b2c3/agent/trajectory.json")
 	copyFile("anthropic-messages/claude-code-edit-loop.ndjson", "claude/projects/-home-dev-gateway/9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30.jsonl")
 	// Rovo Dev names its plain-text transcripts by the task alone.
 	copyFile("rovo-dev/npm-install-storm", "rovo/trajs/acme__widgets-202")
@@ -87,13 +89,14 @@ func verdicts(t *testing.T, args ...string) map[string]string {
 func TestScanTrajectoriesOfEveryFormat(t *testing.T) {
 	dir := trajectoryDir(t)
 	want := map[string]string{
-		filepath.Join(dir, "swe/confparse-12.traj"):                                "runaway",
-		filepath.Join(dir, "mini/httpkit-322/httpkit-322.traj.json"):               "healthy",
-		filepath.Join(dir, "openhands/eval/output.jsonl") + ":1#acme__widgets-101": "runaway",
-		filepath.Join(dir, "openhands/eval/output.jsonl") + ":2#acme__widgets-117": "healthy",
-		filepath.Join(dir, "openhands/sessions/s1/events"):                         "healthy",
-		filepath.Join(dir, "tau/results.json") + "[0]#task_id=7,trial=0":           "runaway",
-		filepath.Join(dir, "tau/results.json") + "[1]#task_id=7,trial=1":           "healthy",
+		filepath.Join(dir, "swe/confparse-12.traj"):                                                                                                 "runaway",
+		filepath.Join(dir, "mini/httpkit-322/httpkit-322.traj.json"):                                                                                "healthy",
+		filepath.Join(dir, "openhands/eval/output.jsonl") + ":1#acme__widgets-101":                                                                  "runaway",
+		filepath.Join(dir, "openhands/eval/output.jsonl") + ":2#acme__widgets-117":                                                                  "healthy",
+		filepath.Join(dir, "openhands/sessions/s1/events"):                                                                                          "healthy",
+		filepath.Join(dir, "tau/results.json") + "[0]#task_id=7,trial=0":                                                                            "runaway",
+		filepath.Join(dir, "tau/results.json") + "[1]#task_id=7,trial=1":                                                                            "healthy",
+		filepath.Join(dir, "harbor/jobs/2025-11-20__09-12-00/install-deps__a1b2c3/agent/trajectory.json") + "#a3c1e9d2-5b7f-4e08-9c61-0f2d8b4e7a15": "runaway",
 		// A Claude Code session file, JSON Lines read whole as one run.
 		filepath.Join(dir, "claude/projects/-home-dev-gateway/9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30.jsonl") + "#9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30": "runaway",
 		// Text transcripts without an extension (what follows the dot of

@@ -334,10 +334,13 @@ func readShellCall(tool string, args json.RawMessage) (cmd string, restart, ok b
 	var a struct {
 		Command string `json:"command"`
 		Cmd     string `json:"cmd"`
-		Restart bool   `json:"restart"`
+		// Keystrokes are what a terminal agent types (Harbor's
+		// Terminus): the command line and the Enter after it.
+		Keystrokes string `json:"keystrokes"`
+		Restart    bool   `json:"restart"`
 	}
 	json.Unmarshal(args, &a)
-	return a.Command + a.Cmd, a.Restart, true
+	return a.Command + a.Cmd + a.Keystrokes, a.Restart, true
 }
 
 // firstLine is the command line a shell command begins with: up to the

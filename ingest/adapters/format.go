@@ -67,6 +67,7 @@ var Registry = []*Format{
 	RovoDev,
 	SmolAgents,
 	TraeAgent,
+	ATIF,
 	BrowserUse,
 	Aider,
 	ChatDev,

@@ -73,6 +73,8 @@ var sampleDocs = []struct {
 	{"smolagents/tool-calling-agent.json", 0, SmolAgents},
 	{"trae-agent/edit-rejected-loop.json", 0, TraeAgent},
 	{"trae-agent/healthy-fix.json", 0, TraeAgent},
+	{"atif/terminus-install-loop.json", 0, ATIF},
+	{"atif/claude-code-healthy-fix.json", 0, ATIF},
 	{"browser-use/healthy-library-hours.json", 0, BrowserUse},
 	{"browser-use/click-same-element-loop.json", 0, BrowserUse},
 	{"browser-use/element-index-error-storm.json", 0, BrowserUse},
@@ -244,7 +246,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents,trae-agent,browser-use,aider,chatdev,react-log" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents,trae-agent,atif,browser-use,aider,chatdev,react-log" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

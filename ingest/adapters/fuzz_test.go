@@ -135,6 +135,12 @@ func FuzzTraeAgent(f *testing.F) {
 	)
 }
 
+func FuzzATIF(f *testing.F) {
+	fuzzFormat(f, ATIF,
+		[]byte(`{"schema_version": "ATIF-v1.7", "agent": {"name": "claude-code"}, "steps": [{"source": "agent", "tool_calls": [{"function_name": "think", "arguments": 3}, {"tool_call_id": "a"}, {}], "observation": {"results": [{"content": [{"type": "text", "text": "x"}]}, {"source_call_id": "a"}, {}]}, "metrics": {"prompt_tokens": 1e300, "cost_usd": -1}}, {"source": "agent", "observation": {"results": [{"content": "Previous response had parsing errors:"}]}}, {"source": "user"}], "subagent_trajectories": [{"steps": [{"source": "agent", "message": [{"type": "image"}]}]}, {"steps": []}]}`),
+	)
+}
+
 func FuzzSmolAgents(f *testing.F) {
 	fuzzFormat(f, SmolAgents,
 		[]byte(`[{"task": "x"}, {"step_number": 1, "tool_calls": [{"function": {"name": "final_answer", "arguments": "\"a\""}}, {}], "is_final_answer": true, "error": {"type": ""}, "timing": {"start_time": 1e300}}]`),

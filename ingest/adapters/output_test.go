@@ -24,6 +24,7 @@ var formatRules = map[string][]OutputRule{
 	"rovo-dev":           rovoRules,
 	"smolagents":         smolRules,
 	"trae-agent":         traeRules,
+	"atif":               append(append([]OutputRule(nil), anthropicRules...), atifRules...),
 	"browser-use":        buRules,
 	"aider":              aiderRules,
 	"chatdev":            chatdevRules,
@@ -52,6 +53,22 @@ func buDoc(t testing.TB, action string, params, result map[string]any) []byte {
 		"result":       []any{result},
 		"state":        map[string]any{"url": "https://shop.example.com/cart", "title": "Cart", "tabs": []any{}, "interacted_element": []any{nil}},
 	}}})
+}
+
+// atifDoc is an ATIF trajectory of agent (its agent.name): a user's task
+// (entry 0), then one agent step (entry 1) calling tool with args and
+// answered with content; with no tool, a response the harness answered
+// with content without running anything.
+func atifDoc(t testing.TB, agent, tool string, args map[string]any, content string) []byte {
+	step := map[string]any{"step_id": 2, "source": "agent", "message": "Next step.",
+		"observation": map[string]any{"results": []any{map[string]any{"content": content}}}}
+	if tool != "" {
+		step["tool_calls"] = []any{map[string]any{"tool_call_id": "call_1", "function_name": tool, "arguments": args}}
+		step["observation"] = map[string]any{"results": []any{map[string]any{"source_call_id": "call_1", "content": content}}}
+	}
+	return mustMarshal(t, map[string]any{"schema_version": "ATIF-v1.6", "session_id": "s-1",
+		"agent": map[string]any{"name": agent, "version": "1.0"},
+		"steps": []any{map[string]any{"step_id": 1, "source": "user", "message": "Fix the bug."}, step}})
 }
 
 // traeDoc is a Trae Agent trajectory of one step calling tool with args and
@@ -357,6 +374,24 @@ func ruleCases(t testing.TB) []ruleCase {
 			"The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.", true), 1, "error REJECTED"},
 		{"user-rejected", an, antDoc(t, "Read", map[string]any{"file_path": "/app/NOTES.md"},
 			"     1→# Permissions\n     2→The user doesn't want to proceed with this tool use: Claude Code says so when a call is refused.", false), 1, "ok"},
+
+		// ATIF: Claude Code's rules when the trajectory is Claude Code's,
+		// and the harness's answer to a response it could not parse.
+		{"edit-rejected", ATIF, atifDoc(t, "claude-code", "Edit", map[string]any{"file_path": "/app/settings.py", "old_string": "timeout = 3", "new_string": "timeout = 5"},
+			"<tool_use_error>String to replace not found in file.\nString: timeout = 3</tool_use_error>"), 1, "error EDIT_REJECTED"},
+		{"edit-rejected", ATIF, atifDoc(t, "claude-code", "Read", map[string]any{"file_path": "/app/docs/editing.md"},
+			"     1→If the old text is wrong, Claude Code answers\n     2→String to replace not found in file."), 1, "ok"},
+		{"cline-no-tool", ATIF, atifDoc(t, "claude-code", "Bash", map[string]any{"command": "npm test"}, "[ERROR] You did not use a tool in your previous response! Please retry with a tool use."), 1, "error FORMAT_ERROR"},
+		{"cline-no-tool", ATIF, atifDoc(t, "claude-code", "Read", map[string]any{"file_path": "NOTES.md"}, "Known issue: [ERROR] You did not use a tool in your previous response! appears when the model answers in prose."), 1, "ok"},
+		{"tool-use-error", ATIF, atifDoc(t, "claude-code", "Read", map[string]any{"file_path": "/app/nope.py"}, "<tool_use_error>File does not exist.</tool_use_error>"), 1, "error USAGE_ERROR"},
+		{"tool-use-error", ATIF, atifDoc(t, "claude-code", "Grep", map[string]any{"pattern": "tool_use_error"}, "src/render.ts:12:  const tag = '<tool_use_error>';"), 1, "ok"},
+		{"user-rejected", ATIF, atifDoc(t, "claude-code", "Bash", map[string]any{"command": "rm -rf build"},
+			"The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file)."), 1, "error REJECTED"},
+		{"user-rejected", ATIF, atifDoc(t, "claude-code", "Read", map[string]any{"file_path": "/app/NOTES.md"},
+			"     1→# Permissions\n     2→The user doesn't want to proceed with this tool use: Claude Code says so when a call is refused."), 1, "ok"},
+		{"harness-parse-error", ATIF, atifDoc(t, "terminus-2", "", nil, "Previous response had parsing errors:\nERROR: No valid JSON found in response\n\nPlease fix these issues and provide a proper JSON response."), 1, "error FORMAT_ERROR"},
+		{"harness-parse-error", ATIF, atifDoc(t, "terminus-2", "bash_command", map[string]any{"keystrokes": "grep -rn 'parsing errors' logs/\n", "duration": 0.5},
+			"root@host:/app# grep -rn 'parsing errors' logs/\nlogs/run.txt:3:Previous response had parsing errors:\nroot@host:/app# "), 1, "ok"},
 
 		// Aider's rules: the reply is step 1 (the user's input is entry 0),
 		// Aider's messages after it are its answer.

@@ -1,0 +1,340 @@
+package adapters
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// ATIF reads the Agent Trajectory Interchange Format, the trajectory.json
+// Harbor writes for every agent it runs (Terminus, Claude Code, Codex,
+// OpenHands, mini-swe-agent, ...) and that other tools export: one JSON
+// object, {"schema_version": "ATIF-v1.x", "session_id", "agent": {"name",
+// "version", "model_name"}, "steps", "final_metrics",
+// "subagent_trajectories"}. Each step has a "step_id" (from 1), a
+// "source" (system, user or agent), the "message", the agent's
+// "reasoning_content", its "tool_calls" ({"tool_call_id",
+// "function_name", "arguments"}), the "observation" ({"results":
+// [{"source_call_id", "content"}]}) and "metrics" (tokens and cost).
+var ATIF = &Format{
+	Name:      "atif",
+	Title:     "Agent Trajectory Interchange Format (Harbor's trajectory.json: steps with tool calls and observations)",
+	Recognize: recognizeATIF,
+	Convert:   convertATIF,
+}
+
+// atifTrajectory is a trajectory: the fields read. Embedded subagents
+// (ATIF v1.7) are trajectories of the same shape.
+type atifTrajectory struct {
+	SessionID    string `json:"session_id"`
+	TrajectoryID string `json:"trajectory_id"`
+	Agent        struct {
+		Name      string `json:"name"`
+		ModelName string `json:"model_name"`
+	} `json:"agent"`
+	Steps     []json.RawMessage `json:"steps"`
+	Subagents []json.RawMessage `json:"subagent_trajectories"`
+}
+
+// atifStep is one step: the fields read.
+type atifStep struct {
+	Timestamp   string          `json:"timestamp"`
+	Source      string          `json:"source"`
+	ModelName   string          `json:"model_name"`
+	Message     json.RawMessage `json:"message"`
+	Reasoning   json.RawMessage `json:"reasoning_content"`
+	ToolCalls   []atifCall      `json:"tool_calls"`
+	Observation *struct {
+		Results []atifResult `json:"results"`
+	} `json:"observation"`
+	Metrics *struct {
+		PromptTokens     looseCount `json:"prompt_tokens"`
+		CompletionTokens looseCount `json:"completion_tokens"`
+		CachedTokens     looseCount `json:"cached_tokens"`
+		CostUSD          looseCost  `json:"cost_usd"`
+	} `json:"metrics"`
+}
+
+type atifCall struct {
+	ID        string          `json:"tool_call_id"`
+	Name      string          `json:"function_name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+type atifResult struct {
+	SourceCallID string          `json:"source_call_id"`
+	Content      json.RawMessage `json:"content"`
+}
+
+// looseCost is a cost in US dollars that a producer may write as a number
+// or leave null; anything that is no plausible cost reads as none.
+type looseCost float64
+
+func (c *looseCost) UnmarshalJSON(b []byte) error {
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil || math.IsNaN(f) || f < 0 || f > schema.MaxPlausibleCostUSD {
+		f = 0
+	}
+	*c = looseCost(f)
+	return nil
+}
+
+func recognizeATIF(d *Doc) error {
+	if !d.IsObject() {
+		return errors.New(`not a JSON object with "schema_version": "ATIF-v..." and "steps"`)
+	}
+	version := scalar(d.obj["schema_version"])
+	if !strings.HasPrefix(strings.ToUpper(version), "ATIF") {
+		return errors.New(`no "schema_version" naming ATIF ("ATIF-v1.4")`)
+	}
+	if first, ok := firstElement(d.obj["steps"]); !ok || first != nil && !strings.Contains(string(first), `"source"`) {
+		return errors.New(`"steps" is not a list of steps ("step_id", "source", "message", ...)`)
+	}
+	return nil
+}
+
+// atifRules are the rules for what a harness writing ATIF answers,
+// before the shared ones.
+var atifRules = []OutputRule{{
+	Name: "harness-parse-error", ErrorType: schema.ErrFormatError, ViewsToo: true,
+	Doc: "the harness could not read the agent's response as an action and ran nothing: the observation begins `Previous response had parsing errors:` (Terminus's answer to a response that is not the JSON of commands it asks for)",
+	match: func(o *output) (string, bool) {
+		return "", strings.HasPrefix(o.first, "Previous response had parsing errors:")
+	},
+}}
+
+// atifClaudeCode reports whether the trajectory is Claude Code's, whose
+// tools answer in Claude Code's words (anthropicRules).
+func atifClaudeCode(agent string) bool {
+	return strings.Contains(strings.ToLower(agent), "claude")
+}
+
+// atifStops are the tools whose call hands the work in: the run's STOP.
+var atifStops = map[string]bool{
+	"mark_task_complete": true, "task_complete": true, "task_done": true, "finish": true,
+	"submit": true, "attempt_completion": true, "final_answer": true,
+}
+
+func convertATIF(d *Doc, emit func(*schema.Step) error) error {
+	// The top level is parsed already (d.obj): only its members are
+	// decoded, not the document again.
+	var tr atifTrajectory
+	for key, dst := range map[string]any{"session_id": &tr.SessionID, "trajectory_id": &tr.TrajectoryID, "agent": &tr.Agent,
+		"steps": &tr.Steps, "subagent_trajectories": &tr.Subagents} {
+		if raw, ok := d.obj[key]; ok && string(raw) != "null" {
+			if err := json.Unmarshal(raw, dst); err != nil {
+				return fmt.Errorf("%q: %v", key, jsonError(err))
+			}
+		}
+	}
+	id := firstNonEmpty(tr.SessionID, tr.TrajectoryID)
+	if err := convertATIFRun(d, runName(d, 0, false, id), &tr, emit); err != nil {
+		return err
+	}
+	// Embedded subagents (ATIF v1.7) are runs of their own, named after
+	// the parent and their trajectory id; a subagent in a file of its own
+	// (a reference's trajectory_path) is read as that file.
+	for i, raw := range tr.Subagents {
+		var sub atifTrajectory
+		if err := json.Unmarshal(raw, &sub); err != nil {
+			return fmt.Errorf("subagent trajectory %d: %v", i, jsonError(err))
+		}
+		subID := firstNonEmpty(sub.TrajectoryID, sub.SessionID, "subagent-"+strconv.Itoa(i))
+		if id != "" {
+			subID = id + "#" + subID
+		}
+		if sub.Agent.ModelName == "" {
+			sub.Agent.ModelName = tr.Agent.ModelName
+		}
+		if err := convertATIFRun(d, runName(d, 0, false, subID), &sub, emit); err != nil {
+			return fmt.Errorf("subagent trajectory %d: %v", i, err)
+		}
+	}
+	return nil
+}
+
+// convertATIFRun converts one trajectory's steps into the run named name.
+func convertATIFRun(d *Doc, name string, tr *atifTrajectory, emit func(*schema.Step) error) error {
+	steps := make([]atifStep, len(tr.Steps))
+	lastAgent := -1
+	for i, el := range tr.Steps {
+		if err := json.Unmarshal(el, &steps[i]); err != nil {
+			return fmt.Errorf("step %d: %v", i, jsonError(err))
+		}
+		if steps[i].Source == "agent" {
+			lastAgent = i
+		}
+	}
+	rules := atifRules
+	if atifClaudeCode(tr.Agent.Name) {
+		rules = append(append([]OutputRule(nil), anthropicRules...), atifRules...)
+	}
+	r := d.newRun(name)
+	pos := 0
+	for i := range steps {
+		st := &steps[i]
+		at := pos
+		pos++
+		if st.Source != "agent" {
+			continue // a system prompt, the user's turn: not the agent's move
+		}
+		ts := ohTS(st.Timestamp)
+		reason := firstNonEmpty(text(st.Message), text(st.Reasoning))
+		var usage *schema.Usage
+		if m := st.Metrics; m != nil && (m.PromptTokens > 0 || m.CompletionTokens > 0 || m.CostUSD > 0) {
+			usage = &schema.Usage{PromptTokens: int64(m.PromptTokens), CompletionTokens: int64(m.CompletionTokens),
+				CacheReadTokens: int64(m.CachedTokens), CostUSD: float64(m.CostUSD), Model: firstNonEmpty(st.ModelName, tr.Agent.ModelName)}
+			if usage.CacheReadTokens > usage.PromptTokens {
+				usage.CacheReadTokens = usage.PromptTokens
+			}
+		}
+		var results []atifResult
+		if st.Observation != nil {
+			results = st.Observation.Results
+		}
+		if len(st.ToolCalls) == 0 {
+			s := r.add(at, "")
+			s.TS, s.Usage = ts, usage
+			setReason(s, reason)
+			switch {
+			case len(results) > 0:
+				// The harness acted on the response without a structured
+				// call (a response it could not parse, a text action): the
+				// response is the action, the observation its answer.
+				s.State = schema.StateAct.String()
+				out := atifContent(results)
+				setCall(s, "action", map[string]string{"text": clip(text(st.Message), maxReason)})
+				errType, empty := r.classify(out, false, false, rules)
+				if errType == schema.ErrFormatError {
+					setCall(s, "format_error", map[string]string{"invalid": "no action the harness could read"})
+				}
+				r.setResult(s, out, errType, empty)
+			case i+1 < len(steps) && steps[i+1].Source == "user":
+				// Talking to the user is an action answered by the user.
+				r.setMessage(s, text(st.Message), text(steps[i+1].Message), "")
+				s.Intent = schema.IntentUser
+			case i == lastAgent:
+				s.State = schema.StateStop.String()
+			}
+			continue
+		}
+		answers := atifAnswers(st.ToolCalls, results)
+		for k := range st.ToolCalls {
+			c := &st.ToolCalls[k]
+			s := r.add(at+k, schema.StateAct.String())
+			s.TS = ts
+			if k == 0 {
+				setReason(s, reason)
+				s.Usage = usage
+			}
+			tool, args := firstNonEmpty(c.Name, "tool"), c.Arguments
+			if !filled(args) {
+				args = json.RawMessage("{}")
+			}
+			if thinkTool(tool) {
+				setThought(s, args)
+				continue
+			}
+			setRawCall(s, tool, args)
+			if atifStops[tool] {
+				s.State = schema.StateStop.String()
+			}
+			if answers[k] < 0 {
+				continue
+			}
+			search, view := atifToolKind(tool, args)
+			if search {
+				s.Intent = searchIntent
+			}
+			r.noteView(s, view)
+			out := text(results[answers[k]].Content)
+			errType, empty := r.classify(out, search, view, rules)
+			r.setResult(s, out, errType, empty)
+		}
+		pos += len(st.ToolCalls) - 1
+	}
+	if len(r.steps) == 0 {
+		return errors.New("no agent step")
+	}
+	return r.emit(emit)
+}
+
+// atifAnswers finds, for each call of a step, the index of its result in
+// results (-1 when none): the result whose source_call_id is the call's
+// id; else, for results that name no call, in order, the last such result
+// answering the last call without one (Terminus types several commands
+// and reports the terminal's screen once, after the last).
+func atifAnswers(calls []atifCall, results []atifResult) []int {
+	out := make([]int, len(calls))
+	used := make([]bool, len(results))
+	for k, c := range calls {
+		out[k] = -1
+		if c.ID == "" {
+			continue
+		}
+		for j, res := range results {
+			if !used[j] && res.SourceCallID == c.ID {
+				out[k], used[j] = j, true
+				break
+			}
+		}
+	}
+	var free []int
+	for j, res := range results {
+		if !used[j] && res.SourceCallID == "" {
+			free = append(free, j)
+		}
+	}
+	var open []int
+	for k := range calls {
+		if out[k] < 0 {
+			open = append(open, k)
+		}
+	}
+	if len(free) == 0 || len(open) == 0 {
+		return out
+	}
+	if len(free) >= len(open) {
+		for n, k := range open {
+			out[k] = free[n]
+		}
+		return out
+	}
+	// Fewer results than calls: they answer the last calls, the last
+	// result the last call.
+	shift := len(open) - len(free)
+	for n, j := range free {
+		out[open[shift+n]] = j
+	}
+	return out
+}
+
+// atifContent joins the contents of an observation's results.
+func atifContent(results []atifResult) string {
+	var b strings.Builder
+	for _, res := range results {
+		if t := text(res.Content); t != "" {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(t)
+		}
+	}
+	return b.String()
+}
+
+// atifToolKind says whether a call searches or shows a file: a command
+// typed into the terminal (Harbor's bash_command, its "keystrokes" or its
+// "command") by what the command runs, else as Claude Code's tools and the
+// other chat tools are read.
+func atifToolKind(tool string, args json.RawMessage) (search, view bool) {
+	if cmd, ok := shellCallCommand(tool, args); ok {
+		return commandSearches(cmd), viewsFiles(cmd)
+	}
+	return anthropicToolKind(tool, args)
+}

@@ -1,0 +1,145 @@
+package adapters
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// A Claude Code trajectory in ATIF: steps are numbered by their entry in
+// "steps" (the user's task, entry 0, is none), parallel calls keep a number
+// each and get the results with their call ids, the step's metrics go on
+// its first call, the last response without a call ends the run, and an
+// embedded subagent is a run of its own named after its parent.
+func TestATIFClaudeCodeTrajectory(t *testing.T) {
+	c := convert(t, ATIF, "claude-code-healthy-fix.json", 1, true, readSample(t, "atif/claude-code-healthy-fix.json"))
+	run := "claude-code-healthy-fix.json#9e41f2c7-0d3b-4a58-b6e2-7c1f5a9d3e08"
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 2 3 4 5 6 7 8 9]" {
+		t.Fatalf("steps %s, want [1 2 3 4 5 6 7 8 9]: the first agent step's two calls keep a number each", got)
+	}
+	c.calls(t, run, map[int64]string{1: "Read ok", 2: "Grep ok", 3: "Task ok", 4: "Edit ok", 6: "Bash ok", 8: "Bash ok"})
+	if s := c.step(t, run, 2); !strings.Contains(data(t, s), "test_slug.py:5") || s.Usage != nil || s.Intent != searchIntent {
+		t.Errorf("step 2: %q usage %+v intent %q, want Grep's own result, no second count of the usage, a search", data(t, s), s.Usage, s.Intent)
+	}
+	if s := c.step(t, run, 1); s.Usage == nil || s.Usage.PromptTokens != 15210 || s.Usage.CostUSD != 0.0598 || s.Usage.Model != "claude-sonnet-4-5-20250929" || s.TS == nil || !strings.HasPrefix(reason(s), "I'll look") {
+		t.Errorf("step 1: usage %+v ts %v reason %q, want the step's metrics, model, time and words", s.Usage, s.TS, reason(s))
+	}
+	if s := c.step(t, run, 4); s.Usage == nil || s.Usage.CacheReadTokens != 15800 {
+		t.Errorf("step 4: usage %+v, want the cached tokens as cache reads", s.Usage)
+	}
+	if s := c.step(t, run, 9); s.State != "STOP" || s.ToolCall != nil {
+		t.Errorf("step 9: %s %v, want the last response, without a call, to end the run", s.State, s.ToolCall)
+	}
+	sub := run + "#explore-toolu_02Aa"
+	if got := fmt.Sprint(c.numbers(sub)); got != "[1 2 3 4]" {
+		t.Fatalf("subagent steps %s, want [1 2 3 4]", got)
+	}
+	c.calls(t, sub, map[int64]string{1: "Glob ok", 2: "Grep ok empty", 3: "Read ok"})
+	if s := c.step(t, sub, 1); s.Usage == nil || s.Usage.Model != "claude-haiku-4-5-20251001" {
+		t.Errorf("subagent step 1: usage %+v, want the subagent's own model", s.Usage)
+	}
+}
+
+// Terminus types several commands in a step and the harness reports the
+// terminal once: the screen answers the last command. The keystrokes are
+// read as a command line; a response the harness could not parse is a
+// format error; marking the task complete is the run's STOP.
+func TestATIFTerminusTrajectory(t *testing.T) {
+	c, run := convertOne(t, ATIF, readSample(t, "atif/terminus-install-loop.json"))
+	if s := c.step(t, run, 1); s.ToolResult != nil {
+		t.Errorf("step 1: result %s, want none: the screen answers the step's last command", result(s))
+	}
+	if s := c.step(t, run, 2); result(s) != "ok" || !strings.Contains(data(t, s), "tokenizers==0.99.1") {
+		t.Errorf("step 2: %s %q, want the terminal's screen", result(s), data(t, s))
+	}
+	c.calls(t, run, map[int64]string{3: "bash_command error PIP_ERROR", 5: "format_error error FORMAT_ERROR", 10: "bash_command error PIP_ERROR", 11: "mark_task_complete ok"})
+	if s := c.step(t, run, 11); s.State != "STOP" {
+		t.Errorf("step 11: %s, want mark_task_complete to end the run", s.State)
+	}
+	if s := c.step(t, run, 5); !strings.HasPrefix(reason(s), "The package index may be stale") {
+		t.Errorf("step 5: reason %q, want the response the harness refused", reason(s))
+	}
+}
+
+// Keystrokes typed into the terminal are a command line like any other:
+// a grep that prints nothing found nothing.
+func TestATIFKeystrokesAreACommandLine(t *testing.T) {
+	doc := atifDoc(t, "terminus-2", "bash_command", map[string]any{"keystrokes": "grep -rn 'def parse' src/\n", "duration": 1}, "")
+	c, run := convertOne(t, ATIF, doc)
+	if s := c.step(t, run, 1); s.Intent != searchIntent || result(s) != "ok empty" {
+		t.Errorf("step 1: intent %q %s, want a search that found nothing", s.Intent, result(s))
+	}
+}
+
+// Claude Code's own answers are read as Claude Code's only in its
+// trajectories: another agent's tool may print anything.
+func TestATIFClaudeCodeRulesOnlyForClaudeCode(t *testing.T) {
+	const refused = "<tool_use_error>File does not exist.</tool_use_error>"
+	for agent, want := range map[string]string{"claude-code": "error USAGE_ERROR", "terminus-2": "ok"} {
+		c, run := convertOne(t, ATIF, atifDoc(t, agent, "Read", map[string]any{"file_path": "/app/x.py"}, refused))
+		if got := result(c.step(t, run, 1)); got != want {
+			t.Errorf("%s: %s, want %s", agent, got, want)
+		}
+	}
+}
+
+// A response without a call that the user answers is a turn of
+// conversation, answered by the user's next message; with the output
+// stripped, the answer is gone and the turn remains.
+func TestATIFTurnAnsweredByTheUser(t *testing.T) {
+	doc := []byte(`{"schema_version": "ATIF-v1.4", "session_id": "s", "agent": {"name": "my-agent", "version": "1"}, "steps": [
+	  {"step_id": 1, "source": "system", "message": "You are a booking assistant."},
+	  {"step_id": 2, "source": "user", "message": "Change my flight."},
+	  {"step_id": 3, "source": "agent", "message": "Which booking number?"},
+	  {"step_id": 4, "source": "user", "message": "ABC123"},
+	  {"step_id": 5, "source": "agent", "message": "Done."}]}`)
+	for _, strip := range []bool{false, true} {
+		c, run := convertRead(t, ATIF, doc, strip)
+		s := c.step(t, run, 2)
+		if tool(s) != MessageTool || s.Intent != "user" || (data(t, s) == "ABC123") == strip {
+			t.Errorf("stripped %v: step 2 %s intent %q answer %q, want a turn the user answered", strip, tool(s), s.Intent, data(t, s))
+		}
+		if s := c.step(t, run, 4); s.State != "STOP" {
+			t.Errorf("stripped %v: step 4 %s, want the last response to end the run", strip, s.State)
+		}
+	}
+}
+
+// Only ATIF trajectories are recognised: an object whose schema_version
+// names ATIF, with steps that have a source.
+func TestATIFRecognize(t *testing.T) {
+	for doc, want := range map[string]bool{
+		`{"schema_version": "ATIF-v1.4", "steps": []}`:                                 true,
+		`{"schema_version": "ATIF-v1.7", "steps": [{"step_id": 1, "source": "user"}]}`: true,
+		`{"schema_version": "atif-v1.2", "steps": [{"source": "agent"}]}`:              true,
+		`{"schema_version": "1.4", "steps": [{"step_id": 1, "source": "user"}]}`:       false,
+		`{"schema_version": "ATIF-v1.4", "steps": [{"step_number": 1}]}`:               false,
+		`{"schema_version": "ATIF-v1.4"}`:                                              false,
+		`[{"schema_version": "ATIF-v1.4", "steps": []}]`:                               false,
+		`{"messages": [{"role": "user", "content": "hi"}]}`:                            false,
+	} {
+		d, err := ParseDoc("t.json", 1, true, []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ATIF.Recognize(d) == nil; got != want {
+			t.Errorf("%s: recognised %v, want %v", doc, got, want)
+		}
+	}
+}
+
+// A step that is not what ATIF says a step is (a tool call list that is a
+// string) is an error naming the step, not a run read in part.
+func TestATIFMalformedStepIsAnError(t *testing.T) {
+	doc := []byte(`{"schema_version": "ATIF-v1.4", "agent": {"name": "a"}, "steps": [{"step_id": 1, "source": "user", "message": "x"}, {"step_id": 2, "source": "agent", "tool_calls": "ls"}]}`)
+	d, err := ParseDoc("t.json", 1, true, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = ATIF.Convert(d, func(*schema.Step) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "step 1") {
+		t.Errorf("error %v, want one naming step 1", err)
+	}
+}
