@@ -117,7 +117,7 @@ func atifClaudeCode(agent string) bool {
 // atifStops are the tools whose call hands the work in: the run's STOP.
 var atifStops = map[string]bool{
 	"mark_task_complete": true, "task_complete": true, "task_done": true, "finish": true,
-	"submit": true, "attempt_completion": true, "final_answer": true,
+	"submit": true, "attempt_completion": true, "final_answer": true, "done": true,
 }
 
 func convertATIF(d *Doc, emit func(*schema.Step) error) error {

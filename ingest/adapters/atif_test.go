@@ -2,6 +2,8 @@ package adapters
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -104,6 +106,28 @@ func TestATIFTurnAnsweredByTheUser(t *testing.T) {
 		if s := c.step(t, run, 4); s.State != "STOP" {
 			t.Errorf("stripped %v: step 4 %s, want the last response to end the run", strip, s.State)
 		}
+	}
+}
+
+// A trajectory another project wrote (testdata/atif/README.md says
+// whose): recognised with no flag, named by its session, each call with
+// the result its id names, done ending the run.
+func TestATIFRealTrajectory(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "atif", "openagents-login-trace.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := convert(t, ATIF, "trajectory.json", 1, true, raw)
+	run := "trajectory.json#login-trace"
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 2 3 4 5 6]" {
+		t.Fatalf("steps %s, want [1 2 3 4 5 6]", got)
+	}
+	c.calls(t, run, map[int64]string{1: "navigate ok", 3: "assert ok", 5: "screenshot ok", 6: "done ok"})
+	if s := c.step(t, run, 3); data(t, s) != "ok: Login page shows 'Log in to OpenAgents'" || !strings.HasPrefix(reason(s), "Login page shows") {
+		t.Errorf("step 3: %q reason %q, want the assertion's own result and the step's words", data(t, s), reason(s))
+	}
+	if s := c.step(t, run, 6); s.State != "STOP" {
+		t.Errorf("step 6: %s, want done to end the run", s.State)
 	}
 }
 
