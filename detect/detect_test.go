@@ -1451,3 +1451,31 @@ func TestRestartsDoNotBreakAStorm(t *testing.T) {
 		t.Errorf("a restart after which the call works: %v %v", res.Verdict, res.RootCause)
 	}
 }
+
+// An error storm's message says how many failures make the storm and, when
+// other failures lie among them (another command failing once between the
+// same install timing out again and again), how many failed in all: the
+// counts in parentheses add up to the figure they follow.
+func TestStormMessageFiguresAddUp(t *testing.T) {
+	install := `"state":"ACT","intent":"install: npm install","tool_call":{"name":"bash","args":{"command":"npm install --flag%d"}},"tool_result":{"ok":false,"error_type":"TIMEOUT","data":"Timeout..."}`
+	look := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"ls node_modules/pkg%d"}},"tool_result":{"ok":true,"data":"index.js lib%d"}`
+	r := newRun("install storm")
+	for n := range 5 {
+		r.add(fmt.Sprintf(install, n))
+		r.add(fmt.Sprintf(look, 2*n, 2*n))
+		if n == 2 {
+			r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"cat .npmrc"}},"tool_result":{"ok":false,"error_type":"NO_SUCH_FILE","data":"cat: .npmrc: No such file or directory"}`)
+		}
+		r.add(fmt.Sprintf(look, 2*n+1, 2*n+1))
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	var msg string
+	for _, f := range res.Findings {
+		if f.Detector == "RA301" {
+			msg = f.Message
+		}
+	}
+	if !strings.HasPrefix(msg, "5 failed calls alike (of 6 failed: 5 TIMEOUT, 1 NO_SUCH_FILE)") {
+		t.Errorf("RA301 message %q, want the storm's 5 failures of the 6 in its steps", msg)
+	}
+}

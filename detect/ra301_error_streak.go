@@ -67,19 +67,28 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 		counts = append(counts, Count{"error_" + t, byType[t]})
 	}
 	n := int64(bestLen)
+	detail := strings.Join(parts, ", ")
+	alike := ""
+	if total := sumCounts(byType); total != n {
+		// The storm is some of the failures in its steps (one goal's,
+		// among another tool's failing between them): say which count
+		// is which, so the figures in the message add up.
+		detail = fmt.Sprintf("of %d failed: %s", total, detail)
+		alike = " alike"
+	}
 	// A storm may run through calls that did not fail (a file read between
 	// two failing edits, an apology between two failing bookings): the
 	// message says so rather than "in a row", which the timeline would
 	// belie.
-	msg := fmt.Sprintf("%d failed calls in a row (%s)", n, strings.Join(parts, ", "))
+	msg := fmt.Sprintf("%d failed calls%s in a row (%s)", n, alike, detail)
 	if others > 0 {
-		msg = fmt.Sprintf("%d failed calls (%s) with %d other call(s) between them", n, strings.Join(parts, ", "), others)
+		msg = fmt.Sprintf("%d failed calls%s (%s) with %d other call(s) between them", n, alike, detail, others)
 		counts = append(counts, Count{"other_calls", int64(others)})
 	}
 	if s.shape != "" {
 		// The storm's failures differ, or other calls fail between them:
 		// say what makes them one storm.
-		msg = fmt.Sprintf(s.shape, n) + " (" + strings.Join(parts, ", ") + ")"
+		msg = fmt.Sprintf(s.shape, n) + " (" + detail + ")"
 		if others > 0 {
 			msg += fmt.Sprintf(", %d other call(s) between them", others)
 		}
@@ -89,7 +98,7 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 	if marginal {
 		// Say what makes three failures a storm: one error, come back.
 		sev = Runaway
-		msg = fmt.Sprintf("the same failure %d times (%s), %d other call(s) between them", n, strings.Join(parts, ", "), others)
+		msg = fmt.Sprintf("the same failure %d times (%s), %d other call(s) between them", n, detail, others)
 	}
 	var cause RootCause
 	if 2*byType[schema.ErrNoOutput] > sumCounts(byType) && 2*silentEdits <= byType[schema.ErrNoOutput] {
