@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -254,6 +255,16 @@ func convertATIFRun(d *Doc, name string, tr *atifTrajectory, emit func(*schema.S
 			r.noteView(s, view)
 			out := text(results[answers[k]].Content)
 			errType, empty := r.classify(out, search, view, rules)
+			if code, ok := atifExitCode(out); ok && code != 0 && errType == "" && !empty && !r.strip {
+				// The command's exit code, as Harbor writes it into the
+				// text: what the rules read says how it failed, when they
+				// read anything; a search exiting 1 found nothing.
+				if cmd, shell := shellCallCommand(tool, args); shell && foundNothing(cmd, code) {
+					empty = true
+				} else {
+					errType = "EXIT_CODE"
+				}
+			}
 			r.setResult(s, out, errType, empty)
 		}
 		pos += len(st.ToolCalls) - 1
@@ -312,6 +323,21 @@ func atifAnswers(calls []atifCall, results []atifResult) []int {
 		out[open[shift+n]] = j
 	}
 	return out
+}
+
+// reATIFExitCode is the line Harbor's Claude Code converter writes after a
+// Bash result's [stdout] and [stderr] parts when the command exited
+// non-zero.
+var reATIFExitCode = regexp.MustCompile(`(?m)^\[exit_code\] (-?\d{1,9})\s*$`)
+
+// atifExitCode is the exit code a result's text ends with, if any.
+func atifExitCode(out string) (int, bool) {
+	m := reATIFExitCode.FindAllStringSubmatch(out, -1)
+	if len(m) == 0 {
+		return 0, false
+	}
+	code, err := strconv.Atoi(m[len(m)-1][1])
+	return code, err == nil
 }
 
 // atifContent joins the contents of an observation's results.

@@ -21,7 +21,7 @@ func TestATIFClaudeCodeTrajectory(t *testing.T) {
 	if got := fmt.Sprint(c.numbers(run)); got != "[1 2 3 4 5 6 7 8 9]" {
 		t.Fatalf("steps %s, want [1 2 3 4 5 6 7 8 9]: the first agent step's two calls keep a number each", got)
 	}
-	c.calls(t, run, map[int64]string{1: "Read ok", 2: "Grep ok", 3: "Task ok", 4: "Edit ok", 6: "Bash ok", 8: "Bash ok"})
+	c.calls(t, run, map[int64]string{1: "Read ok", 2: "Grep ok", 3: "Task ok", 4: "Edit ok", 6: "Bash error EXIT_CODE", 8: "Bash ok"})
 	if s := c.step(t, run, 2); !strings.Contains(data(t, s), "test_slug.py:5") || s.Usage != nil || s.Intent != searchIntent {
 		t.Errorf("step 2: %q usage %+v intent %q, want Grep's own result, no second count of the usage, a search", data(t, s), s.Usage, s.Intent)
 	}
@@ -83,6 +83,28 @@ func TestATIFClaudeCodeRulesOnlyForClaudeCode(t *testing.T) {
 		c, run := convertOne(t, ATIF, atifDoc(t, agent, "Read", map[string]any{"file_path": "/app/x.py"}, refused))
 		if got := result(c.step(t, run, 1)); got != want {
 			t.Errorf("%s: %s, want %s", agent, got, want)
+		}
+	}
+}
+
+// Harbor writes a Bash result as its [stdout] and [stderr] and, when the
+// command failed, an [exit_code] line: a non-zero code is a failure, a
+// grep exiting 1 found nothing, and with the output stripped the code,
+// being in the text, is gone.
+func TestATIFExitCodeInTheText(t *testing.T) {
+	for _, c := range []struct {
+		cmd, out string
+		strip    bool
+		want     string
+	}{
+		{"pytest -q", "[stdout]\n1 failed, 2 passed in 0.04s\n\n[exit_code] 1", false, "error EXIT_CODE"},
+		{"grep -rn slugify src", "[exit_code] 1", false, "ok empty"},
+		{"pytest -q", "[stdout]\n3 passed in 0.04s", false, "ok"},
+		{"pytest -q", "[stdout]\n1 failed, 2 passed in 0.04s\n\n[exit_code] 1", true, "ok"},
+	} {
+		conv, run := convertRead(t, ATIF, atifDoc(t, "claude-code", "Bash", map[string]any{"command": c.cmd}, c.out), c.strip)
+		if got := result(conv.step(t, run, 1)); got != c.want {
+			t.Errorf("%s -> %q (stripped %v): %s, want %s", c.cmd, c.out, c.strip, got, c.want)
 		}
 	}
 }
