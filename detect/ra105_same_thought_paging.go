@@ -26,7 +26,7 @@ func runSameThoughtPaging(v *Run, a *analysis, p *Policy) *hit {
 	if len(a.calls) < p.PagingThoughtSuspicious {
 		return nil
 	}
-	best := sameThoughtSweep(v)
+	best := sameThoughtSweep(v, p.simBits())
 	if best.n < p.PagingThoughtSuspicious {
 		return nil
 	}
@@ -58,8 +58,11 @@ func runSameThoughtPaging(v *Run, a *analysis, p *Policy) *hit {
 // weighs each page, "page 2 has more results; continue", is reading them),
 // and follows a call whose result did not say there is more (a listing's
 // next page, schema.ToolResult.SaysMore); n counts its calls. The first
-// such streak of the longest.
-func sameThoughtSweep(v *Run) streak {
+// such streak of the longest. A call answered as the call before it was
+// (both with logged output) read no page further: it asked again with
+// another number, a poll waiting longer each time, which is RA103's to
+// judge (polling until the answer changed is no loop).
+func sameThoughtSweep(v *Run, simBits int) streak {
 	var best, cur streak
 	prev := -1          // the last call
 	otherSince := false // a step since prev logged another thought
@@ -71,7 +74,8 @@ func sameThoughtSweep(v *Run) streak {
 			continue
 		}
 		if prev >= 0 && !otherSince && v.Flags[prev]&flagMore == 0 && v.Shape[i] != 0 && v.Tool[i] == v.Tool[prev] &&
-			v.Shape[i] == v.Shape[prev] && v.sameCall(i) != v.sameCall(prev) && v.Decision[i] != 0 && v.Decision[i] == v.Decision[prev] {
+			v.Shape[i] == v.Shape[prev] && v.sameCall(i) != v.sameCall(prev) && v.Decision[i] != 0 && v.Decision[i] == v.Decision[prev] &&
+			!answeredAlike(v, i, prev, simBits) {
 			cur.n++
 			cur.last = i
 			if cur.n > best.n {
@@ -83,4 +87,13 @@ func sameThoughtSweep(v *Run) streak {
 		prev, otherSince = i, false
 	}
 	return best
+}
+
+// answeredAlike reports whether calls i and j both logged output that was
+// not read as empty and got the same answer (sameReply): a repeat, not a
+// page further. A page marked empty (it did not hold what was sought)
+// still showed text of its own.
+func answeredAlike(v *Run, i, j int, simBits int) bool {
+	const shown = flagPayload | flagEmpty
+	return v.Flags[i]&shown == flagPayload && v.Flags[j]&shown == flagPayload && v.sameReply(i, j, simBits)
 }
