@@ -100,8 +100,9 @@ func recognizeATIF(d *Doc) error {
 }
 
 // atifRules are the rules for what a harness writing ATIF answers,
-// before the shared ones.
-var atifRules = []OutputRule{{
+// before the shared ones: Terminus's and mini-swe-agent's answers to a
+// response they could not read as an action.
+var atifRules = []OutputRule{miniFormatRule, {
 	Name: "harness-parse-error", ErrorType: schema.ErrFormatError, ViewsToo: true,
 	Doc: "the harness could not read the agent's response as an action and ran nothing: the observation begins `Previous response had parsing errors:` (Terminus's answer to a response that is not the JSON of commands it asks for)",
 	match: func(o *output) (string, bool) {
@@ -253,9 +254,9 @@ func convertATIFRun(d *Doc, name string, tr *atifTrajectory, emit func(*schema.S
 				s.Intent = searchIntent
 			}
 			r.noteView(s, view)
-			out := text(results[answers[k]].Content)
+			out, code, coded := atifOutput(text(results[answers[k]].Content))
 			errType, empty := r.classify(out, search, view, rules)
-			if code, ok := atifExitCode(out); ok && code != 0 && errType == "" && !empty && !r.strip {
+			if coded && code != 0 && errType == "" && !empty && !r.strip {
 				// The command's exit code, as Harbor writes it into the
 				// text: what the rules read says how it failed, when they
 				// read anything; a search exiting 1 found nothing.
@@ -329,6 +330,21 @@ func atifAnswers(calls []atifCall, results []atifResult) []int {
 // Bash result's [stdout] and [stderr] parts when the command exited
 // non-zero.
 var reATIFExitCode = regexp.MustCompile(`(?m)^\[exit_code\] (-?\d{1,9})\s*$`)
+
+// atifOutput is what a result's text says the command printed, and its
+// exit code when the text gives one: mini-swe-agent's reply as Harbor
+// copies it (<returncode>, then the output in <output>) is read as the
+// mini-swe-agent adapter reads it; Harbor's Claude Code results end with
+// an [exit_code] line.
+func atifOutput(content string) (out string, code int, ok bool) {
+	if strings.Contains(content, "<returncode>") {
+		if o, exit := miniObservation(content); exit != nil {
+			return o, *exit, true
+		}
+	}
+	code, ok = atifExitCode(content)
+	return content, code, ok
+}
 
 // atifExitCode is the exit code a result's text ends with, if any.
 func atifExitCode(out string) (int, bool) {

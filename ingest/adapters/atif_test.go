@@ -88,9 +88,10 @@ func TestATIFClaudeCodeRulesOnlyForClaudeCode(t *testing.T) {
 }
 
 // Harbor writes a Bash result as its [stdout] and [stderr] and, when the
-// command failed, an [exit_code] line: a non-zero code is a failure, a
-// grep exiting 1 found nothing, and with the output stripped the code,
-// being in the text, is gone.
+// command failed, an [exit_code] line, and copies mini-swe-agent's reply
+// (<returncode>, <output>) as it is: a non-zero code is a failure, a grep
+// exiting 1 found nothing, and with the output stripped the code, being
+// in the text, is gone.
 func TestATIFExitCodeInTheText(t *testing.T) {
 	for _, c := range []struct {
 		cmd, out string
@@ -101,6 +102,9 @@ func TestATIFExitCodeInTheText(t *testing.T) {
 		{"grep -rn slugify src", "[exit_code] 1", false, "ok empty"},
 		{"pytest -q", "[stdout]\n3 passed in 0.04s", false, "ok"},
 		{"pytest -q", "[stdout]\n1 failed, 2 passed in 0.04s\n\n[exit_code] 1", true, "ok"},
+		// mini-swe-agent's reply, as Harbor copies it into the observation.
+		{"pytest -q", "<returncode>1</returncode>\n<output>\n1 failed, 2 passed in 0.04s\n</output>", false, "error EXIT_CODE"},
+		{"grep -rn slugify src", "<returncode>1</returncode>\n<output>\n</output>", false, "ok empty"},
 	} {
 		conv, run := convertRead(t, ATIF, atifDoc(t, "claude-code", "Bash", map[string]any{"command": c.cmd}, c.out), c.strip)
 		if got := result(conv.step(t, run, 1)); got != c.want {

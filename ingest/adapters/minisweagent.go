@@ -60,17 +60,22 @@ var (
 // hand in its work.
 var miniSubmit = []string{"COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_AGENT_FINAL_OUTPUT"}
 
+// miniFormatRule reads mini-swe-agent's rejection of a turn it could not
+// read as one action (the ATIF adapter reads it too, in what Harbor
+// copies of mini-swe-agent's replies).
+var miniFormatRule = OutputRule{
+	Name: "format-error", ErrorType: "FORMAT_ERROR", ViewsToo: true,
+	Doc: "the harness rejected the turn: the reply begins `Please always provide EXACTLY ONE action`, `No tool calls found` or `Could not extract function name`",
+	match: func(o *output) (string, bool) {
+		return "", miniFormatError(o.text)
+	},
+}
+
 var miniStyle = chatStyle{
 	textAction:   miniTextAction,
 	harnessError: miniFormatError,
 	observation:  miniObservation,
-	rules: []OutputRule{{
-		Name: "format-error", ErrorType: "FORMAT_ERROR", ViewsToo: true,
-		Doc: "the harness rejected the turn: the reply begins `Please always provide EXACTLY ONE action`, `No tool calls found` or `Could not extract function name`",
-		match: func(o *output) (string, bool) {
-			return "", miniFormatError(o.text)
-		},
-	}},
+	rules:        []OutputRule{miniFormatRule},
 	stop: func(tool string, args json.RawMessage) bool {
 		for _, s := range miniSubmit {
 			if strings.Contains(string(args), s) {
