@@ -124,23 +124,31 @@ var atifStops = map[string]bool{
 
 func convertATIF(d *Doc, emit func(*schema.Step) error) error {
 	// The top level is parsed already (d.obj): only its members are
-	// decoded, not the document again.
+	// decoded, not the document again, in a fixed order so that the same
+	// bad document always gets the same error.
 	var tr atifTrajectory
-	for key, dst := range map[string]any{"session_id": &tr.SessionID, "trajectory_id": &tr.TrajectoryID, "agent": &tr.Agent,
-		"steps": &tr.Steps, "subagent_trajectories": &tr.Subagents} {
-		if raw, ok := d.obj[key]; ok && string(raw) != "null" {
-			if err := json.Unmarshal(raw, dst); err != nil {
-				return fmt.Errorf("%q: %v", key, jsonError(err))
+	for _, m := range []struct {
+		key string
+		dst any
+	}{{"session_id", &tr.SessionID}, {"trajectory_id", &tr.TrajectoryID}, {"agent", &tr.Agent},
+		{"steps", &tr.Steps}, {"subagent_trajectories", &tr.Subagents}} {
+		if raw, ok := d.obj[m.key]; ok && string(raw) != "null" {
+			if err := json.Unmarshal(raw, m.dst); err != nil {
+				return fmt.Errorf("%q: %v", m.key, jsonError(err))
 			}
 		}
 	}
 	id := firstNonEmpty(tr.SessionID, tr.TrajectoryID)
-	if err := convertATIFRun(d, runName(d, 0, false, id), &tr, emit); err != nil {
+	main, err := buildATIFRun(d, runName(d, 0, false, id), &tr)
+	if err != nil {
 		return err
 	}
+	runs := []*run{main}
 	// Embedded subagents (ATIF v1.7) are runs of their own, named after
 	// the parent and their trajectory id; a subagent in a file of its own
-	// (a reference's trajectory_path) is read as that file.
+	// (a reference's trajectory_path) is read as that file. Every run is
+	// built before any is emitted: a bad subagent rejects the document
+	// whole, not after its parent went out.
 	for i, raw := range tr.Subagents {
 		var sub atifTrajectory
 		if err := json.Unmarshal(raw, &sub); err != nil {
@@ -153,20 +161,27 @@ func convertATIF(d *Doc, emit func(*schema.Step) error) error {
 		if sub.Agent.ModelName == "" {
 			sub.Agent.ModelName = tr.Agent.ModelName
 		}
-		if err := convertATIFRun(d, runName(d, 0, false, subID), &sub, emit); err != nil {
+		r, err := buildATIFRun(d, runName(d, 0, false, subID), &sub)
+		if err != nil {
 			return fmt.Errorf("subagent trajectory %d: %v", i, err)
+		}
+		runs = append(runs, r)
+	}
+	for _, r := range runs {
+		if err := r.emit(emit); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// convertATIFRun converts one trajectory's steps into the run named name.
-func convertATIFRun(d *Doc, name string, tr *atifTrajectory, emit func(*schema.Step) error) error {
+// buildATIFRun converts one trajectory's steps into the run named name.
+func buildATIFRun(d *Doc, name string, tr *atifTrajectory) (*run, error) {
 	steps := make([]atifStep, len(tr.Steps))
 	lastAgent := -1
 	for i, el := range tr.Steps {
 		if err := json.Unmarshal(el, &steps[i]); err != nil {
-			return fmt.Errorf("step %d: %v", i, jsonError(err))
+			return nil, fmt.Errorf("step %d: %v", i, jsonError(err))
 		}
 		if steps[i].Source == "agent" {
 			lastAgent = i
@@ -210,10 +225,11 @@ func convertATIFRun(d *Doc, name string, tr *atifTrajectory, emit func(*schema.S
 				// response is the action, the observation its answer.
 				s.State = schema.StateAct.String()
 				out := atifContent(results)
-				setCall(s, "action", map[string]string{"text": clip(text(st.Message), maxReason)})
 				errType, empty := r.classify(out, false, false, rules)
 				if errType == schema.ErrFormatError {
 					setCall(s, "format_error", map[string]string{"invalid": "no action the harness could read"})
+				} else {
+					setCall(s, "action", map[string]string{"text": clip(text(st.Message), maxReason)})
 				}
 				r.setResult(s, out, errType, empty)
 			case i+1 < len(steps) && steps[i+1].Source == "user":
@@ -271,9 +287,9 @@ func convertATIFRun(d *Doc, name string, tr *atifTrajectory, emit func(*schema.S
 		pos += len(st.ToolCalls) - 1
 	}
 	if len(r.steps) == 0 {
-		return errors.New("no agent step")
+		return nil, errors.New("no agent step")
 	}
-	return r.emit(emit)
+	return r, nil
 }
 
 // atifAnswers finds, for each call of a step, the index of its result in

@@ -193,3 +193,20 @@ func TestATIFMalformedStepIsAnError(t *testing.T) {
 		t.Errorf("error %v, want one naming step 1", err)
 	}
 }
+
+// A subagent that is not a trajectory rejects the document whole: no run
+// of it, the parent's included, is handed on before the error.
+func TestATIFBadSubagentEmitsNothing(t *testing.T) {
+	doc := []byte(`{"schema_version": "ATIF-v1.7", "session_id": "s", "agent": {"name": "a"}, "steps": [
+	  {"step_id": 1, "source": "agent", "message": "done"}],
+	  "subagent_trajectories": [{"trajectory_id": "sub", "steps": [{"step_id": 1, "source": "agent", "tool_calls": "ls"}]}]}`)
+	d, err := ParseDoc("t.json", 1, true, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emitted := 0
+	err = ATIF.Convert(d, func(*schema.Step) error { emitted++; return nil })
+	if err == nil || !strings.Contains(err.Error(), "subagent trajectory 0") || emitted != 0 {
+		t.Errorf("error %v after %d steps, want an error naming the subagent and no step", err, emitted)
+	}
+}
