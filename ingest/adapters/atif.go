@@ -364,6 +364,9 @@ func atifOutput(content string) (out string, code int, ok bool) {
 
 // atifExitCode is the exit code a result's text ends with, if any.
 func atifExitCode(out string) (int, bool) {
+	if !strings.Contains(out, "[exit_code]") {
+		return 0, false // most results: no regular expression run over them
+	}
 	m := reATIFExitCode.FindAllStringSubmatch(out, -1)
 	if len(m) == 0 {
 		return 0, false
