@@ -100,6 +100,12 @@ const (
 	ErrEditCrashed = "EDIT_CRASHED"
 )
 
+// ErrTestsFailed is the error type of a test run whose runner's summary
+// says tests failed (pytest's "1 failed", go test's "--- FAIL:"): what its
+// non-zero exit code says, read where the log keeps no exit code. Like an
+// exit code it says nothing of which failure it is.
+const ErrTestsFailed = "TESTS_FAILED"
+
 // ErrNoOutput is the error type of a shell command that prints whatever
 // happens (an echo of some text, pwd) answered with a blank output: it did
 // not run as written, or its output was lost.

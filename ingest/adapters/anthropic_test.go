@@ -135,7 +135,7 @@ func TestClaudeCodeSessionSample(t *testing.T) {
 	if task := c.step(t, main, 8); tool(task) != "Task" || !strings.HasPrefix(data(t, task), "Two places round money") || result(task) != "ok" {
 		t.Errorf("task: %s %s %q", tool(task), result(task), data(t, task))
 	}
-	if bash := c.step(t, main, 18); tool(bash) != "Bash" || result(bash) != "error EXIT_CODE" || !strings.HasPrefix(data(t, bash), "Exit code 1\n") {
+	if bash := c.step(t, main, 18); tool(bash) != "Bash" || result(bash) != "error TESTS_FAILED" || !strings.HasPrefix(data(t, bash), "Exit code 1\n") {
 		t.Errorf("failed tests: %s %s %q", tool(bash), result(bash), data(t, bash))
 	}
 	if s := c.step(t, main, 25); result(s) != "ok" {

@@ -21,7 +21,7 @@ func TestATIFClaudeCodeTrajectory(t *testing.T) {
 	if got := fmt.Sprint(c.numbers(run)); got != "[1 2 3 4 5 6 7 8 9]" {
 		t.Fatalf("steps %s, want [1 2 3 4 5 6 7 8 9]: the first agent step's two calls keep a number each", got)
 	}
-	c.calls(t, run, map[int64]string{1: "Read ok", 2: "Grep ok", 3: "Task ok", 4: "Edit ok", 6: "Bash error EXIT_CODE", 8: "Bash ok"})
+	c.calls(t, run, map[int64]string{1: "Read ok", 2: "Grep ok", 3: "Task ok", 4: "Edit ok", 6: "Bash error TESTS_FAILED", 8: "Bash ok"})
 	if s := c.step(t, run, 2); !strings.Contains(data(t, s), "test_slug.py:5") || s.Usage != nil || s.Intent != searchIntent {
 		t.Errorf("step 2: %q usage %+v intent %q, want Grep's own result, no second count of the usage, a search", data(t, s), s.Usage, s.Intent)
 	}
@@ -98,12 +98,13 @@ func TestATIFExitCodeInTheText(t *testing.T) {
 		strip    bool
 		want     string
 	}{
-		{"pytest -q", "[stdout]\n1 failed, 2 passed in 0.04s\n\n[exit_code] 1", false, "error EXIT_CODE"},
+		{"python check.py", "[stdout]\n3 rows differ\n\n[exit_code] 1", false, "error EXIT_CODE"},
+		{"pytest -q", "[stdout]\n1 failed, 2 passed in 0.04s\n\n[exit_code] 1", false, "error TESTS_FAILED"},
 		{"grep -rn slugify src", "[exit_code] 1", false, "ok empty"},
 		{"pytest -q", "[stdout]\n3 passed in 0.04s", false, "ok"},
 		{"pytest -q", "[stdout]\n1 failed, 2 passed in 0.04s\n\n[exit_code] 1", true, "ok"},
 		// mini-swe-agent's reply, as Harbor copies it into the observation.
-		{"pytest -q", "<returncode>1</returncode>\n<output>\n1 failed, 2 passed in 0.04s\n</output>", false, "error EXIT_CODE"},
+		{"python check.py", "<returncode>1</returncode>\n<output>\n3 rows differ\n</output>", false, "error EXIT_CODE"},
 		{"grep -rn slugify src", "<returncode>1</returncode>\n<output>\n</output>", false, "ok empty"},
 	} {
 		conv, run := convertRead(t, ATIF, atifDoc(t, "claude-code", "Bash", map[string]any{"command": c.cmd}, c.out), c.strip)

@@ -33,7 +33,7 @@ func TestClineResults(t *testing.T) {
 	}
 
 	c, run = convertOne(t, AnthropicMessages, readSample(t, "anthropic-messages/cline-test-rerun-loop.json"))
-	if s := c.step(t, run, 3); result(s) != "error EXIT_CODE" || !strings.Contains(data(t, s), "expected 81 to be 90") {
+	if s := c.step(t, run, 3); result(s) != "error TESTS_FAILED" || !strings.Contains(data(t, s), "expected 81 to be 90") {
 		t.Errorf("step 3: %s %q, want Cline's failed command with its output", result(s), data(t, s))
 	}
 	if s := c.step(t, run, 22); result(s) != "error FORMAT_ERROR" {

@@ -53,7 +53,7 @@ func TestCodexHealthySample(t *testing.T) {
 	if tool(patch) != "apply_patch" || data(t, patch) != "update src/utils/date.ts\n" || fmt.Sprint(patch.Artifacts) != "[codex-item:item_4]" {
 		t.Errorf("patch: %s %q %v", tool(patch), data(t, patch), patch.Artifacts)
 	}
-	if s := c.step(t, run, 9); result(s) != "error EXIT_CODE" || !strings.HasPrefix(data(t, s), "FAIL src/utils/date.test.ts") {
+	if s := c.step(t, run, 9); result(s) != "error TESTS_FAILED" || !strings.HasPrefix(data(t, s), "FAIL src/utils/date.test.ts") {
 		t.Errorf("failing test: %s %q", result(s), data(t, s))
 	}
 	if s := c.step(t, run, 13); result(s) != "ok" {

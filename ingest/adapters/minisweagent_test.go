@@ -45,8 +45,8 @@ func TestMiniSWEAgentV1HealthySample(t *testing.T) {
 		4:  {"format_error", "error FORMAT_ERROR"},
 		6:  {"bash", "ok"},
 		8:  {"bash", "error KeyError"},
-		10: {"bash", "ok"},          // sed -i prints nothing: not a search, not empty
-		12: {"bash", "error ERROR"}, // pytest: FAILED ...
+		10: {"bash", "ok"},                 // sed -i prints nothing: not a search, not empty
+		12: {"bash", "error TESTS_FAILED"}, // pytest: FAILED ...
 		16: {"bash", "ok"},
 		18: {"bash", "ok"},
 	}

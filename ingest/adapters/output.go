@@ -173,6 +173,11 @@ func markEditScriptMisses(steps []*schema.Step) {
 	}
 }
 
+// reTestsFailed is a test runner's summary of a run with failing
+// tests (the tests-failed rule), each runner's line anchored as it
+// prints it.
+var reTestsFailed = regexp.MustCompile(`(?m)^(?:=+ )?(?:\d+ \w+, )*\d+ failed\b[^\n]* in [\d.]+m?s\b|^FAILED \((?:failures|errors)=\d+|^--- FAIL: |^FAIL\s+\S+\s+[\d.]+s\s*$|^\s*Tests:?\s+(?:\d+ \w+[,|] +)*\d+ failed\b|^\s+\d+ failing\s*$|Tests run: \d+, Failures: (?:[1-9]|\d+, Errors: [1-9])|There are test failures|^\d+ tests? completed, \d+ failed|^test result: FAILED\.|\d+% tests passed, \d+ tests? failed out of \d+|^\d+ examples?, [1-9]\d* failures?|^(?:FAILURES|ERRORS)!\s*$`)
+
 // genericErrorType are the error types that say no more than that the
 // command failed: an edit's own report of what failed refines them.
 var genericErrorType = map[string]bool{"EXIT_CODE": true, "ERROR": true}
@@ -459,6 +464,13 @@ var OutputRules = []OutputRule{
 				return "PANIC", true
 			}
 			return "", false
+		},
+	},
+	{
+		Name: "tests-failed", ErrorType: schema.ErrTestsFailed,
+		Doc: "a test runner's own summary says tests failed: pytest's `N failed` closing line (`=== 1 failed, 2 passed in 0.05s ===`), unittest's `FAILED (failures=N)`, go test's `--- FAIL:` or `FAIL PACKAGE 0.01s`, Jest's and Vitest's `Tests: N failed`, Mocha's `N failing`, Maven Surefire's `Tests run: N, Failures: N` with a failure or an error, or `There are test failures`, Gradle's `N tests completed, N failed`, cargo's `test result: FAILED.`, CTest's `tests failed out of`, RSpec's `N examples, N failures`, PHPUnit's `FAILURES!`. The runner exited non-zero, as a log that keeps exit codes says: this reads it where the log keeps none. A failing test is an experiment's answer (the same failure after an edit that applied is the next experiment, docs/detectors/RA301.md); the type is generic, so two failing runs are the same failure only when their answers are alike",
+		match: func(o *output) (string, bool) {
+			return "", containsAny(o.text, "failed", "FAIL", "failing", "Failures: ", "FAILURES!") && reTestsFailed.MatchString(o.text)
 		},
 	},
 	{

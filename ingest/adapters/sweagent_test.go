@@ -54,7 +54,7 @@ func TestSWEAgent1xSample(t *testing.T) {
 		2:  {"str_replace_editor", "ok"},
 		3:  {"bash", "error ZeroDivisionError"},
 		4:  {"str_replace_editor", "ok"},
-		5:  {"bash", "ok"}, // pytest reports failures, the command itself ran
+		5:  {"bash", "error TESTS_FAILED"}, // pytest reports failures: what an exit code would say
 		8:  {"bash", "ok"},
 		9:  {"bash", "ok"}, // rm prints nothing: not a search, so not empty
 		10: {"submit", "ok"},

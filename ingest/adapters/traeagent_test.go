@@ -15,7 +15,7 @@ func TestTraeAgentTrajectories(t *testing.T) {
 	if got := fmt.Sprint(c.numbers(run)); got != "[0 1 2 3 4 5 6 7]" {
 		t.Fatalf("steps %s, want [0 1 2 3 4 5 6 7]: the first step's two calls keep a number each", got)
 	}
-	c.calls(t, run, map[int64]string{0: "str_replace_based_edit_tool ok", 1: "bash error ERROR", 3: "str_replace_based_edit_tool ok", 6: "bash ok", 7: "task_done ok"})
+	c.calls(t, run, map[int64]string{0: "str_replace_based_edit_tool ok", 1: "bash error TESTS_FAILED", 3: "str_replace_based_edit_tool ok", 6: "bash ok", 7: "task_done ok"})
 	if s := c.step(t, run, 1); !strings.Contains(data(t, s), "AssertionError") || s.Usage != nil {
 		t.Errorf("step 1: %q usage %+v, want its own result and no second count of the step's usage", data(t, s), s.Usage)
 	}
