@@ -684,7 +684,7 @@ func exceptionClass(t string) bool {
 // missing, then another's, is an agent fixing one failure after another.
 // PATTERN_ERROR says a search's pattern did not parse, not which: two
 // different bad patterns are two attempts, the same one again a retry.
-var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true, "BUILD_FAILED": true, schema.ErrTestsFailed: true, "PATTERN_ERROR": true, schema.ErrSaidFailed: true, schema.ErrEditFailed: true, schema.ErrEditCrashed: true}
+var genericError = map[string]bool{"EXIT_CODE": true, "ERROR": true, schema.ErrUnknown: true, "EXCEPTION": true, "BUILD_FAILED": true, schema.ErrTestsFailed: true, schema.ErrCrashed: true, "PATTERN_ERROR": true, schema.ErrSaidFailed: true, schema.ErrEditFailed: true, schema.ErrEditCrashed: true}
 
 // retried reports whether the failures at idx are mostly the same call
 // made again (likeCall: an edit re-sent with other indentation is the same

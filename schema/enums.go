@@ -106,6 +106,11 @@ const (
 // exit code it says nothing of which failure it is.
 const ErrTestsFailed = "TESTS_FAILED"
 
+// ErrCrashed is the error type of a program killed by a signal
+// (`Segmentation fault (core dumped)`, `Killed`) or by its runtime's fatal
+// error: like an exit code it does not say which fault.
+const ErrCrashed = "CRASHED"
+
 // ErrNoOutput is the error type of a shell command that prints whatever
 // happens (an echo of some text, pwd) answered with a blank output: it did
 // not run as written, or its output was lost.

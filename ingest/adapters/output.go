@@ -103,7 +103,7 @@ var (
 	rePatternError      = regexp.MustCompile(`(?m)^\s*(?:(?:\S*/)?[ef]?grep: (?:Unmatched [(\[{)]|Invalid (?:regular expression|range end|back reference|preceding regular expression|content of \\\{\\\}|character class name|collation character)|Trailing backslash|Regular expression too big|(?:parentheses|brackets \(\[ \]\)|braces \{ \}) not balanced)|regex parse error:)`)
 	rePermissionDenied  = regexp.MustCompile(`(?m)Permission denied['")]*\.?\s*$`)
 	reNoSuchFile        = regexp.MustCompile(`(?m)No such file or directory['")]*(?:\.{1,3})?\s*$`)
-	reErrorPrefix       = regexp.MustCompile(`^(?:Error|ERROR|error|Exception|FAILED|Failed)(?:\[\w+\])?[: ]`)
+	reErrorPrefix       = regexp.MustCompile(`^(?:Error|ERROR|error|Exception|FAILED|Failed|fatal:)(?:\[\w+\])?[: ]`)
 	reTimedOut          = regexp.MustCompile(`(?i)\b(?:timed out|timeout expired|time limit exceeded)\b`)
 	reEmptyPhrase       = regexp.MustCompile(`(?i)^(?:no (?:matches|results|files?|entries|items|records|documents|hits)(?: were)? found|no match(?:es)? for|found 0 (?:matches|results|files)|0 (?:matches|results) found|did not find any|nothing found|no results)\b`)
 )
@@ -177,6 +177,18 @@ func markEditScriptMisses(steps []*schema.Step) {
 // tests (the tests-failed rule), each runner's line anchored as it
 // prints it.
 var reTestsFailed = regexp.MustCompile(`(?m)^(?:=+ )?(?:\d+ \w+, )*\d+ failed\b[^\n]* in [\d.]+m?s\b|^FAILED \((?:failures|errors)=\d+|^--- FAIL: |^FAIL\s+\S+\s+[\d.]+s\s*$|^\s*Tests:?\s+(?:\d+ \w+[,|] +)*\d+ failed\b|^\s+\d+ failing\s*$|Tests run: \d+, Failures: (?:[1-9]|\d+, Errors: [1-9])|There are test failures|^\d+ tests? completed, \d+ failed|^test result: FAILED\.|\d+% tests passed, \d+ tests? failed out of \d+|^\d+ examples?, [1-9]\d* failures?|^(?:FAILURES|ERRORS)!\s*$`)
+
+// The failures of programs other than Python that a log without exit
+// codes shows only in their text: the shell's report of a signal, the go
+// command's refusals, curl's failure line, Node's thrown error printed
+// without its version footer, Python's module runner not finding a tool.
+var (
+	reCrashed           = regexp.MustCompile(`(?m)^(?:Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted|Killed)(?: +\(core dumped\))?\s*$|^.*: line \d+: +\d+ +(?:Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted|Killed)\b|^fatal error: (?:runtime: |all goroutines are asleep|concurrent map )`)
+	reGoToolError       = regexp.MustCompile(`(?m)^go: (?:cannot find main module|go\.mod file not found|errors parsing go\.mod|updates to go\.mod needed|inconsistent vendoring)|^(?:\S+: )?no required module provides package \S+|^package \S+ is not in std\b`)
+	reCurlError         = regexp.MustCompile(`(?m)^curl: \(\d+\) `)
+	reNodeThrownAtCaret = regexp.MustCompile(`(?m)^\s*\^+\s*\n\s*\n(\w*(?:Error|Exception))(?:: .*)?\n\s+at \S`)
+	reNoModuleToRun     = regexp.MustCompile(`(?m)^\S*python[\d.]*(?:\.exe)?: No module named \S+\s*$`)
+)
 
 // genericErrorType are the error types that say no more than that the
 // command failed: an edit's own report of what failed refines them.
@@ -292,9 +304,10 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "command-not-found", ErrorType: "COMMAND_NOT_FOUND",
-		Doc: "a line ends with `command not found` or `: not found` (bash, sh), or with it and the `...` of a logger that cut the output there",
+		Doc: "a line ends with `command not found` or `: not found` (bash, sh), or with it and the `...` of a logger that cut the output there; or Python's own `python3: No module named pytest` (a tool run with `python -m` that is not installed)",
 		match: func(o *output) (string, bool) {
-			return "", strings.Contains(o.text, "not found") && reNotFoundCmd.MatchString(o.text)
+			return "", strings.Contains(o.text, "not found") && reNotFoundCmd.MatchString(o.text) ||
+				strings.Contains(o.text, ": No module named ") && reNoModuleToRun.MatchString(o.text)
 		},
 	},
 	{
@@ -396,7 +409,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "package-manager-error", ErrorType: "NPM_<code>, PIP_<code> or ERROR",
-		Doc: "npm's `npm ERR! code ECODE` (or `npm error code ECODE`: ENOTEMPTY, ERESOLVE, E404, ...; the error type is NPM_ECODE; ELIFECYCLE, a package script that exited non-zero, is left to what the script printed), yarn's `error An unexpected error occurred:` or `error Couldn't find a package` (ERROR); pip's diagnostic `error: metadata-generation-failed` (`subprocess-exited-with-error`, `failed-wheel-build-for-install`, `externally-managed-environment`, `resolution-too-deep`; the error type is PIP_ and the code, upper case), or its `ERROR: Could not find a version that satisfies the requirement`, `No matching distribution found for`, `Failed building wheel for`, `Cannot install ...` (PIP_ERROR)",
+		Doc: "npm's `npm ERR! code ECODE` (or `npm error code ECODE`: ENOTEMPTY, ERESOLVE, E404, ...; the error type is NPM_ECODE; ELIFECYCLE, a package script that exited non-zero, is left to what the script printed), npm's `Missing script: \"test\"` (ERROR), yarn's `error An unexpected error occurred:` or `error Couldn't find a package` (ERROR); pip's diagnostic `error: metadata-generation-failed` (`subprocess-exited-with-error`, `failed-wheel-build-for-install`, `externally-managed-environment`, `resolution-too-deep`; the error type is PIP_ and the code, upper case), or its `ERROR: Could not find a version that satisfies the requirement`, `No matching distribution found for`, `Failed building wheel for`, `Cannot install ...` (PIP_ERROR)",
 		match: func(o *output) (string, bool) {
 			if strings.Contains(o.text, "error: ") {
 				// The last code: pip prints subprocess-exited-with-error
@@ -407,6 +420,9 @@ var OutputRules = []OutputRule{
 			}
 			if strings.Contains(o.text, "ERROR: ") && rePipError.MatchString(o.text) {
 				return "PIP_ERROR", true
+			}
+			if containsAny(o.text, "npm ERR! Missing script: ", "npm error Missing script: ") {
+				return "ERROR", true
 			}
 			if containsAny(o.text, "npm ERR! code E", "npm error code E") {
 				if m := reNPMCode.FindStringSubmatch(o.text); m != nil && m[1] != "ELIFECYCLE" {
@@ -428,9 +444,9 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "uncaught-exception", ErrorType: "<exception class> or PANIC",
-		Doc: "a program died of an exception: Java's `Exception in thread \"main\" CLASS`, Node's `CLASS: message` and `    at ...` frames above a last line `Node.js vN.N.N` (the error type is the class); Go's `panic:` with its `goroutine N [` dump, Rust's `thread '...' panicked at` (PANIC); not a panic inside a test run (Go's `--- FAIL:`, Rust's `test result: FAILED.`): a failing test is no crash; PHP's `PHP Fatal error:  Uncaught CLASS` or `PHP Parse error:` (the class, else FATAL_ERROR); Ruby's `FILE:LINE:in ...: message (CLASS)` (the class)",
+		Doc: "a program died of an exception: Java's `Exception in thread \"main\" CLASS`, Node's `CLASS: message` and `    at ...` frames above a last line `Node.js vN.N.N`, or below the line of code it was thrown at and its caret `^` as Node prints it without that last line (the error type is the class); Go's `panic:` with its `goroutine N [` dump, Rust's `thread '...' panicked at` (PANIC); not a panic inside a test run (Go's `--- FAIL:`, Rust's `test result: FAILED.`): a failing test is no crash; PHP's `PHP Fatal error:  Uncaught CLASS` or `PHP Parse error:` (the class, else FATAL_ERROR); Ruby's `FILE:LINE:in ...: message (CLASS)` (the class)",
 		match: func(o *output) (string, bool) {
-			if !containsAny(o.text, "Exception in thread", "Node.js v", "panic", "PHP ", ":in ") {
+			if !containsAny(o.text, "Exception in thread", "Node.js v", "panic", "PHP ", ":in ", "    at ") {
 				return "", false
 			}
 			if strings.Contains(o.text, "PHP ") {
@@ -449,6 +465,9 @@ var OutputRules = []OutputRule{
 			if m := reJavaUncaught.FindStringSubmatch(o.text); m != nil {
 				return m[1], true
 			}
+			if m := reNodeThrownAtCaret.FindStringSubmatch(o.text); m != nil {
+				return m[1], true
+			}
 			if reNodeVersion.MatchString(o.last) {
 				if m := reNodeThrown.FindStringSubmatch(o.text); m != nil {
 					return m[1], true
@@ -464,6 +483,27 @@ var OutputRules = []OutputRule{
 				return "PANIC", true
 			}
 			return "", false
+		},
+	},
+	{
+		Name: "crashed", ErrorType: schema.ErrCrashed,
+		Doc: "a program killed by a signal, as the shell reports it on a line of its own: `Segmentation fault`, `Bus error`, `Illegal instruction`, `Floating point exception`, `Aborted`, `Killed` (the kernel's out-of-memory killer), each with or without `(core dumped)` and bash's `line 1: PID` before it; or the Go runtime's `fatal error: runtime: ...` (out of memory), `fatal error: all goroutines are asleep - deadlock!`, `fatal error: concurrent map writes`",
+		match: func(o *output) (string, bool) {
+			return "", containsAny(o.text, "fault", "error", "instruction", "exception", "Aborted", "Killed") && reCrashed.MatchString(o.text)
+		},
+	},
+	{
+		Name: "go-tool-error", ErrorType: "BUILD_FAILED",
+		Doc: "the go command could not set the build up: `go: cannot find main module`, `go: go.mod file not found`, `go: errors parsing go.mod`, `go: updates to go.mod needed`, `go: inconsistent vendoring`, `no required module provides package P`, `package P is not in std`",
+		match: func(o *output) (string, bool) {
+			return "", containsAny(o.text, "go: ", "no required module", "is not in std") && reGoToolError.MatchString(o.text)
+		},
+	},
+	{
+		Name: "curl-error", ErrorType: "ERROR",
+		Doc: "curl's own failure line `curl: (N) message` (`curl: (7) Failed to connect to localhost port 8080`), a request that never got an answer; one that timed out is the `timeout` rule's",
+		match: func(o *output) (string, bool) {
+			return "", strings.Contains(o.text, "curl: (") && reCurlError.MatchString(o.text)
 		},
 	},
 	{
@@ -509,7 +549,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "error-prefix", ErrorType: "ERROR",
-		Doc: "the output's first line begins `Error:`, `ERROR:`, `error:`, `error[E0308]:`, `Exception:`, `FAILED` or `Failed`",
+		Doc: "the output's first line begins `Error:`, `ERROR:`, `error:`, `error[E0308]:`, `Exception:`, `FAILED`, `Failed` or `fatal:` (git's refusals: `fatal: not a git repository`)",
 		match: func(o *output) (string, bool) {
 			return "", reErrorPrefix.MatchString(o.first)
 		},
