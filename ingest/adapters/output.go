@@ -173,10 +173,48 @@ func markEditScriptMisses(steps []*schema.Step) {
 	}
 }
 
-// reTestsFailed is a test runner's summary of a run with failing
-// tests (the tests-failed rule), each runner's line anchored as it
-// prints it.
-var reTestsFailed = regexp.MustCompile(`(?m)^(?:=+ )?(?:\d+ \w+, )*\d+ failed\b[^\n]* in [\d.]+m?s\b|^FAILED \((?:failures|errors)=\d+|^--- FAIL: |^FAIL\s+\S+\s+[\d.]+s\s*$|^\s*Tests:?\s+(?:\d+ \w+[,|] +)*\d+ failed\b|^\s+\d+ failing\s*$|Tests run: \d+, Failures: (?:[1-9]|\d+, Errors: [1-9])|There are test failures|^\d+ tests? completed, \d+ failed|^test result: FAILED\.|\d+% tests passed, \d+ tests? failed out of \d+|^\d+ examples?, [1-9]\d* failures?|^(?:FAILURES|ERRORS)!\s*$`)
+// testSummaryMarks are words every summary line reTestsFailedLine knows
+// holds; the expression runs only on the lines around them, since
+// "failed" is common in outputs and the expression is not cheap.
+var testSummaryMarks = []string{"failed", "FAIL", "failing", "Failures: ", "FAILURES!", "ERRORS!", "test failures"}
+
+// maxSummaryLine is the longest line read as a runner's summary: the
+// longest, Maven's goal line ending "There are test failures", is about
+// 250 bytes, and long lines (minified code, JSON) are not summaries.
+// pytest pads its summary with = to the terminal's width, which is not
+// counted.
+const maxSummaryLine = 400
+
+// reTestsFailedLine is a line of a test runner's summary of a run with
+// failing tests (the tests-failed rule), each runner's line as it prints
+// it.
+var reTestsFailedLine = regexp.MustCompile(`^(?:=+ )?(?:\d+ \w+, )*\d+ failed\b.* in [\d.]+m?s\b|^FAILED \((?:failures|errors)=\d+|^--- FAIL: |^FAIL\s+\S+\s+[\d.]+s\s*$|^\s*Tests:?\s+(?:\d+ \w+[,|] +)*\d+ failed\b|^\s+\d+ failing\s*$|Tests run: \d+, Failures: (?:[1-9]|\d+, Errors: [1-9])|There are test failures|^\d+ tests? completed, \d+ failed|^test result: FAILED\.|\d+% tests passed, \d+ tests? failed out of \d+|^\d+ examples?, [1-9]\d* failures?|^(?:FAILURES|ERRORS)!\s*$`)
+
+// testsFailed reports whether a line of the text holding one of
+// testSummaryMarks is a failing run's summary.
+func testsFailed(text string) bool {
+	for _, mark := range testSummaryMarks {
+		for from := 0; ; {
+			k := strings.Index(text[from:], mark)
+			if k < 0 {
+				break
+			}
+			k += from
+			start := strings.LastIndexByte(text[:k], '\n') + 1
+			end := strings.IndexByte(text[k:], '\n')
+			if end < 0 {
+				end = len(text)
+			} else {
+				end += k
+			}
+			if line := text[start:end]; len(strings.Trim(line, "= ")) <= maxSummaryLine && reTestsFailedLine.MatchString(line) {
+				return true
+			}
+			from = end
+		}
+	}
+	return false
+}
 
 // The failures of programs other than Python that a log without exit
 // codes shows only in their text: the shell's report of a signal, the go
@@ -489,7 +527,7 @@ var OutputRules = []OutputRule{
 		Name: "crashed", ErrorType: schema.ErrCrashed,
 		Doc: "a program killed by a signal, as the shell reports it on a line of its own: `Segmentation fault`, `Bus error`, `Illegal instruction`, `Floating point exception`, `Aborted`, `Killed` (the kernel's out-of-memory killer), each with or without `(core dumped)` and bash's `line 1: PID` before it; or the Go runtime's `fatal error: runtime: ...` (out of memory), `fatal error: all goroutines are asleep - deadlock!`, `fatal error: concurrent map writes`",
 		match: func(o *output) (string, bool) {
-			return "", containsAny(o.text, "fault", "error", "instruction", "exception", "Aborted", "Killed") && reCrashed.MatchString(o.text)
+			return "", containsAny(o.text, "Segmentation fault", "Bus error", "Illegal instruction", "Floating point exception", "Aborted", "Killed", "fatal error: ") && reCrashed.MatchString(o.text)
 		},
 	},
 	{
@@ -510,7 +548,7 @@ var OutputRules = []OutputRule{
 		Name: "tests-failed", ErrorType: schema.ErrTestsFailed,
 		Doc: "a test runner's own summary says tests failed: pytest's `N failed` closing line (`=== 1 failed, 2 passed in 0.05s ===`), unittest's `FAILED (failures=N)`, go test's `--- FAIL:` or `FAIL PACKAGE 0.01s`, Jest's and Vitest's `Tests: N failed`, Mocha's `N failing`, Maven Surefire's `Tests run: N, Failures: N` with a failure or an error, or `There are test failures`, Gradle's `N tests completed, N failed`, cargo's `test result: FAILED.`, CTest's `tests failed out of`, RSpec's `N examples, N failures`, PHPUnit's `FAILURES!`. The runner exited non-zero, as a log that keeps exit codes says: this reads it where the log keeps none. A failing test is an experiment's answer (the same failure after an edit that applied is the next experiment, docs/detectors/RA301.md); the type is generic, so two failing runs are the same failure only when their answers are alike",
 		match: func(o *output) (string, bool) {
-			return "", containsAny(o.text, "failed", "FAIL", "failing", "Failures: ", "FAILURES!") && reTestsFailed.MatchString(o.text)
+			return "", testsFailed(o.text)
 		},
 	},
 	{

@@ -302,6 +302,7 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"tests-failed", oa, bashDoc(t, "./gradlew test", "> Task :test FAILED\n\nAppTest > parses() FAILED\n\n3 tests completed, 1 failed"), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "ctest --test-dir build", "50% tests passed, 1 tests failed out of 2"), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "vendor/bin/phpunit", "..F\n\nFAILURES!\nTests: 3, Assertions: 5, Failures: 1."), 1, "error TESTS_FAILED"},
+		{"tests-failed", oa, bashDoc(t, "COLUMNS=1000 python -m pytest", strings.Repeat("=", 450)+" 1 failed, 8 passed in 0.05s "+strings.Repeat("=", 450)), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "python -m pytest -q", "...\n3 passed, 1 xfailed in 0.21s"), 1, "ok"},
 		{"tests-failed", oa, bashDoc(t, "go test ./...", "ok  \texample.com/app\t0.003s\nok  \texample.com/app/parse\t0.010s"), 1, "ok"},
 		{"tests-failed", oa, bashDoc(t, "cargo test", "running 2 tests\ntest tests::a ... ok\ntest tests::b ... ok\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out"), 1, "ok"},
