@@ -176,7 +176,7 @@ func markEditScriptMisses(steps []*schema.Step) {
 // testSummaryMarks are words every summary line reTestsFailedLine knows
 // holds; the expression runs only on the lines around them, since
 // "failed" is common in outputs and the expression is not cheap.
-var testSummaryMarks = []string{"failed", "FAIL", "failing", "Failures: ", "FAILURES!", "ERRORS!", "test failures"}
+var testSummaryMarks = []string{"failed", "FAIL", "failing", "failure", "Failures: ", "ERRORS!"}
 
 // maxSummaryLine is the longest line read as a runner's summary: the
 // longest, Maven's goal line ending "There are test failures", is about

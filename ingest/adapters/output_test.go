@@ -277,7 +277,7 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"uncaught-exception", oa, bashDoc(t, "php artisan test", "PHP Fatal error:  Uncaught Error: Call to undefined function foo() in /w/a.php:3\nStack trace:\n#0 {main}\n  thrown in /w/a.php on line 3"), 1, "error Error"},
 		{"uncaught-exception", oa, bashDoc(t, "php -l a.php", "PHP Parse error:  syntax error, unexpected token \"}\" in a.php on line 7"), 1, "error FATAL_ERROR"},
 		{"uncaught-exception", oa, bashDoc(t, "ruby a.rb", "a.rb:3:in `<main>': undefined local variable or method `foo' for main:Object (NameError)"), 1, "error NameError"},
-		{"uncaught-exception", oa, bashDoc(t, "bundle exec rspec spec/a_spec.rb", "F\n\nFailures:\n\n  1) A adds\n     Failure/Error: expect(add(1, 1)).to eq(3)\n     # ./spec/a_spec.rb:3:in `block (2 levels) in <top (required)>'\n\n1 example, 1 failure"), 1, "ok"},
+		{"tests-failed", oa, bashDoc(t, "bundle exec rspec spec/a_spec.rb", "F\n\nFailures:\n\n  1) A adds\n     Failure/Error: expect(add(1, 1)).to eq(3)\n     # ./spec/a_spec.rb:3:in `block (2 levels) in <top (required)>'\n\n1 example, 1 failure"), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "npx jest src/a.test.js", "FAIL src/a.test.js\n  \u25cf parses\n\n    TypeError: parse is not a function\n\n      at Object.<anonymous> (src/a.test.js:3:5)\n\nTests:       1 failed, 1 total"), 1, "error TESTS_FAILED"},
 		{"uncaught-exception", oa, bashDoc(t, "grep -n Exception logs/app.log", "12:Exception in thread \"main\" java.lang.IllegalStateException\n31:panic: recovered"), 1, "ok"},
 		{"crashed", oa, bashDoc(t, "./build/parser tests/big.json", "Segmentation fault (core dumped)"), 1, "error CRASHED"},
@@ -301,6 +301,7 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"tests-failed", oa, bashDoc(t, "npx vitest run", " FAIL  src/cart.test.ts > cart > applies the discount once\n\n Test Files  1 failed (1)\n      Tests  1 failed | 6 passed (7)"), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "./gradlew test", "> Task :test FAILED\n\nAppTest > parses() FAILED\n\n3 tests completed, 1 failed"), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "ctest --test-dir build", "50% tests passed, 1 tests failed out of 2"), 1, "error TESTS_FAILED"},
+		{"tests-failed", oa, bashDoc(t, "bundle exec rspec", "..F\n\nFailures:\n\n  1) Cart applies the discount once\n\n3 examples, 1 failure"), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "vendor/bin/phpunit", "..F\n\nFAILURES!\nTests: 3, Assertions: 5, Failures: 1."), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "COLUMNS=1000 python -m pytest", strings.Repeat("=", 450)+" 1 failed, 8 passed in 0.05s "+strings.Repeat("=", 450)), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "python -m pytest -q", "...\n3 passed, 1 xfailed in 0.21s"), 1, "ok"},
@@ -719,4 +720,30 @@ func TestOutputRuleIsTheResultsReason(t *testing.T) {
 	if s := c.step(t, run, 2); result(s) != "error EXIT_CODE" || s.ToolResult.Reason != "" {
 		t.Errorf("an exit code: %s, reason %q", result(s), s.ToolResult.Reason)
 	}
+}
+
+// testsFailed, which runs its expression only on the lines around a
+// summary word, finds what the expression finds on every short line:
+// no runner's summary is without one of the words.
+func FuzzTestsFailedMatchesEveryLine(f *testing.F) {
+	for _, s := range []string{
+		"1 failed, 2 passed in 0.05s", "FAILED (failures=2)", "--- FAIL: TestX (0.00s)", "FAIL\tpkg\t0.01s",
+		"Tests:       1 failed, 3 passed, 4 total", "  2 failing", "Tests run: 3, Failures: 1, Errors: 0",
+		"[ERROR] Failed to execute goal x: There are test failures.", "3 tests completed, 1 failed",
+		"test result: FAILED. 1 passed; 1 failed", "50% tests passed, 1 tests failed out of 2",
+		"3 examples, 1 failure", "FAILURES!", "ERRORS!", "ok\nall good", strings.Repeat("=", 500) + " 1 failed in 0.1s",
+	} {
+		f.Add("log line\n" + s + "\nmore")
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		want := false
+		for _, line := range strings.Split(text, "\n") {
+			if len(strings.Trim(line, "= ")) <= maxSummaryLine && reTestsFailedLine.MatchString(line) {
+				want = true
+			}
+		}
+		if got := testsFailed(text); got != want {
+			t.Errorf("testsFailed(%q) = %v, the expression on each line says %v", text, got, want)
+		}
+	})
 }
