@@ -304,6 +304,7 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"tests-failed", oa, bashDoc(t, "python -m pytest -x -q --tb=no 2>&1 | tail -2", "FAILED tests/test_totals.py::test_discount - assert 81 == 90\n!!!!!!!!!!!!!!!!!!!!!!!!!! stopping after 1 failures !!!!!!!!!!!!!!!!!!!!!!!!!!!"), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "npm test", "> app@1.0.0 test\n> mocha\n\n  parse\n    1) handles empty\n\n  0 passing (8ms)\n  1 failing..."), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "grep -rn 'FAILED' notes.md", "notes.md:3:FAILED tests/test_a.py::test_b - flaky on CI"), 1, "ok"},
+		{"tests-failed", oa, bashDoc(t, "python -m pytest tests/test_totals.py 2>&1 | head -c 400", "============================= test session starts ==============================\ncollected 3 items\n\ntests/test_totals.py ..F\n\n=================================== FAILURES ===================================\n___ test_discount ___..."), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "bundle exec rspec", "..F\n\nFailures:\n\n  1) Cart applies the discount once\n\n3 examples, 1 failure"), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "vendor/bin/phpunit", "..F\n\nFAILURES!\nTests: 3, Assertions: 5, Failures: 1."), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "COLUMNS=1000 python -m pytest", strings.Repeat("=", 450)+" 1 failed, 8 passed in 0.05s "+strings.Repeat("=", 450)), 1, "error TESTS_FAILED"},
