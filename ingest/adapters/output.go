@@ -176,7 +176,7 @@ func markEditScriptMisses(steps []*schema.Step) {
 // testSummaryMarks are words every summary line reTestsFailedLine knows
 // holds; the expression runs only on the lines around them, since
 // "failed" is common in outputs and the expression is not cheap.
-var testSummaryMarks = []string{"failed", "FAIL", "failing", "failure", "Failures: ", "ERROR"}
+var testSummaryMarks = []string{"failed", "FAIL", "failing", "failure", "Failures: ", "ERROR", "Failed!"}
 
 // maxSummaryLine is the longest line read as a runner's summary: the
 // longest, Maven's goal line ending "There are test failures", is about
@@ -188,7 +188,7 @@ const maxSummaryLine = 400
 // reTestsFailedLine is a line of a test runner's summary of a run with
 // failing tests (the tests-failed rule), each runner's line as it prints
 // it.
-var reTestsFailedLine = regexp.MustCompile(`^(?:=+ )?(?:\d+ \w+, )*\d+ failed\b.* in [\d.]+m?s\b|^FAILED \((?:failures|errors)=\d+|^--- FAIL: |^FAIL\s+\S+\s+[\d.]+s\s*$|^\s*Tests:?\s+(?:\d+ \w+[,|] +)*\d+ failed\b|^\s+\d+ failing(?:\.{3})?\s*$|^(?:FAILED|ERROR) \S+::\S+|^=+ (?:FAILURES|ERRORS) =+\s*$|Tests run: \d+, +Failures: (?:[1-9]|\d+, +Errors: [1-9])|There (?:are test failures|were failing tests)|^\[\s+[1-9]\d* tests? failed\s+\]|^\d+ tests? completed, \d+ failed|^test result: FAILED\.|\d+% tests passed, \d+ tests? failed out of \d+|^\d+ examples?, [1-9]\d* failures?|^(?:FAILURES|ERRORS)!+\s*$`)
+var reTestsFailedLine = regexp.MustCompile(`^(?:=+ )?(?:\d+ \w+, )*\d+ failed\b.* in [\d.]+m?s\b|^FAILED \((?:failures|errors)=\d+|^--- FAIL: |^FAIL\s+\S+\s+[\d.]+s\s*$|^\s*Tests:?\s+(?:\d+ \w+[,|] +)*\d+ failed\b|^\s+\d+ failing(?:\.{3})?\s*$|^(?:FAILED|ERROR) \S+::\S+|^=+ (?:FAILURES|ERRORS) =+\s*$|Tests run: \d+, +Failures: (?:[1-9]|\d+, +Errors: [1-9])|There (?:are test failures|were failing tests)|^\[\s+[1-9]\d* tests? failed\s+\]|^\d+ tests? completed, \d+ failed|^test result: FAILED\.|\d+% tests passed, \d+ tests? failed out of \d+|^\d+ examples?, [1-9]\d* failures?|^(?:FAILURES|ERRORS)!+\s*$|^\[  FAILED  \] |^test cases:\s+\d+ \|.* [1-9]\d* failed\b|^Failed!\s+- Failed:\s+[1-9]`)
 
 // testsFailed reports whether a line of the text holding one of
 // testSummaryMarks is a failing run's summary.
@@ -546,7 +546,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "tests-failed", ErrorType: schema.ErrTestsFailed,
-		Doc: "a test runner's own summary says tests failed: pytest's `N failed` closing line (`=== 1 failed, 2 passed in 0.05s ===`) a line of its short summary (`FAILED tests/test_a.py::test_c - assert 4 == 5`, `ERROR tests/test_a.py::test_d`) or the header of its `FAILURES` or `ERRORS` section (a summary a logger cut off), unittest's `FAILED (failures=N)`, go test's `--- FAIL:` or `FAIL PACKAGE 0.01s`, Jest's and Vitest's `Tests: N failed`, Mocha's `N failing` (also cut short by a logger, `N failing...`), Maven Surefire's and JUnit's `Tests run: N, Failures: N` with a failure or an error, `There are test failures`, JUnit 4's `FAILURES!!!`, the JUnit console launcher's `[ 1 tests failed ]`, Gradle's `N tests completed, N failed` or `There were failing tests`, cargo's `test result: FAILED.`, CTest's `tests failed out of`, RSpec's `N examples, N failures`, PHPUnit's `FAILURES!`. The runner exited non-zero, as a log that keeps exit codes says: this reads it where the log keeps none. A failing test is an experiment's answer (the same failure after an edit that applied is the next experiment, docs/detectors/RA301.md); the type is generic, so two failing runs are the same failure only when their answers are alike",
+		Doc: "a test runner's own summary says tests failed: pytest's `N failed` closing line (`=== 1 failed, 2 passed in 0.05s ===`) a line of its short summary (`FAILED tests/test_a.py::test_c - assert 4 == 5`, `ERROR tests/test_a.py::test_d`) or the header of its `FAILURES` or `ERRORS` section (a summary a logger cut off), unittest's `FAILED (failures=N)`, go test's `--- FAIL:` or `FAIL PACKAGE 0.01s`, Jest's and Vitest's `Tests: N failed`, Mocha's `N failing` (also cut short by a logger, `N failing...`), Maven Surefire's and JUnit's `Tests run: N, Failures: N` with a failure or an error, `There are test failures`, JUnit 4's `FAILURES!!!`, the JUnit console launcher's `[ 1 tests failed ]`, Gradle's `N tests completed, N failed` or `There were failing tests`, cargo's `test result: FAILED.`, CTest's `tests failed out of`, RSpec's `N examples, N failures`, PHPUnit's `FAILURES!`, GoogleTest's `[  FAILED  ]`, Catch2's `test cases: N | N passed | N failed`, `dotnet test`'s `Failed!  - Failed: N`. The runner exited non-zero, as a log that keeps exit codes says: this reads it where the log keeps none. A failing test is an experiment's answer (the same failure after an edit that applied is the next experiment, docs/detectors/RA301.md); the type is generic, so two failing runs are the same failure only when their answers are alike",
 		match: func(o *output) (string, bool) {
 			return "", testsFailed(o.text)
 		},

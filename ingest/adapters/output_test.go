@@ -308,6 +308,10 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"tests-failed", oa, bashDoc(t, "java -cp target/classes:lib/* org.junit.runner.JUnitCore com.acme.ParseTest", "JUnit version 4.13.2\n..E\nTime: 0.012\nThere was 1 failure:\n1) parses(com.acme.ParseTest)\njava.lang.AssertionError: expected:<1> but was:<2>\n\nFAILURES!!!\nTests run: 3,  Failures: 1"), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "java -jar junit-platform-console-standalone.jar -cp out --select-class com.acme.ParseTest", "[         3 tests found           ]\n[         0 tests skipped         ]\n[         3 tests started         ]\n[         0 tests aborted         ]\n[         2 tests successful      ]\n[         1 tests failed          ]"), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "java -jar junit-platform-console-standalone.jar -cp out --select-class com.acme.ParseTest", "[         3 tests successful      ]\n[         0 tests failed          ]"), 1, "ok"},
+		{"tests-failed", oa, bashDoc(t, "./build/parser_test", "[==========] Running 3 tests from 1 test suite.\n[ RUN      ] Parse.Empty\nparser_test.cc:12: Failure\nExpected equality of these values:\n  parse(\"\")\n    Which is: 1\n  0\n[  FAILED  ] Parse.Empty (0 ms)\n[==========] 3 tests from 1 test suite ran. (0 ms total)\n[  PASSED  ] 2 tests."), 1, "error TESTS_FAILED"},
+		{"tests-failed", oa, bashDoc(t, "./build/tests", "===============================================================================\ntest cases: 3 | 2 passed | 1 failed\nassertions: 9 | 8 passed | 1 failed"), 1, "error TESTS_FAILED"},
+		{"tests-failed", oa, bashDoc(t, "dotnet test", "Failed!  - Failed:     1, Passed:     3, Skipped:     0, Total:     4, Duration: 52 ms - Acme.Tests.dll (net8.0)"), 1, "error TESTS_FAILED"},
+		{"tests-failed", oa, bashDoc(t, "./build/tests", "===============================================================================\nAll tests passed (9 assertions in 3 test cases)"), 1, "ok"},
 		{"tests-failed", oa, bashDoc(t, "bundle exec rspec", "..F\n\nFailures:\n\n  1) Cart applies the discount once\n\n3 examples, 1 failure"), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "vendor/bin/phpunit", "..F\n\nFAILURES!\nTests: 3, Assertions: 5, Failures: 1."), 1, "error TESTS_FAILED"},
 		{"tests-failed", oa, bashDoc(t, "COLUMNS=1000 python -m pytest", strings.Repeat("=", 450)+" 1 failed, 8 passed in 0.05s "+strings.Repeat("=", 450)), 1, "error TESTS_FAILED"},
@@ -738,7 +742,7 @@ func FuzzTestsFailedMatchesEveryLine(f *testing.F) {
 		"Tests:       1 failed, 3 passed, 4 total", "  2 failing", "Tests run: 3, Failures: 1, Errors: 0",
 		"[ERROR] Failed to execute goal x: There are test failures.", "3 tests completed, 1 failed",
 		"test result: FAILED. 1 passed; 1 failed", "50% tests passed, 1 tests failed out of 2",
-		"3 examples, 1 failure", "FAILURES!", "ERRORS!", "ok\nall good", strings.Repeat("=", 500) + " 1 failed in 0.1s",
+		"3 examples, 1 failure", "FAILURES!", "ERRORS!", "ok\nall good", "Failed!  - Failed:     1, Passed:     3", strings.Repeat("=", 500) + " 1 failed in 0.1s",
 	} {
 		f.Add("log line\n" + s + "\nmore")
 	}
