@@ -94,6 +94,7 @@ var (
 	reRubyUncaught      = regexp.MustCompile(`(?m)^\S+\.rb:\d+:in .*\(([A-Z]\w*(?:::\w+)*)\)$`)
 	reRustPanic         = regexp.MustCompile(`(?m)^thread '[^']*' panicked at `)
 	reWebpackErrors     = regexp.MustCompile(`\bcompiled with \d+ errors?\b`)
+	reBundlerStopped    = regexp.MustCompile(`(?m)^(?:error during build:|Failed to compile\.)\s*$`)
 	rePytestCollection  = regexp.MustCompile(`(?m)\d+ errors? during collection\b|^_{3,} ERROR collecting \S+ _{3,}$|^ERROR: found no collectors for `)
 	rePytestNotFound    = regexp.MustCompile(`(?m)^ERROR: (?:file or directory not found: |not found: \S+\n\(no match in any of )`)
 	rePytestELine       = regexp.MustCompile(`(?m)^E +(\w*(?:Error|Exception)): `)
@@ -410,9 +411,10 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "bundler-error", ErrorType: "COMPILE_ERROR",
-		Doc: "a JavaScript bundler that stopped on an error: webpack's `compiled with N error(s)`, esbuild's `✘ [ERROR] ...`",
+		Doc: "a JavaScript bundler that stopped on an error: webpack's `compiled with N error(s)`, esbuild's `✘ [ERROR] ...`, Vite's and Rollup's `error during build:`, Next.js's `Failed to compile.`",
 		match: func(o *output) (string, bool) {
-			return "", strings.Contains(o.text, "\u2718 [ERROR] ") || strings.Contains(o.text, "compiled with ") && reWebpackErrors.MatchString(o.text)
+			return "", strings.Contains(o.text, "\u2718 [ERROR] ") || strings.Contains(o.text, "compiled with ") && reWebpackErrors.MatchString(o.text) ||
+				containsAny(o.text, "error during build:", "Failed to compile.") && reBundlerStopped.MatchString(o.text)
 		},
 	},
 	{
