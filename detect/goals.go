@@ -87,15 +87,18 @@ var agentTools = map[string]bool{
 	"edit": true, "Edit": true, "MultiEdit": true, "insert": true, "create": true, "write": true, "Write": true,
 	"write_file": true, "create_file": true, "delete_file": true, "apply_patch": true, "replace": true,
 	"open_files": true, "expand_folder": true, "expand_code_chunks": true, "find_and_replace_code": true,
-	"inspect_code": true, "NotebookEdit": true,
+	"inspect_code": true, "NotebookEdit": true, "read_many_files": true, "list_directory": true,
+	"search_file_content": true, "grep_search": true,
 	// Code runners and their processes.
 	"python": true, "run_ipython": true, "execute_ipython_cell": true, "run_software": true,
 	"write_stdin": true, "BashOutput": true, "KillBash": true,
 	// Planners, scratchpads, sub-agents.
 	"plan": true, "update_plan": true, "task_tracker": true, "task_tracking": true, "think": true,
 	"sequentialthinking": true, "TodoWrite": true, "todo_write": true, "ExitPlanMode": true, "Task": true,
+	"write_todos": true, "save_memory": true,
 	// Browsers and the web.
 	"browser": true, "browse_interactive": true, "web_read": true, "WebFetch": true, "WebSearch": true,
+	"web_fetch": true, "google_web_search": true,
 	// Proxies to other servers' tools (MCP).
 	"execute-tool": true, "call_tool_mcp": true,
 }

@@ -45,6 +45,10 @@ func trajectoryDir(t *testing.T) string {
 	// Harbor leaves an ATIF trajectory in each trial's agent directory.
 	copyFile("atif/terminus-install-loop.json", "harbor/jobs/2025-11-20__09-12-00/install-deps__a1b2c3/agent/trajectory.json")
 	copyFile("anthropic-messages/claude-code-edit-loop.ndjson", "claude/projects/-home-dev-gateway/9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30.jsonl")
+	// Gemini CLI keeps its sessions under ~/.gemini/tmp/<project hash>/chats
+	// (a hidden directory is read when it is named, as ~/.gemini/tmp is).
+	copyFile("gemini-cli/session-edit-loop.ndjson", "gemini/tmp/3f9a7c0e/chats/session-2026-03-14T09-12-7c1f3a52.jsonl")
+	copyFile("gemini-cli/session-fix-converges.json", "gemini/tmp/9d0c1b2a/chats/session-2025-11-03T10-41-b2e47d90.json")
 	// Rovo Dev names its plain-text transcripts by the task alone.
 	copyFile("rovo-dev/npm-install-storm", "rovo/trajs/acme__widgets-202")
 	copyFile("rovo-dev/healthy-fix", "rovo/trajs/mrdoob__three.js-201")
@@ -99,6 +103,9 @@ func TestScanTrajectoriesOfEveryFormat(t *testing.T) {
 		filepath.Join(dir, "harbor/jobs/2025-11-20__09-12-00/install-deps__a1b2c3/agent/trajectory.json") + "#a3c1e9d2-5b7f-4e08-9c61-0f2d8b4e7a15": "runaway",
 		// A Claude Code session file, JSON Lines read whole as one run.
 		filepath.Join(dir, "claude/projects/-home-dev-gateway/9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30.jsonl") + "#9b2e7a41-3c8d-4f0e-a6b5-2d1c9e8f7a30": "runaway",
+		// Gemini CLI's sessions, as JSON Lines and as one JSON object.
+		filepath.Join(dir, "gemini/tmp/3f9a7c0e/chats/session-2026-03-14T09-12-7c1f3a52.jsonl") + "#7c1f3a52-0d4e-4b6a-9e21-5a8f4c2d9b10": "runaway",
+		filepath.Join(dir, "gemini/tmp/9d0c1b2a/chats/session-2025-11-03T10-41-b2e47d90.json") + "#b2e47d90-3c18-4f5a-8d6b-0e9c1a7f2d34":  "healthy",
 		// Text transcripts without an extension (what follows the dot of
 		// three.js-201 is none), found by their opening; the LICENSE
 		// beside them is passed over.

@@ -64,6 +64,7 @@ var Registry = []*Format{
 	LangSmith,
 	OpenAIAgents,
 	Codex,
+	GeminiCLI,
 	RovoDev,
 	SmolAgents,
 	TraeAgent,

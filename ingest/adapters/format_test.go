@@ -41,6 +41,10 @@ var sampleDocs = []struct {
 	{"codex/tsc-error-loop.ndjson", 1, Codex},
 	{"codex/rollout-patch-loop.ndjson", 1, Codex},
 	{"codex/rollout-patch-loop.ndjson", 6, Codex},
+	{"gemini-cli/session-fix-converges.json", 0, GeminiCLI},
+	{"gemini-cli/session-edit-loop.ndjson", 1, GeminiCLI},
+	{"gemini-cli/headless-build-loop.ndjson", 1, GeminiCLI},
+	{"gemini-cli/headless-build-loop.ndjson", 5, GeminiCLI},
 	{"openai-messages/langgraph-rate-limit-storm.json", 0, OpenAIMessages},
 	{"openai-messages/langchain-history.json", 0, OpenAIMessages},
 	{"openai-messages/responses-items.json", 0, OpenAIMessages},
@@ -246,7 +250,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,rovo-dev,smolagents,trae-agent,atif,browser-use,aider,chatdev,react-log" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,gemini-cli,rovo-dev,smolagents,trae-agent,atif,browser-use,aider,chatdev,react-log" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

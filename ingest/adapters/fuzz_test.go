@@ -121,6 +121,16 @@ func FuzzCodex(f *testing.F) {
 	)
 }
 
+func FuzzGeminiCLI(f *testing.F) {
+	fuzzFormat(f, GeminiCLI,
+		readSample(f, "gemini-cli/session-edit-loop.ndjson"),
+		readSample(f, "gemini-cli/session-fix-converges.json"),
+		readSample(f, "gemini-cli/headless-build-loop.ndjson"),
+		[]byte("{\"sessionId\":\"s\",\"projectHash\":\"h\"}\n{\"$set\":{\"messages\":[{\"id\":1,\"type\":\"gemini\",\"toolCalls\":[{\"args\":7,\"result\":{\"functionResponse\":{\"response\":[]}}}]}]}}\n{\"id\":\"x\",\"type\":\"error\",\"content\":{\"text\":3}}"),
+		[]byte("{\"type\":\"init\",\"session_id\":1,\"model\":null}\n{\"type\":\"tool_result\",\"tool_id\":\"z\",\"status\":\"error\",\"error\":{}}\n{\"type\":\"message\",\"role\":\"assistant\",\"content\":[1]}\n{\"type\":\"tool_use\",\"tool_id\":\"z\",\"parameters\":\"x\"}\n{\"type\":\"result\",\"stats\":{\"input_tokens\":-1e400}}"),
+	)
+}
+
 func FuzzRovoDev(f *testing.F) {
 	sep, banner := strings.Repeat("=", 120), strings.Repeat("#", 120)
 	fuzzFormat(f, RovoDev,

@@ -21,6 +21,7 @@ var formatRules = map[string][]OutputRule{
 	"langsmith":          nil,
 	"openai-agents":      nil,
 	"codex":              nil,
+	"gemini-cli":         gcliRules,
 	"rovo-dev":           rovoRules,
 	"smolagents":         smolRules,
 	"trae-agent":         traeRules,
@@ -360,6 +361,10 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"autogen-exitcode", ag, agTeamDoc(t, "```python\nprint(2 + 2)\n```", "exitcode: 0 (execution succeeded)\nCode output: 4"), 1, "ok"},
 
 		// Trae Agent's rule: its edit tool refusing the edit.
+		{"gemini-edit-rejected", GeminiCLI, gcliDoc(t, "replace", map[string]any{"file_path": "/app/a.ts", "old_string": "x = 1", "new_string": "x = 2"}, "Failed to edit, 0 occurrences found for old_string in /app/a.ts. No edits made. The exact text in old_string was not found.", "error"), 1, "error EDIT_REJECTED"},
+		{"gemini-edit-rejected", GeminiCLI, gcliDoc(t, "replace", map[string]any{"file_path": "/app/a.ts", "old_string": "x", "new_string": "y"}, "Error: Failed to edit, expected 1 occurrence but found 3.", "error"), 1, "error EDIT_REJECTED"},
+		{"gemini-edit-rejected", GeminiCLI, gcliDoc(t, "replace", map[string]any{"file_path": "/app/a.ts", "old_string": "x", "new_string": "x"}, "No changes to apply. The old_string and new_string are identical in file: /app/a.ts", "success"), 1, "error EDIT_REJECTED"},
+		{"gemini-edit-rejected", GeminiCLI, gcliDoc(t, "run_shell_command", map[string]any{"command": "grep -rn 'occurrences found' src/tools"}, "Output: src/tools/edit.ts:212:      raw: `Failed to edit, 0 occurrences found for old_string in ${path}.`\nProcess Group PGID: 12", "success"), 1, "ok"},
 		{"trae-edit-rejected", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "str_replace", "path": "/repo/a.py", "old_str": "x = 1", "new_str": "x = 2"}, "No replacement was performed, old_str `x = 1` did not appear verbatim in /repo/a.py.", false), 0, "error EDIT_REJECTED"},
 		{"trae-edit-rejected", TraeAgent, traeDoc(t, "bash", map[string]any{"command": "grep -n 'No replacement' tools/edit_tool.py"}, "88:            raise ToolError(\"No replacement was performed\")", true), 0, "ok"},
 		{"trae-edit-rejected", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "create", "path": "/repo/t.py", "file_text": "x = 1\n"}, "File already exists at: /repo/t.py. Cannot overwrite files using command `create`.", false), 0, "error EDIT_REJECTED"},
