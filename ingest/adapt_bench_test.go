@@ -57,6 +57,9 @@ var adaptBenchFormats = []struct {
 	{"codex", sync.OnceValues(codexBenchCorpus)},
 	{"autogen", sync.OnceValues(autoGenBenchCorpus)},
 	{"autogen-ag2", sync.OnceValues(func() (*adaptCorpus, error) { return filesBenchCorpus("autogen", "ag2-runtime-storm.log") })},
+	{"gemini-cli", sync.OnceValues(func() (*adaptCorpus, error) {
+		return filesBenchCorpus("gemini-cli", "session-edit-loop.ndjson", "session-fix-converges.json", "headless-build-loop.ndjson")
+	})},
 	{"rovo-dev", sync.OnceValues(rovoBenchCorpus)},
 	{"smolagents", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("smolagents", "code-agent-error-loop.json", "tool-calling-agent.json")
