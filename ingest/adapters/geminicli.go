@@ -215,13 +215,32 @@ func (b *gcliChat) add(m *gcliMessage) {
 	ts := ccTS(string(m.Timestamp))
 	switch m.Type {
 	case "user":
-		b.msgs = append(b.msgs, chatMessage{Role: "user", Content: jsonString(gcliText(m.Content)), pos: at, ts: ts})
-	case "gemini":
-		var thoughts []string
-		for _, t := range m.Thoughts {
-			thoughts = append(thoughts, strings.TrimSpace(string(t.Subject)+": "+string(t.Description)))
+		if gcliAnswersOnly(m.Content) {
+			// The calls' answers sent back to the model, as some versions
+			// also record them: the calls' results hold them already.
+			return
 		}
-		words := strings.Join(append(thoughts, gcliText(m.Content)), "\n\n")
+		b.msgs = append(b.msgs, chatMessage{Role: "user", Content: jsonString(gcliText(m.Content)), pos: at, ts: ts})
+	case "info", "warning":
+		// The CLI talking to the user: no one's step.
+	case "error":
+		// The CLI's report of a failed request to the model (an API
+		// error, a quota exceeded): a call of the model that failed, as a
+		// Claude Code API error is.
+		msg := gcliText(m.Content)
+		id := "gemini-cli-error-" + strconv.Itoa(at)
+		b.msgs = append(b.msgs,
+			chatMessage{Role: "assistant", Content: jsonString(""), pos: at, ts: ts,
+				ToolCalls: []chatToolCall{{ID: id, Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: at, ts: ts}}},
+			chatMessage{Role: "tool", ToolCallID: id, Content: jsonString(msg), pos: at, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})})
+	default:
+		// The model's turn: "gemini", or the name a fork of Gemini CLI
+		// gives its model's messages (IBM's Bob Shell: "bob-shell"), known
+		// by what only the model's messages carry.
+		if m.Type != "gemini" && len(m.ToolCalls) == 0 && m.Tokens == nil && m.Model == "" && len(m.Thoughts) == 0 {
+			return
+		}
+		words := strings.Join(append(gcliThoughts(m), gcliText(m.Content)), "\n\n")
 		am := chatMessage{Role: "assistant", Content: jsonString(strings.TrimSpace(words)), pos: at, ts: ts}
 		if m.Tokens != nil {
 			am.usage = &schema.Usage{
@@ -248,18 +267,39 @@ func (b *gcliChat) add(m *gcliMessage) {
 		b.pos += max(len(m.ToolCalls), 1) - 1
 		b.msgs = append(b.msgs, am)
 		b.msgs = append(b.msgs, replies...)
-	case "error":
-		// The CLI's report of a failed request to the model (an API
-		// error, a quota exceeded): a call of the model that failed, as a
-		// Claude Code API error is.
-		msg := gcliText(m.Content)
-		id := "gemini-cli-error-" + strconv.Itoa(at)
-		b.msgs = append(b.msgs,
-			chatMessage{Role: "assistant", Content: jsonString(""), pos: at, ts: ts,
-				ToolCalls: []chatToolCall{{ID: id, Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: at, ts: ts}}},
-			chatMessage{Role: "tool", ToolCallID: id, Content: jsonString(msg), pos: at, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})})
 	}
-	// "info" and "warning" are the CLI talking to the user: no one's step.
+}
+
+// gcliThoughts are the model's thoughts, "subject: description" each. A
+// fork that records its thoughts as they stream in writes every growing
+// snapshot of one; a thought the next one continues is left out.
+func gcliThoughts(m *gcliMessage) []string {
+	var out []string
+	for i, t := range m.Thoughts {
+		if i+1 < len(m.Thoughts) {
+			next := m.Thoughts[i+1]
+			if (t.Subject == "" || t.Subject == next.Subject) && strings.HasPrefix(string(next.Description), string(t.Description)) {
+				continue
+			}
+		}
+		out = append(out, strings.TrimSpace(strings.TrimPrefix(string(t.Subject)+": "+string(t.Description), ": ")))
+	}
+	return out
+}
+
+// gcliAnswersOnly reports whether a user message's content is only function
+// responses: the calls' answers sent back, not the user's words.
+func gcliAnswersOnly(raw json.RawMessage) bool {
+	var parts []gemPart
+	if !filled(raw) || raw[0] != '[' || json.Unmarshal(raw, &parts) != nil || len(parts) == 0 {
+		return false
+	}
+	for _, p := range parts {
+		if p.FunctionResp == nil && p.FunctionRespSnake == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // reply is the call's result as a tool message, if it has one: what the

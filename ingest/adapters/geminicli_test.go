@@ -246,3 +246,30 @@ func TestGeminiCLIRefuses(t *testing.T) {
 		}
 	}
 }
+
+// A fork of Gemini CLI that names its model's messages after itself (IBM's
+// Bob Shell: "bob-shell") is read alike; its thoughts, recorded as they
+// streamed in, are the last of each; a user message that only sends the
+// calls' answers back is no turn of the user's.
+func TestGeminiCLIForkAndSnapshots(t *testing.T) {
+	doc := mustMarshal(t, map[string]any{"sessionId": "b", "projectHash": "h", "messages": []map[string]any{
+		{"id": "u", "type": "user", "content": "review the routes"},
+		{"id": "m", "type": "bob-shell", "content": "", "model": "premium",
+			"thoughts": []map[string]any{{"subject": "", "description": "**Rev"}, {"subject": "Reviewing", "description": ""}, {"subject": "Reviewing", "description": "I can"}, {"subject": "Reviewing", "description": "I can see"}},
+			"toolCalls": []map[string]any{{"id": "t1", "name": "list_files", "args": map[string]any{"dir_path": "src"}, "status": "success",
+				"result": []map[string]any{{"functionResponse": map[string]any{"id": "t1", "name": "list_files", "response": map[string]any{"output": "route.ts"}}}}}}},
+		{"id": "r", "type": "user", "content": []map[string]any{{"functionResponse": map[string]any{"id": "t1", "name": "list_files", "response": map[string]any{"output": "route.ts"}}}}},
+		{"id": "x", "type": "compression", "content": "summary"},
+		{"id": "a", "type": "bob-shell", "content": "All routes read.", "model": "premium"},
+	}})
+	c, run := convertOne(t, GeminiCLI, doc)
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 4]" {
+		t.Fatalf("steps %s", got)
+	}
+	if s := c.step(t, run, 1); tool(s) != "list_files" || data(t, s) != "route.ts" || reason(s) != "**Rev\n\nReviewing: I can see" {
+		t.Errorf("call: %s %q %q", tool(s), data(t, s), reason(s))
+	}
+	if s := c.step(t, run, 4); s.State != "STOP" {
+		t.Errorf("answer: %q", s.State)
+	}
+}
