@@ -236,6 +236,14 @@ func Scan(ctx context.Context, cfg ScanConfig, stdin io.Reader, stdout, stderr i
 		return Summary{}, inputf("nothing analysed: all %d input lines and documents were rejected (%s); no report written",
 			stats.Rejected, rejectKinds(stats.RejectsByKind))
 	}
+	if stats.Steps == 0 && stats.Lines > 0 {
+		// Lines were read and not one was a step or part of one: a file of
+		// a format's look-alike, or logs without an agent's turn. Not a
+		// clean scan of nothing either.
+		s.in.progress.finish()
+		return Summary{}, inputf("nothing analysed: %d line(s) read in %d file(s), none of them a step of an agent or part of one (docs/adapters/ says what each format needs); no report written",
+			stats.Lines, stats.Files)
+	}
 	return s.analyze(ctx, store, stats, start, outputs, failOn, stdin, stdout, stderr)
 }
 

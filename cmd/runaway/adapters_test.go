@@ -337,6 +337,27 @@ func TestScanOfOnlyUnknownDocumentsFails(t *testing.T) {
 
 // A directory whose files runaway does not read is not a clean scan of
 // nothing: they are named with why, and a .log file of JSON Lines is read.
+// A file read to its end whose lines hold no step of an agent, nor any
+// line rejected (a Claude Code file of bookkeeping records alone: a
+// summary, a file-history snapshot), is no clean scan of nothing: the scan
+// stops and says so, and writes no report.
+func TestScanOfNoStepsFails(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "d41c.jsonl")
+	lines := `{"type":"summary","summary":"Fix the login form","leafUuid":"9a1f"}` + "\n" +
+		`{"type":"file-history-snapshot","messageId":"m1","snapshot":{"trackedFileBackups":{}},"isSnapshotUpdate":false}` + "\n"
+	if err := os.WriteFile(log, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "", "scan", log)
+	if code != exitFailure || out != "" {
+		t.Fatalf("exit %d, stdout %q; want 3 and no report", code, out)
+	}
+	if !strings.Contains(stderr, "nothing analysed: 2 line(s) read in 1 file(s), none of them a step of an agent") {
+		t.Errorf("stderr does not say nothing was analysed:\n%s", stderr)
+	}
+}
+
 func TestScanNamesTheFilesItSkips(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
