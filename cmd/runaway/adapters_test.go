@@ -49,6 +49,8 @@ func trajectoryDir(t *testing.T) string {
 	// (a hidden directory is read when it is named, as ~/.gemini/tmp is).
 	copyFile("gemini-cli/session-edit-loop.ndjson", "gemini/tmp/3f9a7c0e/chats/session-2026-03-14T09-12-7c1f3a52.jsonl")
 	copyFile("gemini-cli/session-fix-converges.json", "gemini/tmp/9d0c1b2a/chats/session-2025-11-03T10-41-b2e47d90.json")
+	// Qwen Code keeps a session under ~/.qwen/projects/<project>/chats.
+	copyFile("qwen-code/session-search-loop.ndjson", "qwen/projects/-srv-shop/chats/5b0d7e21-6c4f-4a9e-b2d3-8f1e0a9c7d64.jsonl")
 	// Rovo Dev names its plain-text transcripts by the task alone.
 	copyFile("rovo-dev/npm-install-storm", "rovo/trajs/acme__widgets-202")
 	copyFile("rovo-dev/healthy-fix", "rovo/trajs/mrdoob__three.js-201")
@@ -106,6 +108,8 @@ func TestScanTrajectoriesOfEveryFormat(t *testing.T) {
 		// Gemini CLI's sessions, as JSON Lines and as one JSON object.
 		filepath.Join(dir, "gemini/tmp/3f9a7c0e/chats/session-2026-03-14T09-12-7c1f3a52.jsonl") + "#7c1f3a52-0d4e-4b6a-9e21-5a8f4c2d9b10": "runaway",
 		filepath.Join(dir, "gemini/tmp/9d0c1b2a/chats/session-2025-11-03T10-41-b2e47d90.json") + "#b2e47d90-3c18-4f5a-8d6b-0e9c1a7f2d34":  "healthy",
+		// A Qwen Code session, whose records look like Claude Code's.
+		filepath.Join(dir, "qwen/projects/-srv-shop/chats/5b0d7e21-6c4f-4a9e-b2d3-8f1e0a9c7d64.jsonl") + "#5b0d7e21-6c4f-4a9e-b2d3-8f1e0a9c7d64": "runaway",
 		// Text transcripts without an extension (what follows the dot of
 		// three.js-201 is none), found by their opening; the LICENSE
 		// beside them is passed over.

@@ -222,7 +222,7 @@ func TestScanMixedDirectorySaysWhatReadWhat(t *testing.T) {
 	})
 	files := filesByFormat(t, dir)
 	want := map[string]int{"jsonl": 1, "swe-agent": 1, "mini-swe-agent": 1, "openhands": 2, "openai-messages": 1, "anthropic-messages": 1, "otlp": 2,
-		"langfuse": 1, "langsmith": 1, "openai-agents": 1, "parquet": 1, "rovo-dev": 2, "aider": 1, "atif": 1, "gemini-cli": 2}
+		"langfuse": 1, "langsmith": 1, "openai-agents": 1, "parquet": 1, "rovo-dev": 2, "aider": 1, "atif": 1, "gemini-cli": 2, "qwen-code": 1}
 	if fmt.Sprint(files) != fmt.Sprint(want) {
 		t.Errorf("files by format %v, want %v", files, want)
 	}

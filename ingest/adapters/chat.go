@@ -350,10 +350,12 @@ func (r *run) chatCall(s *schema.Step, tool string, args json.RawMessage, msgs [
 			errType = "EXIT_CODE"
 		}
 	}
-	if errType == "" && msgs[reply].errType != "" {
+	if given := msgs[reply].errType; given != "" && (errType == "" || (genericErrorType[errType] && !genericErrorType[given])) {
 		// The format says the call failed: what the rules read from the
-		// text says how, when they read anything.
-		errType, empty = msgs[reply].errType, false
+		// text says how, when they read anything more than that it
+		// failed (a tool's own error type, EDIT_REJECTED, names it better
+		// than an "Error:" prefix does).
+		errType, empty = given, false
 	}
 	if submits && errType == "" {
 		// A submit the harness answered with a failure handed nothing in

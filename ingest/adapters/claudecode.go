@@ -30,7 +30,9 @@ var ccTypes = map[string]bool{
 // mode, a "session_id" on a system, user, assistant or result event.
 func ccEvent(obj map[string]json.RawMessage) bool {
 	t := scalar(obj["type"])
-	if !ccTypes[t] {
+	if !ccTypes[t] || qwenRecord(obj) {
+		// Qwen Code's records have Claude Code's ids and types; their
+		// messages are Gemini contents (qwen-code).
 		return false
 	}
 	has := func(k string) bool { _, ok := obj[k]; return ok }

@@ -65,6 +65,7 @@ var Registry = []*Format{
 	OpenAIAgents,
 	Codex,
 	GeminiCLI,
+	QwenCode,
 	RovoDev,
 	SmolAgents,
 	TraeAgent,

@@ -45,6 +45,9 @@ var sampleDocs = []struct {
 	{"gemini-cli/session-edit-loop.ndjson", 1, GeminiCLI},
 	{"gemini-cli/headless-build-loop.ndjson", 1, GeminiCLI},
 	{"gemini-cli/headless-build-loop.ndjson", 5, GeminiCLI},
+	{"qwen-code/session-search-loop.ndjson", 1, QwenCode},
+	{"qwen-code/session-search-loop.ndjson", 3, QwenCode},
+	{"qwen-code/session-test-fix.ndjson", 1, QwenCode},
 	{"openai-messages/langgraph-rate-limit-storm.json", 0, OpenAIMessages},
 	{"openai-messages/langchain-history.json", 0, OpenAIMessages},
 	{"openai-messages/responses-items.json", 0, OpenAIMessages},
@@ -250,7 +253,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,gemini-cli,rovo-dev,smolagents,trae-agent,atif,browser-use,aider,chatdev,react-log" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,gemini-cli,qwen-code,rovo-dev,smolagents,trae-agent,atif,browser-use,aider,chatdev,react-log" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

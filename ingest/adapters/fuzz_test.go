@@ -131,6 +131,14 @@ func FuzzGeminiCLI(f *testing.F) {
 	)
 }
 
+func FuzzQwenCode(f *testing.F) {
+	fuzzFormat(f, QwenCode,
+		readSample(f, "qwen-code/session-search-loop.ndjson"),
+		readSample(f, "qwen-code/session-test-fix.ndjson"),
+		[]byte("{\"uuid\":1,\"sessionId\":\"s\",\"type\":\"tool_result\",\"message\":{\"parts\":[{\"functionResponse\":{\"id\":\"x\",\"response\":7}}]},\"toolCallResult\":{\"status\":\"error\",\"error\":1}}\n{\"uuid\":\"2\",\"sessionId\":\"s\",\"type\":\"assistant\",\"isSidechain\":true,\"message\":{\"parts\":[{\"functionCall\":{\"id\":\"x\"}},{\"functionCall\":{\"id\":\"x\"}}]},\"usageMetadata\":{\"promptTokenCount\":-5}}"),
+	)
+}
+
 func FuzzRovoDev(f *testing.F) {
 	sep, banner := strings.Repeat("=", 120), strings.Repeat("#", 120)
 	fuzzFormat(f, RovoDev,

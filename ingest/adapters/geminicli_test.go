@@ -22,27 +22,27 @@ func gcliDoc(t testing.TB, tool string, args map[string]any, output, status stri
 	}})
 }
 
-// gcliFile reads a Gemini CLI file as ingest reads it: a legacy session
-// (one JSON object) as a document, a JSON Lines session or stream whole,
-// its first line saying what it is.
-func gcliFile(t *testing.T, file string, raw []byte) *converted {
+// readFileOf reads a file of format f as ingest reads it: one JSON object
+// (pretty-printed) as a document, a JSON Lines file whole, its first line
+// saying what it is.
+func readFileOf(t *testing.T, f *Format, file string, raw []byte) *converted {
 	t.Helper()
 	if OpensJSON(raw) && strings.HasPrefix(strings.TrimSpace(string(raw)), "{\n") {
-		return convert(t, GeminiCLI, file, 1, true, raw)
+		return convert(t, f, file, 1, true, raw)
 	}
 	first, err := ParseDoc(file, 1, false, nonBlankLines(raw)[0])
-	if err != nil || !GeminiCLI.Transcript(first) {
-		t.Fatalf("%s: its first line does not open a Gemini CLI file (%v)", file, err)
+	if err != nil || !f.Transcript(first) {
+		t.Fatalf("%s: its first line does not open a %s file (%v)", file, f.Name, err)
 	}
 	d, err := ParseLines(file, 1, raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f, err := Detect(d); err != nil || f != GeminiCLI {
-		t.Fatalf("Detect: %v %v", f, err)
+	if got, err := Detect(d); err != nil || got != f {
+		t.Fatalf("Detect: %v %v", got, err)
 	}
 	c := newConverted()
-	if err := ConvertDoc(GeminiCLI, d, c.adder(t)); err != nil {
+	if err := ConvertDoc(f, d, c.adder(t)); err != nil {
 		t.Fatal(err)
 	}
 	return c
@@ -55,7 +55,7 @@ func gcliFile(t *testing.T, file string, raw []byte) *converted {
 // reason, its tokens the usage; the last message is the answer.
 func TestGeminiCLISessionSample(t *testing.T) {
 	const file = "session-edit-loop.ndjson"
-	c := gcliFile(t, file, readSample(t, "gemini-cli/"+file))
+	c := readFileOf(t, GeminiCLI, file, readSample(t, "gemini-cli/"+file))
 	run := file + "#7c1f3a52-0d4e-4b6a-9e21-5a8f4c2d9b10"
 	if fmt.Sprint(c.runs) != fmt.Sprint([]string{run}) {
 		t.Fatalf("runs %q", c.runs)
@@ -91,7 +91,7 @@ func TestGeminiCLISessionSample(t *testing.T) {
 // summary until the last one, which passes (no exit code written).
 func TestGeminiCLILegacySample(t *testing.T) {
 	const file = "session-fix-converges.json"
-	c := gcliFile(t, file, readSample(t, "gemini-cli/"+file))
+	c := readFileOf(t, GeminiCLI, file, readSample(t, "gemini-cli/"+file))
 	run := file + "#b2e47d90-3c18-4f5a-8d6b-0e9c1a7f2d34"
 	if got := fmt.Sprint(c.numbers(run)); got != "[2 3 4 5 6 7 8 9 10]" {
 		t.Fatalf("steps %s", got)
@@ -111,7 +111,7 @@ func TestGeminiCLILegacySample(t *testing.T) {
 // tokens are spread over the calls, on the model the init event named.
 func TestGeminiCLIStreamSample(t *testing.T) {
 	const file = "headless-build-loop.ndjson"
-	c := gcliFile(t, file, readSample(t, "gemini-cli/"+file))
+	c := readFileOf(t, GeminiCLI, file, readSample(t, "gemini-cli/"+file))
 	run := file + "#e5a90c3d-7b21-4d8e-a6f4-1c2b3d4e5f60"
 	if got := fmt.Sprint(c.numbers(run)); got != "[4 8 12 16 20 24 26]" {
 		t.Fatalf("steps %s", got)
@@ -147,7 +147,7 @@ func TestGeminiCLIStreamEvents(t *testing.T) {
 		`{"type":"error","severity":"error","message":"[API Error: got status: 429 Too Many Requests]"}`,
 		`{"type":"result","status":"error","error":{"type":"FatalTurnLimitedError","message":"Reached max session turns"}}`,
 	}, "\n") + "\n"
-	c := gcliFile(t, "s.jsonl", []byte(raw))
+	c := readFileOf(t, GeminiCLI, "s.jsonl", []byte(raw))
 	run := "s.jsonl#s9"
 	if got := fmt.Sprint(c.numbers(run)); got != "[2 3 7 9 11]" {
 		t.Fatalf("steps %s", got)
@@ -182,7 +182,7 @@ func TestGeminiCLIRecords(t *testing.T) {
 		`{"id":"e1","type":"error","content":"[API Error: You have exhausted your daily quota on this model.]"}`,
 		`{"id":"g2","type":"gemini","content":"","toolCalls":[{"id":"c2","name":"run_shell_command","args":{"command":"make clean"},"status":"awaiting_approval"}]}`,
 	}
-	c := gcliFile(t, "r.jsonl", []byte(strings.Join(lines, "\n")+"\n"))
+	c := readFileOf(t, GeminiCLI, "r.jsonl", []byte(strings.Join(lines, "\n")+"\n"))
 	run := "r.jsonl#s2"
 	if got := fmt.Sprint(c.numbers(run)); got != "[2 4 5]" {
 		t.Fatalf("steps %s", got)
@@ -202,7 +202,7 @@ func TestGeminiCLIRecords(t *testing.T) {
 		`{"id":"old","type":"gemini","content":"draft"}`,
 		`{"$set":{"messages":[{"id":"u","type":"user","content":"hi"},{"id":"a","type":"gemini","content":"hello"}],"lastUpdated":"x"}}`,
 	}, "\n") + "\n"
-	c = gcliFile(t, "set.jsonl", []byte(set))
+	c = readFileOf(t, GeminiCLI, "set.jsonl", []byte(set))
 	if got := fmt.Sprint(c.numbers("set.jsonl#s3")); got != "[1]" {
 		t.Errorf("after a $set of the messages: steps %s", got)
 	}
