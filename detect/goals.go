@@ -88,7 +88,9 @@ var agentTools = map[string]bool{
 	"write_file": true, "create_file": true, "delete_file": true, "apply_patch": true, "replace": true,
 	"open_files": true, "expand_folder": true, "expand_code_chunks": true, "find_and_replace_code": true,
 	"inspect_code": true, "NotebookEdit": true, "read_many_files": true, "list_directory": true,
-	"search_file_content": true, "grep_search": true,
+	"search_file_content": true, "grep_search": true, "read_file_range": true, "read_currently_open_file": true,
+	"edit_existing_file": true, "single_find_and_replace": true, "multi_edit": true, "create_new_file": true,
+	"file_glob_search": true, "view_diff": true, "codebase": true,
 	// Code runners and their processes.
 	"python": true, "run_ipython": true, "execute_ipython_cell": true, "run_software": true,
 	"write_stdin": true, "BashOutput": true, "KillBash": true,
@@ -98,7 +100,7 @@ var agentTools = map[string]bool{
 	"write_todos": true, "save_memory": true,
 	// Browsers and the web.
 	"browser": true, "browse_interactive": true, "web_read": true, "WebFetch": true, "WebSearch": true,
-	"web_fetch": true, "google_web_search": true,
+	"web_fetch": true, "google_web_search": true, "search_web": true, "fetch_url_content": true,
 	// Proxies to other servers' tools (MCP).
 	"execute-tool": true, "call_tool_mcp": true,
 }

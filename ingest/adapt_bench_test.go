@@ -63,6 +63,9 @@ var adaptBenchFormats = []struct {
 	{"qwen-code", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("qwen-code", "session-search-loop.ndjson", "session-test-fix.ndjson")
 	})},
+	{"continue", sync.OnceValues(func() (*adaptCorpus, error) {
+		return filesBenchCorpus("continue", "session-find-replace-loop.json", "session-terminal-fix.json")
+	})},
 	{"rovo-dev", sync.OnceValues(rovoBenchCorpus)},
 	{"smolagents", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("smolagents", "code-agent-error-loop.json", "tool-calling-agent.json")

@@ -184,7 +184,8 @@ var EditorTools = map[string]bool{"str_replace_editor": true, "file_editor": tru
 
 // IsShellTool reports whether a tool runs shell commands (bash, shell,
 // execute_bash, run; Harbor's bash_command, the keys an agent types into
-// its terminal; Gemini CLI's run_shell_command; any case): its calls' args hold the command line.
+// its terminal; Gemini CLI's run_shell_command, Continue's
+// run_terminal_command; any case): its calls' args hold the command line.
 func IsShellTool(tool string) bool {
 	for _, name := range shellTools {
 		if strings.EqualFold(tool, name) {
@@ -195,7 +196,7 @@ func IsShellTool(tool string) bool {
 }
 
 // shellTools are the tool names IsShellTool knows, in lower case.
-var shellTools = [...]string{"bash", "shell", "execute_bash", "run", "bash_command", "run_shell_command"}
+var shellTools = [...]string{"bash", "shell", "execute_bash", "run", "bash_command", "run_shell_command", "run_terminal_command"}
 
 // IsInstall reports whether intent is an install's.
 func IsInstall(intent string) bool {

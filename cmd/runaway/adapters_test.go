@@ -51,6 +51,8 @@ func trajectoryDir(t *testing.T) string {
 	copyFile("gemini-cli/session-fix-converges.json", "gemini/tmp/9d0c1b2a/chats/session-2025-11-03T10-41-b2e47d90.json")
 	// Qwen Code keeps a session under ~/.qwen/projects/<project>/chats.
 	copyFile("qwen-code/session-search-loop.ndjson", "qwen/projects/-srv-shop/chats/5b0d7e21-6c4f-4a9e-b2d3-8f1e0a9c7d64.jsonl")
+	// Continue keeps its sessions under ~/.continue/sessions.
+	copyFile("continue/session-find-replace-loop.json", "continue/sessions/6f2a9c1e-3d4b-4e8f-a1c2-7b9d0e5f3a18.json")
 	// Rovo Dev names its plain-text transcripts by the task alone.
 	copyFile("rovo-dev/npm-install-storm", "rovo/trajs/acme__widgets-202")
 	copyFile("rovo-dev/healthy-fix", "rovo/trajs/mrdoob__three.js-201")
@@ -110,6 +112,7 @@ func TestScanTrajectoriesOfEveryFormat(t *testing.T) {
 		filepath.Join(dir, "gemini/tmp/9d0c1b2a/chats/session-2025-11-03T10-41-b2e47d90.json") + "#b2e47d90-3c18-4f5a-8d6b-0e9c1a7f2d34":  "healthy",
 		// A Qwen Code session, whose records look like Claude Code's.
 		filepath.Join(dir, "qwen/projects/-srv-shop/chats/5b0d7e21-6c4f-4a9e-b2d3-8f1e0a9c7d64.jsonl") + "#5b0d7e21-6c4f-4a9e-b2d3-8f1e0a9c7d64": "runaway",
+		filepath.Join(dir, "continue/sessions/6f2a9c1e-3d4b-4e8f-a1c2-7b9d0e5f3a18.json") + "#6f2a9c1e-3d4b-4e8f-a1c2-7b9d0e5f3a18":              "runaway",
 		// Text transcripts without an extension (what follows the dot of
 		// three.js-201 is none), found by their opening; the LICENSE
 		// beside them is passed over.

@@ -13,6 +13,8 @@ var editTools = map[string]bool{
 	"edit": true, "write": true, "multiedit": true, "apply_patch": true, "write_file": true,
 	"edit_file": true, "create_file": true, "create": true, "replace": true, "insert": true,
 	"find_and_replace_code": true, "delete_file": true,
+	// Continue's.
+	"edit_existing_file": true, "single_find_and_replace": true, "multi_edit": true, "create_new_file": true,
 }
 
 // reShellWrite finds a shell command that writes a file: a redirect to a

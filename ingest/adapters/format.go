@@ -66,6 +66,7 @@ var Registry = []*Format{
 	Codex,
 	GeminiCLI,
 	QwenCode,
+	Continue,
 	RovoDev,
 	SmolAgents,
 	TraeAgent,

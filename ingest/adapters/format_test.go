@@ -48,6 +48,8 @@ var sampleDocs = []struct {
 	{"qwen-code/session-search-loop.ndjson", 1, QwenCode},
 	{"qwen-code/session-search-loop.ndjson", 3, QwenCode},
 	{"qwen-code/session-test-fix.ndjson", 1, QwenCode},
+	{"continue/session-find-replace-loop.json", 0, Continue},
+	{"continue/session-terminal-fix.json", 0, Continue},
 	{"openai-messages/langgraph-rate-limit-storm.json", 0, OpenAIMessages},
 	{"openai-messages/langchain-history.json", 0, OpenAIMessages},
 	{"openai-messages/responses-items.json", 0, OpenAIMessages},
@@ -253,7 +255,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,gemini-cli,qwen-code,rovo-dev,smolagents,trae-agent,atif,browser-use,aider,chatdev,react-log" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,codex,gemini-cli,qwen-code,continue,rovo-dev,smolagents,trae-agent,atif,browser-use,aider,chatdev,react-log" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

@@ -139,6 +139,12 @@ func FuzzQwenCode(f *testing.F) {
 	)
 }
 
+func FuzzContinue(f *testing.F) {
+	fuzzFormat(f, Continue,
+		[]byte(`{"sessionId":3,"history":[{"message":{"role":"assistant","toolCalls":[{"id":"a","function":{"name":7,"arguments":"{"}},{"function":{}}]},"toolCallState":{"toolCallId":"a","status":"errored","output":[{"content":"x","status":"Command failed with exit code 99999999999999999999"}]}},{"message":{"role":"thinking","content":[{"text":"t"}]}},{"message":{"role":"tool"}}]}`),
+	)
+}
+
 func FuzzRovoDev(f *testing.F) {
 	sep, banner := strings.Repeat("=", 120), strings.Repeat("#", 120)
 	fuzzFormat(f, RovoDev,
