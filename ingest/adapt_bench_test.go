@@ -96,6 +96,9 @@ var adaptBenchFormats = []struct {
 	{"openai-agents", sync.OnceValues(func() (*adaptCorpus, error) {
 		return sampleBenchCorpus("openai-agents", "loop.ndjson", "healthy.ndjson")
 	})},
+	{"mlflow", sync.OnceValues(func() (*adaptCorpus, error) {
+		return sampleBenchCorpus("mlflow", "loop.json", "healthy.ndjson")
+	})},
 	{"parquet", sync.OnceValues(parquetBenchCorpus)},
 }
 

@@ -124,6 +124,11 @@ func sampleBenchCorpus(format string, samples ...string) (*adaptCorpus, error) {
 		if err != nil {
 			return nil, err
 		}
+		var whole map[string]any
+		if json.Unmarshal(raw, &whole) == nil {
+			records = append(records, whole) // one document (pretty-printed)
+			continue
+		}
 		for l := range bytes.SplitSeq(bytes.TrimSpace(raw), []byte("\n")) {
 			var m map[string]any
 			if err := json.Unmarshal(l, &m); err != nil {
@@ -167,6 +172,7 @@ func sampleBenchCorpus(format string, samples ...string) (*adaptCorpus, error) {
 var benchIDKeys = map[string]bool{
 	"id": true, "trace_id": true, "traceId": true, "parent_id": true, "parent_run_id": true,
 	"parentObservationId": true, "session_id": true, "sessionId": true, "group_id": true, "thread_id": true,
+	"request_id": true, "mlflow.trace.session": true,
 }
 
 // suffixIDs returns v with suffix appended to every id member, at any depth.

@@ -32,12 +32,15 @@ var wantTraces = map[string]traceVerdict{
 	"sess-7f3": {"runaway", "empty-result-loop", 0, 7}, // otlp: six rephrased lookups that find nothing
 	"user-19":  {"healthy", "", -1, 4},                 // otlp: three different calls, then the answer
 
-	"support-chat-8817":                      {"runaway", "error-storm", 0, 9}, // langfuse: eight timed-out shipment lookups
-	"b27e94c1d05f4a3a9e6c8d2f1a7b0e53":       {"healthy", "", -1, 4},           // langfuse: a search, two price lookups, the answer
-	"cs-thread-4821":                         {"runaway", "error-storm", 0, 9}, // langsmith: eight timed-out tracking calls
-	"cs-thread-5310":                         {"healthy", "", -1, 6},           // langsmith: two traces of one thread that progress
-	"thread_8d41c2e07a":                      {"runaway", "error-storm", 0, 8}, // openai-agents: eight timed-out function calls
-	"trace_7f100b0b9ece1992f4c9cc6ff59f82b3": {"healthy", "", -1, 5},           // openai-agents: a handoff, three calls, the answer
+	"support-chat-8817":                      {"runaway", "error-storm", 0, 9},     // langfuse: eight timed-out shipment lookups
+	"b27e94c1d05f4a3a9e6c8d2f1a7b0e53":       {"healthy", "", -1, 4},               // langfuse: a search, two price lookups, the answer
+	"cs-thread-4821":                         {"runaway", "error-storm", 0, 9},     // langsmith: eight timed-out tracking calls
+	"cs-thread-5310":                         {"healthy", "", -1, 6},               // langsmith: two traces of one thread that progress
+	"thread_8d41c2e07a":                      {"runaway", "error-storm", 0, 8},     // openai-agents: eight timed-out function calls
+	"trace_7f100b0b9ece1992f4c9cc6ff59f82b3": {"healthy", "", -1, 5},               // openai-agents: a handoff, three calls, the answer
+	"sess-travel-0193":                       {"runaway", "tool-retry-loop", 0, 7}, // mlflow: the same flight search six times, the same empty answer
+	"tr-00000000000000000000000000004f00":    {"healthy", "", -1, 2},               // mlflow (MLflow 2's layout): a retrieval, the answer
+	"tr-00000000000000000000000000004f01":    {"healthy", "", -1, 3},               // mlflow: a retrieval, a lookup that timed out, the answer
 }
 
 func scanTraces(t *testing.T, args ...string) map[string]traceVerdict {

@@ -63,6 +63,7 @@ var Registry = []*Format{
 	Langfuse,
 	LangSmith,
 	OpenAIAgents,
+	MLflow,
 	Codex,
 	GeminiCLI,
 	QwenCode,

@@ -145,6 +145,13 @@ func FuzzContinue(f *testing.F) {
 	)
 }
 
+func FuzzMLflow(f *testing.F) {
+	fuzzFormat(f, MLflow,
+		readSample(f, "../traces/mlflow/loop.json"),
+		[]byte(`{"info":{"request_id":7},"data":{"spans":[{"context":{"span_id":1},"parent_id":{},"start_time":"x","status":3,"attributes":{"mlflow.spanType":"\"LLM\"","mlflow.spanOutputs":"{\"choices\":[{\"message\":{\"tool_calls\":[{}]}}],\"content\":[{\"type\":\"tool_use\"}]}","mlflow.chat.tokenUsage":"[1]"},"events":[{"name":"exception","attributes":{"exception.type":5}}]}]}}`),
+	)
+}
+
 func FuzzRovoDev(f *testing.F) {
 	sep, banner := strings.Repeat("=", 120), strings.Repeat("#", 120)
 	fuzzFormat(f, RovoDev,

@@ -320,6 +320,18 @@ func spanFromOTLP(o *otlpSpan, resource []otlpKV) *Span {
 		a.has("llm.request.type") || (op == "" && oi == "" && tl == "" && a.has("gen_ai.request.model", "gen_ai.response.model")):
 		sp.Kind = SpanLLM
 	}
+	byMLflow := sp.Kind == SpanOther && a.has("mlflow.spanType")
+	if byMLflow {
+		// MLflow's own keys, sent over OTLP: each value a JSON document
+		// in a string (mlflow.go).
+		ml := func(k string) json.RawMessage {
+			if !a.has(k) {
+				return nil
+			}
+			return mlflowValue(jsonString(a.str(k)))
+		}
+		mlflowApply(sp, mlflowString(ml("mlflow.spanType")), ml("mlflow.spanInputs"), ml("mlflow.spanOutputs"), ml("mlflow.chat.tokenUsage"))
+	}
 	sp.Failed = o.Status.isError() || a.has("error.type")
 	sp.ErrorType = a.str("error.type")
 	sp.ErrorText = o.Status.Message
@@ -335,8 +347,10 @@ func spanFromOTLP(o *otlpSpan, resource []otlpKV) *Span {
 			}
 		}
 	}
-	switch sp.Kind {
-	case SpanTool, SpanRetriever:
+	switch {
+	case byMLflow:
+		// Read from MLflow's keys above.
+	case sp.Kind == SpanTool || sp.Kind == SpanRetriever:
 		sp.Tool = a.str("gen_ai.tool.name", "tool.name", "traceloop.entity.name")
 		if sp.Tool == "" {
 			sp.Tool = strings.TrimSpace(strings.TrimPrefix(o.Name, "execute_tool"))
@@ -353,7 +367,7 @@ func spanFromOTLP(o *otlpSpan, resource []otlpKV) *Span {
 			}
 			sp.Empty = docs == "" && !sp.Failed && (sp.Output == nil || emptyOutput(*sp.Output))
 		}
-	case SpanLLM:
+	case sp.Kind == SpanLLM:
 		sp.Model = a.str("gen_ai.response.model", "gen_ai.request.model", "llm.model_name", "gen_ai.request.model_name")
 		sp.PromptTokens = a.int("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt", "llm.usage.prompt_tokens")
 		sp.CompletionTokens = a.int("gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.token_count.completion", "llm.usage.completion_tokens")

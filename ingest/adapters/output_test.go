@@ -20,6 +20,7 @@ var formatRules = map[string][]OutputRule{
 	"langfuse":           nil,
 	"langsmith":          nil,
 	"openai-agents":      nil,
+	"mlflow":             nil,
 	"codex":              nil,
 	"gemini-cli":         gcliRules,
 	"qwen-code":          gcliRules,
