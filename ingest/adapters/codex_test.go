@@ -8,35 +8,13 @@ import (
 	"github.com/runawayhq/runaway/schema"
 )
 
-// codexStream reads a Codex event stream, as ingest reads such a file:
-// whole, its first line saying what it is.
-func codexStream(t *testing.T, file string, raw []byte) *converted {
-	t.Helper()
-	first, err := ParseDoc(file, 1, false, nonBlankLines(raw)[0])
-	if err != nil || !Codex.Transcript(first) {
-		t.Fatalf("%s: its first line does not start a Codex stream (%v)", file, err)
-	}
-	d, err := ParseLines(file, 1, raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f, err := Detect(d); err != nil || f != Codex {
-		t.Fatalf("Detect: %v %v", f, err)
-	}
-	c := newConverted()
-	if err := ConvertDoc(Codex, d, c.adder(t)); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 // The healthy sample: a step is the line that began its item; the
 // reasoning before an action is its reason; the shell wrapper is taken
 // off; the failed test run fails by its exit code; the last message is
 // the answer; the turn's tokens are shared among the calls.
 func TestCodexHealthySample(t *testing.T) {
 	const file = "healthy-fix.ndjson"
-	c := codexStream(t, file, readSample(t, "codex/"+file))
+	c := readFileOf(t, Codex, file, readSample(t, "codex/"+file))
 	run := file + "#0199a3c1-7e52-7a10-9d4e-5b1f2c8e4a01"
 	if fmt.Sprint(c.runs) != fmt.Sprint([]string{run}) {
 		t.Fatalf("runs %q", c.runs)
@@ -71,7 +49,7 @@ func TestCodexHealthySample(t *testing.T) {
 // The looping sample: the same TypeScript compile error at every build.
 func TestCodexLoopSample(t *testing.T) {
 	const file = "tsc-error-loop.ndjson"
-	c := codexStream(t, file, readSample(t, "codex/"+file))
+	c := readFileOf(t, Codex, file, readSample(t, "codex/"+file))
 	run := file + "#0199a3c4-11d0-7c33-8a0e-2f6b9d1c7e02"
 	builds := 0
 	for _, s := range c.steps {
@@ -107,7 +85,7 @@ func TestCodexItems(t *testing.T) {
 		`{"type":"thread.started","thread_id":"t2"}`,
 		`{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"done"}}`,
 	}
-	c := codexStream(t, "c.jsonl", []byte(strings.Join(lines, "\n")+"\n"))
+	c := readFileOf(t, Codex, "c.jsonl", []byte(strings.Join(lines, "\n")+"\n"))
 	r1, r2 := "c.jsonl#t1", "c.jsonl#t2"
 	if fmt.Sprint(c.runs) != fmt.Sprint([]string{r1, r2}) {
 		t.Fatalf("runs %q", c.runs)
@@ -151,7 +129,7 @@ func TestCodexPatchesAreNeverTheSameCall(t *testing.T) {
 	for k := range 6 {
 		lines = append(lines, fmt.Sprintf(`{"type":"item.completed","item":{"id":"item_%d","type":"file_change","changes":[{"path":"src/a.ts","kind":"update"}],"status":"completed"}}`, k))
 	}
-	c := codexStream(t, "p.jsonl", []byte(strings.Join(lines, "\n")))
+	c := readFileOf(t, Codex, "p.jsonl", []byte(strings.Join(lines, "\n")))
 	seen := map[string]bool{}
 	for _, s := range c.steps {
 		a := string(s.ToolCall.Args)
@@ -227,7 +205,7 @@ func TestCodexWaitsOnACommand(t *testing.T) {
 		lines = append(lines, turn(10+k)) // 7-11
 	}
 	lines = append(lines, `{"type":"item.completed","item":{"id":"m","type":"agent_message","text":"Tests hang; stopping."}}`, done("test", "yarn test", "", "null")) // 12, 13
-	c := codexStream(t, "w.jsonl", []byte(strings.Join(lines, "\n")))
+	c := readFileOf(t, Codex, "w.jsonl", []byte(strings.Join(lines, "\n")))
 	run := "w.jsonl#t"
 	if got := fmt.Sprint(c.numbers(run)); got != "[1 6 7 8 9 10 11 12]" {
 		t.Fatalf("steps %s", got)
@@ -252,7 +230,7 @@ func TestCodexWaitsOnACommand(t *testing.T) {
 // totals give the usage.
 func TestCodexRolloutSample(t *testing.T) {
 	const file = "rollout-patch-loop.ndjson"
-	c := codexStream(t, file, readSample(t, "codex/"+file))
+	c := readFileOf(t, Codex, file, readSample(t, "codex/"+file))
 	run := file + "#0199b2e4-5c1a-7d02-8f3e-6a2b9c4d1e77"
 	if got := fmt.Sprint(c.numbers(run)); got != "[5 9 13 17 21 25 28]" {
 		t.Fatalf("steps %s", got)

@@ -22,32 +22,6 @@ func gcliDoc(t testing.TB, tool string, args map[string]any, output, status stri
 	}})
 }
 
-// readFileOf reads a file of format f as ingest reads it: one JSON object
-// (pretty-printed) as a document, a JSON Lines file whole, its first line
-// saying what it is.
-func readFileOf(t *testing.T, f *Format, file string, raw []byte) *converted {
-	t.Helper()
-	if OpensJSON(raw) && strings.HasPrefix(strings.TrimSpace(string(raw)), "{\n") {
-		return convert(t, f, file, 1, true, raw)
-	}
-	first, err := ParseDoc(file, 1, false, nonBlankLines(raw)[0])
-	if err != nil || !f.Transcript(first) {
-		t.Fatalf("%s: its first line does not open a %s file (%v)", file, f.Name, err)
-	}
-	d, err := ParseLines(file, 1, raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, err := Detect(d); err != nil || got != f {
-		t.Fatalf("Detect: %v %v", got, err)
-	}
-	c := newConverted()
-	if err := ConvertDoc(f, d, c.adder(t)); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 // The JSON Lines session sample: a step is the line of its message, the
 // metadata and "$set" lines none; the replacements the editor refuses
 // are rejected edits, the failing Jest run a failed test run by its

@@ -294,3 +294,29 @@ func usageSum(c *converted, run string) (prompt, completion int64, cost float64,
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// readFileOf reads a file of format f as ingest reads it: one JSON object
+// (pretty-printed) as a document, a JSON Lines file whole, its first line
+// saying what it is.
+func readFileOf(t *testing.T, f *Format, file string, raw []byte) *converted {
+	t.Helper()
+	if OpensJSON(raw) && strings.HasPrefix(strings.TrimSpace(string(raw)), "{\n") {
+		return convert(t, f, file, 1, true, raw)
+	}
+	first, err := ParseDoc(file, 1, false, nonBlankLines(raw)[0])
+	if err != nil || !f.Transcript(first) {
+		t.Fatalf("%s: its first line does not open a %s file (%v)", file, f.Name, err)
+	}
+	d, err := ParseLines(file, 1, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Detect(d); err != nil || got != f {
+		t.Fatalf("Detect: %v %v", got, err)
+	}
+	c := newConverted()
+	if err := ConvertDoc(f, d, c.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
