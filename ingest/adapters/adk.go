@@ -93,11 +93,7 @@ func adkEventMessages(el json.RawMessage, i, at int) ([]chatMessage, int, error)
 			return nil, 1, nil
 		}
 		msg := strings.TrimSpace(code + ": " + words)
-		return []chatMessage{
-			{Role: "assistant", Name: e.Author, pos: at, ts: ts, Content: jsonString(""),
-				ToolCalls: []chatToolCall{{ID: "adk-error", Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: at, ts: ts}}},
-			{Role: "tool", ToolCallID: "adk-error", Content: jsonString(msg), pos: at, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})},
-		}, 1, nil
+		return failedModelCall("adk-error", e.Author, msg, at, ts), 1, nil
 	}
 	c := *e.Content
 	name := e.Author

@@ -441,10 +441,7 @@ func (b *antChat) assistant(m *antMessage, blocks []antBlock, pos int, ts *schem
 // result is the error, so failing calls in a row read as such.
 func (b *antChat) apiError(m *antMessage, blocks []antBlock, pos int, ts *schema.Timestamp) {
 	msg := blocksText(blocks, 0)
-	b.msgs = append(b.msgs,
-		chatMessage{Role: "assistant", pos: pos, ts: ts, Content: jsonString(""),
-			ToolCalls: []chatToolCall{{ID: "api-error", Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: pos, ts: ts}}},
-		chatMessage{Role: "tool", ToolCallID: "api-error", Content: jsonString(msg), pos: pos, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})})
+	b.msgs = append(b.msgs, failedModelCall("api-error", "", msg, pos, ts)...)
 	b.last, b.lastID = len(b.msgs)-2, ""
 }
 

@@ -548,3 +548,17 @@ func dialectMessages(els []json.RawMessage, is func(json.RawMessage) bool,
 // reSubmitCall is a turn of the mini-swe-agent research fork that hands
 // in the work: a call of its submit tool on a line of its own.
 var reSubmitCall = regexp.MustCompile(`(?m)^\s*(?:return\s+)?submit\(\s*\)\s*$`)
+
+// failedModelCall is a request to the model that failed, as two messages
+// of a conversation: a call of "model" by the agent (named name, when one
+// of several spoke it) and its answer, msg, failed as msg says (a 429 or a
+// quota is RATE_LIMIT: errTypeOf). Claude Code's API errors, Gemini CLI's
+// and ADK's error events are such calls: a client retrying an exhausted
+// quota over and over is an error storm.
+func failedModelCall(id, name, msg string, pos int, ts *schema.Timestamp) []chatMessage {
+	return []chatMessage{
+		{Role: "assistant", Name: name, pos: pos, ts: ts, Content: jsonString(""),
+			ToolCalls: []chatToolCall{{ID: id, Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: pos, ts: ts}}},
+		{Role: "tool", ToolCallID: id, Content: jsonString(msg), pos: pos, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})},
+	}
+}

@@ -228,11 +228,7 @@ func (b *gcliChat) add(m *gcliMessage) {
 		// error, a quota exceeded): a call of the model that failed, as a
 		// Claude Code API error is.
 		msg := gcliText(m.Content)
-		id := "gemini-cli-error-" + strconv.Itoa(at)
-		b.msgs = append(b.msgs,
-			chatMessage{Role: "assistant", Content: jsonString(""), pos: at, ts: ts,
-				ToolCalls: []chatToolCall{{ID: id, Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: at, ts: ts}}},
-			chatMessage{Role: "tool", ToolCallID: id, Content: jsonString(msg), pos: at, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})})
+		b.msgs = append(b.msgs, failedModelCall("gemini-cli-error-"+strconv.Itoa(at), "", msg, at, ts)...)
 	default:
 		// The model's turn: "gemini", or the name a fork of Gemini CLI
 		// gives its model's messages (IBM's Bob Shell: "bob-shell"), known
@@ -414,9 +410,19 @@ func convertGeminiStream(d *Doc, els []json.RawMessage, emit func(*schema.Step) 
 		session     string
 		model       string
 		open        = -1 // the model's turn calls are still added to
-		chunk       = -1 // the model's message chunks are still added to
+		chunk       = -1 // the model's message whose chunks are still coming
+		reply       strings.Builder
 		input, outp int64
 	)
+	// endChunk writes the chunks gathered into their message: once, not
+	// at every chunk (a long reply streams in hundreds).
+	endChunk := func() {
+		if chunk >= 0 {
+			msgs[chunk].Content = jsonString(reply.String())
+			reply.Reset()
+			chunk = -1
+		}
+	}
 	for i, el := range els {
 		var e gcliStreamLine
 		if err := decodeObject(el, &e); err != nil {
@@ -433,16 +439,16 @@ func convertGeminiStream(d *Doc, els []json.RawMessage, emit func(*schema.Step) 
 		case "message":
 			words := gcliText(e.Content)
 			if e.Role != "assistant" {
+				endChunk()
 				msgs = append(msgs, chatMessage{Role: "user", Content: jsonString(words), pos: i, ts: ts})
-				open, chunk = -1, -1
+				open = -1
 				continue
 			}
-			if chunk >= 0 {
-				msgs[chunk].Content = jsonString(text(msgs[chunk].Content) + words)
-				continue
+			if chunk < 0 {
+				msgs = append(msgs, chatMessage{Role: "assistant", pos: i, ts: ts})
+				open, chunk = len(msgs)-1, len(msgs)-1
 			}
-			msgs = append(msgs, chatMessage{Role: "assistant", Content: jsonString(words), pos: i, ts: ts})
-			open, chunk = len(msgs)-1, len(msgs)-1
+			reply.WriteString(words)
 		case "tool_use":
 			args := e.Parameters
 			if !filled(args) {
@@ -454,7 +460,7 @@ func convertGeminiStream(d *Doc, els []json.RawMessage, emit func(*schema.Step) 
 				open = len(msgs) - 1
 			}
 			msgs[open].ToolCalls = append(msgs[open].ToolCalls, call)
-			chunk = -1
+			endChunk()
 		case "tool_result":
 			out := gcliText(e.Output)
 			m := chatMessage{Role: "tool", ToolCallID: string(e.ToolID), pos: i, ts: ts}
@@ -468,25 +474,23 @@ func convertGeminiStream(d *Doc, els []json.RawMessage, emit func(*schema.Step) 
 				}
 			}
 			m.Content = jsonString(out)
+			endChunk()
 			msgs = append(msgs, m)
-			open, chunk = -1, -1
+			open = -1
 		case "error":
 			if e.Severity == "warning" {
 				continue
 			}
-			id := "gemini-cli-error-" + strconv.Itoa(i)
-			msg := string(e.Message)
-			msgs = append(msgs,
-				chatMessage{Role: "assistant", Content: jsonString(""), pos: i, ts: ts,
-					ToolCalls: []chatToolCall{{ID: id, Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: i, ts: ts}}},
-				chatMessage{Role: "tool", ToolCallID: id, Content: jsonString(msg), pos: i, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})})
-			open, chunk = -1, -1
+			endChunk()
+			msgs = append(msgs, failedModelCall("gemini-cli-error-"+strconv.Itoa(i), "", string(e.Message), i, ts)...)
+			open = -1
 		case "result":
 			if e.Stats != nil {
 				input, outp = int64(e.Stats.Input), int64(e.Stats.Output)
 			}
 		}
 	}
+	endChunk()
 	r := d.newRun(runName(d, 0, false, session))
 	convertChat(r, msgs, gcliStyle)
 	r.spreadUsage(input, outp, 0)

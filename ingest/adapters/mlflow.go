@@ -212,13 +212,7 @@ func mlflowModelOutput(outputs json.RawMessage) (string, []ToolCallRef) {
 		Choices []struct {
 			Message struct {
 				Content   json.RawMessage `json:"content"`
-				ToolCalls []struct {
-					ID       string `json:"id"`
-					Function struct {
-						Name      string          `json:"name"`
-						Arguments json.RawMessage `json:"arguments"`
-					} `json:"function"`
-				} `json:"tool_calls"`
+				ToolCalls []chatToolCall  `json:"tool_calls"`
 			} `json:"message"`
 		} `json:"choices"`
 		Content json.RawMessage `json:"content"`
