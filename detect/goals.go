@@ -90,17 +90,18 @@ var agentTools = map[string]bool{
 	"inspect_code": true, "NotebookEdit": true, "read_many_files": true, "list_directory": true,
 	"search_file_content": true, "grep_search": true, "read_file_range": true, "read_currently_open_file": true,
 	"edit_existing_file": true, "single_find_and_replace": true, "multi_edit": true, "create_new_file": true,
-	"file_glob_search": true, "view_diff": true, "codebase": true,
+	"file_glob_search": true, "view_diff": true, "codebase": true, "semSearch": true,
 	// Code runners and their processes.
 	"python": true, "run_ipython": true, "execute_ipython_cell": true, "run_software": true,
 	"write_stdin": true, "BashOutput": true, "KillBash": true,
 	// Planners, scratchpads, sub-agents.
 	"plan": true, "update_plan": true, "task_tracker": true, "task_tracking": true, "think": true,
 	"sequentialthinking": true, "TodoWrite": true, "todo_write": true, "ExitPlanMode": true, "Task": true,
-	"write_todos": true, "save_memory": true,
+	"write_todos": true, "save_memory": true, "updateTodos": true, "task": true,
 	// Browsers and the web.
 	"browser": true, "browse_interactive": true, "web_read": true, "WebFetch": true, "WebSearch": true,
 	"web_fetch": true, "google_web_search": true, "search_web": true, "fetch_url_content": true,
+	"webFetch": true, "webSearch": true,
 	// Proxies to other servers' tools (MCP).
 	"execute-tool": true, "call_tool_mcp": true,
 }

@@ -60,6 +60,9 @@ var adaptBenchFormats = []struct {
 	{"gemini-cli", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("gemini-cli", "session-edit-loop.ndjson", "session-fix-converges.json", "headless-build-loop.ndjson")
 	})},
+	{"cursor", sync.OnceValues(func() (*adaptCorpus, error) {
+		return filesBenchCorpus("cursor", "test-edit-loop.ndjson", "parallel-sleep.ndjson")
+	})},
 	{"qwen-code", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("qwen-code", "session-search-loop.ndjson", "session-test-fix.ndjson")
 	})},

@@ -51,6 +51,9 @@ func trajectoryDir(t *testing.T) string {
 	copyFile("gemini-cli/session-fix-converges.json", "gemini/tmp/9d0c1b2a/chats/session-2025-11-03T10-41-b2e47d90.json")
 	// Qwen Code keeps a session under ~/.qwen/projects/<project>/chats.
 	copyFile("qwen-code/session-search-loop.ndjson", "qwen/projects/-srv-shop/chats/5b0d7e21-6c4f-4a9e-b2d3-8f1e0a9c7d64.jsonl")
+	// Cursor's Agent CLI prints its stream to stdout; a user keeps it
+	// under a name of their own.
+	copyFile("cursor/test-edit-loop.ndjson", "cursor-runs/fix-cart.log")
 	// Continue keeps its sessions under ~/.continue/sessions.
 	copyFile("continue/session-find-replace-loop.json", "continue/sessions/6f2a9c1e-3d4b-4e8f-a1c2-7b9d0e5f3a18.json")
 	// Rovo Dev names its plain-text transcripts by the task alone.
@@ -113,6 +116,8 @@ func TestScanTrajectoriesOfEveryFormat(t *testing.T) {
 		// A Qwen Code session, whose records look like Claude Code's.
 		filepath.Join(dir, "qwen/projects/-srv-shop/chats/5b0d7e21-6c4f-4a9e-b2d3-8f1e0a9c7d64.jsonl") + "#5b0d7e21-6c4f-4a9e-b2d3-8f1e0a9c7d64": "runaway",
 		filepath.Join(dir, "continue/sessions/6f2a9c1e-3d4b-4e8f-a1c2-7b9d0e5f3a18.json") + "#6f2a9c1e-3d4b-4e8f-a1c2-7b9d0e5f3a18":              "runaway",
+		// Cursor's stream, which opens as Claude Code's does.
+		filepath.Join(dir, "cursor-runs/fix-cart.log") + "#7c1e4b2a-9d3f-4e8a-b6c0-2f5a8d1e9b47": "runaway",
 		// Text transcripts without an extension (what follows the dot of
 		// three.js-201 is none), found by their opening; the LICENSE
 		// beside them is passed over.

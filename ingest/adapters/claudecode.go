@@ -30,9 +30,10 @@ var ccTypes = map[string]bool{
 // mode, a "session_id" on a system, user, assistant or result event.
 func ccEvent(obj map[string]json.RawMessage) bool {
 	t := scalar(obj["type"])
-	if !ccTypes[t] || qwenRecord(obj) {
+	if !ccTypes[t] || qwenRecord(obj) || cursorEvent(obj) {
 		// Qwen Code's records have Claude Code's ids and types; their
-		// messages are Gemini contents (qwen-code).
+		// messages are Gemini contents (qwen-code). Cursor's stream opens
+		// with an init as Claude Code's does (cursor).
 		return false
 	}
 	has := func(k string) bool { _, ok := obj[k]; return ok }

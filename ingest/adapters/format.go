@@ -66,6 +66,7 @@ var Registry = []*Format{
 	MLflow,
 	Codex,
 	GeminiCLI,
+	Cursor,
 	QwenCode,
 	Continue,
 	RovoDev,

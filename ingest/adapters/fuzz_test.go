@@ -131,6 +131,14 @@ func FuzzGeminiCLI(f *testing.F) {
 	)
 }
 
+func FuzzCursor(f *testing.F) {
+	fuzzFormat(f, Cursor,
+		readSample(f, "cursor/parallel-sleep.ndjson"),
+		readSample(f, "cursor/test-edit-loop.ndjson"),
+		[]byte("{\"type\":\"system\",\"subtype\":\"init\",\"apiKeySource\":1,\"model\":null,\"session_id\":\"s\"}\n{\"type\":\"tool_call\",\"subtype\":\"completed\",\"call_id\":7,\"tool_call\":{\"shellToolCall\":{\"args\":[],\"result\":{\"failure\":{\"exitCode\":\"99999999999999999999\"}}},\"lsToolCall\":{\"result\":{\"success\":{\"directoryTreeRoot\":{\"childrenDirs\":[1,{}]}}}}}}\n{\"type\":\"assistant\",\"message\":{\"content\":[{\"text\":5}]},\"timestamp_ms\":-3}\n{\"type\":\"result\",\"is_error\":true,\"result\":[],\"usage\":{\"inputTokens\":-1e400}}"),
+	)
+}
+
 func FuzzQwenCode(f *testing.F) {
 	fuzzFormat(f, QwenCode,
 		readSample(f, "qwen-code/session-search-loop.ndjson"),

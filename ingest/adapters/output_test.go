@@ -25,6 +25,7 @@ var formatRules = map[string][]OutputRule{
 	"gemini-cli":         gcliRules,
 	"qwen-code":          gcliRules,
 	"continue":           contRules,
+	"cursor":             nil,
 	"rovo-dev":           rovoRules,
 	"smolagents":         smolRules,
 	"trae-agent":         traeRules,
