@@ -102,6 +102,10 @@ var agentTools = map[string]bool{
 	"browser": true, "browse_interactive": true, "web_read": true, "WebFetch": true, "WebSearch": true,
 	"web_fetch": true, "google_web_search": true, "search_web": true, "fetch_url_content": true,
 	"webFetch": true, "webSearch": true,
+	// Copilot CLI's.
+	"rg": true, "show_file": true, "read_bash": true, "write_bash": true, "stop_bash": true, "list_bash": true,
+	"task_complete": true, "ask_user": true, "store_memory": true, "read_agent": true, "list_agents": true,
+	"write_agent": true, "skill": true, "exit_plan_mode": true, "sql": true, "powershell": true,
 	// Proxies to other servers' tools (MCP).
 	"execute-tool": true, "call_tool_mcp": true,
 }

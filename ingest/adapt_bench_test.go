@@ -63,6 +63,9 @@ var adaptBenchFormats = []struct {
 	{"cursor", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("cursor", "test-edit-loop.ndjson", "parallel-sleep.ndjson")
 	})},
+	{"copilot-cli", sync.OnceValues(func() (*adaptCorpus, error) {
+		return filesBenchCorpus("copilot-cli", "session-import-error-loop.ndjson", "invalid-view-args.ndjson", "prompt-json-output.ndjson")
+	})},
 	{"qwen-code", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("qwen-code", "session-search-loop.ndjson", "session-test-fix.ndjson")
 	})},

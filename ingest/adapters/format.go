@@ -67,6 +67,7 @@ var Registry = []*Format{
 	Codex,
 	GeminiCLI,
 	Cursor,
+	CopilotCLI,
 	QwenCode,
 	Continue,
 	RovoDev,

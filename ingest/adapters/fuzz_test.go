@@ -139,6 +139,15 @@ func FuzzCursor(f *testing.F) {
 	)
 }
 
+func FuzzCopilotCLI(f *testing.F) {
+	fuzzFormat(f, CopilotCLI,
+		readSample(f, "copilot-cli/session-import-error-loop.ndjson"),
+		readSample(f, "copilot-cli/prompt-json-output.ndjson"),
+		[]byte("{\"type\":\"assistant.message\",\"data\":{\"toolRequests\":[{\"toolCallId\":\"a\",\"arguments\":\"*** Begin Patch\"},{\"toolCallId\":\"b\"},{\"toolCallId\":\"a\"}],\"outputTokens\":-4}}\n{\"type\":\"tool.execution_complete\",\"agentId\":\"x\",\"data\":{\"toolCallId\":\"a\",\"success\":false,\"error\":7,\"result\":{\"content\":\"<exited with exit code 99999999999999999999>\",\"contents\":[{\"type\":\"shell_exit\",\"exitCode\":1e400}]}}}\n{\"type\":\"session.shutdown\",\"data\":{\"modelMetrics\":{\"m\":{\"usage\":{\"inputTokens\":-1}}}}}"),
+		[]byte(`{"sessionId":"s","chatMessages":[{"role":"assistant","tool_calls":[{"id":"t","function":{"name":"bash","arguments":"{"}}]},{"role":"tool","tool_call_id":"t","content":"<exited with exit code -1>"}]}`),
+	)
+}
+
 func FuzzQwenCode(f *testing.F) {
 	fuzzFormat(f, QwenCode,
 		readSample(f, "qwen-code/session-search-loop.ndjson"),

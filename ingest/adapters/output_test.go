@@ -26,6 +26,7 @@ var formatRules = map[string][]OutputRule{
 	"qwen-code":          gcliRules,
 	"continue":           contRules,
 	"cursor":             nil,
+	"copilot-cli":        nil,
 	"rovo-dev":           rovoRules,
 	"smolagents":         smolRules,
 	"trae-agent":         traeRules,
