@@ -83,11 +83,20 @@ func parse(b []byte) (*Table, error) {
 // and, when that is not in the table, without a dated or versioned suffix
 // (gpt-4o-2024-08-06, claude-3-5-sonnet-20241022, claude-sonnet-4@20250514,
 // gemini-2.5-pro-preview-05-06): the longest name in the table that the
-// model's name starts with, followed by "-" or "@".
+// model's name starts with, followed by "-" or "@". Anthropic's ids write
+// a version with hyphens (claude-sonnet-4-5); GitHub Copilot, OpenRouter
+// and others write it with a dot (claude-sonnet-4.5), which is read as
+// the hyphen. Other vendors' dots are their own (gpt-4.1, gemini-2.5-pro).
 func (t *Table) Lookup(model string) (Price, bool) {
 	m := normalize(model)
 	if p, ok := t.Models[m]; ok {
 		return p, true
+	}
+	if strings.HasPrefix(m, "claude-") {
+		m = strings.ReplaceAll(m, ".", "-")
+		if p, ok := t.Models[m]; ok {
+			return p, true
+		}
 	}
 	best := ""
 	for name := range t.Models {

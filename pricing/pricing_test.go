@@ -30,6 +30,10 @@ func TestLookupAsModelsAreLogged(t *testing.T) {
 		{"claude-3-5-sonnet-20241022", Price{Input: 3, Output: 15}, true},
 		{"anthropic/claude-sonnet-4@20250514", Price{Input: 3, Output: 15}, true},
 		{"gemini-2.5-pro-preview-05-06", Price{Input: 1.25, Output: 10}, true},
+		{"claude-sonnet-4.5", Price{Input: 3, Output: 15}, true}, // GitHub Copilot's and OpenRouter's spelling
+		{"anthropic/claude-opus-4.1", Price{Input: 15, Output: 75}, true},
+		{"gpt-4.1", Price{Input: 2, Output: 8}, true},
+		{"gpt-4-1", Price{}, false}, // only Claude's dots are read as hyphens
 		{"gpt-4oo", Price{}, false},
 		{"my-finetune", Price{}, false},
 		{"", Price{}, false},
