@@ -58,6 +58,8 @@ var sampleDocs = []struct {
 	{"openai-messages/gemini-contents-loop.json", 0, OpenAIMessages},
 	{"openai-messages/ai-sdk-messages.json", 0, OpenAIMessages},
 	{"openai-messages/ai-sdk-deploy-loop.json", 0, OpenAIMessages},
+	{"openai-messages/haystack-search-loop.json", 0, OpenAIMessages},
+	{"openai-messages/haystack-legacy-messages.json", 0, OpenAIMessages},
 	{"openai-messages/pydantic-ai-messages.json", 0, OpenAIMessages},
 	{"openai-messages/pydantic-ai-retry-loop.json", 0, OpenAIMessages},
 	{"openai-messages/adk-session.json", 0, OpenAIMessages},

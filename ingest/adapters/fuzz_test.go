@@ -99,6 +99,8 @@ func FuzzOpenAIMessages(f *testing.F) {
 		[]byte(`{"info": {"id": 7}, "messages": [{"info": {"role": "assistant", "error": {"data": {}}, "tokens": {"input": -1, "cache": 3}, "time": {"created": 1e300}}, "parts": [{"type": "tool", "state": {"status": "completed", "metadata": {"exit": "x"}}}, {"type": "tool", "callID": 3}]}]}`),
 		[]byte(`{"events": [{"author": "a", "invocation_id": "i", "error_code": "X", "timestamp": 1e300}, {"author": "user", "invocationId": "i", "content": {"parts": [{"function_response": {"response": {"status": 3}}}]}}, {"author": "a", "invocationId": "i", "content": {"role": "model", "parts": [{"functionCall": {}}, {"text": "x"}]}, "usageMetadata": {"promptTokenCount": -5}}]}`),
 		[]byte(`[{"kind": "response", "parts": [{"part_kind": "tool-call", "args": "{"}, {"part_kind": "tool-call", "tool_call_id": 3}], "usage": {"input_tokens": -1}}, {"kind": "request", "parts": [{"part_kind": "retry-prompt", "content": [1, {"x": null}]}, {"part_kind": "tool-return", "content": null}]}]`),
+		[]byte(`{"messages": [{"_role": "assistant", "_content": [{"tool_call": {"tool_name": 5, "id": null}}, {"tool_call": {"arguments": "x"}}], "_meta": {"usage": {"prompt_tokens": -1}}}, {"role": "tool", "content": [{"tool_call_result": {"origin": {"id": "q"}, "error": "yes", "result": [1]}}, {"text": null}]}]}`),
+		readSample(f, "openai-messages/haystack-search-loop.json"),
 	)
 }
 
