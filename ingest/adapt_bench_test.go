@@ -66,6 +66,9 @@ var adaptBenchFormats = []struct {
 	{"copilot-cli", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("copilot-cli", "session-import-error-loop.ndjson", "invalid-view-args.ndjson", "prompt-json-output.ndjson")
 	})},
+	{"dspy", sync.OnceValues(func() (*adaptCorpus, error) {
+		return filesBenchCorpus("dspy", "order-lookup-error-loop.json", "qa-predictions.ndjson")
+	})},
 	{"qwen-code", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("qwen-code", "session-search-loop.ndjson", "session-test-fix.ndjson")
 	})},

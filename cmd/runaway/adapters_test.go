@@ -56,6 +56,8 @@ func trajectoryDir(t *testing.T) string {
 	copyFile("cursor/test-edit-loop.ndjson", "cursor-runs/fix-cart.log")
 	// Copilot CLI keeps a session under ~/.copilot/session-state/<id>.
 	copyFile("copilot-cli/session-import-error-loop.ndjson", "copilot/session-state/3d9f2c71-8a4e-4b0d-9c15-6e2a7f8b1d40/events.jsonl")
+	// A DSPy prediction, saved by its user with toDict().
+	copyFile("dspy/order-lookup-error-loop.json", "dspy-runs/order-lookup.json")
 	// Continue keeps its sessions under ~/.continue/sessions.
 	copyFile("continue/session-find-replace-loop.json", "continue/sessions/6f2a9c1e-3d4b-4e8f-a1c2-7b9d0e5f3a18.json")
 	// Rovo Dev names its plain-text transcripts by the task alone.
@@ -119,6 +121,7 @@ func TestScanTrajectoriesOfEveryFormat(t *testing.T) {
 		filepath.Join(dir, "qwen/projects/-srv-shop/chats/5b0d7e21-6c4f-4a9e-b2d3-8f1e0a9c7d64.jsonl") + "#5b0d7e21-6c4f-4a9e-b2d3-8f1e0a9c7d64": "runaway",
 		filepath.Join(dir, "continue/sessions/6f2a9c1e-3d4b-4e8f-a1c2-7b9d0e5f3a18.json") + "#6f2a9c1e-3d4b-4e8f-a1c2-7b9d0e5f3a18":              "runaway",
 		filepath.Join(dir, "copilot/session-state/3d9f2c71-8a4e-4b0d-9c15-6e2a7f8b1d40/events.jsonl") + "#3d9f2c71-8a4e-4b0d-9c15-6e2a7f8b1d40":  "runaway",
+		filepath.Join(dir, "dspy-runs/order-lookup.json"): "runaway",
 		// Cursor's stream, which opens as Claude Code's does.
 		filepath.Join(dir, "cursor-runs/fix-cart.log") + "#7c1e4b2a-9d3f-4e8a-b6c0-2f5a8d1e9b47": "runaway",
 		// Text transcripts without an extension (what follows the dot of

@@ -72,6 +72,7 @@ var Registry = []*Format{
 	Continue,
 	RovoDev,
 	SmolAgents,
+	DSPy,
 	TraeAgent,
 	ATIF,
 	BrowserUse,

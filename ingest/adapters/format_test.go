@@ -257,7 +257,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,mlflow,codex,gemini-cli,cursor,copilot-cli,qwen-code,continue,rovo-dev,smolagents,trae-agent,atif,browser-use,aider,chatdev,react-log" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,mlflow,codex,gemini-cli,cursor,copilot-cli,qwen-code,continue,rovo-dev,smolagents,dspy,trae-agent,atif,browser-use,aider,chatdev,react-log" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {

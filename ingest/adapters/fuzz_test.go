@@ -150,6 +150,13 @@ func FuzzCopilotCLI(f *testing.F) {
 	)
 }
 
+func FuzzDSPy(f *testing.F) {
+	fuzzFormat(f, DSPy,
+		readSample(f, "dspy/order-lookup-error-loop.json"),
+		[]byte(`{"trajectory": {"tool_name_99999999999999999999": 3, "thought_1": [1], "tool_args_1": "x", "observation_1": {"a": null}, "tool_name_1": "finish", "observation_0": "Execution error in "}}`),
+	)
+}
+
 func FuzzQwenCode(f *testing.F) {
 	fuzzFormat(f, QwenCode,
 		readSample(f, "qwen-code/session-search-loop.ndjson"),

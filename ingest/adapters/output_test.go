@@ -27,6 +27,7 @@ var formatRules = map[string][]OutputRule{
 	"continue":           contRules,
 	"cursor":             nil,
 	"copilot-cli":        nil,
+	"dspy":               nil,
 	"rovo-dev":           rovoRules,
 	"smolagents":         smolRules,
 	"trae-agent":         traeRules,
