@@ -132,6 +132,8 @@ type Doc struct {
 // ParseDoc parses raw, the document at line of source, down to its
 // top-level members. An error means raw is not one JSON object or array.
 func ParseDoc(source string, line int64, whole bool, raw []byte) (*Doc, error) {
+	// A byte order mark (.NET writes one) is no part of the document.
+	raw = bytes.TrimPrefix(raw, []byte("\ufeff"))
 	d := &Doc{Source: source, Line: line, Whole: whole, Raw: raw}
 	t := bytes.TrimLeft(raw, " \t\r\n\ufeff")
 	switch {

@@ -60,6 +60,8 @@ var sampleDocs = []struct {
 	{"openai-messages/ai-sdk-deploy-loop.json", 0, OpenAIMessages},
 	{"openai-messages/haystack-search-loop.json", 0, OpenAIMessages},
 	{"openai-messages/haystack-legacy-messages.json", 0, OpenAIMessages},
+	{"openai-messages/sk-dotnet-chat-history.json", 0, OpenAIMessages},
+	{"openai-messages/sk-python-history-storm.json", 0, OpenAIMessages},
 	{"openai-messages/pydantic-ai-messages.json", 0, OpenAIMessages},
 	{"openai-messages/pydantic-ai-retry-loop.json", 0, OpenAIMessages},
 	{"openai-messages/adk-session.json", 0, OpenAIMessages},

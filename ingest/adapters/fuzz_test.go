@@ -101,6 +101,8 @@ func FuzzOpenAIMessages(f *testing.F) {
 		[]byte(`[{"kind": "response", "parts": [{"part_kind": "tool-call", "args": "{"}, {"part_kind": "tool-call", "tool_call_id": 3}], "usage": {"input_tokens": -1}}, {"kind": "request", "parts": [{"part_kind": "retry-prompt", "content": [1, {"x": null}]}, {"part_kind": "tool-return", "content": null}]}]`),
 		[]byte(`{"messages": [{"_role": "assistant", "_content": [{"tool_call": {"tool_name": 5, "id": null}}, {"tool_call": {"arguments": "x"}}], "_meta": {"usage": {"prompt_tokens": -1}}}, {"role": "tool", "content": [{"tool_call_result": {"origin": {"id": "q"}, "error": "yes", "result": [1]}}, {"text": null}]}]}`),
 		readSample(f, "openai-messages/haystack-search-loop.json"),
+		readSample(f, "openai-messages/sk-dotnet-chat-history.json"),
+		[]byte(`{"messages": [{"role": {"Label": 3}, "items": [{"content_type": "function_call", "id": 1, "arguments": [1]}, {"$type": "FunctionResultContent", "Result": {"a": 1}}], "metadata": {"usage": {"PromptTokens": -1, "prompt_tokens": 1e400}}}]}`),
 	)
 }
 

@@ -153,8 +153,9 @@ func lcChatMessage(raw json.RawMessage) (chatMessage, bool) {
 // Vercel AI SDK's typed parts (aisdk.go), Pydantic AI's model requests
 // and responses (pydanticai.go), Google ADK's session events (adk.go), or
 // OpenCode's messages with their parts (opencode.go), Goose's
-// toolRequest and toolResponse parts (goose.go), or Haystack's content
-// items (haystack.go). positioned says every message carries its
+// toolRequest and toolResponse parts (goose.go), Haystack's content
+// items (haystack.go), or Semantic Kernel's chat history items
+// (semantickernel.go). positioned says every message carries its
 // position in the list (a Responses list, where the calls made together
 // are one message).
 func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, err error) {
@@ -196,6 +197,14 @@ func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, e
 		var els []json.RawMessage
 		if json.Unmarshal(raw, &els) == nil {
 			if msgs, ok, err := gooseMessages(els); err == nil && ok {
+				return msgs, true, nil
+			}
+		}
+	}
+	if mayHoldSKItems(raw) {
+		var els []json.RawMessage
+		if json.Unmarshal(raw, &els) == nil {
+			if msgs, ok, err := skMessages(els); err == nil && ok {
 				return msgs, true, nil
 			}
 		}
