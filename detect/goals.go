@@ -106,6 +106,10 @@ var agentTools = map[string]bool{
 	"rg": true, "show_file": true, "read_bash": true, "write_bash": true, "stop_bash": true, "list_bash": true,
 	"task_complete": true, "ask_user": true, "store_memory": true, "read_agent": true, "list_agents": true,
 	"write_agent": true, "skill": true, "exit_plan_mode": true, "sql": true, "powershell": true,
+	// Letta's: the agent's reply and its memory.
+	"send_message": true, "core_memory_append": true, "core_memory_replace": true, "memory_replace": true,
+	"memory_insert": true, "memory_rethink": true, "archival_memory_insert": true, "archival_memory_search": true,
+	"conversation_search": true,
 	// Proxies to other servers' tools (MCP).
 	"execute-tool": true, "call_tool_mcp": true,
 }

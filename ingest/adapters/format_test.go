@@ -62,6 +62,7 @@ var sampleDocs = []struct {
 	{"openai-messages/haystack-legacy-messages.json", 0, OpenAIMessages},
 	{"openai-messages/sk-dotnet-chat-history.json", 0, OpenAIMessages},
 	{"openai-messages/sk-python-history-storm.json", 0, OpenAIMessages},
+	{"openai-messages/letta-memory-replace-loop.json", 0, OpenAIMessages},
 	{"openai-messages/pydantic-ai-messages.json", 0, OpenAIMessages},
 	{"openai-messages/pydantic-ai-retry-loop.json", 0, OpenAIMessages},
 	{"openai-messages/adk-session.json", 0, OpenAIMessages},

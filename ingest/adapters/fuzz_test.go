@@ -102,6 +102,8 @@ func FuzzOpenAIMessages(f *testing.F) {
 		[]byte(`{"messages": [{"_role": "assistant", "_content": [{"tool_call": {"tool_name": 5, "id": null}}, {"tool_call": {"arguments": "x"}}], "_meta": {"usage": {"prompt_tokens": -1}}}, {"role": "tool", "content": [{"tool_call_result": {"origin": {"id": "q"}, "error": "yes", "result": [1]}}, {"text": null}]}]}`),
 		readSample(f, "openai-messages/haystack-search-loop.json"),
 		readSample(f, "openai-messages/sk-dotnet-chat-history.json"),
+		readSample(f, "openai-messages/letta-memory-replace-loop.json"),
+		[]byte(`[{"message_type": "tool_call_message", "tool_call": {"arguments": 7}, "tool_calls": [{}]}, {"message_type": "tool_return_message", "tool_returns": [{"status": "error", "stderr": [1]}], "date": 5}, {"message_type": "reasoning_message", "reasoning": null}, {"role": "x"}]`),
 		[]byte(`{"messages": [{"role": {"Label": 3}, "items": [{"content_type": "function_call", "id": 1, "arguments": [1]}, {"$type": "FunctionResultContent", "Result": {"a": 1}}], "metadata": {"usage": {"PromptTokens": -1, "prompt_tokens": 1e400}}}]}`),
 	)
 }

@@ -154,8 +154,8 @@ func lcChatMessage(raw json.RawMessage) (chatMessage, bool) {
 // and responses (pydanticai.go), Google ADK's session events (adk.go), or
 // OpenCode's messages with their parts (opencode.go), Goose's
 // toolRequest and toolResponse parts (goose.go), Haystack's content
-// items (haystack.go), or Semantic Kernel's chat history items
-// (semantickernel.go). positioned says every message carries its
+// items (haystack.go), Semantic Kernel's chat history items
+// (semantickernel.go), or Letta's typed messages (letta.go). positioned says every message carries its
 // position in the list (a Responses list, where the calls made together
 // are one message).
 func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, err error) {
@@ -197,6 +197,14 @@ func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, e
 		var els []json.RawMessage
 		if json.Unmarshal(raw, &els) == nil {
 			if msgs, ok, err := gooseMessages(els); err == nil && ok {
+				return msgs, true, nil
+			}
+		}
+	}
+	if mayHoldLettaMessages(raw) {
+		var els []json.RawMessage
+		if json.Unmarshal(raw, &els) == nil {
+			if msgs, ok, err := lettaMessages(els); err == nil && ok {
 				return msgs, true, nil
 			}
 		}

@@ -190,7 +190,7 @@ func agentBenchOutput(obj map[string]json.RawMessage) map[string]json.RawMessage
 // string "role", a LangChain message (langchain.go), or a Responses API
 // item (responses.go).
 func isMessage(raw json.RawMessage) bool {
-	return hasRole(raw) || isLangChainMessage(raw) || isResponsesItem(raw) || isPydanticAIMessage(raw) || isADKEvent(raw) || isOpenCodeMessage(raw) || isHaystackLegacyMessage(raw) || isSKNetMessage(raw)
+	return hasRole(raw) || isLangChainMessage(raw) || isResponsesItem(raw) || isPydanticAIMessage(raw) || isADKEvent(raw) || isOpenCodeMessage(raw) || isHaystackLegacyMessage(raw) || isSKNetMessage(raw) || isLettaMessage(raw)
 }
 
 // ownID is a conversation's own id, if it logs one.
