@@ -503,11 +503,17 @@ func userTurn(msgs []chatMessage, j int) string {
 }
 
 // plainMessage decodes an element of a dialect's list that is not of the
-// dialect (a plain chat message among its own), at position at.
-func plainMessage(el json.RawMessage, at int) (chatMessage, error) {
+// dialect (a plain chat message among its own, a system prompt, a user's
+// words), at position at, with the role and content the dialect spelt
+// otherwise when OpenAI's keys hold none.
+func plainMessage(el json.RawMessage, role string, content json.RawMessage, at int) (chatMessage, error) {
 	var m chatMessage
 	if err := json.Unmarshal(el, &m); err != nil {
 		return m, err
+	}
+	m.Role = firstNonEmpty(m.Role, role)
+	if !filled(m.Content) {
+		m.Content = content
 	}
 	m.pos = at
 	return m, nil
@@ -526,7 +532,7 @@ func dialectMessages(els []json.RawMessage, is func(json.RawMessage) bool,
 	for i, el := range els {
 		at := pos
 		if !is(el) {
-			m, err := plainMessage(el, at)
+			m, err := plainMessage(el, "", nil, at)
 			if err != nil {
 				return nil, false, err
 			}

@@ -101,35 +101,23 @@ func mayHoldHaystackMessages(raw []byte) bool {
 // models give none) is paired with the result whose origin is the same
 // call.
 func haystackMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err error) {
-	pos := 0
 	pending := map[string][]string{} // a call's name and arguments -> the ids given to it, oldest first
 	key := func(c *hsToolCall) string { return c.ToolName + "\x00" + string(compactJSON(c.Arguments)) }
-	for _, el := range els {
+	return dialectMessages(els, isHaystackMessage, func(el json.RawMessage, _, at int) ([]chatMessage, int, error) {
 		var hm hsMessage
 		if err := json.Unmarshal(el, &hm); err != nil {
-			return nil, false, err
+			return nil, 0, err
 		}
 		role, content := firstNonEmpty(hm.Role, hm.URole), hm.Content
 		if !filled(content) {
 			content = hm.UContent
 		}
-		at := pos
-		pos++
 		var parts []hsPart
-		if len(content) == 0 || content[0] != '[' || json.Unmarshal(content, &parts) != nil || !hsParts(parts) {
-			var m chatMessage
-			if err := json.Unmarshal(el, &m); err != nil {
-				return nil, false, err
-			}
-			m.Role = firstNonEmpty(m.Role, role)
-			if !filled(m.Content) {
-				m.Content = content
-			}
-			m.pos = at
-			msgs = append(msgs, m)
-			continue
+		if json.Unmarshal(content, &parts) != nil {
+			m, err := plainMessage(el, role, content, at)
+			return []chatMessage{m}, 1, err
 		}
-		ok = true
+		var out []chatMessage
 		var words []string
 		var calls []chatToolCall
 		for _, p := range parts {
@@ -175,16 +163,26 @@ func haystackMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err e
 				if r.Error {
 					m.errType = "ERROR"
 				}
-				msgs = append(msgs, m)
+				out = append(out, m)
 			}
 		}
 		if len(calls) > 0 || role != "tool" {
-			m := chatMessage{Role: role, Content: jsonString(strings.Join(words, "\n\n")), ToolCalls: calls, pos: at, usage: hm.usage()}
-			msgs = append(msgs, m)
-			pos += max(len(calls), 1) - 1
+			out = append(out, chatMessage{Role: role, Content: jsonString(strings.Join(words, "\n\n")), ToolCalls: calls, pos: at, usage: hm.usage()})
 		}
+		return out, len(calls), nil
+	})
+}
+
+// isHaystackMessage reports whether raw is a Haystack message: one whose
+// content items hold a call or its result, or one spelt as before 2.9.
+func isHaystackMessage(raw json.RawMessage) bool {
+	if isHaystackLegacyMessage(raw) {
+		return true
 	}
-	return msgs, ok, nil
+	var hm hsMessage
+	var parts []hsPart
+	return json.Unmarshal(raw, &hm) == nil && len(hm.Content) > 0 && hm.Content[0] == '[' &&
+		json.Unmarshal(hm.Content, &parts) == nil && hsParts(parts)
 }
 
 // hsParts reports whether parts are Haystack's content items: each one

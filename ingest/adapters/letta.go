@@ -78,22 +78,16 @@ func lettaReturn(ret json.RawMessage, status string, stderr []string) chatMessag
 // the messages after it moving on by n-1); reasoning is the words of the
 // call or reply after it. ok is false when no message is Letta's.
 func lettaMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err error) {
-	pos := 0
 	var reasoning []string
-	for _, el := range els {
+	return dialectMessages(els, isLettaMessage, func(el json.RawMessage, _, at int) ([]chatMessage, int, error) {
 		var lm lettaMessage
 		if err := json.Unmarshal(el, &lm); err != nil {
-			return nil, false, err
+			return nil, 0, err
 		}
-		at := pos
-		pos++
 		ts := ccTS(string(lm.Date))
-		if lm.Type != "" {
-			ok = true
-		}
 		switch lm.Type {
 		case "user_message":
-			msgs = append(msgs, chatMessage{Role: "user", Content: jsonString(text(lm.Content)), pos: at, ts: ts})
+			return []chatMessage{{Role: "user", Content: jsonString(text(lm.Content)), pos: at, ts: ts}}, 1, nil
 		case "reasoning_message":
 			if strings.TrimSpace(lm.Reasoning) != "" {
 				reasoning = append(reasoning, lm.Reasoning)
@@ -101,7 +95,7 @@ func lettaMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err erro
 		case "assistant_message":
 			words := strings.Join(append(reasoning, text(lm.Content)), "\n\n")
 			reasoning = nil
-			msgs = append(msgs, chatMessage{Role: "assistant", Content: jsonString(strings.TrimSpace(words)), pos: at, ts: ts})
+			return []chatMessage{{Role: "assistant", Content: jsonString(strings.TrimSpace(words)), pos: at, ts: ts}}, 1, nil
 		case "tool_call_message":
 			calls := lm.ToolCalls
 			if len(calls) == 0 && lm.ToolCall != nil {
@@ -112,32 +106,26 @@ func lettaMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err erro
 			for k, c := range calls {
 				m.ToolCalls = append(m.ToolCalls, chatToolCall{ID: c.ID, Function: chatFunction{Name: c.Name, Arguments: c.Arguments}, pos: at + k})
 			}
-			if len(m.ToolCalls) > 0 {
-				msgs = append(msgs, m)
-				pos += len(m.ToolCalls) - 1
+			if len(m.ToolCalls) == 0 {
+				return nil, 1, nil
 			}
+			return []chatMessage{m}, len(m.ToolCalls), nil
 		case "tool_return_message":
-			if len(lm.Returns) > 0 {
-				for _, r := range lm.Returns {
-					m := lettaReturn(r.ToolReturn, r.Status, r.Stderr)
-					m.ToolCallID, m.pos, m.ts = r.CallID, at, ts
-					msgs = append(msgs, m)
-				}
-				continue
+			if len(lm.Returns) == 0 {
+				m := lettaReturn(lm.ToolReturn, lm.Status, lm.Stderr)
+				m.ToolCallID, m.pos, m.ts = lm.CallID, at, ts
+				return []chatMessage{m}, 1, nil
 			}
-			m := lettaReturn(lm.ToolReturn, lm.Status, lm.Stderr)
-			m.ToolCallID, m.pos, m.ts = lm.CallID, at, ts
-			msgs = append(msgs, m)
-		case "":
-			var m chatMessage
-			if err := json.Unmarshal(el, &m); err != nil {
-				return nil, false, err
+			var out []chatMessage
+			for _, r := range lm.Returns {
+				m := lettaReturn(r.ToolReturn, r.Status, r.Stderr)
+				m.ToolCallID, m.pos, m.ts = r.CallID, at, ts
+				out = append(out, m)
 			}
-			m.pos = at
-			msgs = append(msgs, m)
+			return out, 1, nil
 		}
-		// system messages, hidden reasoning, approvals, summaries and
+		// System messages, hidden reasoning, approvals, summaries and
 		// pings are no one's step.
-	}
-	return msgs, ok, nil
+		return nil, 1, nil
+	})
 }

@@ -138,14 +138,11 @@ func skFailure(result string) string {
 // A .NET tool message repeats the result as text beside it: the result is
 // read once. ok is false when no message holds Semantic Kernel's items.
 func skMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err error) {
-	pos := 0
-	for _, el := range els {
+	return dialectMessages(els, isSKMessage, func(el json.RawMessage, _, at int) ([]chatMessage, int, error) {
 		var sm skMessage
 		if err := json.Unmarshal(el, &sm); err != nil {
-			return nil, false, err
+			return nil, 0, err
 		}
-		at := pos
-		pos++
 		role := skRole(sm.Role)
 		items := make([]skItem, 0, len(sm.Items))
 		for _, raw := range sm.Items {
@@ -154,23 +151,13 @@ func skMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err error) 
 				items = append(items, it)
 			}
 		}
-		if len(items) == 0 {
-			var m chatMessage
-			if err := json.Unmarshal(el, &m); err != nil {
-				return nil, false, err
-			}
-			m.Role = firstNonEmpty(m.Role, role)
-			m.pos = at
-			msgs = append(msgs, m)
-			continue
-		}
-		ok = true
-		var words []string
-		var calls []chatToolCall
 		hasResult := false
 		for i := range items {
 			hasResult = hasResult || items[i].kind() == "result"
 		}
+		var out []chatMessage
+		var words []string
+		var calls []chatToolCall
 		for i := range items {
 			it := &items[i]
 			switch it.kind() {
@@ -185,22 +172,24 @@ func skMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err error) 
 				}
 				calls = append(calls, chatToolCall{ID: it.ID, Function: chatFunction{Name: it.name(), Arguments: args}, pos: at + len(calls)})
 			case "result":
-				out := text(it.Result)
-				m := chatMessage{Role: "tool", ToolCallID: firstNonEmpty(it.CallID, it.ID), Name: it.name(), Content: jsonString(out), pos: at, errType: skFailure(out)}
-				msgs = append(msgs, m)
+				res := text(it.Result)
+				out = append(out, chatMessage{Role: "tool", ToolCallID: firstNonEmpty(it.CallID, it.ID), Name: it.name(), Content: jsonString(res), pos: at, errType: skFailure(res)})
 			}
 		}
 		if hasResult && len(calls) == 0 {
-			continue
+			return out, 1, nil
 		}
-		m := chatMessage{Role: role, Content: jsonString(strings.Join(words, "\n\n")), ToolCalls: calls, pos: at}
-		if u := sm.usage(); u != nil {
-			m.usage = u
-		}
-		msgs = append(msgs, m)
-		pos += max(len(calls), 1) - 1
+		return append(out, chatMessage{Role: role, Content: jsonString(strings.Join(words, "\n\n")), ToolCalls: calls, pos: at, usage: sm.usage()}), len(calls), nil
+	})
+}
+
+// isSKMessage reports whether raw is a Semantic Kernel message: one with
+// a list of items (Python's "items", .NET's "Items").
+func isSKMessage(raw json.RawMessage) bool {
+	var m struct {
+		Items json.RawMessage `json:"items"`
 	}
-	return msgs, ok, nil
+	return json.Unmarshal(raw, &m) == nil && len(m.Items) > 0 && m.Items[0] == '['
 }
 
 // usage is the tokens and model a message's metadata gives, if any.
