@@ -70,11 +70,11 @@ func recognizeCopilotCLI(d *Doc) error {
 
 // copilotLine is an event of the log: the fields read.
 type copilotLine struct {
-	Type      looseString     `json:"type"`
-	Timestamp looseString     `json:"timestamp"`
-	AgentID   looseString     `json:"agentId"`
-	SessionID looseString     `json:"sessionId"` // the JSON output's last line
-	Data      json.RawMessage `json:"data"`
+	Type      looseString `json:"type"`
+	Timestamp looseString `json:"timestamp"`
+	AgentID   looseString `json:"agentId"`
+	SessionID looseString `json:"sessionId"` // the JSON output's last line
+	Data      copilotData `json:"data"`
 }
 
 // copilotData is what the events read hold in "data".
@@ -170,15 +170,10 @@ func convertCopilotCLI(d *Doc, emit func(*schema.Step) error) error {
 		els = []json.RawMessage{d.Raw}
 	}
 	lines := make([]copilotLine, len(els))
-	data := make([]copilotData, len(els))
 	bad := make([]bool, len(els))
 	started := map[string]int{} // a call's tool.execution_start line
 	for i, el := range els {
-		err := decodeObject(el, &lines[i])
-		if err == nil && filled(lines[i].Data) {
-			err = decodeObject(lines[i].Data, &data[i])
-		}
-		if err != nil {
+		if err := decodeObject(el, &lines[i]); err != nil {
 			if d.skipElement(i, err) {
 				bad[i] = true
 				continue
@@ -186,7 +181,7 @@ func convertCopilotCLI(d *Doc, emit func(*schema.Step) error) error {
 			return fmt.Errorf("%s: %v", d.where(i), err)
 		}
 		if lines[i].Type == "tool.execution_start" {
-			if id := string(data[i].ToolCallID); id != "" {
+			if id := string(lines[i].Data.ToolCallID); id != "" {
 				if _, ok := started[id]; !ok {
 					started[id] = i
 				}
@@ -213,7 +208,7 @@ func convertCopilotCLI(d *Doc, emit func(*schema.Step) error) error {
 		if bad[i] {
 			continue
 		}
-		e, x := &lines[i], &data[i]
+		e, x := &lines[i], &lines[i].Data
 		ts := ccTS(string(e.Timestamp))
 		r := runOf(string(e.AgentID))
 		switch e.Type {

@@ -295,7 +295,7 @@ func cursorSuccessText(kind string, body map[string]json.RawMessage, raw json.Ra
 		}
 		return msg
 	case "grep":
-		return cursorGrepText(body)
+		return cursorGrepText(raw)
 	case "glob":
 		var files []string
 		json.Unmarshal(body["files"], &files)
@@ -348,7 +348,7 @@ func cursorSuccessText(kind string, body map[string]json.RawMessage, raw json.Ra
 // cursorGrepText writes a grep's answer as grep would print it: in
 // content mode, file:line:text for every line it matched; listing files,
 // their paths.
-func cursorGrepText(body map[string]json.RawMessage) string {
+func cursorGrepText(raw json.RawMessage) string {
 	var r struct {
 		Workspaces map[string]struct {
 			Content *struct {
@@ -365,7 +365,7 @@ func cursorGrepText(body map[string]json.RawMessage) string {
 			} `json:"files"`
 		} `json:"workspaceResults"`
 	}
-	json.Unmarshal(mustJSON(body), &r)
+	json.Unmarshal(raw, &r)
 	roots := make([]string, 0, len(r.Workspaces))
 	for k := range r.Workspaces {
 		roots = append(roots, k)

@@ -113,7 +113,7 @@ func haystackMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err e
 			content = hm.UContent
 		}
 		var parts []hsPart
-		if json.Unmarshal(content, &parts) != nil {
+		if json.Unmarshal(content, &parts) != nil || (hm.URole == "" && !hsParts(parts)) {
 			m, err := plainMessage(el, role, content, at)
 			return []chatMessage{m}, 1, err
 		}
@@ -173,16 +173,18 @@ func haystackMessages(els []json.RawMessage) (msgs []chatMessage, ok bool, err e
 	})
 }
 
-// isHaystackMessage reports whether raw is a Haystack message: one whose
-// content items hold a call or its result, or one spelt as before 2.9.
+// isHaystackMessage reports whether raw may be a Haystack message: one
+// with a call or its result as a key ("tool_call": ..., not the value a
+// LangChain tool call's "type" holds), or spelt as before 2.9. A look at
+// the bytes, not a parse: the message is parsed once, by the conversion,
+// which reads a message without Haystack's items as a plain one.
 func isHaystackMessage(raw json.RawMessage) bool {
-	if isHaystackLegacyMessage(raw) {
-		return true
+	for _, key := range [...]string{`"tool_call":`, `"tool_call_result":`, `"_role":`} {
+		if bytes.Contains(raw, []byte(key)) {
+			return true
+		}
 	}
-	var hm hsMessage
-	var parts []hsPart
-	return json.Unmarshal(raw, &hm) == nil && len(hm.Content) > 0 && hm.Content[0] == '[' &&
-		json.Unmarshal(hm.Content, &parts) == nil && hsParts(parts)
+	return false
 }
 
 // hsParts reports whether parts are Haystack's content items: each one
