@@ -100,6 +100,8 @@ var sampleDocs = []struct {
 	{"chatdev/healthy-review-and-test.log", 0, ChatDev},
 	{"react-log/search-loop.log", 0, ReactLog},
 	{"react-log/healthy-answer.log", 0, ReactLog},
+	{"react-log/crewai-search-loop.log", 0, ReactLog},
+	{"react-log/crewai-delegation.log", 0, ReactLog},
 }
 
 func sampleDoc(t testing.TB, rel string, line int) *Doc {

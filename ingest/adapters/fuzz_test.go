@@ -251,5 +251,6 @@ func FuzzReactLog(f *testing.F) {
 	fuzzFormat(f, ReactLog,
 		[]byte("> Entering new AgentExecutor chain...\n\x1b[32;1mAction: a\nAction Input:\x1b[0m\x1b[38;5;m\x1b[0m\n> Entering new X chain...\n> Finished chain.\n> Finished chain.\n> Finished chain.\n"),
 		[]byte("Action: \nAction Input: \"\nObservation:\nObservation: Invalid Format: Missing 'Action:'\nFinal Answer:\x1b[31m"),
+		[]byte("# Agent: a\n## Task: t\n# Agent: a\n## Using tool: x\n## Tool Input:\n\"{\\\"q\\\": 1}\"\n## Tool Output:\nI tried reusing the same input, I must stop using this action input.\n🤖 Agent: a\n Error parsing LLM output, agent will retry: I did it wrong.\n# Agent: a\n## Final Answer\n\n"),
 	)
 }

@@ -45,7 +45,7 @@ var (
 // Action Input, in its opening.
 func reactLogHead(head []byte) bool {
 	h := stripANSI(string(head))
-	return reAgentChain.MatchString(h) || (reReactAction.MatchString(h) && reReactInput.MatchString(h))
+	return reAgentChain.MatchString(h) || (reReactAction.MatchString(h) && reReactInput.MatchString(h)) || crewAIHead(h)
 }
 
 func recognizeReactLog(d *Doc) error {
@@ -57,7 +57,7 @@ func recognizeReactLog(d *Doc) error {
 		head = head[:64<<10]
 	}
 	if !reactLogHead(head) {
-		return errors.New("neither LangChain's `> Entering new AgentExecutor chain...` nor an `Action:` line with its `Action Input:` in its opening")
+		return errors.New("neither LangChain's `> Entering new AgentExecutor chain...`, an `Action:` line with its `Action Input:`, nor CrewAI's `# Agent:` block in its opening")
 	}
 	return nil
 }
@@ -281,6 +281,13 @@ var reactRules = []OutputRule{
 		},
 	},
 	{
+		Name: "crewai-invalid-call", ErrorType: "INVALID_CALL",
+		Doc: "CrewAI's answer to a call it could not make, on a line of its own: a tool it does not have (`You tried to use the tool X, but it doesn't exist.`, older versions' `Action 'X' don't exist, these are the only available Actions:`), arguments that are not a dictionary (`Error: the Action Input is not a valid key, value dictionary.`), a coworker it does not know (`Error executing tool. coworker mentioned not found`)",
+		match: func(o *output) (string, bool) {
+			return "", reCrewAIInvalidCall.MatchString(o.text)
+		},
+	},
+	{
 		Name: "react-parse-error", ErrorType: "FORMAT_ERROR",
 		Doc: "the executor could not read an action in the agent's turn (`handle_parsing_errors`): `Invalid Format: Missing 'Action:' after 'Thought:'`, `Invalid or incomplete response`, `Could not parse LLM output: ...`",
 		match: func(o *output) (string, bool) {
@@ -295,11 +302,14 @@ var reCrewAIToolError = regexp.MustCompile(`(?m)^\s*I encountered an error while
 // reCrewAIReused is CrewAI refusing a call it made before.
 var reCrewAIReused = regexp.MustCompile(`(?m)^\s*I tried reusing the same input, I must stop using this action input`)
 
+// reCrewAIInvalidCall is CrewAI refusing a call it cannot make.
+var reCrewAIInvalidCall = regexp.MustCompile(`(?m)^\s*(?:You tried to use the tool .*, but it doesn't exist\.|Action '.*' don't exist, these are the only available Actions:|Error: the Action Input is not a valid key, value dictionary\.|Error executing tool\. [Cc]o-?worker mentioned not found)`)
+
 // reactRefused reports whether a reply is the executor refusing a turn it
 // could not read.
 func reactRefused(reply string) bool {
 	t := strings.TrimSpace(reply)
-	return strings.HasPrefix(t, "Invalid Format: Missing 'Action") || strings.HasPrefix(t, "Invalid or incomplete response") || strings.HasPrefix(t, "Could not parse LLM output")
+	return strings.HasPrefix(t, "Invalid Format: Missing 'Action") || strings.HasPrefix(t, "Invalid or incomplete response") || strings.HasPrefix(t, "Could not parse LLM output") || reCrewAIParseError.MatchString(t)
 }
 
 var reactStyle = chatStyle{
@@ -310,6 +320,13 @@ var reactStyle = chatStyle{
 }
 
 func convertReactLog(d *Doc, emit func(*schema.Step) error) error {
+	head := d.Raw
+	if len(head) > 64<<10 {
+		head = head[:64<<10]
+	}
+	if crewAIHead(stripANSI(string(head))) {
+		return convertCrewAILog(d, emit)
+	}
 	runs := reactRuns(string(d.Raw))
 	found := false
 	for k := range runs {
@@ -329,6 +346,28 @@ func convertReactLog(d *Doc, emit func(*schema.Step) error) error {
 	}
 	if !found {
 		return errors.New("no turn of the agent with an action, an observation or a final answer")
+	}
+	return nil
+}
+
+// convertCrewAILog converts CrewAI's console log (crewailog.go): a run per
+// task an agent took up, named after the agent.
+func convertCrewAILog(d *Doc, emit func(*schema.Step) error) error {
+	runs := crewAIRuns(string(d.Raw))
+	found := false
+	for k := range runs {
+		r := d.newRun(runName(d, k, len(runs) > 1, runs[k].role))
+		convertChat(r, runs[k].msgs, reactStyle)
+		if len(r.steps) == 0 {
+			continue
+		}
+		found = true
+		if err := r.emit(emit); err != nil {
+			return err
+		}
+	}
+	if !found {
+		return errors.New("no block of an agent with a tool call or a final answer")
 	}
 	return nil
 }

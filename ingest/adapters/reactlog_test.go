@@ -98,6 +98,9 @@ func TestReactLogDetected(t *testing.T) {
 		{"Question: what is 2+2?\nThought: use the calculator\nAction: Calculator\nAction Input: 2+2\n", ReactLog},
 		{"2026-01-02 10:00:01 INFO worker started\nAction: restart scheduled for 10:05\n", nil},
 		{"> Entering new LLMChain chain...\nPrompt after formatting:\n", nil},
+		{"LLM value is a string\n# Agent: Researcher\n## Task: find the tide times\n", ReactLog},
+		{"Running the Crew\n╭──────── Crew Execution Started ────────╮\n│  Crew Execution Started  │\n", ReactLog},
+		{"# Agent: notes\n\nThe agent keeps a task list.\n", nil},
 	} {
 		if got := DetectText([]byte(c.head)); got != c.want {
 			t.Errorf("%q: %v, want %v", c.head, got, c.want)
@@ -122,5 +125,75 @@ func TestReactLogToolCallingAgent(t *testing.T) {
 		if tool(s) != "langsmith_search" || args(t, s)["raw"] != "{'query': 'how can LangSmith help with testing'}" || !contains(data(t, s), "Getting started with LangSmith") {
 			t.Errorf("step %d: %s %s %q", *s.Step, tool(s), s.ToolCall.Args, data(t, s))
 		}
+	}
+}
+
+// CrewAI's console log since 0.60: each task an agent takes up is a run of
+// that agent; a block's call is the tool with its input as JSON (printed
+// as a JSON string holding the object), answered by its output, without
+// the console formatter's tree drawn after it; CrewAI's refusal of a call
+// it had run before is REJECTED; its report of a reply it could not parse
+// is a failed turn; the final answer is STOP.
+func TestReactLogCrewAISample(t *testing.T) {
+	const file = "crewai-search-loop.log"
+	const run = file + "#Senior Market Researcher"
+	c := convert(t, ReactLog, file, 1, true, readSample(t, "react-log/"+file))
+	if got := fmt.Sprint(c.runs); got != "["+run+"]" {
+		t.Fatalf("runs %s", got)
+	}
+	if got := fmt.Sprint(c.numbers(run)); got != "[1 3 5 7 9 11 13 15 17]" {
+		t.Fatalf("steps %s", got)
+	}
+	s := c.step(t, run, 1)
+	if tool(s) != "Search the internet with Serper" || args(t, s)["search_query"] != "2026 electric cargo bike market size Europe" || result(s) != "ok" {
+		t.Errorf("step 1: %s %s %s", tool(s), s.ToolCall.Args, result(s))
+	}
+	if !contains(data(t, s), "cyclelogistics.eu/survey-2024") || contains(data(t, s), "Crew:") || contains(data(t, s), "Thinking") {
+		t.Errorf("step 1's output %q: the tool's, without the console's tree", data(t, s))
+	}
+	if !contains(reason(s), "I need current figures") {
+		t.Errorf("step 1's reason %q", reason(s))
+	}
+	if s := c.step(t, run, 3); result(s) != "error REJECTED" {
+		t.Errorf("the repeated search CrewAI refused: %s", result(s))
+	}
+	if s := c.step(t, run, 11); tool(s) != "format_error" || result(s) != "error FORMAT_ERROR" {
+		t.Errorf("the reply CrewAI could not parse: %s %s", tool(s), result(s))
+	}
+	if s := c.step(t, run, 17); s.State != schema.StateStop.String() || !contains(reason(s), "no 2026 market size") {
+		t.Errorf("the final answer: %s %q", s.State, reason(s))
+	}
+}
+
+// A manager delegating to coworkers: each coworker's task is a run of its
+// own, printed before the manager's block of the delegation that it
+// answers; the manager's run holds its calls answered by the coworkers'
+// final answers. Tool input printed as an indented object (later versions)
+// is read as the same JSON; a tool that raised is an error.
+func TestReactLogCrewAIDelegation(t *testing.T) {
+	const file = "crewai-delegation.log"
+	c := convert(t, ReactLog, file, 1, true, readSample(t, "react-log/"+file))
+	manager, researcher, writer := file+"[0]#Crew Manager", file+"[1]#Tide Data Researcher", file+"[2]#Newsletter Writer"
+	if got := fmt.Sprint(c.runs); got != fmt.Sprint([]string{manager, researcher, writer}) {
+		t.Fatalf("runs %s", got)
+	}
+	for _, w := range []struct {
+		run, steps string
+	}{{manager, "[1 3 5]"}, {researcher, "[1 3 5]"}, {writer, "[1 3 5]"}} {
+		if got := fmt.Sprint(c.numbers(w.run)); got != w.steps {
+			t.Errorf("%s: steps %s, want %s", w.run, got, w.steps)
+		}
+	}
+	if s := c.step(t, manager, 1); tool(s) != "Delegate work to coworker" || args(t, s)["coworker"] != "Tide Data Researcher" || !contains(data(t, s), "high 05:12 (3.6 m)") {
+		t.Errorf("the first delegation: %s %s %q", tool(s), s.ToolCall.Args, data(t, s))
+	}
+	if s := c.step(t, writer, 1); tool(s) != "File Writer Tool" || args(t, s)["directory"] != "out/harbour" || result(s) != "error ERROR" {
+		t.Errorf("the write that raised: %s %s %s", tool(s), s.ToolCall.Args, result(s))
+	}
+	if s := c.step(t, writer, 3); result(s) != "ok" || data(t, s) != "Content successfully written to newsletter.md" {
+		t.Errorf("the write that worked: %s %q", result(s), data(t, s))
+	}
+	if s := c.step(t, manager, 5); s.State != schema.StateStop.String() {
+		t.Errorf("the manager's final answer: %s", s.State)
 	}
 }
