@@ -103,6 +103,9 @@ var adaptBenchFormats = []struct {
 	{"react-log", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("react-log", "search-loop.log", "healthy-answer.log")
 	})},
+	{"react-log-crewai", sync.OnceValues(func() (*adaptCorpus, error) {
+		return filesBenchCorpus("react-log", "crewai-search-loop.log", "crewai-delegation.log")
+	})},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
 	{"langfuse", sync.OnceValues(func() (*adaptCorpus, error) { return sampleBenchCorpus("langfuse", "loop.ndjson") })},
 	{"langsmith", sync.OnceValues(func() (*adaptCorpus, error) {

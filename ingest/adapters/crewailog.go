@@ -40,7 +40,16 @@ var (
 // crew starting (a long banner can push the first block past the opening
 // a directory walk reads).
 func crewAIHead(h string) bool {
-	return (reCrewAIHeadAgent.MatchString(h) && reCrewAIHeadSection.MatchString(h)) || reCrewAIBanner.MatchString(h)
+	// The plain searches first, on the text as written (CrewAI colors
+	// the heading and the role apart): the patterns are slow to fail on a
+	// long opening, and most logs read here are not CrewAI's.
+	agent, banner := strings.Contains(h, "# Agent:"), strings.Contains(h, "Crew Execution Started")
+	if !agent && !banner {
+		return false
+	}
+	h = stripANSI(h)
+	return (agent && reCrewAIHeadAgent.MatchString(h) && reCrewAIHeadSection.MatchString(h)) ||
+		(banner && reCrewAIBanner.MatchString(h))
 }
 
 // crewAIFormatterWords are the first words after the symbol of a line the

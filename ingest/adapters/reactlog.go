@@ -324,7 +324,7 @@ func convertReactLog(d *Doc, emit func(*schema.Step) error) error {
 	if len(head) > 64<<10 {
 		head = head[:64<<10]
 	}
-	if crewAIHead(stripANSI(string(head))) {
+	if crewAIHead(string(head)) {
 		return convertCrewAILog(d, emit)
 	}
 	runs := reactRuns(string(d.Raw))
