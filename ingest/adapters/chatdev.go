@@ -50,6 +50,12 @@ var (
 	// failed: `HTTP Request: POST URL "HTTP/1.1 401 Unauthorized"`.
 	reChatDevHTTPFail = regexp.MustCompile(`^HTTP Request: POST (\S+) "HTTP/\d(?:\.\d)? ([45]\d\d)\b[^"]*"`)
 	reChatDevTokens   = regexp.MustCompile(`(?m)^\s*(prompt_tokens|completion_tokens): (\d+)\s*$`)
+	// reChatDevCost is the cost ChatDev states for the request, from its
+	// own price table: -1 for a model the table does not hold.
+	reChatDevCost = regexp.MustCompile(`(?m)^\s*cost: \$(-?[0-9.]+)\s*$`)
+	// reChatDevCommand is the command ChatDev runs itself, a package
+	// install after a report of a missing module.
+	reChatDevCommand = regexp.MustCompile(`(?m)^\[CMD\] (.+?)\s*$`)
 	reChatDevUpdated  = regexp.MustCompile(`^(\S.*?) updated\.\s*$`) // reChatDevQuotedReport is the test report a phase's instruction
 	// quotes (TestModification's `Test Reports of Source Codes:`), up to
 	// the label after it.
@@ -353,7 +359,23 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 					u.CompletionTokens = n
 				}
 			}
+			if m := reChatDevCost.FindStringSubmatch(e.body); m != nil {
+				if c, err := strconv.ParseFloat(m[1], 64); err == nil && c >= 0 {
+					u.CostUSD = c
+				}
+			}
 			usage = u
+		case e.head == "**[CMD Execute]**":
+			// ChatDev installs the module a test report said was
+			// missing; what the install printed is not logged.
+			m := reChatDevCommand.FindStringSubmatch(e.body)
+			if m == nil {
+				continue
+			}
+			s := r.add(e.pos, schema.StateAct.String())
+			s.TS = e.ts
+			setCall(s, "run_command", map[string]string{"command": m[1]})
+			pending, lastReport = nil, ""
 		case e.head == "**[Post Info]**":
 			finished = true
 		}

@@ -275,3 +275,42 @@ func TestChatDevHTTPRequestFailures(t *testing.T) {
 		t.Errorf("model calls %v, want the 429 once and the three 401s", got)
 	}
 }
+
+// The cost ChatDev states for a request is the next turn's logged cost,
+// unless it is ChatDev's -1 for a model its price table lacks (then the
+// tokens are priced by the model's list price); a package ChatDev installs
+// after a report of a missing module is a call of its own, with no result
+// (the install's output is not logged).
+func TestChatDevStatedCostAndInstalls(t *testing.T) {
+	var b strings.Builder
+	b.Write(chatdevDiscussion(10, 1, "<INFO> Python"))
+	usage := func(prompt, completion int, cost string) {
+		fmt.Fprintf(&b, "[2023-14-09 10:06:00 INFO] **[OpenAI_Usage_Info Receive]**\nprompt_tokens: %d\ncompletion_tokens: %d\ntotal_tokens: %d\ncost: $%s\n\n", prompt, completion, prompt+completion, cost)
+	}
+	turn := func(n int, who, words string) {
+		fmt.Fprintf(&b, "[2023-14-09 10:07:%02d INFO] %s: **Chief Technology Officer<->Chief Executive Officer on : LanguageChoose, turn %d**\n\n%s\n\n", n, who, n, words)
+	}
+	usage(492, 184, "0.025800")
+	turn(1, "Chief Technology Officer", "We agreed on Python.")
+	usage(500, 20, "-1.000000")
+	turn(2, "Chief Executive Officer", "Python it is.")
+	b.WriteString("[2023-14-09 10:08:00 INFO] **[CMD Execute]**\n\n[CMD] pip install pygame\n\n")
+	c, run := convertOne(t, ChatDev, []byte(b.String()))
+	var costs []string
+	var install *schema.Step
+	for _, n := range c.numbers(run) {
+		s := c.step(t, run, n)
+		if s.Usage != nil && s.Usage.PromptTokens >= 492 {
+			costs = append(costs, fmt.Sprint(s.Usage.CostUSD))
+		}
+		if tool(s) == "run_command" {
+			install = s
+		}
+	}
+	if fmt.Sprint(costs) != "[0.0258 0]" {
+		t.Errorf("the turns' logged costs %v, want the stated 0.0258 and none for -1", costs)
+	}
+	if install == nil || args(t, install)["command"] != "pip install pygame" || install.ToolResult != nil {
+		t.Errorf("the install: %+v", install)
+	}
+}
