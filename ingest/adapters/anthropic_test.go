@@ -588,3 +588,35 @@ func TestQwenHeadlessStream(t *testing.T) {
 		t.Errorf("call: %s %q %q", result(s), data(t, s), reason(s))
 	}
 }
+
+// Claude Code's nudge after a turn that showed nothing (a thinking-only
+// turn), written in the user's place with isSynthetic, is no one's turn:
+// not the answer of the turn before it.
+func TestClaudeCodeSyntheticNudge(t *testing.T) {
+	rec := func(typ, extra string) string {
+		return `{"type": "` + typ + `", "sessionId": "s-3", "uuid": "u", "timestamp": "2026-09-01T10:00:00.000Z"` + extra + `}`
+	}
+	file := strings.Join([]string{
+		rec("user", `, "message": {"role": "user", "content": "fix the build"}`),
+		rec("assistant", `, "message": {"id": "m1", "role": "assistant", "content": [{"type": "thinking", "thinking": "Let me look."}, {"type": "text", "text": ""}]}`),
+		rec("user", `, "isSynthetic": true, "message": {"role": "user", "content": [{"type": "text", "text": "[Your previous response had no visible output. Please continue and produce a user-visible response.]"}]}`),
+		rec("assistant", `, "message": {"id": "m2", "role": "assistant", "content": [{"type": "tool_use", "id": "b1", "name": "Bash", "input": {"command": "make"}}]}`),
+		rec("user", `, "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "b1", "content": "ok"}]}`),
+	}, "\n")
+	d, err := ParseLines("n.jsonl", 1, []byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newConverted()
+	if err := ConvertDoc(AnthropicMessages, d, c.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range c.steps {
+		if strings.Contains(data(t, s), "no visible output") {
+			t.Errorf("step %d (%s) is answered by Claude Code's nudge: %q", *s.Step, tool(s), data(t, s))
+		}
+	}
+	if got := tool(c.steps[len(c.steps)-1]); got != "Bash" {
+		t.Errorf("last step %s, want the Bash call", got)
+	}
+}

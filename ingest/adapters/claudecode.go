@@ -96,6 +96,7 @@ type ccRecord struct {
 	AgentID        looseString     `json:"agentId"`
 	ParentToolUse  looseString     `json:"parent_tool_use_id"`
 	IsMeta         looseBool       `json:"isMeta"`
+	IsSynthetic    looseBool       `json:"isSynthetic"`
 	IsCompact      looseBool       `json:"isCompactSummary"`
 	IsAPIError     looseBool       `json:"isApiErrorMessage"`
 	QwenVersion    looseString     `json:"qwen_code_version"` // Qwen Code's headless stream says so in its init
@@ -188,9 +189,10 @@ func convertClaudeCode(d *Doc, emit func(*schema.Step) error) error {
 			byKey[headless+"\x00"+key] = th
 			threads = append(threads, th)
 		}
-		if rec.Type == "user" && bool(rec.IsMeta || rec.IsCompact) {
+		if rec.Type == "user" && bool(rec.IsMeta || rec.IsCompact || rec.IsSynthetic) {
 			// What Claude Code itself put in the user's place (command
-			// caveats, a compacted conversation's summary): no one's turn.
+			// caveats, a compacted conversation's summary, its nudge after
+			// a turn with nothing to show): no one's turn.
 			n, _ := antBlockCount(m.Content)
 			pos += n
 			continue
