@@ -56,7 +56,9 @@ var (
 	// reChatDevCommand is the command ChatDev runs itself, a package
 	// install after a report of a missing module.
 	reChatDevCommand = regexp.MustCompile(`(?m)^\[CMD\] (.+?)\s*$`)
-	reChatDevUpdated = regexp.MustCompile(`^(\S.*?) updated\.\s*$`) // reChatDevQuotedReport is the test report a phase's instruction
+	// reChatDevUpdated is the line of code ChatDev wrote, `FILE updated.`
+	reChatDevUpdated = regexp.MustCompile(`^(\S.*?) updated\.\s*$`)
+	// reChatDevQuotedReport is the test report a phase's instruction
 	// quotes (TestModification's `Test Reports of Source Codes:`), up to
 	// the label after it.
 	reChatDevQuotedReport = regexp.MustCompile(`(?s)Test Reports of Source Codes:\s*"(.*?)"\.?\s+(?:Error Summary of Test Reports:|According to|Note that)`)
