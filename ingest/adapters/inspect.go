@@ -209,7 +209,19 @@ var inspectErrorTypes = map[string]string{
 // agent's and basic_agent's submit.
 var inspectStops = map[string]bool{"submit": true}
 
-var inspectStyle = chatStyle{stop: func(tool string, _ json.RawMessage) bool { return inspectStops[tool] }, positioned: true}
+var inspectStyle = chatStyle{
+	stop:        func(tool string, _ json.RawMessage) bool { return inspectStops[tool] },
+	refusedTurn: inspectContinued,
+	positioned:  true,
+}
+
+// inspectContinued reports whether a user message is the continue prompt
+// with which Inspect's basic_agent and react agent answer a turn that
+// called no tool: the harness had no action to run, as OpenHands' fake
+// user and mini-swe-agent's "No tool calls found" say.
+func inspectContinued(reply string) bool {
+	return strings.HasPrefix(strings.TrimSpace(reply), "Please proceed to the next step using your best judgement")
+}
 
 // inspectEditCall reports whether a call changes a file with an editor
 // tool (Inspect's text_editor, with a command other than view): its tool

@@ -129,3 +129,31 @@ func TestInspectUnansweredCallsAndRolelessReplies(t *testing.T) {
 		t.Errorf("output %q, want the attachment's text", d)
 	}
 }
+
+// Inspect's basic_agent and react agent answer a turn that called no tool
+// with their continue prompt: the harness had no action to run, so the
+// turn failed (FORMAT_ERROR), as OpenHands' fake user's turns do; a user
+// message of another kind (a person's, a task's) answers a turn of talk.
+func TestInspectContinuePromptAnswersATurnWithoutAction(t *testing.T) {
+	proceed := "Please proceed to the next step using your best judgement."
+	raw := mustMarshal(t, map[string]any{"id": "refuse", "epoch": 1, "input": "x", "target": "",
+		"messages": []any{
+			map[string]any{"role": "system", "content": "You are an agent."},
+			map[string]any{"role": "user", "content": "post the review"},
+			map[string]any{"role": "assistant", "content": "I can't help with that."},
+			map[string]any{"role": "user", "content": proceed},
+			map[string]any{"role": "assistant", "content": "I can't assist with this task."},
+			map[string]any{"role": "user", "content": proceed + " If you believe you have completed the task, please call the `submit()` tool with your final answer."},
+			map[string]any{"role": "assistant", "content": "", "tool_calls": []any{map[string]any{"id": "p1", "function": "post_review", "arguments": map[string]any{"text": "fine"}}}},
+			map[string]any{"role": "tool", "content": "posted", "tool_call_id": "p1", "function": "post_review"},
+			map[string]any{"role": "assistant", "content": "Which product should the next review be for?"},
+			map[string]any{"role": "user", "content": "The blender."},
+			map[string]any{"role": "assistant", "content": "", "tool_calls": []any{map[string]any{"id": "s1", "function": "submit", "arguments": map[string]any{"answer": "done"}}}},
+		},
+	})
+	c, run := convertOne(t, Inspect, raw)
+	c.calls(t, run, map[int64]string{2: "format_error error FORMAT_ERROR", 4: "format_error error FORMAT_ERROR", 6: "post_review ok", 8: "message ok"})
+	if r := reason(c.step(t, run, 2)); r != "I can't help with that." {
+		t.Errorf("the turn's words %q, want them kept as its reason", r)
+	}
+}
