@@ -547,6 +547,13 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
+		Name: "openssl-error", ErrorType: "ERROR",
+		Doc: "OpenSSL could not do what it was asked, on a line of its own: an entry of its error queue (`C0BEC2ABAA2A0000:error:1608010C:STORE routines:...`, `140735:error:0909006C:PEM routines:get_name:no start line:...`), or the openssl command's own `Could not find private key from KEY`, `Could not read certificate from FILE`, `unable to load Private Key`, `pkeyutl: Error initializing context`",
+		match: func(o *output) (string, bool) {
+			return "", (strings.Contains(o.text, ":error:") || strings.Contains(o.text, "ould not ") || strings.Contains(o.text, "nable to load") || strings.Contains(o.text, "Error initializing")) && reOpenSSLError.MatchString(o.text)
+		},
+	},
+	{
 		Name: "tests-failed", ErrorType: schema.ErrTestsFailed,
 		Doc: "a test runner's own summary says tests failed: pytest's `N failed` closing line (`=== 1 failed, 2 passed in 0.05s ===`) a line of its short summary (`FAILED tests/test_a.py::test_c - assert 4 == 5`, `ERROR tests/test_a.py::test_d`) or the header of its `FAILURES` or `ERRORS` section (a summary a logger cut off), unittest's `FAILED (failures=N)`, go test's `--- FAIL:` or `FAIL PACKAGE 0.01s`, Jest's and Vitest's `Tests: N failed`, Mocha's `N failing` (also cut short by a logger, `N failing...`), Maven Surefire's and JUnit's `Tests run: N, Failures: N` with a failure or an error, `There are test failures`, JUnit 4's `FAILURES!!!`, the JUnit console launcher's `[ 1 tests failed ]`, Gradle's `N tests completed, N failed` or `There were failing tests`, cargo's `test result: FAILED.`, CTest's `tests failed out of`, RSpec's `N examples, N failures`, PHPUnit's `FAILURES!`, GoogleTest's `[  FAILED  ]`, Catch2's `test cases: N | N passed | N failed`, `dotnet test`'s `Failed!  - Failed: N`. The runner exited non-zero, as a log that keeps exit codes says: this reads it where the log keeps none. A failing test is an experiment's answer (the same failure after an edit that applied is the next experiment, docs/detectors/RA301.md); the type is generic, so two failing runs are the same failure only when their answers are alike",
 		match: func(o *output) (string, bool) {
@@ -836,3 +843,8 @@ const harnessLabel = "bash execution output:"
 func withoutHarnessLabel(text string) string {
 	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), harnessLabel))
 }
+
+// reOpenSSLError is a line of OpenSSL's error queue (`PID:error:CODE:LIB
+// routines:...`, the code eight hex digits) or a refusal of the openssl
+// command's own.
+var reOpenSSLError = regexp.MustCompile(`(?m)^(?:[0-9A-Fa-f]+:error:[0-9A-Fa-f]{8}:[^:\n]*:|Could not (?:find|read|open) (?:private key|public key|key|certificate|certificates|CSR|file or uri)\b.* (?:from|for) \S|unable to load (?:Private Key|Public Key|key|certificate)\b|[a-z0-9]+: Error initializing context\s*$)`)
