@@ -1412,6 +1412,25 @@ func TestNoOutputFromEveryCommandIsAStorm(t *testing.T) {
 	}
 }
 
+// Turns of words the harness refused for want of an action (PLAN steps
+// failed with FORMAT_ERROR: a refusal or a plan restated at each of its
+// prompts to act) are the agent restating itself, a re-planning loop; the
+// same storm of turns that wrote a call the harness could not read (ACT)
+// stays an error storm.
+func TestAStormOfWordsWithoutActionIsReplanning(t *testing.T) {
+	words, malformed := newRun("words"), newRun("malformed")
+	for k, w := range []string{"I can't help with that.", "I can't assist with this task.", "I cannot do this.", "I won't post that.", "I can't help with that request."} {
+		words.add(fmt.Sprintf(`"state":"PLAN","decision":{"reason":%q},"tool_call":{"name":"format_error","args":{"invalid":"no action the harness could read"}},"tool_result":{"ok":false,"error_type":"FORMAT_ERROR","data":"Please proceed to the next step using your best judgement."}`, w))
+		malformed.add(fmt.Sprintf(`"state":"ACT","decision":{"reason":"Action: post(%d"},"tool_call":{"name":"format_error","args":{"invalid":"no action the harness could read"}},"tool_result":{"ok":false,"error_type":"FORMAT_ERROR","data":"Please proceed to the next step using your best judgement."}`, k))
+	}
+	if res := one(t, detect.DefaultPolicy(), words.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseReplanLoop || res.OnsetStep != 0 {
+		t.Fatalf("five refusals, each answered by the prompt to act: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
+	}
+	if res := one(t, detect.DefaultPolicy(), malformed.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm {
+		t.Fatalf("five calls the harness could not read: %v %v", res.Verdict, res.RootCause)
+	}
+}
+
 // A tool restarted between the same call's failures is upkeep, not a
 // change: the same rm timing out three times with the shell restarted after
 // each is one storm, from its first failure. The restart's answer is no

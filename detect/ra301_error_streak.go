@@ -35,7 +35,7 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 	byType := map[string]int64{}
 	keys := map[uint64]int{}
 	others := 0 // calls between the failures that did not fail
-	var silentEdits int64
+	var silentEdits, wordsOnly int64
 	for _, i := range a.calls {
 		if i < bestFirst || i > bestLast {
 			continue
@@ -45,6 +45,9 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 			continue
 		}
 		byType[v.Names.ErrTypeName(v.ErrType[i])]++
+		if v.State[i] == schema.StatePlan && v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrFormatError {
+			wordsOnly++
+		}
 		keys[v.call[i]]++
 		if v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrNoOutput && v.Names.IntentName(v.Intent[i]) == schema.IntentEdit {
 			silentEdits++
@@ -107,6 +110,13 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 		// empty-result loop whatever it asked. Edits are no lookups:
 		// edits answered with nothing each time fail silently, a storm.
 		cause = CauseEmptyResultLoop
+	}
+	if 2*wordsOnly > sumCounts(byType) {
+		// Turns of words the harness answered by asking for an action
+		// (PLAN steps refused for lack of a call): the agent restating
+		// what it will or will not do, a re-planning loop, not calls
+		// failing.
+		cause = CauseReplanLoop
 	}
 	return &hit{
 		marginal: marginal,

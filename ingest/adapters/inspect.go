@@ -405,6 +405,16 @@ func convertInspectSample(d *Doc, raw json.RawMessage, emit func(*schema.Step) e
 	}
 	r := d.newRun(runName(d, 0, false, inspectRunID(s.ID, s.Epoch)))
 	convertChat(r, msgs, inspectStyle)
+	for _, st := range r.steps {
+		if st.ToolCall != nil && st.ToolCall.Name == "format_error" && st.Decision != nil {
+			if _, _, wrote := textCall(st.Decision.Reason); !wrote {
+				// Words without a call, not even one written as text:
+				// the agent said what it would or would not do (a plan,
+				// a refusal) instead of acting.
+				st.State = schema.StatePlan.String()
+			}
+		}
+	}
 	if !withUsage {
 		// A transcript without its model calls (events not logged): the
 		// sample's totals, shared among its calls.

@@ -153,7 +153,7 @@ func TestInspectContinuePromptAnswersATurnWithoutAction(t *testing.T) {
 	})
 	c, run := convertOne(t, Inspect, raw)
 	c.calls(t, run, map[int64]string{2: "format_error error FORMAT_ERROR", 4: "format_error error FORMAT_ERROR", 6: "post_review ok", 8: "message ok"})
-	if r := reason(c.step(t, run, 2)); r != "I can't help with that." {
-		t.Errorf("the turn's words %q, want them kept as its reason", r)
+	if s := c.step(t, run, 2); reason(s) != "I can't help with that." || s.State != schema.StatePlan.String() {
+		t.Errorf("the refusal: %s %q, want a PLAN step keeping the turn's words as its reason", s.State, reason(s))
 	}
 }
