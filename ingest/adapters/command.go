@@ -206,14 +206,25 @@ func viewsFiles(cmd string) bool {
 	for i, seg := range segs {
 		p := segmentProgram(seg)
 		switch {
-		case p == "" || (viewed && piped[i]) || echoPrograms[p]:
+		case p == "" || echoPrograms[p] || (viewed && piped[i] && pipeFilters[p]):
 			continue
 		case !viewPrograms[p] || writesOutput(seg):
+			// A program after the viewer (a script the content is piped
+			// into) prints what it made of it: its traceback is its own.
 			return false
 		}
 		viewed = true
 	}
 	return viewed
+}
+
+// pipeFilters cut, select or reorder the lines a viewer shows, adding none
+// of their own: `cat f | grep x | head` still shows the file.
+var pipeFilters = map[string]bool{
+	"head": true, "tail": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "sed": true, "awk": true,
+	"sort": true, "uniq": true, "wc": true, "cut": true, "tr": true, "less": true, "more": true, "nl": true,
+	"cat": true, "column": true, "fold": true, "tee": true, "xxd": true, "od": true, "hexdump": true,
+	"strings": true, "tac": true, "rev": true, "expand": true, "fmt": true, "bat": true,
 }
 
 // echoPrograms print only what they are told.
