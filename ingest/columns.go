@@ -183,7 +183,7 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		cost = s.Usage.CostUSD
 		if cost == 0 && tokens > 0 && s.Usage.Model != "" && d.prices != nil {
 			// Tokens of a known model and no cost: the list price, marked.
-			if c, ok := d.prices.CostCached(s.Usage.Model, s.PromptTokens(), s.CompletionTokens(), s.Usage.CacheReadTokens, s.Usage.CacheWriteTokens); ok && c > 0 {
+			if c, ok := d.prices.CostCached(s.Usage.Model, s.PromptTokens(), s.CompletionTokens(), s.Usage.CacheReadTokens, s.Usage.CacheWriteTokens, s.Usage.CacheWrite1hTokens); ok && c > 0 {
 				cost = c
 				flags |= schema.FlagCostEstimated
 			}

@@ -1165,7 +1165,7 @@ func (d *stepDecoder) decodeDecision() bool {
 	}
 }
 
-var usageNames = []string{"prompt_tokens", "completion_tokens", "cost_usd", "model", "cache_read_tokens", "cache_write_tokens"}
+var usageNames = []string{"prompt_tokens", "completion_tokens", "cost_usd", "model", "cache_read_tokens", "cache_write_tokens", "cache_write_1h_tokens"}
 
 var usageKind = objectKind{
 	names: usageNames,
@@ -1194,6 +1194,8 @@ func (d *stepDecoder) decodeUsage() bool {
 			ok = d.intField(&u.CacheReadTokens)
 		case 5:
 			ok = d.intField(&u.CacheWriteTokens)
+		case 6:
+			ok = d.intField(&u.CacheWrite1hTokens)
 		default:
 			ok = d.skip(2)
 		}

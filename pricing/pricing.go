@@ -19,11 +19,14 @@ import (
 // Price is a model's list price in USD per million tokens. CacheRead and
 // CacheWrite are the prices of prompt tokens read from and written to the
 // provider's prompt cache; without them, cached tokens cost Input.
+// CacheWrite1h is the price of a write kept for an hour (Anthropic's
+// longer cache), CacheWrite where it has none.
 type Price struct {
-	Input      float64  `json:"input"`
-	Output     float64  `json:"output"`
-	CacheRead  *float64 `json:"cache_read,omitempty"`
-	CacheWrite *float64 `json:"cache_write,omitempty"`
+	Input        float64  `json:"input"`
+	Output       float64  `json:"output"`
+	CacheRead    *float64 `json:"cache_read,omitempty"`
+	CacheWrite   *float64 `json:"cache_write,omitempty"`
+	CacheWrite1h *float64 `json:"cache_write_1h,omitempty"`
 }
 
 // Table is a price table: a version (the date its prices were read) and
@@ -69,7 +72,7 @@ func parse(b []byte) (*Table, error) {
 	}
 	models := make(map[string]Price, len(t.Models))
 	for name, p := range t.Models {
-		if p.Input < 0 || p.Output < 0 || (p.CacheRead != nil && *p.CacheRead < 0) || (p.CacheWrite != nil && *p.CacheWrite < 0) {
+		if p.Input < 0 || p.Output < 0 || (p.CacheRead != nil && *p.CacheRead < 0) || (p.CacheWrite != nil && *p.CacheWrite < 0) || (p.CacheWrite1h != nil && *p.CacheWrite1h < 0) {
 			return nil, fmt.Errorf("model %q: a negative price", name)
 		}
 		models[normalize(name)] = p
@@ -113,15 +116,15 @@ func (t *Table) Lookup(model string) (Price, bool) {
 // Cost is the cost of prompt and completion tokens of model, and whether
 // the model has a price.
 func (t *Table) Cost(model string, prompt, completion int64) (float64, bool) {
-	return t.CostCached(model, prompt, completion, 0, 0)
+	return t.CostCached(model, prompt, completion, 0, 0, 0)
 }
 
 // CostCached is Cost with cacheRead and cacheWrite of the prompt tokens
 // read from and written to the prompt cache, at the model's cache prices
-// (Input where it has none). Cache counts larger than the prompt are
-// taken as the prompt: a logger that counts them apart is still priced
-// on what it logged.
-func (t *Table) CostCached(model string, prompt, completion, cacheRead, cacheWrite int64) (float64, bool) {
+// (Input where it has none), cacheWrite1h of the writes kept for an hour.
+// Cache counts larger than the prompt are taken as the prompt: a logger
+// that counts them apart is still priced on what it logged.
+func (t *Table) CostCached(model string, prompt, completion, cacheRead, cacheWrite, cacheWrite1h int64) (float64, bool) {
 	p, ok := t.Lookup(model)
 	if !ok {
 		return 0, false
@@ -136,8 +139,13 @@ func (t *Table) CostCached(model string, prompt, completion, cacheRead, cacheWri
 	if p.CacheWrite != nil {
 		writePrice = *p.CacheWrite
 	}
-	return (float64(prompt-read-write)*p.Input + float64(read)*readPrice + float64(write)*writePrice +
-		float64(completion)*p.Output) / 1e6, true
+	long := min(max(cacheWrite1h, 0), write)
+	longPrice := writePrice
+	if p.CacheWrite1h != nil {
+		longPrice = *p.CacheWrite1h
+	}
+	return (float64(prompt-read-write)*p.Input + float64(read)*readPrice + float64(write-long)*writePrice +
+		float64(long)*longPrice + float64(completion)*p.Output) / 1e6, true
 }
 
 // Names lists the table's models, sorted.

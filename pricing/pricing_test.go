@@ -83,7 +83,7 @@ func TestLoadReplacesTheTable(t *testing.T) {
 func TestCachedTokensArePricedAtCachePrices(t *testing.T) {
 	tab := Default()
 	// claude-sonnet-4-6: $3 input, $15 output, $0.30 cache read, $3.75 cache write.
-	cost, ok := tab.CostCached("claude-sonnet-4-6", 1_000_000, 0, 900_000, 50_000)
+	cost, ok := tab.CostCached("claude-sonnet-4-6", 1_000_000, 0, 900_000, 50_000, 0)
 	if want := 0.05*3 + 0.9*0.30 + 0.05*3.75; !ok || math.Abs(cost-want) > 1e-9 {
 		t.Errorf("1M prompt tokens, 900k read and 50k written: %v %v, want %v", cost, ok, want)
 	}
@@ -94,10 +94,18 @@ func TestCachedTokensArePricedAtCachePrices(t *testing.T) {
 	if p, ok := tab.Lookup("claude-opus-4-6"); !ok || p.Input != 5 || p.Output != 25 {
 		t.Errorf("claude-opus-4-6: %+v %v, want $5/$25", p, ok)
 	}
-	if cost, _ := tab.CostCached("gemini-2.5-pro", 1_000_000, 0, 1_000_000, 0); cost != 1.25 {
+	if cost, _ := tab.CostCached("gemini-2.5-pro", 1_000_000, 0, 1_000_000, 0, 0); cost != 1.25 {
 		t.Errorf("a model without cache prices: %v, want the input price 1.25", cost)
 	}
-	if cost, _ := tab.CostCached("claude-sonnet-4-6", 100, 0, 500, 500); math.Abs(cost-100*0.30/1e6) > 1e-12 {
+	if cost, _ := tab.CostCached("claude-sonnet-4-6", 100, 0, 500, 500, 500); math.Abs(cost-100*0.30/1e6) > 1e-12 {
 		t.Errorf("cache counts beyond the prompt: %v", cost)
+	}	// Writes kept for an hour cost twice the input price, not the 5-minute
+	// cache's 1.25 times: of 1M written, 400k for an hour.
+	long, _ := tab.CostCached("claude-sonnet-4-6", 1_000_000, 0, 0, 1_000_000, 400_000)
+	if want := 0.6*3.75 + 0.4*6; math.Abs(long-want) > 1e-9 {
+		t.Errorf("1M written, 400k of it for an hour: %v, want %v", long, want)
+	}
+	if cost, _ := tab.CostCached("gemini-2.5-pro", 1_000_000, 0, 0, 1_000_000, 1_000_000); cost != 1.25 {
+		t.Errorf("an hour's writes of a model without cache prices: %v, want the input price 1.25", cost)
 	}
 }

@@ -127,6 +127,9 @@ type Usage struct {
 	// agent (Claude Code) is priced as if nothing were cached.
 	CacheReadTokens  int64 `json:"cache_read_tokens,omitempty"`
 	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
+	// CacheWrite1hTokens are those of CacheWriteTokens kept for an hour
+	// (Anthropic's longer cache, priced higher than its 5-minute one).
+	CacheWrite1hTokens int64 `json:"cache_write_1h_tokens,omitempty"`
 }
 
 // TokensAlt is the `tokens:{prompt,completion}` spelling some loggers use.
@@ -408,7 +411,7 @@ func (s *Step) validateAmounts() error {
 	}
 	if u := s.Usage; u != nil {
 		if err := errors.Join(neg("usage.prompt_tokens", u.PromptTokens), neg("usage.completion_tokens", u.CompletionTokens),
-			neg("usage.cache_read_tokens", u.CacheReadTokens), neg("usage.cache_write_tokens", u.CacheWriteTokens)); err != nil {
+			neg("usage.cache_read_tokens", u.CacheReadTokens), neg("usage.cache_write_tokens", u.CacheWriteTokens), neg("usage.cache_write_1h_tokens", u.CacheWrite1hTokens)); err != nil {
 			return err
 		}
 		if u.CostUSD < 0 || u.CostUSD > MaxPlausibleCostUSD {

@@ -197,6 +197,11 @@ type antUsage struct {
 	Output        looseCount `json:"output_tokens"`
 	CacheCreation looseCount `json:"cache_creation_input_tokens"`
 	CacheRead     looseCount `json:"cache_read_input_tokens"`
+	// CacheCreationBy splits the writes by how long they are kept; the
+	// hour's are priced higher than the 5 minutes'.
+	CacheCreationBy struct {
+		OneHour looseCount `json:"ephemeral_1h_input_tokens"`
+	} `json:"cache_creation"`
 }
 
 // UnmarshalJSON reads the counts of an object, and nothing of any other
@@ -217,6 +222,7 @@ func (u *antUsage) maxOf(o *antUsage) {
 	u.Output = max(u.Output, o.Output)
 	u.CacheCreation = max(u.CacheCreation, o.CacheCreation)
 	u.CacheRead = max(u.CacheRead, o.CacheRead)
+	u.CacheCreationBy.OneHour = max(u.CacheCreationBy.OneHour, o.CacheCreationBy.OneHour)
 }
 
 // usage is the step's usage: the prompt's tokens (cached ones included)
@@ -230,7 +236,8 @@ func (u *antUsage) usage(model string) *schema.Usage {
 		model = ""
 	}
 	return &schema.Usage{PromptTokens: prompt, CompletionTokens: int64(u.Output), Model: model,
-		CacheReadTokens: min(int64(u.CacheRead), prompt), CacheWriteTokens: min(int64(u.CacheCreation), prompt)}
+		CacheReadTokens: min(int64(u.CacheRead), prompt), CacheWriteTokens: min(int64(u.CacheCreation), prompt),
+		CacheWrite1hTokens: min(int64(u.CacheCreationBy.OneHour), int64(u.CacheCreation), prompt)}
 }
 
 // maxTokenCount bounds one count, so that sums over a run stay in range.

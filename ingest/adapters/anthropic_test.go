@@ -620,3 +620,23 @@ func TestClaudeCodeSyntheticNudge(t *testing.T) {
 		t.Errorf("last step %s, want the Bash call", got)
 	}
 }
+
+// Claude Code's usage splits the cache writes by how long they are kept:
+// those of the hour (priced higher) are read apart, within the writes.
+func TestClaudeCodeHourCacheWrites(t *testing.T) {
+	file := `{"type": "user", "sessionId": "s-4", "uuid": "u1", "timestamp": "2026-09-01T10:00:00.000Z", "message": {"role": "user", "content": "hi"}}
+{"type": "assistant", "sessionId": "s-4", "uuid": "u2", "timestamp": "2026-09-01T10:00:01.000Z", "message": {"id": "m1", "role": "assistant", "model": "claude-sonnet-4-6", "content": [{"type": "tool_use", "id": "b1", "name": "Bash", "input": {"command": "ls"}}], "usage": {"input_tokens": 10, "cache_creation_input_tokens": 5000, "cache_read_input_tokens": 20000, "cache_creation": {"ephemeral_5m_input_tokens": 1000, "ephemeral_1h_input_tokens": 4000}, "output_tokens": 30}}}
+{"type": "user", "sessionId": "s-4", "uuid": "u3", "timestamp": "2026-09-01T10:00:02.000Z", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "b1", "content": "a.txt"}]}}`
+	d, err := ParseLines("h.jsonl", 1, []byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newConverted()
+	if err := ConvertDoc(AnthropicMessages, d, c.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	u := c.steps[0].Usage
+	if u == nil || u.PromptTokens != 25010 || u.CacheWriteTokens != 5000 || u.CacheWrite1hTokens != 4000 || u.CacheReadTokens != 20000 {
+		t.Errorf("usage %+v, want 25010 prompt tokens, 5000 written of which 4000 for an hour, 20000 read", u)
+	}
+}
