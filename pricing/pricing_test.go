@@ -99,7 +99,7 @@ func TestCachedTokensArePricedAtCachePrices(t *testing.T) {
 	}
 	if cost, _ := tab.CostCached("claude-sonnet-4-6", 100, 0, 500, 500, 500); math.Abs(cost-100*0.30/1e6) > 1e-12 {
 		t.Errorf("cache counts beyond the prompt: %v", cost)
-	}	// Writes kept for an hour cost twice the input price, not the 5-minute
+	} // Writes kept for an hour cost twice the input price, not the 5-minute
 	// cache's 1.25 times: of 1M written, 400k for an hour.
 	long, _ := tab.CostCached("claude-sonnet-4-6", 1_000_000, 0, 0, 1_000_000, 400_000)
 	if want := 0.6*3.75 + 0.4*6; math.Abs(long-want) > 1e-9 {
