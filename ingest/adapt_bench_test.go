@@ -106,6 +106,9 @@ var adaptBenchFormats = []struct {
 	{"react-log-crewai", sync.OnceValues(func() (*adaptCorpus, error) {
 		return filesBenchCorpus("react-log", "crewai-search-loop.log", "crewai-delegation.log")
 	})},
+	{"notebook", sync.OnceValues(func() (*adaptCorpus, error) {
+		return filesBenchCorpus("notebook", "crew-and-react-agent.ipynb")
+	})},
 	{"otlp", sync.OnceValues(otlpBenchCorpus)}, // spans_bench_test.go
 	{"langfuse", sync.OnceValues(func() (*adaptCorpus, error) { return sampleBenchCorpus("langfuse", "loop.ndjson") })},
 	{"langsmith", sync.OnceValues(func() (*adaptCorpus, error) {

@@ -523,6 +523,7 @@ func isLogName(name string) bool {
 		strings.HasSuffix(name, ".traj") || // SWE-agent's trajectories
 		strings.HasSuffix(name, ".parquet") ||
 		strings.HasSuffix(name, ".eval") || // Inspect AI's logs, zip archives
+		strings.HasSuffix(name, ".ipynb") || // Jupyter notebooks: agents' logs in cells' outputs
 		agentHistory(name) // Aider's chat history, Markdown
 }
 

@@ -82,6 +82,7 @@ var Registry = []*Format{
 	Aider,
 	ChatDev,
 	ReactLog,
+	Notebook,
 }
 
 // Lookup returns the format with the given name, or nil.

@@ -102,6 +102,7 @@ var sampleDocs = []struct {
 	{"react-log/healthy-answer.log", 0, ReactLog},
 	{"react-log/crewai-search-loop.log", 0, ReactLog},
 	{"react-log/crewai-delegation.log", 0, ReactLog},
+	{"notebook/crew-and-react-agent.ipynb", 0, Notebook},
 }
 
 func sampleDoc(t testing.TB, rel string, line int) *Doc {
@@ -264,7 +265,7 @@ func TestRunName(t *testing.T) {
 }
 
 func TestLookupAndNames(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,mlflow,codex,gemini-cli,cursor,copilot-cli,opencode,qwen-code,continue,rovo-dev,smolagents,dspy,inspect,trae-agent,atif,browser-use,aider,chatdev,react-log" {
+	if got := strings.Join(Names(), ","); got != "swe-agent,mini-swe-agent,openhands,openai-messages,anthropic-messages,autogen,otlp,langfuse,langsmith,openai-agents,mlflow,codex,gemini-cli,cursor,copilot-cli,opencode,qwen-code,continue,rovo-dev,smolagents,dspy,inspect,trae-agent,atif,browser-use,aider,chatdev,react-log,notebook" {
 		t.Errorf("Names: %s", got)
 	}
 	for _, f := range Registry {
@@ -274,5 +275,23 @@ func TestLookupAndNames(t *testing.T) {
 	}
 	if Lookup("jsonl") != nil {
 		t.Error("Lookup of an unknown name")
+	}
+}
+
+// A notebook's cells are read by every text format, in the registry's
+// order: its own list of them is the registry's.
+func TestNotebookTextFormats(t *testing.T) {
+	var want []string
+	for _, f := range Registry {
+		if f.Text != nil {
+			want = append(want, f.Name)
+		}
+	}
+	var got []string
+	for _, f := range notebookTextFormats {
+		got = append(got, f.Name)
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("notebookTextFormats %v, want the registry's text formats %v", got, want)
 	}
 }

@@ -247,6 +247,13 @@ func FuzzChatDev(f *testing.F) {
 	)
 }
 
+func FuzzNotebook(f *testing.F) {
+	fuzzFormat(f, Notebook,
+		[]byte(`{"nbformat": 4, "cells": [{"cell_type": "code", "outputs": [{"output_type": "stream", "text": ["# Agent: a\n", "## Final Answer: x\n"]}]}]}`),
+		[]byte(`{"nbformat": 4, "cells": [{"cell_type": "code", "outputs": [{"output_type": "stream", "text": "Action: s\nAction Input: q\nObservation: \n"}, {"output_type": "stream", "text": 3}]}, {"cell_type": "markdown"}]}`),
+	)
+}
+
 func FuzzReactLog(f *testing.F) {
 	fuzzFormat(f, ReactLog,
 		[]byte("> Entering new AgentExecutor chain...\n\x1b[32;1mAction: a\nAction Input:\x1b[0m\x1b[38;5;m\x1b[0m\n> Entering new X chain...\n> Finished chain.\n> Finished chain.\n> Finished chain.\n"),

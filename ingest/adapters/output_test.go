@@ -38,6 +38,7 @@ var formatRules = map[string][]OutputRule{
 	"aider":              aiderRules,
 	"chatdev":            chatdevRules,
 	"react-log":          reactRules,
+	"notebook":           nil,
 }
 
 // reactDoc is a ReAct console log whose one call (step 0) a tool answered
