@@ -328,13 +328,22 @@ func convertReactLog(d *Doc, emit func(*schema.Step) error) error {
 		return convertCrewAILog(d, emit)
 	}
 	runs := reactRuns(string(d.Raw))
+	return emitReactRuns(d, emit, len(runs), func(k int) (string, []chatMessage) { return "", runs[k] },
+		"no turn of the agent with an action, an observation or a final answer")
+}
+
+// emitReactRuns converts the n runs of a console log, run(k) giving the
+// k-th run's own id (or "") and its messages, and emits those that hold a
+// step; a log none of whose runs holds one is an error saying what was
+// missing.
+func emitReactRuns(d *Doc, emit func(*schema.Step) error, n int, run func(k int) (string, []chatMessage), missing string) error {
 	found := false
-	for k := range runs {
-		msgs := runs[k]
+	for k := range n {
+		id, msgs := run(k)
 		if len(msgs) == 0 {
 			continue
 		}
-		r := d.newRun(runName(d, k, len(runs) > 1, ""))
+		r := d.newRun(runName(d, k, n > 1, id))
 		convertChat(r, msgs, reactStyle)
 		if len(r.steps) == 0 {
 			continue
@@ -345,7 +354,7 @@ func convertReactLog(d *Doc, emit func(*schema.Step) error) error {
 		}
 	}
 	if !found {
-		return errors.New("no turn of the agent with an action, an observation or a final answer")
+		return errors.New(missing)
 	}
 	return nil
 }
@@ -354,20 +363,6 @@ func convertReactLog(d *Doc, emit func(*schema.Step) error) error {
 // task an agent took up, named after the agent.
 func convertCrewAILog(d *Doc, emit func(*schema.Step) error) error {
 	runs := crewAIRuns(string(d.Raw))
-	found := false
-	for k := range runs {
-		r := d.newRun(runName(d, k, len(runs) > 1, runs[k].role))
-		convertChat(r, runs[k].msgs, reactStyle)
-		if len(r.steps) == 0 {
-			continue
-		}
-		found = true
-		if err := r.emit(emit); err != nil {
-			return err
-		}
-	}
-	if !found {
-		return errors.New("no block of an agent with a tool call or a final answer")
-	}
-	return nil
+	return emitReactRuns(d, emit, len(runs), func(k int) (string, []chatMessage) { return runs[k].role, runs[k].msgs },
+		"no block of an agent with a tool call or a final answer")
 }
