@@ -36,7 +36,7 @@ type output struct {
 
 func newOutput(text string, search bool) *output {
 	o := &output{text: text, search: search}
-	t := strings.TrimSpace(text)
+	t := skipPythonWarnings(strings.TrimSpace(text))
 	if i := strings.IndexByte(t, '\n'); i >= 0 {
 		o.first = strings.TrimSpace(t[:i])
 		o.last = strings.TrimSpace(t[strings.LastIndexByte(t, '\n')+1:])
@@ -45,6 +45,40 @@ func newOutput(text string, search bool) *output {
 	}
 	return o
 }
+
+// skipPythonWarnings is t without the warnings Python printed to stderr
+// before the tool's own answer (`lib.py:214: UserWarning: ...`, the
+// message's lines, then the indented source line that raised it): a
+// deprecation in a library is no part of what the tool said first.
+func skipPythonWarnings(t string) string {
+	for reWarningLine.MatchString(t) {
+		// The warning runs to its source line, the first indented one.
+		rest, found := t, false
+		for {
+			i := strings.IndexByte(rest, '\n')
+			if i < 0 {
+				return t
+			}
+			rest = rest[i+1:]
+			if strings.HasPrefix(rest, "  ") {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return t
+		}
+		i := strings.IndexByte(rest, '\n')
+		if i < 0 {
+			return t // the warning is all there is
+		}
+		t = strings.TrimSpace(rest[i+1:])
+	}
+	return t
+}
+
+// reWarningLine opens a warning as Python's warnings module prints it.
+var reWarningLine = regexp.MustCompile(`^\S+\.py:\d+: [A-Za-z]*Warning: `)
 
 // The rules that scan a whole output first look for a string every match
 // holds: a regular expression over every line of a long output costs far
@@ -104,7 +138,7 @@ var (
 	rePatternError      = regexp.MustCompile(`(?m)^\s*(?:(?:\S*/)?[ef]?grep: (?:Unmatched [(\[{)]|Invalid (?:regular expression|range end|back reference|preceding regular expression|content of \\\{\\\}|character class name|collation character)|Trailing backslash|Regular expression too big|(?:parentheses|brackets \(\[ \]\)|braces \{ \}) not balanced)|regex parse error:)`)
 	rePermissionDenied  = regexp.MustCompile(`(?m)Permission denied['")]*\.?\s*$`)
 	reNoSuchFile        = regexp.MustCompile(`(?m)No such file or directory['")]*(?:\.{1,3})?\s*$`)
-	reErrorPrefix       = regexp.MustCompile(`^(?:Error|ERROR|error|Exception|FAILED|Failed|fatal:)(?:\[\w+\])?[: ]`)
+	reErrorPrefix       = regexp.MustCompile(`^(?:(?:Error|ERROR|error|Exception|FAILED|Failed|fatal:)(?:\[\w+\])?[: ]|An (?:unexpected )?error occurred\b)`)
 	reTimedOut          = regexp.MustCompile(`(?i)\b(?:timed out|timeout expired|time limit exceeded)\b`)
 	reEmptyPhrase       = regexp.MustCompile(`(?i)^(?:no (?:matches|results|files?|entries|items|records|documents|hits)(?: were)? found|no match(?:es)? for|found 0 (?:matches|results|files)|0 (?:matches|results) found|did not find any|nothing found|no results)\b`)
 )
@@ -596,7 +630,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "error-prefix", ErrorType: "ERROR",
-		Doc: "the output's first line begins `Error:`, `ERROR:`, `error:`, `error[E0308]:`, `Exception:`, `FAILED`, `Failed` or `fatal:` (git's refusals: `fatal: not a git repository`)",
+		Doc: "the output's first line (past the warnings Python printed before it) begins `Error:`, `ERROR:`, `error:`, `error[E0308]:`, `Exception:`, `FAILED`, `Failed`, `fatal:` (git's refusals: `fatal: not a git repository`) or `An error occurred` (`An error occurred while executing the command: ...`, a tool's own words for its failure)",
 		match: func(o *output) (string, bool) {
 			return "", reErrorPrefix.MatchString(o.first)
 		},
