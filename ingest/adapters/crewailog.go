@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 // CrewAI's console log since 0.60, what `crewai run` (verbose agents)
@@ -240,4 +242,50 @@ func crewAIToolInput(s string) json.RawMessage {
 		}
 	}
 	return mustJSON(map[string]string{"input": s})
+}
+
+// crewAIDelegation rewrites a CrewAI manager's call of its delegation tools
+// (`Delegate work to coworker`, `Ask question to coworker`, written
+// `co-worker` in early versions) as what it is: a turn of the agent
+// (from, its role when the log names it) to the coworker its input names
+// (`coworker` when it names none),
+// whose words are the task or the question and its context, answered by the coworker's
+// final answer. A manager handing the same task out again in new words is
+// then one agent making the same point to another (RA208), as ChatDev's
+// roles are read.
+func crewAIDelegation(s *schema.Step, from string) {
+	if s.ToolCall == nil {
+		return
+	}
+	tool := strings.ToLower(strings.ReplaceAll(s.ToolCall.Name, "-", ""))
+	if tool != "delegate work to coworker" && tool != "ask question to coworker" {
+		return
+	}
+	var args map[string]any
+	if json.Unmarshal(s.ToolCall.Args, &args) != nil {
+		return
+	}
+	if in, ok := args["input"].(string); ok && len(args) == 1 {
+		// A ReAct log's input, as the agent wrote it: JSON of the fields.
+		var inner map[string]any
+		if json.Unmarshal([]byte(strings.TrimSpace(in)), &inner) != nil {
+			return
+		}
+		args = inner
+	}
+	to, _ := args["coworker"].(string)
+	words, _ := args["task"].(string)
+	if words == "" {
+		words, _ = args["question"].(string)
+	}
+	if strings.TrimSpace(words) == "" {
+		return
+	}
+	if context, _ := args["context"].(string); strings.TrimSpace(context) != "" {
+		words += "\n\n" + context // what the coworker is told along with it
+	}
+	if strings.TrimSpace(to) == "" {
+		to = "coworker" // the input named none: CrewAI chose one
+	}
+	setCall(s, MessageTool, map[string]string{"from": from, "to": strings.TrimSpace(to), "text": words})
 }

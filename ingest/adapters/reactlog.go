@@ -348,6 +348,9 @@ func emitReactRuns(d *Doc, emit func(*schema.Step) error, n int, run func(k int)
 		if len(r.steps) == 0 {
 			continue
 		}
+		for _, s := range r.steps {
+			crewAIDelegation(s, id)
+		}
 		found = true
 		if err := r.emit(emit); err != nil {
 			return err

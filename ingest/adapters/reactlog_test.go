@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/runawayhq/runaway/schema"
@@ -184,7 +185,10 @@ func TestReactLogCrewAIDelegation(t *testing.T) {
 			t.Errorf("%s: steps %s, want %s", w.run, got, w.steps)
 		}
 	}
-	if s := c.step(t, manager, 1); tool(s) != "Delegate work to coworker" || args(t, s)["coworker"] != "Tide Data Researcher" || !contains(data(t, s), "high 05:12 (3.6 m)") {
+	// A delegation is the manager's turn to the coworker, answered by the
+	// coworker's final answer.
+	if s := c.step(t, manager, 1); tool(s) != MessageTool || args(t, s)["from"] != "Crew Manager" || args(t, s)["to"] != "Tide Data Researcher" ||
+		!strings.HasPrefix(args(t, s)["text"].(string), "Find Saturday's high and low tide") || !contains(data(t, s), "high 05:12 (3.6 m)") {
 		t.Errorf("the first delegation: %s %s %q", tool(s), s.ToolCall.Args, data(t, s))
 	}
 	if s := c.step(t, writer, 1); tool(s) != "File Writer Tool" || args(t, s)["directory"] != "out/harbour" || result(s) != "error ERROR" {
@@ -195,5 +199,23 @@ func TestReactLogCrewAIDelegation(t *testing.T) {
 	}
 	if s := c.step(t, manager, 5); s.State != schema.StateStop.String() {
 		t.Errorf("the manager's final answer: %s", s.State)
+	}
+}
+
+// CrewAI's first versions print a delegation as a ReAct action whose input
+// is the JSON of its fields: it is the agent's turn to the coworker too; a
+// call of another tool keeps its name.
+func TestReactLogCrewAIDelegationInEarlyLogs(t *testing.T) {
+	log := "> Entering new CrewAgentExecutor chain...\nThought: the writer should draft it\nAction: Delegate work to co-worker\n" +
+		"Action Input: {\"task\": \"Draft the launch post\", \"context\": \"a bike shop\", \"coworker\": \"Writer\"}\n" +
+		"Observation: Here is the draft.\nThought: search too\nAction: Search\nAction Input: {\"query\": \"bike shops\"}\nObservation: three shops\n" +
+		"Thought: done\nFinal Answer: the post\n> Finished chain.\n"
+	c := convert(t, ReactLog, "crew.log", 1, true, []byte(log))
+	run := c.runs[0]
+	if s := c.step(t, run, 0); tool(s) != MessageTool || args(t, s)["to"] != "Writer" || args(t, s)["text"] != "Draft the launch post\n\na bike shop" || data(t, s) != "Here is the draft." {
+		t.Errorf("the delegation: %s %s %q", tool(s), s.ToolCall.Args, data(t, s))
+	}
+	if s := c.step(t, run, 2); tool(s) != "Search" {
+		t.Errorf("the search: %s", tool(s))
 	}
 }
