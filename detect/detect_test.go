@@ -1428,6 +1428,16 @@ func TestAStormOfWordsWithoutActionIsReplanning(t *testing.T) {
 	}
 	if res := one(t, detect.DefaultPolicy(), malformed.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm {
 		t.Fatalf("five calls the harness could not read: %v %v", res.Verdict, res.RootCause)
+	}	// An agent that tells what it did after each call that worked, its
+	// harness asking for an action each time, is making progress: three
+	// such turns between new calls are no storm.
+	narrated := newRun("narrated")
+	for k := range 3 {
+		narrated.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"send_email","args":{"body":"message %d"}},"tool_result":{"ok":true,"data":"sent %d"}`, k, k))
+		narrated.add(fmt.Sprintf(`"state":"PLAN","decision":{"reason":"I have sent email %d."},"tool_call":{"name":"format_error","args":{"invalid":"no action the harness could read"}},"tool_result":{"ok":false,"error_type":"FORMAT_ERROR","data":"Please proceed to the next step using your best judgement."}`, k))
+	}
+	if res := one(t, detect.DefaultPolicy(), narrated.text()); res.Verdict == detect.Runaway {
+		t.Fatalf("three emails, each told of after it was sent: %v %v", res.Verdict, res.RootCause)
 	}
 }
 

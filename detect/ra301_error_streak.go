@@ -182,6 +182,13 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 	if !acted || len(fails) == 0 {
 		return false
 	}
+	if wordsOnlyFailures(v, fails) {
+		// Turns of words the harness refused for want of an action, with
+		// calls that worked between them: the agent telling what it did
+		// after each step, not one failure coming back. Such turns one
+		// after another, with no call between, are the loop.
+		return false
+	}
 	// One answer, word for word after normalising: an editor's refusals
 	// that echo a different old text each time are one failure to a
 	// stretch, but each is a new attempt, not the same error seen again.
@@ -827,4 +834,16 @@ func sumCounts(m map[string]int64) int64 {
 		n += c
 	}
 	return n
+}
+
+// wordsOnlyFailures reports whether every failure of fails is a turn of
+// words the harness refused for want of an action (a PLAN step failed with
+// FORMAT_ERROR: docs/adapters/inspect.md).
+func wordsOnlyFailures(v *Run, fails []int) bool {
+	for _, i := range fails {
+		if v.State[i] != schema.StatePlan || v.Names.ErrTypeName(v.ErrType[i]) != schema.ErrFormatError {
+			return false
+		}
+	}
+	return true
 }
