@@ -1428,7 +1428,8 @@ func TestAStormOfWordsWithoutActionIsReplanning(t *testing.T) {
 	}
 	if res := one(t, detect.DefaultPolicy(), malformed.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm {
 		t.Fatalf("five calls the harness could not read: %v %v", res.Verdict, res.RootCause)
-	} // An agent that tells what it did after each call that worked, its
+	}
+	// An agent that tells what it did after each call that worked, its
 	// harness asking for an action each time, is making progress: three
 	// such turns between new calls are no storm.
 	narrated := newRun("narrated")
