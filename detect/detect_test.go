@@ -1434,7 +1434,7 @@ func TestAStormOfWordsWithoutActionIsReplanning(t *testing.T) {
 	// such turns between new calls are no storm.
 	narrated := newRun("narrated")
 	for k := range 3 {
-		narrated.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"send_email","args":{"body":"message %d"}},"tool_result":{"ok":true,"data":"sent %d"}`, k, k))
+		narrated.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"send_email","args":{"body":"message %d"}},"tool_result":{"ok":true,"data":"Email sent successfully."}`, k))
 		narrated.add(fmt.Sprintf(`"state":"PLAN","decision":{"reason":"I have sent email %d."},"tool_call":{"name":"format_error","args":{"invalid":"no action the harness could read"}},"tool_result":{"ok":false,"error_type":"FORMAT_ERROR","data":"Please proceed to the next step using your best judgement."}`, k))
 	}
 	if res := one(t, detect.DefaultPolicy(), narrated.text()); res.Verdict == detect.Runaway {
