@@ -428,6 +428,17 @@ func notALog(path, name string) (why string, read bool) {
 	switch {
 	case strings.HasSuffix(lower, ".want.json"):
 		return "", false
+	case strings.HasSuffix(lower, ".ipynb"):
+		// A notebook is read when a cell of it printed an agent's log:
+		// most notebooks a walk meets ran no agent, and are passed over
+		// saying so rather than rejected one by one.
+		if path == "" {
+			return "a .ipynb object (a listing does not open it to look inside: name it to read it)", false
+		}
+		if notebookPrintedALog(path) {
+			return "", true
+		}
+		return "a notebook none of whose cells printed an agent's console log", false
 	case strings.HasSuffix(lower, ".log"):
 		if path == "" {
 			return "a .log object (a listing does not open it to look inside: name it to read it)", false
@@ -523,7 +534,6 @@ func isLogName(name string) bool {
 		strings.HasSuffix(name, ".traj") || // SWE-agent's trajectories
 		strings.HasSuffix(name, ".parquet") ||
 		strings.HasSuffix(name, ".eval") || // Inspect AI's logs, zip archives
-		strings.HasSuffix(name, ".ipynb") || // Jupyter notebooks: agents' logs in cells' outputs
 		agentHistory(name) // Aider's chat history, Markdown
 }
 
@@ -559,4 +569,18 @@ func WalkReads(rel string, filter Filter) bool {
 		return false
 	}
 	return readsName(path.Base(rel))
+}
+
+// maxNotebookPeek bounds what a walk reads of a notebook to see whether it
+// holds an agent's log; a larger one is read, as a named file would be.
+const maxNotebookPeek = 64 << 20
+
+// notebookPrintedALog reports whether the notebook at path, decompressed,
+// has a code cell whose printed output a text format reads.
+func notebookPrintedALog(path string) bool {
+	raw, ok := fileHead(path, maxNotebookPeek+1)
+	if !ok || len(raw) > maxNotebookPeek {
+		return true // let Read report what is wrong with it, or read it whole
+	}
+	return adapters.NotebookPrintedALog(raw)
 }

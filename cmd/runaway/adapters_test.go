@@ -389,6 +389,7 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 		"app.log":     "2026-12-01 12:00:00 INFO started\n",
 		"chatdev.log": "[2025-29-03 23:27:55 INFO] System: **[chatting]**\n", // a '[' that opens no JSON array
 		"notes.txt":   "a loop at step 4\n",
+		"train.ipynb": `{"nbformat": 4, "metadata": {}, "cells": [{"cell_type": "code", "source": ["fit()"], "outputs": [{"output_type": "stream", "name": "stdout", "text": ["loss 0.21\n"]}]}]}`,
 	}
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
@@ -399,7 +400,7 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 	if code != exitFailure || out != "" || !strings.Contains(stderr, "no file to read; no report written") {
 		t.Fatalf("exit %d, want 3; stdout %q stderr %q", code, out, stderr)
 	}
-	for _, want := range []string{"export.avro: a .avro file", "app.log: a .log file that does not begin with a JSON value", "chatdev.log: a .log file that does not begin with a JSON value", "notes.txt: a .txt file"} {
+	for _, want := range []string{"export.avro: a .avro file", "app.log: a .log file that does not begin with a JSON value", "chatdev.log: a .log file that does not begin with a JSON value", "notes.txt: a .txt file", "train.ipynb: a notebook none of whose cells printed an agent's console log"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, stderr)
 		}
@@ -410,7 +411,7 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, stderr = runCLI(t, "", "scan", "--format", "json", dir)
-	if code != exitClean || !strings.Contains(stderr, "skipped 4 file(s)") {
+	if code != exitClean || !strings.Contains(stderr, "skipped 5 file(s)") {
 		t.Fatalf("with agent.log: exit %d: %s", code, stderr)
 	}
 	var doc struct {
@@ -425,7 +426,7 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Summary.Input.Files != 1 || len(doc.Summary.Input.SkippedFiles) != 4 || doc.Summary.Runaway != 1 {
+	if doc.Summary.Input.Files != 1 || len(doc.Summary.Input.SkippedFiles) != 5 || doc.Summary.Runaway != 1 {
 		t.Errorf("summary: %+v", doc.Summary)
 	}
 	// Logs in a hidden directory are not read, but named with the others,
@@ -438,7 +439,7 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 	}
 	code, out, stderr = runCLI(t, "", "scan", dir)
 	if code != exitClean || !strings.Contains(stderr, ".sessions: a hidden directory (a leading '.') holding 1 file(s) runaway reads; name it to read them") ||
-		!strings.Contains(out, "1 file (5 skipped, each named on stderr)") {
+		!strings.Contains(out, "1 file (6 skipped, each named on stderr)") {
 		t.Errorf("a hidden directory of logs: exit %d\nstdout %s\nstderr %s", code, out, stderr)
 	}
 }

@@ -64,16 +64,7 @@ func convertNotebook(d *Doc, emit func(*schema.Step) error) error {
 	}
 	found, printed := false, false
 	for i, c := range cells {
-		if c.CellType != "code" {
-			continue
-		}
-		var b strings.Builder
-		for _, o := range c.Outputs {
-			if o.OutputType == "stream" {
-				b.WriteString(notebookText(o.Text))
-			}
-		}
-		text := b.String()
+		text := notebookCellText(c)
 		if strings.TrimSpace(text) == "" {
 			continue
 		}
@@ -126,4 +117,43 @@ func notebookTextFormat(head []byte) *Format {
 		}
 	}
 	return nil
+}
+
+// NotebookPrintedALog reports whether raw, a notebook, has a code cell
+// whose printed output opens as a log a text format reads: what a
+// directory walk asks before reading a notebook.
+func NotebookPrintedALog(raw []byte) bool {
+	d, err := ParseDoc("", 1, true, raw)
+	if err != nil || recognizeNotebook(d) != nil {
+		return false
+	}
+	var cells []notebookCell
+	if json.Unmarshal(d.obj["cells"], &cells) != nil {
+		return false
+	}
+	for _, c := range cells {
+		text := notebookCellText(c)
+		if len(text) > 64<<10 {
+			text = text[:64<<10]
+		}
+		if strings.TrimSpace(text) != "" && notebookTextFormat([]byte(text)) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// notebookCellText is what a code cell printed: its stream outputs, in
+// order.
+func notebookCellText(c notebookCell) string {
+	if c.CellType != "code" {
+		return ""
+	}
+	var b strings.Builder
+	for _, o := range c.Outputs {
+		if o.OutputType == "stream" {
+			b.WriteString(notebookText(o.Text))
+		}
+	}
+	return b.String()
 }
