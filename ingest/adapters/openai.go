@@ -301,6 +301,9 @@ func convertOpenAI(d *Doc, emit func(*schema.Step) error) error {
 		st.positioned = positioned
 		convertChat(r, msgs, st)
 		refusedLastTurn(r, msgs, status)
+		if obj != nil {
+			conversationUsage(r, obj["usage"])
+		}
 		if obj == nil && d.lines != nil && !positioned {
 			// A message a line: the list is the file's lines, so a step is
 			// numbered by its line, also after a line that is not JSON. (A
@@ -528,4 +531,26 @@ func refusedLastTurn(r *run, msgs []chatMessage, status string) {
 	s.State = schema.StateAct.String()
 	setCall(s, "format_error", map[string]string{"invalid": "no action the harness could run"})
 	r.setResult(s, "", schema.ErrFormatError, false)
+}
+
+// conversationUsage spreads the tokens a conversation's own "usage" counts
+// (a Letta send response's, a results file's per task) over its calls, when
+// no message counted its own: the run's totals are then right, its steps'
+// shares an estimate.
+func conversationUsage(r *run, raw json.RawMessage) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return
+	}
+	for _, s := range r.steps {
+		if s.Usage != nil {
+			return
+		}
+	}
+	var u struct {
+		Prompt     looseCount `json:"prompt_tokens"`
+		Completion looseCount `json:"completion_tokens"`
+	}
+	if json.Unmarshal(raw, &u) == nil {
+		r.spreadUsage(int64(u.Prompt), int64(u.Completion), 0)
+	}
 }

@@ -479,3 +479,26 @@ func TestOpenAILlamaIndexChatStore(t *testing.T) {
 		t.Errorf("the store written as a JSON string: runs %s", got)
 	}
 }
+
+// A conversation that counts its tokens once, at its top (a Letta send
+// response's "usage"), has them spread over its calls, so that the run's
+// total is the one logged; a message's own usage is kept when there is one.
+func TestConversationUsageSpread(t *testing.T) {
+	raw := []byte(`{"messages": [
+		{"role": "user", "content": "find it"},
+		{"role": "assistant", "content": null, "tool_calls": [{"id": "a", "type": "function", "function": {"name": "search", "arguments": "{\"q\": \"x\"}"}}]},
+		{"role": "tool", "tool_call_id": "a", "content": "found"},
+		{"role": "assistant", "content": "It is x."}
+	], "usage": {"prompt_tokens": 300, "completion_tokens": 41, "total_tokens": 341, "step_count": 2}}`)
+	c, run := convertOne(t, OpenAIMessages, raw)
+	var prompt, completion int64
+	for _, n := range c.numbers(run) {
+		if u := c.step(t, run, n).Usage; u != nil {
+			prompt += u.PromptTokens
+			completion += u.CompletionTokens
+		}
+	}
+	if prompt != 300 || completion != 41 {
+		t.Errorf("tokens %d + %d, want the conversation's 300 + 41", prompt, completion)
+	}
+}
