@@ -433,7 +433,7 @@ func TestAnthropicTranscriptAndMalformed(t *testing.T) {
 		t.Error("a conversation per line is taken for a transcript")
 	}
 	for _, f := range Registry {
-		if f != AnthropicMessages && f != Codex && f != GeminiCLI && f != Cursor && f != CopilotCLI && f != OpenCode && f != QwenCode && f != AutoGen && f != OpenAIMessages && f.Transcript != nil {
+		if f != AnthropicMessages && f != Codex && f != GeminiCLI && f != Cursor && f != CopilotCLI && f != OpenCode && f != QwenCode && f != AutoGen && f != OpenAIMessages && f != ATIF && f.Transcript != nil {
 			t.Errorf("%s reads transcripts", f.Name)
 		}
 	}

@@ -23,10 +23,37 @@ import (
 // "function_name", "arguments"}), the "observation" ({"results":
 // [{"source_call_id", "content"}]}) and "metrics" (tokens and cost).
 var ATIF = &Format{
-	Name:      "atif",
-	Title:     "Agent Trajectory Interchange Format (Harbor's trajectory.json: steps with tool calls and observations)",
-	Recognize: recognizeATIF,
-	Convert:   convertATIF,
+	Name:       "atif",
+	Title:      "Agent Trajectory Interchange Format (Harbor's trajectory.json: steps with tool calls and observations)",
+	Recognize:  recognizeATIF,
+	Convert:    convertATIF,
+	Transcript: isATIFStream,
+}
+
+// atifStreamHeader reports whether obj is the first line of a trajectory
+// written as JSON Lines as it goes (OpenAgents' .atif.jsonl): the
+// trajectory's own fields with "__header__": true, its steps on the lines
+// after it.
+func atifStreamHeader(obj map[string]json.RawMessage) bool {
+	return string(obj["__header__"]) == "true" && strings.HasPrefix(strings.ToUpper(scalar(obj["schema_version"])), "ATIF")
+}
+
+// isATIFStream reports whether d is, or opens, such a file.
+func isATIFStream(d *Doc) bool { return d.eventOrFirst(atifStreamHeader) }
+
+// atifStreamDoc is the trajectory a JSON Lines file of one holds: its
+// header's fields, and its other lines as "steps".
+func atifStreamDoc(d *Doc) (map[string]json.RawMessage, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(d.arr[0], &obj); err != nil {
+		return nil, jsonError(err)
+	}
+	steps, err := json.Marshal(d.arr[1:])
+	if err != nil {
+		return nil, err
+	}
+	obj["steps"] = steps
+	return obj, nil
 }
 
 // atifTrajectory is a trajectory: the fields read. Embedded subagents
@@ -86,6 +113,9 @@ func (c *looseCost) UnmarshalJSON(b []byte) error {
 }
 
 func recognizeATIF(d *Doc) error {
+	if isATIFStream(d) {
+		return nil
+	}
 	if !d.IsObject() {
 		return errors.New(`not a JSON object with "schema_version": "ATIF-v..." and "steps"`)
 	}
@@ -126,13 +156,20 @@ func convertATIF(d *Doc, emit func(*schema.Step) error) error {
 	// The top level is parsed already (d.obj): only its members are
 	// decoded, not the document again, in a fixed order so that the same
 	// bad document always gets the same error.
+	obj := d.obj
+	if !d.IsObject() && isATIFStream(d) {
+		var err error
+		if obj, err = atifStreamDoc(d); err != nil {
+			return err
+		}
+	}
 	var tr atifTrajectory
 	for _, m := range []struct {
 		key string
 		dst any
 	}{{"session_id", &tr.SessionID}, {"trajectory_id", &tr.TrajectoryID}, {"agent", &tr.Agent},
 		{"steps", &tr.Steps}, {"subagent_trajectories", &tr.Subagents}} {
-		if raw, ok := d.obj[m.key]; ok && string(raw) != "null" {
+		if raw, ok := obj[m.key]; ok && string(raw) != "null" {
 			if err := json.Unmarshal(raw, m.dst); err != nil {
 				return fmt.Errorf("%q: %v", m.key, jsonError(err))
 			}

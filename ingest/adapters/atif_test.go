@@ -1,6 +1,8 @@
 package adapters
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -209,5 +211,56 @@ func TestATIFBadSubagentEmitsNothing(t *testing.T) {
 	err = ATIF.Convert(d, func(*schema.Step) error { emitted++; return nil })
 	if err == nil || !strings.Contains(err.Error(), "subagent trajectory 0") || emitted != 0 {
 		t.Errorf("error %v after %d steps, want an error naming the subagent and no step", err, emitted)
+	}
+}
+
+// A trajectory written as JSON Lines as it goes (OpenAgents' .atif.jsonl:
+// a header line holding the trajectory's own fields and "__header__": true,
+// then a step a line) is read as the same trajectory written whole.
+func TestATIFStream(t *testing.T) {
+	var whole map[string]json.RawMessage
+	if err := json.Unmarshal(readSample(t, "atif/terminus-install-loop.json"), &whole); err != nil {
+		t.Fatal(err)
+	}
+	var steps []json.RawMessage
+	if err := json.Unmarshal(whole["steps"], &steps); err != nil {
+		t.Fatal(err)
+	}
+	header := map[string]json.RawMessage{"__header__": json.RawMessage("true")}
+	for k, v := range whole {
+		if k != "steps" {
+			header[k] = v
+		}
+	}
+	h, _ := json.Marshal(header)
+	lines := []string{string(h)}
+	for _, s := range steps {
+		var b bytes.Buffer
+		if err := json.Compact(&b, s); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, b.String())
+	}
+	d, err := ParseLines("t.atif.jsonl", 1, []byte(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err := Detect(d); f != ATIF || !isATIFStream(d) {
+		t.Fatalf("detected %v %v", f, err)
+	}
+	stream := newConverted()
+	if err := ConvertDoc(ATIF, d, stream.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	file, run := convertOne(t, ATIF, readSample(t, "atif/terminus-install-loop.json"))
+	got, want := stream.numbers(stream.runs[0]), file.numbers(run)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("steps %v, want the whole file's %v", got, want)
+	}
+	for _, n := range want {
+		a, b := stream.step(t, stream.runs[0], n), file.step(t, run, n)
+		if tool(a) != tool(b) || result(a) != result(b) || data(t, a) != data(t, b) {
+			t.Errorf("step %d: %s %s, want %s %s", n, tool(a), result(a), tool(b), result(b))
+		}
 	}
 }
