@@ -34,7 +34,7 @@ var (
 	// console formatter's banner of a crew starting.
 	reCrewAIHeadAgent   = regexp.MustCompile(`(?m)^\s*# Agent: \S`)
 	reCrewAIHeadSection = regexp.MustCompile(`(?m)^\s*## (?:Task|Using tool|Final Answer|Thought):`)
-	reCrewAIBanner      = regexp.MustCompile(`(?m)^\s*╭─+ Crew Execution Started ─+╮`)
+	reCrewAIBanner      = regexp.MustCompile(`(?m)^\s*╭─+ (?:🚀 )?Crew Execution Started ─+╮`)
 )
 
 // crewAIHead reports whether a log opening with head is CrewAI's console

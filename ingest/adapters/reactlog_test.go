@@ -101,6 +101,7 @@ func TestReactLogDetected(t *testing.T) {
 		{"> Entering new LLMChain chain...\nPrompt after formatting:\n", nil},
 		{"LLM value is a string\n# Agent: Researcher\n## Task: find the tide times\n", ReactLog},
 		{"Running the Crew\n╭──────── Crew Execution Started ────────╮\n│  Crew Execution Started  │\n", ReactLog},
+		{"╭──────── 🚀 Crew Execution Started ────────╮\n│  Crew Execution Started  │\n", ReactLog},
 		{"# Agent: notes\n\nThe agent keeps a task list.\n", nil},
 	} {
 		if got := DetectText([]byte(c.head)); got != c.want {
