@@ -140,6 +140,13 @@ func crewAIBlocks(raw string) []crewAIBlock {
 			b.WriteByte('\n')
 			continue
 		}
+		if section != "" && section != "parse error" && strings.TrimSpace(b.String()) != "" && reCrewAIToolError.MatchString(line) {
+			// CrewAI echoes a tool's error (in red) before the block of
+			// the call that raised it, whose output holds it: here it
+			// follows the section before, which it is no part of.
+			flushSection()
+			continue
+		}
 		if section != "" {
 			b.WriteString(line)
 			b.WriteByte('\n')

@@ -220,3 +220,19 @@ func TestReactLogCrewAIDelegationInEarlyLogs(t *testing.T) {
 		t.Errorf("the search: %s", tool(s))
 	}
 }
+
+// CrewAI echoes a tool's error before the block of the call that raised
+// it: the echo is no part of the section it follows (the last call's
+// output, the task), so two calls failing alike are answered alike.
+func TestReactLogCrewAIErrorEcho(t *testing.T) {
+	errText := "I encountered an error while trying to use the tool. This was the error: 1 validation error for ImagePromptSchema\nimage_description\n  Input should be a valid string [type=string_type]\n Tool Dall-E Tool accepts these inputs: Tool Name: Dall-E Tool\n"
+	call := "\n\n# Agent: Photographer\n## Thought: I will draw it.\n## Using tool: Dall-E Tool\n## Tool Input: \n\"{\\\"image_description\\\": {\\\"description\\\": \\\"a bass player\\\"}}\"\n## Tool Output: \n" + errText
+	log := "# Agent: Photographer\n## Task: Draw four bass players.\n\n \n\n" + errText + call + "\n\n" + errText + call +
+		"\n\n# Agent: Photographer\n## Final Answer: \nNo images.\n"
+	c := convert(t, ReactLog, "p.log", 1, true, []byte(log))
+	run := c.runs[0]
+	a, b := c.step(t, run, 1), c.step(t, run, 3)
+	if result(a) != "error ERROR" || data(t, a) != data(t, b) || strings.Count(data(t, a), "I encountered an error") != 1 {
+		t.Errorf("the two failing calls: %s %q / %q", result(a), data(t, a), data(t, b))
+	}
+}
