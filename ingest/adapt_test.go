@@ -271,14 +271,7 @@ func TestEventDirectoryIsOneSource(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sources, err := ExpandPaths([]string{filepath.Dir(filepath.Dir(dir))}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sources) != 1 || sources[0].Name != dir {
-		t.Fatalf("sources %v, want the events directory alone", sources)
-	}
-	res := mustRead(t, sources, Options{})
+	res := readEventsDir(t, dir)
 	if got := runSteps(res.rows); len(got) != 1 || got[dir] != 7 || len(res.rejects) != 0 {
 		t.Errorf("runs %v rejects %v", got, res.rejects)
 	}
@@ -417,14 +410,7 @@ func TestEventDirectoryOfTheV1SDK(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".eventlog.lock"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sources, err := ExpandPaths([]string{filepath.Dir(filepath.Dir(dir))}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sources) != 1 || sources[0].Name != dir {
-		t.Fatalf("sources %v, want the events directory alone", sources)
-	}
-	res := mustRead(t, sources, Options{})
+	res := readEventsDir(t, dir)
 	if got := runSteps(res.rows); len(got) != 1 || got[dir] != 1 || len(res.rejects) != 0 {
 		t.Errorf("runs %v rejects %v, want one run of one call", got, res.rejects)
 	}
@@ -439,4 +425,19 @@ func TestDocumentWrittenAsAJSONString(t *testing.T) {
 	if len(res.rows) != 1 || res.stats.Rejected != 0 {
 		t.Fatalf("rows %d rejects %v", len(res.rows), reasons(res.rejects))
 	}
+}
+
+// readEventsDir walks the directory two levels above dir, an events
+// directory, and reads what the walk finds: the events directory alone, as
+// one source.
+func readEventsDir(t *testing.T, dir string) readResult {
+	t.Helper()
+	sources, err := ExpandPaths([]string{filepath.Dir(filepath.Dir(dir))}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sources) != 1 || sources[0].Name != dir {
+		t.Fatalf("sources %v, want the events directory alone", sources)
+	}
+	return mustRead(t, sources, Options{})
 }

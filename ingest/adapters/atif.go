@@ -41,21 +41,6 @@ func atifStreamHeader(obj map[string]json.RawMessage) bool {
 // isATIFStream reports whether d is, or opens, such a file.
 func isATIFStream(d *Doc) bool { return d.eventOrFirst(atifStreamHeader) }
 
-// atifStreamDoc is the trajectory a JSON Lines file of one holds: its
-// header's fields, and its other lines as "steps".
-func atifStreamDoc(d *Doc) (map[string]json.RawMessage, error) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(d.arr[0], &obj); err != nil {
-		return nil, jsonError(err)
-	}
-	steps, err := json.Marshal(d.arr[1:])
-	if err != nil {
-		return nil, err
-	}
-	obj["steps"] = steps
-	return obj, nil
-}
-
 // atifTrajectory is a trajectory: the fields read. Embedded subagents
 // (ATIF v1.7) are trajectories of the same shape.
 type atifTrajectory struct {
@@ -156,11 +141,12 @@ func convertATIF(d *Doc, emit func(*schema.Step) error) error {
 	// The top level is parsed already (d.obj): only its members are
 	// decoded, not the document again, in a fixed order so that the same
 	// bad document always gets the same error.
-	obj := d.obj
-	if !d.IsObject() && isATIFStream(d) {
-		var err error
-		if obj, err = atifStreamDoc(d); err != nil {
-			return err
+	// A trajectory written as JSON Lines: the header line holds its own
+	// fields, the other lines are its steps as they are.
+	obj, streamed := d.obj, !d.IsObject() && isATIFStream(d)
+	if streamed {
+		if err := json.Unmarshal(d.arr[0], &obj); err != nil {
+			return jsonError(err)
 		}
 	}
 	var tr atifTrajectory
@@ -174,6 +160,9 @@ func convertATIF(d *Doc, emit func(*schema.Step) error) error {
 				return fmt.Errorf("%q: %v", m.key, jsonError(err))
 			}
 		}
+	}
+	if streamed {
+		tr.Steps = d.arr[1:]
 	}
 	id := firstNonEmpty(tr.SessionID, tr.TrajectoryID)
 	main, err := buildATIFRun(d, runName(d, 0, false, id), &tr)

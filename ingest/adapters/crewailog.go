@@ -264,8 +264,7 @@ func crewAIDelegation(s *schema.Step, from string) {
 	if s.ToolCall == nil {
 		return
 	}
-	tool := strings.ToLower(strings.ReplaceAll(s.ToolCall.Name, "-", ""))
-	if tool != "delegate work to coworker" && tool != "ask question to coworker" {
+	if !crewAIDelegationTool(s.ToolCall.Name) {
 		return
 	}
 	var args map[string]any
@@ -295,4 +294,15 @@ func crewAIDelegation(s *schema.Step, from string) {
 		to = "coworker" // the input named none: CrewAI chose one
 	}
 	setCall(s, MessageTool, map[string]string{"from": from, "to": strings.TrimSpace(to), "text": words})
+}
+
+// crewAIDelegationTool reports whether a tool is one of CrewAI's two
+// delegation tools, in any case, `coworker` or `co-worker`.
+func crewAIDelegationTool(name string) bool {
+	for _, t := range [...]string{"Delegate work to coworker", "Delegate work to co-worker", "Ask question to coworker", "Ask question to co-worker"} {
+		if strings.EqualFold(name, t) {
+			return true
+		}
+	}
+	return false
 }

@@ -51,7 +51,7 @@ func newOutput(text string, search bool) *output {
 // message's lines, then the indented source line that raised it): a
 // deprecation in a library is no part of what the tool said first.
 func skipPythonWarnings(t string) string {
-	for reWarningLine.MatchString(t) {
+	for pythonWarningFirst(t) && reWarningLine.MatchString(t) {
 		// The warning runs to its source line, the first indented one.
 		rest, found := t, false
 		for {
@@ -75,6 +75,15 @@ func skipPythonWarnings(t string) string {
 		t = strings.TrimSpace(rest[i+1:])
 	}
 	return t
+}
+
+// pythonWarningFirst is reWarningLine's necessary condition, checked on
+// every output: its first line names a warning.
+func pythonWarningFirst(t string) bool {
+	if i := strings.IndexByte(t, '\n'); i >= 0 {
+		t = t[:i]
+	}
+	return strings.Contains(t, "Warning: ")
 }
 
 // reWarningLine opens a warning as Python's warnings module prints it.
