@@ -83,10 +83,11 @@ func crewAIFormatterLine(line string) bool {
 }
 
 // crewAIBlock is one block of the log: an agent's section texts by name.
+// A parse error CrewAI printed in place of a block is its section "parse
+// error".
 type crewAIBlock struct {
-	role       string
-	sections   map[string]string
-	parseError string // a parse error CrewAI printed in place of a block
+	role     string
+	sections map[string]string
 }
 
 // crewAIBlocks cuts the log into blocks in the order printed.
@@ -153,11 +154,6 @@ func crewAIBlocks(raw string) []crewAIBlock {
 		}
 	}
 	endBlock()
-	for i := range blocks {
-		if e, ok := blocks[i].sections["parse error"]; ok {
-			blocks[i].parseError = e
-		}
-	}
 	return blocks
 }
 
@@ -191,11 +187,11 @@ func crewAIRuns(raw string) []crewAIRun {
 	}
 	calls := 0
 	for _, bl := range crewAIBlocks(raw) {
-		if bl.parseError != "" {
+		if e := bl.sections["parse error"]; e != "" {
 			r := runOf(bl.role)
 			r.msgs = append(r.msgs,
 				chatMessage{Role: "assistant", Content: mustJSON("")},
-				chatMessage{Role: "user", Content: mustJSON(bl.parseError)})
+				chatMessage{Role: "user", Content: mustJSON(e)})
 			continue
 		}
 		if task, ok := bl.sections["Task"]; ok {
