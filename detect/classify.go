@@ -84,12 +84,14 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 //     error-storm, not a tool-retry-loop), unless the call kept failing
 //     with a non-retryable error (SCHEMA_ERROR, retryable:false): retrying
 //     what cannot succeed is a tool-retry-loop.
-//  4. A repeated call, near-duplicate, paging loop or cycle inside a re-planning loop is
-//     the re-planning loop: the agent went back through PLAN each time it
-//     repeated itself.
+//  4. A repeated call, near-duplicate, paging loop, cycle or rephrased
+//     search inside a re-planning loop is the re-planning loop: the agent
+//     went back through PLAN each time it repeated itself.
 //  5. Of two overlapping findings of one root cause, the more specific
 //     detector gives the evidence (RA302 and RA102 over RA101, RA303 over
-//     RA301, RA105 over RA104) when it is at least as severe; any loop
+//     RA301, RA105 over RA104; RA601, RA101, RA103 and RA102 over a
+//     rephrased search, RA602, as they say what the answers were) when it
+//     is at least as severe; any loop
 //     found in the steps of a stretch of reads (RA207), at least as
 //     severe, gives them over it.
 //  6. Otherwise the worst severity wins, then a finding runaway by its
@@ -167,7 +169,7 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 		}
 	}
 	if replan := byID[ReplanLoop.ID]; replan != nil && !dropped[replan] {
-		for _, id := range []string{RepeatedCall.ID, CallCycle.ID, NearDuplicateCall.ID, PagingLoop.ID} {
+		for _, id := range []string{RepeatedCall.ID, CallCycle.ID, NearDuplicateCall.ID, PagingLoop.ID, RephrasedSearch.ID} {
 			if h := byID[id]; h != nil && overlaps(replan, h) {
 				dropped[h] = true
 			}
@@ -179,6 +181,10 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 		{CallCycle.ID, RepeatedCall.ID},
 		{RateLimitNoBackoff.ID, ErrorStreak.ID},
 		{SameThoughtPaging.ID, PagingLoop.ID},
+		{EmptyResultLoop.ID, RephrasedSearch.ID},
+		{RepeatedCall.ID, RephrasedSearch.ID},
+		{NearDuplicateCall.ID, RephrasedSearch.ID},
+		{CallCycle.ID, RephrasedSearch.ID},
 	} {
 		specific, generic := byID[pair[0]], byID[pair[1]]
 		if specific != nil && generic != nil && !dropped[specific] && overlaps(specific, generic) && specific.Severity >= generic.Severity {

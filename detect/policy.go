@@ -70,6 +70,10 @@ type Policy struct {
 	// a useful result in between.
 	EmptySuspicious int `yaml:"empty_results_suspicious"`
 	EmptyRunaway    int `yaml:"empty_results_runaway"`
+	// RephrasedSuspicious and RephrasedRunaway: queries in a row to one
+	// search tool, each sharing most of its words with the one before.
+	RephrasedSuspicious int `yaml:"rephrased_search_suspicious"`
+	RephrasedRunaway    int `yaml:"rephrased_search_runaway"`
 	// MemoryReadsSuspicious and MemoryReadsRunaway: retrievals of a suspect
 	// memory inside a stretch without progress; MemoryShare: the least share
 	// of that stretch's steps that retrieved it.
@@ -147,6 +151,8 @@ var thresholds = []threshold{
 	{key: "ratelimit_no_backoff_runaway", def: 4, min: 1, atLeast: "ratelimit_no_backoff_suspicious", source: "ours: twice the retry cap", help: "retries after RATE_LIMIT whose gap did not grow: runaway", field: func(p *Policy) any { return &p.RateLimitRunaway }},
 	{key: "empty_results_suspicious", def: 3, min: 1, source: "guide A: stop after 2 empty results for one intent", help: "empty results for one intent with no useful result in between: suspicious", field: func(p *Policy) any { return &p.EmptySuspicious }},
 	{key: "empty_results_runaway", def: 4, min: 1, atLeast: "empty_results_suspicious", source: "the labelling rubric: searches rephrased and coming back empty over a stretch of about 4 actions", help: "empty results for one intent: runaway", field: func(p *Policy) any { return &p.EmptyRunaway }},
+	{key: "rephrased_search_suspicious", def: 5, min: 2, source: "ours: one past the labelling rubric's stuck stretch of about 4 actions, as every query was answered", help: "queries in a row to one search tool, each rephrasing the one before: suspicious", field: func(p *Policy) any { return &p.RephrasedSuspicious }},
+	{key: "rephrased_search_runaway", def: 6, min: 2, atLeast: "rephrased_search_suspicious", source: "ours: set on the development runs, where stuck stretches of rephrased web searches ran 6 to 15 queries", help: "queries in a row to one search tool, each rephrasing the one before: runaway", field: func(p *Policy) any { return &p.RephrasedRunaway }},
 	{key: "memory_reads_suspicious", def: 3, min: 1, source: "ours: as repeat_suspicious", help: "retrievals of a memory written from inference, a tool error or low confidence, inside a stretch without progress: suspicious", field: func(p *Policy) any { return &p.MemoryReadsSuspicious }},
 	{key: "memory_reads_runaway", def: 5, min: 1, atLeast: "memory_reads_suspicious", source: "ours: two past the suspicious count", help: "those retrievals: runaway", field: func(p *Policy) any { return &p.MemoryReadsRunaway }},
 	{key: "memory_share", def: 0.5, min: 0, max: 1, source: "ours", help: "the least share of the stretch's steps that retrieved the memory", field: func(p *Policy) any { return &p.MemoryShare }},

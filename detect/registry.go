@@ -47,6 +47,7 @@ var Registry = []*Detector{
 	BudgetOverrun,
 	MemoryContamination,
 	EmptyResultLoop,
+	RephrasedSearch,
 }
 
 // Lookup returns the detector with the given ID or slug, or nil.

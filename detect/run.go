@@ -23,7 +23,8 @@ type Run struct {
 	// the file a failed call's failure was raised in (schema.EditFileKey,
 	// FailureFileKey, folded to 32 bits); 0 where there is none.
 	EditFile, FailFile []uint32
-	// Words is the word signature of calls that returned empty; Plan the
+	// Words is the word signature of calls that returned empty and of
+	// queries (schema.IsQuery); Plan the
 	// plan of PLAN steps; Decision the decision of every step that logged
 	// a reason saying something (the thought before a call, or a decision
 	// without one); 0 where there is none.
@@ -215,4 +216,5 @@ const (
 	flagMore        = schema.FlagMore
 	flagCreate      = schema.FlagCreate
 	flagReports     = schema.FlagReportsFailure
+	flagQuery       = schema.FlagQuery
 )

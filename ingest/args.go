@@ -33,9 +33,13 @@ type argsEntry struct {
 	// digested get a zero digest (no near-duplicate key, no other harm).
 	digest   schema.ArgsDigest
 	hasWords bool // digest.Words is computed (only calls that came back empty need it)
-	short    []byte
-	shape    uint64 // schema.ArgsShape
-	valid    bool
+	// query is read when a call of these args might be a query
+	// (schema.MightBeQuery), once.
+	query     schema.QueryArgs
+	queryRead bool
+	short     []byte
+	shape     uint64 // schema.ArgsShape
+	valid     bool
 }
 
 // derivedArgs is what a call's args contribute to its row.
@@ -46,6 +50,7 @@ type derivedArgs struct {
 	digest schema.ArgsDigest
 	short  []byte // nil without args
 	shape  uint64 // schema.ArgsShape; 0 without args
+	query  bool   // schema.IsQuery
 }
 
 const (
@@ -78,12 +83,21 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 		}
 		e.hasWords = true
 	}
-	out := derivedArgs{digest: e.digest, short: e.short, shape: e.shape}
+	// A call that came back empty carries the words of its args; a query
+	// the words of its question alone.
+	if !e.queryRead && schema.MightBeQuery(tc.Name, tc.Args) {
+		e.query, e.queryRead = schema.ReadQueryArgs(tc.Args), true
+	}
+	queryWords, query := e.query.Words(tc.Name)
+	out := derivedArgs{digest: e.digest, short: e.short, shape: e.shape, query: query}
 	if tc.ArgsHash != "" {
 		out.key, out.other = loggedKey(tc.ArgsHash)
 	}
-	if !empty {
-		out.digest.Words = 0 // only empty results carry their query's words
+	switch {
+	case query:
+		out.digest.Words = queryWords
+	case !empty:
+		out.digest.Words = 0 // only empty results and queries carry words
 	}
 	if !needCanon {
 		return out, nil
@@ -155,6 +169,7 @@ func (c *argsCache) entry(args []byte, canon, words bool) *argsEntry {
 	// Unreadable args have no near-duplicates: a zero digest.
 	e.digest, e.hasWords, e.short = f.Digest, words, f.Short
 	e.shape, c.masked = schema.ArgsShape(args, c.masked)
+	e.query, e.queryRead = schema.QueryArgs{}, false
 	e.canon, e.keyed, e.canonErr = e.canon[:0], false, nil
 	if canon {
 		e.setCanon(f.Canon, f.CanonErr)

@@ -78,11 +78,15 @@ func resolveUncached(n *schema.ArgsNormalizer, tc *schema.ToolCall, keepText, em
 		}
 		return keyOf(hash), nil
 	}
-	digest, _, err := n.DigestScratch(tc.Args, empty, nil)
+	queryWords, query := schema.QueryWords(tc.Name, tc.Args)
+	digest, _, err := n.DigestScratch(tc.Args, empty && !query, nil)
 	if err != nil {
 		digest = schema.ArgsDigest{}
 	}
-	out := derivedArgs{digest: digest, short: schema.AppendShortArgs(nil, tc.Args, schema.ShortArgsBytes)}
+	if query {
+		digest.Words = queryWords // a query's words are its question's
+	}
+	out := derivedArgs{digest: digest, short: schema.AppendShortArgs(nil, tc.Args, schema.ShortArgsBytes), query: query}
 	if tc.ArgsHash != "" {
 		logged := keyOf(tc.ArgsHash)
 		out.key, out.other = logged.key, logged.other
@@ -133,7 +137,7 @@ func FuzzArgsCacheMatchesUncached(f *testing.F) {
 			if (gerr == nil) != (werr == nil) || (gerr != nil && *gerr != *werr) {
 				t.Fatalf("call %d %q: error %v, uncached %v", i, tc.Args, gerr, werr)
 			}
-			if got.key != want.key || got.other != want.other || got.digest != want.digest || !bytes.Equal(got.text, want.text) || !bytes.Equal(got.short, want.short) {
+			if got.key != want.key || got.other != want.other || got.digest != want.digest || got.query != want.query || !bytes.Equal(got.text, want.text) || !bytes.Equal(got.short, want.short) {
 				t.Fatalf("call %d %q keepText=%v empty=%v:\n got %+v\nwant %+v", i, tc.Args, keepText, empty, got, want)
 			}
 		}
@@ -175,7 +179,7 @@ func TestArgsCacheMatchesUncachedAcrossEvictions(t *testing.T) {
 		if (gerr == nil) != (werr == nil) || (gerr != nil && *gerr != *werr) {
 			t.Fatalf("call %d args %d: error %v, uncached %v", call, i, gerr, werr)
 		}
-		if got.key != want.key || got.other != want.other || got.digest != want.digest || !bytes.Equal(got.text, want.text) ||
+		if got.key != want.key || got.other != want.other || got.digest != want.digest || got.query != want.query || !bytes.Equal(got.text, want.text) ||
 			!bytes.Equal(got.short, want.short) || (got.short == nil) != (want.short == nil) {
 			t.Fatalf("call %d args %d keepText=%v empty=%v:\n got %+v\nwant %+v", call, i, keepText, empty, got, want)
 		}

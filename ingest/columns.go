@@ -51,6 +51,9 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 	}
 	w.argsNorm.put(i, args.digest.Norm)
 	w.argsWords.put(i, args.digest.Words)
+	if args.query {
+		flags |= schema.FlagQuery
+	}
 	var argsSim uint64
 	if tc := s.ToolCall; tc != nil && s.ToolResult.IsError() {
 		if tc.SimHash != "" {

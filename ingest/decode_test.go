@@ -120,6 +120,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 	}
 	argsHash, _ := schema.ArgsHash([]byte(`{"filters":{"airline":"UA","max":2},"q":"SFO"}`))
 	argsDigest, _ := schema.NewArgsNormalizer(schema.DefaultVolatileKeys).Digest([]byte(`{"q":"sfo","filters":{"max":2,"airline":"ua"}}`), false)
+	queryWords, _ := schema.QueryWords("search", []byte(`{"q":"SFO"}`)) // a query: the words of its question
 	reasonHash := xxh3.HashString("retry later") | 1
 	argsShape, _ := schema.ArgsShape([]byte(`{"q":"SFO","filters":{"max":7,"airline":"UA"}}`), nil) // numbers masked
 	want := map[string]any{
@@ -133,13 +134,13 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		"args_hash":  nil, // its key is its prefix
 		"args":       `{"filters":{"airline":"UA","max":2},"q":"SFO"}`,
 		"args_norm":  argsDigest.Norm,
-		"args_words": argsDigest.Words,
+		"args_words": queryWords,
 		"args_sim":   uint64(0), // args too short to compare by similarity
 		"args_short": `{"q":"SFO","filters":{"max":2,"airline":"UA"}}`,
 		"args_shape": argsShape,
-		// An error with a payload; retryable is true, and the write tagged
-		// inference is no progress.
-		"flags":         schema.FlagCall | schema.FlagResult | schema.FlagError | schema.FlagPayload | schema.FlagArtifacts,
+		// A query, whose result is an error with a payload; retryable is
+		// true, and the write tagged inference is no progress.
+		"flags":         schema.FlagCall | schema.FlagResult | schema.FlagError | schema.FlagPayload | schema.FlagArtifacts | schema.FlagQuery,
 		"error_type":    "RATE_LIMIT",
 		"result_hash":   result.ResultFingerprint(xxh3.Hash),
 		"result_sim":    uint64(0), // structured data is compared exactly

@@ -68,8 +68,10 @@ type Collector struct {
 	normKey chunked[uint32]
 	// shapeKey is each call's args shape (schema.ArgsShape) folded to 32
 	// bits, 0 without one: what a paging loop (RA104) compares.
-	shapeKey   chunked[uint32]
-	emptyWords rowValues[uint64]
+	shapeKey chunked[uint32]
+	// queryWords is the word signature of the calls that came back
+	// empty and of queries (schema.IsQuery).
+	queryWords rowValues[uint64]
 	// resultSims holds the SimHash of results that have one: most logs
 	// carry no payload to compare, so a column would be mostly zeros.
 	resultSims rowValues[uint64]
@@ -606,7 +608,7 @@ func (c *Collector) groupRows() (order, rows, offsets []int32) {
 	c.artifacts.group(c)
 	c.talkWords.group(c)
 	c.memReads.group(c)
-	c.emptyWords.group(c)
+	c.queryWords.group(c)
 	c.resultSims.group(c)
 	c.argsSims.group(c)
 	c.planKeys.group(c)

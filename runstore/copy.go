@@ -21,7 +21,7 @@ type Partitioned struct {
 	rows     groups  // rows in collection order
 	rowLocal []int32 // index of each row among its partition's rows
 	pairs    [numSideTables]groups
-	empties  groups // pair indices of emptyWords
+	empties  groups // pair indices of queryWords
 	sims     groups // pair indices of resultSims
 	argSims  groups // pair indices of argsSims
 	texts    groups // entries of texts
@@ -104,7 +104,7 @@ func (c *Collector) PartitionRuns(n int, partOf func(run int) int32) *Partitione
 	for t, table := range c.sideTables() {
 		p.pairs[t] = groupBy(n, rowsOf(&table.row))
 	}
-	p.empties = groupBy(n, rowsOf(&c.emptyWords.row))
+	p.empties = groupBy(n, rowsOf(&c.queryWords.row))
 	p.sims = groupBy(n, rowsOf(&c.resultSims.row))
 	p.argSims = groupBy(n, rowsOf(&c.argsSims.row))
 	p.texts = groupBy(n, rowsOf(&c.texts.row))
@@ -190,7 +190,7 @@ func (p *Partitioned) CopyTo(dst *Collector, part int32) error {
 	for t, table := range c.sideTables() {
 		copyPairs(table, dstTables[t], p.pairs[t].of(part), rowMap)
 	}
-	copyPairs(&c.emptyWords, &dst.emptyWords, p.empties.of(part), rowMap)
+	copyPairs(&c.queryWords, &dst.queryWords, p.empties.of(part), rowMap)
 	copyPairs(&c.resultSims, &dst.resultSims, p.sims.of(part), rowMap)
 	copyPairs(&c.argsSims, &dst.argsSims, p.argSims.of(part), rowMap)
 	for i, r := range runs {
@@ -331,6 +331,6 @@ func (c *Collector) ApproxBytes() int64 {
 	for _, t := range c.sideTables() {
 		n += int64(t.row.len()) * 8
 	}
-	n += int64(c.emptyWords.row.len()+c.resultSims.row.len()+c.argsSims.row.len()) * 12
+	n += int64(c.queryWords.row.len()+c.resultSims.row.len()+c.argsSims.row.len()) * 12
 	return n + c.heldBytes + c.texts.bytes()
 }

@@ -213,7 +213,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	markStaleTalk(v, talk)
 	markRestated(v, talk)
 	c.placeMemory(v, r)
-	placeValues(v, &c.emptyWords, r, v.Words)
+	placeValues(v, &c.queryWords, r, v.Words)
 	placeValues(v, &c.resultSims, r, v.Sim)
 	placeValues(v, &c.argsSims, r, v.ArgSim)
 	placeValues(v, &c.planKeys, r, v.Plan)
@@ -241,7 +241,7 @@ func (c *Collector) chooseShortArgs(v *runView, r int32) {
 		}
 	}
 	for i, k := range v.textAt {
-		if k >= 0 && v.shorts.see(v.Norm[i], v.Tool[i], v.Flags[i]&flagEmpty != 0) {
+		if k >= 0 && v.shorts.see(v.Norm[i], v.Tool[i], v.Flags[i]&(flagEmpty|schema.FlagQuery) != 0) {
 			v.shorts.byNorm[v.Norm[i]] = c.texts.keep(k)
 		}
 	}

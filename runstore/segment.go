@@ -264,8 +264,8 @@ func (p *Partitioned) WriteSegment(w *bufio.Writer, part int32) error {
 		writePairs(&table.row, pairs)
 		writeColumn(sw, &table.val, pairs)
 	}
-	writePairs(&c.emptyWords.row, p.empties.of(part))
-	writeColumn(sw, &c.emptyWords.val, p.empties.of(part))
+	writePairs(&c.queryWords.row, p.empties.of(part))
+	writeColumn(sw, &c.queryWords.val, p.empties.of(part))
 	writePairs(&c.resultSims.row, p.sims.of(part))
 	writeColumn(sw, &c.resultSims.val, p.sims.of(part))
 	writePairs(&c.argsSims.row, p.argSims.of(part))
@@ -527,8 +527,8 @@ func (c *Collector) ReadSegment(r *bufio.Reader) error {
 		readColumn(s, &table.row, int(hdr.pairs[t]), toRow)
 		readColumn(s, &table.val, int(hdr.pairs[t]), nil)
 	}
-	readColumn(s, &c.emptyWords.row, int(hdr.empties), toRow)
-	readColumn(s, &c.emptyWords.val, int(hdr.empties), nil)
+	readColumn(s, &c.queryWords.row, int(hdr.empties), toRow)
+	readColumn(s, &c.queryWords.val, int(hdr.empties), nil)
 	readColumn(s, &c.resultSims.row, int(hdr.sims), toRow)
 	readColumn(s, &c.resultSims.val, int(hdr.sims), nil)
 	readColumn(s, &c.argsSims.row, int(hdr.argSims), toRow)

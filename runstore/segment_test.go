@@ -254,9 +254,9 @@ func dumpRuns(c *Collector) map[string]string {
 			fmt.Fprintf(&b[c.run.at(row)], "side %d: row %d %x\n", t, pos[row], table.val.at(i))
 		}
 	}
-	for i := int32(0); int(i) < c.emptyWords.row.len(); i++ {
-		row := c.emptyWords.row.at(i)
-		fmt.Fprintf(&b[c.run.at(row)], "empty: row %d %x\n", pos[row], c.emptyWords.val.at(i))
+	for i := int32(0); int(i) < c.queryWords.row.len(); i++ {
+		row := c.queryWords.row.at(i)
+		fmt.Fprintf(&b[c.run.at(row)], "empty: row %d %x\n", pos[row], c.queryWords.val.at(i))
 	}
 	for r := range nRuns {
 		for _, w := range c.memSuspect[int32(r)] {

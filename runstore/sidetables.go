@@ -80,8 +80,10 @@ func (c *Collector) addNearDuplicateKeys(rec arrow.RecordBatch, base int32, n in
 		}
 		k := fold32(norm[i]) | 1
 		keys.set(i, k)
-		if f&flagEmpty != 0 {
-			c.emptyWords.add(row, words[i])
+		if words[i] != 0 {
+			// Ingest keeps the words of calls that came back empty and of
+			// queries (schema.IsQuery).
+			c.queryWords.add(row, words[i])
 		}
 		if short.IsValid(i) {
 			c.texts.add(row, short.Value(i))
@@ -136,8 +138,8 @@ func (c *Collector) addFiles(rec arrow.RecordBatch, base int32, n int) {
 // few calls. Walking the run's calls in step order, it remembers the
 // normalised keys of the last recentCalls calls; a call whose key is there
 // twice already (its third time: where the loop detectors start) has its
-// rendering kept, once per key. So does the third empty result in a row of
-// one tool: a rephrased search. Healthy runs that repeat a call once or
+// rendering kept, once per key. So does the third empty result or query
+// (schema.IsQuery) in a row of one tool: a rephrased search. Healthy runs that repeat a call once or
 // twice (polling, a retried timeout) keep nothing.
 //
 // The choice is made when the run is analyzed, over its steps in the order
@@ -149,7 +151,7 @@ func (c *Collector) addFiles(rec arrow.RecordBatch, base int32, n int) {
 type shortArgs struct {
 	recent     [recentCalls]uint32
 	next       uint8
-	emptyTool  int32 // tool+1 of the last calls if they came back empty, else 0
+	emptyTool  int32 // tool+1 of the last calls if they came back empty or were queries, else 0
 	emptyCount uint8
 	// byNorm maps a normalised args key to its rendering.
 	byNorm map[uint32]string
@@ -167,10 +169,11 @@ func (s *shortArgs) reset() {
 }
 
 // see takes the run's next call that has a rendering, and reports whether
-// its rendering is to be kept (then the caller keeps it in byNorm).
-func (s *shortArgs) see(norm uint32, tool int32, empty bool) bool {
+// its rendering is to be kept (then the caller keeps it in byNorm). search
+// says the call came back empty or was a query.
+func (s *shortArgs) see(norm uint32, tool int32, search bool) bool {
 	switch {
-	case !empty:
+	case !search:
 		s.emptyTool, s.emptyCount = 0, 0
 	case s.emptyTool == tool+1:
 		s.emptyCount = min(s.emptyCount+1, 3)

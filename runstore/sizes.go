@@ -11,7 +11,7 @@ type Sizes struct {
 
 // Sizes returns what c holds, for Expect.
 func (c *Collector) Sizes() Sizes {
-	s := Sizes{rows: c.run.len(), empties: c.emptyWords.row.len(), sims: c.resultSims.row.len(), argSims: c.argsSims.row.len(), texts: c.texts.row.len()}
+	s := Sizes{rows: c.run.len(), empties: c.queryWords.row.len(), sims: c.resultSims.row.len(), argSims: c.argsSims.row.len(), texts: c.texts.row.len()}
 	for t, table := range c.sideTables() {
 		s.pairs[t] = table.row.len()
 	}
@@ -37,7 +37,7 @@ func (c *Collector) Expect(s Sizes) {
 	for t, table := range c.sideTables() {
 		table.row.expect, table.val.expect = doublingCap(s.pairs[t]), doublingCap(s.pairs[t])
 	}
-	c.emptyWords.row.expect, c.emptyWords.val.expect = doublingCap(s.empties), doublingCap(s.empties)
+	c.queryWords.row.expect, c.queryWords.val.expect = doublingCap(s.empties), doublingCap(s.empties)
 	c.resultSims.row.expect, c.resultSims.val.expect = doublingCap(s.sims), doublingCap(s.sims)
 	c.argsSims.row.expect, c.argsSims.val.expect = doublingCap(s.argSims), doublingCap(s.argSims)
 	c.texts.row.expect, c.texts.val.expect = doublingCap(s.texts), doublingCap(s.texts)

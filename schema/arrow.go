@@ -63,6 +63,7 @@ const (
 	FlagMore                              // the result says there is more to fetch (SaysMore: a page of a listing)
 	FlagCreate                            // an edit that writes a file whole (CreatesFile): a script written anew
 	FlagReportsFailure                    // an output that is no error reports a failure in its own words (tool_result.reports_failure)
+	FlagQuery                             // the call asks a search tool a question in words (IsQuery)
 )
 
 var hashList = arrow.ListOf(arrow.PrimitiveTypes.Uint64)
@@ -87,7 +88,7 @@ var SuspectWriteType = arrow.StructOf(
 //     "sha256:<hex>" prefix (evidence shows it), else null.
 //   - args: canonical JSON of args; filled only when the reader asks for text.
 //   - args_norm, args_words: ArgsDigest of args (near-duplicates; words only
-//     for calls whose result is empty); 0 when no args are logged or they
+//     for calls whose result is empty and for queries, IsQuery); 0 when no args are logged or they
 //     cannot be read.
 //   - args_sim: ArgsSimHash of the args of a call that failed (an edit
 //     re-sent with another indentation is the same retry); 0 for calls that

@@ -1,0 +1,111 @@
+package detect
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/runawayhq/runaway/schema"
+)
+
+// RephrasedSearch finds an agent asking one search tool the same question
+// again and again in new words, query after query, with nothing else done
+// between them. A web search or a retrieval answers every query with
+// something (a new ranking, another ad, a page that mentions the words), so
+// no answer is empty and no two are alike; what shows that the answers did
+// not serve is the agent asking again. A query that moves on to another
+// question, or a page read, a file opened, any other call between two
+// queries, ends the stretch: an agent that uses what it found is
+// researching.
+var RephrasedSearch = &Detector{
+	ID:        "RA602",
+	Slug:      "rephrased-search",
+	Title:     "The same question searched again and again in new words",
+	RootCause: CauseEmptyResultLoop,
+	Guard:     "count the queries in a row to one search tool that rephrase the one before; at the limit, answer from what was found, with its gaps, or ask the user",
+	Reads:     []string{"tool_calls"},
+	Params:    []string{"rephrased_search_suspicious", "rephrased_search_runaway"},
+	run:       runRephrasedSearch,
+}
+
+// searchStretch is queries in a row to one tool, each rephrasing the one
+// before: the call ordinals of its first and last query, the words its
+// queries used (their signatures' bits, together), and how many times the
+// question was asked (a query with the words of the one before, another
+// page of it, asks nothing new).
+type searchStretch struct {
+	firstOrd, lastOrd int
+	tool              int32
+	words             uint64
+	n                 int
+}
+
+// rephrases reports whether a query with words w asks again what a
+// stretch whose queries used the words seen asked: fewer than half of its
+// words are new to the stretch ("roots symbolism Tree of Life cultural
+// significance" after "Tree of Life roots symbolism heritage"). A query
+// whose words are half new or more asks something else ("Grafana Cloud EU
+// data residency" after "Grafana Cloud SLA uptime").
+func rephrases(w, seen uint64) bool {
+	return 2*bits.OnesCount64(w&^seen) < bits.OnesCount64(w)
+}
+
+func runRephrasedSearch(v *Run, a *analysis, p *Policy) *hit {
+	var best, cur searchStretch
+	open := false
+	for ord, i := range a.calls {
+		w := v.Words[i]
+		if v.Flags[i]&flagQuery == 0 || w == 0 {
+			open = false // another call: the agent did something with what it found
+			continue
+		}
+		prev := v.Words[a.calls[cur.lastOrd]]
+		switch {
+		case open && v.Tool[i] == cur.tool && w == prev:
+			cur.lastOrd = ord // the same question: another page, or asked again
+		case open && v.Tool[i] == cur.tool && schema.WordOverlap(w, prev) && rephrases(w, cur.words):
+			cur.lastOrd, cur.words = ord, cur.words|w
+			cur.n++
+		default:
+			cur, open = searchStretch{firstOrd: ord, lastOrd: ord, tool: v.Tool[i], words: w, n: 1}, true
+		}
+		if cur.n > best.n || (cur.n == best.n && cur.firstOrd == best.firstOrd) {
+			best = cur // the longest stretch, to its last page
+		}
+	}
+	n := best.n
+	if n < p.RephrasedSuspicious {
+		return nil
+	}
+	first, last := a.calls[best.firstOrd], a.calls[best.lastOrd]
+	queries := map[uint64]bool{}
+	shown := first // a query whose args evidence can show, if any
+	for _, i := range a.calls[best.firstOrd : best.lastOrd+1] {
+		queries[v.call[i]] = true
+		if shown == first && !v.Names.HasShortArgs(v.Norm[first]) && v.Names.HasShortArgs(v.Norm[i]) {
+			shown = i
+		}
+	}
+	h := &hit{
+		Finding: Finding{
+			Severity: severityFor(int64(n), p.RephrasedSuspicious, p.RephrasedRunaway),
+			Message: fmt.Sprintf("one question asked %d times in a row in new words, like %s (%d different queries), steps %d-%d",
+				n, v.callText(shown), len(queries), v.Step[first], v.Step[last]),
+			OnsetStep: v.Step[first],
+			Evidence: Evidence{
+				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
+				Keys:   []string{v.Names.ToolName(v.Tool[first])},
+				Counts: []Count{{"rephrased_queries", int64(n)}, {"distinct_queries", int64(len(queries))}},
+			},
+		},
+		first:       first,
+		last:        last,
+		asFound:     true,
+		repeatShare: max(0, 1-float64(len(queries))/float64(n)),
+	}
+	if 2*len(queries) <= n {
+		// Half the queries or more sent again word for word: the same
+		// search retried, not one rephrased.
+		h.cause = CauseToolRetryLoop
+	}
+	return h
+}
