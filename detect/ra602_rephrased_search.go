@@ -85,15 +85,18 @@ func runRephrasedSearch(v *Run, a *analysis, p *Policy) *hit {
 			shown = i
 		}
 	}
+	// "queries like tool args", as RA601 names its queries: a report's
+	// redaction replaces the args of that key wherever it is quoted.
+	like := "queries like " + v.callText(shown)
 	h := &hit{
 		Finding: Finding{
 			Severity: severityFor(int64(n), p.RephrasedSuspicious, p.RephrasedRunaway),
-			Message: fmt.Sprintf("one question asked %d times in a row in new words, like %s (%d different queries), steps %d-%d",
-				n, v.callText(shown), len(queries), v.Step[first], v.Step[last]),
+			Message: fmt.Sprintf("one question asked %d times in a row in new words, %s (%d different queries), steps %d-%d",
+				n, like, len(queries), v.Step[first], v.Step[last]),
 			OnsetStep: v.Step[first],
 			Evidence: Evidence{
 				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
-				Keys:   []string{v.Names.ToolName(v.Tool[first])},
+				Keys:   []string{like},
 				Counts: []Count{{"rephrased_queries", int64(n)}, {"distinct_queries", int64(len(queries))}},
 			},
 		},

@@ -108,7 +108,7 @@ func SplitCallText(call string) (tool, args string) {
 }
 
 // queriesLike prefixes the call RA601 names when its empty results have no
-// intent: "queries like tool args".
+// intent, and RA602 always: "queries like tool args".
 const queriesLike = "queries like "
 
 // RedactRun returns r with every args value in its evidence replaced, and
@@ -243,7 +243,7 @@ func RewriteCallTexts(r detect.RunResult, replace func(string) string) detect.Ru
 // budgets (RA401), which are not args.
 func namesCalls(detector string) bool {
 	switch detector {
-	case "RA101", "RA102", "RA103", "RA302", "RA303", "RA601":
+	case "RA101", "RA102", "RA103", "RA302", "RA303", "RA601", "RA602":
 		return true
 	}
 	return false

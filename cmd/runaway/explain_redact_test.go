@@ -75,3 +75,33 @@ func TestRedactEveryOutput(t *testing.T) {
 		t.Fatalf("the unredacted output lacks the words the test looks for:\n%s", plain)
 	}
 }
+
+// RA602 quotes one of the rephrased queries in its evidence and headline:
+// --redact replaces its args there as RA601's, in scan and explain.
+func TestRedactRephrasedSearch(t *testing.T) {
+	var b strings.Builder
+	for i, q := range []string{"Quixote settlement terms draft", "settlement terms Quixote draft agreement", "Quixote draft settlement agreement", "draft agreement Quixote settlement terms", "Quixote settlement agreement terms", "settlement draft Quixote terms"} {
+		fmt.Fprintf(&b, `{"run_id":"r-search","step":%d,"state":"ACT","tool_call":{"name":"web_search","args":{"query":%q}},"tool_result":{"ok":true,"data":"Result page %d of the search"}}`+"\n", i, q, i)
+	}
+	path := filepath.Join(t.TempDir(), "search.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, plain, _ := runCLI(t, "", "scan", "--format", "ndjson", path)
+	if !strings.Contains(plain, "RA602") || !strings.Contains(plain, "Quixote") {
+		t.Fatalf("without --redact, no rephrased search quoting its query:\n%s", plain)
+	}
+	for _, args := range [][]string{
+		{"scan", "--redact", "--format", "ndjson", path},
+		{"scan", "--redact", path},
+		{"explain", "r-search", "--redact", path},
+	} {
+		code, out, stderr := runCLI(t, "", args...)
+		if code == exitUsage || code == exitFailure || !strings.Contains(out, "web_search") {
+			t.Fatalf("%v: exit %d, %s\n%s", args, code, stderr, out)
+		}
+		if m := secretWords.FindString(out); m != "" {
+			t.Errorf("%v: %q survived --redact:\n%s", args, m, out)
+		}
+	}
+}
