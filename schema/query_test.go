@@ -1,6 +1,10 @@
 package schema
 
-import "testing"
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
 
 // A query is a question in words put to a search tool; its word
 // signature is that of the question alone, so two rephrasings of one
@@ -35,4 +39,77 @@ func TestQuery(t *testing.T) {
 	if !WordOverlap(a, c) {
 		t.Error("one question rephrased does not overlap")
 	}
+}
+
+// FuzzReadQueryArgs: whatever the args, ReadQueryArgs answers what
+// encoding/json reads of them: a query by key exactly when the args are an
+// object with a string under one of queryKeys, one string exactly when
+// they are an object of one member that is a string, and the words of
+// that string. (With a key repeated, encoding/json keeps its last value
+// and ReadQueryArgs reads both: such args are only read, without panic.)
+func FuzzReadQueryArgs(f *testing.F) {
+	for _, s := range []string{
+		`{"query":"kv cache sizing","k":5}`, `{"q":"pricing 2019"}`, `{"input":"museum hours"}`,
+		`{"query":42}`, `["query"]`, `{"a":{"query":"nested"}}`, `{"query":"a","query":"b"}`,
+		`{"search_query":"x y","q":"z w"}`, `{"query":"\u00e9t\u00e9 plage"}`, `{"query":"x"} trailing`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		got := ReadQueryArgs(args)
+		var m map[string]json.RawMessage
+		if !json.Valid(args) || json.Unmarshal(args, &m) != nil {
+			if got != (QueryArgs{}) {
+				t.Fatalf("%q is no JSON object, read as %+v", args, got)
+			}
+			return
+		}
+		var want QueryArgs
+		for _, k := range queryKeys {
+			var s string
+			if v, ok := m[k]; ok && len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &s) == nil {
+				want.ByKey, want.KeyWords = true, questionWords(v)
+				break
+			}
+		}
+		if len(m) == 1 {
+			for _, v := range m {
+				if len(v) > 0 && v[0] == '"' {
+					want.OneString, want.OneWords = true, questionWords(v)
+				}
+			}
+		}
+		if hasRepeatedKey(args) {
+			return // encoding/json keeps the last of a repeated key; ReadQueryArgs reads both
+		}
+		if got != want {
+			t.Fatalf("%q: %+v, want %+v", args, got, want)
+		}
+	})
+}
+
+// hasRepeatedKey says whether a top-level key of the JSON object args
+// comes twice: encoding/json keeps the last, ReadQueryArgs the first.
+func hasRepeatedKey(args []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return false
+		}
+	}
+	return false
 }
