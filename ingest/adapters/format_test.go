@@ -86,6 +86,7 @@ var sampleDocs = []struct {
 	{"rovo-dev/healthy-fix", 0, RovoDev},
 	{"rovo-dev/npm-install-storm", 0, RovoDev},
 	{"smolagents/code-agent-error-loop.json", 0, SmolAgents},
+	{"smolagents/code-agent-search-loop.json", 0, SmolAgents},
 	{"smolagents/tool-calling-agent.json", 0, SmolAgents},
 	{"trae-agent/edit-rejected-loop.json", 0, TraeAgent},
 	{"trae-agent/healthy-fix.json", 0, TraeAgent},

@@ -288,6 +288,14 @@ func convertSmol(d *Doc, emit func(*schema.Step) error) error {
 			}
 			name, args := firstNonEmpty(tc.Function.Name, "tool"), tc.Function.args()
 			setRawCall(s, name, args)
+			var code string
+			if name == "python_interpreter" && json.Unmarshal(tc.Function.Arguments, &code) == nil {
+				if tool, query, ok := smolCodeSearch(code); ok {
+					// A CodeAgent's code that only searches is that search.
+					name = tool
+					setCall(s, name, map[string]string{"query": query})
+				}
+			}
 			if name == "final_answer" || st.IsFinalAnswer && k == len(st.ToolCalls)-1 {
 				s.State = schema.StateStop.String()
 			}

@@ -117,3 +117,42 @@ func TestSmolMessages(t *testing.T) {
 		t.Errorf("steps %s", got)
 	}
 }
+
+// A CodeAgent searching the web from its code: each step whose code only
+// calls web_search is that search, asked the query; the final answer,
+// code of another kind, stays python_interpreter and is STOP.
+func TestSmolAgentsCodeAgentSearches(t *testing.T) {
+	c, run := convertOne(t, SmolAgents, readSample(t, "smolagents/code-agent-search-loop.json"))
+	s := c.step(t, run, 2)
+	if tool(s) != "web_search" || args(t, s)["query"] != "Mercedes Sosa discography studio albums" || result(s) != "ok" || !strings.Contains(data(t, s), "## Search Results") {
+		t.Errorf("step 2: %s %v %s", tool(s), args(t, s), result(s))
+	}
+	if s := c.step(t, run, 7); tool(s) != "python_interpreter" || s.State != "STOP" {
+		t.Errorf("step 7: %s %s, want the final answer's code, STOP", tool(s), s.State)
+	}
+}
+
+// A CodeAgent's code that only searches (an assignment or a print of one
+// call of a search tool with a string) is read as that search; code that
+// does anything else stays python_interpreter with its code.
+func TestSmolCodeSearch(t *testing.T) {
+	for _, c := range []struct {
+		code, tool, query string
+	}{
+		{"results = web_search(query=\"Tree of Life roots symbolism\")\nprint(results)", "web_search", "Tree of Life roots symbolism"},
+		{"print(web_search('Mercedes Sosa albums 2000 2009'))", "web_search", "Mercedes Sosa albums 2000 2009"},
+		{"# look it up\nr = wikipedia_search(\"Mercedes Sosa discography\", lang=\"en\")\n\nprint(r)\n", "wikipedia_search", "Mercedes Sosa discography"},
+		{"print(web_search(query=\"it's \\\"quoted\\\"\"))", "web_search", `it's "quoted"`},
+		{"for q in ['a b', 'c d']:\n    print(web_search(q))", "", ""},
+		{"a = web_search('x y')\nb = web_search('z w')\nprint(a, b)", "", ""},
+		{"page = visit_webpage('https://example.org')\nprint(page)", "", ""},
+		{"r = web_search(query)\nprint(r)", "", ""},
+		{"import math\nprint(math.sqrt(2))", "", ""},
+		{"print(web_search('x y')", "", ""},
+	} {
+		tool, query, ok := smolCodeSearch(c.code)
+		if ok != (c.tool != "") || tool != c.tool || query != c.query {
+			t.Errorf("%q: %q %q %v, want %q %q", c.code, tool, query, ok, c.tool, c.query)
+		}
+	}
+}
