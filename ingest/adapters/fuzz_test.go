@@ -222,6 +222,7 @@ func FuzzSmolAgents(f *testing.F) {
 	fuzzFormat(f, SmolAgents,
 		[]byte(`[{"task": "x"}, {"step_number": 1, "tool_calls": [{"function": {"name": "final_answer", "arguments": "\"a\""}}, {}], "is_final_answer": true, "error": {"type": ""}, "timing": {"start_time": 1e300}}]`),
 		[]byte(`{"intermediate_steps": [{"step_number": 0, "model_output": [{"type": "text", "text": "t"}], "error": {"type": "AgentParsingError", "message": "m"}}, {"plan": "p"}]}`),
+		[]byte(`[{"step_number": 1, "tool_calls": [{"function": {"name": "python_interpreter", "arguments": "r = web_search(query='a \\'b\\' \\x41')\nprint(r)"}}], "observations": "## Search Results"}]`),
 	)
 }
 
