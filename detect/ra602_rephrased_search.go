@@ -2,7 +2,6 @@ package detect
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -39,16 +38,6 @@ type searchStretch struct {
 	n                 int
 }
 
-// rephrases reports whether a query with words w asks again what a
-// stretch whose queries used the words seen asked: fewer than half of its
-// words are new to the stretch ("roots symbolism Tree of Life cultural
-// significance" after "Tree of Life roots symbolism heritage"). A query
-// whose words are half new or more asks something else ("Grafana Cloud EU
-// data residency" after "Grafana Cloud SLA uptime").
-func rephrases(w, seen uint64) bool {
-	return 2*bits.OnesCount64(w&^seen) < bits.OnesCount64(w)
-}
-
 func runRephrasedSearch(v *Run, a *analysis, p *Policy) *hit {
 	var best, cur searchStretch
 	open := false
@@ -58,11 +47,14 @@ func runRephrasedSearch(v *Run, a *analysis, p *Policy) *hit {
 			open = false // another call: the agent did something with what it found
 			continue
 		}
-		prev := v.Words[a.calls[cur.lastOrd]]
+		pi := a.calls[cur.lastOrd]
+		prev := v.Words[pi]
 		switch {
-		case open && v.Tool[i] == cur.tool && w == prev:
-			cur.lastOrd = ord // the same question: another page, or asked again
-		case open && v.Tool[i] == cur.tool && schema.WordOverlap(w, prev) && rephrases(w, cur.words):
+		case open && v.Tool[i] == cur.tool && w == prev && v.Shape[i] == v.Shape[pi]:
+			// The same question in the same words: another page (args that
+			// differ in their numbers only), or the query sent again.
+			cur.lastOrd = ord
+		case open && v.Tool[i] == cur.tool && schema.RephrasesQuery(w, prev, cur.words):
 			cur.lastOrd, cur.words = ord, cur.words|w
 			cur.n++
 		default:

@@ -60,6 +60,12 @@ func (r RunSteps) IsError(i int) bool { return r.v.Flags[i]&flagError != 0 }
 // IsEmpty reports an empty result.
 func (r RunSteps) IsEmpty(i int) bool { return r.v.Flags[i]&flagEmpty != 0 }
 
+// QueryWords is the word signature of the question step i asks a search
+// tool (schema.QueryWords), ok false when its call is no query.
+func (r RunSteps) QueryWords(i int) (uint64, bool) {
+	return r.v.Words[i], r.v.Flags[i]&flagQuery != 0 && r.v.Words[i] != 0
+}
+
 // NonRetryable reports an error that says retrying cannot help.
 func (r RunSteps) NonRetryable(i int) bool { return nonRetryable(r.v, i) }
 

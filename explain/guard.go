@@ -17,6 +17,8 @@ import (
 //     PLAN; a turn cap is the nearest a runtime enforces;
 //   - budget-ignored, "hard caps enforced by the runtime": the caps;
 //   - empty-result-loop, "stop after N empties per intent": empty-stop;
+//     "answer from what was found after N rephrasings of one question"
+//     (RA602): rephrase-stop;
 //   - error-storm, "circuit breaker, backoff": breaker.
 //
 // memory-contamination's fix (type memory, filter on read) is not a guard
@@ -26,7 +28,7 @@ var fixGuards = map[detect.RootCause][]string{
 	detect.CauseToolRetryLoop:   {"dedup", "toolcallguard", "toolloopbreaker", "openhands", "gemini", "crewai", "loopguard"},
 	detect.CauseReplanLoop:      {"maxturns", "maxsteps"},
 	detect.CauseBudgetIgnored:   {"maxsteps", "maxturns", "maxcalls", "loopguard"},
-	detect.CauseEmptyResultLoop: {"empty-stop"},
+	detect.CauseEmptyResultLoop: {"empty-stop", "rephrase-stop"},
 	detect.CauseErrorStorm:      {"breaker"},
 }
 

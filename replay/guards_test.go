@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -131,6 +132,33 @@ func TestEmptyStopCountsEmptiesPerIntent(t *testing.T) {
 	n := newRun("e2").call("a", argsA, empty).call("b", argsA, empty).call("a", argsB, fail).call("a", argsC, `{"found":false,"items":[]}`).eval()
 	wantStop(t, "empty-stop", n, 4, `for tool "a"`)
 	wantStop(t, "empty-stop:n=3", n, -1, "")
+}
+
+// rephrase-stop ends the run at the n-th query in a row to one search tool
+// that asks one question in new words; a page of the same query is not
+// counted, another call or another question starts again.
+func TestRephraseStopCountsOneQuestionAskedAgain(t *testing.T) {
+	q := func(r *runBuilder, query string, n int) *runBuilder {
+		return r.call("web_search", fmt.Sprintf(`{"query":%q}`, query), fmt.Sprintf(`{"ok":true,"data":"results page %d"}`, n))
+	}
+	r := newRun("r")
+	for i, query := range []string{"Tree of Life roots symbolism heritage", "symbolism of roots Tree of Life heritage", "Tree of Life roots symbolism identity", "roots symbolism Tree of Life cultural heritage", "Tree of Life roots cultural identity"} {
+		q(r, query, i)
+	}
+	wantStop(t, "rephrase-stop", r, 3, `asked one question 4th time in a row in new words`)
+	wantStop(t, "rephrase-stop:n=5", r, 4, "5th time")
+	// Research that moves from one question to the next is not stopped.
+	facets := newRun("f")
+	for i, query := range []string{"Grafana Cloud SLA uptime", "Grafana Cloud egress costs", "Grafana Cloud pricing comparison", "Grafana Cloud rate limits", "Grafana Cloud EU data residency"} {
+		q(facets, query, i)
+	}
+	wantStop(t, "rephrase-stop", facets, -1, "")
+	// A page read between the queries starts the count again.
+	read := newRun("p")
+	for i, query := range []string{"Tree of Life roots symbolism heritage", "symbolism of roots Tree of Life heritage", "Tree of Life roots symbolism identity", "roots symbolism Tree of Life cultural heritage"} {
+		q(read, query, i).call("visit_webpage", fmt.Sprintf(`{"url":"https://example.org/%d"}`, i), fmt.Sprintf(`{"ok":true,"data":"page %d"}`, i))
+	}
+	wantStop(t, "rephrase-stop", read, -1, "")
 }
 
 func TestCapsStopPastTheirLimit(t *testing.T) {

@@ -14,6 +14,7 @@ var Registry = []*Spec{
 	MaxSteps,
 	MaxTurns,
 	OpenHands,
+	RephraseStop,
 	ToolCallGuard,
 	ToolLoopBreaker,
 }

@@ -170,7 +170,7 @@ func TestDefaultsReplayEveryGuardOnce(t *testing.T) {
 	for _, g := range replay.Defaults() {
 		names = append(names, g.Name())
 	}
-	want := "breaker crewai dedup empty-stop gemini loopguard maxcalls maxsteps maxturns:n=10 maxturns:n=15 maxturns:n=25 openhands toolcallguard toolloopbreaker"
+	want := "breaker crewai dedup empty-stop gemini loopguard maxcalls maxsteps maxturns:n=10 maxturns:n=15 maxturns:n=25 openhands rephrase-stop toolcallguard toolloopbreaker"
 	if got := strings.Join(names, " "); got != want {
 		t.Fatalf("defaults:\n%s\nwant\n%s", got, want)
 	}

@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"io"
+	"math/bits"
 	"slices"
 	"unicode"
 	"unicode/utf8"
@@ -198,4 +199,15 @@ func blankNumbers(text []byte) []byte {
 		i += size - 1
 	}
 	return text
+}
+
+// RephrasesQuery reports whether a query with the word signature w asks
+// again the question of the queries before it to the same tool: it shares
+// half of the smaller one's words with the query just before (prev,
+// WordOverlap), and fewer than half of its own words are new to the
+// queries asked so far (seen, their signatures together). A query whose
+// words are half new or more asks something else. RA602 and the replayed
+// guard that implements its fix count by it.
+func RephrasesQuery(w, prev, seen uint64) bool {
+	return WordOverlap(w, prev) && 2*bits.OnesCount64(w&^seen) < bits.OnesCount64(w)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/runawayhq/runaway/replay"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,7 +68,7 @@ func TestReplayOverTheFixtures(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.SchemaVersion == "" || doc.Truth != "verdicts" || doc.Runs.Total == 0 || len(doc.Guards) != 14 {
+	if doc.SchemaVersion == "" || doc.Truth != "verdicts" || doc.Runs.Total == 0 || len(doc.Guards) != len(replay.Defaults()) {
 		t.Fatalf("document: %+v", doc)
 	}
 	for _, g := range doc.Guards {
