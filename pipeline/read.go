@@ -294,7 +294,8 @@ func (in *input) onOtherRun() func(string) {
 // directory walk skipped, and sources read to their end without one step.
 // A source that gave nothing stops the job (exit 3) unless --keep-going,
 // which makes it a failed source of a partial report; a job that found no
-// file it reads at all always stops.
+// file it reads at all (an empty directory, one of documents only) always
+// stops.
 func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) error {
 	in.skipped = append(in.skipped, PassOverNonLogs(stats, func(name string) bool { return in.found[name] })...)
 	if n := len(in.skipped); n > 0 {
@@ -305,9 +306,12 @@ func (in *input) nothingPassesSilently(stats *ingest.Stats, stderr io.Writer) er
 		if n > maxListed {
 			fmt.Fprintf(stderr, "  ... and %d more\n", n-maxListed)
 		}
-		if stats.Files == 0 && len(stats.Failed) == 0 {
-			return inputf("no file to read; no report written")
-		}
+	}
+	if stats.Files == 0 && len(stats.Failed) == 0 {
+		// A directory, a listing or a glob that holds no file this tool
+		// reads (documents and source code are passed over without a
+		// word): a scan of nothing is no clean scan.
+		return inputf("no file to read (a directory walk reads .jsonl, .ndjson, .json, .traj and .parquet files, .log files holding JSON, notebooks that printed an agent's log and agents' plain-text transcripts; name a file to read it whatever its name); no report written")
 	}
 	for _, u := range stats.Unread {
 		fmt.Fprintf(stderr, "runaway %s: %s: no step read (%d line(s) rejected, the first at line %d)\n", in.job, report.Sanitize(u.Source), u.Rejected, u.Line)

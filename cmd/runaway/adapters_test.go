@@ -382,6 +382,31 @@ func TestScanOfNoStepsFails(t *testing.T) {
 	}
 }
 
+// A directory that holds nothing a walk reads (an empty one, or documents
+// passed over without a word: a crew's console log kept as Markdown) is no
+// clean scan of nothing: exit 3, saying what a walk reads and that a file
+// named is read whatever its name, and no report.
+func TestScanOfADirectoryWithNothingToReadFails(t *testing.T) {
+	empty, docs := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(docs, "crew-output.md"), []byte("# Agent: Researcher\n## Task: find news\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{empty, docs} {
+		code, out, stderr := runCLI(t, "", "scan", dir)
+		if code != exitFailure || out != "" || !strings.Contains(stderr, "no file to read (a directory walk reads") || !strings.Contains(stderr, "name a file to read it") {
+			t.Errorf("%s: exit %d, want 3; stdout %q stderr %q", dir, code, out, stderr)
+		}
+	}
+	// An empty file named is read, and warned about: it is an input.
+	path := filepath.Join(empty, "today.jsonl")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "", "scan", path); code != exitClean || !strings.Contains(stderr, "1 empty input file") {
+		t.Errorf("an empty file: exit %d, stderr %q", code, stderr)
+	}
+}
+
 func TestScanNamesTheFilesItSkips(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -397,7 +422,7 @@ func TestScanNamesTheFilesItSkips(t *testing.T) {
 		}
 	}
 	code, out, stderr := runCLI(t, "", "scan", dir)
-	if code != exitFailure || out != "" || !strings.Contains(stderr, "no file to read; no report written") {
+	if code != exitFailure || out != "" || !strings.Contains(stderr, "no file to read (") || !strings.Contains(stderr, "no report written") {
 		t.Fatalf("exit %d, want 3; stdout %q stderr %q", code, out, stderr)
 	}
 	for _, want := range []string{"export.avro: a .avro file", "app.log: a .log file that does not begin with a JSON value", "chatdev.log: a .log file that does not begin with a JSON value", "notes.txt: a .txt file", "train.ipynb: a notebook none of whose cells printed an agent's console log"} {
