@@ -116,6 +116,7 @@ func resolveUncached(n *schema.ArgsNormalizer, tc *schema.ToolCall, keepText, em
 // completed for another included).
 func FuzzArgsCacheMatchesUncached(f *testing.F) {
 	f.Add([]byte(`{"q":"Vector DB","k":5,"request_id":"r1"}`), []byte(`{ "q" : "vector  db" }`), uint16(0x5a5a))
+	f.Add([]byte(`{"input":"museum hours 2026"}`), []byte(`{"input":"museum opening hours"}`), uint16(0x0f0f))
 	f.Add([]byte(`{"a":1,"a":2}`), []byte(`[1e400]`), uint16(0x0ff0))
 	f.Add([]byte(strings.Repeat("[", 520)+strings.Repeat("]", 520)), []byte(`"x"`), uint16(0x1234))
 	f.Add([]byte(`{"big":"`+strings.Repeat("x", 5000)+`"}`), []byte(`{"z":1,"y":"\u00e9"}`), uint16(0xa5c3))
@@ -127,6 +128,9 @@ func FuzzArgsCacheMatchesUncached(f *testing.F) {
 			tc := schema.ToolCall{Args: a}
 			if plan>>i&1 == 1 {
 				tc.Args = b
+			}
+			if (int(plan)>>(i%16)+i)%5 == 0 {
+				tc.Name = "web_search" // a search tool's one string is a query
 			}
 			if (int(plan)+i)%3 == 0 {
 				tc.ArgsHash = "sha256:logged"
