@@ -37,6 +37,9 @@ func TestRephrasedSearch(t *testing.T) {
 		"Grafana Cloud EU data residency",
 		"Grafana Cloud support plans",
 	}
+	// Short queries that each change their one distinctive word ask
+	// another question each time, however much they share.
+	sweep := []string{"AI regulation EU", "AI regulation US", "AI regulation China", "AI regulation Japan", "AI regulation India", "AI regulation Brazil"}
 	read := func(n int) string {
 		return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"Read website content","args":{"website_url":"https://example.org/page-%d"}},"tool_result":{"ok":true,"data":"the text of page %d"}`, n, n)
 	}
@@ -50,6 +53,7 @@ func TestRephrasedSearch(t *testing.T) {
 		{"five rephrasings", rephrased[:5], false, detect.Suspicious},
 		{"four rephrasings", rephrased[:4], false, detect.Healthy},
 		{"six facets of one product", facets, false, detect.Healthy},
+		{"six countries' regulation, three words each", sweep, false, detect.Healthy},
 		{"six rephrasings, a page read after each", rephrased, true, detect.Healthy},
 	} {
 		r := newRun("research")

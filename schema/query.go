@@ -205,9 +205,20 @@ func blankNumbers(text []byte) []byte {
 // again the question of the queries before it to the same tool: it shares
 // half of the smaller one's words with the query just before (prev,
 // WordOverlap), and fewer than half of its own words are new to the
-// queries asked so far (seen, their signatures together). A query whose
-// words are half new or more asks something else. RA602 and the replayed
+// queries asked so far (seen, their signatures together); none, when it
+// has fewer than minRephraseWords words. A query whose words are half new
+// or more asks something else. RA602 and the replayed
 // guard that implements its fix count by it.
 func RephrasesQuery(w, prev, seen uint64) bool {
-	return WordOverlap(w, prev) && 2*bits.OnesCount64(w&^seen) < bits.OnesCount64(w)
+	n, fresh := bits.OnesCount64(w), bits.OnesCount64(w&^seen)
+	if n < minRephraseWords {
+		// In a question of two or three words, one new word is another
+		// question: "AI regulation US" after "AI regulation EU".
+		return WordOverlap(w, prev) && fresh == 0
+	}
+	return WordOverlap(w, prev) && 2*fresh < n
 }
+
+// minRephraseWords is the fewest words a query needs for one new word
+// among them to leave it the same question.
+const minRephraseWords = 4

@@ -41,6 +41,30 @@ func TestQuery(t *testing.T) {
 	}
 }
 
+// A query asks again what was asked when it shares half the words of the
+// query before and brings fewer than half new ones; in a query of two or
+// three words, one new word is another question.
+func TestRephrasesQuery(t *testing.T) {
+	w := func(q string) uint64 {
+		s, _ := QueryWords("web_search", []byte(`{"query":"`+q+`"}`))
+		return s
+	}
+	for _, c := range []struct {
+		prev, q string
+		want    bool
+	}{
+		{"Tree of Life roots symbolism heritage", "symbolism of roots in Tree of Life identity", true},
+		{"Tree of Life roots symbolism heritage", "roots heritage Tree of Life symbolism", true},
+		{"Grafana Cloud SLA uptime", "Grafana Cloud EU data residency", false},
+		{"AI regulation EU", "AI regulation US", false},
+		{"AI regulation EU", "EU AI regulation", true},
+	} {
+		if got := RephrasesQuery(w(c.q), w(c.prev), w(c.prev)); got != c.want {
+			t.Errorf("%q after %q: %v, want %v", c.q, c.prev, got, c.want)
+		}
+	}
+}
+
 // FuzzReadQueryArgs: whatever the args, ReadQueryArgs answers what
 // encoding/json reads of them: a query by key exactly when the args are an
 // object with a string under one of queryKeys, one string exactly when
