@@ -16,8 +16,8 @@ import (
 // answers changes by itself (a new ad, another ranking), so whether it
 // answered is not told by its bytes; an agent that asks the same question
 // again in new words, call after call, shows that the answers did not
-// serve it. The word signature of a query's args (ArgsDigest.Words) is
-// kept for that comparison.
+// serve it. The word signature of a query's question (QueryWords, kept as
+// the args' ArgsDigest.Words) is what that comparison reads.
 
 // queryKeys are the argument names search tools take their question
 // under (Tavily, DuckDuckGo and most LangChain tools: query; Serper as
