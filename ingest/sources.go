@@ -449,10 +449,12 @@ func notALog(path, name string) (why string, read bool) {
 		return "a .log file that does not begin with a JSON value", false
 	}
 	ext := strings.ToLower(filepath.Ext(lower))
-	if (ext == ".txt" || !reFileExt.MatchString(ext)) && path != "" && opensTranscript(path) {
+	if (ext == ".txt" || ext == ".md" || !reFileExt.MatchString(ext)) && path != "" && opensTranscript(path) {
 		// Some agents write a run as a plain-text transcript, named by
 		// the task alone (Rovo Dev's trajs/<instance>, where a task of
-		// mrdoob/three.js is mrdoob__three.js-20991: no extension).
+		// mrdoob/three.js is mrdoob__three.js-20991: no extension); people
+		// keep a crew's console output as Markdown (logs/run.md). Other
+		// documents are passed over below, without a word.
 		return "", true
 	}
 	if dataExts[ext] {

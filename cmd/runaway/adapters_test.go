@@ -383,12 +383,12 @@ func TestScanOfNoStepsFails(t *testing.T) {
 }
 
 // A directory that holds nothing a walk reads (an empty one, or documents
-// passed over without a word: a crew's console log kept as Markdown) is no
-// clean scan of nothing: exit 3, saying what a walk reads and that a file
-// named is read whatever its name, and no report.
+// passed over without a word) is no clean scan of nothing: exit 3, saying
+// what a walk reads and that a file named is read whatever its name, and
+// no report.
 func TestScanOfADirectoryWithNothingToReadFails(t *testing.T) {
 	empty, docs := t.TempDir(), t.TempDir()
-	if err := os.WriteFile(filepath.Join(docs, "crew-output.md"), []byte("# Agent: Researcher\n## Task: find news\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(docs, "README.md"), []byte("# Notes\n\nWe ran the crew twice; the logs are elsewhere.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, dir := range []string{empty, docs} {
@@ -404,6 +404,23 @@ func TestScanOfADirectoryWithNothingToReadFails(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "", "scan", path); code != exitClean || !strings.Contains(stderr, "1 empty input file") {
 		t.Errorf("an empty file: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// A crew's console output kept as Markdown is read by a directory walk,
+// as a plain-text transcript is; the README beside it is passed over.
+func TestScanWalkReadsAConsoleLogKeptAsMarkdown(t *testing.T) {
+	dir := t.TempDir()
+	log := readFile(t, filepath.Join("..", "..", "fixtures", "trajectories", "react-log", "crewai-search-loop.log"))
+	if err := os.WriteFile(filepath.Join(dir, "run-2024-11-14.md"), log, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# Runs\n\nConsole output of each run.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI(t, "", "scan", dir)
+	if code != exitClean || !strings.Contains(out, "Input:       1 file,") || !strings.Contains(out, "run-2024-11-14.md") || strings.Contains(stderr, "README") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, stderr)
 	}
 }
 
