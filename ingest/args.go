@@ -33,8 +33,9 @@ type argsEntry struct {
 	// digested get a zero digest (no near-duplicate key, no other harm).
 	digest   schema.ArgsDigest
 	hasWords bool // digest.Words is computed (only calls that came back empty need it)
-	// query is read when a call of these args might be a query
-	// (schema.MightBeQuery), once.
+	// query is what the args say of a query (schema.ReadQueryArgs), read
+	// once: with the entry when they quote a query key, else at the first
+	// call of a search tool with them.
 	query     schema.QueryArgs
 	queryRead bool
 	short     []byte
@@ -85,7 +86,9 @@ func (c *argsCache) resolve(tc *schema.ToolCall, keepText, empty bool) (derivedA
 	}
 	// A call that came back empty carries the words of its args; a query
 	// the words of its question alone.
-	if !e.queryRead && schema.MightBeQuery(tc.Name, tc.Args) {
+	if !e.queryRead && schema.SearchToolName(tc.Name) {
+		// Args with no query key are read only for a search tool's call
+		// (its one string is its question).
 		e.query, e.queryRead = schema.ReadQueryArgs(tc.Args), true
 	}
 	queryWords, query := e.query.Words(tc.Name)
@@ -169,7 +172,12 @@ func (c *argsCache) entry(args []byte, canon, words bool) *argsEntry {
 	// Unreadable args have no near-duplicates: a zero digest.
 	e.digest, e.hasWords, e.short = f.Digest, words, f.Short
 	e.shape, c.masked = schema.ArgsShape(args, c.masked)
+	// A query key is looked for once per args; args without one are read
+	// only when a search tool is called with them (resolve).
 	e.query, e.queryRead = schema.QueryArgs{}, false
+	if schema.QueryKeyQuoted(args) {
+		e.query, e.queryRead = schema.ReadQueryArgs(args), true
+	}
 	e.canon, e.keyed, e.canonErr = e.canon[:0], false, nil
 	if canon {
 		e.setCanon(f.Canon, f.CanonErr)

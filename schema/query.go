@@ -40,8 +40,8 @@ func IsQuery(tool string, args []byte) bool {
 // index, the service, a date range) say where it looks, not what it asks.
 // ok is false when the call is no query.
 func QueryWords(tool string, args []byte) (words uint64, ok bool) {
-	if !MightBeQuery(tool, args) {
-		return 0, false
+	if !SearchToolName(tool) && !QueryKeyQuoted(args) {
+		return 0, false // a quick look: nothing to read
 	}
 	return ReadQueryArgs(args).Words(tool)
 }
@@ -64,7 +64,7 @@ func (q QueryArgs) Words(tool string) (uint64, bool) {
 	switch {
 	case q.ByKey:
 		return q.KeyWords, true
-	case q.OneString && searchNamed(tool):
+	case q.OneString && SearchToolName(tool):
 		return q.OneWords, true
 	}
 	return 0, false
@@ -131,8 +131,9 @@ func questionWords(token []byte) uint64 {
 	return wordBits(blankNumbers(text))
 }
 
-// searchNamed reports whether a tool's name says it searches or looks up.
-func searchNamed(tool string) bool {
+// SearchToolName reports whether a tool's name says it searches or looks
+// up: its one string is then a query.
+func SearchToolName(tool string) bool {
 	return containsFold(tool, "search") || containsFold(tool, "lookup")
 }
 
@@ -151,13 +152,9 @@ func containsFold(s, sub string) bool {
 	return false
 }
 
-// MightBeQuery is a quick look, before args are read: a call can be a
-// query only when its tool is named as a search or its args quote one of
-// queryKeys.
-func MightBeQuery(tool string, args []byte) bool {
-	if searchNamed(tool) {
-		return true
-	}
+// QueryKeyQuoted is a quick look at args before they are read: whether
+// one of queryKeys stands in them quoted, as a key would.
+func QueryKeyQuoted(args []byte) bool {
 	for _, q := range quotedQueryKeys {
 		if bytes.Contains(args, q) {
 			return true

@@ -32,15 +32,21 @@ type ocMessage struct {
 		ModelID string    `json:"modelID"`
 		Cost    float64   `json:"cost"`
 		Tokens  *ocTokens `json:"tokens"`
-		Error   *struct {
-			Name string `json:"name"`
-			Data struct {
-				Message string `json:"message"`
-			} `json:"data"`
-		} `json:"error"`
+		Error   *ocError  `json:"error"`
 	} `json:"info"`
 	Parts []ocPart `json:"parts"`
 }
+
+// ocError is the error OpenCode records of a model call that failed (an
+// export's message info, a stream's error event): its name and message.
+type ocError struct {
+	Name string `json:"name"`
+	Data struct {
+		Message string `json:"message"`
+	} `json:"data"`
+}
+
+func (e *ocError) text() string { return strings.TrimSpace(e.Name + ": " + e.Data.Message) }
 
 type ocPart struct {
 	Type   string `json:"type"`
@@ -129,7 +135,7 @@ func openCodeMessage(el json.RawMessage, _, at int) ([]chatMessage, int, error) 
 		// The model call failed (OpenCode's APIError, a provider's
 		// overload): a failed call of "model", so failures in a row
 		// read as such.
-		msg := strings.TrimSpace(e.Name + ": " + e.Data.Message)
+		msg := e.text()
 		m.ToolCalls = []chatToolCall{{ID: "opencode-error", Function: chatFunction{Name: "model", Arguments: json.RawMessage("{}")}, pos: at, ts: ts}}
 		replies = []chatMessage{{Role: "tool", ToolCallID: "opencode-error", Content: jsonString(msg), pos: at, ts: ts, errType: errTypeOf(&Span{ErrorText: msg})}}
 	}

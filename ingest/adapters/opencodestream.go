@@ -50,12 +50,7 @@ type ocEvent struct {
 	Timestamp float64         `json:"timestamp"`
 	SessionID looseString     `json:"sessionID"`
 	Part      json.RawMessage `json:"part"`
-	Error     *struct {
-		Name string `json:"name"`
-		Data struct {
-			Message string `json:"message"`
-		} `json:"data"`
-	} `json:"error"`
+	Error     *ocError        `json:"error"`
 }
 
 // ocStreamPart is a part as the stream sends it: an export's part, with a
@@ -156,7 +151,7 @@ func convertOpenCodeStream(d *Doc, emit func(*schema.Step) error) error {
 			flush()
 			msg := "error"
 			if ev.Error != nil {
-				msg = strings.TrimSpace(ev.Error.Name + ": " + ev.Error.Data.Message)
+				msg = ev.Error.text()
 			}
 			cur.msgs = append(cur.msgs, failedModelCall(fmt.Sprint("opencode-error-", i), "", msg, i, ts)...)
 		}
