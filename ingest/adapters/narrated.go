@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -271,4 +272,54 @@ func resultText(res *schema.ToolResult) string {
 		return ""
 	}
 	return t
+}
+
+// carryCutFailures gives a call whose cut-short output no rule and no
+// words read a failure in the failure of an earlier call of the same tool
+// whose kept output was the same (after normalising what changes by
+// itself: ids, timestamps, temp paths) and which the agent's words said
+// failed. The logger kept the same opening of the same answer, and the
+// end the agent saw, where a build or an install prints its failure, was
+// that failure again: an agent retrying an install that fails the same way
+// stops saying so after the second time, and its silence is no success.
+// Words saying a call worked leave it alone.
+func (r *run) carryCutFailures() {
+	if len(r.cut) == 0 {
+		return
+	}
+	worked := map[*schema.Step]bool{}
+	r.eachWordsAfter(func(s *schema.Step) bool { return r.cut[s] == cutQuiet }, func(call *schema.Step, words string) {
+		if _, ok, _ := readSaid(words); ok {
+			worked[call] = true
+		}
+	})
+	type failedAs struct {
+		step    int64
+		errType string
+	}
+	failed := map[string]failedAs{}
+	var buf []byte
+	for _, s := range r.steps {
+		if r.cut[s] != cutQuiet || s.ToolCall == nil || s.ToolResult == nil {
+			continue
+		}
+		text := resultText(s.ToolResult)
+		if strings.TrimSpace(text) == "" {
+			continue
+		}
+		buf = schema.AppendVolatileNormalized(buf[:0], []byte(text))
+		key := s.ToolCall.Name + "\x00" + string(buf)
+		if res := s.ToolResult; res.ErrorType != "" {
+			if _, seen := failed[key]; !seen && s.Step != nil {
+				failed[key] = failedAs{*s.Step, res.ErrorType}
+			}
+			continue
+		}
+		was, ok := failed[key]
+		if !ok || worked[s] || (s.ToolResult.Empty != nil && *s.ToolResult.Empty) {
+			continue
+		}
+		setResult(s, text, was.errType, false)
+		s.ToolResult.Reason = fmt.Sprintf("the same cut-short output as step %d, which the agent's words said failed", was.step)
+	}
 }

@@ -312,3 +312,47 @@ func TestRovoDevCutTracebackSettledByTheNextWords(t *testing.T) {
 		}
 	}
 }
+
+// An install whose output the logger cut before its failure, said failed
+// by the agent once, then retried after cleanups with the same kept output
+// (but for the id the package manager prints) and no more words about it:
+// the same opening of the same answer is the same failure. Words saying a
+// retry worked, and a cut output that differs, are left alone.
+func TestRovoDevCutFailureCarriedToTheSameOutput(t *testing.T) {
+	cut := func(id string) string {
+		out := "yarn install v1.22.22\n[1/4] Resolving packages...\n[3/4] Linking dependencies...\n" +
+			"warning \"workspace-aggregator-" + id + " > react-emotion\" has unmet peer dependency.\n" +
+			strings.Repeat("warning \" > karma-webpack@3.0.5\" has incorrect peer dependency.\n", 8)
+		return out[:500] + "..."
+	}
+	other := strings.Repeat("[INFO] Compiling module\n", 30)[:500] + "..."
+	conv, run := convertOne(t, RovoDev, rovoTranscript(
+		[2]string{"USER PROMPT:", "Resolve the following problem statement: x"},
+		[2]string{"TOOL CALL (bash)", "command: cd /workspace && yarn install 2>&1 | tail -30"},
+		[2]string{"TOOL RETURN (bash)", "```\n" + cut("9b1f0c2e-1111-4a4a-8c8c-0123456789ab") + "\n```"},
+		[2]string{"AGENT:", "The yarn install is failing due to a missing directory issue."},
+		[2]string{"TOOL CALL (bash)", "command: cd /workspace && rm -rf node_modules/dtslint && yarn install"},
+		[2]string{"TOOL RETURN (bash)", "```\n" + cut("0c2d4e6f-2222-4b4b-9d9d-abcdef012345") + "\n```"},
+		[2]string{"TOOL CALL (bash)", "command: cd /workspace && rm -rf node_modules/tsutils && yarn install"},
+		[2]string{"TOOL RETURN (bash)", "```\n" + cut("77aa88bb-3333-4c4c-aeae-fedcba987654") + "\n```"},
+		[2]string{"AGENT:", "The install succeeded this time."},
+		[2]string{"TOOL CALL (bash)", "command: cd /workspace && mvn compile"},
+		[2]string{"TOOL RETURN (bash)", "```\n" + other + "\n```"},
+		[2]string{"TOOL CALL (bash)", "command: cat setup.py"},
+		[2]string{"TOOL RETURN (bash)", "```\nfrom setuptools import setup...\n```"},
+	))
+	for _, c := range []struct {
+		pos        int64
+		want, says string
+	}{
+		{1, "error SAID_FAILED", "the agent's next words"},
+		{4, "error SAID_FAILED", "the same cut-short output as step 1"},
+		{6, "ok", ""},
+		{9, "ok", ""},
+	} {
+		s := conv.step(t, run, c.pos)
+		if got, why := result(s), s.ToolResult.Reason; got != c.want || !strings.HasPrefix(why, c.says) {
+			t.Errorf("step %d: %s (%q), want %s (%s...)", c.pos, got, why, c.want, c.says)
+		}
+	}
+}

@@ -127,6 +127,7 @@ func (r *run) emit(emit func(*schema.Step) error) error {
 	r.markRewrites()
 	r.readSaidEditMisses()
 	r.readSaidOutcomes()
+	r.carryCutFailures()
 	r.markMissedLookups()
 	for _, s := range r.steps {
 		if err := emit(s); err != nil {
