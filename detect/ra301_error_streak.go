@@ -210,7 +210,8 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 //     without progress (the same file viewed again) neither breaking nor
 //     extending it, in which failures repeat: they are at most half as many
 //     distinct answers (answers.go) as failures, so errors come back rather
-//     than an agent fixing one different error after another;
+//     than an agent fixing one different error after another (one specific
+//     error type of one goal, sameGoal or sameAppTool, is one answer);
 //   - a stretch: it begins and ends with a failure, at least half of its
 //     answered calls failed, no two calls in a row inside it brought
 //     lasting progress (a file read between two failing edits does not end
@@ -762,7 +763,7 @@ func distinctAnswers(v *Run, a *analysis, idx []int, top bool) []int {
 		k := -1
 		for c := range classes {
 			rep := classes[c][0]
-			if (!top || v.Tool[rep] == v.Tool[i]) && sameFailure(v, a, rep, i, top || sameGoal(v, rep, i)) {
+			if (!top || v.Tool[rep] == v.Tool[i]) && sameFailure(v, a, rep, i, top || sameGoal(v, rep, i) || sameAppTool(v, rep, i)) {
 				k = c
 				break
 			}
@@ -846,4 +847,12 @@ func wordsOnlyFailures(v *Run, fails []int) bool {
 		}
 	}
 	return true
+}
+
+// sameAppTool reports whether calls i and j are of one application tool
+// (appTool) without an intent: a tool made for one thing (reading a web
+// page, booking a flight) has its goal in its name, as an intent gives a
+// shell call its goal.
+func sameAppTool(v *Run, i, j int) bool {
+	return v.Tool[i] == v.Tool[j] && v.Intent[i] == 0 && v.Intent[j] == 0 && appTool(v.Names.ToolName(v.Tool[i]))
 }

@@ -142,14 +142,17 @@ var (
 	rePytestNotFound    = regexp.MustCompile(`(?m)^ERROR: (?:file or directory not found: |not found: \S+\n\(no match in any of )`)
 	rePytestELine       = regexp.MustCompile(`(?m)^E +(\w*(?:Error|Exception)): `)
 	reHTTPStatus        = regexp.MustCompile(`(?m)^HTTP/\d(?:\.\d)? ([45]\d\d)\b`)
-	reNotFoundCmd       = regexp.MustCompile(`(?m)(?:command not found|: not found)(?:\.{3})?$`)
-	reViewerNoSuchFile  = regexp.MustCompile(`^\s*(?:\S*/)?(?:cat|nl|head|tail|less|more|bat): [^\n]*No such file or directory`)
-	rePatternError      = regexp.MustCompile(`(?m)^\s*(?:(?:\S*/)?[ef]?grep: (?:Unmatched [(\[{)]|Invalid (?:regular expression|range end|back reference|preceding regular expression|content of \\\{\\\}|character class name|collation character)|Trailing backslash|Regular expression too big|(?:parentheses|brackets \(\[ \]\)|braces \{ \}) not balanced)|regex parse error:)`)
-	rePermissionDenied  = regexp.MustCompile(`(?m)Permission denied['")]*\.?\s*$`)
-	reNoSuchFile        = regexp.MustCompile(`(?m)No such file or directory['")]*(?:\.{1,3})?\s*$`)
-	reErrorPrefix       = regexp.MustCompile(`^(?:(?:Error|ERROR|error|Exception|FAILED|Failed|fatal:)(?:\[\w+\])?[: ]|An (?:unexpected )?error occurred\b)`)
-	reTimedOut          = regexp.MustCompile(`(?i)\b(?:timed out|timeout expired|time limit exceeded)\b`)
-	reEmptyPhrase       = regexp.MustCompile(`(?i)^(?:no (?:matches|results|files?|entries|items|records|documents|hits)(?: were)? found|no match(?:es)? for|found 0 (?:matches|results|files)|0 (?:matches|results) found|did not find any|nothing found|no results)\b`)
+	// reHTTPError is the message of Python requests' HTTPError
+	// (raise_for_status), which HTTP tools print or wrap in their own.
+	reHTTPError        = regexp.MustCompile(`\b([45]\d\d) (?:Client|Server) Error: [^\n]*? for url: `)
+	reNotFoundCmd      = regexp.MustCompile(`(?m)(?:command not found|: not found)(?:\.{3})?$`)
+	reViewerNoSuchFile = regexp.MustCompile(`^\s*(?:\S*/)?(?:cat|nl|head|tail|less|more|bat): [^\n]*No such file or directory`)
+	rePatternError     = regexp.MustCompile(`(?m)^\s*(?:(?:\S*/)?[ef]?grep: (?:Unmatched [(\[{)]|Invalid (?:regular expression|range end|back reference|preceding regular expression|content of \\\{\\\}|character class name|collation character)|Trailing backslash|Regular expression too big|(?:parentheses|brackets \(\[ \]\)|braces \{ \}) not balanced)|regex parse error:)`)
+	rePermissionDenied = regexp.MustCompile(`(?m)Permission denied['")]*\.?\s*$`)
+	reNoSuchFile       = regexp.MustCompile(`(?m)No such file or directory['")]*(?:\.{1,3})?\s*$`)
+	reErrorPrefix      = regexp.MustCompile(`^(?:(?:Error|ERROR|error|Exception|FAILED|Failed|fatal:)(?:\[\w+\])?[: ]|An (?:unexpected )?error occurred\b)`)
+	reTimedOut         = regexp.MustCompile(`(?i)\b(?:timed out|timeout expired|time limit exceeded)\b`)
+	reEmptyPhrase      = regexp.MustCompile(`(?i)^(?:no (?:matches|results|files?|entries|items|records|documents|hits)(?: were)? found|no match(?:es)? for|found 0 (?:matches|results|files)|0 (?:matches|results) found|did not find any|nothing found|no results)\b`)
 )
 
 // containsAny is the fixed-string test a rule makes before its regular
@@ -605,12 +608,15 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "http-status", ErrorType: "HTTP_<code>",
-		Doc: "a status line `HTTP/1.1 4xx` or `5xx`; 429 is RATE_LIMIT, 408 and 504 TIMEOUT",
+		Doc: "a status line `HTTP/1.1 4xx` or `5xx`, or the message of Python requests' `HTTPError` (`404 Client Error: Not Found for url: URL`, `503 Server Error: ...`, as a web-reading tool prints it in its own failure); 429 is RATE_LIMIT, 408 and 504 TIMEOUT",
 		match: func(o *output) (string, bool) {
-			if !strings.Contains(o.text, "HTTP/") {
-				return "", false
+			var m []string
+			if strings.Contains(o.text, "HTTP/") {
+				m = reHTTPStatus.FindStringSubmatch(o.text)
 			}
-			m := reHTTPStatus.FindStringSubmatch(o.text)
+			if m == nil && strings.Contains(o.text, " Error: ") {
+				m = reHTTPError.FindStringSubmatch(o.text)
+			}
 			if m == nil {
 				return "", false
 			}
