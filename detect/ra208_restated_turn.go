@@ -76,7 +76,8 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 // between two of them (code handed over, a program run, an instruction:
 // the work moved): two agents agreeing with each other, turn after turn,
 // instead of closing the discussion. n counts its turns, the first
-// included; zero without one.
+// included; zero without one. It begins where the point was first taken
+// up (Run.Answered), which can be before its first counted turn.
 func echoChain(v *Run) chain {
 	var best, cur chain
 	for i, f := range v.Echoed {
@@ -93,6 +94,19 @@ func echoChain(v *Run) chain {
 		}
 		if cur.n > best.n {
 			best = cur
+		}
+	}
+	// The chain began where the point was first taken up: the turns
+	// before it that answer the one before them with a quarter of its
+	// words (Answered), with no call between, are the point made in the
+	// agents' first words, before they settled into saying it again.
+	if len(v.Answered) == v.Len() {
+		for best.n > 0 {
+			f := v.Answered[best.first]
+			if f < 0 || callBetween(v, int(f), best.first) {
+				break
+			}
+			best.first = int(f)
 		}
 	}
 	return best

@@ -62,6 +62,11 @@ type Run struct {
 	// it (the same similarity as Restated), the index of that turn; -1 for
 	// every other step. Empty when the run has no turns between its agents.
 	Echoed []int32
+	// Answered is, for such a turn, the turn of another agent just before
+	// it when the two share a quarter of their words or more (the answer
+	// takes up the point, not yet said again); -1 otherwise. It only moves
+	// where an echo chain began, never what it counts.
+	Answered []int32
 	// AskedFirst is, for a turn of conversation that asks again for what
 	// the agent asked for since its last tool call (schema.TalkAsks), the
 	// index of the turn that first asked for it; -1 for every other step.

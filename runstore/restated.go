@@ -20,6 +20,16 @@ var talkAgentMark = fold32(schema.IDHash(schema.TalkAgentMark))
 // the point is not.
 const restatedSimilarity = 0.5
 
+// answeredSimilarity is how alike a turn must be to the turn of another
+// agent just before it to take up its point (detect.Run.Answered): a
+// quarter of their words in common. Two agents going round one point do
+// not begin word for word: the chief executive proposes, the other agrees
+// and says the plan back with a few words of its own (a quarter to a half
+// of their words shared, on the labelled ChatDev runs of the development
+// split), and only then do their turns settle into saying it again. It
+// moves where an echo chain began, never what it counts.
+const answeredSimilarity = 1.0 / 4
+
 // maxPastTurns bounds how many earlier turns of one agent to another a
 // turn is compared with: the most recent ones, through which a chain of
 // restatements keeps the turn that first made the point.
@@ -39,11 +49,12 @@ type pastTurn struct {
 // the same point as (restatedSimilarity), through the turns that restated
 // it; -1 for every other step. It fills Echoed likewise: for each such
 // turn, the turn read just before it when another pair of agents said it
-// (the other agent answering) and it makes the same point. A run without
-// such turns gets an empty Restated and Echoed, which say none restates
-// another. talk is the run's talk_words in step order.
+// (the other agent answering) and it makes the same point, and Answered
+// for such a turn that takes up that turn's point (answeredSimilarity). A
+// run without such turns gets an empty Restated, Echoed and Answered,
+// which say none restates another. talk is the run's talk_words in step order.
 func markRestated(v *runView, talk []valueAt) {
-	v.Restated, v.Echoed = v.Restated[:0], v.Echoed[:0]
+	v.Restated, v.Echoed, v.Answered = v.Restated[:0], v.Echoed[:0], v.Answered[:0]
 	var byPair map[uint32][]pastTurn
 	lastAt, lastPair := -1, uint32(0) // the turn read last, and its pair of agents
 	var lastWords []uint32
@@ -65,14 +76,20 @@ func markRestated(v *runView, talk []valueAt) {
 		words = slices.Compact(words)
 		if byPair == nil {
 			byPair = map[uint32][]pastTurn{}
-			v.Restated, v.Echoed = resize(v.Restated, v.Len()), resize(v.Echoed, v.Len())
+			v.Restated, v.Echoed, v.Answered = resize(v.Restated, v.Len()), resize(v.Echoed, v.Len()), resize(v.Answered, v.Len())
 			for j := range v.Restated {
-				v.Restated[j], v.Echoed[j] = -1, -1
+				v.Restated[j], v.Echoed[j], v.Answered[j] = -1, -1, -1
 			}
 		}
 		pair := turn[1].val
-		if lastAt >= 0 && lastPair != pair && jaccard(lastWords, words) >= restatedSimilarity {
-			v.Echoed[i] = int32(lastAt)
+		if lastAt >= 0 && lastPair != pair {
+			switch sim := jaccard(lastWords, words); {
+			case sim >= restatedSimilarity:
+				v.Echoed[i] = int32(lastAt)
+				v.Answered[i] = int32(lastAt)
+			case sim >= answeredSimilarity:
+				v.Answered[i] = int32(lastAt)
+			}
 		}
 		lastAt, lastPair, lastWords = i, pair, words
 		past := byPair[pair]

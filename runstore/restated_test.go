@@ -2,10 +2,12 @@ package runstore
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/runawayhq/runaway/detect"
+	"github.com/runawayhq/runaway/schema"
 )
 
 // team is a log of runs of two agents in review cycles: a review prompt
@@ -226,5 +228,69 @@ func TestCutDiscussion(t *testing.T) {
 		if c.want == detect.Runaway && (res[0].RootCause != detect.CauseReplanLoop || res[0].OnsetStep != 0) {
 			t.Errorf("%d messages cut: cause %q onset %d, want replan-loop from the instruction, step 0", c.messages, res[0].RootCause, res[0].OnsetStep)
 		}
+	}
+}
+
+// Two agents settle into saying one point again and again only after
+// taking it up in words of their own: a proposal, a reply that says it back
+// with a quarter to a half of its words, then the echoes. The chain's onset
+// walks back to the proposal; a turn before it that moved the talk on (a new
+// point) is not walked over, nor is an instruction. The count, and the
+// severity, stay the echoes' own.
+func TestEchoChainBeginsWhereThePointWasTakenUp(t *testing.T) {
+	opening := []string{
+		"Before deciding, note that users could also reach a web page from any phone without installing anything at all.",
+		"Let us build the dice game as a Python desktop application: a simple window, one roll button, and a history of previous throws shown below.",
+		"Good idea. A Python desktop application with one window and a roll button works for me; the history can wait for the next version.",
+	}
+	agree := []string{
+		"I agree that we should build the dice game as a Python desktop application with a simple window and one button.",
+		"Agreed, the dice game should be a Python desktop application with a simple window and one roll button.",
+		"Yes, we should build the dice game as a Python desktop application: a simple window with one roll button.",
+		"I agree completely: a Python desktop application for the dice game, a simple window and one button to roll.",
+	}
+	words := func(s string) []uint32 {
+		var out []uint32
+		for _, w := range schema.AgentTurnWords(s) {
+			out = append(out, fold32(schema.IDHash(w)))
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	// The sample says what it is meant to: the reply takes up the proposal,
+	// the first echo takes up the reply, the proposal moved on from the
+	// turn before it.
+	for _, c := range []struct {
+		a, b   string
+		lo, hi float64
+	}{
+		{opening[1], opening[2], answeredSimilarity, restatedSimilarity},
+		{opening[2], agree[0], answeredSimilarity, restatedSimilarity},
+		{opening[0], opening[1], 0, answeredSimilarity},
+	} {
+		if sim := jaccard(words(c.a), words(c.b)); sim < c.lo || sim >= c.hi {
+			t.Fatalf("the sample's similarity %.2f is not in [%.2f, %.2f): %q / %q", sim, c.lo, c.hi, c.a, c.b)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(`{"run_id":"talk","step":0,"state":"PLAN","tool_call":{"name":"message","args":{"from":"Chief Executive Officer","to":"Chief Product Officer","text":"Decide the product modality, then conclude with one line: <INFO> followed by the modality."}},"tool_result":{"ok":true}}` + "\n")
+	for k, text := range append(append([]string(nil), opening...), agree...) {
+		from, to := "Chief Product Officer", "Chief Executive Officer"
+		if k%2 == 1 {
+			from, to = to, from
+		}
+		b.WriteString(talkLine(k+1, from, to, text, `{"ok":true}`))
+	}
+	col := NewCollector([]string{"in.jsonl"})
+	readLog(t, b.String(), 16, col.Add)
+	res := col.Results(detect.DefaultPolicy(), 1)
+	if len(res) != 1 || res[0].Verdict != detect.Runaway || res[0].Findings[0].Detector != detect.RestatedTurn.ID {
+		t.Fatalf("%+v, want RA208 runaway", res)
+	}
+	if res[0].OnsetStep != 2 {
+		t.Errorf("onset %d, want 2: the proposal the reply took up", res[0].OnsetStep)
+	}
+	if got := res[0].Findings[0].Evidence.Counts[0]; got.Value != 4 {
+		t.Errorf("%s = %d, want 4: the echoes alone, the turns walked back over not counted", got.Name, got.Value)
 	}
 }
