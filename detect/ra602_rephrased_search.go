@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/runawayhq/runaway/schema"
 )
@@ -80,19 +81,34 @@ func runRephrasedSearch(v *Run, a *analysis, p *Policy) *hit {
 	// "queries like tool args", as RA601 names its queries: a report's
 	// redaction replaces the args of that key wherever it is quoted.
 	like := "queries like " + v.callText(shown)
+	// The onset is the first instance of what then repeats: the query that
+	// first got an answer a later query of the stretch got again (the same
+	// after normalising: pages of results alike in their boilerplate are
+	// still other pages), else the stretch's first query.
+	onset := first
+	stretch := a.calls[best.firstOrd : best.lastOrd+1]
+	for x, i := range stretch {
+		if v.Flags[i]&flagResult == 0 || v.Flags[i]&flagError != 0 {
+			continue
+		}
+		if slices.ContainsFunc(stretch[x+1:], func(j int) bool { return v.Flags[j]&(flagResult|flagError) == flagResult && v.Result[j] == v.Result[i] }) {
+			onset = i
+			break
+		}
+	}
 	h := &hit{
 		Finding: Finding{
 			Severity: severityFor(int64(n), p.RephrasedSuspicious, p.RephrasedRunaway),
 			Message: fmt.Sprintf("one question asked %d times in a row in new words, %s (%d different queries), steps %d-%d",
 				n, like, len(queries), v.Step[first], v.Step[last]),
-			OnsetStep: v.Step[first],
+			OnsetStep: v.Step[onset],
 			Evidence: Evidence{
 				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
 				Keys:   []string{like},
 				Counts: []Count{{"rephrased_queries", int64(n)}, {"distinct_queries", int64(len(queries))}},
 			},
 		},
-		first:       first,
+		first:       onset,
 		last:        last,
 		asFound:     true,
 		repeatShare: max(0, 1-float64(len(queries))/float64(n)),

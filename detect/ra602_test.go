@@ -110,3 +110,35 @@ func TestStructuredLookupsAreNoQueries(t *testing.T) {
 		t.Errorf("six flight searches: %v, want no rephrased search", detectors(res))
 	}
 }
+
+// A rephrased search whose first queries each found something else, then
+// settles on one answer that keeps coming back (a tool router returning
+// the same three tools however the need is worded), began where that
+// answer was first given: the first instance of what then repeats. A
+// stretch whose answers are all new begins at its first query (above).
+func TestRephrasedSearchOnsetAtTheAnswerThatComesBack(t *testing.T) {
+	queries := []string{
+		"tool to create a Word document from text",
+		"create Word document tool docx from text",
+		"Word document creation tool for text content",
+		"tool that creates a docx Word document from text",
+		"convert text into a Word document tool",
+		"Word docx document creator tool text",
+	}
+	same := "Found 3 tools: word-document-server.open_document, word-document-server.add_paragraph, word-document-server.save_document"
+	r := newRun("router")
+	for i, q := range queries {
+		data := fmt.Sprintf("Found 3 tools: office-suite-%d.convert, office-suite-%d.export, office-suite-%d.list_formats", i, i, i)
+		if i >= 2 {
+			data = same
+		}
+		r.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"route","args":{"query":%q}},"tool_result":{"ok":true,"data":%q}`, q, data))
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || !slices.Contains(detectors(res), "RA602") {
+		t.Fatalf("%v %v, want RA602 runaway", res.Verdict, detectors(res))
+	}
+	if res.OnsetStep != 2 {
+		t.Errorf("onset %d, want 2: the query that first got the answer the rest got again", res.OnsetStep)
+	}
+}
