@@ -145,7 +145,7 @@ var (
 	// reHTTPError is the message of Python requests' HTTPError
 	// (raise_for_status), which HTTP tools print or wrap in their own.
 	reHTTPError        = regexp.MustCompile(`\b([45]\d\d) (?:Client|Server) Error: [^\n]*? for url: `)
-	reNotFoundCmd      = regexp.MustCompile(`(?m)(?:command not found|: not found)(?:\.{3})?$`)
+	reNotFoundCmd      = regexp.MustCompile(`(?m)(?:command not found|^[^\n]*\bsh: (?:\d+: )?(?:line \d+: )?[^\n:]+: not found)(?:\.{3})?$`)
 	reViewerNoSuchFile = regexp.MustCompile(`^\s*(?:\S*/)?(?:cat|nl|head|tail|less|more|bat): [^\n]*No such file or directory`)
 	rePatternError     = regexp.MustCompile(`(?m)^\s*(?:(?:\S*/)?[ef]?grep: (?:Unmatched [(\[{)]|Invalid (?:regular expression|range end|back reference|preceding regular expression|content of \\\{\\\}|character class name|collation character)|Trailing backslash|Regular expression too big|(?:parentheses|brackets \(\[ \]\)|braces \{ \}) not balanced)|regex parse error:)`)
 	rePermissionDenied = regexp.MustCompile(`(?m)Permission denied['")]*\.?\s*$`)
@@ -389,7 +389,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "command-not-found", ErrorType: "COMMAND_NOT_FOUND",
-		Doc: "a line ends with `command not found` or `: not found` (bash, sh), or with it and the `...` of a logger that cut the output there; or Python's own `python3: No module named pytest` (a tool run with `python -m` that is not installed)",
+		Doc: "a line ends with `command not found` (bash), or is a shell's `: not found` (`sh: 1: rg: not found`, `/bin/sh: rg: not found`: dash, busybox; a line ending `: not found` without a shell's name before it is a program's own answer, such as a lookup helper's `enums.py enums: not found`), either with the `...` of a logger that cut the output there; or Python's own `python3: No module named pytest` (a tool run with `python -m` that is not installed)",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "not found") && reNotFoundCmd.MatchString(o.text) ||
 				strings.Contains(o.text, ": No module named ") && reNoModuleToRun.MatchString(o.text)

@@ -220,6 +220,8 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"search-pattern-error", oa, bashDoc(t, `grep -rn "Unmatched (" tests/`, "tests/test_regex.py:12:    # grep: Unmatched ( or \\( is what GNU grep says\n"), 1, "ok"},
 		{"command-not-found", oa, bashDoc(t, "pytest -q", "bash: pytest: command not found"), 1, "error COMMAND_NOT_FOUND"},
 		{"command-not-found", oa, bashDoc(t, "rg foo", "sh: 1: rg: not found"), 1, "error COMMAND_NOT_FOUND"},
+		{"command-not-found", oa, bashDoc(t, "rg foo", "/bin/sh: rg: not found"), 1, "error COMMAND_NOT_FOUND"},
+		{"command-not-found", oa, bashDoc(t, "python -c 'print_definition(...)'", "django/db/models/enums.py enums: not found"), 1, "ok"},
 		{"command-not-found", oa, bashDoc(t, "cat TROUBLESHOOTING", "If the shell says\nbash: pytest: command not found\ninstall the dev extras."), 1, "ok"},
 		{"no-such-file", oa, bashDoc(t, "ls tests/fixtures", "ls: cannot access 'tests/fixtures': No such file or directory"), 1, "error NO_SUCH_FILE"},
 		{"no-such-file", oa, bashDoc(t, "mv node_modules/dtslint/lib/pt-br /tmp/", "mv: cannot stat 'node_modules/dtslint/lib/pt-br': No such file or directory."), 1, "error NO_SUCH_FILE"},
