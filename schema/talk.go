@@ -121,8 +121,9 @@ const TalkAskMark = "\x00ask"
 // TalkAsks returns what a turn of conversation asks the user for: per
 // sentence that is a question (it ends in "?") or a request ("please
 // provide", "I'll need", "could you", ...), the distinct words and numbers
-// that say what is asked, without the words that only make it a request
-// ("please", "provide", "you", "need") and the stop words. An ask of fewer
+// that say what is asked (of a request, those of the clause that holds
+// its request phrase, askedClause), without the words that only make it a
+// request ("please", "provide", "you", "need") and the stop words. An ask of fewer
 // than two such words says too little to be told from another and is left
 // out. An agent that asks for the reservation id again after answering
 // other questions asks again for what it asked before, whatever else the
@@ -135,13 +136,11 @@ func TalkAsks(text string) [][]string {
 		if !isAsk(s) {
 			continue
 		}
-		var ask []string // a sentence's few words: a scan finds a repeat
-		for w := range wordRuns(s) {
-			w = strings.ToLower(w)
-			if (len(w) < 2 && !isDigits(w)) || stopWords[w] || requestWords[w] || slices.Contains(ask, w) {
-				continue
-			}
-			ask = append(ask, w)
+		ask := askWords(askedClause(s))
+		if len(ask) < 2 {
+			// The clause points back at what it asks for ("Once you have
+			// the reservation ID, please share it"): the sentence says it.
+			ask = askWords(s)
 		}
 		if len(ask) >= 2 {
 			asks = append(asks, ask)
@@ -186,6 +185,45 @@ func isAsk(s string) bool {
 		}
 	}
 	return false
+}
+
+// askWords are the distinct words and numbers of s that say what it asks
+// for: not the words that only make it a request, nor the stop words.
+func askWords(s string) []string {
+	var ask []string // a sentence's few words: a scan finds a repeat
+	for w := range wordRuns(s) {
+		w = strings.ToLower(w)
+		if (len(w) < 2 && !isDigits(w)) || stopWords[w] || requestWords[w] || slices.Contains(ask, w) {
+			continue
+		}
+		ask = append(ask, w)
+	}
+	return ask
+}
+
+// askedClause is the part of a sentence that says what it asks for: a
+// question whole; in a request that is no question, the clause that holds
+// the request phrase (from the comma, semicolon or colon before it): "To
+// upgrade your seat to business class, I'll need your user ID" asks for
+// the user id, as "I need your user ID" did, whatever it is wanted for.
+func askedClause(s string) string {
+	if strings.HasSuffix(strings.TrimRight(s, `"')]*_ `), "?") {
+		return s
+	}
+	l := strings.ToLower(s)
+	at := -1
+	for _, p := range requestPhrases {
+		if i := strings.Index(l, p); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	if at < 0 {
+		return s
+	}
+	if j := strings.LastIndexAny(s[:at], ",;:"); j >= 0 {
+		return s[j+1:]
+	}
+	return s
 }
 
 // requestPhrases mark a sentence as a request for something.

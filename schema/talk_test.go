@@ -44,6 +44,18 @@ func TestTalkAsks(t *testing.T) {
 	if a := TalkAsks("¿Puede darme el número de reserva?"); len(a) != 1 {
 		t.Errorf("a question in Spanish: %q", a)
 	}
+	// A request asks for what its clause names, whatever it is wanted
+	// for; a clause that only points back ("share it") leaves the sentence
+	// to say what it asks for.
+	for text, want := range map[string][]string{
+		"To proceed with upgrading your seat to business class, I'll need your user ID.": {"user", "id"},
+		"To assist with changing your return flight, I'll need your user ID.":              {"user", "id"},
+		"Once you have the reservation ID, please share it with me.":                       {"once", "reservation", "id"},
+	} {
+		if a := TalkAsks(text); len(a) != 1 || !slices.Equal(a[0], want) {
+			t.Errorf("TalkAsks(%q) = %q, want [%q]", text, a, want)
+		}
+	}
 }
 
 // An empty reasoning block or a line of punctuation says nothing; any
