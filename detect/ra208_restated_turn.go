@@ -43,7 +43,10 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 		}
 		c := &chains[f]
 		c.first, c.last, c.n = int(f), i, c.n+1
-		if best < 0 || c.n > chains[best].n || (c.n == chains[best].n && int(f) < best) {
+		if cs, bs := severityFor(int64(c.n+1), p.RepeatSuspicious, p.RepeatRunaway), Healthy; best < 0 || func() bool {
+			bs = severityFor(int64(chains[best].n+1), p.RepeatSuspicious, p.RepeatRunaway)
+			return cs > bs || (cs == bs && int(f) < best)
+		}() {
 			best = int(f)
 		}
 	}
@@ -53,7 +56,8 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 		c.n++ // the turn that first made the point, and its returns
 	}
 	msg, count := "one agent made the same point to another %d times, in new words, steps %d-%d", "restated_turns"
-	if e := echoChain(v); e.n > c.n || (e.n == c.n && e.n > 0 && e.first < c.first) {
+	sev := func(x chain) Verdict { return severityFor(int64(x.n), p.RepeatSuspicious, p.RepeatRunaway) }
+	if e := echoChain(v, p); sev(e) > sev(c) || (sev(e) == sev(c) && e.n > 0 && (e.first < c.first || c.n == 0)) {
 		c = e
 		msg, count = "two agents made the same point back and forth %d times, each answering the other with it, steps %d-%d", "echoed_turns"
 	}
@@ -78,7 +82,7 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 // instead of closing the discussion. n counts its turns, the first
 // included; zero without one. It begins where the point was first taken
 // up (Run.Answered), which can be before its first counted turn.
-func echoChain(v *Run) chain {
+func echoChain(v *Run, p *Policy) chain {
 	var best, cur chain
 	for i, f := range v.Echoed {
 		if f < 0 {
@@ -92,7 +96,7 @@ func echoChain(v *Run) chain {
 		default:
 			cur = chain{first: int(f), last: i, n: 2}
 		}
-		if cur.n > best.n {
+		if cs, bs := severityFor(int64(cur.n), p.RepeatSuspicious, p.RepeatRunaway), severityFor(int64(best.n), p.RepeatSuspicious, p.RepeatRunaway); cs > bs || (cs == bs && cur.first == best.first && cur.n > best.n) || (cs == bs && best.n == 0 && cur.n > 0) {
 			best = cur
 		}
 	}

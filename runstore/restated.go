@@ -9,6 +9,9 @@ import (
 // talkAgentMark is schema.TalkAgentMark as the side table holds it.
 var talkAgentMark = fold32(schema.IDHash(schema.TalkAgentMark))
 
+// talkShortMark is schema.TalkShortMark as the side table holds it.
+var talkShortMark = fold32(schema.IDHash(schema.TalkShortMark))
+
 // restatedSimilarity is how alike two turns of one agent to another must
 // be to make one point: the share of their words (schema.AgentTurnWords)
 // the two have in common, of all the words either says (Jaccard). A
@@ -39,6 +42,7 @@ const maxPastTurns = 64
 // first made its point (itself, or the one it restates), and its words,
 // sorted.
 type pastTurn struct {
+	at    int // the turn's index
 	first int
 	words []uint32
 }
@@ -55,7 +59,7 @@ type pastTurn struct {
 // which say none restates another. talk is the run's talk_words in step order.
 func markRestated(v *runView, talk []valueAt) {
 	v.Restated, v.Echoed, v.Answered = v.Restated[:0], v.Echoed[:0], v.Answered[:0]
-	var byPair map[uint32][]pastTurn
+	var byPair, shortByPair map[uint32][]pastTurn
 	lastAt, lastPair := -1, uint32(0) // the turn read last, and its pair of agents
 	var lastWords []uint32
 	for k := 0; k < len(talk); {
@@ -68,8 +72,13 @@ func markRestated(v *runView, talk []valueAt) {
 		if len(turn) < 3 || turn[0].val != talkAgentMark {
 			continue
 		}
-		words := make([]uint32, 0, len(turn)-2)
-		for _, w := range turn[2:] {
+		short := len(turn) > 3 && turn[2].val == talkShortMark
+		from := 2
+		if short {
+			from = 3
+		}
+		words := make([]uint32, 0, len(turn)-from)
+		for _, w := range turn[from:] {
 			words = append(words, w.val)
 		}
 		slices.Sort(words)
@@ -82,6 +91,27 @@ func markRestated(v *runView, talk []valueAt) {
 			}
 		}
 		pair := turn[1].val
+		if short {
+			// A turn of a few words makes its point again only word for
+			// word, in the same discussion: no plan or instruction between.
+			first := i
+			past := shortByPair[pair]
+			for k := len(past) - 1; k >= 0 && !plannedBetween(v, past[k].at, i); k-- {
+				if slices.Equal(past[k].words, words) {
+					first = past[k].first
+					v.Restated[i] = int32(first)
+					break
+				}
+			}
+			if len(past) == maxPastTurns {
+				past = past[1:]
+			}
+			if shortByPair == nil {
+				shortByPair = map[uint32][]pastTurn{}
+			}
+			shortByPair[pair] = append(past, pastTurn{at: i, first: first, words: words})
+			continue
+		}
 		if lastAt >= 0 && lastPair != pair {
 			switch sim := jaccard(lastWords, words); {
 			case sim >= restatedSimilarity:
@@ -104,7 +134,7 @@ func markRestated(v *runView, talk []valueAt) {
 		if len(past) == maxPastTurns {
 			past = past[1:]
 		}
-		byPair[pair] = append(past, pastTurn{first: first, words: words})
+		byPair[pair] = append(past, pastTurn{at: i, first: first, words: words})
 	}
 }
 
@@ -124,4 +154,16 @@ func jaccard(a, b []uint32) float64 {
 		}
 	}
 	return float64(both) / float64(len(a)+len(b)-both)
+}
+
+// plannedBetween reports whether a step strictly between j and i is in the
+// PLAN state: an instruction opening another discussion, or an agent
+// planning, ends the one a turn of a few words belonged to.
+func plannedBetween(v *runView, j, i int) bool {
+	for k := j + 1; k < i; k++ {
+		if v.State[k] == schema.StatePlan {
+			return true
+		}
+	}
+	return false
 }

@@ -294,3 +294,60 @@ func TestEchoChainBeginsWhereThePointWasTakenUp(t *testing.T) {
 		t.Errorf("%s = %d, want 4: the echoes alone, the turns walked back over not counted", got.Name, got.Value)
 	}
 }
+
+// A turn of a few words makes its point again only word for word, and
+// only within one discussion: an agent answering "**Python**" to the same
+// agent, again and again, while the other never closes the talk, goes
+// round one point (RA208, from its first "**Python**"); the same short
+// turn at the end of each phase, an instruction opening the next phase
+// between them, does not; nor do different short turns.
+func TestShortTurnsRepeatedWordForWord(t *testing.T) {
+	ceo, cto := "Chief Executive Officer", "Chief Technology Officer"
+	musings := []string{
+		"I'm glad we agree on the language; before we close, let us also think about the packaging for Windows users.",
+		"As the Chief Executive Officer, I would like us to consider documentation and the onboarding of new users.",
+		"Let me also raise testing: random seeds must be fixed so that every throw can be reproduced later on.",
+		"Another thought: a history panel listing previous throws could make the game more fun for the players.",
+		"We should keep the budget in mind, since a single programmer has about one week for the whole project.",
+		"Finally, accessibility matters: large buttons, readable numbers and sounds for visually impaired players.",
+	}
+	build := func(short func(k int) string, instructionBetween bool) string {
+		var b strings.Builder
+		step := 0
+		add := func(state, from, to, text string) {
+			fmt.Fprintf(&b, `{"run_id":"talk","step":%d,"state":%q,"tool_call":{"name":"message","args":{"from":%q,"to":%q,"text":%q}},"tool_result":{"ok":true}}`+"\n", step, state, from, to, text)
+			step++
+		}
+		for k, m := range musings {
+			if k == 0 || instructionBetween {
+				add("PLAN", ceo, cto, fmt.Sprintf("Phase %d: decide the programming language, then conclude with one line: <INFO> followed by the language.", k))
+			}
+			add("ACT", ceo, cto, m)
+			add("ACT", cto, ceo, short(k))
+		}
+		return b.String()
+	}
+	same := func(int) string { return "**Python**" }
+	different := func(k int) string { return []string{"Python.", "Java.", "Go, maybe.", "Rust?", "Kotlin.", "C sharp."}[k] }
+	for _, c := range []struct {
+		name      string
+		log       string
+		want      detect.Verdict
+		wantOnset int64
+	}{
+		{"the same short turn six times in one discussion", build(same, false), detect.Runaway, 2},
+		{"the same short turn closing each of six phases", build(same, true), detect.Healthy, -1},
+		{"six different short turns", build(different, false), detect.Healthy, -1},
+	} {
+		col := NewCollector([]string{"in.jsonl"})
+		readLog(t, c.log, 16, col.Add)
+		res := col.Results(detect.DefaultPolicy(), 1)
+		if len(res) != 1 {
+			t.Fatalf("%s: %d results", c.name, len(res))
+		}
+		r := res[0]
+		if r.Verdict != c.want || (c.want == detect.Runaway && (r.OnsetStep != c.wantOnset || r.Findings[0].Detector != detect.RestatedTurn.ID)) {
+			t.Errorf("%s: %v onset %d %+v, want %v onset %d", c.name, r.Verdict, r.OnsetStep, r.Findings, c.want, c.wantOnset)
+		}
+	}
+}

@@ -118,8 +118,10 @@ var SuspectWriteType = arrow.StructOf(
 //     it asks for (TalkAsks), of TalkAskMark and of each of the ask's
 //     words. For a turn one agent of the run addresses to another (a
 //     "to" in its args, not in the PLAN state), of TalkAgentMark, of the
-//     pair of agents and of each of AgentTurnWords' words instead (null
-//     when there are none). Null for every other step.
+//     pair of agents and of each of AgentTurnWords' words instead, or, for
+//     a turn of a few words, of TalkShortMark and of each of
+//     AgentShortTurnWords' words (null when it says none). Null for every
+//     other step.
 //   - edit_file: EditFileKey of the args of a call with the edit intent; 0
 //     for every other step.
 //   - fail_file: FailedCallFileKey of a failed call (the file its output

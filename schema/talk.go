@@ -55,6 +55,14 @@ func isDigits(s string) bool {
 // to the user said again.
 const TalkAgentMark = "\x00agent"
 
+// TalkShortMark follows the pair of agents, in a turn's talk_words, when
+// the turn says too few words for AgentTurnWords (AgentShortTurnWords):
+// such a turn is compared only word for word, and only within the
+// discussion it belongs to (detect's RA208): "**Python**" said back six
+// times to the same agent is one point made again; two different short
+// turns are no point at all.
+const TalkShortMark = "\x00short"
+
 // minTurnWords is the fewest words (and numbers) of its prose a turn
 // between agents must say for AgentTurnWords to compare it: fewer say too
 // little to tell one point from another ("Please continue.").
@@ -83,6 +91,22 @@ func AgentTurnWords(text string) []string {
 	}
 	words, numbers := TalkWords(prose)
 	if len(words)+len(numbers) < minTurnWords {
+		return nil
+	}
+	return append(words, numbers...)
+}
+
+// AgentShortTurnWords returns the distinct words and numbers of a turn
+// between agents that says at least one but fewer than minTurnWords of
+// them in its prose (a hand-over of work, mostly code, says none): what
+// AgentTurnWords leaves out. nil for any other turn.
+func AgentShortTurnWords(text string) []string {
+	prose, code := withoutFences(text)
+	if code > handOverShare*len(prose) {
+		return nil
+	}
+	words, numbers := TalkWords(prose)
+	if n := len(words) + len(numbers); n == 0 || n >= minTurnWords {
 		return nil
 	}
 	return append(words, numbers...)

@@ -49,8 +49,8 @@ func TestTalkAsks(t *testing.T) {
 	// to say what it asks for.
 	for text, want := range map[string][]string{
 		"To proceed with upgrading your seat to business class, I'll need your user ID.": {"user", "id"},
-		"To assist with changing your return flight, I'll need your user ID.":              {"user", "id"},
-		"Once you have the reservation ID, please share it with me.":                       {"once", "reservation", "id"},
+		"To assist with changing your return flight, I'll need your user ID.":            {"user", "id"},
+		"Once you have the reservation ID, please share it with me.":                     {"once", "reservation", "id"},
 	} {
 		if a := TalkAsks(text); len(a) != 1 || !slices.Equal(a[0], want) {
 			t.Errorf("TalkAsks(%q) = %q, want [%q]", text, a, want)
