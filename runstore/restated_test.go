@@ -328,7 +328,9 @@ func TestShortTurnsRepeatedWordForWord(t *testing.T) {
 		return b.String()
 	}
 	same := func(int) string { return "**Python**" }
-	different := func(k int) string { return []string{"Python.", "Java.", "Go, maybe.", "Rust?", "Kotlin.", "C sharp."}[k] }
+	different := func(k int) string {
+		return []string{"Python.", "Java.", "Go, maybe.", "Rust?", "Kotlin.", "C sharp."}[k]
+	}
 	for _, c := range []struct {
 		name      string
 		log       string
