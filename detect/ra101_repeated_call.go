@@ -105,7 +105,19 @@ func longestChain(v *Run, a *analysis, p *Policy, key func(i int) uint64, accept
 	// says nothing new: a check re-run after a different edit is another
 	// experiment. An edit made again is edits going in circles.
 	changedBetween := func(j, i int) bool {
+		// An edit that failed, sent again, failed on its own file: only
+		// a change to that file could make it land.
+		file := uint32(0)
+		if v.Flags[j]&v.Flags[i]&flagError != 0 && v.Names.IntentName(v.Intent[i]) == schema.IntentEdit {
+			file = v.EditFile[i]
+		}
 		for k := j + 1; k < i && (a.anyInstall || a.anyEdit); k++ {
+			if file != 0 {
+				if a.newEdit[k] && v.EditFile[k] == file {
+					return true
+				}
+				continue
+			}
 			if installedAnew(v, a, k) || a.newEdit[k] {
 				return true
 			}
