@@ -195,20 +195,26 @@ func sentences(text string) []string {
 	return out
 }
 
-// isAsk reports whether a sentence asks something of the reader: it ends
-// in a question mark (before closing quotes, brackets or emphasis), or it
-// holds a request phrase.
-func isAsk(s string) bool {
-	if strings.HasSuffix(strings.TrimRight(s, `"')]*_ `), "?") {
-		return true
-	}
+// isAsk reports whether a sentence asks something of the reader: it is a
+// question, or it holds a request phrase.
+func isAsk(s string) bool { return isQuestion(s) || requestAt(s) >= 0 }
+
+// isQuestion reports whether a sentence ends in a question mark (before
+// closing quotes, brackets or emphasis).
+func isQuestion(s string) bool {
+	return strings.HasSuffix(strings.TrimRight(s, `"')]*_ `), "?")
+}
+
+// requestAt is the byte offset in s of its first request phrase, or -1.
+func requestAt(s string) int {
 	l := strings.ToLower(s)
+	at := -1
 	for _, p := range requestPhrases {
-		if strings.Contains(l, p) {
-			return true
+		if i := strings.Index(l, p); i >= 0 && (at < 0 || i < at) {
+			at = i
 		}
 	}
-	return false
+	return at
 }
 
 // askWords are the distinct words and numbers of s that say what it asks
@@ -231,18 +237,12 @@ func askWords(s string) []string {
 // upgrade your seat to business class, I'll need your user ID" asks for
 // the user id, as "I need your user ID" did, whatever it is wanted for.
 func askedClause(s string) string {
-	if strings.HasSuffix(strings.TrimRight(s, `"')]*_ `), "?") {
+	if isQuestion(s) {
 		return s
 	}
-	l := strings.ToLower(s)
-	at := -1
-	for _, p := range requestPhrases {
-		if i := strings.Index(l, p); i >= 0 && (at < 0 || i < at) {
-			at = i
-		}
-	}
-	if at < 0 {
-		return s
+	at := requestAt(s)
+	if at < 0 || at > len(s) {
+		return s // lower-casing can move offsets in text that is not ASCII
 	}
 	if j := strings.LastIndexAny(s[:at], ",;:"); j >= 0 {
 		return s[j+1:]

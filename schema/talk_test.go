@@ -124,3 +124,17 @@ func FuzzAgentTurnWords(f *testing.F) {
 		}
 	})
 }
+
+// Lower-casing can make text that is not ASCII longer (Ⱥ is two bytes,
+// ⱥ three): reading what a request asks for must not cut the sentence at
+// an offset found in its lower-cased form.
+func TestTalkAsksNonASCIIRequest(t *testing.T) {
+	for text, want := range map[string][]string{
+		"ȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺ I need ids": {"ⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥ", "ids"},
+		"Ⱥ, I need your user ID.":                          {"user", "id"},
+	} {
+		if a := TalkAsks(text); len(a) != 1 || !slices.Equal(a[0], want) {
+			t.Errorf("TalkAsks(%q) = %q, want [%q]", text, a, want)
+		}
+	}
+}
