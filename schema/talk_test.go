@@ -131,7 +131,7 @@ func FuzzAgentTurnWords(f *testing.F) {
 func TestTalkAsksNonASCIIRequest(t *testing.T) {
 	for text, want := range map[string][]string{
 		"ȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺȺ I need ids": {"ⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥ", "ids"},
-		"Ⱥ, I need your user ID.":                          {"user", "id"},
+		"Ⱥ, I need your user ID.": {"user", "id"},
 	} {
 		if a := TalkAsks(text); len(a) != 1 || !slices.Equal(a[0], want) {
 			t.Errorf("TalkAsks(%q) = %q, want [%q]", text, a, want)
