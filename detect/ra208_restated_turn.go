@@ -33,6 +33,7 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 	}
 	// Per turn that first made a point (Restated points back to it), the
 	// turns that made it again; a turn points only to an earlier one.
+	sevOf := func(n int) Verdict { return severityFor(int64(n), p.RepeatSuspicious, p.RepeatRunaway) }
 	chains := resize(a.restated, v.Len())
 	a.restated = chains
 	clear(chains)
@@ -43,20 +44,24 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 		}
 		c := &chains[f]
 		c.first, c.last, c.n = int(f), i, c.n+1
-		if cs, bs := severityFor(int64(c.n+1), p.RepeatSuspicious, p.RepeatRunaway), Healthy; best < 0 || func() bool {
-			bs = severityFor(int64(chains[best].n+1), p.RepeatSuspicious, p.RepeatRunaway)
-			return cs > bs || (cs == bs && int(f) < best)
-		}() {
+		// Of the chains at the worst severity, the one begun first (n
+		// counts the returns; the turn that first made the point is one
+		// more).
+		if best < 0 || sevOf(c.n+1) > sevOf(chains[best].n+1) || (sevOf(c.n+1) == sevOf(chains[best].n+1) && int(f) < best) {
 			best = int(f)
 		}
 	}
 	var c chain
+	how := "in new words"
 	if best >= 0 {
 		c = chains[best]
 		c.n++ // the turn that first made the point, and its returns
+		if sameTurns(v, best) {
+			how = "word for word" // a short turn said again (schema.TalkShortMark)
+		}
 	}
-	msg, count := "one agent made the same point to another %d times, in new words, steps %d-%d", "restated_turns"
-	sev := func(x chain) Verdict { return severityFor(int64(x.n), p.RepeatSuspicious, p.RepeatRunaway) }
+	msg, count := "one agent made the same point to another %d times, "+how+", steps %d-%d", "restated_turns"
+	sev := func(x chain) Verdict { return sevOf(x.n) }
 	if e := echoChain(v, p); sev(e) > sev(c) || (sev(e) == sev(c) && e.n > 0 && (e.first < c.first || c.n == 0)) {
 		c = e
 		msg, count = "two agents made the same point back and forth %d times, each answering the other with it, steps %d-%d", "echoed_turns"
@@ -148,4 +153,15 @@ func callBetween(v *Run, i, j int) bool {
 		}
 	}
 	return false
+}
+
+// sameTurns reports whether every turn restating turn first (Run.Restated)
+// is the same call as it, word for word.
+func sameTurns(v *Run, first int) bool {
+	for i, f := range v.Restated {
+		if int(f) == first && v.sameCall(i) != v.sameCall(first) {
+			return false
+		}
+	}
+	return true
 }

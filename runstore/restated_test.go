@@ -351,5 +351,8 @@ func TestShortTurnsRepeatedWordForWord(t *testing.T) {
 		if r.Verdict != c.want || (c.want == detect.Runaway && (r.OnsetStep != c.wantOnset || r.Findings[0].Detector != detect.RestatedTurn.ID)) {
 			t.Errorf("%s: %v onset %d %+v, want %v onset %d", c.name, r.Verdict, r.OnsetStep, r.Findings, c.want, c.wantOnset)
 		}
+		if c.want == detect.Runaway && !strings.Contains(r.Findings[0].Message, "word for word") {
+			t.Errorf("%s: %q, want the headline to say the turn was said word for word", c.name, r.Findings[0].Message)
+		}
 	}
 }
