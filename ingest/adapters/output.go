@@ -22,7 +22,12 @@ type OutputRule struct {
 	// file content (open, view, cat, read), where error-like text is as
 	// likely to be the file's own content.
 	ViewsToo bool
-	match    func(o *output) (errType string, ok bool)
+	// Final: the output says the same call will be refused again (CrewAI
+	// refusing an input it has run before), so the result is not
+	// retryable (tool_result.retryable false): sending it again is a
+	// retry loop, not a dependency failing.
+	Final bool
+	match func(o *output) (errType string, ok bool)
 }
 
 // output is a tool output being classified, with its first and last
@@ -753,13 +758,13 @@ func emptyJSONResults(text string) bool {
 // output, without its terminal escapes (as the result keeps it). view says
 // the tool shows file content, where only rules marked ViewsToo apply.
 func classify(text string, search, view bool, formatRules []OutputRule) (errType string, empty bool) {
-	errType, empty, _ = classifyRule(text, search, view, formatRules)
+	errType, empty, _, _ = classifyRule(text, search, view, formatRules)
 	return errType, empty
 }
 
 // classifyRule is classify, also naming the rule that decided ("" when
 // none did).
-func classifyRule(text string, search, view bool, formatRules []OutputRule) (errType string, empty bool, rule string) {
+func classifyRule(text string, search, view bool, formatRules []OutputRule) (errType string, empty bool, rule string, final bool) {
 	text = stripANSI(text)
 	inner, failed, isMCP := mcpUnwrap(text)
 	if isMCP {
@@ -778,15 +783,15 @@ func classifyRule(text string, search, view bool, formatRules []OutputRule) (err
 				continue
 			}
 			if r.ErrorType == "" {
-				return "", true, r.Name
+				return "", true, r.Name, false
 			}
 			if t == "" {
 				t = r.ErrorType
 			}
-			return t, false, r.Name
+			return t, false, r.Name, r.Final
 		}
 	}
-	return "", false, ""
+	return "", false, "", false
 }
 
 // firstError is the error type of the first of rules that says o is a

@@ -274,8 +274,8 @@ var reactRules = []OutputRule{
 		},
 	},
 	{
-		Name: "crewai-reused-input", ErrorType: "REJECTED",
-		Doc: "CrewAI refused to run a call it had made before with the same input, on a line of its own: `I tried reusing the same input, I must stop using this action input.`",
+		Name: "crewai-reused-input", ErrorType: "REJECTED", Final: true,
+		Doc: "CrewAI refused to run a call it had made before with the same input, on a line of its own: `I tried reusing the same input, I must stop using this action input.`; not retryable (`retryable: false`): CrewAI refuses the same input every time",
 		match: func(o *output) (string, bool) {
 			return "", reCrewAIReused.MatchString(o.text)
 		},

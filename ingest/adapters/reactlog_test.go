@@ -236,3 +236,23 @@ func TestReactLogCrewAIErrorEcho(t *testing.T) {
 		t.Errorf("the two failing calls: %s %q / %q", result(a), data(t, a), data(t, b))
 	}
 }
+
+// CrewAI refuses an input it has run before, and will refuse it every
+// time: the result is not retryable, so sending it again is the agent's
+// retry loop (detect's RA302), not a failing dependency. A tool's own
+// error says nothing of retrying.
+func TestCrewAIReusedInputIsNotRetryable(t *testing.T) {
+	for _, c := range []struct {
+		observation string
+		want        *bool
+	}{
+		{"I tried reusing the same input, I must stop using this action input. I'll try something else instead.", new(bool)},
+		{"I encountered an error while trying to use the tool. This was the error: [Errno 2] No such file or directory: 'credentials.json'.", nil},
+	} {
+		conv, run := convertOne(t, ReactLog, reactDoc(c.observation))
+		got := conv.step(t, run, 0).ToolResult.Retryable
+		if (got == nil) != (c.want == nil) || (got != nil && *got != *c.want) {
+			t.Errorf("%q: retryable %v, want %v", c.observation, got, c.want)
+		}
+	}
+}

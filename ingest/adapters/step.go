@@ -57,8 +57,8 @@ func (r *run) classify(text string, search, view bool, formatRules []OutputRule)
 	if r.strip {
 		return "", false
 	}
-	errType, empty, rule := classifyRule(text, search, view, formatRules)
-	r.ruled = ruling{text: text, errType: errType, empty: empty, rule: rule}
+	errType, empty, rule, final := classifyRule(text, search, view, formatRules)
+	r.ruled = ruling{text: text, errType: errType, empty: empty, rule: rule, final: final}
 	return errType, empty
 }
 
@@ -67,6 +67,7 @@ func (r *run) classify(text string, search, view bool, formatRules []OutputRule)
 type ruling struct {
 	text, errType, rule string
 	empty               bool
+	final               bool // OutputRule.Final: not retryable
 }
 
 // setResult is setResult without the text when the output is stripped,
@@ -94,6 +95,10 @@ func (r *run) setResult(s *schema.Step, text, errType string, empty bool) {
 	setResult(s, text, errType, empty)
 	if ruled {
 		s.ToolResult.Reason = "output rule " + rd.rule
+		if rd.final {
+			retryable := false
+			s.ToolResult.Retryable = &retryable
+		}
 	}
 	if text != "" && errType == "" && !empty && r.shown.repeats(text) {
 		seen := true
