@@ -61,7 +61,7 @@ func (r RunSteps) IsError(i int) bool { return r.v.Flags[i]&flagError != 0 }
 func (r RunSteps) IsEmpty(i int) bool { return r.v.Flags[i]&flagEmpty != 0 }
 
 // QueryWords is the word signature of the question step i asks a search
-// tool (schema.QueryWords), ok false when its call is no query.
+// tool (schema.QueryArgs.Words), ok false when its call is no query.
 func (r RunSteps) QueryWords(i int) (uint64, bool) {
 	return r.v.Words[i], r.v.Flags[i]&flagQuery != 0 && r.v.Words[i] != 0
 }

@@ -78,7 +78,7 @@ func resolveUncached(n *schema.ArgsNormalizer, tc *schema.ToolCall, keepText, em
 		}
 		return keyOf(hash), nil
 	}
-	queryWords, query := schema.QueryWords(tc.Name, tc.Args)
+	queryWords, query := schema.ReadQueryArgs(tc.Args).Words(tc.Name)
 	digest, _, err := n.DigestScratch(tc.Args, empty && !query, nil)
 	if err != nil {
 		digest = schema.ArgsDigest{}

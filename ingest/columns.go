@@ -290,9 +290,9 @@ func (d *LineDecoder) rowHash(s *schema.Step, argsKey, resultHash uint64, flags 
 // says any, then schema.TalkAskMark and its words for each thing it asks
 // for (schema.TalkAsks). A turn addressed to another agent of the run (a
 // "to" in its args) has instead schema.TalkAgentMark, the pair of agents
-// and schema.AgentTurnWords, or schema.TalkShortMark and
-// schema.AgentShortTurnWords for a turn of a few words (nil when it says
-// none), unless it is an
+// and schema.AgentTurnWords, or schema.TalkShortMark and the words of a
+// turn of a few words (schema.AgentTurn; nil when it says none), unless
+// it is an
 // instruction (plan, the PLAN state): the framework's prompt opening a
 // phase or a task, which carries the work it is about (the code to
 // review) and is the same instruction only word for word, work included
@@ -313,14 +313,14 @@ func talkWords(tc *schema.ToolCall, plan bool) []string {
 		if plan {
 			return nil
 		}
-		pair := a.From + "\x00" + a.To
-		if words := schema.AgentTurnWords(a.Text); words != nil {
-			return append([]string{schema.TalkAgentMark, pair}, words...)
+		words, short := schema.AgentTurn(a.Text)
+		switch {
+		case words == nil:
+			return nil
+		case short:
+			return append([]string{schema.TalkAgentMark, a.From + "\x00" + a.To, schema.TalkShortMark}, words...)
 		}
-		if short := schema.AgentShortTurnWords(a.Text); short != nil {
-			return append([]string{schema.TalkAgentMark, pair, schema.TalkShortMark}, short...)
-		}
-		return nil
+		return append([]string{schema.TalkAgentMark, a.From + "\x00" + a.To}, words...)
 	}
 	words, numbers := schema.TalkWords(a.Text)
 	if len(numbers) > 0 {

@@ -120,7 +120,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 	}
 	argsHash, _ := schema.ArgsHash([]byte(`{"filters":{"airline":"UA","max":2},"q":"SFO"}`))
 	argsDigest, _ := schema.NewArgsNormalizer(schema.DefaultVolatileKeys).Digest([]byte(`{"q":"sfo","filters":{"max":2,"airline":"ua"}}`), false)
-	queryWords, _ := schema.QueryWords("search", []byte(`{"q":"SFO"}`)) // a query: the words of its question
+	queryWords, _ := schema.ReadQueryArgs([]byte(`{"q":"SFO"}`)).Words("search") // a query: the words of its question
 	reasonHash := xxh3.HashString("retry later") | 1
 	argsShape, _ := schema.ArgsShape([]byte(`{"q":"SFO","filters":{"max":7,"airline":"UA"}}`), nil) // numbers masked
 	want := map[string]any{

@@ -96,7 +96,17 @@ func markRestated(v *runView, talk []valueAt) {
 			// word, in the same discussion: no plan or instruction between.
 			first := i
 			past := shortByPair[pair]
-			for k := len(past) - 1; k >= 0 && !plannedBetween(v, past[k].at, i); k-- {
+			if len(past) > 0 {
+				// Turns before the discussion's opening are another's.
+				if plan := lastPlanBefore(v, i, past[0].at); plan >= 0 {
+					after := slices.IndexFunc(past, func(t pastTurn) bool { return t.at > plan })
+					if after < 0 {
+						after = len(past)
+					}
+					past = past[after:]
+				}
+			}
+			for k := len(past) - 1; k >= 0; k-- {
 				if slices.Equal(past[k].words, words) {
 					first = past[k].first
 					v.Restated[i] = int32(first)
@@ -156,14 +166,14 @@ func jaccard(a, b []uint32) float64 {
 	return float64(both) / float64(len(a)+len(b)-both)
 }
 
-// plannedBetween reports whether a step strictly between j and i is in the
-// PLAN state: an instruction opening another discussion, or an agent
-// planning, ends the one a turn of a few words belonged to.
-func plannedBetween(v *runView, j, i int) bool {
-	for k := j + 1; k < i; k++ {
+// lastPlanBefore is the last step before i, and after from, in the PLAN
+// state (an instruction opening another discussion, or an agent planning,
+// ends the one a turn of a few words belonged to); -1 when there is none.
+func lastPlanBefore(v *runView, i, from int) int {
+	for k := i - 1; k > from; k-- {
 		if v.State[k] == schema.StatePlan {
-			return true
+			return k
 		}
 	}
-	return false
+	return -1
 }

@@ -149,10 +149,10 @@ func (c *Collector) addFiles(rec arrow.RecordBatch, base int32, n int) {
 // run read from files in another order, or from a shuffled file, showed
 // another call's args, or an args hash instead.
 type shortArgs struct {
-	recent     [recentCalls]uint32
-	next       uint8
-	emptyTool  int32 // tool+1 of the last calls if they came back empty or were queries, else 0
-	emptyCount uint8
+	recent      [recentCalls]uint32
+	next        uint8
+	searchTool  int32 // tool+1 of the last calls if they came back empty or were queries, else 0
+	searchCount uint8
 	// byNorm maps a normalised args key to its rendering.
 	byNorm map[uint32]string
 }
@@ -174,11 +174,11 @@ func (s *shortArgs) reset() {
 func (s *shortArgs) see(norm uint32, tool int32, search bool) bool {
 	switch {
 	case !search:
-		s.emptyTool, s.emptyCount = 0, 0
-	case s.emptyTool == tool+1:
-		s.emptyCount = min(s.emptyCount+1, 3)
+		s.searchTool, s.searchCount = 0, 0
+	case s.searchTool == tool+1:
+		s.searchCount = min(s.searchCount+1, 3)
 	default:
-		s.emptyTool, s.emptyCount = tool+1, 1
+		s.searchTool, s.searchCount = tool+1, 1
 	}
 	seen := 0
 	for _, k := range s.recent {
@@ -188,7 +188,7 @@ func (s *shortArgs) see(norm uint32, tool int32, search bool) bool {
 	}
 	s.recent[s.next] = norm
 	s.next = (s.next + 1) % recentCalls
-	if seen >= 2 || s.emptyCount >= 3 {
+	if seen >= 2 || s.searchCount >= 3 {
 		_, ok := s.byNorm[norm]
 		return !ok
 	}

@@ -120,7 +120,7 @@ var SuspectWriteType = arrow.StructOf(
 //     "to" in its args, not in the PLAN state), of TalkAgentMark, of the
 //     pair of agents and of each of AgentTurnWords' words instead, or, for
 //     a turn of a few words, of TalkShortMark and of each of
-//     AgentShortTurnWords' words (null when it says none). Null for every
+//     AgentTurn's words (null when it says none). Null for every
 //     other step.
 //   - edit_file: EditFileKey of the args of a call with the edit intent; 0
 //     for every other step.

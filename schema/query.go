@@ -29,21 +29,17 @@ var queryKeys = []string{"query", "q", "search_query", "search_term", "search", 
 // is named as a search tool ("search", "lookup" in its name) and its args
 // are an object of exactly one member, a string. A structured lookup (an
 // origin, a destination and a date) is no question in words, and a shell
-// command is not either.
+// command is not either. The question's words alone (QueryArgs.Words, as
+// ArgsDigest.Words of that one string) are what a query is compared by:
+// the other args of a search (the index, the service, a date range) say
+// where it looks, not what it asks. Ingest reads the same through
+// ReadQueryArgs, once per distinct args.
 func IsQuery(tool string, args []byte) bool {
-	_, ok := QueryWords(tool, args)
-	return ok
-}
-
-// QueryWords is the word signature of a query's question alone (as
-// ArgsDigest.Words, of that one string): the other args of a search (the
-// index, the service, a date range) say where it looks, not what it asks.
-// ok is false when the call is no query.
-func QueryWords(tool string, args []byte) (words uint64, ok bool) {
 	if !SearchToolName(tool) && !QueryKeyQuoted(args) {
-		return 0, false // a quick look: nothing to read
+		return false // a quick look: nothing to read
 	}
-	return ReadQueryArgs(args).Words(tool)
+	_, ok := ReadQueryArgs(args).Words(tool)
+	return ok
 }
 
 // QueryArgs is what args say of a call being a query, whatever its tool:

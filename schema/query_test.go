@@ -30,12 +30,12 @@ func TestQuery(t *testing.T) {
 			t.Errorf("IsQuery(%q, %s) = %v, want %v", c.tool, c.args, got, c.want)
 		}
 	}
-	a, _ := QueryWords("search_logs", []byte(`{"service":"auth-gateway","query":"x509 handshake failure","from":"2026-11-28"}`))
-	b, _ := QueryWords("search_logs", []byte(`{"service":"auth-gateway","query":"OOMKilled pods","from":"2026-11-28"}`))
+	a, _ := ReadQueryArgs([]byte(`{"service":"auth-gateway","query":"x509 handshake failure","from":"2026-11-28"}`)).Words("search_logs")
+	b, _ := ReadQueryArgs([]byte(`{"service":"auth-gateway","query":"OOMKilled pods","from":"2026-11-28"}`)).Words("search_logs")
 	if WordOverlap(a, b) {
 		t.Error("two questions to one service overlap: the service's name counted as a word of the question")
 	}
-	c, _ := QueryWords("search_logs", []byte(`{"service":"billing","query":"handshake failure x509 errors","from":"2026-11-29"}`))
+	c, _ := ReadQueryArgs([]byte(`{"service":"billing","query":"handshake failure x509 errors","from":"2026-11-29"}`)).Words("search_logs")
 	if !WordOverlap(a, c) {
 		t.Error("one question rephrased does not overlap")
 	}
@@ -46,7 +46,7 @@ func TestQuery(t *testing.T) {
 // three words, one new word is another question.
 func TestRephrasesQuery(t *testing.T) {
 	w := func(q string) uint64 {
-		s, _ := QueryWords("web_search", []byte(`{"query":"`+q+`"}`))
+		s, _ := ReadQueryArgs([]byte(`{"query":"` + q + `"}`)).Words("web_search")
 		return s
 	}
 	for _, c := range []struct {

@@ -56,7 +56,7 @@ func isDigits(s string) bool {
 const TalkAgentMark = "\x00agent"
 
 // TalkShortMark follows the pair of agents, in a turn's talk_words, when
-// the turn says too few words for AgentTurnWords (AgentShortTurnWords):
+// the turn says too few words for AgentTurnWords (AgentTurn's short):
 // such a turn is compared only word for word, and only within the
 // discussion it belongs to (detect's RA208): "**Python**" said back six
 // times to the same agent is one point made again; two different short
@@ -85,31 +85,28 @@ const handOverShare = 2
 // agent to another that share most of these words make the same point,
 // however worded (detect's RA208).
 func AgentTurnWords(text string) []string {
-	prose, code := withoutFences(text)
-	if code > handOverShare*len(prose) {
-		return nil
+	if words, short := AgentTurn(text); !short {
+		return words
 	}
-	words, numbers := TalkWords(prose)
-	if len(words)+len(numbers) < minTurnWords {
-		return nil
-	}
-	return append(words, numbers...)
+	return nil
 }
 
-// AgentShortTurnWords returns the distinct words and numbers of a turn
-// between agents that says at least one but fewer than minTurnWords of
-// them in its prose (a hand-over of work, mostly code, says none): what
-// AgentTurnWords leaves out. nil for any other turn.
-func AgentShortTurnWords(text string) []string {
+// AgentTurn returns the words AgentTurnWords reads of a turn between
+// agents, and short when they are at least one but fewer than
+// minTurnWords: too few to be compared by their share, a turn said again
+// only word for word (TalkShortMark). nil for a hand-over of work or a
+// turn that says no word.
+func AgentTurn(text string) (words []string, short bool) {
 	prose, code := withoutFences(text)
 	if code > handOverShare*len(prose) {
-		return nil
+		return nil, false
 	}
 	words, numbers := TalkWords(prose)
-	if n := len(words) + len(numbers); n == 0 || n >= minTurnWords {
-		return nil
+	n := len(words) + len(numbers)
+	if n == 0 {
+		return nil, false
 	}
-	return append(words, numbers...)
+	return append(words, numbers...), n < minTurnWords
 }
 
 // withoutFences returns text without its fenced code blocks, and how many
