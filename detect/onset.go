@@ -125,7 +125,9 @@ func firstInstance(v *Run, a *analysis, first, last int) int {
 		return first
 	}
 	r := newRepeats(v, a, inStretch)
-	at := slices.IndexFunc(inStretch, r.instance)
+	// A lone malformed call, the agent's next call going through, is no
+	// instance: the agent got past it.
+	at := slices.IndexFunc(inStretch, func(i int) bool { return r.instance(i) && !loneInvalidCall(v, a, i) })
 	if at < 0 {
 		return first // nothing in it comes back: the finding's own start stands
 	}
@@ -140,13 +142,43 @@ func firstInstance(v *Run, a *analysis, first, last int) int {
 		if installedAnew(v, a, i) || (editedAnew(v, a, i) && (failsIn == 0 || v.EditFile[i] != failsIn)) {
 			break // what came before a change that worked is another attempt
 		}
-		if r.instance(i) {
+		if r.instance(i) && !loneInvalidCall(v, a, i) {
 			start, newInARow = k, 0
 			continue
 		}
 		newInARow++
 	}
 	return a.calls[start]
+}
+
+// loneInvalidCall reports whether call i is a call the harness refused
+// for its arguments (schema.ErrInvalidCall: OpenHands' "Missing required
+// parameters") with calls that went through on either side of it: a slip
+// the agent's next call got past, not the first of a burst of malformed
+// calls. Such a call is no instance of the storm that comes later, even
+// when that storm is made of the same refusal: the agent was working
+// between them. A turn the harness could not read as a call
+// (schema.ErrFormatError) is not counted so: it carries the text of the
+// call meant, which may be the very script the storm resends.
+func loneInvalidCall(v *Run, a *analysis, i int) bool {
+	if v.Flags[i]&flagError == 0 || v.Names.ErrTypeName(v.ErrType[i]) != schema.ErrInvalidCall {
+		return false
+	}
+	k := sort.SearchInts(a.calls, i)
+	return k+1 < len(a.calls) && wentThrough(v, a.calls[k+1]) && (k == 0 || wentThrough(v, a.calls[k-1]))
+}
+
+// wentThrough reports whether call j has a result and the harness did
+// not refuse it as malformed (a format error, an invalid call).
+func wentThrough(v *Run, j int) bool {
+	if v.Flags[j]&flagResult == 0 || v.Flags[j]&flagPayload == 0 {
+		return false
+	}
+	switch v.Names.ErrTypeName(v.ErrType[j]) {
+	case schema.ErrInvalidCall, schema.ErrFormatError:
+		return v.Flags[j]&flagError == 0
+	}
+	return true
 }
 
 // editedAnew reports whether call i is an edit that worked and brought

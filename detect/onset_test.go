@@ -330,3 +330,26 @@ func TestPagingUnderOneThoughtBeginsWhereTheThoughtStopsChanging(t *testing.T) {
 		t.Errorf("%v onset %d %+v, want runaway from step %d, the first page under the same thought", res.Verdict, res.OnsetStep, detectors(res), len(reasons))
 	}
 }
+
+// A call the harness refused for its arguments, with calls that went
+// through on either side of it, is a slip the agent got past: the storm of
+// the same refusal later begins at its own first call, not at the slip. The
+// same refusal twice in a row is the storm's first burst, and the walk
+// back reaches it.
+func TestOnsetPassesOverALoneMalformedCall(t *testing.T) {
+	refused := failing("str_replace_editor", "malformed call", "INVALID_CALL", "Missing required parameters for function 'str_replace_editor': {'security_risk'}")
+	for name, tc := range map[string]struct {
+		slips int
+		want  int64
+	}{"lone": {1, 5}, "burst": {2, 3}} {
+		r := newRun(name)
+		r.add(view("a.py", 1)).add(view("b.py", 1)).add(view("c.py", 1))
+		r.repeat(tc.slips, refused)
+		r.add(view("d.py", 1))
+		r.repeat(6, refused)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != tc.want {
+			t.Errorf("%s: %v %v onset %d, want an error storm from step %d: %+v", name, res.Verdict, res.RootCause, res.OnsetStep, tc.want, res.Findings)
+		}
+	}
+}
