@@ -354,6 +354,32 @@ func ohContinueNudge(reply string) bool {
 	return strings.HasPrefix(strings.TrimSpace(reply), "Please continue working on the task")
 }
 
+// reOHTextFunction is a call written as text in the XML form OpenHands
+// prompts models without function calling to use, `<function=NAME>`, or
+// as GLM models misspell it, `<function>NAME>`; reOHTextParameter is one
+// of its `<parameter=KEY>VALUE</parameter>`.
+var (
+	reOHTextFunction  = regexp.MustCompile(`(?s)<function(?:=|>)([A-Za-z_][\w.:-]*)>(.*?)(?:</function>|$)`)
+	reOHTextParameter = regexp.MustCompile(`(?s)<parameter=([A-Za-z_][\w.:-]*)>\n?(.*?)\n?</parameter>`)
+)
+
+// ohTextCall reads the call a turn wrote as text (reOHTextFunction): the
+// function and its parameters, those that say how to run it dropped
+// (ohArgsDropped). ok is false for a turn that holds none.
+func ohTextCall(content string) (fn string, args map[string]string, ok bool) {
+	m := reOHTextFunction.FindStringSubmatch(content)
+	if m == nil {
+		return "", nil, false
+	}
+	args = map[string]string{}
+	for _, p := range reOHTextParameter.FindAllStringSubmatch(m[2], -1) {
+		if !ohArgsDropped[p[1]] {
+			args[p[1]] = p[2]
+		}
+	}
+	return m[1], args, true
+}
+
 // ohNoCall actions are steps without a tool call.
 var ohNoCall = map[string]bool{"message": true, "think": true, "finish": true, "reject": true}
 
@@ -408,6 +434,13 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 				// The turn had no tool call, and the harness said so: a
 				// format error, as mini-swe-agent's "No tool calls found".
 				errType = schema.ErrFormatError
+				if fn, args, ok := ohTextCall(e.content); ok {
+					// A call written as text: the call meant, refused.
+					s.State = schema.StateAct.String()
+					setCall(s, fn, args)
+					r.setResult(s, obs.content, errType, false)
+					return
+				}
 			}
 			r.setMessage(s, e.content, obs.content, errType)
 		}

@@ -151,7 +151,8 @@ func TestOpenHandsV1Sample(t *testing.T) {
 // An exported event stream is a JSON array, one run named after the file.
 // An agent's message is a call of "message" whose result is the user's
 // next message; when that is the evaluation harness's automatic "Please
-// continue working on the task", the turn had no tool call: a format error.
+// continue working on the task", the turn had no tool call: a format error,
+// here of the call the turn wrote as text.
 func TestOpenHandsExportSample(t *testing.T) {
 	const file = "traj-export.json"
 	c := convert(t, OpenHands, file, 1, true, readSample(t, "openhands/traj-export.json"))
@@ -163,11 +164,11 @@ func TestOpenHandsExportSample(t *testing.T) {
 	}
 	for n := int64(7); n <= 27; n += 4 {
 		s := c.step(t, file, n)
-		if tool(s) != MessageTool || s.State != schema.StateAct.String() || result(s) != "error FORMAT_ERROR" {
-			t.Errorf("step %d: %s %s %s, want a message the harness rejected", n, s.State, tool(s), result(s))
+		if tool(s) != "execute_bash" || s.State != schema.StateAct.String() || result(s) != "error FORMAT_ERROR" {
+			t.Errorf("step %d: %s %s %s, want a call written as text the harness rejected", n, s.State, tool(s), result(s))
 			continue
 		}
-		if !contains(args(t, s)["text"].(string), "<function=execute_bash>") || !contains(data(t, s), "Please continue working on the task") {
+		if args(t, s)["command"] != "df -h /data" || !contains(data(t, s), "Please continue working on the task") {
 			t.Errorf("step %d: %s -> %q", n, s.ToolCall.Args, data(t, s))
 		}
 	}
@@ -255,21 +256,31 @@ func TestOpenHandsObservationFlags(t *testing.T) {
 }
 
 // A message answered by a person is a message answered; one answered by
-// the evaluation harness's automatic nudge is a turn without a tool call.
+// the evaluation harness's automatic nudge is a turn without a tool call,
+// and when it wrote a call as text (`<function=NAME>`, or GLM's
+// `<function>NAME>`), a call of that function refused.
 func TestOpenHandsMessageAnsweredByTheHarnessIsAFormatError(t *testing.T) {
 	msg := func(id int, source, text string) map[string]any {
 		return map[string]any{"id": id, "source": source, "action": "message", "args": map[string]any{"content": text}}
 	}
+	const nudge = "Please continue working on the task on whatever approach you think is suitable.\nIMPORTANT: YOU SHOULD NEVER ASK FOR HUMAN HELP.\n"
 	c := convert(t, OpenHands, "m.jsonl", 1, false, ohV0(t,
 		msg(0, "agent", "Should I also update the docs?"), msg(1, "user", "Yes, please continue with the docs."),
-		msg(2, "agent", "<function=execute_bash>\n<parameter=command>ls</parameter>"),
-		msg(3, "user", "Please continue working on the task on whatever approach you think is suitable.\nIMPORTANT: YOU SHOULD NEVER ASK FOR HUMAN HELP.\n"),
+		msg(2, "agent", "<function=execute_bash>\n<parameter=command>ls</parameter>"), msg(3, "user", nudge),
+		msg(4, "agent", "<think></think>\n## Phase 7\n\n<function>execute_bash>\n<parameter=command>ls</parameter>\n<parameter=security_risk>LOW</parameter>\n"), msg(5, "user", nudge),
+		msg(6, "agent", "I have finished the change."), msg(7, "user", nudge),
 	))
 	runID := "m.jsonl:1#i-1"
 	if s := c.step(t, runID, 0); tool(s) != MessageTool || result(s) != "ok" {
 		t.Errorf("a person's answer: %s %s, want a message answered", tool(s), result(s))
 	}
-	if s := c.step(t, runID, 2); tool(s) != MessageTool || result(s) != "error FORMAT_ERROR" {
+	for _, n := range []int64{2, 4} {
+		s := c.step(t, runID, n)
+		if tool(s) != "execute_bash" || string(s.ToolCall.Args) != `{"command":"ls"}` || result(s) != "error FORMAT_ERROR" || s.State != schema.StateAct.String() {
+			t.Errorf("step %d, a call written as text: %s %s %s %s, want execute_bash {\"command\":\"ls\"} refused", n, s.State, tool(s), s.ToolCall.Args, result(s))
+		}
+	}
+	if s := c.step(t, runID, 6); tool(s) != MessageTool || result(s) != "error FORMAT_ERROR" {
 		t.Errorf("the harness's nudge: %s %s, want a format error", tool(s), result(s))
 	}
 }
