@@ -265,12 +265,6 @@ func (r *repeats) instance(i int) bool {
 // retriedFailure: failures i and j of one tool and error type are one
 // failure coming back when the answers are the same or the calls are
 // (near) the same: the same compile error after a different edit is not.
-// Turns the harness could not read as calls (schema.ErrFormatError) get
-// its one nudge whatever they said: they are one failure only when the
-// calls they meant are alike.
 func retriedFailure(v *Run, a *analysis, i, j int) bool {
-	if v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrFormatError && v.Names.ErrTypeName(v.ErrType[j]) == schema.ErrFormatError {
-		return v.likeCall(i, j, a.simBits)
-	}
 	return sameFailure(v, a, i, j, sameGoal(v, i, j)) || v.likeCall(i, j, a.simBits)
 }
