@@ -265,6 +265,11 @@ func (r *repeats) instance(i int) bool {
 // retriedFailure: failures i and j of one tool and error type are one
 // failure coming back when the answers are the same or the calls are
 // (near) the same: the same compile error after a different edit is not.
+// The goal of a generic tool (a shell, an editor) is in its intent; an
+// application's own tool has its goal in its name (goals.go), so its
+// failures of one specific error type are one failure coming back, also
+// when the harness refused them for their arguments: a mail search
+// refused for its argument names, sent again under other guessed names.
 func retriedFailure(v *Run, a *analysis, i, j int) bool {
-	return sameFailure(v, a, i, j, sameGoal(v, i, j)) || v.likeCall(i, j, a.simBits)
+	return sameFailure(v, a, i, j, sameGoal(v, i, j) || sameAppTool(v, i, j)) || v.likeCall(i, j, a.simBits)
 }

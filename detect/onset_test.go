@@ -353,3 +353,25 @@ func TestOnsetPassesOverALoneMalformedCall(t *testing.T) {
 		}
 	}
 }
+
+// An application's own tool has its goal in its name: refused for its
+// arguments under one guessed name, then another, then sent again and
+// again, its refusals are one failure coming back from the first guess. A
+// code runner's different scripts each refused are no such failure: the
+// storm begins where one call comes back.
+func TestOnsetWalksBackOverAnAppToolRefusedForOtherArgs(t *testing.T) {
+	for name, tc := range map[string]struct {
+		tool string
+		want int64
+	}{"app tool": {"get_latest_emails", 1}, "code runner": {"python", 3}} {
+		r := newRun(name)
+		r.add(view("a.py", 1))
+		r.add(failing(tc.tool, "address=dr@clinic.example query=wellness", "INVALID_CALL", "Additional properties are not allowed ('address', 'query' were unexpected)"))
+		r.add(failing(tc.tool, "mailbox=dr@clinic.example search=wellness", "INVALID_CALL", "Additional properties are not allowed ('mailbox', 'search' were unexpected)"))
+		r.repeat(6, failing(tc.tool, "email=dr@clinic.example keywords=wellness", "INVALID_CALL", "Additional properties are not allowed ('email', 'keywords' were unexpected)"))
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != detect.Runaway || res.OnsetStep != tc.want {
+			t.Errorf("%s: %v %v onset %d, want runaway from step %d: %+v", name, res.Verdict, res.RootCause, res.OnsetStep, tc.want, res.Findings)
+		}
+	}
+}
