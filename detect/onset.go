@@ -197,12 +197,14 @@ func installedAnew(v *Run, a *analysis, i int) bool {
 
 // repeats indexes the calls of a stretch by what makes another call an
 // instance of one of them: per call identity, and per tool and error type,
-// one call of each distinct answer and how many calls gave it.
+// one call of each distinct answer and how many calls gave it; per tool,
+// one failed call of each distinct call (likeCall) and how many were alike.
 type repeats struct {
-	v       *Run
-	a       *analysis
-	byCall  map[uint64][]answerClass
-	byError map[[2]int32][]answerClass
+	v        *Run
+	a        *analysis
+	byCall   map[uint64][]answerClass
+	byError  map[[2]int32][]answerClass
+	failedBy map[int32][]answerClass // per tool, one failed call of each distinct call
 }
 
 type answerClass struct{ rep, n int }
@@ -212,13 +214,15 @@ type answerClass struct{ rep, n int }
 const maxClasses = 4
 
 func newRepeats(v *Run, a *analysis, calls []int) *repeats {
-	r := &repeats{v: v, a: a, byCall: map[uint64][]answerClass{}, byError: map[[2]int32][]answerClass{}}
+	r := &repeats{v: v, a: a, byCall: map[uint64][]answerClass{}, byError: map[[2]int32][]answerClass{}, failedBy: map[int32][]answerClass{}}
+	likeCall := func(i, j int) bool { return v.likeCall(i, j, a.simBits) }
 	sameAnswer := func(i, j int) bool { return v.sameAnswer(i, j, a.simBits) }
 	sameError := func(i, j int) bool { return retriedFailure(v, a, i, j) }
 	for _, i := range calls {
 		k := v.sameCall(i)
 		r.byCall[k] = addTo(r.byCall[k], i, sameAnswer)
 		if v.Flags[i]&flagError != 0 {
+			r.failedBy[v.Tool[i]] = addTo(r.failedBy[v.Tool[i]], i, likeCall)
 			ek := [2]int32{v.Tool[i], int32(v.ErrType[i])}
 			r.byError[ek] = addTo(r.byError[ek], i, sameError)
 		}
@@ -258,8 +262,16 @@ func (r *repeats) instance(i int) bool {
 	}) {
 		return true
 	}
-	return failed &&
-		elsewhere(r.byError[[2]int32{v.Tool[i], int32(v.ErrType[i])}], func(i, j int) bool { return retriedFailure(v, a, i, j) })
+	if !failed {
+		return false
+	}
+	// A near-identical call (likeCall: a grep re-sent with another head
+	// count) failing again is the same call failing again, whatever the
+	// error: a search that timed out, then failed to parse.
+	if elsewhere(r.failedBy[v.Tool[i]], func(i, j int) bool { return v.likeCall(i, j, a.simBits) }) {
+		return true
+	}
+	return elsewhere(r.byError[[2]int32{v.Tool[i], int32(v.ErrType[i])}], func(i, j int) bool { return retriedFailure(v, a, i, j) })
 }
 
 // retriedFailure: failures i and j of one tool and error type are one

@@ -375,3 +375,36 @@ func TestOnsetWalksBackOverAnAppToolRefusedForOtherArgs(t *testing.T) {
 		}
 	}
 }
+
+func shellFailing(cmd, errType, msg string) string {
+	return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"command":%q}},"tool_result":{"ok":false,"error_type":%q,"data":%q}`, cmd, errType, msg)
+}
+
+// A near-identical call failing again is the same call failing again,
+// whatever the error: a search that timed out, read once, then sent again
+// with another head count and refused for its pattern, is one search
+// retried from its first timeout. A different search that timed out before
+// is not.
+func TestOnsetWalksBackOverANearIdenticalCallFailingOtherwise(t *testing.T) {
+	grepCmd := func(pattern string, n int) string {
+		return fmt.Sprintf(`grep -n "%s" -R /home/ubuntu/work/trees/sglang_core/python/sglang/srt --include "*.py" | head -n %d`, pattern, n)
+	}
+	const stormPattern = `TpModelWorkerOverlapThread\|run_scheduler_process\|TpModelWorker\(`
+	for name, tc := range map[string]struct {
+		pattern string
+		want    int64
+	}{"same search": {stormPattern, 1}, "other search": {`class ScheduleBatch\|def prepare_for_extend\|def filter_batch`, 4}} {
+		r := newRun(name)
+		r.add(view("a.py", 1))
+		r.add(shellFailing(grepCmd(tc.pattern, 50), "TIMEOUT", "timed out: bash has not returned in 120 seconds and must be restarted"))
+		r.add(shellFailing(grepCmd(tc.pattern, 60), "TIMEOUT", "timed out: bash has not returned in 120 seconds and must be restarted"))
+		r.add(view("b.py", 1))
+		for _, n := range []int{80, 200, 300, 400, 500} {
+			r.add(shellFailing(grepCmd(stormPattern, n), "PATTERN_ERROR", "grep: Unmatched ( or \\("))
+		}
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != tc.want {
+			t.Errorf("%s: %v %v onset %d, want an error storm from step %d: %+v", name, res.Verdict, res.RootCause, res.OnsetStep, tc.want, res.Findings)
+		}
+	}
+}
