@@ -657,6 +657,15 @@ func anthropicToolKind(tool string, args json.RawMessage) (search, view bool) {
 var anthropicRules = []OutputRule{
 	clineNoToolRule,
 	{
+		Name: "tool-use-edit-rejected", ErrorType: schema.ErrEditRejected, Harness: true,
+		Doc: "Claude Code refused an edit before making it: the output begins `<tool_use_error>` and says `String to replace not found in file`, `matches of the string to replace, but replace_all is false` or `No changes to make`",
+		match: func(o *output) (string, bool) {
+			return "", strings.HasPrefix(o.first, "<tool_use_error>") && (strings.Contains(o.text, "String to replace not found in file") ||
+				strings.Contains(o.text, "matches of the string to replace, but replace_all is false") ||
+				strings.Contains(o.first, "No changes to make: old_string and new_string are exactly the same"))
+		},
+	},
+	{
 		Name: "edit-rejected", ErrorType: schema.ErrEditRejected,
 		Doc: "the editor refused the edit: `String to replace not found in file`, `matches of the string to replace, but replace_all is false`, `No changes to make`, `No match found for replacement`",
 		match: func(o *output) (string, bool) {
@@ -667,14 +676,14 @@ var anthropicRules = []OutputRule{
 		},
 	},
 	{
-		Name: "tool-use-error", ErrorType: schema.ErrUsage, ViewsToo: true,
+		Name: "tool-use-error", ErrorType: schema.ErrUsage, ViewsToo: true, Harness: true,
 		Doc: "Claude Code refused the call before running it: the output begins `<tool_use_error>` (invalid input, a file not read first, a file that does not exist)",
 		match: func(o *output) (string, bool) {
 			return "", strings.HasPrefix(o.first, "<tool_use_error>")
 		},
 	},
 	{
-		Name: "user-rejected", ErrorType: "REJECTED", ViewsToo: true,
+		Name: "user-rejected", ErrorType: "REJECTED", ViewsToo: true, Harness: true,
 		Doc: "the user refused or interrupted the call: `The user doesn't want to proceed with this tool use`, `[Request interrupted by user for tool use]`",
 		match: func(o *output) (string, bool) {
 			return "", strings.HasPrefix(o.first, "The user doesn't want to proceed with this tool use") ||

@@ -187,7 +187,7 @@ func (c *clineMeta) usage() *schema.Usage {
 
 // clineNoToolRule reads Cline's answer to a turn without a call.
 var clineNoToolRule = OutputRule{
-	Name: "cline-no-tool", ErrorType: schema.ErrFormatError, ViewsToo: true,
+	Name: "cline-no-tool", ErrorType: schema.ErrFormatError, ViewsToo: true, Harness: true,
 	Doc: "Cline answered a turn without a tool call: the reply begins `[ERROR] You did not use a tool in your previous response!`",
 	match: func(o *output) (string, bool) {
 		return "", strings.HasPrefix(o.first, "[ERROR] You did not use a tool in your previous response!")

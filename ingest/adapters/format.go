@@ -114,7 +114,9 @@ type Doc struct {
 	Raw    []byte
 	// StripOutput drops what tools printed: results keep only what the
 	// format says in fields of its own (an exit code, an error event, the
-	// harness rejecting a turn), as a log that keeps no tool output would.
+	// harness rejecting a turn, and the harness's own message in place of
+	// the output: OutputRule.Harness), as a log that keeps no tool output
+	// would.
 	// Quality is measured both ways, since many logs are kept like that.
 	StripOutput bool
 

@@ -506,7 +506,7 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 // ohRules come before the generic rules for OpenHands' outputs.
 var ohRules = []OutputRule{
 	{
-		Name: "not-executed", ErrorType: "NOT_EXECUTED", ViewsToo: true,
+		Name: "not-executed", ErrorType: "NOT_EXECUTED", ViewsToo: true, Harness: true,
 		Doc: "the runtime did not run the action: `The action has not been executed`",
 		match: func(o *output) (string, bool) {
 			return "", strings.HasPrefix(o.first, "The action has not been executed")

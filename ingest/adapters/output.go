@@ -27,7 +27,13 @@ type OutputRule struct {
 	// retryable (tool_result.retryable false): sending it again is a
 	// retry loop, not a dependency failing.
 	Final bool
-	match func(o *output) (errType string, ok bool)
+	// Harness: the rule reads a message the harness wrote in place of the
+	// tool's output (the call refused before it ran, stopped at the
+	// harness's time limit, the tool raising in the harness): the
+	// harness's account of the call, not what the tool printed, so it is
+	// read with --strip-output too (the text is still dropped).
+	Harness bool
+	match   func(o *output) (errType string, ok bool)
 }
 
 // output is a tool output being classified, with its first and last

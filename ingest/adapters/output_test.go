@@ -442,8 +442,12 @@ func ruleCases(t testing.TB) []ruleCase {
 			"<returncode>0</returncode>\n<output>\nagent:\n  format_error_template: |\n    Please always provide EXACTLY ONE action in triple backticks, found {{actions|length}} actions.\n</output>"), 2, "ok"},
 
 		// anthropic-messages' rules.
-		{"edit-rejected", an, antDoc(t, "Edit", map[string]any{"file_path": "/app/settings.py", "old_string": "timeout = 3", "new_string": "timeout = 5"},
+		{"tool-use-edit-rejected", an, antDoc(t, "Edit", map[string]any{"file_path": "/app/settings.py", "old_string": "timeout = 3", "new_string": "timeout = 5"},
 			"<tool_use_error>String to replace not found in file.\nString: timeout = 3</tool_use_error>", true), 1, "error EDIT_REJECTED"},
+		{"tool-use-edit-rejected", an, antDoc(t, "Read", map[string]any{"file_path": "/app/docs/errors.md"},
+			"     1→<tool_use_error>String to replace not found in file.</tool_use_error>", false), 1, "ok"},
+		{"edit-rejected", an, antDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "str_replace", "path": "/app/settings.py", "old_str": "timeout = 3", "new_str": "timeout = 5"},
+			"String to replace not found in file.", true), 1, "error EDIT_REJECTED"},
 		{"edit-rejected", an, antDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "str_replace", "path": "/app/a.py", "old_str": "x", "new_str": "y"},
 			"Error: No match found for replacement. Please check your text and try again.", true), 1, "error EDIT_REJECTED"},
 		{"edit-rejected", an, antDoc(t, "Read", map[string]any{"file_path": "/app/docs/editing.md"},
@@ -459,8 +463,12 @@ func ruleCases(t testing.TB) []ruleCase {
 
 		// ATIF: Claude Code's rules when the trajectory is Claude Code's,
 		// and the harness's answer to a response it could not parse.
-		{"edit-rejected", ATIF, atifDoc(t, "claude-code", "Edit", map[string]any{"file_path": "/app/settings.py", "old_string": "timeout = 3", "new_string": "timeout = 5"},
+		{"tool-use-edit-rejected", ATIF, atifDoc(t, "claude-code", "Edit", map[string]any{"file_path": "/app/settings.py", "old_string": "timeout = 3", "new_string": "timeout = 5"},
 			"<tool_use_error>String to replace not found in file.\nString: timeout = 3</tool_use_error>"), 1, "error EDIT_REJECTED"},
+		{"tool-use-edit-rejected", ATIF, atifDoc(t, "claude-code", "Read", map[string]any{"file_path": "/app/docs/errors.md"},
+			"     1→<tool_use_error>String to replace not found in file.</tool_use_error>"), 1, "ok"},
+		{"edit-rejected", ATIF, atifDoc(t, "claude-code", "Edit", map[string]any{"file_path": "/app/settings.py", "old_string": "timeout = 3", "new_string": "timeout = 5"},
+			"String to replace not found in file."), 1, "error EDIT_REJECTED"},
 		{"edit-rejected", ATIF, atifDoc(t, "claude-code", "Read", map[string]any{"file_path": "/app/docs/editing.md"},
 			"     1→If the old text is wrong, Claude Code answers\n     2→String to replace not found in file."), 1, "ok"},
 		{"cline-no-tool", ATIF, atifDoc(t, "claude-code", "Bash", map[string]any{"command": "npm test"}, "[ERROR] You did not use a tool in your previous response! Please retry with a tool use."), 1, "error FORMAT_ERROR"},
@@ -749,6 +757,36 @@ func TestStripOutput(t *testing.T) {
 	r.setResult(s, "Please provide exactly one action", "FORMAT_ERROR", false)
 	if s.ToolResult.ErrorType != "FORMAT_ERROR" || s.ToolResult.Data != nil {
 		t.Errorf("an explicit error stays, its text goes: %+v", s.ToolResult)
+	}
+}
+
+// With the output stripped, a harness's own message in place of the
+// output (OutputRule.Harness: Claude Code refusing a call, Rovo Dev's
+// timeout) is still read, its text dropped; what a tool printed is not.
+func TestStripOutputKeepsHarnessMessages(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		format *Format
+		doc    []byte
+		step   int64
+		want   string
+	}{
+		{"refused before it ran", AnthropicMessages, antDoc(t, "Read", map[string]any{"file_path": "/app/nope.py"}, "<tool_use_error>File does not exist.</tool_use_error>", true), 1, "error USAGE_ERROR"},
+		{"edit refused", AnthropicMessages, antDoc(t, "Edit", map[string]any{"file_path": "/app/a.py", "old_string": "x", "new_string": "y"}, "<tool_use_error>String to replace not found in file.\nString: x</tool_use_error>", true), 1, "error EDIT_REJECTED"},
+		{"user refused", AnthropicMessages, antDoc(t, "Bash", map[string]any{"command": "rm -rf build"}, "The user doesn't want to proceed with this tool use.", true), 1, "error REJECTED"},
+		{"printed by the tool", AnthropicMessages, antDoc(t, "Bash", map[string]any{"command": "python a.py"}, "Traceback (most recent call last):\n  File \"a.py\", line 1\nNameError: name 'x' is not defined", true), 1, "error ERROR"},
+		{"harness timeout", RovoDev, rovoDoc("bash", "command: cd /workspace && npm install\ntimeout: 300", "```\n\n Timeout...\n```"), 2, "error TIMEOUT"},
+		{"harness tool error", RovoDev, rovoDoc("find_and_replace_code", "file_path: src/a.ts\nfind: x\nreplace: y", "```\nError executing tool find_and_replace_code: Multiple matches found\n```"), 2, "error TOOL_ERROR"},
+		{"printed by a command", RovoDev, rovoDoc("bash", "command: ls nope", "```\nls: cannot access 'nope': No such file or directory\n```"), 2, "ok"},
+	} {
+		conv, run := convertStripped(t, c.format, c.doc)
+		s := conv.step(t, run, c.step)
+		if got := result(s); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+		if s.ToolResult != nil && s.ToolResult.Data != nil {
+			t.Errorf("%s: the text stayed: %s", c.name, s.ToolResult.Data)
+		}
 	}
 }
 

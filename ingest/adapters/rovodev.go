@@ -203,14 +203,14 @@ var (
 // rovoRules are read before the shared output rules.
 var rovoRules = []OutputRule{
 	{
-		Name: "rovo-timeout", ErrorType: schema.ErrTimeout,
+		Name: "rovo-timeout", ErrorType: schema.ErrTimeout, Harness: true,
 		Doc: "the output is only `Timeout...`: the harness stopped a command at its `timeout`",
 		match: func(o *output) (string, bool) {
 			return "", strings.TrimSpace(o.text) == "Timeout..."
 		},
 	},
 	{
-		Name: "rovo-tool-error", ErrorType: "TOOL_ERROR",
+		Name: "rovo-tool-error", ErrorType: "TOOL_ERROR", Harness: true,
 		Doc: "the output begins `Error executing tool NAME:` (a replacement that matched nothing or several places, a path that does not exist)",
 		match: func(o *output) (string, bool) {
 			return "", strings.HasPrefix(o.first, "Error executing tool ")
