@@ -762,7 +762,8 @@ func TestStripOutput(t *testing.T) {
 
 // With the output stripped, a harness's own message in place of the
 // output (OutputRule.Harness: Claude Code refusing a call, Rovo Dev's
-// timeout) is still read, its text dropped; what a tool printed is not.
+// timeout, CrewAI refusing an input) is still read, its text dropped;
+// what a tool printed is not.
 func TestStripOutputKeepsHarnessMessages(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -778,6 +779,9 @@ func TestStripOutputKeepsHarnessMessages(t *testing.T) {
 		{"harness timeout", RovoDev, rovoDoc("bash", "command: cd /workspace && npm install\ntimeout: 300", "```\n\n Timeout...\n```"), 2, "error TIMEOUT"},
 		{"harness tool error", RovoDev, rovoDoc("find_and_replace_code", "file_path: src/a.ts\nfind: x\nreplace: y", "```\nError executing tool find_and_replace_code: Multiple matches found\n```"), 2, "error TOOL_ERROR"},
 		{"printed by a command", RovoDev, rovoDoc("bash", "command: ls nope", "```\nls: cannot access 'nope': No such file or directory\n```"), 2, "ok"},
+		{"executor refused a reused input", ReactLog, reactDoc("  warnings.warn(\n\nI tried reusing the same input, I must stop using this action input. I'll try something else instead."), 0, "error REJECTED"},
+		{"executor could not read the turn", ReactLog, reactDoc("Invalid Format: Missing 'Action Input:' after 'Action:'"), 0, "error FORMAT_ERROR"},
+		{"printed by a tool", ReactLog, reactDoc("Traceback (most recent call last):\n  File \"t.py\", line 1\nValueError: bad"), 0, "ok"},
 	} {
 		conv, run := convertStripped(t, c.format, c.doc)
 		s := conv.step(t, run, c.step)

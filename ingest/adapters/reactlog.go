@@ -260,35 +260,35 @@ func reactRuns(raw string) [][]chatMessage {
 // tool's output when the agent's turn could not be run.
 var reactRules = []OutputRule{
 	{
-		Name: "react-invalid-tool", ErrorType: "INVALID_CALL",
+		Name: "react-invalid-tool", ErrorType: "INVALID_CALL", Harness: true,
 		Doc: "the executor's answer to an action naming no tool it has: `Search the web is not a valid tool, try one of [Search, Calculator].`",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.first, " is not a valid tool, try one of [")
 		},
 	},
 	{
-		Name: "crewai-tool-error", ErrorType: "ERROR",
+		Name: "crewai-tool-error", ErrorType: "ERROR", Harness: true,
 		Doc: "CrewAI's own words for a tool that raised, on a line of their own (after whatever the tool printed to stderr first): `I encountered an error while trying to use the tool. This was the error: ...`",
 		match: func(o *output) (string, bool) {
 			return "", reCrewAIToolError.MatchString(o.text)
 		},
 	},
 	{
-		Name: "crewai-reused-input", ErrorType: "REJECTED", Final: true,
+		Name: "crewai-reused-input", ErrorType: "REJECTED", Final: true, Harness: true,
 		Doc: "CrewAI refused to run a call it had made before with the same input, on a line of its own: `I tried reusing the same input, I must stop using this action input.`; not retryable (`retryable: false`): CrewAI refuses the same input every time",
 		match: func(o *output) (string, bool) {
 			return "", reCrewAIReused.MatchString(o.text)
 		},
 	},
 	{
-		Name: "crewai-invalid-call", ErrorType: "INVALID_CALL",
+		Name: "crewai-invalid-call", ErrorType: "INVALID_CALL", Harness: true,
 		Doc: "CrewAI's answer to a call it could not make, on a line of its own: a tool it does not have (`You tried to use the tool X, but it doesn't exist.`, older versions' `Action 'X' don't exist, these are the only available Actions:`), arguments that are not a dictionary (`Error: the Action Input is not a valid key, value dictionary.`), a coworker it does not know (`Error executing tool. coworker mentioned not found`)",
 		match: func(o *output) (string, bool) {
 			return "", reCrewAIInvalidCall.MatchString(o.text)
 		},
 	},
 	{
-		Name: "react-parse-error", ErrorType: "FORMAT_ERROR",
+		Name: "react-parse-error", ErrorType: "FORMAT_ERROR", Harness: true,
 		Doc: "the executor could not read an action in the agent's turn (`handle_parsing_errors`): `Invalid Format: Missing 'Action:' after 'Thought:'`, `Invalid or incomplete response`, `Could not parse LLM output: ...`",
 		match: func(o *output) (string, bool) {
 			return "", reactRefused(o.first)
