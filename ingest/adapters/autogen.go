@@ -408,7 +408,7 @@ var autoGenStyle = chatStyle{rules: []OutputRule{autoGenExecRule, autoGenScriptR
 // (Magentic-One's ComputerTerminal, AgentChat's CodeExecutorAgent), which
 // say how the code they were sent ran in a sentence of their own.
 var autoGenScriptRule = OutputRule{
-	Name: "autogen-script-exit", ErrorType: "EXIT_CODE",
+	Name: "autogen-script-exit", ErrorType: "EXIT_CODE", Harness: true,
 	Doc: "AutoGen's code executor agents (Magentic-One's ComputerTerminal, AgentChat's CodeExecutorAgent) saying the code exited non-zero: `The script ran, then exited with Unix exit code: N`, `The script ran, then exited with an error (POSIX exit code: N)`, or `The script ran but produced no output to console. The POSIX exit code was: N`, N not 0",
 	match: func(o *output) (string, bool) {
 		if !strings.HasPrefix(o.first, "The script ran") {

@@ -249,7 +249,7 @@ var openAIStyle = chatStyle{rules: []OutputRule{autoGenExecRule, autoGenScriptRu
 // raised: its default failure function gives the model this text in
 // place of an output.
 var agentsToolErrorRule = OutputRule{
-	Name: "agents-sdk-tool-error", ErrorType: "ERROR",
+	Name: "agents-sdk-tool-error", ErrorType: "ERROR", Harness: true,
 	Doc: "the OpenAI Agents SDK's answer for a tool that raised: the output begins `An error occurred while running the tool. Please try again. Error: `",
 	match: func(o *output) (string, bool) {
 		return "", strings.HasPrefix(o.first, "An error occurred while running the tool. Please try again. Error: ")
@@ -261,7 +261,7 @@ var agentsToolErrorRule = OutputRule{
 // `Code output: ...`: in a group chat the executor is an agent of its own
 // (a Computer_terminal), so the rule also reads an agent's answer.
 var autoGenExecRule = OutputRule{
-	Name: "autogen-exitcode", ErrorType: "EXIT_CODE",
+	Name: "autogen-exitcode", ErrorType: "EXIT_CODE", Harness: true,
 	Doc: "AutoGen's (AG2's) code executor reporting a failed run: the output, or in a conversation of agents another agent's answer, begins `exitcode: N (execution failed)`",
 	match: func(o *output) (string, bool) {
 		return "", strings.HasPrefix(o.first, "exitcode: ") && reAutoGenFailed.MatchString(o.first)

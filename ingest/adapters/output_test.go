@@ -781,6 +781,8 @@ func TestStripOutputKeepsHarnessMessages(t *testing.T) {
 		{"printed by a command", RovoDev, rovoDoc("bash", "command: ls nope", "```\nls: cannot access 'nope': No such file or directory\n```"), 2, "ok"},
 		{"executor refused a reused input", ReactLog, reactDoc("  warnings.warn(\n\nI tried reusing the same input, I must stop using this action input. I'll try something else instead."), 0, "error REJECTED"},
 		{"executor could not read the turn", ReactLog, reactDoc("Invalid Format: Missing 'Action Input:' after 'Action:'"), 0, "error FORMAT_ERROR"},
+		{"executor's exit code", OpenAIMessages, chatDoc(t, "run_code", map[string]any{"code": "print(total(rows))"}, "exitcode: 1 (execution failed)\nCode output: NameError: name 'rows' is not defined"), 1, "error EXIT_CODE"},
+		{"SDK's word for a tool that raised", OpenAIMessages, chatDoc(t, "refund_charge", map[string]any{"charge_id": "ch_2"}, "An error occurred while running the tool. Please try again. Error: payments API returned 503"), 1, "error ERROR"},
 		{"printed by a tool", ReactLog, reactDoc("Traceback (most recent call last):\n  File \"t.py\", line 1\nValueError: bad"), 0, "ok"},
 	} {
 		conv, run := convertStripped(t, c.format, c.doc)
