@@ -282,6 +282,12 @@ func (r *repeats) instance(i int) bool {
 // failures of one specific error type are one failure coming back, also
 // when the harness refused them for their arguments: a mail search
 // refused for its argument names, sent again under other guessed names.
+// Turns the harness could not read as calls (schema.ErrFormatError) get
+// its one nudge whatever they said: they are one failure only when the
+// calls they meant are alike.
 func retriedFailure(v *Run, a *analysis, i, j int) bool {
+	if v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrFormatError && v.Names.ErrTypeName(v.ErrType[j]) == schema.ErrFormatError {
+		return v.likeCall(i, j, a.simBits)
+	}
 	return sameFailure(v, a, i, j, sameGoal(v, i, j) || sameAppTool(v, i, j)) || v.likeCall(i, j, a.simBits)
 }

@@ -408,3 +408,21 @@ func TestOnsetWalksBackOverANearIdenticalCallFailingOtherwise(t *testing.T) {
 		}
 	}
 }
+
+// The harness answers every turn it cannot read as a call with the same
+// nudge: two such turns are one failure coming back only when the calls
+// they meant are alike. A call written as text twice, then made for real,
+// then another written as text again and again: the storm begins with the
+// other.
+func TestFormatErrorsAreOneFailureOnlyForOneCall(t *testing.T) {
+	const nudge = "Please continue working on the task on whatever approach you think is suitable."
+	r := newRun("text-calls")
+	r.add(view("a.py", 1)).add(view("b.py", 1))
+	r.repeat(2, failing("execute_bash", "find testing/ -name '*.py' -exec grep -l rewrite {} ;", "FORMAT_ERROR", nudge))
+	r.add(`"state":"ACT","tool_call":{"name":"run","args":{"arg":"find testing/ -name '*.py' -exec grep -l rewrite {} ;"}},"tool_result":{"ok":true,"data":"testing/test_assertion.py"}`)
+	r.repeat(5, failing("execute_bash", "python -m pytest testing/test_assertion.py -v", "FORMAT_ERROR", nudge))
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 5 {
+		t.Errorf("%v %v onset %d, want an error storm from step 5: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+}
