@@ -23,6 +23,11 @@ type Run struct {
 	// the file a failed call's failure was raised in (schema.EditFileKey,
 	// FailureFileKey, folded to 32 bits); 0 where there is none.
 	EditFile, FailFile []uint32
+	// FileCopy is, beside them, which copy of that file the step names
+	// when its path is absolute (schema.FoldCopyKey: the high 16 bits name
+	// the file with its directory, the low 16 the whole path); 0 where
+	// there is none.
+	FileCopy []uint32
 	// Words is the word signature of calls that returned empty and of
 	// queries (schema.IsQuery); Plan the
 	// plan of PLAN steps; Decision the decision of every step that logged

@@ -71,12 +71,14 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		}
 	}
 	w.argsShape.put(i, shape)
-	var editFile uint64
+	var editFile, fileCopy uint64
 	if tc := s.ToolCall; tc != nil && s.Intent == schema.IntentEdit {
 		if tc.EditFile != "" {
 			editFile, _ = schema.ParseKey(tc.EditFile) // computed before the args were redacted; checked by Validate
+			fileCopy, _ = schema.ParseKey(tc.EditCopy) // likewise; none when not written
 		} else {
 			editFile = schema.EditFileKey(tc.Args)
+			fileCopy = schema.EditCopyKey(tc.Args)
 		}
 	}
 	w.editFile.put(i, editFile)
@@ -141,12 +143,18 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		if r.IsError() {
 			if r.FailFile != "" {
 				failFile, _ = schema.ParseKey(r.FailFile) // likewise
+				if editFile == 0 && failFile != 0 && r.FailCopy != "" {
+					fileCopy, _ = schema.ParseKey(r.FailCopy)
+				}
 			} else {
 				var args []byte
 				if s.ToolCall != nil {
 					args = s.ToolCall.Args
 				}
 				failFile = schema.FailedCallFileKey(r.Data, args)
+				if editFile == 0 && failFile != 0 {
+					fileCopy = schema.FailureCopyKey(r.Data)
+				}
 			}
 		}
 		w.failFile.put(i, failFile)
@@ -156,6 +164,7 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 		w.resultSim.put(i, 0)
 		w.failFile.put(i, 0)
 	}
+	w.fileCopy.put(i, fileCopy)
 
 	if m := s.Memory; m != nil {
 		if schema.MemoryProgress(m) {

@@ -962,7 +962,7 @@ func (d *stepDecoder) timestamp() bool {
 	return false
 }
 
-var toolCallNames = []string{"name", "args", "args_hash", "simhash", "shape", "edit_file", "creates"}
+var toolCallNames = []string{"name", "args", "args_hash", "simhash", "shape", "edit_file", "creates", "edit_copy"}
 
 var toolCallKind = objectKind{
 	names: toolCallNames,
@@ -996,6 +996,8 @@ func (d *stepDecoder) decodeToolCall() bool {
 			var store bool
 			ok = d.boolPtr(&creates, &store)
 			tc.Creates = creates != nil && *creates
+		case 7:
+			ok = d.str(&tc.EditCopy)
 		default:
 			ok = d.skip(2)
 		}
@@ -1006,7 +1008,7 @@ func (d *stepDecoder) decodeToolCall() bool {
 }
 
 var toolResultNames = []string{"ok", "error_type", "status", "empty", "retryable", "done", "result_count",
-	"items", "found", "data", "confidence", "reason", "seen", "fingerprint", "simhash", "fail_file", "reports_failure"}
+	"items", "found", "data", "confidence", "reason", "seen", "fingerprint", "simhash", "fail_file", "reports_failure", "fail_copy"}
 
 var toolResultKind = objectKind{names: toolResultNames, field: toolResultField}
 
@@ -1046,6 +1048,8 @@ func toolResultField(key []byte) int {
 		return 15
 	case "reports_failure":
 		return 16
+	case "fail_copy":
+		return 17
 	}
 	return foldField(key, toolResultNames)
 }
@@ -1094,6 +1098,8 @@ func (d *stepDecoder) decodeToolResult() bool {
 			ok = d.str(&r.FailFile)
 		case 16:
 			ok = d.boolPtr(&r.ReportsFailure, &d.trBools[6])
+		case 17:
+			ok = d.str(&r.FailCopy)
 		default:
 			ok = d.skip(2)
 		}

@@ -84,6 +84,10 @@ type Collector struct {
 	// reach (RA301).
 	editFiles rowValues[uint32]
 	failFiles rowValues[uint32]
+	// fileCopies holds, beside them, which copy of the file the step
+	// names when its path is absolute (schema.FoldCopyKey): an edit of one
+	// copy that a failure raised in another never reached.
+	fileCopies rowValues[uint32]
 	// texts holds the short rendering of every call's args; each run
 	// chooses the ones its evidence shows when it is analyzed (shortArgs).
 	texts shortTexts
@@ -615,6 +619,7 @@ func (c *Collector) groupRows() (order, rows, offsets []int32) {
 	c.decisions.group(c)
 	c.editFiles.group(c)
 	c.failFiles.group(c)
+	c.fileCopies.group(c)
 	c.texts.group(c)
 	order = make([]int32, nRuns)
 	for i := range order {

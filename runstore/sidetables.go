@@ -122,12 +122,16 @@ func (c *Collector) addDecisions(rec arrow.RecordBatch, base int32, n int) {
 func (c *Collector) addFiles(rec arrow.RecordBatch, base int32, n int) {
 	edit := rec.Column(schema.ColEditFile).(*array.Uint64).Uint64Values()
 	fail := rec.Column(schema.ColFailFile).(*array.Uint64).Uint64Values()
+	copies := rec.Column(schema.ColFileCopy).(*array.Uint64).Uint64Values()
 	for i := 0; i < n; i++ {
 		if edit[i] != 0 {
 			c.editFiles.add(base+int32(i), fold32(edit[i])|1)
 		}
 		if fail[i] != 0 {
 			c.failFiles.add(base+int32(i), fold32(fail[i])|1)
+		}
+		if copies[i] != 0 {
+			c.fileCopies.add(base+int32(i), schema.FoldCopyKey(copies[i]))
 		}
 	}
 }

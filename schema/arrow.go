@@ -44,6 +44,7 @@ const (
 	ColTalkWords
 	ColEditFile
 	ColFailFile
+	ColFileCopy
 	NumCols
 )
 
@@ -127,6 +128,11 @@ var SuspectWriteType = arrow.StructOf(
 //   - fail_file: FailedCallFileKey of a failed call (the file its output
 //     says failed, or the file a compile check without output compiled); 0
 //     for every other step and for failures that name no file.
+//   - file_copy: FileCopyKey of the file beside edit_file or fail_file,
+//     when it is written as an absolute path: EditCopyKey of an edit's
+//     args, else FailureCopyKey of a failed result's data (a line's
+//     tool_call.edit_copy or tool_result.fail_copy when it carries
+//     edit_file or fail_file: fixtures); 0 otherwise.
 var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "run_id", Type: arrow.BinaryTypes.String},
 	{Name: "step", Type: arrow.PrimitiveTypes.Int64},
@@ -167,4 +173,5 @@ var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "talk_words", Type: hashList, Nullable: true},
 	{Name: "edit_file", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "fail_file", Type: arrow.PrimitiveTypes.Uint64},
+	{Name: "file_copy", Type: arrow.PrimitiveTypes.Uint64},
 }, nil)

@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -251,4 +252,96 @@ func CreatesFile(tool string, args []byte) bool {
 		}
 	}
 	return false
+}
+
+// A file's key (FileKey) names it by its base name, so that paths written
+// relative to different directories meet. Two copies of one tree (a
+// repository checked out twice: `/workspace/repo/pkg/a.py` and
+// `/testbed/pkg/a.py`) then give one key. Its copy key (FileCopyKey) tells
+// them apart beside it: an agent that edits one copy while the code that
+// runs is imported from the other changes nothing that runs, and the same
+// failure comes back, raised in the copy it never edited.
+
+// FileCopyKey is the copy key of an absolute file path: the hash of its
+// last two names (the file and the directory holding it) in the high 32
+// bits, of the whole path (cleaned: `/a/./b` is `/a/b`) in the low 32,
+// never 0. Two keys with the same high half and another low half name one
+// file in two trees. 0 for a relative path (it names no tree) and for a
+// path of fewer than two names.
+func FileCopyKey(p []byte) uint64 {
+	if len(p) == 0 || p[0] != '/' || p[len(p)-1] == '/' {
+		return 0 // no tree, or a directory
+	}
+	clean := path.Clean(string(p))
+	i := strings.LastIndexByte(clean, '/')
+	j := strings.LastIndexByte(clean[:max(i, 0)], '/')
+	if i <= 0 || j < 0 || i == len(clean)-1 {
+		return 0
+	}
+	return xxh3.HashString(clean[j+1:])<<32 | uint64(uint32(xxh3.HashString(clean))) | 1
+}
+
+// FoldCopyKey folds a copy key to 32 bits as the run store keeps it: 16
+// bits of each half, so that the high halves of two folded keys still say
+// whether they name one file, and the low halves whether one copy.
+func FoldCopyKey(k uint64) uint32 {
+	if k == 0 {
+		return 0
+	}
+	return uint32(k>>48)<<16 | uint32(k)&0xffff | 1
+}
+
+// EditCopyKey is the FileCopyKey of the file an edit's args change, when
+// they name it by an absolute path: the path member EditFileKey reads
+// (pathKeys), else the first absolute path of a source file on the first
+// line of a string member (`sed -i ... /testbed/a.py`). 0 otherwise.
+func EditCopyKey(args []byte) uint64 {
+	var v any
+	if json.Unmarshal(bytes.TrimSpace(args), &v) != nil {
+		return 0
+	}
+	var strs []string
+	if f := findPath(v, &strs); f != "" {
+		if strings.HasPrefix(f, "/") && firstSourceFile(f) != nil {
+			return FileCopyKey([]byte(strings.TrimSpace(f)))
+		}
+		return 0
+	}
+	for _, s := range strs {
+		line, _, _ := strings.Cut(s, "\n")
+		m := reSourceFile.FindStringSubmatchIndex(line)
+		if m == nil {
+			continue
+		}
+		from := m[2]
+		for from > 0 && !strings.ContainsRune(" \t'\"(=:,[{", rune(line[from-1])) {
+			from--
+		}
+		return FileCopyKey([]byte(line[from:m[3]]))
+	}
+	return 0
+}
+
+// FailureCopyKey is the FileCopyKey of the file FailureFileKey reads from
+// a failed result's data (escaped JSON string form): the file of the last
+// frame of its one Python traceback, or of py_compile's `Sorry:` line,
+// when the output writes it as an absolute path. 0 otherwise.
+func FailureCopyKey(data []byte) uint64 {
+	data = bytes.TrimSpace(data)
+	if !IsJSONString(data) || bytes.Count(data, tracebackHeader) > 1 {
+		return 0
+	}
+	var p []byte
+	if bytes.Contains(data, []byte("Sorry: ")) {
+		if m := reFailSorry.FindSubmatchIndex(data); m != nil {
+			p = data[m[4]:m[5]]
+		}
+	}
+	if p == nil && bytes.Contains(data, []byte(`File \"`)) {
+		if frames := reFailFrame.FindAllSubmatchIndex(data, -1); len(frames) > 0 {
+			last := frames[len(frames)-1]
+			p = data[last[2]:last[3]]
+		}
+	}
+	return FileCopyKey(bytes.ReplaceAll(p, []byte(`\/`), []byte("/")))
 }

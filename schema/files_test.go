@@ -164,3 +164,55 @@ func TestPackageInitIsNamedByItsPackage(t *testing.T) {
 		t.Error("an __init__.py without a directory is keyed by its name")
 	}
 }
+
+// A file's copy key tells two checkouts of one file apart (same high half,
+// another low half) and two files of one name in one tree apart (another
+// high half); a relative path names no copy.
+func TestFileCopyKey(t *testing.T) {
+	work := FileCopyKey([]byte("/workspace/geo__geo__2.1/geo/masks/combine.py"))
+	test := FileCopyKey([]byte("/testbed/geo/masks/combine.py"))
+	other := FileCopyKey([]byte("/testbed/geo/nddata/combine.py"))
+	if work == 0 || test == 0 || work>>32 != test>>32 || work == test {
+		t.Errorf("two copies of one file: %#x, %#x", work, test)
+	}
+	if other>>32 == test>>32 {
+		t.Errorf("two files of one name in two directories share a file half: %#x, %#x", other, test)
+	}
+	if FileCopyKey([]byte("/testbed/./geo/masks/combine.py")) != test {
+		t.Error("a path is cleaned before it is keyed")
+	}
+	for _, p := range []string{"geo/masks/combine.py", "combine.py", "/combine.py", "/testbed/geo/", ""} {
+		if k := FileCopyKey([]byte(p)); k != 0 {
+			t.Errorf("FileCopyKey(%q) = %#x, want 0", p, k)
+		}
+	}
+	fw, ft := FoldCopyKey(work), FoldCopyKey(test)
+	if fw>>16 != ft>>16 || fw == ft || FoldCopyKey(0) != 0 {
+		t.Errorf("folded, the halves still say one file, two copies: %#x, %#x", fw, ft)
+	}
+	for _, c := range []struct {
+		args string
+		want uint64
+	}{
+		{`{"command":"str_replace","path":"/workspace/geo__geo__2.1/geo/masks/combine.py","old_str":"a","new_str":"b"}`, work},
+		{`{"command":"sed -i 's/a/b/' /testbed/geo/masks/combine.py && python repro.py"}`, test},
+		{`{"command":"sed -i 's/a/b/' geo/masks/combine.py"}`, 0}, // relative: no copy named
+		{`{"command":"echo hi"}`, 0},
+	} {
+		if got := EditCopyKey([]byte(c.args)); got != c.want {
+			t.Errorf("EditCopyKey(%s) = %#x, want %#x", c.args, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		data string
+		want uint64
+	}{
+		{`"Traceback (most recent call last):\n  File \"/workspace/repro.py\", line 4, in <module>\n  File \"/testbed/geo/masks/combine.py\", line 41, in merge\nTypeError: x"`, test},
+		{`"Traceback (most recent call last):\n  File \"repro.py\", line 4, in <module>\n  File \"combine.py\", line 41, in merge\nTypeError: x"`, 0},
+		{`"error: cannot find symbol"`, 0},
+	} {
+		if got := FailureCopyKey([]byte(c.data)); got != c.want {
+			t.Errorf("FailureCopyKey(%s) = %#x, want %#x", c.data, got, c.want)
+		}
+	}
+}

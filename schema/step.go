@@ -47,6 +47,10 @@ type ToolCall struct {
 	// EditFile, when set, is EditFileKey of the args (16 hex digits) as
 	// computed before they were redacted: placeholders replace file names.
 	EditFile string `json:"edit_file,omitempty"`
+	// EditCopy, when set, is EditCopyKey of the args (16 hex digits),
+	// likewise computed before they were redacted, its two halves mapped
+	// one by one so that one file and one copy stay so.
+	EditCopy string `json:"edit_copy,omitempty"`
 	// Creates, when true, says the edit writes a file whole (CreatesFile
 	// of the args), as read before they were redacted: placeholders
 	// replace the editor's command.
@@ -88,6 +92,9 @@ type ToolResult struct {
 	// FailFile, when set, is FailedCallFileKey of the data and the call's
 	// args (16 hex digits), likewise computed before they were redacted.
 	FailFile string `json:"fail_file,omitempty"`
+	// FailCopy, when set, is FailureCopyKey of the data, likewise (as
+	// tool_call.edit_copy).
+	FailCopy string `json:"fail_copy,omitempty"`
 }
 
 // Memory is what the step read from and wrote to the agent's memory.
@@ -388,6 +395,12 @@ func (s *Step) validateKeys() error {
 	}
 	if r := s.ToolResult; err == nil && r != nil && r.FailFile != "" {
 		err = check("tool_result.fail_file", r.FailFile)
+	}
+	if c := s.ToolCall; err == nil && c != nil && c.EditCopy != "" {
+		err = check("tool_call.edit_copy", c.EditCopy)
+	}
+	if r := s.ToolResult; err == nil && r != nil && r.FailCopy != "" {
+		err = check("tool_result.fail_copy", r.FailCopy)
 	}
 	return err
 }
