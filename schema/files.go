@@ -148,25 +148,32 @@ func firstSourceFile(s string) []byte {
 // quotes included. 0 without one, for an output with two tracebacks, and
 // for code that is in no file (`<stdin>`, `<string>`).
 func FailureFileKey(data []byte) uint64 {
-	if bytes.Count(data, tracebackHeader) > 1 {
-		return 0
-	}
-	var path []byte
-	if bytes.Contains(data, []byte("Sorry: ")) {
-		if m := reFailSorry.FindSubmatchIndex(data); m != nil {
-			path = data[m[4]:m[5]]
-		}
-	}
-	if path == nil && bytes.Contains(data, []byte(`File \"`)) {
-		if frames := reFailFrame.FindAllSubmatchIndex(data, -1); len(frames) > 0 {
-			last := frames[len(frames)-1]
-			path = data[last[2]:last[3]]
-		}
-	}
+	path := failurePath(data)
 	if len(path) == 0 || path[0] == '<' || bytes.HasPrefix(path, []byte(`\u003c`)) {
 		return 0
 	}
 	return FileKey(path)
+}
+
+// failurePath is the file, as the data writes it (escaped JSON string
+// form), of the last frame of its one Python traceback, or of py_compile's
+// `Sorry:` line; nil without one and for an output with two tracebacks.
+func failurePath(data []byte) []byte {
+	if bytes.Count(data, tracebackHeader) > 1 {
+		return nil
+	}
+	if bytes.Contains(data, []byte("Sorry: ")) {
+		if m := reFailSorry.FindSubmatchIndex(data); m != nil {
+			return data[m[4]:m[5]]
+		}
+	}
+	if bytes.Contains(data, []byte(`File \"`)) {
+		if frames := reFailFrame.FindAllSubmatchIndex(data, -1); len(frames) > 0 {
+			last := frames[len(frames)-1]
+			return data[last[2]:last[3]]
+		}
+	}
+	return nil
 }
 
 // FailedCallFileKey is the fail_file key of a failed call: FailureFileKey
@@ -328,20 +335,8 @@ func EditCopyKey(args []byte) uint64 {
 // when the output writes it as an absolute path. 0 otherwise.
 func FailureCopyKey(data []byte) uint64 {
 	data = bytes.TrimSpace(data)
-	if !IsJSONString(data) || bytes.Count(data, tracebackHeader) > 1 {
+	if !IsJSONString(data) {
 		return 0
 	}
-	var p []byte
-	if bytes.Contains(data, []byte("Sorry: ")) {
-		if m := reFailSorry.FindSubmatchIndex(data); m != nil {
-			p = data[m[4]:m[5]]
-		}
-	}
-	if p == nil && bytes.Contains(data, []byte(`File \"`)) {
-		if frames := reFailFrame.FindAllSubmatchIndex(data, -1); len(frames) > 0 {
-			last := frames[len(frames)-1]
-			p = data[last[2]:last[3]]
-		}
-	}
-	return FileCopyKey(bytes.ReplaceAll(p, []byte(`\/`), []byte("/")))
+	return FileCopyKey(bytes.ReplaceAll(failurePath(data), []byte(`\/`), []byte("/")))
 }
