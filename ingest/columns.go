@@ -77,8 +77,7 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 			editFile, _ = schema.ParseKey(tc.EditFile) // computed before the args were redacted; checked by Validate
 			fileCopy, _ = schema.ParseKey(tc.EditCopy) // likewise; none when not written
 		} else {
-			editFile = schema.EditFileKey(tc.Args)
-			fileCopy = schema.EditCopyKey(tc.Args)
+			editFile, fileCopy = schema.EditKeys(tc.Args)
 		}
 	}
 	w.editFile.put(i, editFile)

@@ -64,12 +64,26 @@ var pathKeys = []string{"path", "file", "file_path", "filepath", "filename", "ta
 // anywhere in one (a here-document's `Path('a.py')`), members taken in the
 // order of their names. 0 when the args name no file.
 func EditFileKey(args []byte) uint64 {
+	file, _ := EditKeys(args)
+	return file
+}
+
+// EditKeys is EditFileKey and EditCopyKey of an edit's args, read with one
+// parse of them.
+func EditKeys(args []byte) (file, fileCopy uint64) {
 	var v any
 	if json.Unmarshal(bytes.TrimSpace(args), &v) != nil {
-		return 0
+		return 0, 0
 	}
 	var strs []string
-	if f := findPath(v, &strs); f != "" {
+	f := findPath(v, &strs)
+	return editFileKey(f, strs), editCopyKey(f, strs)
+}
+
+// editFileKey is EditFileKey of args whose path member is f ("" when they
+// have none) and whose other strings are strs.
+func editFileKey(f string, strs []string) uint64 {
+	if f != "" {
 		if name := firstSourceFile(f); name != nil {
 			return FileKey(name)
 		}
@@ -303,12 +317,14 @@ func FoldCopyKey(k uint64) uint32 {
 // (pathKeys), else the first absolute path of a source file on the first
 // line of a string member (`sed -i ... /testbed/a.py`). 0 otherwise.
 func EditCopyKey(args []byte) uint64 {
-	var v any
-	if json.Unmarshal(bytes.TrimSpace(args), &v) != nil {
-		return 0
-	}
-	var strs []string
-	if f := findPath(v, &strs); f != "" {
+	_, fileCopy := EditKeys(args)
+	return fileCopy
+}
+
+// editCopyKey is EditCopyKey of args whose path member is f ("" when they
+// have none) and whose other strings are strs.
+func editCopyKey(f string, strs []string) uint64 {
+	if f != "" {
 		if strings.HasPrefix(f, "/") && firstSourceFile(f) != nil {
 			return FileCopyKey([]byte(strings.TrimSpace(f)))
 		}
