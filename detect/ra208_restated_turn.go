@@ -38,16 +38,22 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 	a.restated = chains
 	clear(chains)
 	best := -1
+	back := map[int32]int{} // per chain, the index of its point's first return
 	for i, f := range v.Restated {
 		if f < 0 {
 			continue
 		}
 		c := &chains[f]
+		if c.n == 0 {
+			back[f] = i
+		}
 		c.first, c.last, c.n = int(f), i, c.n+1
-		// Of the chains at the worst severity, the one begun first (n
-		// counts the returns; the turn that first made the point is one
-		// more).
-		if best < 0 || sevOf(c.n+1) > sevOf(chains[best].n+1) || (sevOf(c.n+1) == sevOf(chains[best].n+1) && int(f) < best) {
+		// Of the chains at the worst severity, the one whose point came
+		// back first: the team went round there first. A point raised
+		// once and taken up again long after, other points restated in
+		// between, was no loop when first made (n counts the returns;
+		// the turn that first made the point is one more).
+		if best < 0 || sevOf(c.n+1) > sevOf(chains[best].n+1) || (sevOf(c.n+1) == sevOf(chains[best].n+1) && back[f] < back[int32(best)]) {
 			best = int(f)
 		}
 	}
