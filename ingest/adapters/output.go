@@ -764,13 +764,15 @@ func emptyJSONResults(text string) bool {
 // output, without its terminal escapes (as the result keeps it). view says
 // the tool shows file content, where only rules marked ViewsToo apply.
 func classify(text string, search, view bool, formatRules []OutputRule) (errType string, empty bool) {
-	errType, empty, _, _ = classifyRule(text, search, view, formatRules)
+	errType, empty, _, _ = classifyRule(text, search, view, false, formatRules)
 	return errType, empty
 }
 
 // classifyRule is classify, also naming the rule that decided ("" when
-// none did).
-func classifyRule(text string, search, view bool, formatRules []OutputRule) (errType string, empty bool, rule string, final bool) {
+// none did). harnessOnly tries only the format's rules that read the
+// harness's own message (OutputRule.Harness): all that can be read of an
+// output that was stripped.
+func classifyRule(text string, search, view, harnessOnly bool, formatRules []OutputRule) (errType string, empty bool, rule string, final bool) {
 	text = stripANSI(text)
 	inner, failed, isMCP := mcpUnwrap(text)
 	if isMCP {
@@ -778,10 +780,14 @@ func classifyRule(text string, search, view bool, formatRules []OutputRule) (err
 	}
 	o := newOutput(text, search)
 	o.mcpFailed = failed
-	for _, rules := range [][]OutputRule{formatRules, OutputRules} {
+	lists := [][]OutputRule{formatRules, OutputRules}
+	if harnessOnly {
+		lists = lists[:1] // no generic rule reads a harness's message
+	}
+	for _, rules := range lists {
 		for i := range rules {
 			r := &rules[i]
-			if view && !r.ViewsToo {
+			if (view && !r.ViewsToo) || (harnessOnly && !r.Harness) {
 				continue
 			}
 			t, ok := r.match(o)

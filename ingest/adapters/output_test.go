@@ -848,3 +848,14 @@ func FuzzTestsFailedMatchesEveryLine(f *testing.F) {
 		}
 	})
 }
+
+// With the output stripped only the format's own rules are tried for a
+// harness's message (classifyRule): a generic rule marked Harness would
+// never run there.
+func TestNoGenericRuleReadsAHarnessMessage(t *testing.T) {
+	for _, r := range OutputRules {
+		if r.Harness {
+			t.Errorf("generic output rule %s is marked Harness: give it to the formats whose harness writes it", r.Name)
+		}
+	}
+}

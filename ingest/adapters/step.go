@@ -55,26 +55,9 @@ func (d *Doc) newRun(id string) *run { return &run{id: id, strip: d.StripOutput}
 // stripped, only a rule that reads the harness's own message in place of
 // the output (OutputRule.Harness) is kept: nothing else can be read.
 func (r *run) classify(text string, search, view bool, formatRules []OutputRule) (errType string, empty bool) {
-	errType, empty, rule, final := classifyRule(text, search, view, formatRules)
-	if r.strip && !harnessRule(rule, formatRules) {
-		return "", false
-	}
+	errType, empty, rule, final := classifyRule(text, search, view, r.strip, formatRules)
 	r.ruled = ruling{text: text, errType: errType, empty: empty, rule: rule, final: final}
 	return errType, empty
-}
-
-// harnessRule reports whether the format rule named name reads the
-// harness's own message (OutputRule.Harness).
-func harnessRule(name string, formatRules []OutputRule) bool {
-	if name == "" {
-		return false
-	}
-	for i := range formatRules {
-		if formatRules[i].Name == name {
-			return formatRules[i].Harness
-		}
-	}
-	return false
 }
 
 // ruling is the last output an output rule decided: setResult names the
