@@ -74,6 +74,9 @@ type analysis struct {
 	// restated is runRestatedTurn's scratch: per step index of a turn that
 	// first made a point, the turns that made it again.
 	restated []chain
+	// restatedBack is its scratch too: per such turn, the step index of
+	// its point's first return.
+	restatedBack []int
 }
 
 func newAnalysis() *analysis {

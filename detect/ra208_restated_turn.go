@@ -38,7 +38,8 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 	a.restated = chains
 	clear(chains)
 	best := -1
-	back := map[int32]int{} // per chain, the index of its point's first return
+	back := resize(a.restatedBack, v.Len()) // per chain, the index of its point's first return
+	a.restatedBack = back
 	for i, f := range v.Restated {
 		if f < 0 {
 			continue
@@ -53,7 +54,7 @@ func runRestatedTurn(v *Run, a *analysis, p *Policy) *hit {
 		// once and taken up again long after, other points restated in
 		// between, was no loop when first made (n counts the returns;
 		// the turn that first made the point is one more).
-		if best < 0 || sevOf(c.n+1) > sevOf(chains[best].n+1) || (sevOf(c.n+1) == sevOf(chains[best].n+1) && back[f] < back[int32(best)]) {
+		if best < 0 || sevOf(c.n+1) > sevOf(chains[best].n+1) || (sevOf(c.n+1) == sevOf(chains[best].n+1) && back[f] < back[best]) {
 			best = int(f)
 		}
 	}
