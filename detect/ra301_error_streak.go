@@ -3,6 +3,7 @@ package detect
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/runawayhq/runaway/schema"
@@ -103,6 +104,15 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 		sev = Runaway
 		msg = fmt.Sprintf("the same failure %d times (%s), %d other call(s) between them", n, detail, others)
 	}
+	if sev == Suspicious && s.check > 0 {
+		// The check after the storm showed that nothing it tried changed
+		// anything. The stretch stays the storm's: the answer before it is
+		// the baseline the attempts set out to change, as RA304's first
+		// report is, not the loop's first action.
+		sev, marginal = Runaway, true
+		msg += fmt.Sprintf(", then step %d answered as step %d had before them", v.Step[s.check], v.Step[s.checked])
+		counts = append(counts, Count{"unchanged_checks", 1})
+	}
 	var cause RootCause
 	if 2*byType[schema.ErrNoOutput] > sumCounts(byType) && 2*silentEdits <= byType[schema.ErrNoOutput] {
 		// Calls that came back with nothing at all, the shell's output
@@ -200,6 +210,53 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 	return true
 }
 
+// unchangedCheck returns the first call after a storm (its failures from
+// first to last), at most Window calls on and before any change that
+// worked, that is the same call as the last one made before the storm
+// began and gives the same answer, word for word after normalising, with
+// no change that worked between the two (an edit of a file the run did
+// not write whole that brought something new, or a package newly
+// installed); and that earlier call. -1, -1 when there is none. The agent
+// had the answer before its failed attempts and asks for it again: what it
+// tried in between changed nothing it can see, and the check is one more
+// action of the stuck stretch, the fourth after three failures. Both
+// answers must have logged text: an answer without output says nothing
+// of what changed.
+func unchangedCheck(v *Run, a *analysis, p *Policy, first, last int) (int, int) {
+	changed := func(i int) bool {
+		edit := v.Names.IntentName(v.Intent[i]) == schema.IntentEdit && v.Flags[i]&flagCreate == 0 && v.Flags[i]&flagError == 0 && a.lasting(i)
+		return edit || a.newInstall[i]
+	}
+	lo := sort.SearchInts(a.calls, first)
+	before := -1
+	for k := lo - 1; k >= 0 && before < 0; k-- {
+		if i := a.calls[k]; v.Flags[i]&flagResult != 0 && !talked(v, i) {
+			before = i
+		}
+	}
+	if before < 0 || v.Flags[before]&flagPayload == 0 || v.Flags[before]&flagError != 0 {
+		return -1, -1
+	}
+	for k := sort.SearchInts(a.calls, before+1); k < lo; k++ {
+		if changed(a.calls[k]) {
+			return -1, -1
+		}
+	}
+	seen := 0
+	for _, i := range a.calls[sort.SearchInts(a.calls, last+1):] {
+		if v.Flags[i]&flagResult == 0 {
+			continue
+		}
+		if seen++; seen > p.Window || changed(i) {
+			break
+		}
+		if v.sameCall(i) == v.sameCall(before) && v.Flags[i]&flagPayload != 0 && v.Flags[i]&flagError == 0 && v.sameAnswer(before, i, a.simBits) {
+			return i, before
+		}
+	}
+	return -1, -1
+}
+
 // stormStreak finds the error storm: of the storms at the worst severity
 // (by their failures), the one with the most failures, the first of
 // equally long ones. A short burst the agent worked its way out of is not
@@ -246,14 +303,19 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 			last = fails[len(fails)-1]
 		}
 		sev := severityFor(int64(len(fails)), p.ErrorStreakSuspicious, p.ErrorStreakRunaway)
+		check, checked := -1, -1
 		if sev == Suspicious && shape == "" && sameErrorActedBetween(v, a, fails[0], last) {
 			// Runaway at the suspicious count (runErrorStreak says why):
 			// it outranks a storm that is only suspicious.
 			sev = Runaway
+		} else if sev == Suspicious {
+			if check, checked = unchangedCheck(v, a, p, fails[0], last); check >= 0 {
+				sev = Runaway // runErrorStreak says why
+			}
 		}
 		better := len(fails) > best.n || (len(fails) == best.n && fails[0] < best.first)
 		if best.n == 0 || sev > bestSev || (sev == bestSev && better) {
-			best = streak{first: fails[0], last: last, n: len(fails), asFound: asFound, shape: shape}
+			best = streak{first: fails[0], last: last, n: len(fails), asFound: asFound, shape: shape, check: check, checked: checked}
 			bestSev = sev
 		}
 	}

@@ -127,6 +127,7 @@ type streak struct {
 	first, last, n int
 	asFound        bool   // hit.asFound
 	shape          string // what the storm is, when its failures alone do not say: a format with one %d, its failures (RA301's message)
+	check, checked int    // RA301: the call after the storm that answered as the one before it did, and that one (unchangedCheck); -1 or 0 when none
 }
 
 func longestStreak(indices func(yield func(int) bool), skip, match func(i int) bool) streak {
