@@ -116,7 +116,9 @@ const maxNewInARow = 2
 // calls in the stretch (the same call with the same answer, or the same
 // failure of the same tool), with fewer than maxNewInARow new calls in a
 // row between them. When the stretch itself begins with calls that never
-// come back in it, the onset moves forward to its first call that does.
+// come back in it, the onset moves forward to its first call that does;
+// walking back, those of them that went through count as new calls, while
+// its failures do not: they are the stretch's own.
 func firstInstance(v *Run, a *analysis, first, last int) int {
 	lo := sort.SearchInts(a.calls, first)
 	hi := sort.Search(len(a.calls), func(k int) bool { return a.calls[k] > last })
@@ -131,8 +133,7 @@ func firstInstance(v *Run, a *analysis, first, last int) int {
 	if at < 0 {
 		return first // nothing in it comes back: the finding's own start stands
 	}
-	// The calls skipped count as new calls before the onset.
-	start, newInARow := lo+at, at
+	start, newInARow := lo+at, 0
 	// An edit of the very file the stretch fails in, the same failure
 	// coming back after it, changed nothing that fails: the walk goes on
 	// past it (an edit that broke the file, or missed what breaks it).
@@ -146,7 +147,13 @@ func firstInstance(v *Run, a *analysis, first, last int) int {
 			start, newInARow = k, 0
 			continue
 		}
-		newInARow++
+		if k >= lo && v.Flags[i]&flagError != 0 && !loneInvalidCall(v, a, i) {
+			// A failure the stretch opens with that never comes back is
+			// still one of its failures, not the agent doing something
+			// else: it neither starts the onset nor ends the walk.
+			continue
+		}
+		newInARow++ // the calls skipped that went through count as new
 	}
 	return a.calls[start]
 }

@@ -129,23 +129,32 @@ func TestEmptySearchesWithWorkBetweenAreNotOneLoop(t *testing.T) {
 	}
 }
 
-// A call skipped at the start of the stretch counts as new work: with one
-// more new call before it, the walk back stops, and an earlier instance of
-// the failure (before work that moved on) is not the onset.
-func TestOnsetWalkCountsTheSkippedCalls(t *testing.T) {
-	rejected := failing("edit", "Mapper.java: replace mapper block", "EDIT_REJECTED", "No replacement was performed: old_str did not appear verbatim")
-	r := newRun("skipped")
-	r.add(view("Mapper.java", 1))
-	r.add(rejected) // step 1: the first try, before the agent moved on
-	r.add(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"arg":"Mapper.java: add import"}},"tool_result":{"ok":true,"data":"edited Mapper.java"}`)
-	r.add(failing("compile", "javac Mapper.java", "COMPILE_ERROR", "Mapper.java:3: error: cannot find symbol")) // step 3: opens the streak, never comes back
-	// steps 4-9
-	for i := 0; i < 6; i++ {
-		r.add(rejected)
+// A failure the stretch opens with that never comes back is skipped: the
+// onset is a call that comes back. It is still one of the stretch's
+// failures, not the agent doing something else, so it does not count
+// among the new calls that end the walk back: past it and one call more
+// (an edit of the file the check fails in, which changed nothing that
+// fails), the walk goes on to the check's first failure. An edit of
+// another file is a change that worked and ends the walk, and the stuck
+// stretch begins after it.
+func TestOnsetWalkPassesTheFailureTheStretchOpensWith(t *testing.T) {
+	trace := "Traceback (most recent call last):\n  File \"/repo/calc.py\", line 4, in <module>\n    return a +\nSyntaxError: invalid syntax"
+	check := failing("bash", "python repro.py", "SyntaxError", trace)
+	edit := func(file string) string {
+		return fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"path":%q,"new":"return a + b"}},"tool_result":{"ok":true,"data":"%s edited"}`, "/repo/"+file, file)
 	}
-	res := one(t, detect.DefaultPolicy(), r.text())
-	if res.Verdict != detect.Runaway || res.OnsetStep != 4 {
-		t.Fatalf("onset %d verdict %v, want runaway from step 4: %+v", res.OnsetStep, res.Verdict, res.Findings)
+	for file, want := range map[string]int64{"calc.py": 1, "util.py": 4} {
+		r := newRun("opens-" + file)
+		r.add(view("README.md", 1)).add(check).add(edit(file))                              // steps 0-2
+		r.add(failing("lint", "ruff calc.py", "LINT_ERROR", "calc.py:4: E999 SyntaxError")) // step 3: opens the streak, never comes back
+		for range 5 {                                                                       // steps 4-8
+			r.add(check)
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != detect.Runaway || res.OnsetStep != want {
+			t.Errorf("edit of %s at step 2: onset %d verdict %v, want runaway from step %d: %+v", file, res.OnsetStep, res.Verdict, want, res.Findings)
+		}
 	}
 }
 
