@@ -32,6 +32,9 @@ func onsetOf(v *Run, a *analysis, primary *hit, hits []*hit) int {
 		// phase's prompt to the reviewer): the loop begins with that plan.
 		first--
 	}
+	if primary.Detector == EmptyResultLoop.ID {
+		first = refusedEditsBefore(v, a, first)
+	}
 	if !replayed[primary.Detector] || primary.asFound {
 		return first
 	}
@@ -43,6 +46,29 @@ func onsetOf(v *Run, a *analysis, primary *hit, hits []*hit) int {
 		}
 	}
 	return on
+}
+
+// refusedEditsBefore walks an empty-result loop's onset back over the
+// edits refused just before it (schema.ErrEditRejected: the text they
+// meant to replace was not found): a replacement of text the file does
+// not hold is a lookup of that text answered "not there", the question
+// the empty searches then ask again in other words. At most one other
+// call may come between two of them, and a change that worked ends the
+// walk, as it ends the search's own (docs/detectors/RA601.md).
+func refusedEditsBefore(v *Run, a *analysis, first int) int {
+	newInARow := 0
+	for k := sort.SearchInts(a.calls, first) - 1; k >= 0 && newInARow < maxNewInARow; k-- {
+		i := a.calls[k]
+		if editedAnew(v, a, i) || installedAnew(v, a, i) {
+			break
+		}
+		if v.Flags[i]&flagError != 0 && v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrEditRejected {
+			first, newInARow = i, 0
+			continue
+		}
+		newInARow++
+	}
+	return first
 }
 
 // pointFirstMade is, for turns between agents handed out again word for

@@ -277,6 +277,43 @@ func TestEmptySearchResumedBeginsAtTheHunt(t *testing.T) {
 	}
 }
 
+// Replacements refused because their text was not in the file, then
+// searches for that text coming back empty: the agent was looking for what
+// the file does not hold from its first refused edit, and the empty-result
+// loop begins there. A change that worked between them ends the walk, and
+// without refused edits the loop begins with its first empty search.
+func TestEmptySearchesBeginAtTheEditsRefusedBefore(t *testing.T) {
+	empty := func(q string) string {
+		return fmt.Sprintf(`"state":"ACT","intent":"search","tool_call":{"name":"bash","args":{"command":%q}},"tool_result":{"ok":true,"result_count":0}`, "grep -n "+q+" pkg/other.py")
+	}
+	refused := func(old string) string {
+		return failing("bash", "replace "+old+" in pkg/other.py", "EDIT_REJECTED", "pattern not found: "+old)
+	}
+	edited := `"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"path":"pkg/util.py","new":"return parse(path)"}},"tool_result":{"ok":true,"data":"edited pkg/util.py"}`
+	for _, c := range []struct {
+		name   string
+		before []string // steps 1-3
+		onset  int64
+	}{
+		{"two refused edits", []string{refused("rawtext = f.read()"), view("pkg/other.py", 40), refused("include_lines = rawtext")}, 1},
+		{"an edit that worked between", []string{refused("rawtext = f.read()"), edited, refused("include_lines = rawtext")}, 3},
+		{"reads only", []string{view("pkg/other.py", 40), view("pkg/other.py", 80), view("pkg/other.py", 120)}, 4},
+	} {
+		r := newRun("refused")
+		r.add(view("pkg/other.py", 1))
+		for _, b := range c.before {
+			r.add(b)
+		}
+		for _, q := range []string{"string2lines(rawtext", "rawtext", "end of inclusion", "include_lines"} { // steps 4-7
+			r.add(empty(q))
+		}
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != detect.Runaway || res.RootCause != detect.CauseEmptyResultLoop || res.OnsetStep != c.onset {
+			t.Errorf("%s: %v %v onset %d, want runaway empty-result-loop from %d: %+v", c.name, res.Verdict, res.RootCause, res.OnsetStep, c.onset, res.Findings)
+		}
+	}
+}
+
 // A team going round one review comment: the reviewer makes a point about
 // the code, the programmer changes it, and the same point comes back in
 // other words; then twice word for word about code handed back unchanged,
