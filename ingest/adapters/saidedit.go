@@ -82,12 +82,35 @@ func askedExactText(words string) string {
 // words ask for its target's exact text. A logged answer says itself
 // whether the text was replaced.
 func (r *run) readAskedExactText() {
-	r.eachWordsAfter(func(s *schema.Step) bool {
-		if !r.outputAbsent(s) {
-			return false
-		}
+	r.readAskedExactFor(func(s *schema.Step) bool {
 		_, ok := editTarget(s.ToolCall.Name, s.ToolCall.Args)
 		return ok
+	})
+}
+
+// readAskedExactScripts does for the other edits what readAskedExactText
+// does for replacements: an edit made by a script (a Python program that
+// replaces one text with another, sed, awk) whose output was not logged,
+// followed by words asking for the exact text, missed its target as a
+// replacement does. It runs after the rules that compare replacements
+// (markRewrites and the like), which read only the replacements, so that
+// what they conclude stays as it was.
+func (r *run) readAskedExactScripts() {
+	r.readAskedExactFor(func(s *schema.Step) bool {
+		if s.Intent != schema.IntentEdit {
+			return false
+		}
+		_, replacement := editTarget(s.ToolCall.Name, s.ToolCall.Args)
+		return !replacement
+	})
+}
+
+// readAskedExactFor types EDIT_REJECTED the calls that edit picks, whose
+// output was not logged and that have no outcome of their own, when the
+// agent's next words ask for the exact text.
+func (r *run) readAskedExactFor(edit func(s *schema.Step) bool) {
+	r.eachWordsAfter(func(s *schema.Step) bool {
+		return r.outputAbsent(s) && edit(s)
 	}, func(call *schema.Step, words string) {
 		if m := askedExactText(words[:min(len(words), maxAskedChars)]); m != "" {
 			if call.ToolResult == nil {

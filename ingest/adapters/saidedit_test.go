@@ -133,3 +133,30 @@ func TestRetargetBlamesNoEditBeforeAKnownMiss(t *testing.T) {
 	c, run = convertStripped(t, OpenAIMessages, askedExactDoc(t, 2, "", "Now the tests."))
 	c.calls(t, run, map[int64]string{1: "str_replace_editor error " + schema.ErrEditRejected, 3: "str_replace_editor ok"})
 }
+
+// An edit made by a script, whose output was not logged, followed by words
+// asking for the exact text, missed its target as a replacement does; a
+// logged answer, or a call that edits nothing, is left as it was.
+func TestAskedExactTextAfterAScriptEdit(t *testing.T) {
+	const sed = "sed -i 's/return x/return y/' a.py"
+	const ask = "Show the exact lines with numbers to capture the precise whitespace."
+	for _, c := range []struct {
+		name, cmd, words, want string
+		strip                  bool
+	}{
+		{"script edit, output not logged", sed, ask, "bash error " + schema.ErrEditRejected, true},
+		{"python edit, output not logged", "python - <<'PY'\np='a.py'\nt=open(p).read().replace('return x','return y')\nopen(p,'w').write(t)\nPY", "Let me print the exact content of the function to craft the replacement.", "bash error " + schema.ErrEditRejected, true},
+		{"no ask", sed, "Now run the tests.", "bash ok", true},
+		{"output logged", sed, ask, "bash ok", false},
+		{"no edit", "grep -n 'return x' a.py", ask, "bash ok", true},
+	} {
+		raw := saidEditDoc(t, c.cmd, "", c.words)
+		cv, run := convertOne(t, OpenAIMessages, raw)
+		if c.strip {
+			cv, run = convertStripped(t, OpenAIMessages, raw)
+		}
+		if s := cv.step(t, run, 1); tool(s)+" "+result(s) != c.want {
+			t.Errorf("%s: %s %s, want %s", c.name, tool(s), result(s), c.want)
+		}
+	}
+}

@@ -128,6 +128,7 @@ func (r *run) emit(emit func(*schema.Step) error) error {
 	r.markUnlandedRetargets()
 	r.markUnheldReplacements()
 	r.markRewrites()
+	r.readAskedExactScripts()
 	r.readSaidEditMisses()
 	r.readSaidOutcomes()
 	r.carryCutFailures()
