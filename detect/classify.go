@@ -91,8 +91,9 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 //  5. Of two overlapping findings of one root cause, the more specific
 //     detector gives the evidence (RA302 and RA102 over RA101, RA303 over
 //     RA301, RA105 over RA104; RA601, RA101, RA103 and RA102 over a
-//     rephrased search, RA602, as they say what the answers were) when it
-//     is at least as severe; any loop
+//     rephrased search, RA602, as they say what the answers were; RA601
+//     over pages read under one thought, RA105, the pages having come
+//     back empty) when it is at least as severe; any loop
 //     found in the steps of a stretch of reads (RA207), at least as
 //     severe, gives them over it.
 //  6. Otherwise the worst severity wins, then a finding runaway by its
@@ -163,7 +164,7 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 	// Searches that come back empty because the same query is sent again
 	// and again are a retry loop: the repeat or cycle gives the evidence.
 	if empty := byID[EmptyResultLoop.ID]; empty != nil && empty.repeatShare >= 0.5 {
-		for _, id := range []string{RepeatedCall.ID, CallCycle.ID, NearDuplicateCall.ID, PagingLoop.ID} {
+		for _, id := range []string{RepeatedCall.ID, CallCycle.ID, NearDuplicateCall.ID, PagingLoop.ID, SameThoughtPaging.ID} {
 			if h := byID[id]; h != nil && overlaps(empty, h) && h.Severity >= empty.Severity {
 				dropped[empty] = true
 			}
@@ -186,6 +187,7 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 		{RepeatedCall.ID, RephrasedSearch.ID},
 		{NearDuplicateCall.ID, RephrasedSearch.ID},
 		{CallCycle.ID, RephrasedSearch.ID},
+		{EmptyResultLoop.ID, SameThoughtPaging.ID},
 	} {
 		specific, generic := byID[pair[0]], byID[pair[1]]
 		if specific != nil && generic != nil && !dropped[specific] && overlaps(specific, generic) && specific.Severity >= generic.Severity {

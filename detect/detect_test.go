@@ -1442,6 +1442,43 @@ func TestAStormOfWordsWithoutActionIsReplanning(t *testing.T) {
 	}
 }
 
+// A question handed to a coworker again and again, each time refused (as
+// CrewAI refuses an input it was given before), is the agent saying its
+// piece again, a re-planning loop: no tool failed. The same question put
+// to the user, a tool failing between the same questions, and turns that
+// carry a failed run (not refused) are not.
+func TestAStormOfRefusedTurnsToAnotherAgentIsReplanning(t *testing.T) {
+	ask := func(to, intent string, k int) string {
+		in := ""
+		if intent != "" {
+			in = fmt.Sprintf(`"intent":%q,`, intent)
+		}
+		return fmt.Sprintf(`"state":"ACT",%s"tool_call":{"name":"message","args":{"to":%q,"text":"Which user and which query should I search the memory for? (%d)"}},"tool_result":{"ok":false,"error_type":"REJECTED","data":"I tried reusing the same input, I must stop using this action input."}`, in, to, k)
+	}
+	coworker, user, tool, executor := newRun("coworker"), newRun("user"), newRun("tool"), newRun("executor")
+	for k := range 5 {
+		coworker.add(ask("Memory Researcher", "", k))
+		executor.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"message","args":{"from":"executor","to":"manager","text":"exitcode: 1 (execution failed) run %d"}},"tool_result":{"ok":false,"error_type":"EXIT_CODE","data":"ModuleNotFoundError: No module named 'yfinance'"}`, k))
+		user.add(ask("user", "user", k))
+		tool.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"search_memory","args":{"user":"u%d"}},"tool_result":{"ok":false,"error_type":"REJECTED","data":"no such user"}`, k))
+		tool.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"message","args":{"to":"Memory Researcher","text":"Which user should I search for? (%d)"}},"tool_result":{"ok":true,"data":"I do not know."}`, k))
+	}
+	if res := one(t, detect.DefaultPolicy(), coworker.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseReplanLoop || res.OnsetStep != 0 {
+		t.Fatalf("one question to a coworker refused five times: %v %v onset %d", res.Verdict, res.RootCause, res.OnsetStep)
+	}
+	if res := one(t, detect.DefaultPolicy(), user.text()); res.Verdict != detect.Runaway || res.RootCause == detect.CauseReplanLoop {
+		t.Fatalf("one question to the user refused five times: %v %v", res.Verdict, res.RootCause)
+	}
+	if res := one(t, detect.DefaultPolicy(), tool.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm {
+		t.Fatalf("a lookup failing, the coworker asked between: %v %v", res.Verdict, res.RootCause)
+	}
+	// A group chat's code executor reporting its failed run to the
+	// manager: work that ran and failed, carried by a turn, no refusal.
+	if res := one(t, detect.DefaultPolicy(), executor.text()); res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm {
+		t.Fatalf("a code run failing five times, each reported in a turn: %v %v", res.Verdict, res.RootCause)
+	}
+}
+
 // A tool restarted between the same call's failures is upkeep, not a
 // change: the same rm timing out three times with the shell restarted after
 // each is one storm, from its first failure. The restart's answer is no

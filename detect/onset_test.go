@@ -377,6 +377,35 @@ func TestPagingUnderOneThoughtBeginsWhereTheThoughtStopsChanging(t *testing.T) {
 	}
 }
 
+// Pages read on under one unchanged thought that come back with nothing
+// (a file viewed past its end, page after page, looking for a function it
+// does not hold there) are a hunt whose answers are empty: the empty
+// results (RA601) say what the pages were, an empty-result loop. The same
+// pages answered with lines stay the paging loop (RA105), a retry loop.
+func TestEmptyPagesUnderOneThoughtAreAnEmptyResultLoop(t *testing.T) {
+	view := `"state":"ACT","tool_call":{"name":"str_replace_editor","args":{"args":"view /testbed/sympy/ntheory/residue_ntheory.py --view_range %d %d"}},"tool_result":{"ok":true,"data":%q},"decision":{"reason":%q}`
+	build := func(id string, empty bool) string {
+		r := newRun(id)
+		r.add(fmt.Sprintf(view, 700, 750, "700 def _nthroot_mod1(s, q, p, all_roots):", "Let's read nthroot_mod."))
+		r.add(fmt.Sprintf(view, 750, 800, "750 def nthroot_mod(a, n, p, all_roots=False):", "Now the code after it."))
+		for k := range 8 {
+			lo := 900 + 50*k
+			out := ""
+			if !empty {
+				out = fmt.Sprintf("%d def helper_%d(x):", lo, k)
+			}
+			r.add(fmt.Sprintf(view, lo, lo+50, out, "Let's continue looking for the _nthroot_mod1 function."))
+		}
+		return r.text()
+	}
+	if res := one(t, detect.DefaultPolicy(), build("empty-pages", true)); res.Verdict != detect.Runaway || res.RootCause != detect.CauseEmptyResultLoop || res.OnsetStep != 2 {
+		t.Errorf("eight pages past the end under one thought: %v %v onset %d %v, want runaway empty-result-loop from step 2", res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
+	}
+	if res := one(t, detect.DefaultPolicy(), build("full-pages", false)); res.Verdict != detect.Runaway || res.RootCause != detect.CauseToolRetryLoop || res.OnsetStep != 2 {
+		t.Errorf("eight pages of lines under one thought: %v %v onset %d %v, want runaway tool-retry-loop from step 2", res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
+	}
+}
+
 // A call the harness refused for its arguments, with calls that went
 // through on either side of it, is a slip the agent got past: the storm of
 // the same refusal later begins at its own first call, not at the slip. The

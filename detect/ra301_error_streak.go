@@ -46,7 +46,7 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 			continue
 		}
 		byType[v.Names.ErrTypeName(v.ErrType[i])]++
-		if v.State[i] == schema.StatePlan && v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrFormatError {
+		if refusedWords(v, i) {
 			wordsOnly++
 		}
 		keys[v.call[i]]++
@@ -123,9 +123,10 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 	}
 	if 2*wordsOnly > sumCounts(byType) {
 		// Turns of words the harness answered by asking for an action
-		// (PLAN steps refused for lack of a call): the agent restating
-		// what it will or will not do, a re-planning loop, not calls
-		// failing.
+		// (PLAN steps refused for lack of a call), or turns to another
+		// agent refused (refusedWords): the agent restating what it will
+		// or will not do, or asking its coworker again, a re-planning
+		// loop, not calls failing.
 		cause = CauseReplanLoop
 	}
 	return &hit{
@@ -897,6 +898,24 @@ func sumCounts(m map[string]int64) int64 {
 		n += c
 	}
 	return n
+}
+
+// refusedWords reports whether failed step i is a turn of words the
+// harness refused: a PLAN step failed with FORMAT_ERROR, no call in it
+// (docs/adapters/inspect.md), or a turn of conversation handed to another
+// of the run's agents and refused before it reached it (REJECTED: CrewAI
+// refusing a question to a coworker it was asked before). No tool failed:
+// the agent said its piece again. A turn that failed otherwise carried
+// work that ran and failed (a group chat's code executor answering with an
+// exit code).
+func refusedWords(v *Run, i int) bool {
+	switch v.Names.ErrTypeName(v.ErrType[i]) {
+	case schema.ErrFormatError:
+		return v.State[i] == schema.StatePlan
+	case schema.ErrRejected:
+		return v.isMessage(i) && !v.toUser(i)
+	}
+	return false
 }
 
 // wordsOnlyFailures reports whether every failure of fails is a turn of

@@ -126,6 +126,11 @@ const ErrFormatError = "FORMAT_ERROR"
 // argument"): like a format error, no attempt at what the tool does.
 const ErrInvalidCall = "INVALID_CALL"
 
+// ErrRejected is the error type of a call refused before it ran by a person
+// or by the harness: a permission denied, a hook's veto, CrewAI refusing an
+// input it was given before.
+const ErrRejected = "REJECTED"
+
 // ErrTurnLimit is the error type of the last turn of a discussion between
 // agents that the framework ended at its turn limit before the agents
 // concluded it (ChatDev's chat_turn_limit used up with no `<INFO>`
