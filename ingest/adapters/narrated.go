@@ -74,12 +74,21 @@ func mayReport(report string) bool {
 }
 
 // reSaidWorked is a sentence saying the call worked: it settles the
-// opening before any failure it mentions later.
+// opening, unless the sentence names a failure after it.
 var reSaidWorked = regexp.MustCompile(`(?i)\b(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|successful(?:ly)?|works|worked|working now|fixed|resolved)\b|\bno (?:errors?|issues?|problems?|failures?)\b|\bwithout (?:errors?|issues?|problems?)\b`)
+
+// reSaidHanded follows "pass" handing something on ("passed as keyword
+// arguments", "passed to the constructor"), not a test passing.
+var reSaidHanded = regexp.MustCompile(`(?i)^\s+(?:as|to|into|through|along|by|down|over|on to)\b`)
 
 // reSaidTurn ends the part of a sentence that reports: after it the
 // sentence plans or supposes.
 var reSaidTurn = regexp.MustCompile(`(?i)\b(?:if|whether|unless|in case|so that|to (?:ensure|make sure|check|verify|see|confirm|avoid|prevent|test|handle)|ensure|avoid|prevent)\b`)
+
+// reSaidWhen is a clause of circumstance, up to the comma that ends it:
+// "when more_content is empty", "when there's a parse error" describe
+// the code, not what the call returned.
+var reSaidWhen = regexp.MustCompile(`(?i)\b(?:when|whenever)\b[^,;:]*(?:,|$)`)
 
 // reSaidLead is what opens the words without being them: a label, a
 // thinking tag, a heading's markup.
@@ -100,19 +109,28 @@ func saidOutcome(words string) (errType string, empty bool, matched string, ok b
 
 // readSaid walks the opening of the words to the first sentence that says
 // something of the call: the rule it matched, or worked when it says the
-// call worked; neither when no sentence does.
+// call worked; neither when no sentence does. Within a sentence what it
+// says last decides: "The error is fixed" and "The previously failing
+// tests now pass" say the call worked, "Most tests pass, but two still
+// fail" that it failed. A phrase the sentence does not assert of the call
+// says nothing (saidAt).
 func readSaid(words string) (rule *SaidRule, worked bool, matched string) {
 	openingReports(words, func(report, sentence string) bool {
+		failAt, workedAt := -1, saidAt(reSaidWorked, report, reSaidHanded)
 		if mayReport(report) {
 			for i := range SaidRules {
-				if SaidRules[i].re.MatchString(report) {
-					rule, matched = &SaidRules[i], sentence
-					return true
+				if at := saidAt(SaidRules[i].re, report, nil); at >= 0 {
+					rule, failAt = &SaidRules[i], at
+					break
 				}
 			}
 		}
-		if reSaidWorked.MatchString(report) {
-			worked, matched = true, sentence
+		switch {
+		case workedAt > failAt:
+			rule, worked, matched = nil, true, sentence
+			return true
+		case failAt >= 0:
+			matched = sentence
 			return true
 		}
 		return false
@@ -120,11 +138,64 @@ func readSaid(words string) (rule *SaidRule, worked bool, matched string) {
 	return rule, worked, matched
 }
 
+// saidAt is where the report first asserts of the call a phrase re
+// matches, -1 when nowhere. A phrase is not asserted when a negation just
+// before it denies it ("doesn't have the same issue", "did not pass"),
+// when a modal just before it makes it a plan or an expectation ("should
+// still raise errors", "this will fix the syntax error"), when a time word
+// around it places it before the call ("the tests that previously
+// failed", "timed out earlier"), or when next, what next matches at its
+// end.
+func saidAt(re *regexp.Regexp, report string, next *regexp.Regexp) int {
+	for _, m := range re.FindAllStringIndex(report, -1) {
+		before := report[:m[0]]
+		switch {
+		case next != nil && next.MatchString(report[m[1]:]),
+			reSaidDenied.MatchString(before),
+			reSaidSupposed.MatchString(before),
+			reSaidBefore.MatchString(saidAround(report, m)):
+			continue
+		}
+		return m[0]
+	}
+	return -1
+}
+
+// saidAround is the match m of the report with up to three words either
+// side of it.
+func saidAround(report string, m []int) string {
+	from, to := m[0], m[1]
+	for n := 0; n < 4 && from > 0; {
+		from--
+		if report[from] == ' ' {
+			n++
+		}
+	}
+	for n := 0; n < 4 && to < len(report); to++ {
+		if report[to] == ' ' {
+			n++
+		}
+	}
+	return report[from:to]
+}
+
+// reSaidDenied is a negation ending the text before a phrase, at most
+// three words before it.
+var reSaidDenied = regexp.MustCompile(`(?i)(?:\bnot|n't|\bnever|\bno longer|\bwithout)\W+(?:[\w` + "`" + `'-]+\W+){0,3}$`)
+
+// reSaidSupposed is a modal ending the text before a phrase, at most two
+// words before it: the phrase is planned or expected, not reported.
+var reSaidSupposed = regexp.MustCompile(`(?i)\b(?:will|would|should|must)\W+(?:[\w'-]+\W+){0,2}$`)
+
+// reSaidBefore is a time word placing a failure or a success before the
+// call the words follow.
+var reSaidBefore = regexp.MustCompile(`(?i)\b(?:previously|earlier|originally|initially|already)\b`)
+
 // openingReports hands read the first saidSentences sentences of the
 // words (past a label, a thinking tag or a heading's markup), each as its
 // report, the part before a word that turns it into a plan or a condition
-// (reSaidTurn), and as the whole sentence trimmed, until read says it
-// decided.
+// (reSaidTurn) without its clauses of circumstance (reSaidWhen), and as
+// the whole sentence trimmed, until read says it decided.
 func openingReports(words string, read func(report, sentence string) bool) {
 	rest := words
 	for n := 0; n < saidSentences; {
@@ -142,6 +213,7 @@ func openingReports(words string, read func(report, sentence string) bool) {
 		if loc := reSaidTurn.FindStringIndex(report); loc != nil {
 			report = report[:loc[0]]
 		}
+		report = reSaidWhen.ReplaceAllString(report, " ")
 		if read(report, strings.TrimSpace(sentence)) {
 			return
 		}

@@ -41,6 +41,31 @@ func TestSaidOutcome(t *testing.T) {
 		{"The tests pass now. Before the fix the build failed on a missing import.", ""},
 		{"Let me read the file. Then run it. Then look at the log. It failed before.", ""},
 		{"", ""},
+
+		// What a sentence says last decides: a failure named as fixed
+		// or gone is a success, a failure after a success is a failure.
+		{"The previously failing tests now pass, and a broader sanity check is prudent.", ""},
+		{"The error is fixed.", ""},
+		{"I have successfully fixed the issue where nested loops broke. Let me submit.", ""},
+		{"The script still runs without errors.", ""},
+		{"Most tests pass, but two still fail.", schema.ErrSaidAgain},
+		{"2046 tests are passing and only 2 are failing.", schema.ErrSaidFailed},
+		// "pass" handing something on is no test passing.
+		{"The test failure is unrelated to my change, the inputs need to be passed as keyword arguments.", schema.ErrSaidFailed},
+		// A failure placed before the call says nothing of it.
+		{"Run the autodoc tests that previously failed.", ""},
+		{"Running the full test suite timed out earlier. The fix is in place.", ""},
+		{"I apologize for the confusion earlier.", ""},
+		// A failure or a success denied says nothing of the call.
+		{"The IntegerLookup class doesn't have the same issue.", ""},
+		{"The test files don't have obvious performance issues.", ""},
+		{"The tests did not pass. The build failed on a missing import.", schema.ErrSaidFailed},
+		// A failure planned or expected is not reported.
+		{"This should fix the syntax error without altering the behaviour.", ""},
+		{"The except block will still raise the same exception.", ""},
+		// A clause of circumstance describes the code, not the result.
+		{"Only set the alias text when more_content is empty.", ""},
+		{"The test is failing because when the newline is empty, the comma gets a space.", schema.ErrSaidFailed},
 	} {
 		errType, empty, _, ok := saidOutcome(c.words)
 		got := errType
