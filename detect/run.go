@@ -28,6 +28,11 @@ type Run struct {
 	// the file with its directory, the low 16 the whole path); 0 where
 	// there is none.
 	FileCopy []uint32
+	// FailMistake is a failed call's mistake: its exception line without
+	// the file and line that raised it, when it is code that did not run
+	// rather than a verdict (schema.FailureMistakeKey, folded to 32 bits);
+	// 0 where there is none.
+	FailMistake []uint32
 	// Words is the word signature of calls that returned empty and of
 	// queries (schema.IsQuery); Plan the
 	// plan of PLAN steps; Decision the decision of every step that logged

@@ -30,7 +30,7 @@ type batchWriter struct {
 	argsKey, resultHash, lineHash, argsNorm, argsWords  values[uint64]
 	resultSim, argsSim, argsShape                       values[uint64]
 	reasonHash, decisionKey, planKey                    values[uint64]
-	editFile, failFile, fileCopy                        values[uint64]
+	editFile, failFile, fileCopy, failMistake           values[uint64]
 	srcFile                                             values[int32]
 	memRetrieved, artifacts, talkWords                  hashList
 	memSuspect                                          suspectList
@@ -65,7 +65,7 @@ func newBatchWriter(alloc memory.Allocator) *batchWriter {
 		schema.ColGoal: &w.goal, schema.ColReason: &w.reason, schema.ColReasonHash: &w.reasonHash,
 		schema.ColDecisionKey: &w.decisionKey,
 		schema.ColSrcFile:     &w.srcFile, schema.ColSrcLine: &w.srcLine, schema.ColLineHash: &w.lineHash,
-		schema.ColEditFile: &w.editFile, schema.ColFailFile: &w.failFile, schema.ColFileCopy: &w.fileCopy,
+		schema.ColEditFile: &w.editFile, schema.ColFailFile: &w.failFile, schema.ColFileCopy: &w.fileCopy, schema.ColFailMistake: &w.failMistake,
 	}
 	// The buffers that grow by what the rows hold rather than by rows.
 	for _, s := range []*strs{

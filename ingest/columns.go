@@ -157,11 +157,21 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 			}
 		}
 		w.failFile.put(i, failFile)
+		var mistake uint64
+		if r.IsError() {
+			if r.FailMistake != "" {
+				mistake, _ = schema.ParseKey(r.FailMistake) // likewise
+			} else if r.FailFile == "" {
+				mistake = schema.FailureMistakeKey(r.Data)
+			}
+		}
+		w.failMistake.put(i, mistake)
 	} else {
 		w.errorType.putNull(i)
 		w.resultHash.put(i, 0)
 		w.resultSim.put(i, 0)
 		w.failFile.put(i, 0)
+		w.failMistake.put(i, 0)
 	}
 	w.fileCopy.put(i, fileCopy)
 

@@ -169,6 +169,7 @@ func TestDecodeFullyPopulatedLineFillsEveryColumn(t *testing.T) {
 		"edit_file":             uint64(0), // not an edit
 		"fail_file":             uint64(0), // a failure whose data is no text
 		"file_copy":             uint64(0), // no file
+		"fail_mistake":          uint64(0), // a failure whose data is no text
 	}
 	got := row(rec, 0)
 	if len(got) != schema.NumCols || len(want) != schema.NumCols {
@@ -210,7 +211,7 @@ func TestDecodeMinimalLine(t *testing.T) {
 		"run_id": "r", "step": int64(0), "state": uint8(schema.StateNone), "flags": uint16(0), "tokens": uint32(0),
 		"args_key": uint64(0), "result_hash": uint64(0), "result_sim": uint64(0), "plan_key": uint64(0), "decision_key": uint64(0),
 		"args_norm": uint64(0), "args_words": uint64(0), "args_sim": uint64(0), "args_shape": uint64(0), "reason_hash": uint64(0),
-		"edit_file": uint64(0), "fail_file": uint64(0), "file_copy": uint64(0),
+		"edit_file": uint64(0), "fail_file": uint64(0), "file_copy": uint64(0), "fail_mistake": uint64(0),
 		"src_file": int32(0), "src_line": int64(1), "line_hash": xxh3.HashString(line),
 	}
 	for name, v := range got {

@@ -1008,7 +1008,7 @@ func (d *stepDecoder) decodeToolCall() bool {
 }
 
 var toolResultNames = []string{"ok", "error_type", "status", "empty", "retryable", "done", "result_count",
-	"items", "found", "data", "confidence", "reason", "seen", "fingerprint", "simhash", "fail_file", "reports_failure", "fail_copy"}
+	"items", "found", "data", "confidence", "reason", "seen", "fingerprint", "simhash", "fail_file", "reports_failure", "fail_copy", "fail_mistake"}
 
 var toolResultKind = objectKind{names: toolResultNames, field: toolResultField}
 
@@ -1050,6 +1050,8 @@ func toolResultField(key []byte) int {
 		return 16
 	case "fail_copy":
 		return 17
+	case "fail_mistake":
+		return 18
 	}
 	return foldField(key, toolResultNames)
 }
@@ -1100,6 +1102,8 @@ func (d *stepDecoder) decodeToolResult() bool {
 			ok = d.boolPtr(&r.ReportsFailure, &d.trBools[6])
 		case 17:
 			ok = d.str(&r.FailCopy)
+		case 18:
+			ok = d.str(&r.FailMistake)
 		default:
 			ok = d.skip(2)
 		}

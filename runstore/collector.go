@@ -88,6 +88,9 @@ type Collector struct {
 	// names when its path is absolute (schema.FoldCopyKey): an edit of one
 	// copy that a failure raised in another never reached.
 	fileCopies rowValues[uint32]
+	// failMistakes holds a failure's mistake (schema.FailureMistakeKey),
+	// the same whatever script and line raised it (RA301).
+	failMistakes rowValues[uint32]
 	// texts holds the short rendering of every call's args; each run
 	// chooses the ones its evidence shows when it is analyzed (shortArgs).
 	texts shortTexts
@@ -620,6 +623,7 @@ func (c *Collector) groupRows() (order, rows, offsets []int32) {
 	c.editFiles.group(c)
 	c.failFiles.group(c)
 	c.fileCopies.group(c)
+	c.failMistakes.group(c)
 	c.texts.group(c)
 	order = make([]int32, nRuns)
 	for i := range order {

@@ -54,11 +54,11 @@ func groupBy(n int, parts []int32) groups {
 }
 
 // numSideTables is how many (row, uint32) side tables a collector keeps.
-const numSideTables = 8
+const numSideTables = 9
 
 // sideTables are the (row, uint32) side tables, in a fixed order.
 func (c *Collector) sideTables() [numSideTables]*rowValues[uint32] {
-	return [numSideTables]*rowValues[uint32]{&c.artifacts.rowValues, &c.memReads.rowValues, &c.planKeys, &c.decisions, &c.talkWords.rowValues, &c.editFiles, &c.failFiles, &c.fileCopies}
+	return [numSideTables]*rowValues[uint32]{&c.artifacts.rowValues, &c.memReads.rowValues, &c.planKeys, &c.decisions, &c.talkWords.rowValues, &c.editFiles, &c.failFiles, &c.fileCopies, &c.failMistakes}
 }
 
 // Partition groups c by partOf, which maps a run id to 0..n-1. c must not

@@ -172,6 +172,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	v.EditFile = resize(v.EditFile, n)
 	v.FailFile = resize(v.FailFile, n)
 	v.FileCopy = resize(v.FileCopy, n)
+	v.FailMistake = resize(v.FailMistake, n)
 	v.Sim = resize(v.Sim, n)
 	v.ArgSim = resize(v.ArgSim, n)
 	v.Plan = resize(v.Plan, n)
@@ -195,7 +196,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 		v.Norm[i] = c.normKey.at(row)
 		v.Shape[i] = c.shapeKey.at(row)
 		v.Words[i], v.Plan[i], v.Decision[i], v.Sim[i], v.ArgSim[i] = 0, 0, 0, 0, 0
-		v.EditFile[i], v.FailFile[i], v.FileCopy[i] = 0, 0, 0
+		v.EditFile[i], v.FailFile[i], v.FileCopy[i], v.FailMistake[i] = 0, 0, 0, 0
 		v.Flags[i] = c.flags.at(row)
 		v.State[i] = c.state.at(row)
 		v.ErrType[i] = c.errType.at(row)
@@ -222,6 +223,7 @@ func (c *Collector) gather(v *runView, r int32, rows []int32) {
 	placeValues(v, &c.editFiles, r, v.EditFile)
 	placeValues(v, &c.failFiles, r, v.FailFile)
 	placeValues(v, &c.fileCopies, r, v.FileCopy)
+	placeValues(v, &c.failMistakes, r, v.FailMistake)
 	c.chooseShortArgs(v, r)
 }
 

@@ -123,6 +123,7 @@ func (c *Collector) addFiles(rec arrow.RecordBatch, base int32, n int) {
 	edit := rec.Column(schema.ColEditFile).(*array.Uint64).Uint64Values()
 	fail := rec.Column(schema.ColFailFile).(*array.Uint64).Uint64Values()
 	copies := rec.Column(schema.ColFileCopy).(*array.Uint64).Uint64Values()
+	mistakes := rec.Column(schema.ColFailMistake).(*array.Uint64).Uint64Values()
 	for i := 0; i < n; i++ {
 		if edit[i] != 0 {
 			c.editFiles.add(base+int32(i), fold32(edit[i])|1)
@@ -132,6 +133,9 @@ func (c *Collector) addFiles(rec arrow.RecordBatch, base int32, n int) {
 		}
 		if copies[i] != 0 {
 			c.fileCopies.add(base+int32(i), schema.FoldCopyKey(copies[i]))
+		}
+		if mistakes[i] != 0 {
+			c.failMistakes.add(base+int32(i), fold32(mistakes[i])|1)
 		}
 	}
 }

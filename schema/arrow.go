@@ -45,6 +45,7 @@ const (
 	ColEditFile
 	ColFailFile
 	ColFileCopy
+	ColFailMistake
 	NumCols
 )
 
@@ -133,6 +134,10 @@ var SuspectWriteType = arrow.StructOf(
 //     args, else FailureCopyKey of a failed result's data (a line's
 //     tool_call.edit_copy or tool_result.fail_copy when it carries
 //     edit_file or fail_file: fixtures); 0 otherwise.
+//   - fail_mistake: FailureMistakeKey of a failed result's data (its
+//     failure's exception line without file and line, when the failure is
+//     code that did not run rather than a verdict; a line's
+//     tool_result.fail_mistake when it carries one: fixtures); 0 otherwise.
 var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "run_id", Type: arrow.BinaryTypes.String},
 	{Name: "step", Type: arrow.PrimitiveTypes.Int64},
@@ -174,4 +179,5 @@ var StepArrowSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "edit_file", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "fail_file", Type: arrow.PrimitiveTypes.Uint64},
 	{Name: "file_copy", Type: arrow.PrimitiveTypes.Uint64},
+	{Name: "fail_mistake", Type: arrow.PrimitiveTypes.Uint64},
 }, nil)

@@ -3,6 +3,8 @@ package schema
 import (
 	"bytes"
 	"regexp"
+
+	"github.com/zeebo/xxh3"
 )
 
 // A failed call's output often carries more than its failure: a patch
@@ -76,4 +78,70 @@ func AppendFailureSite(dst, data []byte) ([]byte, bool) {
 	dst = append(dst, data[last[4]:last[5]]...)
 	dst = append(dst, ' ')
 	return AppendVolatileNormalized(dst, rest[exc[2]:exc[3]]), true
+}
+
+// reFailCodeLine is the source line a traceback prints under its last
+// frame, in escaped form: after the frame's \n, its indentation, then the
+// code up to the end of the line.
+var reFailCodeLine = regexp.MustCompile(`^[^\\]*\\n\s*((?:[^\\]|\\[^n])*)`)
+
+// AppendFailureMistake appends to dst the exception line of data's failure
+// site (AppendFailureSite) without its file and line, volatile tokens
+// normalised, and reports whether it has one: the same mistake made in
+// two scripts, or at two lines of one, has one such line. It has none
+// when the failure is a verdict rather than a mistake: an AssertionError,
+// or an exception raised by a `raise` or `assert` statement at the site (a
+// check's own verdict on the code it checks); nor for code that does not
+// parse (SyntaxError, IndentationError, TabError), whose message names a
+// kind of mistake and not which. What is left is code that failed to run
+// at that line: a call with the wrong arguments, a name not defined, an
+// import that fails.
+func AppendFailureMistake(dst, data []byte) ([]byte, bool) {
+	if bytes.Count(data, tracebackHeader) > 1 || !bytes.Contains(data, []byte(`File \"`)) {
+		return dst, false
+	}
+	frames := reFailFrame.FindAllSubmatchIndex(data, -1)
+	if len(frames) == 0 {
+		return dst, false
+	}
+	rest := data[frames[len(frames)-1][1]:]
+	exc := reFailException.FindSubmatchIndex(rest)
+	if exc == nil {
+		return dst, false
+	}
+	line := rest[exc[2]:exc[3]]
+	class, _, _ := bytes.Cut(line, []byte(":"))
+	if i := bytes.LastIndexByte(class, '.'); i >= 0 {
+		class = class[i+1:]
+	}
+	switch string(class) {
+	case "AssertionError", "SyntaxError", "IndentationError", "TabError":
+		// A check's verdict; code that does not parse, whose message
+		// names a kind of mistake, not which (its site says which).
+		return dst, false
+	}
+	if m := reFailCodeLine.FindSubmatchIndex(rest[:exc[0]+1]); m != nil {
+		code := rest[m[2]:m[3]]
+		if bytes.HasPrefix(code, []byte("raise ")) || bytes.HasPrefix(code, []byte("raise(")) || bytes.HasPrefix(code, []byte("assert ")) {
+			return dst, false
+		}
+	}
+	dst = append(dst, "mistake="...)
+	return AppendVolatileNormalized(dst, line), true
+}
+
+// FailureMistakeKey is the key of data's failure mistake
+// (AppendFailureMistake), 0 without one. data is a failed result's data as
+// a JSON string, escaped form, quotes included.
+func FailureMistakeKey(data []byte) uint64 {
+	data = bytes.TrimSpace(data)
+	if !IsJSONString(data) {
+		return 0
+	}
+	var buf [256]byte
+	m, ok := AppendFailureMistake(buf[:0], data)
+	if !ok {
+		return 0
+	}
+	return xxh3.Hash(m) | 1
 }

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"hash/fnv"
+	"strconv"
 	"testing"
 )
 
@@ -75,5 +76,39 @@ func TestFailureSiteFingerprint(t *testing.T) {
 	success2 := &ToolResult{OK: &ok, Data: b.Data}
 	if hash(success) == hash(success2) {
 		t.Errorf("two successes with different output fingerprint alike")
+	}
+}
+
+// A mistake is the exception line of code that failed to run, whatever
+// file and line raised it; a check's verdict (an assertion, an exception
+// the check raises itself) and code that does not parse are none.
+func TestFailureMistake(t *testing.T) {
+	call := func(file string, line int, code, exc string) string {
+		return "Traceback (most recent call last):\n  File \"" + file + "\", line 90, in <module>\n    verify()\n  File \"" + file + "\", line " + strconv.Itoa(line) + ", in verify\n    " + code + "\n" + exc
+	}
+	const missing = "TypeError: __init__() missing 2 required positional arguments: 'model' and 'admin_site'"
+	key := func(text string) uint64 {
+		data, _ := json.Marshal(text)
+		return FailureMistakeKey(data)
+	}
+	a := key(call("simple_reproduce.py", 63, "field = AdminReadonlyField(None, 'f', True)", missing))
+	b := key(call("/testbed/accurate_verify.py", 64, "model_admin = TestModelAdmin()", missing))
+	if a == 0 || a != b {
+		t.Errorf("one mistake in two scripts: keys %x and %x, want one key", a, b)
+	}
+	if c := key(call("simple_reproduce.py", 63, "field = AdminReadonlyField(None, 'f', True)", "TypeError: __init__() missing 1 required positional argument: 'model'")); c == a || c == 0 {
+		t.Errorf("another message: key %x, want another key than %x", c, a)
+	}
+	for _, c := range []struct{ name, text string }{
+		{"an assertion", call("check.py", 12, "assert '/custom-admin/' in url, url", "AssertionError: /admin/x/1/")},
+		{"an assertion raised by hand", call("check.py", 12, "raise AssertionError(url)", "AssertionError: /admin/x/1/")},
+		{"an exception the check raises", call("check.py", 12, "raise ValueError('still wrong: ' + url)", "ValueError: still wrong: /admin/x/1/")},
+		{"code that does not parse", "  File \"check.py\", line 3\n    def f(:\n          ^\nSyntaxError: invalid syntax"},
+		{"two tracebacks", call("a.py", 3, "f()", "ValueError: bad") + "\n\nDuring handling of the above exception, another exception occurred:\n\n" + call("a.py", 5, "g()", "RuntimeError: worse")},
+		{"no traceback", "error: exit status 1"},
+	} {
+		if k := key(c.text); k != 0 {
+			t.Errorf("%s: key %x, want none", c.name, k)
+		}
 	}
 }

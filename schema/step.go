@@ -95,6 +95,8 @@ type ToolResult struct {
 	// FailCopy, when set, is FailureCopyKey of the data, likewise (as
 	// tool_call.edit_copy).
 	FailCopy string `json:"fail_copy,omitempty"`
+	// FailMistake, when set, is FailureMistakeKey of the data, likewise.
+	FailMistake string `json:"fail_mistake,omitempty"`
 }
 
 // Memory is what the step read from and wrote to the agent's memory.
@@ -401,6 +403,9 @@ func (s *Step) validateKeys() error {
 	}
 	if r := s.ToolResult; err == nil && r != nil && r.FailCopy != "" {
 		err = check("tool_result.fail_copy", r.FailCopy)
+	}
+	if r := s.ToolResult; err == nil && r != nil && r.FailMistake != "" {
+		err = check("tool_result.fail_mistake", r.FailMistake)
 	}
 	return err
 }
