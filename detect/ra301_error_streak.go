@@ -262,7 +262,7 @@ func unchangedCheck(v *Run, a *analysis, p *Policy, first, last int) (int, int) 
 // (by their failures), the one with the most failures, the first of
 // equally long ones. A short burst the agent worked its way out of is not
 // where it got stuck; the long storm is, and readers put the onset there.
-// A storm has one of five shapes:
+// A storm has one of six shapes:
 //
 //   - a streak: failed calls one after another, calls that succeeded
 //     without progress (the same file viewed again) neither breaking nor
@@ -288,7 +288,10 @@ func unchangedCheck(v *Run, a *analysis, p *Policy, first, last int) (int, int) 
 //     between them;
 //   - a failure the edits do not reach (unreachedFailures): the same
 //     failure coming back from a file no edit between its returns
-//     changed.
+//     changed;
+//   - a mistake made again in new scripts (scriptMistakes): the same
+//     exception line raised in the agent's own scripts, whatever script
+//     and line, as it rewrites them.
 //
 // n counts the failures.
 func stormStreak(v *Run, a *analysis, p *Policy) streak {
@@ -407,6 +410,9 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	})
 	unreachedFailures(v, a, p, func(fails []int) {
 		keepShape(fails, -1, false, "the same failure %d times, from a file no edit between them changed")
+	})
+	scriptMistakes(v, a, p, func(fails []int) {
+		keepShape(fails, -1, false, "the same mistake %d times, in scripts the agent wrote anew between them")
 	})
 	return best
 }
@@ -936,4 +942,88 @@ func wordsOnlyFailures(v *Run, fails []int) bool {
 // shell call its goal.
 func sameAppTool(v *Run, i, j int) bool {
 	return v.Tool[i] == v.Tool[j] && v.Intent[i] == 0 && v.Intent[j] == 0 && appTool(v.Names.ToolName(v.Tool[i]))
+}
+
+// scriptMistakes hands keep, for each failure that begins one, the returns
+// of one mistake made in the agent's own scripts: failures raised in files
+// the run wrote whole before them (flagCreate: a reproduction or check
+// script), of one error type and one mistake (Run.FailMistake: the
+// exception line, whatever script and line raised it, of code that did
+// not run rather than a check's verdict), each at most Window calls after
+// the one before, an edit that worked between every two of them, and no
+// package newly installed and edits of at most two files of the code
+// between two returns. The agent writes its check again, under a new name
+// or edited, and makes the same mistake in it (a class called without the
+// arguments it needs, the same import that fails): what it changed between
+// did not reach the mistake. Edits of the scripts it wrote are those
+// attempts and neither end nor count against the storm; a third file of
+// the code changed is the agent moving on, as in unreachedFailures. An
+// assertion, or an exception a `raise` in the script throws, is the check
+// answering (schema.AppendFailureMistake names no mistake for it): the
+// same answer after a change to the code is an experiment.
+func scriptMistakes(v *Run, a *analysis, p *Policy, keep func([]int)) {
+	if len(v.FailMistake) != v.Len() || !slices.ContainsFunc(a.calls, func(i int) bool { return v.FailMistake[i] != 0 }) {
+		return
+	}
+	storm := a.goalStorm[:0]
+	clear(a.inGoalStorm)
+	// written lists the files the run wrote whole up to the call at hand:
+	// those whose first edit that worked created them.
+	written, edited := a.writtenFiles[:0], a.editedFiles[:0]
+	wrote := func(i int) {
+		if f := v.EditFile[i]; f != 0 && v.Flags[i]&flagError == 0 && !slices.Contains(edited, f) {
+			edited = append(edited, f)
+			if v.Flags[i]&flagCreate != 0 {
+				written = append(written, f)
+			}
+		}
+	}
+	for x, i := range a.calls {
+		wrote(i)
+		if v.Flags[i]&flagError == 0 || v.FailMistake[i] == 0 || a.inGoalStorm[i] || !slices.Contains(written, v.FailFile[i]) {
+			continue
+		}
+		storm = append(storm[:0], i)
+		last := x
+		own := len(written)      // the files written whole by the storm's calls so far
+		var first, second uint32 // the files of the code changed since the last return
+		changed := false         // an edit worked since the last return
+		for y := x + 1; y < len(a.calls) && y-last <= p.Window; y++ {
+			j := a.calls[y]
+			if f := v.EditFile[j]; f != 0 && v.Flags[j]&flagError == 0 {
+				changed = true
+				if v.Flags[j]&flagCreate != 0 && !slices.Contains(written, f) {
+					written = append(written, f)
+				}
+				if slices.Contains(written, f) {
+					continue // one of the agent's own scripts
+				}
+				if first == 0 || f == first {
+					first = f
+					continue
+				}
+				if second == 0 || f == second {
+					second = f
+					continue
+				}
+				break // a third file: the agent moved on
+			}
+			if installedAnew(v, a, j) {
+				break
+			}
+			if !changed || v.Flags[j]&flagError == 0 || v.ErrType[j] != v.ErrType[i] || v.FailMistake[j] != v.FailMistake[i] || !slices.Contains(written, v.FailFile[j]) {
+				continue
+			}
+			storm = append(storm, j)
+			a.inGoalStorm[j] = true
+			last, first, second, changed = y, 0, 0, false
+		}
+		// Files the look-ahead saw written are written again when the
+		// outer walk reaches them; until then they are not yet written.
+		written = written[:own]
+		if len(storm) >= p.ErrorStreakSuspicious {
+			keep(storm)
+		}
+	}
+	a.goalStorm, a.writtenFiles, a.editedFiles = storm, written, edited
 }
