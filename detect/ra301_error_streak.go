@@ -461,8 +461,8 @@ func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 		}
 		storm = append(storm[:0], i)
 		last := x
-		var first, second uint32 // the files of the code changed since the last return
-		changed := false         // an edit worked since the last return
+		var code twoFiles // the files of the code changed since the last return
+		changed := false  // an edit worked since the last return
 		for y := x + 1; y < len(a.calls) && y-last <= p.Window; y++ {
 			j := a.calls[y]
 			if f := v.EditFile[j]; f != 0 && v.Flags[j]&flagError == 0 {
@@ -473,12 +473,7 @@ func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 				if slices.Contains(written, f) {
 					continue // the agent's own script
 				}
-				if first == 0 || f == first {
-					first = f
-					continue
-				}
-				if second == 0 || f == second {
-					second = f
+				if code.add(f) {
 					continue
 				}
 				break // a third file: the agent moved on
@@ -491,7 +486,7 @@ func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 			}
 			storm = append(storm, j)
 			a.inGoalStorm[j] = true
-			last, first, second, changed = y, 0, 0, false
+			last, code, changed = y, twoFiles{}, false
 		}
 		if len(storm) >= p.ErrorStreakSuspicious {
 			keep(storm)
@@ -985,9 +980,9 @@ func scriptMistakes(v *Run, a *analysis, p *Policy, keep func([]int)) {
 		}
 		storm = append(storm[:0], i)
 		last := x
-		own := len(written)      // the files written whole by the storm's calls so far
-		var first, second uint32 // the files of the code changed since the last return
-		changed := false         // an edit worked since the last return
+		own := len(written) // the files written whole by the storm's calls so far
+		var code twoFiles   // the files of the code changed since the last return
+		changed := false    // an edit worked since the last return
 		for y := x + 1; y < len(a.calls) && y-last <= p.Window; y++ {
 			j := a.calls[y]
 			if f := v.EditFile[j]; f != 0 && v.Flags[j]&flagError == 0 {
@@ -998,12 +993,7 @@ func scriptMistakes(v *Run, a *analysis, p *Policy, keep func([]int)) {
 				if slices.Contains(written, f) {
 					continue // one of the agent's own scripts
 				}
-				if first == 0 || f == first {
-					first = f
-					continue
-				}
-				if second == 0 || f == second {
-					second = f
+				if code.add(f) {
 					continue
 				}
 				break // a third file: the agent moved on
@@ -1016,7 +1006,7 @@ func scriptMistakes(v *Run, a *analysis, p *Policy, keep func([]int)) {
 			}
 			storm = append(storm, j)
 			a.inGoalStorm[j] = true
-			last, first, second, changed = y, 0, 0, false
+			last, code, changed = y, twoFiles{}, false
 		}
 		// Files the look-ahead saw written are written again when the
 		// outer walk reaches them; until then they are not yet written.
@@ -1026,4 +1016,22 @@ func scriptMistakes(v *Run, a *analysis, p *Policy, keep func([]int)) {
 		}
 	}
 	a.goalStorm, a.writtenFiles, a.editedFiles = storm, written, edited
+}
+
+// twoFiles holds the files of the code an agent changed between two
+// returns of one failure: a fix may touch the failing code and one helper
+// of it, a third file is the agent moving on.
+type twoFiles struct{ first, second uint32 }
+
+// add records file f and reports whether it is one of at most two.
+func (t *twoFiles) add(f uint32) bool {
+	switch {
+	case t.first == 0 || f == t.first:
+		t.first = f
+	case t.second == 0 || f == t.second:
+		t.second = f
+	default:
+		return false
+	}
+	return true
 }
