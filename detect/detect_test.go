@@ -1546,3 +1546,37 @@ func TestStormMessageFiguresAddUp(t *testing.T) {
 		t.Errorf("RA301 message %q, want the storm's 5 failures of the 6 in its steps", msg)
 	}
 }
+
+// One check failing with one compile error (the same exception at the
+// same place) three times, the agent restoring the file between the runs
+// from a commit that holds the broken file, is the same failure coming
+// back: code that does not parse is no experiment's answer, whatever was
+// done between. The same check failing with a compile error somewhere
+// else each time is the agent fixing one broken file after another.
+func TestSameCompileErrorAfterRestores(t *testing.T) {
+	check := func(file string, line int) string {
+		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"python -m unittest tests/test_widgets.py"}},"tool_result":{"ok":false,"error_type":"SyntaxError","data":"Traceback (most recent call last):\n  File \"/testbed/app/forms/` + file + `\", line ` + strconv.Itoa(line) + `\n    class RadioSelect(ChoiceWidget):class RadioSelect(ChoiceWidget):\nSyntaxError: invalid syntax"}`
+	}
+	restore := func(cmd, out string) string {
+		return `"state":"ACT","tool_call":{"name":"bash","args":{"command":"` + cmd + `"}},"tool_result":{"ok":true,"data":"` + out + `"}`
+	}
+	for _, c := range []struct {
+		name  string
+		files []string
+		want  detect.Verdict
+	}{
+		{"the same compile error three times", []string{"widgets.py", "widgets.py", "widgets.py"}, detect.Runaway},
+		{"a compile error in another file each time", []string{"boundfield.py", "fields.py", "widgets.py"}, detect.Healthy},
+	} {
+		r := newRun(c.name)
+		for k, f := range c.files {
+			r.add(check(f, 12))
+			r.add(restore("git checkout HEAD~"+strconv.Itoa(k)+" -- app/forms/"+f, ""))
+			r.add(restore("git log --oneline -n "+strconv.Itoa(k+2), "commit "+strconv.Itoa(k)))
+		}
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != c.want || (c.want == detect.Runaway && res.OnsetStep != 0) {
+			t.Errorf("%s: %v onset %d %v", c.name, res.Verdict, res.OnsetStep, res.Signals)
+		}
+	}
+}

@@ -262,7 +262,7 @@ func unchangedCheck(v *Run, a *analysis, p *Policy, first, last int) (int, int) 
 // (by their failures), the one with the most failures, the first of
 // equally long ones. A short burst the agent worked its way out of is not
 // where it got stuck; the long storm is, and readers put the onset there.
-// A storm has one of six shapes:
+// A storm has one of seven shapes:
 //
 //   - a streak: failed calls one after another, calls that succeeded
 //     without progress (the same file viewed again) neither breaking nor
@@ -291,7 +291,10 @@ func unchangedCheck(v *Run, a *analysis, p *Policy, first, last int) (int, int) 
 //     changed;
 //   - a mistake made again in new scripts (scriptMistakes): the same
 //     exception line raised in the agent's own scripts, whatever script
-//     and line, as it rewrites them.
+//     and line, as it rewrites them;
+//   - the same compile error again (sameCompileError): one check failing
+//     with the same compile error at the same place, whatever was done
+//     between its runs.
 //
 // n counts the failures.
 func stormStreak(v *Run, a *analysis, p *Policy) streak {
@@ -414,6 +417,7 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 	scriptMistakes(v, a, p, func(fails []int) {
 		keepShape(fails, -1, false, "the same mistake %d times, in scripts the agent wrote anew between them")
 	})
+	sameCompileError(v, a, p, keep)
 	return best
 }
 
@@ -1034,4 +1038,44 @@ func (t *twoFiles) add(f uint32) bool {
 		return false
 	}
 	return true
+}
+
+// sameCompileError hands keep each chain of one call failing with one
+// compile error (compileError: the same exception at the same place, its
+// answer), each at most Window calls after the one before, with no package
+// newly installed between and no edit of another file that brought
+// something new (the next run is then another experiment, as a stretch
+// ends there). Code that does not parse is no experiment's answer: edits
+// of the broken file and restores of it that leave the same error did not
+// make it parse.
+func sameCompileError(v *Run, a *analysis, p *Policy, keep func([]int)) {
+	var used map[int]bool // failures already in a chain
+	for x, i := range a.calls {
+		if v.Flags[i]&flagError == 0 || v.Flags[i]&flagPayload == 0 || used[i] || !compileError[v.Names.ErrTypeName(v.ErrType[i])] {
+			continue
+		}
+		chain := []int{i}
+		last := x
+		for y := x + 1; y < len(a.calls) && y-last <= p.Window; y++ {
+			j := a.calls[y]
+			if installedAnew(v, a, j) {
+				break
+			}
+			if f := v.EditFile[j]; f != 0 && f != v.FailFile[i] && v.Flags[j]&flagError == 0 && a.lasting(j) {
+				break // another file changed: what fails next is another experiment's answer
+			}
+			if v.Flags[j]&flagError == 0 || v.Flags[j]&flagPayload == 0 || v.ErrType[j] != v.ErrType[i] || v.sameCall(j) != v.sameCall(i) || !v.sameAnswer(i, j, a.simBits) {
+				continue
+			}
+			if used == nil {
+				used = map[int]bool{}
+			}
+			chain = append(chain, j)
+			used[j] = true
+			last = y
+		}
+		if len(chain) >= p.ErrorStreakSuspicious {
+			keep(chain)
+		}
+	}
 }
