@@ -134,12 +134,12 @@ var (
 	reJVMBuildError     = regexp.MustCompile(`(?m)^\[ERROR\] (?:COMPILATION ERROR|.*\.java:\[\d+,\d+\] |Failed to execute goal \S+:(?:test)?[cC]ompile \(.*: Compilation failure)|^e: \S+\.kts?:\d+:\d+|^> Compilation failed|^Execution failed for task '\S*:compile\w*'|^> Task \S*:compile\w* FAILED\s*$`)
 	reMavenGoal         = regexp.MustCompile(`(?m)^\[ERROR\] Failed to execute goal (\S+)`)
 	reNPMCode           = regexp.MustCompile(`(?m)^npm (?:ERR!|error) code (E[A-Z0-9]+)\s*$`)
-	reYarnError         = regexp.MustCompile(`(?m)^error (?:An unexpected error occurred: |Couldn't find (?:a package|any versions)|Package ".*" refers to a non-existing file)`)
+	reYarnError         = regexp.MustCompile(`(?m)^error (?:An unexpected error occurred: |Couldn't find (?:a package|any versions)|Package ".*" refers to a non-existing file)|^➤ YN0000: (?:· )?Failed with errors in \d`)
 	rePipCode           = regexp.MustCompile(`(?m)^\s*error: ((?:metadata-generation|subprocess-exited-with|failed-wheel-build-for-install|externally-managed-environment|resolution-too-deep)[\w-]*)`)
 	rePipError          = regexp.MustCompile(`(?m)^ERROR: (?:Could not find a version that satisfies the requirement|No matching distribution found for|Failed building wheel for|Could not build wheels for|Cannot install |ResolutionImpossible)`)
 	reMakeFailed        = regexp.MustCompile(`(?m)^make(?:\[\d+\])?: \*\*\* (?:.*Error \d+|No rule to make target .*)\s*$`)
 	reJVMBuildFailure   = regexp.MustCompile(`(?m)^(?:\[INFO\] BUILD FAILURE|BUILD FAILED(?: in \S+)?)\s*$`)
-	reBuildFailed       = regexp.MustCompile(`(?m)^CMake Error\b|^collect2: error: ld returned \d+ exit status|^\S*ld(?:\.\w+)?: error: `)
+	reBuildFailed       = regexp.MustCompile(`(?m)^CMake Error\b|^collect2: error: ld returned \d+ exit status|^\S*ld(?:\.\w+)?: error: |^Warning, treated as error:\s*$`)
 	reJavaUncaught      = regexp.MustCompile(`(?m)^Exception in thread "[^"]*" ([\w.$]+)`)
 	reNodeVersion       = regexp.MustCompile(`^Node\.js v\d+\.\d+\.\d+$`)
 	reNodeThrown        = regexp.MustCompile(`(?m)^(\w*(?:Error|Exception))(?:: .*)?\n\s+at \S`)
@@ -248,6 +248,19 @@ const maxSummaryLine = 400
 // it.
 var reTestsFailedLine = regexp.MustCompile(`^(?:=+ )?(?:\d+ \w+, )*\d+ failed\b.* in [\d.]+m?s\b|^FAILED \((?:failures|errors)=\d+|^--- FAIL: |^FAIL\s+\S+\s+[\d.]+s\s*$|^\s*Tests:?\s+(?:\d+ \w+[,|] +)*\d+ failed\b|^\s+\d+ failing(?:\.{3})?\s*$|^(?:FAILED|ERROR) \S+::\S+|^=+ (?:FAILURES|ERRORS) =+\s*$|Tests run: \d+, +Failures: (?:[1-9]|\d+, +Errors: [1-9])|There (?:are test failures|were failing tests)|^\[\s+[1-9]\d* tests? failed\s+\]|^\d+ tests? completed, \d+ failed|^test result: FAILED\.|\d+% tests passed, \d+ tests? failed out of \d+|^\d+ examples?, [1-9]\d* failures?|^(?:FAILURES|ERRORS)!+\s*$|^\[  FAILED  \] |^test cases:\s+\d+ \|.* [1-9]\d* failed\b|^Failed!\s+- Failed:\s+[1-9]`)
 
+// reTracebackFrameTrimmed is a traceback's frame opening an output whose
+// logger trimmed its blank space, the frame's indentation with it
+// (SWE-agent's and OpenHands' observations): Python reports a script that
+// does not parse with this frame, the line and a caret, and no header.
+var reTracebackFrameTrimmed = regexp.MustCompile(`^File "[^"\n]+", line \d+(?:, in \S+)?\n`)
+
+// rePytestProgressFailed is a line of pytest's progress that shows a
+// test failed or errored before any summary was printed (a run cut short
+// by `head`, a timeout or a logger): a row of results with an F or an E
+// (`..F.ss.. [ 62%]`, `tests/test_a.py ..F [ 50%]`), or a test's verbose
+// result (`tests/test_a.py::test_b FAILED [ 83%]`).
+var rePytestProgressFailed = regexp.MustCompile(`(?m)^(?:\S+\.py )?[.sxX]*[FE][.sxXFE]*\s+\[ *\d{1,3}%\]\s*$|^\S+::\S.*? (?:FAILED|ERROR)\s+\[ *\d{1,3}%\]\s*$`)
+
 // testsFailed reports whether a line of the text holding one of
 // testSummaryMarks is a failing run's summary.
 func testsFailed(text string) bool {
@@ -339,7 +352,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "python-traceback", ErrorType: "<exception class>",
-		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`), or, when a filter cut the header off (`tail -3`), a frame `  File \"FILE\", line N` (indented two spaces, or three when a harness put one before the output, or after a short label of the script's own, `compile failed: File ...`) followed by one; or py_compile's line for code that does not parse, `Sorry: IndentationError: expected an indented block (python.py, line 1272)`; the error type is the exception's class name",
+		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`), or, when a filter cut the header off (`tail -3`), a frame `  File \"FILE\", line N` (indented two spaces, or three when a harness put one before the output, or after a short label of the script's own, `compile failed: File ...`), or opening an output whose logger trimmed its blank space and the frame's indentation with it (SWE-agent's and OpenHands' observations: Python reports a script that does not parse so, `File \"repro.py\", line 12`, the line, a caret, `SyntaxError: invalid syntax`) followed by one; or py_compile's line for code that does not parse, `Sorry: IndentationError: expected an indented block (python.py, line 1272)`; the error type is the exception's class name",
 		match: func(o *output) (string, bool) {
 			i := strings.Index(o.text, "Traceback (most recent call last):")
 			header := i >= 0
@@ -356,7 +369,14 @@ var OutputRules = []OutputRule{
 				}
 				f := reTracebackFrame.FindStringIndex(o.text)
 				if f == nil {
-					return "", false
+					// A logger that trims outputs took the frame's
+					// indentation off when it opened the output.
+					t := strings.TrimLeft(o.text, " \t\n")
+					g := reTracebackFrameTrimmed.FindStringIndex(t)
+					if g == nil {
+						return "", false
+					}
+					f = []int{0, len(o.text) - len(t) + g[1]}
 				}
 				i = f[1]
 			}
@@ -491,7 +511,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "build-failed", ErrorType: "BUILD_FAILED",
-		Doc: "`CMake Error`, the linker's `collect2: error: ld returned 1 exit status` or `ld: error:`, or Maven's `[ERROR] Failed to execute goal` of a plugin other than the test runners (surefire, failsafe): failing tests are not a broken build; or, when a filter or a logger cut the goal line off, Maven's `[INFO] BUILD FAILURE` or Gradle's `BUILD FAILED` in an output that shows no test ran (no `Tests run:`, `There are test failures`, `tests completed`, `There were failing tests`)",
+		Doc: "`CMake Error`, the linker's `collect2: error: ld returned 1 exit status` or `ld: error:`, Sphinx's `Warning, treated as error:` on a line of its own (`sphinx-build -W` stopped on a warning), or Maven's `[ERROR] Failed to execute goal` of a plugin other than the test runners (surefire, failsafe): failing tests are not a broken build; or, when a filter or a logger cut the goal line off, Maven's `[INFO] BUILD FAILURE` or Gradle's `BUILD FAILED` in an output that shows no test ran (no `Tests run:`, `There are test failures`, `tests completed`, `There were failing tests`)",
 		match: func(o *output) (string, bool) {
 			if strings.Contains(o.text, "Failed to execute goal") {
 				if m := reMavenGoal.FindStringSubmatch(o.text); m != nil {
@@ -501,12 +521,12 @@ var OutputRules = []OutputRule{
 			if containsAny(o.text, "BUILD FAILURE", "BUILD FAILED") && reJVMBuildFailure.MatchString(o.text) {
 				return "", !containsAny(o.text, "Tests run:", "There are test failures", "tests completed", "There were failing tests", "surefire", "failsafe")
 			}
-			return "", containsAny(o.text, "CMake Error", "collect2: error", "ld: error") && reBuildFailed.MatchString(o.text)
+			return "", containsAny(o.text, "CMake Error", "collect2: error", "ld: error", "Warning, treated as error:") && reBuildFailed.MatchString(o.text)
 		},
 	},
 	{
 		Name: "package-manager-error", ErrorType: "NPM_<code>, PIP_<code> or ERROR",
-		Doc: "npm's `npm ERR! code ECODE` (or `npm error code ECODE`: ENOTEMPTY, ERESOLVE, E404, ...; the error type is NPM_ECODE; ELIFECYCLE, a package script that exited non-zero, is left to what the script printed), npm's `Missing script: \"test\"` (ERROR), yarn's `error An unexpected error occurred:` or `error Couldn't find a package` (ERROR); pip's diagnostic `error: metadata-generation-failed` (`subprocess-exited-with-error`, `failed-wheel-build-for-install`, `externally-managed-environment`, `resolution-too-deep`; the error type is PIP_ and the code, upper case), or its `ERROR: Could not find a version that satisfies the requirement`, `No matching distribution found for`, `Failed building wheel for`, `Cannot install ...` (PIP_ERROR)",
+		Doc: "npm's `npm ERR! code ECODE` (or `npm error code ECODE`: ENOTEMPTY, ERESOLVE, E404, ...; the error type is NPM_ECODE; ELIFECYCLE, a package script that exited non-zero, is left to what the script printed), npm's `Missing script: \"test\"` (ERROR), yarn's `error An unexpected error occurred:` or `error Couldn't find a package`, Yarn 2's (Berry's) closing `➤ YN0000: · Failed with errors in 8s` (ERROR); pip's diagnostic `error: metadata-generation-failed` (`subprocess-exited-with-error`, `failed-wheel-build-for-install`, `externally-managed-environment`, `resolution-too-deep`; the error type is PIP_ and the code, upper case), or its `ERROR: Could not find a version that satisfies the requirement`, `No matching distribution found for`, `Failed building wheel for`, `Cannot install ...` (PIP_ERROR)",
 		match: func(o *output) (string, bool) {
 			if strings.Contains(o.text, "error: ") {
 				// The last code: pip prints subprocess-exited-with-error
@@ -526,7 +546,7 @@ var OutputRules = []OutputRule{
 					return "NPM_" + m[1], true
 				}
 			}
-			if containsAny(o.text, "error An unexpected error occurred: ", "error Couldn't find ", "error Package \"") && reYarnError.MatchString(o.text) {
+			if containsAny(o.text, "error An unexpected error occurred: ", "error Couldn't find ", "error Package \"", "Failed with errors in ") && reYarnError.MatchString(o.text) {
 				return "ERROR", true
 			}
 			return "", false
@@ -612,9 +632,9 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "tests-failed", ErrorType: schema.ErrTestsFailed,
-		Doc: "a test runner's own summary says tests failed: pytest's `N failed` closing line (`=== 1 failed, 2 passed in 0.05s ===`) a line of its short summary (`FAILED tests/test_a.py::test_c - assert 4 == 5`, `ERROR tests/test_a.py::test_d`) or the header of its `FAILURES` or `ERRORS` section (a summary a logger cut off), unittest's `FAILED (failures=N)`, go test's `--- FAIL:` or `FAIL PACKAGE 0.01s`, Jest's and Vitest's `Tests: N failed`, Mocha's `N failing` (also cut short by a logger, `N failing...`), Maven Surefire's and JUnit's `Tests run: N, Failures: N` with a failure or an error, `There are test failures`, JUnit 4's `FAILURES!!!`, the JUnit console launcher's `[ 1 tests failed ]`, Gradle's `N tests completed, N failed` or `There were failing tests`, cargo's `test result: FAILED.`, CTest's `tests failed out of`, RSpec's `N examples, N failures`, PHPUnit's `FAILURES!`, GoogleTest's `[  FAILED  ]`, Catch2's `test cases: N | N passed | N failed`, `dotnet test`'s `Failed!  - Failed: N`. The runner exited non-zero, as a log that keeps exit codes says: this reads it where the log keeps none. A failing test is an experiment's answer (the same failure after an edit that applied is the next experiment, docs/detectors/RA301.md); the type is generic, so two failing runs are the same failure only when their answers are alike",
+		Doc: "a test runner's own summary says tests failed: pytest's `N failed` closing line (`=== 1 failed, 2 passed in 0.05s ===`) a line of its short summary (`FAILED tests/test_a.py::test_c - assert 4 == 5`, `ERROR tests/test_a.py::test_d`) or the header of its `FAILURES` or `ERRORS` section (a summary a logger cut off), or, cut off before any of these (by `head`, a timeout, a logger), a line of its progress with an `F` or an `E` (`..F.ss.. [ 62%]`) or a test's verbose result `tests/test_a.py::test_b FAILED [ 83%]`, unittest's `FAILED (failures=N)`, go test's `--- FAIL:` or `FAIL PACKAGE 0.01s`, Jest's and Vitest's `Tests: N failed`, Mocha's `N failing` (also cut short by a logger, `N failing...`), Maven Surefire's and JUnit's `Tests run: N, Failures: N` with a failure or an error, `There are test failures`, JUnit 4's `FAILURES!!!`, the JUnit console launcher's `[ 1 tests failed ]`, Gradle's `N tests completed, N failed` or `There were failing tests`, cargo's `test result: FAILED.`, CTest's `tests failed out of`, RSpec's `N examples, N failures`, PHPUnit's `FAILURES!`, GoogleTest's `[  FAILED  ]`, Catch2's `test cases: N | N passed | N failed`, `dotnet test`'s `Failed!  - Failed: N`. The runner exited non-zero, as a log that keeps exit codes says: this reads it where the log keeps none. A failing test is an experiment's answer (the same failure after an edit that applied is the next experiment, docs/detectors/RA301.md); the type is generic, so two failing runs are the same failure only when their answers are alike",
 		match: func(o *output) (string, bool) {
-			return "", testsFailed(o.text)
+			return "", testsFailed(o.text) || strings.Contains(o.text, "%]") && rePytestProgressFailed.MatchString(o.text)
 		},
 	},
 	{
@@ -774,6 +794,9 @@ func classify(text string, search, view bool, formatRules []OutputRule) (errType
 // output that was stripped.
 func classifyRule(text string, search, view, harnessOnly bool, formatRules []OutputRule) (errType string, empty bool, rule string, final bool) {
 	text = stripANSI(text)
+	if strings.Contains(text, "\r\n") {
+		text = strings.ReplaceAll(text, "\r\n", "\n")
+	}
 	inner, failed, isMCP := mcpUnwrap(text)
 	if isMCP {
 		text = inner
