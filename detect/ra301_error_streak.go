@@ -1049,12 +1049,13 @@ func (t *twoFiles) add(f uint32) bool {
 // of the broken file and restores of it that leave the same error did not
 // make it parse.
 func sameCompileError(v *Run, a *analysis, p *Policy, keep func([]int)) {
-	var used map[int]bool // failures already in a chain
+	chain := a.goalStorm[:0]
+	clear(a.inGoalStorm) // failures already in a chain
 	for x, i := range a.calls {
-		if v.Flags[i]&flagError == 0 || v.Flags[i]&flagPayload == 0 || used[i] || !compileError[v.Names.ErrTypeName(v.ErrType[i])] {
+		if v.Flags[i]&flagError == 0 || v.Flags[i]&flagPayload == 0 || a.inGoalStorm[i] || !compileError[v.Names.ErrTypeName(v.ErrType[i])] {
 			continue
 		}
-		chain := []int{i}
+		chain = append(chain[:0], i)
 		last := x
 		for y := x + 1; y < len(a.calls) && y-last <= p.Window; y++ {
 			j := a.calls[y]
@@ -1067,15 +1068,13 @@ func sameCompileError(v *Run, a *analysis, p *Policy, keep func([]int)) {
 			if v.Flags[j]&flagError == 0 || v.Flags[j]&flagPayload == 0 || v.ErrType[j] != v.ErrType[i] || v.sameCall(j) != v.sameCall(i) || !v.sameAnswer(i, j, a.simBits) {
 				continue
 			}
-			if used == nil {
-				used = map[int]bool{}
-			}
 			chain = append(chain, j)
-			used[j] = true
+			a.inGoalStorm[j] = true
 			last = y
 		}
 		if len(chain) >= p.ErrorStreakSuspicious {
 			keep(chain)
 		}
 	}
+	a.goalStorm = chain
 }
