@@ -59,16 +59,7 @@ func AppendFailureSite(dst, data []byte) ([]byte, bool) {
 			return AppendVolatileNormalized(dst, data[m[2]:m[3]]), true
 		}
 	}
-	if !bytes.Contains(data, []byte(`File \"`)) {
-		return dst, false
-	}
-	frames := reFailFrame.FindAllSubmatchIndex(data, -1)
-	if len(frames) == 0 {
-		return dst, false
-	}
-	last := frames[len(frames)-1]
-	rest := data[last[1]:]
-	exc := reFailException.FindSubmatchIndex(rest)
+	last, rest, exc := lastFrameException(data)
 	if exc == nil {
 		return dst, false
 	}
@@ -78,6 +69,23 @@ func AppendFailureSite(dst, data []byte) ([]byte, bool) {
 	dst = append(dst, data[last[4]:last[5]]...)
 	dst = append(dst, ' ')
 	return AppendVolatileNormalized(dst, rest[exc[2]:exc[3]]), true
+}
+
+// lastFrameException finds the last frame of data's traceback (escaped
+// JSON string form) and the exception line after it: the frame's
+// submatch indexes in data, the data after the frame, and the exception's
+// submatch indexes in that rest; exc is nil without both.
+func lastFrameException(data []byte) (frame []int, rest []byte, exc []int) {
+	if !bytes.Contains(data, []byte(`File \"`)) {
+		return nil, nil, nil
+	}
+	frames := reFailFrame.FindAllSubmatchIndex(data, -1)
+	if len(frames) == 0 {
+		return nil, nil, nil
+	}
+	frame = frames[len(frames)-1]
+	rest = data[frame[1]:]
+	return frame, rest, reFailException.FindSubmatchIndex(rest)
 }
 
 // reFailCodeLine is the source line a traceback prints under its last
@@ -97,15 +105,10 @@ var reFailCodeLine = regexp.MustCompile(`^[^\\]*\\n\s*((?:[^\\]|\\[^n])*)`)
 // at that line: a call with the wrong arguments, a name not defined, an
 // import that fails.
 func AppendFailureMistake(dst, data []byte) ([]byte, bool) {
-	if bytes.Count(data, tracebackHeader) > 1 || !bytes.Contains(data, []byte(`File \"`)) {
+	if bytes.Count(data, tracebackHeader) > 1 {
 		return dst, false
 	}
-	frames := reFailFrame.FindAllSubmatchIndex(data, -1)
-	if len(frames) == 0 {
-		return dst, false
-	}
-	rest := data[frames[len(frames)-1][1]:]
-	exc := reFailException.FindSubmatchIndex(rest)
+	_, rest, exc := lastFrameException(data)
 	if exc == nil {
 		return dst, false
 	}
