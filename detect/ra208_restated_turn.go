@@ -163,8 +163,13 @@ func callBetween(v *Run, i, j int) bool {
 }
 
 // sameTurns reports whether every turn restating turn first (Run.Restated)
-// is the same call as it, word for word.
+// is the same call as it, word for word. A turn of a few words
+// (Run.ShortTurn) is restated only with the same words, whatever marks the
+// framework reads around them (ChatDev's `<INFO>` conclusion).
 func sameTurns(v *Run, first int) bool {
+	if first < len(v.ShortTurn) && v.ShortTurn[first] {
+		return true
+	}
 	for i, f := range v.Restated {
 		if int(f) == first && v.sameCall(i) != v.sameCall(first) {
 			return false

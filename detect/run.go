@@ -77,6 +77,12 @@ type Run struct {
 	// takes up the point, not yet said again); -1 otherwise. It only moves
 	// where an echo chain began, never what it counts.
 	Answered []int32
+	// ShortTurn marks the turns one of the run's agents addressed to
+	// another that say too few words to be compared by their share
+	// (schema.TalkShortMark): such a turn restates an earlier one only
+	// with the same words. Empty when the run has no turns between its
+	// agents.
+	ShortTurn []bool
 	// AskedFirst is, for a turn of conversation that asks again for what
 	// the agent asked for since its last tool call (schema.TalkAsks), the
 	// index of the turn that first asked for it; -1 for every other step.

@@ -54,11 +54,12 @@ type pastTurn struct {
 // it; -1 for every other step. It fills Echoed likewise: for each such
 // turn, the turn read just before it when another pair of agents said it
 // (the other agent answering) and it makes the same point, and Answered
-// for such a turn that takes up that turn's point (answeredSimilarity). A
-// run without such turns gets an empty Restated, Echoed and Answered,
-// which say none restates another. talk is the run's talk_words in step order.
+// for such a turn that takes up that turn's point (answeredSimilarity),
+// and ShortTurn for a turn of a few words (talkShortMark). A run without
+// such turns gets an empty Restated, Echoed, Answered and ShortTurn, which
+// say none restates another. talk is the run's talk_words in step order.
 func markRestated(v *runView, talk []valueAt) {
-	v.Restated, v.Echoed, v.Answered = v.Restated[:0], v.Echoed[:0], v.Answered[:0]
+	v.Restated, v.Echoed, v.Answered, v.ShortTurn = v.Restated[:0], v.Echoed[:0], v.Answered[:0], v.ShortTurn[:0]
 	var byPair, shortByPair map[uint32][]pastTurn
 	lastAt, lastPair := -1, uint32(0) // the turn read last, and its pair of agents
 	var lastWords []uint32
@@ -86,14 +87,16 @@ func markRestated(v *runView, talk []valueAt) {
 		if byPair == nil {
 			byPair = map[uint32][]pastTurn{}
 			v.Restated, v.Echoed, v.Answered = resize(v.Restated, v.Len()), resize(v.Echoed, v.Len()), resize(v.Answered, v.Len())
+			v.ShortTurn = resize(v.ShortTurn, v.Len())
 			for j := range v.Restated {
-				v.Restated[j], v.Echoed[j], v.Answered[j] = -1, -1, -1
+				v.Restated[j], v.Echoed[j], v.Answered[j], v.ShortTurn[j] = -1, -1, -1, false
 			}
 		}
 		pair := turn[1].val
 		if short {
 			// A turn of a few words makes its point again only word for
 			// word, in the same discussion: no plan or instruction between.
+			v.ShortTurn[i] = true
 			first := i
 			past := shortByPair[pair]
 			if len(past) > 0 {

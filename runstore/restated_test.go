@@ -328,6 +328,12 @@ func TestShortTurnsRepeatedWordForWord(t *testing.T) {
 		return b.String()
 	}
 	same := func(int) string { return "**Python**" }
+	concluded := func(k int) string {
+		if k == len(musings)-1 {
+			return "<INFO> **Python**" // ChatDev's conclusion: the same point once more
+		}
+		return "**Python**"
+	}
 	different := func(k int) string {
 		return []string{"Python.", "Java.", "Go, maybe.", "Rust?", "Kotlin.", "C sharp."}[k]
 	}
@@ -338,6 +344,7 @@ func TestShortTurnsRepeatedWordForWord(t *testing.T) {
 		wantOnset int64
 	}{
 		{"the same short turn six times in one discussion", build(same, false), detect.Runaway, 2},
+		{"the same short turn five times, then as the conclusion", build(concluded, false), detect.Runaway, 2},
 		{"the same short turn closing each of six phases", build(same, true), detect.Healthy, -1},
 		{"six different short turns", build(different, false), detect.Healthy, -1},
 	} {

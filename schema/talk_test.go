@@ -96,6 +96,9 @@ func TestAgentTurnWords(t *testing.T) {
 	if got := AgentTurnWords("<INFO> Finished."); got != nil {
 		t.Errorf("a short turn: %q, want nil", got)
 	}
+	if got, short := AgentTurn("<INFO> Python."); !slices.Equal(got, []string{"python"}) || !short {
+		t.Errorf("a conclusion: %q (short %v), want the words of \"Python.\": ChatDev's <INFO> mark is no word of the point", got, short)
+	}
 	unclosed := "Please change the roll method so it reads the number of sides from the entry:\n```python\ndef roll(self):\n"
 	if got := AgentTurnWords(unclosed); !slices.Contains(got, "sides") || slices.Contains(got, "def") {
 		t.Errorf("a block left open runs to the end: %q", got)
