@@ -417,3 +417,17 @@ func TestRedactionKeepsAsks(t *testing.T) {
 		t.Errorf("the same ask differs once redacted: %q and %q", red[0], red[2])
 	}
 }
+
+// ChatDev's conclusion mark stays as it is, the words around it become
+// placeholders: RA208 reads the mark as no word of the turn, so a
+// redacted "<INFO> Python." must still say the point of "Python.".
+func TestTextKeepsTheConclusionMark(t *testing.T) {
+	r := New(nil)
+	got := r.Text("<INFO> Python.")
+	if !strings.HasPrefix(got, schema.ConclusionMark+" ") || strings.Contains(got, "Python") {
+		t.Fatalf("%q: want the mark kept and the word replaced", got)
+	}
+	if want := schema.ConclusionMark + " " + r.Text("Python."); got != want {
+		t.Errorf("%q, want %q: the word after the mark redacted as it is alone", got, want)
+	}
+}

@@ -4,14 +4,33 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 // Text redacts free text (a goal, a reason, a string inside args): secrets
 // become "secret-<kind>-<hash>", then every word (a run of letters and
 // digits, as the word signature splits them) that is not kept verbatim
 // (keepWord) becomes its placeholder in the word's capitalisation pattern.
-// White space, punctuation and symbols are kept as they are.
+// White space, punctuation and symbols are kept as they are, and so is
+// ChatDev's conclusion mark (schema.ConclusionMark), which RA208 reads as
+// the framework's syntax, no word of the turn.
 func (r *Redactor) Text(s string) string {
+	if s == "" {
+		return s
+	}
+	if strings.Contains(s, schema.ConclusionMark) {
+		parts := strings.Split(s, schema.ConclusionMark)
+		for i, p := range parts {
+			parts[i] = r.text(p)
+		}
+		return strings.Join(parts, schema.ConclusionMark)
+	}
+	return r.text(s)
+}
+
+// text is Text of s without the conclusion mark.
+func (r *Redactor) text(s string) string {
 	if s == "" {
 		return s
 	}

@@ -75,18 +75,18 @@ const minTurnWords = 8
 // pages of code.
 const handOverShare = 2
 
-// conclusionMark opens the turn that concludes a ChatDev discussion
+// ConclusionMark opens the turn that concludes a ChatDev discussion
 // (`<INFO> Python`): the framework's syntax for "this is our conclusion",
 // which ends the talk. It is no word of the point the turn makes: an agent
 // that answered "Python." three times and then "<INFO> Python." made the
-// one point four times.
-const conclusionMark = "<INFO>"
+// one point four times. Redaction keeps it as it is (redact.Text).
+const ConclusionMark = "<INFO>"
 
 // AgentTurnWords returns the distinct words and numbers (TalkWords, in
 // one list) of what one agent of a run said to another in its own words:
 // its text outside fenced code blocks (from a line of three backticks to
 // the next, or to the end), without ChatDev's conclusion mark
-// (conclusionMark). The code an agent hands back or quotes is the
+// (ConclusionMark). The code an agent hands back or quotes is the
 // state of the work, not the point it makes about it: a turn whose fenced
 // code is more than twice its prose (handOverShare) is a hand-over of
 // work, nil; so is one of fewer than minTurnWords words. Two turns of one
@@ -109,7 +109,7 @@ func AgentTurn(text string) (words []string, short bool) {
 	if code > handOverShare*len(prose) {
 		return nil, false
 	}
-	words, numbers := TalkWords(strings.ReplaceAll(prose, conclusionMark, " "))
+	words, numbers := TalkWords(strings.ReplaceAll(prose, ConclusionMark, " "))
 	n := len(words) + len(numbers)
 	if n == 0 {
 		return nil, false
