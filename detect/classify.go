@@ -45,13 +45,16 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 		return res
 	}
 	primary := choosePrimary(v, a, hits)
-	asOtherCopy(v, primary)
+	fail := asOtherCopy(v, primary)
 	for _, h := range hits {
 		res.Verdict = max(res.Verdict, h.Severity)
 		res.Signals = append(res.Signals, h.Slug)
 	}
 	res.RootCause = primary.RootCause
 	onset := onsetOf(v, a, primary, hits)
+	if fail >= 0 {
+		onset = beliefOnset(v, a, fail, onset)
+	}
 	res.OnsetStep = v.Step[onset]
 	res.Headline = primary.Message
 	res.WastedSteps, res.WastedTokens, res.WastedCostUSD = wasteFrom(v, onset)

@@ -46,3 +46,49 @@ func TestEditsOfAnotherCopyAreMemoryContamination(t *testing.T) {
 		t.Errorf("a run that edited the copy that fails: %s %s", once.Verdict, once.RootCause)
 	}
 }
+
+// beliefRun edits /workspace's copy of combine.py, then probes the failure
+// raised in /testbed's copy, works around it (views, probes that answer),
+// and only later retries edits the editor refuses between the same
+// failures: a storm. between, when set, is a call made after the first
+// probes.
+func beliefRun(id, between string) string {
+	r := newRun(id)
+	r.add(`"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"str_replace","path":"/workspace/geo__geo__2.1/geo/masks/combine.py","old_str":"v0","new_str":"v1"}},"tool_result":{"ok":true,"data":"edited"}`)
+	fail := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"python /workspace/repro.py"}},"tool_result":{"ok":false,"error_type":"TypeError","data":"Traceback (most recent call last):\n  File \"/workspace/repro.py\", line 4, in <module>\n  File \"/testbed/geo/masks/combine.py\", line 41, in merge\nTypeError: unsupported operand"}`
+	probe := func(k int) {
+		r.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"python -c 'import geo; print(geo.part%d)'"}},"tool_result":{"ok":true,"data":"part %d"}`, k, k))
+	}
+	r.add(fail) // step 1: the edit did not reach the code that runs
+	probe(1)
+	probe(2)
+	r.add(fail)
+	if between != "" {
+		r.add(between)
+	}
+	probe(3)
+	probe(4)
+	for k := 0; k < 3; k++ {
+		for j := 0; j < 2; j++ {
+			r.add(`"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"str_replace","path":"/workspace/geo__geo__2.1/geo/masks/combine.py","old_str":"v0","new_str":"v2"}},"tool_result":{"ok":false,"error_type":"EDIT_REJECTED","data":"No replacement was performed, old_str v0 did not appear verbatim"}`)
+		}
+		r.add(fail)
+	}
+	return r.text()
+}
+
+// A loop whose failures come from the copy the agent never edited began
+// where the edit of the other copy first failed to show: the first such
+// failure, however much probing came between it and the storm, unless a
+// change that worked (an edit of another file) came between.
+func TestEditsOfAnotherCopyBeginAtTheFirstFailureAfterThem(t *testing.T) {
+	p := detect.DefaultPolicy()
+	r := one(t, p, beliefRun("belief", ""))
+	if r.RootCause != detect.CauseMemoryContamination || r.OnsetStep != 1 {
+		t.Fatalf("the belief's first failure: %s %s onset %d, want memory-contamination at 1", r.Verdict, r.RootCause, r.OnsetStep)
+	}
+	changed := one(t, p, beliefRun("changed", `"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"str_replace","path":"/workspace/geo__geo__2.1/tests/test_merge.py","old_str":"pass","new_str":"assert merge(a, b)"}},"tool_result":{"ok":true,"data":"The file tests/test_merge.py has been edited: assert merge(a, b)"}`))
+	if changed.RootCause != detect.CauseMemoryContamination || changed.OnsetStep <= 5 {
+		t.Errorf("after an edit of another file that worked: %s %s onset %d, want the storm's", changed.Verdict, changed.RootCause, changed.OnsetStep)
+	}
+}
