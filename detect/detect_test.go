@@ -1004,8 +1004,38 @@ func TestFinishesAreCallsOrTextAfterOne(t *testing.T) {
 		again.add(fmt.Sprintf(`"state":"STOP","decision":{"reason":"All %d optimisations are committed. Using task_done."}`, 5+k))
 	}
 	res := one(t, detect.DefaultPolicy(), again.text())
-	if res.Verdict != detect.Runaway || res.OnsetStep != 1 || !slices.Contains(res.Signals, detect.RepeatedFinish.Slug) {
+	if res.Verdict != detect.Runaway || res.OnsetStep != 1 || res.RootCause != detect.CauseReplanLoop || !slices.Contains(res.Signals, detect.RepeatedFinish.Slug) {
 		t.Fatalf("a finish call and three closing turns after it: %v onset %d %v", res.Verdict, res.OnsetStep, res.Signals)
+	}
+}
+
+// Finishes that are mostly the agent's closing words, without the finish
+// call, and that only with those words reach the loop's count, are the
+// agent restating its conclusion instead of acting on it: a re-planning
+// loop, begun with the first saying (the finish call before it was
+// answered with work: an edit, a commit). Finish calls refused often
+// enough to be the loop alone stay the finish retried.
+func TestFinishesSaidInWords(t *testing.T) {
+	said := func(id string, calls int) string {
+		r := newRun(id)
+		r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"git commit -qam opt"}},"tool_result":{"ok":true,"data":""}`)
+		for k := range calls {
+			r.add(fmt.Sprintf(`"state":"STOP","tool_call":{"name":"task_done","args":{"message":"Optimised the scheduler (%d)."}},"tool_result":{"ok":true,"data":"Task completion was not accepted: the patch is empty."}`, k))
+		}
+		r.add(`"state":"ACT","tool_call":{"name":"str_replace_based_edit_tool","args":{"command":"str_replace","path":"scheduler.py","old_str":"torch.zeros(n)","new_str":"torch.empty(n)"}},"tool_result":{"ok":true,"data":"edited"}`)
+		r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"git commit -qam more"}},"tool_result":{"ok":true,"data":""}`)
+		for k := range 4 {
+			r.add(fmt.Sprintf(`"state":"STOP","decision":{"reason":"Using task_done. All %d optimisations are committed."}`, 5+k))
+		}
+		return r.text()
+	}
+	res := one(t, detect.DefaultPolicy(), said("said", 1))
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseReplanLoop || res.OnsetStep != 4 {
+		t.Errorf("one finish call, then work, then four closing turns: %v %v onset %d %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+	res = one(t, detect.DefaultPolicy(), said("called", 4))
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseToolRetryLoop || res.OnsetStep != 1 {
+		t.Errorf("four finish calls refused, then four closing turns: %v %v onset %d %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
 	}
 }
 

@@ -30,7 +30,7 @@ var RepeatedFinish = &Detector{
 }
 
 func runRepeatedFinish(v *Run, a *analysis, p *Policy) *hit {
-	first, n, after := -1, 0, 0
+	first, firstSaid, n, said, after := -1, -1, 0, 0, 0
 	for i := 0; i < v.Len(); i++ {
 		switch {
 		case v.State[i] == schema.StateStop:
@@ -41,6 +41,12 @@ func runRepeatedFinish(v *Run, a *analysis, p *Policy) *hit {
 					first = i
 				}
 				n++
+				if v.Flags[i]&flagCall == 0 {
+					if said == 0 {
+						firstSaid = i
+					}
+					said++
+				}
 			}
 		case first >= 0 && v.Flags[i]&flagCall != 0:
 			after++ // a call the agent made after it said it was done
@@ -62,17 +68,43 @@ func runRepeatedFinish(v *Run, a *analysis, p *Policy) *hit {
 		return nil
 	}
 	last := v.Len() - 1
+	msg := fmt.Sprintf("finished %d times and made %d calls after the first finish, at step %d, steps %d-%d", n, after, v.Step[first], v.Step[first], v.Step[last])
+	counts := []Count{{"finishes", int64(n)}, {"calls_after_finish", int64(after)}}
+	var cause RootCause
+	if finishes := severityFor(int64(n), p.RepeatSuspicious, p.RepeatRunaway); 2*said > n && finishes == sev &&
+		severityFor(int64(n-said), p.RepeatSuspicious, p.RepeatRunaway) < sev {
+		// Mostly finishes said in words, and only they make the loop: no
+		// finish call refused again and again, but the agent restating
+		// its conclusion turn after turn instead of acting on it (calling
+		// the finish that ends the run), as a decision thought over and
+		// over without acting is re-planning. What repeats is the
+		// conclusion said again: the loop begins with its first saying,
+		// or with the finishes right before it, no call between (work
+		// done after a finish answered that finish).
+		start := firstSaid
+		for k := firstSaid - 1; k >= first; k-- {
+			if v.State[k] == schema.StateStop {
+				start = k
+			} else if v.Flags[k]&flagCall != 0 {
+				break
+			}
+		}
+		cause, first = CauseReplanLoop, start
+		counts = append(counts, Count{"finishes_said", int64(said)})
+		msg = fmt.Sprintf("said it was done %d times without its finish call (%d finishes, %d calls after the first), steps %d-%d", said, n, after, v.Step[first], v.Step[last])
+	}
 	return &hit{
 		Finding: Finding{
 			Severity:  sev,
-			Message:   fmt.Sprintf("finished %d times and made %d calls after the first finish, at step %d, steps %d-%d", n, after, v.Step[first], v.Step[first], v.Step[last]),
+			Message:   msg,
 			OnsetStep: v.Step[first],
 			Evidence: Evidence{
 				Steps:  []StepRange{{v.Step[first], v.Step[last]}},
-				Counts: []Count{{"finishes", int64(n)}, {"calls_after_finish", int64(after)}},
+				Counts: counts,
 			},
 		},
 		first: first,
 		last:  last,
+		cause: cause,
 	}
 }
