@@ -152,6 +152,14 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 				dropped[storm] = true
 				continue
 			}
+			if isRepeat(h) && h.errorShare < 0.5 && !talked(v, h.first) && h.Severity >= storm.Severity && h.last > storm.last &&
+				evidenceCount(h, "identical_calls")+evidenceCount(h, "near_duplicate_calls") > evidenceCount(storm, "failed_calls") {
+				// A call that went through, made again more times than the
+				// storm's calls failed and on past its last failure: the
+				// failures were beside the loop, the repeat is the loop.
+				dropped[storm] = true
+				continue
+			}
 			share := h.errorShare
 			if !isRepeat(h) || talked(v, h.first) {
 				// A chain of turns of conversation fails in none of its
@@ -334,4 +342,14 @@ func itoa(n int64) string {
 		n /= 10
 	}
 	return string(b[i:])
+}
+
+// evidenceCount is the finding's count of that name, 0 when it has none.
+func evidenceCount(h *hit, name string) int64 {
+	for _, c := range h.Evidence.Counts {
+		if c.Name == name {
+			return c.Value
+		}
+	}
+	return 0
 }

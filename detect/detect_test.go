@@ -1610,3 +1610,32 @@ func TestSameCompileErrorAfterRestores(t *testing.T) {
 		}
 	}
 }
+
+// A call that went through, made again more times than an error storm
+// beside it failed and on past the storm's last failure, is the loop: the
+// agent alternates a failing fetch with an analysis of the same thread,
+// then sends that analysis alone again and again (tool-retry-loop). As
+// many failures as repeats, or failures to the end, stay the storm.
+func TestRepeatBesideAStorm(t *testing.T) {
+	run := func(id string, tail ...string) string {
+		r := newRun(id)
+		fail := `"state":"ACT","tool_call":{"name":"GmailGetThreadTool","args":{"thread_id":"%d"}},"tool_result":{"ok":false,"error_type":"ERROR","data":"Error: No such file or directory: 'credentials.json'"}`
+		ana := `"state":"ACT","tool_call":{"name":"EmailContextAnalyzerTool","args":{"email_thread":"thread_id: '1'"}},"tool_result":{"ok":true,"data":"{'summary': 'placeholder'}"}`
+		for _, s := range append([]string{"f1", "f1", "a", "a", "f3", "a", "f1"}, tail...) {
+			if s == "a" {
+				r.add(ana)
+			} else {
+				r.add(fmt.Sprintf(fail, s[1]-'0'))
+			}
+		}
+		return r.text()
+	}
+	res := one(t, detect.DefaultPolicy(), run("repeat", "a", "a", "a", "a", "a", "a"))
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseToolRetryLoop || res.OnsetStep != 0 {
+		t.Errorf("the analysis repeated on past the failures: %v %v onset %d %v", res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
+	}
+	res = one(t, detect.DefaultPolicy(), run("storm", "a", "f2"))
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
+		t.Errorf("failures to the end, as many as the repeats: %v %v onset %d %v", res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
+	}
+}
