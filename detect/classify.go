@@ -51,7 +51,7 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 		res.Signals = append(res.Signals, h.Slug)
 	}
 	res.RootCause = primary.RootCause
-	onset := onsetOf(v, a, primary, hits)
+	onset := onsetOf(v, a, p, primary, hits)
 	if fail >= 0 {
 		onset = beliefOnset(v, a, fail, onset)
 	}

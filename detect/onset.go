@@ -16,7 +16,7 @@ import (
 
 // onsetOf is the index of the first action of the stuck stretch the
 // primary finding lies in.
-func onsetOf(v *Run, a *analysis, primary *hit, hits []*hit) int {
+func onsetOf(v *Run, a *analysis, p *Policy, primary *hit, hits []*hit) int {
 	first, last := stretchOf(primary, hits)
 	if primary.Detector == ReplanLoop.ID || primary.Detector == RestatedTurn.ID {
 		// A re-planning loop begins with its plans: where the same
@@ -38,7 +38,7 @@ func onsetOf(v *Run, a *analysis, primary *hit, hits []*hit) int {
 	if !replayed[primary.Detector] || primary.asFound {
 		return first
 	}
-	on := firstInstance(v, a, first, last)
+	on := firstInstance(v, a, p, first, last)
 	if made, ok := pointFirstMade(v, primary, hits); ok && made < on {
 		on = made
 		if on > 0 && v.instructs(on-1) {
@@ -145,7 +145,7 @@ const maxNewInARow = 2
 // come back in it, the onset moves forward to its first call that does;
 // walking back, those of them that went through count as new calls, while
 // its failures do not: they are the stretch's own.
-func firstInstance(v *Run, a *analysis, first, last int) int {
+func firstInstance(v *Run, a *analysis, p *Policy, first, last int) int {
 	lo := sort.SearchInts(a.calls, first)
 	hi := sort.Search(len(a.calls), func(k int) bool { return a.calls[k] > last })
 	inStretch := a.calls[lo:hi]
@@ -154,8 +154,10 @@ func firstInstance(v *Run, a *analysis, first, last int) int {
 	}
 	r := newRepeats(v, a, inStretch)
 	// A lone malformed call, the agent's next call going through, is no
-	// instance: the agent got past it.
-	at := slices.IndexFunc(inStretch, func(i int) bool { return r.instance(i) && !loneInvalidCall(v, a, i) })
+	// instance: the agent got past it; nor is a short stall of turns
+	// without a call (shortWordlessStall).
+	slip := func(i int) bool { return loneInvalidCall(v, a, i) || shortWordlessStall(v, a, p, i) }
+	at := slices.IndexFunc(inStretch, func(i int) bool { return r.instance(i) && !slip(i) })
 	if at < 0 {
 		return first // nothing in it comes back: the finding's own start stands
 	}
@@ -169,11 +171,11 @@ func firstInstance(v *Run, a *analysis, first, last int) int {
 		if installedAnew(v, a, i) || (editedAnew(v, a, i) && (failsIn == 0 || v.EditFile[i] != failsIn)) {
 			break // what came before a change that worked is another attempt
 		}
-		if r.instance(i) && !loneInvalidCall(v, a, i) {
+		if r.instance(i) && !slip(i) {
 			start, newInARow = k, 0
 			continue
 		}
-		if k >= lo && v.Flags[i]&flagError != 0 && !loneInvalidCall(v, a, i) {
+		if k >= lo && v.Flags[i]&flagError != 0 && !slip(i) {
 			// A failure the stretch opens with that never comes back is
 			// still one of its failures, not the agent doing something
 			// else: it neither starts the onset nor ends the walk.
@@ -199,6 +201,38 @@ func loneInvalidCall(v *Run, a *analysis, i int) bool {
 	}
 	k := sort.SearchInts(a.calls, i)
 	return k+1 < len(a.calls) && wentThrough(v, a.calls[k+1]) && (k == 0 || wentThrough(v, a.calls[k-1]))
+}
+
+// shortWordlessStall reports whether call i is one of a few turns in a
+// row the harness refused as holding no call (schema.ErrFormatError) and
+// logged without a word of the turn it refused (mini-swe-agent 2's "No
+// tool calls found": the model answered without acting, and its answer
+// is not kept), fewer of them than make a streak of failures suspicious
+// (Policy.ErrorStreakSuspicious), with calls that went through on either
+// side: the agent stalled and went on working. Such a turn attempted
+// nothing the stuck stretch could resend, unlike a refused turn that
+// carries the call it meant, so it is no instance of the storm that comes
+// later, even when that storm is made of the same refusal.
+func shortWordlessStall(v *Run, a *analysis, p *Policy, i int) bool {
+	if !wordlessRefusal(v, i) {
+		return false
+	}
+	k := sort.SearchInts(a.calls, i)
+	lo, hi := k, k
+	for lo > 0 && wordlessRefusal(v, a.calls[lo-1]) && hi-lo+1 < p.ErrorStreakSuspicious {
+		lo--
+	}
+	for hi+1 < len(a.calls) && wordlessRefusal(v, a.calls[hi+1]) && hi-lo+1 < p.ErrorStreakSuspicious {
+		hi++
+	}
+	return hi-lo+1 < p.ErrorStreakSuspicious && lo > 0 && hi+1 < len(a.calls) &&
+		wentThrough(v, a.calls[lo-1]) && wentThrough(v, a.calls[hi+1])
+}
+
+// wordlessRefusal reports whether call j is a turn the harness refused as
+// holding no call and that logged no words of its own.
+func wordlessRefusal(v *Run, j int) bool {
+	return v.Flags[j]&flagError != 0 && v.Decision[j] == 0 && v.Names.ErrTypeName(v.ErrType[j]) == schema.ErrFormatError
 }
 
 // wentThrough reports whether call j has a result and the harness did

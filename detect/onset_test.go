@@ -501,3 +501,31 @@ func TestFormatErrorsAreOneFailureOnlyForOneCall(t *testing.T) {
 		t.Errorf("%v %v onset %d, want an error storm from step 5: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
 	}
 }
+
+// A turn the harness refused as holding no call, logged without a word of
+// the turn it refused (mini-swe-agent 2's "No tool calls found"), attempted
+// nothing: two such turns between calls that went through are a stall the
+// agent got past, and the storm of them that comes later begins at its own
+// first turn. Three in a row are a streak, the storm's first burst; and
+// turns that carry the words of the call they meant may be that call's
+// first attempts: the walk back reaches either.
+func TestOnsetPassesOverAShortStallOfWordlessTurns(t *testing.T) {
+	const nudge = "No tool calls found in the response. Every response MUST include at least one tool call."
+	wordless := failing("format_error", "no single action", "FORMAT_ERROR", nudge)
+	worded := wordless + `,"decision":{"reason":"THOUGHT: I will run the reproduction again.\n\n` + "```bash\\npython repro.py\\n```" + `"}`
+	for name, tc := range map[string]struct {
+		turn  string
+		stall int
+		want  int64
+	}{"stall": {wordless, 2, 6}, "streak": {wordless, 3, 3}, "words": {worded, 2, 3}} {
+		r := newRun(name)
+		r.add(view("a.py", 1)).add(view("b.py", 1)).add(view("c.py", 1))
+		r.repeat(tc.stall, tc.turn)
+		r.add(view("d.py", 1))
+		r.repeat(8, tc.turn)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != tc.want {
+			t.Errorf("%s: %v %v onset %d, want an error storm from step %d: %+v", name, res.Verdict, res.RootCause, res.OnsetStep, tc.want, res.Findings)
+		}
+	}
+}
