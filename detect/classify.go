@@ -45,7 +45,7 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 		return res
 	}
 	primary := choosePrimary(v, a, hits)
-	fail := asOtherCopy(v, primary)
+	fail := asOtherCopy(v, a, primary)
 	for _, h := range hits {
 		res.Verdict = max(res.Verdict, h.Severity)
 		res.Signals = append(res.Signals, h.Slug)

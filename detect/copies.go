@@ -16,31 +16,15 @@ import (
 // (memory-contamination, docs/root-causes.md). It returns the last such
 // edit before the first such failure, that failure, and how many there
 // are; n is 0 when there is none.
-func otherCopy(v *Run, first, last int) (edit, fail, n int) {
+func otherCopy(v *Run, a *analysis, first, last int) (edit, fail, n int) {
 	if len(v.FileCopy) != v.Len() {
 		return -1, -1, 0
 	}
+	copyEditPass(v, a)
 	edit, fail = -1, -1
 	for j := first; j < v.Len(); j++ {
-		ran := v.FileCopy[j]
-		if v.Flags[j]&flagError == 0 || v.FailFile[j] == 0 || ran == 0 {
-			continue
-		}
-		other := -1
-		for i := 0; i < j; i++ {
-			c := v.FileCopy[i]
-			if c == 0 || v.EditFile[i] != v.FailFile[j] || v.Flags[i]&flagError != 0 {
-				continue
-			}
-			if c == ran {
-				other = -1 // the copy that runs was changed: what fails is its code
-				break
-			}
-			if c>>16 == ran>>16 && (j <= last || i >= first) {
-				other = i
-			}
-		}
-		if other < 0 {
+		other := int(a.otherCopyEdit[j])
+		if other < 0 || (j > last && other < first) {
 			continue
 		}
 		if n == 0 {
@@ -51,15 +35,45 @@ func otherCopy(v *Run, first, last int) (edit, fail, n int) {
 	return edit, fail, n
 }
 
+// copyKey names one copy of a file (Run.FileCopy) or, with the copy's low
+// bits cleared, every copy of it under the same directory name.
+type copyKey struct{ file, copy uint32 }
+
+// copyEditPass fills a.otherCopyEdit in one pass: for each failure raised
+// in a known copy of a file, the last edit that went through of another
+// copy of the same file (same file and directory name) before it, when no
+// edit changed the copy that failed before it; -1 for every other step.
+func copyEditPass(v *Run, a *analysis) {
+	a.otherCopyEdit = resize(a.otherCopyEdit, v.Len())
+	if a.lastCopyEdit == nil {
+		a.lastCopyEdit, a.copyEdited = map[copyKey]int32{}, map[copyKey]bool{}
+	}
+	clear(a.lastCopyEdit)
+	clear(a.copyEdited)
+	for j := range v.Len() {
+		a.otherCopyEdit[j] = -1
+		if ran := v.FileCopy[j]; v.Flags[j]&flagError != 0 && v.FailFile[j] != 0 && ran != 0 &&
+			!a.copyEdited[copyKey{v.FailFile[j], ran}] {
+			if i, ok := a.lastCopyEdit[copyKey{v.FailFile[j], ran >> 16}]; ok {
+				a.otherCopyEdit[j] = i
+			}
+		}
+		if c := v.FileCopy[j]; c != 0 && v.EditFile[j] != 0 && v.Flags[j]&flagError == 0 {
+			a.copyEdited[copyKey{v.EditFile[j], c}] = true
+			a.lastCopyEdit[copyKey{v.EditFile[j], c >> 16}] = int32(j)
+		}
+	}
+}
+
 // asOtherCopy names the root cause of a loop memory-contamination when its
 // failures were raised in a copy of a file the agent never edited while it
 // edited another (otherCopy), and says so in its evidence. The finding and
 // the verdict stay.
-func asOtherCopy(v *Run, p *hit) (fail int) {
+func asOtherCopy(v *Run, a *analysis, p *hit) (fail int) {
 	if p.RootCause == CauseMemoryContamination {
 		return -1
 	}
-	edit, fail, n := otherCopy(v, p.first, p.last)
+	edit, fail, n := otherCopy(v, a, p.first, p.last)
 	if n == 0 {
 		return -1
 	}
@@ -88,27 +102,9 @@ func beliefOnset(v *Run, a *analysis, fail, onset int) int {
 		if installedAnew(v, a, i) || (editedAnew(v, a, i) && v.EditFile[i] != file) {
 			break
 		}
-		if v.Flags[i]&flagError != 0 && v.FailFile[i] == file && v.FileCopy[i] == ran && editedOtherCopyBefore(v, i, file, ran) {
+		if v.Flags[i]&flagError != 0 && v.FailFile[i] == file && v.FileCopy[i] == ran && a.otherCopyEdit[i] >= 0 {
 			onset = i
 		}
 	}
 	return onset
-}
-
-// editedOtherCopyBefore reports whether an edit that went through changed
-// another copy of file (a copy other than ran, of the same file and
-// directory name) before step j, and none changed the copy ran.
-func editedOtherCopyBefore(v *Run, j int, file, ran uint32) bool {
-	other := false
-	for i := 0; i < j; i++ {
-		c := v.FileCopy[i]
-		if c == 0 || v.EditFile[i] != file || v.Flags[i]&flagError != 0 {
-			continue
-		}
-		if c == ran {
-			return false
-		}
-		other = other || c>>16 == ran>>16
-	}
-	return other
 }

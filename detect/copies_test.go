@@ -92,3 +92,22 @@ func TestEditsOfAnotherCopyBeginAtTheFirstFailureAfterThem(t *testing.T) {
 		t.Errorf("after an edit of another file that worked: %s %s onset %d, want the storm's", changed.Verdict, changed.RootCause, changed.OnsetStep)
 	}
 }
+
+// BenchmarkStormInAnotherCopy analyzes one long run of edits of one copy
+// of a file, each followed by the failure raised in another copy: reading
+// which copy each failure ran against must stay linear in the run's length.
+func BenchmarkStormInAnotherCopy(b *testing.B) {
+	p := detect.DefaultPolicy()
+	r := newRun("long")
+	fail := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"python /workspace/repro.py"}},"tool_result":{"ok":false,"error_type":"TypeError","data":"Traceback (most recent call last):\n  File \"/workspace/repro.py\", line 4, in <module>\n  File \"/testbed/geo/masks/combine.py\", line 41, in merge\nTypeError: unsupported operand"}`
+	for k := range 4000 {
+		r.add(fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"str_replace","path":"/workspace/geo__geo__2.1/geo/masks/combine.py","old_str":"v%d","new_str":"v%d"}},"tool_result":{"ok":true,"data":"edited"}`, k, k+1))
+		r.add(fail)
+	}
+	c := collect(b, p, r.text())
+	for b.Loop() {
+		if rs := c.Results(p, 1); rs[0].RootCause != detect.CauseMemoryContamination {
+			b.Fatalf("root cause %s", rs[0].RootCause)
+		}
+	}
+}

@@ -65,7 +65,7 @@ func detectors(r detect.RunResult) []string {
 // source and collect run JSONL through the real read path (runtest).
 var source = runtest.Source
 
-func collect(t *testing.T, p detect.Policy, texts ...string) *runstore.Collector {
+func collect(t testing.TB, p detect.Policy, texts ...string) *runstore.Collector {
 	t.Helper()
 	return runtest.Collect(t, p, texts...)
 }

@@ -39,6 +39,13 @@ type analysis struct {
 	newEdit   []bool
 	anyEdit   bool
 	editsSeen map[uint64]bool
+	// otherCopyEdit is, for a failure raised in a copy of a file, the last
+	// edit of another copy of it before, none of the copy that failed
+	// (copyEditPass); -1 otherwise. lastCopyEdit and copyEdited are its
+	// scratch.
+	otherCopyEdit []int32
+	lastCopyEdit  map[copyKey]int32
+	copyEdited    map[copyKey]bool
 	// rowFlags is the union of the run's row flags (an estimated cost).
 	rowFlags uint16
 	// budgetCross is the index of the first step past a budget limit, -1 if none.
