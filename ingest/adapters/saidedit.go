@@ -63,6 +63,11 @@ func saidEditMissed(words string) (matched string, ok bool) {
 // whose edit landed does not need its target's exact characters again.
 var reAskedExactText = regexp.MustCompile(`(?i)\bexact(?:ly)?\s+(?:[\w-]+\s+){0,3}?(?:content|text|lines?|whitespace|indentation|string|formatting|characters|snippet)\b`)
 
+// reAskedPreciseText is the same ask in other words: "show the block to
+// craft an accurate replacement", "capture precise whitespace". An agent
+// whose replacement landed has no new one to make precise.
+var reAskedPreciseText = regexp.MustCompile(`(?i)\b(?:precise|accurate)\s+(?:[\w-]+\s+){0,2}?(?:content|text|lines?|whitespace|indentation|string|formatting|characters|snippet|replacements?|match|payload)\b`)
+
 // reSameAs is "exactly the same", which says a thing matches, not that the
 // agent needs the text.
 var reSameAs = regexp.MustCompile(`(?i)^exact(?:ly)?\s+(?:the\s+)?same\b`)
@@ -74,7 +79,7 @@ func askedExactText(words string) string {
 			return m
 		}
 	}
-	return ""
+	return reAskedPreciseText.FindString(words)
 }
 
 // readAskedExactText types a replacement whose output was not logged, and

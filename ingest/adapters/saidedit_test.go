@@ -84,8 +84,9 @@ func askedExactDoc(t testing.TB, edits int, reply, words string) []byte {
 
 // An agent whose edit landed does not ask for its target's exact text
 // again: with the output not logged, words asking for it say the edit
-// missed. "Exactly the same" is no ask, and an editor's own logged answer
-// is not overruled by the words.
+// missed; so do words asking for text to craft a precise or accurate
+// replacement. "Exactly the same" is no ask, and an editor's own logged
+// answer is not overruled by the words.
 func TestAskedExactText(t *testing.T) {
 	const view = "Let me view the file again to get the exact content:"
 	for _, c := range []struct {
@@ -95,6 +96,9 @@ func TestAskedExactText(t *testing.T) {
 		{"ask, output not logged", view, "str_replace_editor error " + schema.ErrEditRejected, true},
 		{"ask in other words", "Show exact lines with numbers to capture precise whitespace.", "str_replace_editor error " + schema.ErrEditRejected, true},
 		{"a match, not an ask", "The patch holds exactly the same content as the diff. Running the tests.", "str_replace_editor ok", true},
+		{"an accurate replacement asked for", "Show the current block to craft an accurate replacement.", "str_replace_editor error " + schema.ErrEditRejected, true},
+		{"a precise text asked for", "Print the lines to capture the precise text with its whitespace.", "str_replace_editor error " + schema.ErrEditRejected, true},
+		{"precise, but no text asked for", "Now make precise changes to the tests so they cover the fix.", "str_replace_editor ok", true},
 		{"the editor answered", view, "str_replace_editor ok", false},
 	} {
 		raw := askedExactDoc(t, 1, "The file /repo/a.py has been edited.", c.words)
