@@ -30,6 +30,15 @@ func TestSaidOutcome(t *testing.T) {
 		{"I apologize for the persistent errors. It seems the configuration is stricter than expected.", schema.ErrSaidAgain},
 		{"The error persists, indicating a possible issue with the flight segments.", schema.ErrSaidAgain},
 		{"<thinking> The test still fails with the same traceback. </thinking>", schema.ErrSaidAgain},
+		// Words that say the attempts so far all failed say the failure
+		// came back, whatever the commands were.
+		{"Thought: All previous attempts to identify the operating system have failed.", schema.ErrSaidAgain},
+		{"The previous commands to identify the OS did not work.", schema.ErrSaidAgain},
+		{"Since repeated attempts have failed, I will try a simpler command.", schema.ErrSaidAgain},
+		{"I have been unable to identify the operating system due to command execution failures.", schema.ErrSaidAgain},
+		{"I have been encountering errors consistently when trying to execute commands.", schema.ErrSaidAgain},
+		{"The previous attempt failed due to quoting.", schema.ErrSaidFailed},
+		{"All previous attempts to read the file worked.", ""},
 
 		{"Let's look at the schema editor implementation:", ""},
 		{"Run the tests to make sure nothing fails.", ""},
