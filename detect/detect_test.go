@@ -940,6 +940,36 @@ func TestSaidFailuresComeBackOnlyWhenSaidSo(t *testing.T) {
 	}
 }
 
+// The very same call failing three times with the agent thinking between
+// is runaway at the suspicious count when the failures show they are one
+// error (sameErrorActedBetween). With the output not logged, the agent's
+// words that the failure came back ("The error persists", "The repeated
+// error") show it; failures it only said had failed do not.
+func TestSameCallSaidToFailAgainIsRunaway(t *testing.T) {
+	book := `"state":"ACT","tool_call":{"name":"book_reservation","args":{"user_id":"mia_42","flights":"HAT045","payment":"credit_card_7","amount":1625}},"tool_result":{"ok":false,"error_type":%q,"reason":%q}`
+	think := `"state":"PLAN","decision":{"reason":"I need to verify the flight segments and the total price."}`
+	for _, c := range []struct {
+		errTypes []string
+		want     detect.Verdict
+	}{
+		{[]string{"SAID_FAILED", "SAID_FAILED_AGAIN", "SAID_FAILED_AGAIN"}, detect.Runaway},
+		{[]string{"SAID_FAILED", "SAID_FAILED", "SAID_FAILED"}, detect.Suspicious},
+		{[]string{"SAID_FAILED", "SAID_FAILED_AGAIN", "SAID_FAILED"}, detect.Suspicious},
+	} {
+		r := newRun(strings.Join(c.errTypes, "-"))
+		r.add(`"state":"ACT","tool_call":{"name":"get_reservation_details","args":{"reservation_id":"K1NW8N"}},"tool_result":{"ok":true,"data":"reservation K1NW8N"}`)
+		for _, e := range c.errTypes {
+			r.add(fmt.Sprintf(book, e, "the agent's next words"))
+			r.add(think)
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != c.want || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 1 {
+			t.Errorf("%v: %v %v onset %d, want %v error-storm at 1", c.errTypes, res.Verdict, res.RootCause, res.OnsetStep, c.want)
+		}
+	}
+}
+
 // A long streak of failures whose first ones differ and whose last ones
 // come back (three different exceptions, then the same rejected edit and
 // the same syntax error alternating) is an error storm from where the

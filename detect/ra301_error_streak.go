@@ -159,7 +159,10 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 // lookups), are not: the agent had no room to act on what it saw; but
 // the very same call sent again after the agent thought between (steps
 // without a call) is: it reconsidered and changed nothing. Nor are
-// failures that logged no output: nothing shows it was the same error.
+// failures that logged no output: nothing shows it was the same error,
+// unless the agent said, after each failure but the first, that the
+// failure came back (schema.ErrSaidAgain: "the error persists", "the
+// repeated error"): its words are the only account there is.
 func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 	fails := a.actedScratch[:0]
 	acted := false
@@ -167,8 +170,10 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 		switch {
 		case i < first || i > last:
 		case v.Flags[i]&flagError != 0:
-			if v.Flags[i]&flagPayload == 0 {
-				return false // no text to show the error came back
+			if v.Flags[i]&flagPayload == 0 && !saidAgain(v, i) && !saidAgainNext(v, a, i, last) {
+				// No text to show the error came back, and no word of
+				// the agent's that it did.
+				return false
 			}
 			fails = append(fails, i)
 		case v.Flags[i]&flagResult != 0 && !talked(v, i):
@@ -204,11 +209,32 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 	// that echo a different old text each time are one failure to a
 	// stretch, but each is a new attempt, not the same error seen again.
 	for _, i := range fails[1:] {
-		if !v.sameAnswer(fails[0], i, a.simBits) {
+		if saidAgain(v, i) {
+			continue // the agent's word that this error came back
+		}
+		if v.Flags[fails[0]]&flagPayload == 0 || !v.sameAnswer(fails[0], i, a.simBits) {
 			return false
 		}
 	}
 	return true
+}
+
+// saidAgain reports whether failure i logged no output and the agent's
+// next words said the failure before it came back (schema.ErrSaidAgain).
+func saidAgain(v *Run, i int) bool {
+	return v.Flags[i]&flagPayload == 0 && v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrSaidAgain
+}
+
+// saidAgainNext reports whether the next failure after i, up to last,
+// is one the agent said came back: the first of a storm told so has no
+// word of its own that it was the same.
+func saidAgainNext(v *Run, a *analysis, i, last int) bool {
+	for _, j := range a.calls {
+		if j > i && j <= last && v.Flags[j]&flagError != 0 {
+			return saidAgain(v, j)
+		}
+	}
+	return false
 }
 
 // unchangedCheck returns the first call after a storm (its failures from
