@@ -95,6 +95,7 @@ type ohEvent struct {
 	content string // an observation's output, an agent message's text
 	exit    *int
 	failed  bool // an observation flagged as an error by the harness
+	noDiff  bool // an edit observation whose diff, the harness's own record of the change, is empty
 	timeout bool
 	tool    string // V1: the tool's name
 }
@@ -220,6 +221,10 @@ func ohV0Event(pos int, raw json.RawMessage) (ohEvent, error) {
 		}
 	}
 	e.failed = string(extras["error"]) == "true"
+	if d, ok := extras["diff"]; ok {
+		var diff string
+		e.noDiff = json.Unmarshal(d, &diff) == nil && diff == ""
+	}
 	return e, nil
 }
 
@@ -499,8 +504,16 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 		errType = "EXIT_CODE"
 	case obs.failed:
 		errType = "ERROR"
+	case obs.noDiff && (cmd == "str_replace" || cmd == "insert") && (r.strip || strings.TrimSpace(out) == ""):
+		// The harness's own record of the change, read when the
+		// editor's answer was not logged: a logged answer says itself
+		// whether the text was replaced.
+		errType = schema.ErrEditRejected
 	}
 	r.setResult(s, out, errType, empty)
+	if errType == schema.ErrEditRejected && s.ToolResult.Reason == "" && obs.noDiff {
+		s.ToolResult.Reason = "the edit's diff is empty: it changed nothing"
+	}
 }
 
 // ohRules come before the generic rules for OpenHands' outputs.

@@ -322,3 +322,39 @@ func TestOpenHandsV1MetadataExitCode(t *testing.T) {
 	c, run := convertOne(t, OpenHands, raw)
 	c.calls(t, run, map[int64]string{0: "execute_bash error EXIT_CODE", 2: "execute_bash ok"})
 }
+
+// An edit whose observation's diff, the harness's own record of what the
+// edit changed, is empty changed nothing: it is EDIT_REJECTED, also when
+// the log keeps no tool output (the diff is a field of its own, not what
+// the editor printed). An edit with a diff, or a view, is left alone.
+func TestOpenHandsEmptyDiffIsARejectedEdit(t *testing.T) {
+	replace := map[string]any{"command": "str_replace", "path": "/repo/app.py", "old_str": "x = 1", "new_str": "x = 2"}
+	refused := "ERROR:\nNo replacement was performed, old_str `x = 1` did not appear verbatim in /repo/app.py."
+	for _, c := range []struct {
+		name  string
+		args  map[string]any
+		out   string
+		diff  any
+		strip bool
+		want  string
+	}{
+		{"no diff, stripped", replace, refused, "", true, "error " + schema.ErrEditRejected},
+		{"no diff, logged", replace, refused, "", false, "error " + schema.ErrEditRejected},
+		{"no diff, logged as edited", replace, "The file /repo/app.py has been edited.", "", false, "ok"},
+		{"a diff, stripped", replace, "The file /repo/app.py has been edited.", "--- /repo/app.py\n+++ /repo/app.py\n-x = 1\n+x = 2", true, "ok"},
+		{"no diff field, stripped", replace, refused, nil, true, "ok"},
+		{"a view, stripped", map[string]any{"command": "view", "path": "/repo/app.py"}, "1 x = 1", "", true, "ok"},
+	} {
+		extras := map[string]any{"path": "/repo/app.py"}
+		if c.diff != nil {
+			extras["diff"] = c.diff
+		}
+		doc := ohV0(t,
+			map[string]any{"id": 0, "source": "agent", "action": "edit", "args": c.args},
+			map[string]any{"id": 1, "cause": 0, "source": "agent", "observation": "edit", "content": c.out, "extras": extras})
+		conv, run := convertRead(t, OpenHands, doc, c.strip)
+		if got := result(conv.step(t, run, 0)); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+}
