@@ -416,6 +416,45 @@ func TestEventDirectoryOfTheV1SDK(t *testing.T) {
 	}
 }
 
+// A V1 conversation's event files copied into a folder of another name
+// (the OpenHands CLI records its test trajectories so, in
+// tests/trajectories/<case>/, and exports raw-events/<conversation id>/)
+// are still one run; files named by a number alone are a directory like
+// any other outside one named events.
+func TestEventDirectoryOfV1FilesUnderAnotherName(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "trajectories", "confirmation_mode")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	events := []string{
+		`{"kind":"MessageEvent","source":"user","id":"u","llm_message":{"role":"user","content":[{"type":"text","text":"echo hi"}]}}`,
+		`{"kind":"ActionEvent","source":"agent","id":"a","tool_name":"terminal","tool_call_id":"t","action":{"kind":"TerminalAction","command":"echo hi"}}`,
+		`{"kind":"ObservationEvent","source":"environment","tool_name":"terminal","action_id":"a","tool_call_id":"t","observation":{"kind":"TerminalObservation","content":[{"type":"text","text":"hi"}],"exit_code":0}}`,
+	}
+	for i, e := range events {
+		name := fmt.Sprintf("event-%05d-%c1b2.json", i, 'z'-i)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(e), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := readEventsDir(t, dir)
+	if got := runSteps(res.rows); len(got) != 1 || got[dir] != 1 || len(res.rejects) != 0 {
+		t.Errorf("runs %v rejects %v, want one run of one call", got, res.rejects)
+	}
+	numbered := filepath.Join(t.TempDir(), "results", "batch")
+	if err := os.MkdirAll(numbered, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if err := os.WriteFile(filepath.Join(numbered, fmt.Sprintf("%d.json", i)), []byte(`{"score": 1}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if files, ok := eventDirFiles(numbered); ok {
+		t.Errorf("a folder of numbered files not named events read as an event directory: %v", files)
+	}
+}
+
 // A document written as a JSON string holding it (older LlamaIndex's
 // chat store) is read whole and unwrapped, not rejected as text.
 func TestDocumentWrittenAsAJSONString(t *testing.T) {

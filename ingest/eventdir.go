@@ -16,7 +16,12 @@ import (
 // agent server, <conversation>/event_service/events/. Such a directory is
 // one run, so it is read as one source: its files in the order of their
 // numbers, presented as one JSON array, which the openhands adapter reads
-// like an exported event stream.
+// like an exported event stream. A conversation's event files copied
+// elsewhere keep their V1 names in a folder of another name (the OpenHands
+// CLI's recorded trajectories, tests/trajectories/<case>/, and its
+// raw-events/<conversation id>/): a directory of V1-named files alone is
+// one too, whatever its name. Numbers alone (0.json) are too common a name
+// to say so outside a directory named events.
 
 // eventFileNumber is the number an event file's name gives it: <n>.json or
 // event-<n>-<id>.json.
@@ -36,14 +41,13 @@ func eventFileNumber(name string) (int, bool) {
 }
 
 // eventDirFiles returns the files of dir in number order when dir is such
-// an event directory: named "events", holding at least one file, every
-// file named as eventFileNumber reads but hidden ones (the SDK's lock),
-// which are passed over as a walk does. Anything else in it (or a read
+// an event directory: holding at least one file, every file named as
+// eventFileNumber reads but hidden ones (the SDK's lock), which are passed
+// over as a walk does, and the directory named "events" unless every file
+// has the V1 name event-<n>-<id>.json. Anything else in it (or a read
 // error) means it is not one, and it is walked as any directory.
 func eventDirFiles(dir string) ([]string, bool) {
-	if filepath.Base(dir) != "events" {
-		return nil, false
-	}
+	named := filepath.Base(dir) == "events"
 	entries, err := os.ReadDir(dir)
 	if err != nil || len(entries) == 0 {
 		return nil, false
@@ -58,7 +62,7 @@ func eventDirFiles(dir string) ([]string, bool) {
 			continue // hidden: the V1 SDK's .eventlog.lock
 		}
 		n, ok := eventFileNumber(e.Name())
-		if !ok || !e.Type().IsRegular() {
+		if !ok || !e.Type().IsRegular() || (!named && !strings.HasPrefix(e.Name(), "event-")) {
 			return nil, false
 		}
 		files = append(files, numbered{n, e.Name()})
