@@ -30,7 +30,13 @@ func recognizeOpenHands(d *Doc) error {
 	case d.IsObject():
 		raw, ok := d.obj["history"]
 		if !ok {
-			return errors.New(`no "history" list`)
+			if _, ok := d.obj["trajectory"]; !ok {
+				return errors.New(`no "history" list`)
+			}
+			if _, err := ohTrajectory(d.obj); err != nil {
+				return fmt.Errorf(`no "history" list, and %v`, err)
+			}
+			return nil
 		}
 		var h []json.RawMessage
 		if json.Unmarshal(raw, &h) != nil {
@@ -50,6 +56,36 @@ func recognizeOpenHands(d *Doc) error {
 		return nil
 	}
 	return errors.New("not a JSON object or array")
+}
+
+// ohTrajectory is the event list of a document that keeps it under
+// "trajectory": the OpenHands server's answer to GET
+// /api/conversations/{id}/trajectory ({"trajectory": [events]}, as a user
+// saves it), and the records of OpenHands' shared feedback ({"version",
+// "feedback", "trajectory"}). SWE-agent's trajectories use the key too,
+// their entries holding both an action and its observation; an OpenHands
+// event is one or the other (the other absent or null) and says its
+// source, or is a V1 event typed by "kind".
+func ohTrajectory(obj map[string]json.RawMessage) ([]json.RawMessage, error) {
+	var t []json.RawMessage
+	raw := obj["trajectory"]
+	if json.Unmarshal(raw, &t) != nil || len(t) == 0 {
+		return nil, errors.New(`"trajectory" is not a list of events`)
+	}
+	switch ohShape(t[0]) {
+	case "v1":
+		return t, nil
+	case "event":
+		var e struct {
+			Action      json.RawMessage `json:"action"`
+			Observation json.RawMessage `json:"observation"`
+			Source      json.RawMessage `json:"source"`
+		}
+		if json.Unmarshal(t[0], &e) == nil && isJSONString(e.Action) != isJSONString(e.Observation) && isJSONString(e.Source) {
+			return t, nil
+		}
+	}
+	return nil, errors.New(`"trajectory" does not start with an OpenHands event (an "action" or an "observation" with its "source")`)
 }
 
 // ohShape says what one history element is: "event" (V0), "v1" (typed by
@@ -106,8 +142,9 @@ type ohRun struct {
 	Issue      *struct {
 		Number json.RawMessage `json:"number"`
 	} `json:"issue"`
-	History []json.RawMessage `json:"history"`
-	Metrics *struct {
+	History    []json.RawMessage `json:"history"`
+	Trajectory []json.RawMessage `json:"trajectory"`
+	Metrics    *struct {
 		AccumulatedCost float64 `json:"accumulated_cost"`
 	} `json:"metrics"`
 }
@@ -122,6 +159,9 @@ func convertOpenHands(d *Doc, emit func(*schema.Step) error) error {
 			return jsonError(err)
 		}
 		history = or.History
+		if _, ok := d.obj["history"]; !ok {
+			history = or.Trajectory
+		}
 		if or.Metrics != nil {
 			cost = or.Metrics.AccumulatedCost
 		}
@@ -200,6 +240,8 @@ func ohV0Event(pos int, raw json.RawMessage) (ohEvent, error) {
 	if e.action != "" {
 		if a, ok := m["args"]; ok {
 			json.Unmarshal(a, &e.args)
+		} else if x := m["extras"]; len(x) > 0 && x[0] == '{' {
+			json.Unmarshal(x, &e.args) // shared feedback keeps an action's args under "extras"
 		} else {
 			e.args = m // the resolver merges the args into the event
 		}

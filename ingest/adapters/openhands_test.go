@@ -292,6 +292,8 @@ func TestOpenHandsRecognize(t *testing.T) {
 		{`{"history": [{"role": "user", "content": "x"}]}`, `"history" holds neither events ({"action"|"observation"|"kind": ...}) nor [action, observation] pairs`},
 		{`[]`, "an empty list"},
 		{`[{"role": "user", "content": "x"}]`, `not a list of events with "action", "observation" or "kind"`},
+		{`{"trajectory": [{"action": "ls", "observation": "a.py", "thought": "look"}]}`, `no "history" list, and "trajectory" does not start with an OpenHands event (an "action" or an "observation" with its "source")`},
+		{`{"trajectory": null, "error": "Error getting trajectory"}`, `no "history" list, and "trajectory" is not a list of events`},
 	} {
 		d, err := ParseDoc("x", 1, true, []byte(c.doc))
 		if err != nil {
@@ -356,5 +358,46 @@ func TestOpenHandsEmptyDiffIsARejectedEdit(t *testing.T) {
 		if got := result(conv.step(t, run, 0)); got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
 		}
+	}
+}
+
+// The OpenHands server answers GET /api/conversations/{id}/trajectory
+// with {"trajectory": [events]}, and its shared feedback records keep the
+// events under "trajectory" too, an action's args under "extras" (written
+// here from the shapes of both): both are one run, read as the events of
+// an export are.
+func TestOpenHandsTrajectoryKey(t *testing.T) {
+	server := mustMarshal(t, map[string]any{"trajectory": []any{
+		map[string]any{"id": 0, "source": "environment", "observation": "agent_state_changed", "content": "", "extras": map[string]any{"agent_state": "loading"}},
+		map[string]any{"id": 1, "source": "user", "action": "message", "args": map[string]any{"content": "Review the PR"}},
+		map[string]any{"id": 2, "source": "agent", "action": "run", "args": map[string]any{"command": "grep -rn todo src", "thought": "look", "is_input": false}},
+		map[string]any{"id": 3, "source": "agent", "cause": 2, "observation": "run", "content": "", "extras": map[string]any{"metadata": map[string]any{"exit_code": 1}}},
+		map[string]any{"id": 4, "source": "agent", "action": "finish", "args": map[string]any{"final_thought": "done"}},
+	}})
+	c, run := convertOne(t, OpenHands, server)
+	if got := fmt.Sprint(c.numbers(run)); got != "[2 4]" {
+		t.Fatalf("steps %s, want the run and the finish at their positions", got)
+	}
+	if s := c.step(t, run, 2); tool(s) != "run" || result(s) != "ok empty" || fmt.Sprint(args(t, s)) != "map[command:grep -rn todo src is_input:false]" {
+		t.Errorf("step 2: %s %v %s, want the search read with its empty answer", tool(s), args(t, s), result(s))
+	}
+	feedback := mustMarshal(t, map[string]any{"version": "1.0", "feedback": "positive", "permissions": "public", "trajectory": []any{
+		map[string]any{"action": "initialize", "content": nil, "extras": map[string]any{"AGENT": "CodeActAgent"}, "id": nil, "observation": nil, "source": "environment"},
+		map[string]any{"action": nil, "content": "", "extras": map[string]any{"agent_state": "init"}, "id": 4, "observation": "agent_state_changed", "source": "agent"},
+		map[string]any{"action": "message", "content": "Fix the README", "extras": map[string]any{"content": "Fix the README"}, "id": nil, "observation": nil, "source": "user"},
+		map[string]any{"action": "run_ipython", "content": nil, "extras": map[string]any{"code": "create_file('README.md')", "thought": "Create it", "is_confirmed": "confirmed", "kernel_init_code": "from agentskills import *"}, "id": 8, "observation": nil, "source": "agent"},
+		map[string]any{"action": nil, "content": "[File: /workspace/README.md (1 lines total after edit)]", "extras": map[string]any{"code": "create_file('README.md')"}, "id": 9, "observation": "run_ipython", "source": "agent"},
+		map[string]any{"action": "finish", "content": nil, "extras": map[string]any{"outputs": map[string]any{}, "thought": ""}, "id": 10, "observation": nil, "source": "agent"},
+	}})
+	c, run = convertOne(t, OpenHands, feedback)
+	if got := fmt.Sprint(c.numbers(run)); got != "[3 5]" {
+		t.Fatalf("steps %s, want the agent's two actions", got)
+	}
+	s := c.step(t, run, 3)
+	if tool(s) != "run_ipython" || fmt.Sprint(args(t, s)) != "map[code:create_file('README.md')]" || reason(s) != "Create it" {
+		t.Errorf("step 3: %s %v reason %q, want the args kept under extras, thought the reason", tool(s), args(t, s), reason(s))
+	}
+	if result(s) != "ok" || !contains(data(t, s), "1 lines total") {
+		t.Errorf("step 3: %s %q, want the answer of the observation after it", result(s), data(t, s))
 	}
 }
