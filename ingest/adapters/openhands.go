@@ -577,6 +577,19 @@ var ohRules = []OutputRule{
 		},
 	},
 	{
+		Name: "ipython-traceback", ErrorType: "<exception class>",
+		Doc: "the IPython kernel behind `run_ipython` (`execute_ipython_cell`) reports an exception its own way: a line of dashes, then the exception's class and, to the right, `Traceback (most recent call last)` without Python's colon (`FileExistsError                           Traceback (most recent call last)`), the cell's frames (`Cell In[1], line 1`) and the exception's line; the error type is the class",
+		match: func(o *output) (string, bool) {
+			if !strings.Contains(o.text, "Traceback (most recent call last)") {
+				return "", false
+			}
+			if m := reIPythonTraceback.FindStringSubmatch(o.text); m != nil {
+				return m[1], true
+			}
+			return "", false
+		},
+	},
+	{
 		Name: "invalid-parameter", ErrorType: schema.ErrUsage, ViewsToo: true,
 		Doc: "the tool was called wrongly: the output begins `ERROR:` followed by `Invalid`, `Parameter` or `Cannot execute multiple commands`",
 		match: func(o *output) (string, bool) {
@@ -586,6 +599,11 @@ var ohRules = []OutputRule{
 		},
 	},
 }
+
+// reIPythonTraceback is the header IPython writes over a traceback, the
+// exception's class at the left of the dashes' width, then `Traceback
+// (most recent call last)` without Python's colon.
+var reIPythonTraceback = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*)[ \t]{2,}Traceback \(most recent call last\)\r?$`)
 
 func ohTS(ts string) *schema.Timestamp {
 	if ts == "" {
