@@ -78,6 +78,13 @@ var sweCommands = map[string]bool{
 	"str_replace": true, "undo_edit": true, "windowed_edit_linting": true,
 }
 
+// sweExits are the actions SWE-agent 0.x writes in place of the model's
+// when it ends a run on a limit or a failure (the cost limit, the context
+// window, an API that kept failing, repeated format errors): the harness's
+// exit, as 1.x's entry with an empty action is, not a command the agent
+// gave. exit_forfeit, the agent's own command to give up, is not one.
+var sweExits = map[string]bool{"exit_cost": true, "exit_context": true, "exit_api": true, "exit_format": true, "exit_error": true}
+
 // sweViews show file content.
 var sweViews = map[string]bool{"open": true, "goto": true, "scroll_up": true, "scroll_down": true, "filemap": true, "view": true}
 
@@ -124,7 +131,7 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 		action := strings.TrimSpace(e.Action)
 		s := r.add(i, "")
 		setReason(s, e.Thought)
-		if action == "" {
+		if action == "" || sweExits[action] {
 			continue // a turn that ran nothing (a format error, an exit)
 		}
 		name := firstWord(action)

@@ -128,3 +128,40 @@ func TestSWEAgentRecognize(t *testing.T) {
 		t.Error("an empty trajectory converts without an error")
 	}
 }
+
+// SWE-agent 0.x ends a run on a limit with an entry of its own whose action
+// names the exit (exit_cost, exit_context, ...), its thought "Exit due to
+// ...": the harness's exit, read as 1.x's empty action is, without a call.
+// The agent's own exit_forfeit stays a STOP.
+func TestSWEAgent0xExitEntries(t *testing.T) {
+	const name = "limits.traj"
+	entry := func(action, obs, thought string) map[string]any {
+		return map[string]any{"action": action, "observation": obs, "thought": thought, "response": thought, "state": "{\"open_file\": \"n/a\"}"}
+	}
+	doc := mustMarshal(t, map[string]any{
+		"environment": "swe_main",
+		"trajectory": []map[string]any{
+			entry("edit 12:12\n    return x\nend_of_edit\n", "Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit commmand.", "Fix the return."),
+			entry("exit_cost", "", "Exit due to cost limit"),
+			entry("exit_context", "Exited (autosubmitted)", "Exit due to context window"),
+			entry("exit_forfeit", "Exited", "I give up."),
+		},
+		"info": map[string]any{"exit_status": "submitted (exit_cost)"},
+	})
+	c := convert(t, SWEAgent, name, 1, true, doc)
+	if got := c.numbers(name); len(got) != 4 {
+		t.Fatalf("steps %v, want the 4 entries", got)
+	}
+	if s := c.step(t, name, 0); tool(s) != "edit" || result(s) != "error EDIT_REJECTED" {
+		t.Errorf("step 0: %s %s", tool(s), result(s))
+	}
+	for n, why := range map[int64]string{1: "Exit due to cost limit", 2: "Exit due to context window"} {
+		s := c.step(t, name, n)
+		if s.ToolCall != nil || s.ToolResult != nil || s.State != "" || reason(s) != why {
+			t.Errorf("step %d: call %v result %v state %q reason %q, want the harness's exit without a call", n, s.ToolCall, s.ToolResult, s.State, reason(s))
+		}
+	}
+	if s := c.step(t, name, 3); tool(s) != "exit_forfeit" || s.State != schema.StateStop.String() {
+		t.Errorf("step 3: %s state %q, want the agent's forfeit, STOP", tool(s), s.State)
+	}
+}
