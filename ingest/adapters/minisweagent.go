@@ -77,12 +77,7 @@ var miniStyle = chatStyle{
 	observation:  miniObservation,
 	rules:        []OutputRule{miniFormatRule},
 	stop: func(tool string, args json.RawMessage) bool {
-		for _, s := range miniSubmit {
-			if strings.Contains(string(args), s) {
-				return true
-			}
-		}
-		return false
+		return miniEchoesSubmit(string(args))
 	},
 }
 
@@ -147,7 +142,46 @@ func miniObservation(content string) (string, *int) {
 		}
 		return b.String(), exit
 	}
+	if out, code, ok := miniDictObservation(content); ok {
+		return out, code
+	}
 	return content, exit
+}
+
+// miniDictObservation reads a reply whose template printed the
+// environment's whole result, not its fields: mini-swe-agent's
+// action_observation_template is the user's, and one written
+// `Observation: {{output}}` renders the result as Python prints a dict,
+// `{'output': 'bash: line 1: x: command not found\n', 'returncode': 0}`.
+// The output is the dict's string, unescaped as Python wrote it, and the
+// exit code its returncode (none when None). A reply without such a dict,
+// or one that does not parse to its returncode, is not one.
+func miniDictObservation(content string) (string, *int, bool) {
+	const key = "{'output': "
+	i := strings.Index(content, key)
+	if i < 0 {
+		return "", nil, false
+	}
+	rest := content[i+len(key):]
+	out, n, ok := pyStringLiteral(rest)
+	rest = rest[min(n, len(rest)):]
+	if !ok || !strings.HasPrefix(rest, ", 'returncode': ") {
+		return "", nil, false
+	}
+	rest = rest[len(", 'returncode': "):]
+	end := strings.IndexAny(rest, ",}")
+	if end < 0 {
+		return "", nil, false
+	}
+	v := strings.TrimSpace(rest[:end])
+	if v == "None" {
+		return out, nil, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return "", nil, false
+	}
+	return out, &n, true
 }
 
 // miniExtra is what mini-swe-agent 1.1 and later keep of each message
@@ -208,6 +242,7 @@ func convertMini(d *Doc, emit func(*schema.Step) error) error {
 		return jsonError(err)
 	}
 	msgs, perTurn := miniMessages(t.Messages)
+	markUnsubmitted(msgs)
 	r := d.newRun(runName(d, 0, false, ""))
 	convertChat(r, msgs, miniStyle)
 	switch {
@@ -228,6 +263,45 @@ func convertMini(d *Doc, emit func(*schema.Step) error) error {
 func stepsCost(steps []*schema.Step) bool {
 	for _, s := range steps {
 		if s.Usage != nil && s.Usage.CostUSD > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// markUnsubmitted marks the replies to calls that echo the submit line
+// whose output shows the line printed after other output: mini-swe-agent
+// hands the work in only when the output's first line is the submit line;
+// otherwise it shows the agent the output, as of any command, and goes on.
+// An output without the line (a harness that cut it off the work handed
+// in, or a command that broke before its echo) is left to the rules.
+func markUnsubmitted(msgs []chatMessage) {
+	for i := 0; i+1 < len(msgs); i++ {
+		if msgs[i].Role != "assistant" || msgs[i+1].Role == "assistant" {
+			continue
+		}
+		c := text(msgs[i].Content)
+		for _, tc := range msgs[i].ToolCalls {
+			c += string(tc.Function.Arguments)
+		}
+		if !miniEchoesSubmit(c) {
+			continue
+		}
+		out, _ := miniObservation(text(msgs[i+1].Content))
+		lines := strings.Split(strings.TrimLeft(out, " \t\r\n"), "\n")
+		for k, l := range lines {
+			if l = strings.TrimSpace(l); l == miniSubmit[0] || l == miniSubmit[1] {
+				msgs[i+1].answeredOn = k > 0
+				break
+			}
+		}
+	}
+}
+
+// miniEchoesSubmit reports whether an action holds the submit line.
+func miniEchoesSubmit(action string) bool {
+	for _, m := range miniSubmit {
+		if strings.Contains(action, m) {
 			return true
 		}
 	}

@@ -252,3 +252,57 @@ func TestMiniSWEAgentExtra(t *testing.T) {
 		t.Errorf("usage %+v, want the turn's response usage and cost", s.Usage)
 	}
 }
+
+// A harness whose action_observation_template is `Observation: {{output}}`
+// shows the agent the environment's whole result as Python prints a dict:
+// the output is the dict's string, unescaped, and the exit code its
+// returncode. A submit echoed after a command that was not found, or
+// after the tests' output, handed nothing in (mini-swe-agent submits only
+// when the output begins with the line, and answers a submit it took with
+// the work handed in, not an output); the one it took ends the run.
+func TestMiniSWEAgentDictObservation(t *testing.T) {
+	const name = "dict-template.traj.json"
+	turn := func(cmd string) map[string]any {
+		return map[string]any{"role": "assistant", "content": "THOUGHT: Write the Dockerfile.\n\n```bash\n" + cmd + "\n```"}
+	}
+	reply := func(s string) map[string]any { return map[string]any{"role": "user", "content": s} }
+	doc := mustMarshal(t, map[string]any{
+		"trajectory_format": "mini-swe-agent-1",
+		"info": map[string]any{"mini_version": "1.9.1", "exit_status": "LimitsExceeded",
+			"config": map[string]any{"agent": map[string]any{"action_observation_template": "Observation: {{output}}"}}},
+		"messages": []map[string]any{
+			{"role": "system", "content": "You are a DevOps engineer."},
+			{"role": "user", "content": "Create a Dockerfile, then echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT."},
+			turn(`echo -e "FROM node:18\nWORKDIR /app" > Dockerfile\ndocker build . && echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`),
+			reply(`Observation: {'output': 'bash: line 2: docker: command not found\nCOMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n', 'returncode': 0}`),
+			turn("cat Dockerfile"),
+			reply(`Observation: {'output': "FROM node:18\nWORKDIR /app\nRUN echo 'it\\'s'\n", 'returncode': 0}`),
+			turn("node -e 'process.exit(3)'"),
+			reply(`Observation: {'output': '', 'returncode': 3}`),
+			turn("npm test && echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"),
+			reply(`Observation: {'output': '12 passing\nCOMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n', 'returncode': 0}`),
+			turn("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff"),
+			reply("diff --git a/Dockerfile b/Dockerfile\nnew file mode 100644\n"),
+		},
+	})
+	c := convert(t, MiniSWEAgent, name, 1, true, doc)
+	s := c.step(t, name, 2)
+	if result(s) != "error COMMAND_NOT_FOUND" || s.State == schema.StateStop.String() {
+		t.Errorf("step 2: %s %s, want the command not found, no STOP", s.State, result(s))
+	}
+	if data(t, s) != "bash: line 2: docker: command not found\nCOMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n" {
+		t.Errorf("step 2 data %q, want the dict's output unescaped", data(t, s))
+	}
+	if s := c.step(t, name, 4); result(s) != "ok" || data(t, s) != "FROM node:18\nWORKDIR /app\nRUN echo 'it\\'s'\n" {
+		t.Errorf("step 4: %s %q", result(s), data(t, s))
+	}
+	if s := c.step(t, name, 6); result(s) != "error EXIT_CODE" {
+		t.Errorf("step 6: %s, want the returncode 3", result(s))
+	}
+	if s := c.step(t, name, 8); s.State != schema.StateAct.String() || result(s) != "ok" {
+		t.Errorf("step 8: %s %s, want a call that went through but handed nothing in (its output began with the tests')", s.State, result(s))
+	}
+	if s := c.step(t, name, 10); s.State != schema.StateStop.String() {
+		t.Errorf("step 10: %s, want the submit the harness took (its answer is the work handed in), STOP", s.State)
+	}
+}
