@@ -419,11 +419,12 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		fail(stepErr.Kind, fmt.Sprintf("%s: a converted step: %s", format.Name, stepErr.Reason))
 	case err != nil:
 		fail(KindAdapter, format.Name+": "+err.Error())
-	case converted == 0 && !(a.lines && format.Transcript != nil) && len(d.Skipped) == 0:
+	case converted == 0 && !(a.lines && format.Transcript != nil && !d.Prompted) && len(d.Skipped) == 0:
 		// A conversation of the user alone, a trajectory without an action:
 		// nothing an agent did, and an input that yields nothing is never a
 		// silent success. (A transcript's bookkeeping-only file, as Claude
-		// Code keeps beside its sessions, is not an error.)
+		// Code keeps beside its sessions, is not an error; a transcript that
+		// holds the user's prompt, d.Prompted, is a run begun.)
 		fail(KindNoSteps, format.Name+": the document holds no step of an agent (no agent turn, no action)")
 	default:
 		a.lineRejects(d, format.Name)

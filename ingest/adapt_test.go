@@ -388,6 +388,49 @@ func TestDocumentWithoutAgentStepIsRejected(t *testing.T) {
 	}
 }
 
+// A Codex session the user began and the agent never acted in (stopped
+// while it was still thinking) is the log of a run that made no action: a
+// reject of kind no_steps, named, not a file read to nothing in silence. A
+// transcript of bookkeeping alone (no prompt) still gives nothing quietly.
+// A sample written from the format, not copied.
+func TestCodexSessionWithoutAgentStepIsRejected(t *testing.T) {
+	prompted := `{"timestamp":"2026-01-05T10:00:00Z","type":"session_meta","payload":{"id":"s-1","cwd":"/w"}}` + "\n" +
+		`{"timestamp":"2026-01-05T10:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"fix the build"}]}}` + "\n" +
+		`{"timestamp":"2026-01-05T10:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"fix the build","images":[]}}` + "\n" +
+		`{"timestamp":"2026-01-05T10:00:03Z","type":"event_msg","payload":{"type":"agent_reasoning","text":"Looking at the build."}}` + "\n"
+	res := mustRead(t, []Source{memSource("rollout-a.jsonl", []byte(prompted))}, Options{KeepGoing: true})
+	if len(res.rejects) != 1 || res.stats.RejectsByKind[KindNoSteps] != 1 ||
+		res.rejects[0].Reason != "codex: the document holds no step of an agent (no agent turn, no action)" {
+		t.Errorf("rejects %+v, kinds %v, want the session as no_steps", res.rejects, res.stats.RejectsByKind)
+	}
+	bookkeeping := `{"timestamp":"2026-01-05T10:00:00Z","type":"session_meta","payload":{"id":"s-2","cwd":"/w"}}` + "\n" +
+		`{"timestamp":"2026-01-05T10:00:00Z","type":"turn_context","payload":{"cwd":"/w","model":"gpt-5"}}` + "\n"
+	both := []Source{memSource("rollout-a.jsonl", []byte(prompted)), memSource("rollout-b.jsonl", []byte(bookkeeping))}
+	res = mustRead(t, both, Options{KeepGoing: true})
+	if len(res.rejects) != 1 || res.rejects[0].File != "rollout-a.jsonl" {
+		t.Errorf("rejects %+v, want the prompted session's alone", res.rejects)
+	}
+}
+
+// So is a Claude Code session of the user's prompt alone (the model call
+// failed before a word came back), while a file of the session's
+// bookkeeping (a summary, a file-history snapshot) or of a slash command
+// Claude Code ran itself stays silent.
+func TestClaudeCodeSessionWithoutAgentStepIsRejected(t *testing.T) {
+	prompted := `{"type":"file-history-snapshot","messageId":"u1","snapshot":{"messageId":"u1","trackedFileBackups":{},"timestamp":"2026-01-05T10:00:00Z"},"isSnapshotUpdate":false}` + "\n" +
+		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"s-1","version":"2.1.0","type":"user","message":{"role":"user","content":"fix the build"},"uuid":"u1","timestamp":"2026-01-05T10:00:00Z"}` + "\n"
+	bookkeeping := `{"type":"summary","summary":"Build fix","leafUuid":"u9"}` + "\n" +
+		`{"type":"file-history-snapshot","messageId":"u9","snapshot":{"messageId":"u9","trackedFileBackups":{},"timestamp":"2026-01-05T10:00:00Z"},"isSnapshotUpdate":false}` + "\n"
+	// A slash command Claude Code ran itself asks the model nothing.
+	command := `{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"s-3","version":"2.1.0","type":"user","message":{"role":"user","content":"<command-name>/clear</command-name>\\n<command-message>clear</command-message>"},"uuid":"c1","timestamp":"2026-01-05T10:00:00Z"}` + "\n" +
+		`{"parentUuid":"c1","isSidechain":false,"userType":"external","cwd":"/w","sessionId":"s-3","version":"2.1.0","type":"user","message":{"role":"user","content":[{"type":"text","text":"<local-command-stdout></local-command-stdout>"}]},"uuid":"c2","timestamp":"2026-01-05T10:00:01Z"}` + "\n"
+	both := []Source{memSource("s-1.jsonl", []byte(prompted)), memSource("s-2.jsonl", []byte(bookkeeping)), memSource("s-3.jsonl", []byte(command))}
+	res := mustRead(t, both, Options{KeepGoing: true})
+	if len(res.rejects) != 1 || res.rejects[0].File != "s-1.jsonl" || res.stats.RejectsByKind[KindNoSteps] != 1 {
+		t.Errorf("rejects %+v, kinds %v, want the prompted session's alone as no_steps", res.rejects, res.stats.RejectsByKind)
+	}
+}
+
 // The V1 software agent SDK names its event files event-<index>-<id>.json
 // and keeps a hidden lock file beside them: the directory is still one
 // source, its files in index order, the lock passed over.

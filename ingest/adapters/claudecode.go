@@ -197,6 +197,9 @@ func convertClaudeCode(d *Doc, emit func(*schema.Step) error) error {
 			pos += n
 			continue
 		}
+		if rec.Type == "user" && !ccLocalCommand(m.Content) {
+			d.Prompted = true // the user's turn: a run begun
+		}
 		n, err := th.b.add(m, pos, ccTS(string(rec.Timestamp)), bool(rec.IsAPIError))
 		if err != nil {
 			// add fails before it keeps anything of the message.
@@ -291,4 +294,17 @@ func qwenStreamTurns(msgs []chatMessage) []chatMessage {
 		out = append(out, m)
 	}
 	return out
+}
+
+// ccLocalCommand reports whether a user record is a slash command Claude
+// Code ran itself (/clear, /model: <command-name>, its <local-command-stdout>),
+// which asks the model nothing: a session of such records alone was begun by
+// no one's prompt.
+func ccLocalCommand(content json.RawMessage) bool {
+	blocks, err := antBlocks(content)
+	if err != nil || len(blocks) == 0 {
+		return false
+	}
+	t := strings.TrimSpace(string(blocks[0].Text))
+	return strings.HasPrefix(t, "<command-name>") || strings.HasPrefix(t, "<command-message>") || strings.HasPrefix(t, "<local-command-")
 }

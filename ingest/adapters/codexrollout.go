@@ -55,6 +55,7 @@ type rolloutItem struct {
 	CallID    looseString     `json:"call_id"`
 	Output    json.RawMessage `json:"output"`
 	Status    looseString     `json:"status"`
+	Message   looseString     `json:"message"` // event_msg user_message
 	Action    *struct {
 		Command []string    `json:"command"` // local_shell_call
 		Query   looseString `json:"query"`   // web_search_call
@@ -123,6 +124,9 @@ func (c *rolloutRun) record(d *Doc, rec *rolloutLine, it *rolloutItem, pos int) 
 		c.model = string(it.Model)
 		return
 	case "event_msg":
+		if it.Type == "user_message" && strings.TrimSpace(string(it.Message)) != "" {
+			d.Prompted = true
+		}
 		if it.Type == "token_count" && it.Info != nil && it.Info.Total != nil {
 			// Running totals of the session: the last one is the whole.
 			c.input, c.output = int64(it.Info.Total.Input), int64(it.Info.Total.Output)

@@ -133,6 +133,11 @@ type Doc struct {
 	// read (a record of an unexpected shape), left out of the run as it
 	// converted the others (skipElement).
 	Skipped []BadLine
+	// Prompted, set by a transcript's format, says the file holds a turn
+	// of the user: a run was begun. Read to its end without a step, it is
+	// the log of a run that made no action (no_steps), not a file of a
+	// tool's bookkeeping, which gives nothing and says nothing.
+	Prompted bool
 }
 
 // ParseDoc parses raw, the document at line of source, down to its
