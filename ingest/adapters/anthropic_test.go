@@ -515,6 +515,37 @@ func TestClaudeCodeBookkeepingFirst(t *testing.T) {
 	}
 }
 
+// A session may open with one of Claude Code's system records, whose
+// "type" and "content" (null, or a notice's text) are those of a LangChain
+// system message: Claude Code's own keys say whose it is, so the file is
+// found a Claude Code transcript, not a conversation written a message a
+// line that holds no step. (jazzyalex/agent-sessions keeps such a session
+// among its fixtures; these records are written from the format.)
+func TestClaudeCodeSystemRecordFirst(t *testing.T) {
+	const file = "claude-code-session.ndjson"
+	raw := readSample(t, "anthropic-messages/"+file)
+	sid := "4f1c2b9e-7d3a-4c55-9e21-0b6a1d2f3c44"
+	for _, first := range []string{
+		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"` + sid + `","version":"2.1.80","type":"system","subtype":"session_start","isMeta":true,"uuid":"s0","timestamp":"2026-01-05T10:00:00Z","level":"info","content":null}`,
+		`{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"/w","sessionId":"` + sid + `","version":"2.1.80","type":"system","subtype":"compact_boundary","content":"Conversation compacted","isMeta":false,"uuid":"s0","timestamp":"2026-01-05T10:00:00Z","level":"info"}`,
+	} {
+		d, err := ParseDoc(file, 1, false, []byte(first))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, err := Detect(d); err != nil || f != AnthropicMessages {
+			t.Errorf("%s: detected %v (%v), want anthropic-messages", first, f, err)
+		}
+		if !isClaudeCode(d) {
+			t.Errorf("%s: not taken for a transcript's first line", first)
+		}
+		c := readFileOf(t, AnthropicMessages, file, append([]byte(first+"\n"), raw...))
+		if got := fmt.Sprint(c.numbers(file + "#" + sid)); got != "[4 6 9 17 19 22 24 26 28]" {
+			t.Errorf("%s: session steps %s, want the sample's moved on by the line", first, got)
+		}
+	}
+}
+
 // Calls Claude Code cancelled because a sibling in their batch failed did
 // not run: they keep their steps without a result, so the batch is one
 // failure, not one per call.

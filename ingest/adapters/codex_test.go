@@ -317,6 +317,39 @@ func TestCodexRolloutShapes(t *testing.T) {
 	}
 }
 
+// Codex's guardian_assessment events (its review of an action before it
+// runs) log the command as one string, where a local_shell_call logs its
+// words: the events are not read, and no record is refused for the shape
+// (jazzyalex/agent-sessions keeps one among its fixtures; written here
+// from the format). A local_shell_call whose command is one string is that
+// command.
+func TestCodexRolloutCommandAsString(t *testing.T) {
+	lines := []string{
+		`{"timestamp":"2026-01-02T10:00:00Z","type":"session_meta","payload":{"id":"s1"}}`,
+		`{"timestamp":"2026-01-02T10:00:01Z","type":"event_msg","payload":{"type":"guardian_assessment","id":"g1","status":"approved","action":{"type":"command","source":"shell","command":"npm test","cwd":"/w"}}}`,
+		`{"timestamp":"2026-01-02T10:00:02Z","type":"response_item","payload":{"type":"local_shell_call","call_id":"c1","status":"completed","action":{"type":"exec","command":"npm test"}}}`,
+		`{"timestamp":"2026-01-02T10:00:03Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"ok"}}`,
+	}
+	d, err := ParseLines("r.jsonl", 1, []byte(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newConverted()
+	if err := ConvertDoc(Codex, d, c.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Skipped) != 0 {
+		t.Errorf("skipped %+v, want every record read", d.Skipped)
+	}
+	run := "r.jsonl#s1"
+	if got := fmt.Sprint(c.numbers(run)); got != "[2]" {
+		t.Fatalf("steps %s", got)
+	}
+	if s := c.step(t, run, 2); tool(s) != "shell" || args(t, s)["command"] != "npm test" {
+		t.Errorf("shell: %s %v", tool(s), args(t, s))
+	}
+}
+
 // Codex's own answers in a rollout: a patch run through the shell that
 // did not verify is an edit that did not land; a call of a tool Codex
 // does not have is an invalid call; a command left running in the

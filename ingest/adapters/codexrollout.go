@@ -57,7 +57,7 @@ type rolloutItem struct {
 	Status    looseString     `json:"status"`
 	Message   looseString     `json:"message"` // event_msg user_message
 	Action    *struct {
-		Command []string    `json:"command"` // local_shell_call
+		Command argv        `json:"command"` // local_shell_call
 		Query   looseString `json:"query"`   // web_search_call
 	} `json:"action"`
 	Info *struct { // event_msg token_count
@@ -390,4 +390,26 @@ func (c *rolloutRun) finish() {
 			}
 		}
 	}
+}
+
+// argv is a command as a list of its words, or as one string: Codex's
+// local_shell_call logs the list; its guardian_assessment events (which are
+// not read) a string. Either decodes, so that no record is refused for it.
+type argv []string
+
+func (a *argv) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*a = argv{s}
+		return nil
+	}
+	var l []string
+	if err := json.Unmarshal(b, &l); err != nil {
+		return err
+	}
+	*a = l
+	return nil
 }

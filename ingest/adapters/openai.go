@@ -78,6 +78,13 @@ func recognizeOpenAI(d *Doc) error {
 			return fmt.Errorf("a document of the %s format, not a conversation", other.name)
 		}
 	}
+	if isClaudeCode(d) {
+		// Claude Code's system records have a "type" and a "content" (null,
+		// or a notice's text), as LangChain's system messages do: the
+		// session's own keys say whose they are, whatever the registry's
+		// order.
+		return errors.New("an event of a Claude Code session, read by anthropic-messages")
+	}
 	if loneMessage(d) {
 		return nil // the first line of a conversation written a message a line
 	}
