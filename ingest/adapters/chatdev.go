@@ -49,7 +49,12 @@ var (
 	// reChatDevHTTPFail is the OpenAI client's (v1) log of a request that
 	// failed: `HTTP Request: POST URL "HTTP/1.1 401 Unauthorized"`.
 	reChatDevHTTPFail = regexp.MustCompile(`^HTTP Request: POST (\S+) "HTTP/\d(?:\.\d)? ([45]\d\d)\b[^"]*"`)
-	reChatDevTokens   = regexp.MustCompile(`(?m)^\s*(prompt_tokens|completion_tokens): (\d+)\s*$`)
+	// The usage of a model request answered, as ChatDev's OpenAI client
+	// logs it (`**[OpenAI_Usage_Info Receive]**`) and as forks that put
+	// another provider's client in its place log it under that provider's
+	// name (`**[Gemini_Usage_Info Receive]**`).
+	reChatDevUsage  = regexp.MustCompile(`^\*\*\[[A-Za-z][A-Za-z0-9]*_Usage_Info Receive\]\*\*\s*$`)
+	reChatDevTokens = regexp.MustCompile(`(?m)^\s*(prompt_tokens|completion_tokens): (\d+)\s*$`)
 	// reChatDevCost is the cost ChatDev states for the request, from its
 	// own price table: -1 for a model the table does not hold.
 	reChatDevCost = regexp.MustCompile(`(?m)^\s*cost: \$(-?[0-9.]+)\s*$`)
@@ -351,7 +356,7 @@ func convertChatDev(d *Doc, emit func(*schema.Step) error) error {
 			setCall(s, "model", map[string]string{"request": request})
 			r.setResult(s, e.head, errType, false)
 			lastReport = ""
-		case e.head == "**[OpenAI_Usage_Info Receive]**":
+		case reChatDevUsage.MatchString(e.head):
 			u := &schema.Usage{Model: model}
 			for _, m := range reChatDevTokens.FindAllStringSubmatch(e.body, -1) {
 				n, _ := strconv.ParseInt(m[2], 10, 64)

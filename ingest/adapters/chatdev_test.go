@@ -314,3 +314,25 @@ func TestChatDevStatedCostAndInstalls(t *testing.T) {
 		t.Errorf("the install: %+v", install)
 	}
 }
+
+// A fork of ChatDev that puts another provider's client in the OpenAI
+// client's place logs the usage of each request under that provider's
+// name (`**[Gemini_Usage_Info Receive]**`, with the same fields): it is
+// the next turn's usage, as the OpenAI client's is.
+func TestChatDevUsageOfAnotherProvidersClient(t *testing.T) {
+	var b strings.Builder
+	b.Write(chatdevDiscussion(10, 1, "<INFO> Python"))
+	b.WriteString("[2024-23-01 21:46:02 INFO] **[Gemini_Usage_Info Receive]**\nprompt_tokens: 428\ncompletion_tokens: 57\ntotal_tokens: 485\ncost: $0.000542\n\n\n")
+	b.WriteString("[2024-23-01 21:46:04 INFO] flask app.py did not start for online log\n")
+	b.WriteString("[2024-23-01 21:46:12 INFO] Chief Technology Officer: **Chief Technology Officer<->Chief Executive Officer on : LanguageChoose, turn 1**\n\nWe agreed on Python.\n\n")
+	c, run := convertOne(t, ChatDev, []byte(b.String()))
+	var got *schema.Usage
+	for _, n := range c.numbers(run) {
+		if s := c.step(t, run, n); s.Usage != nil && s.Usage.PromptTokens == 428 {
+			got = s.Usage
+		}
+	}
+	if got == nil || got.CompletionTokens != 57 || got.CostUSD != 0.000542 {
+		t.Errorf("the turn after the Gemini client's usage: %+v, want 428 prompt and 57 completion tokens at $0.000542", got)
+	}
+}
