@@ -328,6 +328,16 @@ func spanFromOTLP(o *otlpSpan, resource []otlpKV) *Span {
 	op := strings.ToLower(a.str("gen_ai.operation.name"))
 	oi := strings.ToUpper(a.str("openinference.span.kind"))
 	tl := strings.ToLower(a.str("traceloop.span.kind"))
+	// Prompt flow's own convention (promptflow-tracing): every span says
+	// framework = promptflow and its span_type (LLM, Function, LangChain,
+	// Flow, Embedding, Retrieval); its session is session_id.
+	pf := ""
+	if a.str("framework") == "promptflow" {
+		pf = a.str("span_type")
+		if sp.Session == "" {
+			sp.Session = a.str("session_id")
+		}
+	}
 	switch {
 	case op == "execute_tool" || oi == "TOOL" || tl == "tool",
 		// A tool's span named otherwise (pydantic-ai's "running tool: X",
@@ -336,9 +346,9 @@ func spanFromOTLP(o *otlpSpan, resource []otlpKV) *Span {
 		op == "" && oi == "" && tl == "" && a.has("gen_ai.tool.name"),
 		a.str("operation.name") == "ai.toolCall" || a.has("ai.toolCall.name"):
 		sp.Kind = SpanTool
-	case oi == "RETRIEVER" || op == "retrieve" || op == "search_memory" || op == "retrieval":
+	case oi == "RETRIEVER" || op == "retrieve" || op == "search_memory" || op == "retrieval" || pf == "Retrieval":
 		sp.Kind = SpanRetriever
-	case op == "chat" || op == "text_completion" || op == "generate_content" || oi == "LLM" ||
+	case op == "chat" || op == "text_completion" || op == "generate_content" || oi == "LLM" || pf == "LLM" ||
 		a.has("llm.request.type") || (op == "" && oi == "" && tl == "" && a.has("gen_ai.request.model", "gen_ai.response.model")):
 		sp.Kind = SpanLLM
 	}
@@ -384,6 +394,9 @@ func spanFromOTLP(o *otlpSpan, resource []otlpKV) *Span {
 			sp.Output = &out
 		}
 		otlpLangChainTool(sp)
+		if pf != "" {
+			promptflowLookup(sp, a, o)
+		}
 		if sp.Kind == SpanRetriever {
 			docs := retrievedDocuments(a)
 			if sp.Output == nil && docs != "" {
@@ -392,13 +405,95 @@ func spanFromOTLP(o *otlpSpan, resource []otlpKV) *Span {
 			sp.Empty = docs == "" && !sp.Failed && (sp.Output == nil || emptyOutput(*sp.Output))
 		}
 	case sp.Kind == SpanLLM:
-		sp.Model = a.str("gen_ai.response.model", "gen_ai.request.model", "llm.model_name", "gen_ai.request.model_name")
+		sp.Model = a.str("gen_ai.response.model", "gen_ai.request.model", "llm.model_name", "gen_ai.request.model_name", "llm.response.model")
 		sp.PromptTokens = a.int("gen_ai.usage.input_tokens", "gen_ai.usage.prompt_tokens", "llm.token_count.prompt", "llm.usage.prompt_tokens")
 		sp.CompletionTokens = a.int("gen_ai.usage.output_tokens", "gen_ai.usage.completion_tokens", "llm.token_count.completion", "llm.usage.completion_tokens")
 		sp.CostUSD = a.float("gen_ai.usage.cost", "llm.cost.total", "gen_ai.usage.cost_usd")
 		sp.Text, sp.ToolCalls = llmOutput(a)
+		if pf != "" && sp.Text == "" && len(sp.ToolCalls) == 0 {
+			sp.Text, sp.ToolCalls = promptflowMessage(pfPayload(a, o, "llm.generated_message", "promptflow.llm.generated_message"))
+		}
 	}
 	return sp
+}
+
+// pfPayload is a Prompt flow value kept as an attribute (key) or, as its
+// specification has it, as the payload of an event (event): a JSON string.
+func pfPayload(a attrs, o *otlpSpan, key, event string) json.RawMessage {
+	if a.has(key) {
+		return a.json(key)
+	}
+	for i := range o.Events {
+		if o.Events[i].Name == event {
+			// The payload is JSON in a string, a query a JSON string too.
+			p := attrMap(o.Events[i].Attributes).str("payload")
+			if t := strings.TrimSpace(p); json.Valid([]byte(t)) {
+				return json.RawMessage(t)
+			}
+			return jsonString(p)
+		}
+	}
+	return nil
+}
+
+// promptflowMessage reads the message a Prompt flow LLM span generated,
+// OpenAI's chat message: {"content", "role", "tool_calls": [{"id",
+// "function": {"name", "arguments"}}]}.
+func promptflowMessage(raw json.RawMessage) (string, []ToolCallRef) {
+	var m struct {
+		Content   json.RawMessage `json:"content"`
+		ToolCalls []struct {
+			ID       string `json:"id"`
+			Function struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"function"`
+		} `json:"tool_calls"`
+	}
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
+		return "", nil
+	}
+	var calls []ToolCallRef
+	for _, tc := range m.ToolCalls {
+		calls = append(calls, ToolCallRef{ID: tc.ID, Name: tc.Function.Name, Args: argsJSON(tc.Function.Arguments)})
+	}
+	return text(m.Content), calls
+}
+
+// promptflowLookup reads a Prompt flow Retrieval span: its name is the
+// traced function's, its query the promptflow.retrieval.query event (else
+// the function's inputs), what it found the promptflow.retrieval.documents
+// event's contents (else the function's output).
+func promptflowLookup(sp *Span, a attrs, o *otlpSpan) {
+	if f := a.str("function"); f != "" && sp.Tool == o.Name {
+		sp.Tool = f
+	}
+	if len(sp.Args) == 0 {
+		if q := pfPayload(a, o, "", "promptflow.retrieval.query"); len(q) > 0 {
+			sp.Args = q
+		} else if in := a.json("inputs"); len(in) > 0 {
+			sp.Args = in
+		}
+	}
+	if sp.Output != nil {
+		return
+	}
+	var docs []map[string]json.RawMessage
+	if raw := pfPayload(a, o, "", "promptflow.retrieval.documents"); len(raw) > 0 && json.Unmarshal(raw, &docs) == nil {
+		var parts []string
+		for _, d := range docs {
+			if c := text(d["document.content"]); c != "" {
+				parts = append(parts, c)
+			}
+		}
+		out := strings.Join(parts, "\n")
+		sp.Output = &out
+		return
+	}
+	if a.has("output") {
+		out := a.str("output")
+		sp.Output = &out
+	}
 }
 
 // otlpLangChainTool reads a tool span whose arguments and result are

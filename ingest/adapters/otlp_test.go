@@ -320,3 +320,76 @@ func TestOTLPSDKConsoleSpans(t *testing.T) {
 		t.Errorf("span: %s %v %q", tool(s), args(t, s), data(t, s))
 	}
 }
+
+// Prompt flow's spans (promptflow-tracing), as the SDK's console exporter
+// writes them: framework = promptflow and a span_type, no GenAI keys. An
+// LLM span is a model call (its message, as an attribute or as the
+// promptflow.llm.generated_message event's payload; llm.usage.* tokens;
+// llm.response.model), a Retrieval span a lookup (its query and documents
+// as events), Function spans only enclose them; session_id is the run.
+func TestOTLPPromptflowSpans(t *testing.T) {
+	span := func(name, id, start, attrs, events string) string {
+		return `{
+    "name": "` + name + `",
+    "context": {"trace_id": "0x5c1e0000000000000000000000000001", "span_id": "` + id + `", "trace_state": "[]"},
+    "kind": "SpanKind.INTERNAL",
+    "parent_id": "0x00000000000000a0",
+    "start_time": "` + start + `",
+    "end_time": "2026-04-02T10:00:09.000000Z",
+    "status": {"status_code": "OK"},
+    "attributes": {"framework": "promptflow", ` + attrs + `},
+    "events": [` + events + `],
+    "links": [],
+    "resource": {"attributes": {"service.name": "promptflow"}, "schema_url": ""}
+}`
+	}
+	ev := func(name, payload string) string {
+		return `{"name": "` + name + `", "timestamp": "2026-04-02T10:00:01.000000Z", "attributes": {"payload": ` + strconv.Quote(payload) + `}}`
+	}
+	raw := []byte(strings.Join([]string{
+		span("chat_flow", "0x00000000000000a0", "2026-04-02T10:00:00.000000Z",
+			`"span_type": "Function", "function": "chat_flow", "session_id": "conv-7", "inputs": "{\"question\": \"refund policy?\"}"`, ""),
+		span("openai_chat", "0x00000000000000a1", "2026-04-02T10:00:01.000000Z",
+			`"span_type": "LLM", "function": "openai.resources.chat.completions.Completions.create", "llm.response.model": "gpt-4o", "llm.usage.prompt_tokens": 300, "llm.usage.completion_tokens": 20`,
+			ev("promptflow.llm.generated_message", `{"content": "I will look it up.", "role": "assistant", "function_call": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "search_docs", "arguments": "{\"query\": \"refund policy\"}"}}]}`)),
+		span("search_docs", "0x00000000000000a2", "2026-04-02T10:00:02.000000Z",
+			`"span_type": "Retrieval", "function": "search_docs"`,
+			ev("promptflow.retrieval.query", `"refund policy"`)+", "+
+				ev("promptflow.retrieval.documents", `[{"document.id": "kb/12", "document.score": 2.5, "document.content": "Refunds within 30 days."}]`)),
+		span("openai_chat", "0x00000000000000a3", "2026-04-02T10:00:03.000000Z",
+			`"span_type": "LLM", "llm.response.model": "gpt-4o", "llm.usage.prompt_tokens": 350, "llm.usage.completion_tokens": 12, "llm.generated_message": "{\"content\": \"Refunds are accepted within 30 days.\", \"role\": \"assistant\", \"function_call\": null, \"tool_calls\": null}"`, ""),
+	}, "\n") + "\n")
+	d, err := ParseDoc("spans.json", 1, true, raw)
+	if err != nil {
+		t.Fatalf("ParseDoc: %v", err)
+	}
+	if f, err := Detect(d); err != nil || f != OTLP {
+		t.Fatalf("Detect: %v %v", f, err)
+	}
+	var spans []Span
+	if err := OTLP.Spans(d, func(sp *Span) error { spans = append(spans, *sp); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	c := assembleSpans(t, spans)
+	if len(c.runs) != 1 || c.runs[0] != "conv-7" {
+		t.Fatalf("runs %v, want the session conv-7", c.runs)
+	}
+	run := c.runs[0]
+	if got := c.numbers(run); len(got) != 2 {
+		t.Fatalf("steps %v, want the lookup and the answer", got)
+	}
+	s := c.step(t, run, 0)
+	if tool(s) != "search_docs" || data(t, s) != "Refunds within 30 days." || s.Intent != searchIntent || reason(s) != "I will look it up." {
+		t.Errorf("lookup: %s %q intent %q reason %q", tool(s), data(t, s), s.Intent, reason(s))
+	}
+	if s.ToolCall == nil || string(s.ToolCall.Args) != `"refund policy"` {
+		t.Errorf("lookup args %v, want the query", s.ToolCall)
+	}
+	last := c.step(t, run, 1)
+	if last.State != "STOP" || reason(last) != "Refunds are accepted within 30 days." {
+		t.Errorf("answer: %s %q", last.State, reason(last))
+	}
+	if p, comp, _, _ := usageSum(c, run); p != 650 || comp != 32 {
+		t.Errorf("tokens %d/%d, want 650/32", p, comp)
+	}
+}
