@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -79,6 +80,49 @@ func agTaskResult(obj map[string]json.RawMessage) bool {
 	return json.Unmarshal(first, &m) == nil && agMessage(m)
 }
 
+// agTeamThread is the message thread of a team's saved state (a TeamState,
+// team.save_state() dumped): its group chat manager's state keeps the
+// team's messages as the run gave them, under "message_thread". Of two
+// threads (a team inside a team) the longer is the run, then the first by
+// the agent's key.
+func agTeamThread(obj map[string]json.RawMessage) ([]json.RawMessage, bool) {
+	if scalar(obj["type"]) != "TeamState" {
+		return nil, false
+	}
+	var states map[string]json.RawMessage
+	if json.Unmarshal(obj["agent_states"], &states) != nil {
+		return nil, false
+	}
+	keys := make([]string, 0, len(states))
+	for k := range states {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var best []json.RawMessage
+	for _, k := range keys {
+		var st struct {
+			Thread json.RawMessage `json:"message_thread"`
+		}
+		if json.Unmarshal(states[k], &st) != nil {
+			continue
+		}
+		first, ok := firstElement(st.Thread)
+		var m map[string]json.RawMessage
+		if !ok || first == nil || json.Unmarshal(first, &m) != nil || !agMessage(m) {
+			continue
+		}
+		if els, err := elements(st.Thread); err == nil && len(els) > len(best) {
+			best = els
+		}
+	}
+	return best, len(best) > 0
+}
+
+func agTeamState(obj map[string]json.RawMessage) bool {
+	_, ok := agTeamThread(obj)
+	return ok
+}
+
 // isAutoGenEvent reports whether d, the first line of a JSON Lines file
 // (or such a file read whole), is one message or event of a run: the file
 // is then the run, read whole. A file of TaskResults is a run a line.
@@ -94,7 +138,7 @@ func recognizeAutoGen(d *Doc) error {
 		return errors.New("does not open with AG2's runtime log banner `" + ag2Banner + "`")
 	}
 	switch {
-	case d.IsObject() && (agMessage(d.obj) || m1Event(d.obj) || agTaskResult(d.obj)):
+	case d.IsObject() && (agMessage(d.obj) || m1Event(d.obj) || agTaskResult(d.obj) || agTeamState(d.obj)):
 		return nil
 	case d.IsArray() && len(d.arr) > 0:
 		var first map[string]json.RawMessage
@@ -102,7 +146,7 @@ func recognizeAutoGen(d *Doc) error {
 			return nil
 		}
 	}
-	return errors.New(`neither AgentChat messages ("source" with a "type" such as TextMessage or ToolCallRequestEvent; a TaskResult's "messages") nor Magentic-One events ("timestamp" with a "type" such as OrchestrationEvent)`)
+	return errors.New(`neither AgentChat messages ("source" with a "type" such as TextMessage or ToolCallRequestEvent; a TaskResult's "messages"; a TeamState's "message_thread") nor Magentic-One events ("timestamp" with a "type" such as OrchestrationEvent)`)
 }
 
 func convertAutoGen(d *Doc, emit func(*schema.Step) error) error {
@@ -124,6 +168,9 @@ func convertAutoGen(d *Doc, emit func(*schema.Step) error) error {
 		if err != nil {
 			return fmt.Errorf(`"messages": %v`, err)
 		}
+		return one(0, false, els, false)
+	case d.IsObject() && agTeamState(d.obj):
+		els, _ := agTeamThread(d.obj)
 		return one(0, false, els, false)
 	case d.IsObject():
 		return one(0, false, []json.RawMessage{d.Raw}, false)

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -214,5 +215,33 @@ func TestAutoGenPythonDateTime(t *testing.T) {
 	}
 	if s := c.step(t, run, nums[len(nums)-1]); s.TS == nil || s.TS.UnixMilli != 1754833940702 {
 		t.Errorf("ts %v, want 2025-08-10T13:52:20.702Z", s.TS)
+	}
+}
+
+// A team's saved state (team.save_state() dumped, a TeamState) keeps the
+// team's messages in its group chat manager's "message_thread": it is the
+// same run as the TaskResult of those messages, step for step.
+func TestAutoGenTeamState(t *testing.T) {
+	raw := readSample(t, "autogen/agentchat-rate-storm.json")
+	var task struct {
+		Messages json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &task); err != nil {
+		t.Fatal(err)
+	}
+	state := []byte(`{"type": "TeamState", "version": "1.0.0", "agent_states": {
+  "collect_output_messages/5f1c": {},
+  "assistant/5f1c": {"type": "ChatAgentContainerState", "version": "1.0.0", "agent_state": {"type": "AssistantAgentState", "version": "1.0.0", "llm_context": {"messages": [{"content": "What is the rate?", "source": "user", "type": "UserMessage"}]}}, "message_buffer": []},
+  "SelectorGroupChatManager/5f1c": {"type": "SelectorManagerState", "version": "1.0.0", "message_thread": ` + string(task.Messages) + `, "current_turn": 3, "previous_speaker": "assistant"}}}`)
+	want, wrun := convertOne(t, AutoGen, raw)
+	got, grun := convertOne(t, AutoGen, state)
+	if g, w := got.numbers(grun), want.numbers(wrun); len(g) != len(w) || len(g) == 0 {
+		t.Fatalf("steps %v, want the TaskResult's %v", g, w)
+	}
+	for _, n := range want.numbers(wrun) {
+		g, w := got.step(t, grun, n), want.step(t, wrun, n)
+		if tool(g) != tool(w) || result(g) != result(w) || data(t, g) != data(t, w) || g.State != w.State {
+			t.Errorf("step %d: %s %s %q, want %s %s %q", n, tool(g), result(g), g.State, tool(w), result(w), w.State)
+		}
 	}
 }
