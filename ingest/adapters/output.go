@@ -682,6 +682,13 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
+		Name: "argparse-usage", ErrorType: schema.ErrUsage,
+		Doc: "Python's argparse refused the command line it was given: a line `usage: PROG ...` (its wrapped lines indented under it) followed at once by the line `PROG: error: ...` naming the same program (`usage: manage.py test [-h] ...`, then `manage.py test: error: unrecognized arguments: --fast`); the program stopped before it did anything. Its help (`-h`) prints the usage without the error line and is not read so",
+		match: func(o *output) (string, bool) {
+			return "", argparseRefused(o.text)
+		},
+	},
+	{
 		Name: "empty-phrase", ViewsToo: true,
 		Doc: "the first line says nothing was found: `No matches found`, `No results found`, `Found 0 matches`, `0 results found`, `no match for`, `Nothing found` and the like",
 		match: func(o *output) (string, bool) {
@@ -709,6 +716,37 @@ var OutputRules = []OutputRule{
 			return "", false
 		},
 	},
+}
+
+// argparseRefused reports whether text holds argparse's refusal of a
+// command line: `usage: PROG ...`, the usage's wrapped lines (indented),
+// then `PROG: error: ...` with PROG the start of the usage (a subcommand's
+// parser names it after its parent's: `manage.py test: error:`).
+func argparseRefused(text string) bool {
+	if !strings.Contains(text, ": error: ") || !strings.Contains(text, "usage: ") {
+		return false
+	}
+	lines := strings.Split(text, "\n")
+	for i := 0; i < len(lines); i++ {
+		u, ok := strings.CutPrefix(strings.TrimRight(lines[i], " \r"), "usage: ")
+		if !ok || u == "" {
+			continue
+		}
+		j := i + 1
+		for j < len(lines) && (strings.HasPrefix(lines[j], " ") || strings.HasPrefix(lines[j], "\t")) {
+			j++
+		}
+		if j == len(lines) {
+			return false
+		}
+		e := lines[j]
+		k := strings.Index(e, ": error: ")
+		if k > 0 && strings.HasPrefix(u, e[:k]) && (len(u) == k || u[k] == ' ') {
+			return true
+		}
+		i = j - 1
+	}
+	return false
 }
 
 // jsonReportsError reports whether text is a JSON object whose top-level

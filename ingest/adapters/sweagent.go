@@ -91,7 +91,35 @@ var sweViews = map[string]bool{"open": true, "goto": true, "scroll_up": true, "s
 var (
 	reSWENotFound = regexp.MustCompile(`^(?:File|Directory) .* not found$|^The (?:parent directory|path) .* does not exist`)
 	reSWEUsage    = regexp.MustCompile(`^(?:Usage: |Invalid |No file open|Error: )`)
+	// reRoverEmpty is how AutoCodeRover's search API, which CodeR gives
+	// its agents as the rover_search_* commands, says it found nothing.
+	reRoverEmpty = regexp.MustCompile(`^(?:Found 0 \w+ |Could not find \w+ .* in (?:the codebase|file |class )|Class .* did not appear in the codebase|There is no method with name )`)
+	// reWarningOnly is a warning Python printed on one line, without the
+	// source line (`<unknown>:23: SyntaxWarning: invalid escape sequence`:
+	// the code it compiled has no file).
+	reWarningOnly = regexp.MustCompile(`^\S+:\d+: [A-Za-z]*Warning: `)
 )
+
+// sweRoverRules read the answers of CodeR's rover_search_* commands
+// (rover_search_class, rover_search_method, rover_search_code,
+// rover_search_code_in_file, ...): shell scripts of its harness, not
+// SWE-agent's own commands, whose answers are AutoCodeRover's.
+var sweRoverRules = []OutputRule{
+	{
+		Name: "rover-search-empty",
+		Doc:  "the answer of CodeR's AutoCodeRover search commands (`rover_search_class`, `rover_search_method`, `rover_search_code`, `rover_search_code_in_file`), past the one-line warnings Python printed before it, says the search found nothing: `Found 0 methods with name get in the codebase.`, `Could not find code X in the codebase.` (`Could not find method X in class Y`, `... in file F`), `Class X did not appear in the codebase.`, `There is no method with name X in file F.`",
+		match: func(o *output) (string, bool) {
+			for _, line := range strings.Split(strings.TrimSpace(o.text), "\n") {
+				line = strings.TrimSpace(line)
+				if line == "" || reWarningOnly.MatchString(line) {
+					continue
+				}
+				return "", reRoverEmpty.MatchString(line)
+			}
+			return "", false
+		},
+	},
+}
 
 // sweRules come before the generic rules for SWE-agent's outputs.
 var sweRules = []OutputRule{
@@ -165,9 +193,14 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 		// SWE-agent's own messages come from its own commands: a program
 		// run in the shell that prints "Error: ..." is read by the shared
 		// rules (its traceback, its error line).
+		// CodeR's rover_search_* commands answer as AutoCodeRover's search
+		// API does.
 		rules := sweRules
 		if tool == "bash" {
 			rules = nil
+			if strings.HasPrefix(program(action), "rover_search") {
+				rules = sweRoverRules
+			}
 		}
 		errType, empty := r.classify(obs, search, view, rules)
 		r.setResult(s, obs, errType, empty)

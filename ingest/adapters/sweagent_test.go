@@ -165,3 +165,46 @@ func TestSWEAgent0xExitEntries(t *testing.T) {
 		t.Errorf("step 3: %s state %q, want the agent's forfeit, STOP", tool(s), s.State)
 	}
 }
+
+// CodeR runs in SWE-agent's format and gives its agents AutoCodeRover's
+// search API as shell commands (rover_search_class, rover_search_method,
+// rover_search_code): their answers that found nothing are empty results,
+// whatever Python warned before them, and a command line the search's
+// argparse refused is a usage error, not an answer.
+func TestSWEAgentRoverSearch(t *testing.T) {
+	const name = "coder.traj"
+	entry := func(action, obs string) map[string]any {
+		return map[string]any{"action": action, "observation": obs, "thought": "Search for it.", "state": "{\"open_file\": \"n/a\"}"}
+	}
+	found := "The tool returned information about class `UniqueConstraint`.\n========= start =================\nFound 1 classes with name UniqueConstraint in the codebase.\nSearch result 1: Found match in file django/db/models/constraints.py,  for `class UniqueConstraint`:Line 79\n\n```\nclass UniqueConstraint(BaseConstraint):\n```\n\n========= end  ==================\n"
+	usage := "usage: _rover_search [-h] --project_path PROJECT_PATH\n                     [--class_name CLASS_NAME] [--method_name METHOD_NAME]\n                     [--file_name FILE_NAME] [--code CODE]\n_rover_search: error: argument --code: expected one argument\n"
+	doc := mustMarshal(t, map[string]any{
+		"environment": "swe_main",
+		"trajectory": []map[string]any{
+			entry("rover_search_class /django__django AutocompleteJsonView", "Class AutocompleteJsonView did not appear in the codebase.\n"),
+			entry("rover_search_method /django__django get", "Found 0 methods with name get in the codebase.\n\n========= start =================\nFound 0 methods with name get in the codebase.\n\n========= end  ==================\n\n"),
+			entry("rover_search_code /django__django \"JsonResponse({\"", "Could not find code JsonResponse({ in the codebase.\n"),
+			entry("rover_search_method /sympy__sympy MatrixElement", "<unknown>:23: SyntaxWarning: invalid escape sequence '\\S'\n<unknown>:1: SyntaxWarning: invalid escape sequence '\\m'\nCould not find method MatrixElement in the codebase.\n"),
+			entry("rover_search_class /django__django UniqueConstraint", found),
+			entry("rover_search_code /pylint-dev__pylint --notes", usage),
+			entry("python reproduce.py", "Could not find code JsonResponse({ in the codebase.\n"),
+		},
+		"info": map[string]any{"exit_status": "submitted"},
+	})
+	c := convert(t, SWEAgent, name, 1, true, doc)
+	for n, want := range map[int64]string{0: "ok empty", 1: "ok empty", 2: "ok empty", 3: "ok empty", 4: "ok", 5: "error USAGE_ERROR", 6: "ok"} {
+		s := c.step(t, name, n)
+		if result(s) != want {
+			t.Errorf("step %d: %s, want %s", n, result(s), want)
+		}
+		if n < 6 && s.Intent != searchIntent {
+			t.Errorf("step %d: intent %q, want a search", n, s.Intent)
+		}
+	}
+	if s := c.step(t, name, 1); s.ToolResult.Reason != "output rule rover-search-empty" {
+		t.Errorf("step 1: reason %q", s.ToolResult.Reason)
+	}
+	if s := c.step(t, name, 5); s.ToolResult.Reason != "output rule argparse-usage" {
+		t.Errorf("step 5: reason %q", s.ToolResult.Reason)
+	}
+}
