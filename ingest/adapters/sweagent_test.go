@@ -176,18 +176,18 @@ func TestSWEAgentRoverSearch(t *testing.T) {
 	entry := func(action, obs string) map[string]any {
 		return map[string]any{"action": action, "observation": obs, "thought": "Search for it.", "state": "{\"open_file\": \"n/a\"}"}
 	}
-	found := "The tool returned information about class `UniqueConstraint`.\n========= start =================\nFound 1 classes with name UniqueConstraint in the codebase.\nSearch result 1: Found match in file django/db/models/constraints.py,  for `class UniqueConstraint`:Line 79\n\n```\nclass UniqueConstraint(BaseConstraint):\n```\n\n========= end  ==================\n"
+	found := "The tool returned information about class `TemplateView`.\n========= start =================\nFound 1 classes with name TemplateView in the codebase.\nSearch result 1: Found match in file django/views/generic/base.py,  for `class TemplateView`:Line 210\n\n```\nclass TemplateView(View):\n```\n\n========= end  ==================\n"
 	usage := "usage: _rover_search [-h] --project_path PROJECT_PATH\n                     [--class_name CLASS_NAME] [--method_name METHOD_NAME]\n                     [--file_name FILE_NAME] [--code CODE]\n_rover_search: error: argument --code: expected one argument\n"
 	doc := mustMarshal(t, map[string]any{
 		"environment": "swe_main",
 		"trajectory": []map[string]any{
-			entry("rover_search_class /django__django AutocompleteJsonView", "Class AutocompleteJsonView did not appear in the codebase.\n"),
-			entry("rover_search_method /django__django get", "Found 0 methods with name get in the codebase.\n\n========= start =================\nFound 0 methods with name get in the codebase.\n\n========= end  ==================\n\n"),
-			entry("rover_search_code /django__django \"JsonResponse({\"", "Could not find code JsonResponse({ in the codebase.\n"),
-			entry("rover_search_method /sympy__sympy MatrixElement", "<unknown>:23: SyntaxWarning: invalid escape sequence '\\S'\n<unknown>:1: SyntaxWarning: invalid escape sequence '\\m'\nCould not find method MatrixElement in the codebase.\n"),
-			entry("rover_search_class /django__django UniqueConstraint", found),
-			entry("rover_search_code /pylint-dev__pylint --notes", usage),
-			entry("python reproduce.py", "Could not find code JsonResponse({ in the codebase.\n"),
+			entry("rover_search_class /django__django SessionStore", "Class SessionStore did not appear in the codebase.\n"),
+			entry("rover_search_method /django__django get_cache_key", "Found 0 methods with name get_cache_key in the codebase.\n\n========= start =================\nFound 0 methods with name get_cache_key in the codebase.\n\n========= end  ==================\n\n"),
+			entry("rover_search_code /django__django \"render_to_json(\"", "Could not find code render_to_json( in the codebase.\n"),
+			entry("rover_search_method /sympy__sympy BlockDiagMatrix", "<unknown>:23: SyntaxWarning: invalid escape sequence '\\S'\n<unknown>:1: SyntaxWarning: invalid escape sequence '\\m'\nCould not find method BlockDiagMatrix in the codebase.\n"),
+			entry("rover_search_class /django__django TemplateView", found),
+			entry("rover_search_code /sphinx-doc__sphinx --verbose", usage),
+			entry("python reproduce.py", "Could not find code render_to_json( in the codebase.\n"),
 		},
 		"info": map[string]any{"exit_status": "submitted"},
 	})
