@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -116,5 +118,62 @@ func TestSidecarsArePassedOver(t *testing.T) {
 	}
 	if len(skipped) != 2 {
 		t.Errorf("listing skipped %q, want the two sidecars", skipped)
+	}
+}
+
+// An OpenHands V1 conversation folder (the SDK's
+// conversations/<id>/, the agent server's too): events/ is the run, and
+// base_state.json and meta.json beside it are the conversation's own
+// state, passed over by a walk and named with why, not read and rejected.
+// A conversation folder without an event directory beside them (its
+// events/ empty) has no run to read: its state file is read, and refused,
+// so that a walk of it does not pass as clean. Samples written from the
+// format.
+func TestOpenHandsConversationStateIsPassedOver(t *testing.T) {
+	event := func(i int, e string) (string, []byte) {
+		return fmt.Sprintf("conversations/c1/events/event-%05d-%d1b2c3d4.json", i, i), []byte(e)
+	}
+	tree := map[string][]byte{
+		"conversations/c1/base_state.json": []byte(`{"id":"c1","agent":{"kind":"Agent","llm":{"model":"m"}},"max_iterations":500,"execution_status":"finished"}`),
+		"conversations/c1/meta.json":       []byte(`{"id":"c1","title":"t"}`),
+		"conversations/c2/base_state.json": []byte(`{"id":"c2","agent":{"kind":"Agent","llm":{"model":"m"}},"max_iterations":500,"execution_status":"idle"}`),
+	}
+	for i, e := range []string{
+		`{"kind":"MessageEvent","source":"user","id":"u","llm_message":{"role":"user","content":[{"type":"text","text":"pwd"}]}}`,
+		`{"kind":"ActionEvent","source":"agent","id":"a","thought":[],"tool_name":"terminal","tool_call_id":"t","action":{"kind":"TerminalAction","command":"pwd"}}`,
+		`{"kind":"ObservationEvent","source":"environment","tool_name":"terminal","action_id":"a","tool_call_id":"t","observation":{"kind":"TerminalObservation","content":[{"type":"text","text":"/w"}],"exit_code":0}}`,
+	} {
+		name, raw := event(i, e)
+		tree[name] = raw
+	}
+	root := filepath.ToSlash(writeTree(t, tree))
+	if err := os.MkdirAll(filepath.Join(root, "conversations", "c2", "events"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var skipped []string
+	var sources []Source
+	for src, err := range expand(t, []string{root}, Filter{Skipped: func(name, why string) {
+		skipped = append(skipped, strings.TrimPrefix(filepath.ToSlash(name), root+"/")+": "+why)
+	}}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, src)
+	}
+	var names []string
+	for _, s := range sources {
+		names = append(names, strings.TrimPrefix(filepath.ToSlash(s.Name), root+"/"))
+	}
+	if want := []string{"conversations/c1/events", "conversations/c2/base_state.json"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("walk read %q, want %q", names, want)
+	}
+	if len(skipped) != 2 || !strings.HasPrefix(skipped[0], "conversations/c1/base_state.json: beside events/") ||
+		!strings.HasPrefix(skipped[1], "conversations/c1/meta.json: beside events/") {
+		t.Errorf("walk skipped %q, want c1's state files named with why", skipped)
+	}
+	res := mustRead(t, sources, Options{KeepGoing: true})
+	if res.stats.Rejected != 1 || res.rejects[0].File != filepath.Join(root, "conversations", "c2", "base_state.json") ||
+		res.stats.RejectsByKind[KindUnknownFormat] != 1 || len(res.rows) != 1 {
+		t.Errorf("rows %d, %d rejects (%v): want c1's step, and c2's state alone rejected", len(res.rows), len(res.rejects), res.stats.RejectsByKind)
 	}
 }
