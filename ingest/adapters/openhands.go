@@ -128,6 +128,7 @@ type ohEvent struct {
 	ts      string
 	args    map[string]json.RawMessage
 	thought string
+	summary string // V1: the model's few words on what the action does (ohSummary)
 	content string // an observation's output, an agent message's text
 	exit    *int
 	failed  bool // an observation flagged as an error by the harness
@@ -283,6 +284,7 @@ func ohV1Event(pos int, raw json.RawMessage) (ohEvent, error) {
 		var act map[string]json.RawMessage
 		json.Unmarshal(m["action"], &act)
 		e.thought = text(m["thought"])
+		e.summary = ohSummary(m["summary"], e.tool, act)
 		switch ak := scalar(act["kind"]); {
 		case ak == "ThinkAction":
 			e.action, e.thought = "think", firstNonEmpty(text(act["thought"]), e.thought)
@@ -331,6 +333,25 @@ func ohV1Event(pos int, raw json.RawMessage) (ohEvent, error) {
 		e.action = "" // state updates, condensations, system prompts: bookkeeping
 	}
 	return e, nil
+}
+
+// ohSummary is an ActionEvent's "summary" when the model wrote it: the SDK
+// (since January 2026) asks the model for a "summary" argument of every
+// tool call, about ten words on what the call does, and keeps it on the
+// event. When the model gave none, the SDK writes one of its own, the
+// tool's name and the arguments as JSON ("terminal: {\"command\": ...}"),
+// which says nothing the call does not; and a tool whose own parameter is
+// named summary (a ticket's title) keeps it in the action too, where it is
+// an argument, not the agent's account of the call. Both give "".
+func ohSummary(raw json.RawMessage, tool string, act map[string]json.RawMessage) string {
+	s := strings.TrimSpace(text(raw))
+	if s == "" || len(act["summary"]) > 0 {
+		return ""
+	}
+	if tool != "" && strings.HasPrefix(s, tool+": {") && strings.HasSuffix(s, "}") {
+		return ""
+	}
+	return s
 }
 
 // ohAnswers finds each action's observation: the one whose cause is the
@@ -494,14 +515,14 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 		return
 	case "think":
 		s.State = schema.StatePlan.String()
-		setReason(s, firstNonEmpty(e.thought, text(e.args["thought"])))
+		setReason(s, firstNonEmpty(e.thought, text(e.args["thought"]), e.summary))
 		return
 	case "finish", "reject":
 		s.State = schema.StateStop.String()
-		setReason(s, firstNonEmpty(e.thought, text(e.args["final_thought"]), text(e.args["outputs"]), e.content))
+		setReason(s, firstNonEmpty(e.thought, text(e.args["final_thought"]), text(e.args["outputs"]), e.content, e.summary))
 		return
 	}
-	setReason(s, e.thought)
+	setReason(s, firstNonEmpty(e.thought, e.summary))
 	s.State = schema.StateAct.String()
 	callArgs := map[string]json.RawMessage{}
 	for k, v := range e.args {

@@ -401,3 +401,31 @@ func TestOpenHandsTrajectoryKey(t *testing.T) {
 		t.Errorf("step 3: %s %q, want the answer of the observation after it", result(s), data(t, s))
 	}
 }
+
+// The V1 SDK asks the model for a few words on what each tool call does
+// and keeps them as the ActionEvent's "summary": the step's reason when the
+// event has no thought. The SDK's own stand-in when the model gave none
+// (the tool's name and its arguments as JSON) and a tool's own argument
+// named summary (kept in the action too) are not the agent's account of
+// the call. Samples written from the format.
+func TestOpenHandsV1SummaryIsTheReasonWithoutAThought(t *testing.T) {
+	act := func(id string, thought []any, summary string, action map[string]any) map[string]any {
+		return map[string]any{"kind": "ActionEvent", "source": "agent", "id": id, "thought": thought, "tool_name": "terminal",
+			"tool_call_id": "t" + id, "action": action, "summary": summary}
+	}
+	term := map[string]any{"kind": "TerminalAction", "command": "ls"}
+	raw := mustMarshal(t, []any{
+		act("a0", []any{}, "List the files to find the task description", term),
+		act("a1", []any{map[string]any{"type": "text", "text": "Let me look around."}}, "List the files", term),
+		act("a2", []any{}, `terminal: {"command": "ls", "is_input": false}`, term),
+		act("a3", []any{}, "Fix the login redirect", map[string]any{"kind": "CreateIssueAction", "summary": "Fix the login redirect"}),
+		map[string]any{"kind": "ActionEvent", "source": "agent", "id": "a4", "thought": []any{}, "tool_name": "finish", "tool_call_id": "ta4",
+			"action": map[string]any{"kind": "FinishAction", "message": "Done: the tests pass."}, "summary": `finish: {"message": "Done: the tests pass."}`},
+	})
+	c, run := convertOne(t, OpenHands, raw)
+	for n, want := range map[int64]string{0: "List the files to find the task description", 1: "Let me look around.", 2: "", 3: "", 4: "Done: the tests pass."} {
+		if got := reason(c.step(t, run, n)); got != want {
+			t.Errorf("step %d: reason %q, want %q", n, got, want)
+		}
+	}
+}
