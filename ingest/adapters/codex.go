@@ -410,15 +410,20 @@ func (c *codexRun) setFailure(s *schema.Step, msg string) {
 	if s.ToolCall == nil {
 		setCall(s, "model", map[string]string{})
 	}
+	c.r.setResult(s, msg, codexFailureType(msg), false)
+}
+
+// codexFailureType is the error type of a failed request to the model with
+// message msg: RATE_LIMIT or TIMEOUT when the message says so, else ERROR.
+func codexFailureType(msg string) string {
 	low := strings.ToLower(msg)
-	errType := "ERROR"
 	switch {
 	case strings.Contains(low, "rate limit") || strings.Contains(low, "429") || strings.Contains(low, "too many requests"):
-		errType = schema.ErrRateLimit
+		return schema.ErrRateLimit
 	case reTimedOut.MatchString(msg):
-		errType = schema.ErrTimeout
+		return schema.ErrTimeout
 	}
-	c.r.setResult(s, msg, errType, false)
+	return "ERROR"
 }
 
 // endWait ends the wait on a command: when the command finished (exitCode

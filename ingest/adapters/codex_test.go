@@ -397,3 +397,59 @@ func TestCodexWarningsAreNoSteps(t *testing.T) {
 		t.Errorf("steps %s, want the command and the real error only", got)
 	}
 }
+
+// A session stuck against a limit: Codex writes each request that failed,
+// once its own retries ran out, as an event_msg "error" (with its kind,
+// codex_error_info, since Codex logs more than it used to). Each is a
+// failed call of the model at its own line: RATE_LIMIT for a usage limit
+// or a 429, TIMEOUT for a 504, else as the message says. A stream_error
+// (a notice of Codex's own retry; Codex does not write them to a rollout)
+// and a failed rollback of the thread are no steps. Written from the
+// format (codex-rs/protocol's ErrorEvent), and the shape
+// jazzyalex/agent-sessions (MIT) writes in its codex_053_rate_limit
+// fixture, {"error": {"kind", "message"}}.
+func TestCodexRolloutErrors(t *testing.T) {
+	ev := func(payload string) string {
+		return `{"timestamp":"2026-01-02T10:00:05Z","type":"event_msg","payload":` + payload + `}`
+	}
+	usage := ev(`{"type":"error","message":"You've hit your usage limit. Try again in 4 minutes.","codex_error_info":"usage_limit_exceeded"}`)
+	lines := []string{
+		`{"timestamp":"2026-01-02T10:00:00Z","type":"session_meta","payload":{"id":"s7"}}`, // 0
+		ev(`{"type":"user_message","message":"fix the test"}`),
+		ev(`{"type":"stream_error","message":"Reconnecting... 1/5"}`),
+		usage,
+		ev(`{"type":"user_message","message":"continue"}`),
+		usage, // 5
+		ev(`{"type":"user_message","message":"continue"}`),
+		usage,
+		ev(`{"type":"error","message":"exceeded retry limit, last status: 504 Gateway Timeout","codex_error_info":{"response_too_many_failed_attempts":{"http_status_code":504}}}`),
+		ev(`{"type":"error","message":"Selected model is at capacity.","codex_error_info":"server_overloaded"}`),
+		ev(`{"type":"error","message":"rollback failed","codex_error_info":"thread_rollback_failed"}`), // 10
+		ev(`{"type":"error","error":{"kind":"rate_limit","message":"Rate limit exceeded","resetAt":"2026-01-02T13:05:12Z"}}`),
+		`{"timestamp":"2026-01-02T10:00:06Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"ls\"}","call_id":"c1"}}`,
+		`{"timestamp":"2026-01-02T10:00:07Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"a.py"}}`,
+		ev(`{"type":"token_count","info":{"total_token_usage":{"input_tokens":900,"output_tokens":30}}}`),
+	}
+	c := readFileOf(t, Codex, "r.jsonl", []byte(strings.Join(lines, "\n")+"\n"))
+	run := "r.jsonl#s7"
+	if got := fmt.Sprint(c.numbers(run)); got != "[3 5 7 8 9 11 12]" {
+		t.Fatalf("steps %s, want each error at its line, no retry notice or rollback", got)
+	}
+	c.calls(t, run, map[int64]string{
+		3: "model error " + schema.ErrRateLimit, 5: "model error " + schema.ErrRateLimit, 7: "model error " + schema.ErrRateLimit,
+		8: "model error " + schema.ErrTimeout, 9: "model error ERROR", 11: "model error " + schema.ErrRateLimit,
+	})
+	if s := c.step(t, run, 3); data(t, s) != "You've hit your usage limit. Try again in 4 minutes." || s.TS == nil {
+		t.Errorf("usage limit: %q at %v", data(t, s), s.TS)
+	}
+	if s := c.step(t, run, 11); data(t, s) != "Rate limit exceeded" {
+		t.Errorf("error object: %q", data(t, s))
+	}
+	// A failed request is not in Codex's token counts: the command has them all.
+	if s := c.step(t, run, 3); s.Usage != nil {
+		t.Errorf("failed request: usage %+v, want none", s.Usage)
+	}
+	if s := c.step(t, run, 12); s.Usage == nil || s.Usage.PromptTokens != 900 || s.Usage.CompletionTokens != 30 {
+		t.Errorf("command: usage %+v, want the session's 900 and 30", s.Usage)
+	}
+}

@@ -18,8 +18,9 @@ import (
 // (message, reasoning, function_call and function_call_output,
 // custom_tool_call and its output for patches, local_shell_call,
 // web_search_call); "event_msg" repeats much of it as UI events, of which
-// only token_count is read. A step's number is the 0-based line of the
-// record of its call.
+// token_count is read, and error, a request to the model that failed
+// (written since Codex logs more than it used to). A step's number is the
+// 0-based line of the record of its call.
 
 // rolloutTypes are the record types of a rollout file.
 var rolloutTypes = map[string]bool{
@@ -55,7 +56,9 @@ type rolloutItem struct {
 	CallID    looseString     `json:"call_id"`
 	Output    json.RawMessage `json:"output"`
 	Status    looseString     `json:"status"`
-	Message   looseString     `json:"message"` // event_msg user_message
+	Message   looseString     `json:"message"`          // event_msg user_message, error
+	ErrorInfo json.RawMessage `json:"codex_error_info"` // event_msg error: its kind
+	Error     json.RawMessage `json:"error"`            // event_msg error as some tools write it: {"kind", "message"}
 	Action    *struct {
 		Command argv        `json:"command"` // local_shell_call
 		Query   looseString `json:"query"`   // web_search_call
@@ -77,7 +80,8 @@ type rolloutRun struct {
 	model   string
 	input   int64
 	output  int64
-	last    *schema.Step // the last assistant message, the answer when nothing follows
+	last    *schema.Step          // the last assistant message, the answer when nothing follows
+	failed  map[*schema.Step]bool // the steps of requests to the model that failed
 }
 
 // convertRollout reads a rollout file: every record in file order.
@@ -86,7 +90,7 @@ func convertRollout(d *Doc, emit func(*schema.Step) error) error {
 	if d.IsObject() {
 		els, lines = []json.RawMessage{d.Raw}, []int64{d.Line}
 	}
-	c := &rolloutRun{r: d.newRun(runName(d, 0, false, "")), calls: map[string]*schema.Step{}, shells: map[*schema.Step]shellCall{}}
+	c := &rolloutRun{r: d.newRun(runName(d, 0, false, "")), calls: map[string]*schema.Step{}, shells: map[*schema.Step]shellCall{}, failed: map[*schema.Step]bool{}}
 	for i, el := range els {
 		pos := i
 		if i < len(lines) {
@@ -130,6 +134,9 @@ func (c *rolloutRun) record(d *Doc, rec *rolloutLine, it *rolloutItem, pos int) 
 		if it.Type == "token_count" && it.Info != nil && it.Info.Total != nil {
 			// Running totals of the session: the last one is the whole.
 			c.input, c.output = int64(it.Info.Total.Input), int64(it.Info.Total.Output)
+		}
+		if it.Type == "error" {
+			c.failure(it, pos, ccTS(string(rec.Timestamp)))
 		}
 		return
 	case "response_item":
@@ -376,13 +383,107 @@ func outputAfterHeader(s string) string {
 	return body
 }
 
+// failure is the step of an error Codex reports (an event_msg of type
+// "error"): a request to the model that failed once Codex's own retries ran
+// out, a call of "model" failed with the message. Its kind
+// (codex_error_info) says RATE_LIMIT for a usage limit reached or a 429,
+// TIMEOUT for a 408 or a 504; else the message is read as the exec
+// stream's errors are. Codex does not write the notices of its retries
+// (stream_error, "Reconnecting... 2/5") to a rollout, and a stream_error
+// record is not read: the retries are Codex's, one request, and the error
+// that ends them is the failure. A rollback of the thread that failed is
+// no request to the model, and no step.
+func (c *rolloutRun) failure(it *rolloutItem, pos int, ts *schema.Timestamp) {
+	msg, info := string(it.Message), it.ErrorInfo
+	if filled(it.Error) {
+		var e struct {
+			Kind    looseString `json:"kind"`
+			Message looseString `json:"message"`
+		}
+		if json.Unmarshal(it.Error, &e) == nil {
+			msg = cmpOr(msg, string(e.Message))
+			if !filled(info) && e.Kind != "" {
+				info, _ = json.Marshal(string(e.Kind))
+			}
+		} else {
+			msg = cmpOr(msg, text(it.Error))
+		}
+	}
+	kind, status := codexErrorKind(info)
+	if kind == "thread_rollback_failed" {
+		return
+	}
+	errType := codexFailureType(msg)
+	switch {
+	case kind == "usage_limit_exceeded" || kind == "rate_limit" || status == 429:
+		errType = schema.ErrRateLimit
+	case status == 408 || status == 504:
+		errType = schema.ErrTimeout
+	}
+	s := c.r.add(pos, schema.StateAct.String())
+	s.TS = ts
+	setCall(s, "model", map[string]string{})
+	c.r.setResult(s, cmpOr(msg, "error"), errType, false)
+	c.failed[s] = true
+}
+
+// codexErrorKind reads Codex's codex_error_info: a kind's name
+// ("usage_limit_exceeded"), or an object of one kind with its details
+// ({"response_too_many_failed_attempts": {"http_status_code": 429}}).
+func codexErrorKind(raw json.RawMessage) (kind string, status int) {
+	if !filled(raw) {
+		return "", 0
+	}
+	var name string
+	if json.Unmarshal(raw, &name) == nil {
+		return strings.ToLower(name), 0
+	}
+	var obj map[string]struct {
+		Status  *float64 `json:"http_status_code"`
+		Status2 *float64 `json:"httpStatusCode"`
+	}
+	if json.Unmarshal(raw, &obj) != nil || len(obj) != 1 {
+		return "", 0
+	}
+	for k, v := range obj {
+		kind = strings.ToLower(k)
+		switch {
+		case v.Status != nil:
+			status = int(*v.Status)
+		case v.Status2 != nil:
+			status = int(*v.Status2)
+		}
+	}
+	return kind, status
+}
+
 // finish makes the last assistant message the answer (STOP) when nothing
 // follows it, and shares the session's tokens among the steps.
 func (c *rolloutRun) finish() {
 	if n := len(c.r.steps); n > 0 && c.last != nil && c.r.steps[n-1] == c.last {
 		c.last.State = schema.StateStop.String()
 	}
-	c.r.spreadUsage(c.input, c.output, 0)
+	// A request that failed is not in the token counts (Codex counts a
+	// response when it completes): the tokens go to the other steps with a
+	// call, else to the other steps, else (a session of failures alone) to
+	// them all, so that the session's total is kept.
+	var on, rest []*schema.Step
+	for _, s := range c.r.steps {
+		switch {
+		case c.failed[s]:
+		case s.ToolCall != nil:
+			on = append(on, s)
+		default:
+			rest = append(rest, s)
+		}
+	}
+	if len(on) == 0 {
+		on = rest
+	}
+	if len(on) == 0 {
+		on = c.r.steps
+	}
+	spreadUsageOver(on, c.input, c.output, 0)
 	if c.model != "" {
 		for _, s := range c.r.steps {
 			if s.Usage != nil {

@@ -156,10 +156,14 @@ func (r *run) calls() int {
 // that made a call (all steps when none did): trajectories that log only
 // totals still say what a loop's steps cost, as an estimate.
 func (r *run) spreadUsage(prompt, completion int64, cost float64) {
+	spreadUsageOver(r.callSteps(), prompt, completion, cost)
+}
+
+// spreadUsageOver shares the tokens and cost evenly among the steps on.
+func spreadUsageOver(on []*schema.Step, prompt, completion int64, cost float64) {
 	if prompt <= 0 && completion <= 0 && cost <= 0 {
 		return
 	}
-	on := r.callSteps()
 	if len(on) == 0 {
 		return
 	}
