@@ -43,6 +43,7 @@ var sampleDocs = []struct {
 	{"codex/tsc-error-loop.ndjson", 1, Codex},
 	{"codex/rollout-patch-loop.ndjson", 1, Codex},
 	{"codex/rollout-patch-loop.ndjson", 6, Codex},
+	{"codex/rollout-rate-limit-storm.ndjson", 9, Codex},
 	{"gemini-cli/session-fix-converges.json", 0, GeminiCLI},
 	{"gemini-cli/session-edit-loop.ndjson", 1, GeminiCLI},
 	{"gemini-cli/headless-build-loop.ndjson", 1, GeminiCLI},
