@@ -442,13 +442,7 @@ func pfPayload(a attrs, o *otlpSpan, key, event string) json.RawMessage {
 func promptflowMessage(raw json.RawMessage) (string, []ToolCallRef) {
 	var m struct {
 		Content   json.RawMessage `json:"content"`
-		ToolCalls []struct {
-			ID       string `json:"id"`
-			Function struct {
-				Name      string          `json:"name"`
-				Arguments json.RawMessage `json:"arguments"`
-			} `json:"function"`
-		} `json:"tool_calls"`
+		ToolCalls []chatToolCall  `json:"tool_calls"`
 	}
 	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
 		return "", nil
