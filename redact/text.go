@@ -16,9 +16,6 @@ import (
 // ChatDev's conclusion mark (schema.ConclusionMark), which RA208 reads as
 // the framework's syntax, no word of the turn.
 func (r *Redactor) Text(s string) string {
-	if s == "" {
-		return s
-	}
 	if strings.Contains(s, schema.ConclusionMark) {
 		parts := strings.Split(s, schema.ConclusionMark)
 		for i, p := range parts {

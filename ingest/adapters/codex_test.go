@@ -282,14 +282,7 @@ func TestCodexRolloutShapes(t *testing.T) {
 		`{"timestamp":"2026-01-02T10:00:31Z","type":"response_item","payload":7}`,
 		`{"timestamp":"2026-01-02T10:00:32Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}}`, // 10
 	}
-	d, err := ParseLines("r.jsonl", 1, []byte(strings.Join(lines, "\n")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := newConverted()
-	if err := ConvertDoc(Codex, d, c.adder(t)); err != nil {
-		t.Fatal(err)
-	}
+	d, c := readRollout(t, lines)
 	run := "r.jsonl#s1"
 	if got := fmt.Sprint(c.numbers(run)); got != "[1 3 4 6 7 10]" {
 		t.Fatalf("steps %s", got)
@@ -330,14 +323,7 @@ func TestCodexRolloutCommandAsString(t *testing.T) {
 		`{"timestamp":"2026-01-02T10:00:02Z","type":"response_item","payload":{"type":"local_shell_call","call_id":"c1","status":"completed","action":{"type":"exec","command":"npm test"}}}`,
 		`{"timestamp":"2026-01-02T10:00:03Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"ok"}}`,
 	}
-	d, err := ParseLines("r.jsonl", 1, []byte(strings.Join(lines, "\n")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := newConverted()
-	if err := ConvertDoc(Codex, d, c.adder(t)); err != nil {
-		t.Fatal(err)
-	}
+	d, c := readRollout(t, lines)
 	if len(d.Skipped) != 0 {
 		t.Errorf("skipped %+v, want every record read", d.Skipped)
 	}
@@ -452,4 +438,19 @@ func TestCodexRolloutErrors(t *testing.T) {
 	if s := c.step(t, run, 12); s.Usage == nil || s.Usage.PromptTokens != 900 || s.Usage.CompletionTokens != 30 {
 		t.Errorf("command: usage %+v, want the session's 900 and 30", s.Usage)
 	}
+}
+
+// readRollout reads a session file of Codex written a record a line, as
+// r.jsonl, and returns it (its skipped records) with the steps it gave.
+func readRollout(t *testing.T, lines []string) (*Doc, *converted) {
+	t.Helper()
+	d, err := ParseLines("r.jsonl", 1, []byte(strings.Join(lines, "\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newConverted()
+	if err := ConvertDoc(Codex, d, c.adder(t)); err != nil {
+		t.Fatal(err)
+	}
+	return d, c
 }

@@ -394,7 +394,8 @@ func outputAfterHeader(s string) string {
 // that ends them is the failure. A rollback of the thread that failed is
 // no request to the model, and no step.
 func (c *rolloutRun) failure(it *rolloutItem, pos int, ts *schema.Timestamp) {
-	msg, info := string(it.Message), it.ErrorInfo
+	msg := string(it.Message)
+	kind, status := codexErrorKind(it.ErrorInfo)
 	if filled(it.Error) {
 		var e struct {
 			Kind    looseString `json:"kind"`
@@ -402,14 +403,13 @@ func (c *rolloutRun) failure(it *rolloutItem, pos int, ts *schema.Timestamp) {
 		}
 		if json.Unmarshal(it.Error, &e) == nil {
 			msg = cmpOr(msg, string(e.Message))
-			if !filled(info) && e.Kind != "" {
-				info, _ = json.Marshal(string(e.Kind))
+			if !filled(it.ErrorInfo) {
+				kind = strings.ToLower(string(e.Kind))
 			}
 		} else {
 			msg = cmpOr(msg, text(it.Error))
 		}
 	}
-	kind, status := codexErrorKind(info)
 	if kind == "thread_rollback_failed" {
 		return
 	}

@@ -300,18 +300,7 @@ func TestOTLPSDKConsoleSpans(t *testing.T) {
 }`
 	}
 	raw := []byte(span("null") + "\n" + span(`"2026-03-01T20:47:20.000000Z"`) + "\n")
-	d, err := ParseDoc("console.jsonl", 1, true, raw)
-	if err != nil {
-		t.Fatalf("ParseDoc: %v", err)
-	}
-	if f, err := Detect(d); err != nil || f != OTLP {
-		t.Fatalf("Detect: %v %v", f, err)
-	}
-	var spans []Span
-	if err := OTLP.Spans(d, func(sp *Span) error { spans = append(spans, *sp); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	c := assembleSpans(t, spans)
+	c := readOTLPConsole(t, "console.jsonl", raw)
 	run := c.runs[0]
 	if got := c.numbers(run); len(got) != 1 {
 		t.Fatalf("steps %v, want the span once", got)
@@ -359,18 +348,7 @@ func TestOTLPPromptflowSpans(t *testing.T) {
 		span("openai_chat", "0x00000000000000a3", "2026-04-02T10:00:03.000000Z",
 			`"span_type": "LLM", "llm.response.model": "gpt-4o", "llm.usage.prompt_tokens": 350, "llm.usage.completion_tokens": 12, "llm.generated_message": "{\"content\": \"Refunds are accepted within 30 days.\", \"role\": \"assistant\", \"function_call\": null, \"tool_calls\": null}"`, ""),
 	}, "\n") + "\n")
-	d, err := ParseDoc("spans.json", 1, true, raw)
-	if err != nil {
-		t.Fatalf("ParseDoc: %v", err)
-	}
-	if f, err := Detect(d); err != nil || f != OTLP {
-		t.Fatalf("Detect: %v %v", f, err)
-	}
-	var spans []Span
-	if err := OTLP.Spans(d, func(sp *Span) error { spans = append(spans, *sp); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	c := assembleSpans(t, spans)
+	c := readOTLPConsole(t, "spans.json", raw)
 	if len(c.runs) != 1 || c.runs[0] != "conv-7" {
 		t.Fatalf("runs %v, want the session conv-7", c.runs)
 	}
@@ -392,4 +370,23 @@ func TestOTLPPromptflowSpans(t *testing.T) {
 	if p, comp, _, _ := usageSum(c, run); p != 650 || comp != 32 {
 		t.Errorf("tokens %d/%d, want 650/32", p, comp)
 	}
+}
+
+// readOTLPConsole reads raw, spans as the OpenTelemetry SDK's console
+// exporter writes them, as the file named file: it must be taken for OTLP,
+// and its spans are assembled into runs.
+func readOTLPConsole(t *testing.T, file string, raw []byte) *converted {
+	t.Helper()
+	d, err := ParseDoc(file, 1, true, raw)
+	if err != nil {
+		t.Fatalf("ParseDoc: %v", err)
+	}
+	if f, err := Detect(d); err != nil || f != OTLP {
+		t.Fatalf("Detect: %v %v", f, err)
+	}
+	var spans []Span
+	if err := OTLP.Spans(d, func(sp *Span) error { spans = append(spans, *sp); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return assembleSpans(t, spans)
 }
