@@ -231,11 +231,15 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 		// team re-planning, not a tool retried.
 		p.RootCause = CauseReplanLoop
 	}
-	if isRepeat(p) && p.RootCause == CauseToolRetryLoop && v.Flags[p.first]&flagCreate == 0 && v.Names.IntentName(v.Intent[p.first]) == schema.IntentEdit {
+	if isRepeat(p) && p.RootCause == CauseToolRetryLoop && v.Flags[p.first]&flagCreate == 0 && v.Names.IntentName(v.Intent[p.first]) == schema.IntentEdit &&
+		!(p.errorShare >= 0.5 && 2*p.nonRetryableShare >= p.errorShare) {
 		// One change sent again word for word cannot have landed each
 		// time (the text it replaced is gone after the first): it is one
 		// change tried again and again, whatever its output, which a log
-		// without outputs does not show.
+		// without outputs does not show. An edit that failed for good
+		// (a text replaced by itself: it changes nothing however often
+		// it is sent) is the agent's retry loop, as any call retried
+		// after a non-retryable failure is.
 		p.RootCause = CauseErrorStorm
 	}
 	if failingRetry(p) {

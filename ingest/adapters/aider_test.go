@@ -215,4 +215,12 @@ func TestAiderBlockReplacingBySameText(t *testing.T) {
 	if r := c.step(t, run, 1).ToolResult.Reason; !strings.Contains(r, "changes nothing") {
 		t.Errorf("reason %q does not say why", r)
 	}
+	// The same blocks change nothing however often they are sent: not
+	// retryable. The reply that changed something is an edit as before.
+	for step, want := range map[int64]bool{1: true, 4: false} {
+		res := c.step(t, run, step).ToolResult
+		if final := res.Retryable != nil && !*res.Retryable; final != want {
+			t.Errorf("step %d: not retryable %v, want %v", step, final, want)
+		}
+	}
 }

@@ -18,6 +18,10 @@ import (
 // Aider's SEARCH/REPLACE blocks are such replacements too: a reply whose
 // every block puts back the text it searched for changes nothing, though
 // Aider answers "Applied edit".
+//
+// Such a result is not retryable (tool_result.retryable false): the same
+// arguments change nothing however often they are sent, so sending them
+// again is the agent's retry loop, not a change failing to land.
 func (r *run) markSelfReplacements() {
 	for _, s := range r.steps {
 		res := s.ToolResult
@@ -26,6 +30,7 @@ func (r *run) markSelfReplacements() {
 		}
 		if bytes.Contains(s.ToolCall.Args, []byte(`"search"`)) && blocksReplaceBySame(s.ToolCall.Args) {
 			rejectEdit(res, "every SEARCH/REPLACE block puts back the text it searched for: the reply changes nothing")
+			res.Retryable = new(bool)
 			continue
 		}
 		if !bytes.Contains(s.ToolCall.Args, []byte(`"new_str"`)) {
@@ -36,6 +41,7 @@ func (r *run) markSelfReplacements() {
 			continue
 		}
 		rejectEdit(res, "old_str and new_str are the same: the replacement changes nothing")
+		res.Retryable = new(bool)
 	}
 }
 

@@ -8,7 +8,9 @@ import (
 
 // A replacement of a text by itself changes nothing: it is an edit that
 // did not land, read from its arguments alone, with the output logged or
-// not. A replacement by other text, or an insertion, is read as before.
+// not, and not retryable: the same arguments change nothing however often
+// they are sent. A replacement by other text, or an insertion, is read as
+// before.
 func TestSelfReplacementIsRejected(t *testing.T) {
 	edit := func(oldStr, newStr string) map[string]any {
 		return map[string]any{"command": "str_replace", "path": "/repo/app.py", "old_str": oldStr, "new_str": newStr}
@@ -28,8 +30,13 @@ func TestSelfReplacementIsRejected(t *testing.T) {
 	} {
 		doc := ohDoc(t, "edit", c.args, c.out, nil)
 		conv, run := convertRead(t, OpenHands, doc, c.strip)
-		if got := result(conv.step(t, run, 0)); got != c.want {
+		s := conv.step(t, run, 0)
+		if got := result(s); got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+		final := s.ToolResult != nil && s.ToolResult.Retryable != nil && !*s.ToolResult.Retryable
+		if rejected := c.want != "ok"; final != rejected {
+			t.Errorf("%s: not retryable %v, want %v", c.name, final, rejected)
 		}
 	}
 }
