@@ -53,11 +53,12 @@ func TestSaidEditMisses(t *testing.T) {
 }
 
 // With the output stripped, the words are read by the rules for calls
-// without an answer, not by this one: the run reads the same either way.
+// without an answer, not by this one: the edit they say failed is an edit
+// that failed with no output to say how (EDIT_FAILED), not a rejected one.
 func TestSaidEditMissesLeaveStrippedRuns(t *testing.T) {
 	raw := saidEditDoc(t, "sed -i 's/a/b/' a.py", "", "The sed command failed to apply.")
 	c, run := convertStripped(t, OpenAIMessages, raw)
-	c.calls(t, run, map[int64]string{1: "bash error " + schema.ErrSaidFailed})
+	c.calls(t, run, map[int64]string{1: "bash error " + schema.ErrEditFailed})
 }
 
 // askedExactDoc is a conversation in which the assistant sends the

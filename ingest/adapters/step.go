@@ -131,6 +131,7 @@ func (r *run) emit(emit func(*schema.Step) error) error {
 	r.readAskedExactScripts()
 	r.readSaidEditMisses()
 	r.readSaidOutcomes()
+	r.markSaidFailedEdits()
 	r.carryCutFailures()
 	r.markMissedLookups()
 	for _, s := range r.steps {

@@ -45,6 +45,25 @@ func (r *run) markTextlessFailures() {
 	}
 }
 
+// markSaidFailedEdits reads an edit the agent's next words said failed
+// (SAID_FAILED, its output not logged) as an edit that failed with no
+// output to say how, EDIT_FAILED, as an edit that ran nothing else and
+// exited non-zero is: the change was not made. Only an edit that ran
+// nothing else: a command that also ran a test or a script could be what
+// the words say failed.
+func (r *run) markSaidFailedEdits() {
+	for _, s := range r.steps {
+		res := s.ToolResult
+		if s.ToolCall == nil || res == nil || res.ErrorType != schema.ErrSaidFailed || s.Intent != schema.IntentEdit {
+			continue
+		}
+		if cmd, ok := shellCallCommand(s.ToolCall.Name, s.ToolCall.Args); ok && !editsOnly(unwrapShell(cmd)) {
+			continue
+		}
+		res.ErrorType = schema.ErrEditFailed
+	}
+}
+
 // editsOnly reports whether a command line does nothing but change files:
 // each of its commands, here-document bodies left out, is a program that
 // writes or moves files or prints what it is told (editPrograms), git

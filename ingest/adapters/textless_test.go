@@ -77,3 +77,36 @@ func FuzzEditsOnly(f *testing.F) {
 		}
 	})
 }
+
+// An edit the agent's next words say failed, its output not logged, did
+// not make its change, as an edit that ran nothing else and exited non-zero
+// did not: EDIT_FAILED. A command that also ran a check, or a call that
+// edits nothing, keeps the failure the words read.
+func TestSaidFailedEdits(t *testing.T) {
+	call := func(id, name, args string) map[string]any {
+		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": args}}
+	}
+	editor := `{"command":"str_replace","path":"pkg/mod.py","old_str":"a = 1","new_str":"a = 2"}`
+	raw := mustMarshal(t, map[string]any{"messages": []map[string]any{
+		{"role": "user", "content": "Fix the module."},
+		{"role": "assistant", "content": "Let me edit it.", "tool_calls": []any{call("a", "bash", `{"command":"sed -i 's/a = 1/a = 2/' pkg/mod.py"}`)}},
+		{"role": "tool", "tool_call_id": "a", "content": "sed: -e expression #1: unterminated `s' command"},
+		{"role": "assistant", "content": "I see we're having issues with the sed command. Let me use the editor.", "tool_calls": []any{call("b", "str_replace_editor", editor)}},
+		{"role": "tool", "tool_call_id": "b", "content": "Traceback (most recent call last): ImportError"},
+		{"role": "assistant", "content": "I see there's an issue with the Python environment. Let me check the module.", "tool_calls": []any{call("c", "bash", `{"command":"sed -i 's/a = 1/a = 2/' pkg/mod.py && python repro.py"}`)}},
+		{"role": "tool", "tool_call_id": "c", "content": "AssertionError"},
+		{"role": "assistant", "content": "The check failed. Let me run the script alone.", "tool_calls": []any{call("d", "bash", `{"command":"python repro.py"}`)}},
+		{"role": "tool", "tool_call_id": "d", "content": "AssertionError"},
+		{"role": "assistant", "content": "The test failed again."},
+	}})
+	stripped, run := convertStripped(t, OpenAIMessages, raw)
+	stripped.calls(t, run, map[int64]string{
+		1: "bash error " + schema.ErrEditFailed,
+		3: "str_replace_editor error " + schema.ErrEditFailed,
+		5: "bash error " + schema.ErrSaidFailed,
+		7: "bash error " + schema.ErrSaidAgain,
+	})
+	if got := stripped.step(t, run, 3).ToolResult.Reason; got != "the agent's next words: I see there's an issue with the Python environment." {
+		t.Errorf("the edit's reason is %q, want the sentence that said it failed", got)
+	}
+}
