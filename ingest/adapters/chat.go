@@ -115,6 +115,10 @@ type chatStyle struct {
 	// its text (mini-swe-agent), given the harness's reply: ok false when
 	// the turn held no action the harness ran (a format error).
 	textAction func(content, reply string) (cmd string, ok bool)
+	// refusedAction, if set, reads the one action meant by a turn the
+	// harness refused (textAction false): the refusal's args carry it
+	// ("meant"), so that it is like only the refusals of a like action.
+	refusedAction func(content string) (cmd string, ok bool)
 	// textCall, if set, reads a call an assistant message wrote in its
 	// text (textcalls.go); a turn without one stays a turn of talk.
 	textCall func(content string) (tool string, args json.RawMessage, ok bool)
@@ -246,6 +250,11 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				// No action the harness ran: it answered with a format
 				// error, a failed turn like a failed call.
 				setCall(s, "format_error", map[string]string{"invalid": "no single action"})
+				if st.refusedAction != nil {
+					if meant, ok := st.refusedAction(content); ok {
+						setCall(s, "format_error", map[string]string{"invalid": "no single action", "meant": meant})
+					}
+				}
 				r.setResult(s, replyText, schema.ErrFormatError, false)
 				continue
 			}

@@ -72,10 +72,11 @@ var miniFormatRule = OutputRule{
 }
 
 var miniStyle = chatStyle{
-	textAction:   miniTextAction,
-	harnessError: miniFormatError,
-	observation:  miniObservation,
-	rules:        []OutputRule{miniFormatRule},
+	textAction:    miniTextAction,
+	refusedAction: miniRefusedAction,
+	harnessError:  miniFormatError,
+	observation:   miniObservation,
+	rules:         []OutputRule{miniFormatRule},
 	stop: func(tool string, args json.RawMessage) bool {
 		return miniEchoesSubmit(string(args))
 	},
@@ -306,4 +307,26 @@ func miniEchoesSubmit(action string) bool {
 		}
 	}
 	return false
+}
+
+// miniRefusedAction reads the action a turn the harness refused for
+// holding several actions meant, when they are one: the same bash block
+// written twice (a thought restated, its command copied under it). The
+// refusal carries it, and is like only the refusals of a like action: a
+// view written twice and then sent alone is a slip fixed at once, not the
+// first of the refused patches that come later. Blocks that differ meant
+// several actions, and a block without its closing fence is read as the
+// refusals around it are: neither carries an action.
+func miniRefusedAction(content string) (string, bool) {
+	m := reMiniAction.FindAllStringSubmatch(content, -1)
+	if len(m) < 2 {
+		return "", false
+	}
+	cmd := strings.TrimSpace(m[0][1])
+	for _, b := range m[1:] {
+		if strings.TrimSpace(b[1]) != cmd {
+			return "", false
+		}
+	}
+	return cmd, cmd != ""
 }

@@ -306,3 +306,43 @@ func TestMiniSWEAgentDictObservation(t *testing.T) {
 		t.Errorf("step 10: %s, want the submit the harness took (its answer is the work handed in), STOP", s.State)
 	}
 }
+
+// A v1 turn refused for holding two actions that are one, the same bash
+// block written twice, is a refusal that carries that block: it is like
+// only the refusals of a like action. Two different blocks, and a block
+// left without its closing fence, carry none (all such refusals alike).
+func TestMiniSWEAgentRefusedTurnOfOneAction(t *testing.T) {
+	const view = "nl -ba sphinx/builders/linkcheck.py | sed -n '480,560p'"
+	refusal := "Please always provide EXACTLY ONE action in triple backticks, found 2 actions."
+	turn := func(s string) map[string]any { return map[string]any{"role": "assistant", "content": s} }
+	reply := func(s string) map[string]any { return map[string]any{"role": "user", "content": s} }
+	raw := mustMarshal(t, map[string]any{
+		"trajectory_format": "mini-swe-agent-1",
+		"info":              map[string]any{"mini_version": "1.9.1"},
+		"messages": []any{
+			map[string]any{"role": "system", "content": "You are a helpful assistant."},
+			reply("Fix the bug."),
+			turn("THOUGHT: View the collector.\n\n```bash\n" + view + "\n```\n\nTHOUGHT: Open those lines.\n\n```bash\n" + view + "\n```"),
+			reply(refusal),
+			turn("THOUGHT: View the collector.\n\n```bash\n" + view + "\n```"),
+			reply("<returncode>0</returncode>\n<output>\n   480\t            try:\n</output>"),
+			turn("THOUGHT: Two things.\n\n```bash\nls\n```\n\n```bash\npwd\n```"),
+			reply(refusal),
+			turn("THOUGHT: Patch it.\n\n```bash\npython3 - <<'PY'\nprint('patched')\nPY\n"),
+			reply("Please always provide EXACTLY ONE action in triple backticks, found 0 actions."),
+		},
+	})
+	c, run := convertOne(t, MiniSWEAgent, raw)
+	s := c.step(t, run, 2)
+	if tool(s) != "format_error" || args(t, s)["meant"] != view || s.Intent != "" || result(s) != "error FORMAT_ERROR" {
+		t.Errorf("step 2: %s %s intent %q %s, want the refusal of the view it wrote twice", tool(s), s.ToolCall.Args, s.Intent, result(s))
+	}
+	if s := c.step(t, run, 4); tool(s) != "bash" || args(t, s)["command"] != view || result(s) != "ok" {
+		t.Errorf("step 4: %s %s %s, want the same view, run", tool(s), s.ToolCall.Args, result(s))
+	}
+	for _, n := range []int64{6, 8} {
+		if s := c.step(t, run, n); tool(s) != "format_error" || args(t, s)["meant"] != nil || result(s) != "error FORMAT_ERROR" {
+			t.Errorf("step %d: %s %s %s, want a refusal that carries no action", n, tool(s), s.ToolCall.Args, result(s))
+		}
+	}
+}
