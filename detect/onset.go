@@ -144,7 +144,9 @@ const maxNewInARow = 2
 // row between them. When the stretch itself begins with calls that never
 // come back in it, the onset moves forward to its first call that does;
 // walking back, those of them that went through count as new calls, while
-// its failures do not: they are the stretch's own.
+// its failures do not: they are the stretch's own. A call before the
+// stretch made under the very thought its first instance was made under,
+// that brought nothing new, is an instance too (sameThoughtNothingNew).
 func firstInstance(v *Run, a *analysis, p *Policy, first, last int) int {
 	lo := sort.SearchInts(a.calls, first)
 	hi := sort.Search(len(a.calls), func(k int) bool { return a.calls[k] > last })
@@ -172,6 +174,10 @@ func firstInstance(v *Run, a *analysis, p *Policy, first, last int) int {
 			break // what came before a change that worked is another attempt
 		}
 		if r.instance(i) && !slip(i) {
+			start, newInARow = k, 0
+			continue
+		}
+		if k < lo && sameThoughtNothingNew(v, a, i, inStretch[at]) {
 			start, newInARow = k, 0
 			continue
 		}
@@ -357,4 +363,17 @@ func retriedFailure(v *Run, a *analysis, i, j int) bool {
 		return v.likeCall(i, j, a.simBits)
 	}
 	return sameFailure(v, a, i, j, sameGoal(v, i, j) || sameAppTool(v, i, j)) || v.likeCall(i, j, a.simBits)
+}
+
+// sameThoughtNothingNew reports whether call i, before the stretch, was
+// made under the very thought (Run.Decision, word for word) that the
+// stretch's first instance j was made under, and brought nothing that
+// lasted (an empty search, an answer it had had before). The agent was
+// already doing what it then does again and again, with other args: the
+// same "Let's look at the database router implementation" over two empty
+// finds and a find answered as before, then the one find it repeats 34
+// times. A call under that thought that brought something new is the
+// agent's last step forward, not the loop.
+func sameThoughtNothingNew(v *Run, a *analysis, i, j int) bool {
+	return v.Decision[i] != 0 && v.Decision[i] == v.Decision[j] && !a.lasting(i)
 }

@@ -529,3 +529,40 @@ func TestOnsetPassesOverAShortStallOfWordlessTurns(t *testing.T) {
 		}
 	}
 }
+
+// A loop whose first calls vary their args under the very thought the
+// repeated call is then made under: two empty finds and a find answered as
+// before, all under "Let's look at the database router implementation.",
+// then one find sent again and again under it. The agent was stuck from the
+// first call under that thought that brought nothing. Under the same thought,
+// calls that each found something new are the agent's last steps forward:
+// the onset stays at the repeated call.
+func TestOnsetWalksBackOverCallsUnderTheSameThought(t *testing.T) {
+	find := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"find /testbed -name '*.py' | grep -i %s"}},"tool_result":{"ok":true,"data":%q},"decision":{"reason":%q}`
+	const stuck = "Let's look at the database router implementation:"
+	build := func(id string, before [3][2]string) string {
+		r := newRun(id)
+		for k, f := range []string{"recorder", "executor", "creation", "runner"} {
+			r.add(fmt.Sprintf(find, f, "/testbed/django/db/"+f+".py", fmt.Sprintf("Step %d: let's find the %s module.", k, f)))
+		}
+		r.add(fmt.Sprintf(find, "router", "/testbed/tests/routers.py", "Let's look at the router code:"))                   // step 4
+		r.add(fmt.Sprintf(find, "connection", "/testbed/django/utils/connection.py", "Let's look at the connection code:")) // step 5
+		for _, b := range before {                                                                                          // steps 6-8
+			r.add(fmt.Sprintf(find, b[0], b[1], stuck))
+		}
+		for range 12 { // steps 9-20
+			r.add(fmt.Sprintf(find, "'db | grep -i util'", "/testbed/django/db/backends/utils.py\n/testbed/django/db/utils.py", stuck))
+		}
+		return r.text()
+	}
+	nothing := [3][2]string{{"'db | grep -i route'", ""}, {"router", "/testbed/tests/routers.py"}, {"'db | grep -i route'", ""}}
+	if res := one(t, detect.DefaultPolicy(), build("same-thought-nothing-new", nothing)); res.Verdict != detect.Runaway || res.RootCause != detect.CauseToolRetryLoop || res.OnsetStep != 6 {
+		t.Errorf("finds under the repeated call's thought that found nothing: %v %v onset %d %v, want runaway tool-retry-loop from step 6",
+			res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
+	}
+	news := [3][2]string{{"signals", "/testbed/django/db/signals.py"}, {"transaction", "/testbed/django/db/transaction.py"}, {"migrate", "/testbed/django/core/management/commands/migrate.py"}}
+	if res := one(t, detect.DefaultPolicy(), build("same-thought-new-finds", news)); res.Verdict != detect.Runaway || res.OnsetStep != 9 {
+		t.Errorf("finds under that thought that each found something new: %v onset %d %v, want runaway from step 9",
+			res.Verdict, res.OnsetStep, detectors(res))
+	}
+}
