@@ -47,7 +47,7 @@ type output struct {
 
 func newOutput(text string, search bool) *output {
 	o := &output{text: text, search: search}
-	t := skipPythonWarnings(strings.TrimSpace(text))
+	t := skipPythonWarnings(skipJVMWarnings(strings.TrimSpace(text)))
 	if i := strings.IndexByte(t, '\n'); i >= 0 {
 		o.first = strings.TrimSpace(t[:i])
 		o.last = strings.TrimSpace(t[strings.LastIndexByte(t, '\n')+1:])
@@ -87,6 +87,30 @@ func skipPythonWarnings(t string) string {
 	}
 	return t
 }
+
+// skipJVMWarnings is t without the warnings the Java virtual machine
+// printed before the program's own answer (`OpenJDK 64-Bit Server VM
+// warning: Unable to get SVE vector length on this system.`, on every
+// start of java, javac or mvn on some machines): the machine's notice, no
+// part of what javac or the program said first.
+func skipJVMWarnings(t string) string {
+	for strings.Contains(t, " VM warning: ") {
+		i := strings.IndexByte(t, '\n')
+		line := t
+		if i >= 0 {
+			line = t[:i]
+		}
+		if !reJVMWarning.MatchString(line) || i < 0 {
+			return t
+		}
+		t = strings.TrimSpace(t[i+1:])
+	}
+	return t
+}
+
+// reJVMWarning is a line the HotSpot virtual machine (OpenJDK's, Oracle's)
+// prints for a warning of its own.
+var reJVMWarning = regexp.MustCompile(`^(?:OpenJDK|Java HotSpot\(TM\)) (?:64-Bit )?(?:Server|Client) VM warning: `)
 
 // pythonWarningFirst is reWarningLine's necessary condition, checked on
 // every output: its first line names a warning.
@@ -676,7 +700,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "error-prefix", ErrorType: "ERROR",
-		Doc: "the output's first line (past the warnings Python printed before it) begins `Error:`, `ERROR:`, `error:`, `error[E0308]:`, `Exception:`, `FAILED`, `Failed`, `fatal:` (git's refusals: `fatal: not a git repository`) or `An error occurred` (`An error occurred while executing the command: ...`, a tool's own words for its failure)",
+		Doc: "the output's first line (past the warnings Python printed before it, and the Java VM's own `OpenJDK 64-Bit Server VM warning:` lines) begins `Error:`, `ERROR:`, `error:`, `error[E0308]:`, `Exception:`, `FAILED`, `Failed`, `fatal:` (git's refusals: `fatal: not a git repository`) or `An error occurred` (`An error occurred while executing the command: ...`, a tool's own words for its failure)",
 		match: func(o *output) (string, bool) {
 			return "", reErrorPrefix.MatchString(o.first)
 		},
