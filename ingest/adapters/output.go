@@ -314,13 +314,15 @@ func testsFailed(text string) bool {
 // The failures of programs other than Python that a log without exit
 // codes shows only in their text: the shell's report of a signal, the go
 // command's refusals, curl's failure line, Node's thrown error printed
-// without its version footer, Python's module runner not finding a tool.
+// without its version footer, Python's module runner not finding a tool,
+// a file utility refusing to move, copy, remove or create a file.
 var (
 	reCrashed           = regexp.MustCompile(`(?m)^(?:Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted|Killed)(?: +\(core dumped\))?\s*$|^.*: line \d+: +\d+ +(?:Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted|Killed)\b|^fatal error: (?:runtime: |all goroutines are asleep|concurrent map )`)
 	reGoToolError       = regexp.MustCompile(`(?m)^go: (?:cannot find main module|go\.mod file not found|errors parsing go\.mod|updates to go\.mod needed|inconsistent vendoring)|^(?:\S+: )?no required module provides package \S+|^package \S+ is not in std\b`)
 	reCurlError         = regexp.MustCompile(`(?m)^curl: \(\d+\) `)
 	reNodeThrownAtCaret = regexp.MustCompile(`(?m)^\s*\^+\s*\n\s*\n(\w*(?:Error|Exception))(?:: .*)?\n\s+at \S`)
 	reNoModuleToRun     = regexp.MustCompile(`(?m)^\S*python[\d.]*(?:\.exe)?: No module named \S+\s*$`)
+	reFileOpRefused     = regexp.MustCompile(`(?m)^(?:mv|cp|rm|ln|mkdir|rmdir): (?:cannot |failed to )`)
 )
 
 // genericErrorType are the error types that say no more than that the
@@ -487,6 +489,13 @@ var OutputRules = []OutputRule{
 		Doc: "a line ends with `Permission denied` (`bash: ./run.sh: Permission denied`, `awk: cannot open /etc/shadow (Permission denied)`, `mkdir: cannot create directory 'x': Permission denied`), except in a search's output, where find and grep report each directory they could not read and go on",
 		match: func(o *output) (string, bool) {
 			return "", !o.search && strings.Contains(o.text, "Permission denied") && rePermissionDenied.MatchString(o.text)
+		},
+	},
+	{
+		Name: "file-op-refused", ErrorType: "ERROR",
+		Doc: "a line in which a file utility (mv, cp, rm, ln, mkdir, rmdir) says it could not do what it was asked, for a reason the two rules above do not read: `mv: cannot move 'lib/pt-br' to a subdirectory of itself, 'lib/pt-BR/pt-br'`, `rm: cannot remove 'dist': Directory not empty`, `mkdir: cannot create directory 'out': File exists`, `ln: failed to create symbolic link 'x': File exists`; the utility exited non-zero, so a command chained after it with `&&` (`mv a b && yarn install`) did not run. Not in a search's output",
+		match: func(o *output) (string, bool) {
+			return "", !o.search && strings.Contains(o.text, ": ") && reFileOpRefused.MatchString(o.text)
 		},
 	},
 	{

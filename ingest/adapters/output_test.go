@@ -231,6 +231,12 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"permission-denied", oa, bashDoc(t, "./deploy.sh", "bash: ./deploy.sh: Permission denied"), 1, "error PERMISSION_DENIED"},
 		{"permission-denied", oa, bashDoc(t, "find / -name settings.py 2>&1 | head", "find: '/proc/1/map_files': Permission denied\n/srv/app/settings.py"), 1, "ok"},
 		{"permission-denied", oa, bashDoc(t, "cat notes.txt", "Ask IT if the build user keeps getting Permission denied on the share; it is fine now."), 1, "ok"},
+		{"file-op-refused", oa, bashDoc(t, "cd /workspace && mv lib/pt-br lib/pt-BR && yarn install --ignore-engines 2>&1 | tail -30", "mv: cannot move 'lib/pt-br' to a subdirectory of itself, 'lib/pt-BR/pt-br'"), 1, "error ERROR"},
+		{"file-op-refused", oa, bashDoc(t, "rm dist && npm run build", "rm: cannot remove 'dist': Is a directory"), 1, "error ERROR"},
+		{"file-op-refused", oa, bashDoc(t, "mkdir out && cp a.txt out/", "mkdir: cannot create directory 'out': File exists"), 1, "error ERROR"},
+		{"file-op-refused", oa, bashDoc(t, "mv -v build/a.js dist/a.js", "renamed 'build/a.js' -> 'dist/a.js'"), 1, "ok"},
+		{"file-op-refused", oa, bashDoc(t, "cat notes.md", "Remember: mv: cannot move across devices, use cp"), 1, "ok"},
+		{"file-op-refused", oa, bashDoc(t, "grep -rn 'cannot remove' logs/", "logs/ci.txt:4:rm: cannot remove 'tmp': Directory not empty"), 1, "ok"},
 		{"viewer-no-such-file", oa, bashDoc(t, "nl -ba tests/core/management/tests.py | sed -n '1,80p'", "nl: tests/core/management/tests.py: No such file or directory"), 1, "error NO_SUCH_FILE"},
 		{"viewer-no-such-file", oa, bashDoc(t, "cat deploy.log", "12:01 started\ncat: /etc/app.yaml: No such file or directory\n12:03 retried"), 1, "ok"},
 		// A file written by cat, then run: the traceback is the program's.
