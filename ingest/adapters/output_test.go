@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -425,7 +426,8 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"continue-edit-rejected", Continue, contDoc(t, "run_terminal_command", map[string]any{"command": "grep -rn 'failed with the message' gui/"}, "gui/callToolById.ts:105: content: `${name} failed with the message: string not found in file`", "done"), 1, "ok"},
 		{"trae-edit-rejected", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "str_replace", "path": "/repo/a.py", "old_str": "x = 1", "new_str": "x = 2"}, "No replacement was performed, old_str `x = 1` did not appear verbatim in /repo/a.py.", false), 0, "error EDIT_REJECTED"},
 		{"trae-edit-rejected", TraeAgent, traeDoc(t, "bash", map[string]any{"command": "grep -n 'No replacement' tools/edit_tool.py"}, "88:            raise ToolError(\"No replacement was performed\")", true), 0, "ok"},
-		{"trae-edit-rejected", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "create", "path": "/repo/t.py", "file_text": "x = 1\n"}, "File already exists at: /repo/t.py. Cannot overwrite files using command `create`.", false), 0, "error EDIT_REJECTED"},
+		{"trae-create-exists", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "create", "path": "/repo/t.py", "file_text": "x = 1\n"}, "File already exists at: /repo/t.py. Cannot overwrite files using command `create`.", false), 0, "error EDIT_REJECTED"},
+		{"trae-create-exists", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "view", "path": "/repo/tools/edit_tool.py"}, "Here's the result of running `cat -n` on /repo/tools/edit_tool.py:\n    41\t            raise ToolError(\"File already exists at: {path}. Cannot overwrite files using command `create`.\")", true), 0, "ok"},
 		{"trae-usage-error", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "view", "path": "/repo/t.py", "view_range": []int{1, 10}}, "Invalid `view_range`: [1, 10]. Its second element `10` should be smaller than the number of lines in the file: `1`", false), 0, "error USAGE_ERROR"},
 		{"trae-usage-error", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "str_replace", "path": "/repo/t.py", "old_str": "", "new_str": "x"}, "Error executing tool 'str_replace_based_edit_tool': empty separator", false), 0, "error USAGE_ERROR"},
 		{"trae-usage-error", TraeAgent, traeDoc(t, "bash", map[string]any{"command": "python bench.py --mode fast"}, "Invalid `--mode` value: fast", false), 0, "error ERROR"},
@@ -444,7 +446,8 @@ func ruleCases(t testing.TB) []ruleCase {
 		// SWE-agent's rules.
 		{"edit-rejected", swe, sweDoc(t, "edit 4:4\n    return x[1:\nend_of_edit", "Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit commmand.\n\nERRORS:\n- E999 SyntaxError: '[' was never closed"), 0, "error EDIT_REJECTED"},
 		{"edit-rejected", swe, sweDoc(t, "str_replace_editor str_replace /testbed/a.py   --old_str 'x = 1' --new_str 'x = 2'", "No replacement was performed, old_str `x = 1` did not appear verbatim in /testbed/a.py."), 0, "error EDIT_REJECTED"},
-		{"edit-rejected", swe, sweDoc(t, "str_replace_editor create /testbed/reproduce_issue.py --file_text 'import os'", "File already exists at: /testbed/reproduce_issue.py. Cannot overwrite files using command `create`."), 0, "error EDIT_REJECTED"},
+		{"create-exists", swe, sweDoc(t, "str_replace_editor create /testbed/reproduce_issue.py --file_text 'import os'", "File already exists at: /testbed/reproduce_issue.py. Cannot overwrite files using command `create`."), 0, "error EDIT_REJECTED"},
+		{"create-exists", swe, sweDoc(t, "str_replace_editor view /testbed/tools/edit.py", "Here's the result of running `cat -n` on /testbed/tools/edit.py:\n    12\tMSG = \"Cannot overwrite files using command `create`\""), 0, "ok"},
 		{"edit-rejected", swe, sweDoc(t, "open tools/windowed/bin/edit", "[File: /repo/tools/windowed/bin/edit (60 lines total)]\n41:    print(\"Your proposed edit has introduced new syntax error(s).\")\n42:    print(\"No replacement was performed\")"), 0, "ok"},
 		{"edit-rejected", swe, sweDoc(t, "str_replace_editor view /testbed/tools/edit.py", "Here's the result of running `cat -n` on /testbed/tools/edit.py:\n     9\tMSG = \"old_str did not appear verbatim\""), 0, "ok"},
 		{"rover-search-empty", swe, sweDoc(t, "rover_search_method /django__django get_cache_key", "Found 0 methods with name get_cache_key in the codebase.\n\n========= start =================\nFound 0 methods with name get_cache_key in the codebase.\n\n========= end  ==================\n"), 0, "ok empty"},
@@ -554,6 +557,8 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"edit-rejected", oh, read("/workspace/openhands/runtime/editor.py", "    40\t        raise ToolError('No replacement was performed, old_str did not appear verbatim')"), 0, "ok"},
 		{"ipython-traceback", oh, ohDoc(t, "run_ipython", map[string]any{"code": "create_file('/workspace/README.md')"}, "---------------------------------------------------------------------------\r\nFileExistsError                           Traceback (most recent call last)\r\nCell In[1], line 1\r\n----> 1 create_file('/workspace/README.md')\r\n\r\nFile /opendevin/plugins/agent_skills/agentskills.py:336, in create_file(filename)\r\n    335 if os.path.exists(filename):\r\n--> 336     raise FileExistsError(f\"File '{filename}' already exists.\")\r\n\r\nFileExistsError: File '/workspace/README.md' already exists.", nil), 0, "error FileExistsError"},
 		{"ipython-traceback", oh, ohDoc(t, "run_ipython", map[string]any{"code": "print(open('notes.txt').read())"}, "Known issues:\n- KeyError Traceback (most recent call last) shown when the cache is cold\n- fixed in 2.1", nil), 0, "ok"},
+		{"create-exists", oh, ohDoc(t, "edit", map[string]any{"command": "create", "path": "/workspace/t.py", "file_text": "x = 1\n"}, "ERROR:\nInvalid `path` parameter: /workspace/t.py. File already exists at: /workspace/t.py. Cannot overwrite files using command `create`.", nil), 0, "error EDIT_REJECTED"},
+		{"create-exists", oh, read("/workspace/openhands/runtime/editor.py", "    52\t            raise EditorToolParameterInvalidError('path', path, 'Cannot overwrite files using command `create`.')"), 0, "ok"},
 		{"invalid-parameter", oh, ohDoc(t, "edit", map[string]any{"command": "view", "path": "/workspace/x"}, "ERROR:\nInvalid `path` parameter: /workspace/x. The path /workspace/x does not exist. Please provide a valid path.", nil), 0, "error USAGE_ERROR"},
 		{"invalid-parameter", oh, ohDoc(t, "run", map[string]any{"command": "npm ci\nnpm test"}, "ERROR: Cannot execute multiple commands at once.\nPlease run each command separately OR chain them into a single command via && or ;", -1), 0, "error USAGE_ERROR"},
 		{"invalid-parameter", oh, ohDoc(t, "run", map[string]any{"command": "grep -rn \"ERROR: Invalid\" logs/"}, "logs/app.log:3:ERROR: Invalid token for user 12", 0), 0, "ok"},
@@ -890,6 +895,45 @@ func TestNoGenericRuleReadsAHarnessMessage(t *testing.T) {
 	for _, r := range OutputRules {
 		if r.Harness {
 			t.Errorf("generic output rule %s is marked Harness: give it to the formats whose harness writes it", r.Name)
+		}
+	}
+}
+
+// The editor that OpenHands, SWE-agent and Trae Agent share refuses to
+// create a file that is already there, and refuses the same create again
+// for as long as the file is: the result is not retryable, so the create
+// sent again is the agent's retry loop (detect's RA302). Its other
+// refusals (a replacement's text not found) say nothing of retrying: the
+// next edit may be the fix.
+func TestCreateOverAFileIsNotRetryable(t *testing.T) {
+	exists := "File already exists at: /w/t.py. Cannot overwrite files using command `create`."
+	notFound := "No replacement was performed, old_str `x = 1` did not appear verbatim in /w/t.py."
+	for _, c := range []struct {
+		name   string
+		format *Format
+		doc    []byte
+		want   *bool
+	}{
+		{"openhands create", OpenHands, ohDoc(t, "edit", map[string]any{"command": "create", "path": "/w/t.py", "file_text": "x"}, "ERROR:\nInvalid `path` parameter: /w/t.py. "+exists, nil), new(bool)},
+		{"openhands replace", OpenHands, ohDoc(t, "edit", map[string]any{"command": "str_replace", "path": "/w/t.py", "old_str": "x = 1", "new_str": "x = 2"}, "ERROR:\n"+notFound, nil), nil},
+		{"swe-agent create", SWEAgent, sweDoc(t, "str_replace_editor create /w/t.py --file_text x", exists), new(bool)},
+		{"swe-agent replace", SWEAgent, sweDoc(t, "str_replace_editor str_replace /w/t.py --old_str 'x = 1' --new_str 'x = 2'", notFound), nil},
+		{"trae create", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "create", "path": "/w/t.py", "file_text": "x"}, exists, false), new(bool)},
+		{"trae replace", TraeAgent, traeDoc(t, "str_replace_based_edit_tool", map[string]any{"command": "str_replace", "path": "/w/t.py", "old_str": "x = 1", "new_str": "x = 2"}, notFound, false), nil},
+	} {
+		conv, run := convertOne(t, c.format, c.doc)
+		s := conv.step(t, run, 0)
+		if got := result(s); got != "error EDIT_REJECTED" {
+			t.Errorf("%s: %s, want error EDIT_REJECTED", c.name, got)
+		}
+		show := func(b *bool) string {
+			if b == nil {
+				return "unset"
+			}
+			return strconv.FormatBool(*b)
+		}
+		if got := s.ToolResult.Retryable; show(got) != show(c.want) {
+			t.Errorf("%s: retryable %s, want %s", c.name, show(got), show(c.want))
 		}
 	}
 }
