@@ -320,7 +320,7 @@ var (
 	reCrashed           = regexp.MustCompile(`(?m)^(?:Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted|Killed)(?: +\(core dumped\))?\s*$|^.*: line \d+: +\d+ +(?:Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted|Killed)\b|^fatal error: (?:runtime: |all goroutines are asleep|concurrent map )`)
 	reGoToolError       = regexp.MustCompile(`(?m)^go: (?:cannot find main module|go\.mod file not found|errors parsing go\.mod|updates to go\.mod needed|inconsistent vendoring)|^(?:\S+: )?no required module provides package \S+|^package \S+ is not in std\b`)
 	reCurlError         = regexp.MustCompile(`(?m)^curl: \(\d+\) `)
-	reNodeThrownAtCaret = regexp.MustCompile(`(?m)^\s*\^+\s*\n\s*\n(\w*(?:Error|Exception))(?:: .*)?\n\s+at \S`)
+	reNodeThrownAtCaret = regexp.MustCompile(`(?m)^\s*\^+\s*\n\s*\n(\w*(?:Error|Exception))(?: \[[A-Z][A-Z0-9_]+\])?(?:: .*)?\n(?:\s+at \S|Require stack:\n- \S)`)
 	reNoModuleToRun     = regexp.MustCompile(`(?m)^\S*python[\d.]*(?:\.exe)?: No module named \S+\s*$`)
 	reFileOpRefused     = regexp.MustCompile(`(?m)^(?:mv|cp|rm|ln|mkdir|rmdir): (?:cannot |failed to )`)
 )
@@ -594,9 +594,9 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "uncaught-exception", ErrorType: "<exception class> or PANIC",
-		Doc: "a program died of an exception: Java's `Exception in thread \"main\" CLASS`, Node's `CLASS: message` and `    at ...` frames above a last line `Node.js vN.N.N`, or below the line of code it was thrown at and its caret `^` as Node prints it without that last line (the error type is the class); Go's `panic:` with its `goroutine N [` dump, Rust's `thread '...' panicked at` (PANIC); not a panic inside a test run (Go's `--- FAIL:`, Rust's `test result: FAILED.`): a failing test is no crash; PHP's `PHP Fatal error:  Uncaught CLASS` or `PHP Parse error:` (the class, else FATAL_ERROR); Ruby's `FILE:LINE:in ...: message (CLASS)` (the class)",
+		Doc: "a program died of an exception: Java's `Exception in thread \"main\" CLASS`, Node's `CLASS: message` and `    at ...` frames above a last line `Node.js vN.N.N`, or below the line of code it was thrown at and its caret `^` as Node prints it without that last line, the class with or without its code (`TypeError [ERR_IMPORT_ATTRIBUTE_MISSING]: ...`) and followed by its frames or, for a module it could not load, by its `Require stack:` (`Error: Cannot find module 'react'`, then `Require stack:` and `- /tmp/t.js`: a logger that cut the output short may leave no frame) (the error type is the class); Go's `panic:` with its `goroutine N [` dump, Rust's `thread '...' panicked at` (PANIC); not a panic inside a test run (Go's `--- FAIL:`, Rust's `test result: FAILED.`): a failing test is no crash; PHP's `PHP Fatal error:  Uncaught CLASS` or `PHP Parse error:` (the class, else FATAL_ERROR); Ruby's `FILE:LINE:in ...: message (CLASS)` (the class)",
 		match: func(o *output) (string, bool) {
-			if !containsAny(o.text, "Exception in thread", "Node.js v", "panic", "PHP ", ":in ", "    at ") {
+			if !containsAny(o.text, "Exception in thread", "Node.js v", "panic", "PHP ", ":in ", "    at ", "Require stack:") {
 				return "", false
 			}
 			if strings.Contains(o.text, "PHP ") {
