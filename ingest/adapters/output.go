@@ -559,7 +559,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "package-manager-error", ErrorType: "NPM_<code>, PIP_<code> or ERROR",
-		Doc: "npm's `npm ERR! code ECODE` (or `npm error code ECODE`: ENOTEMPTY, ERESOLVE, E404, ...; the error type is NPM_ECODE; ELIFECYCLE, a package script that exited non-zero, is left to what the script printed), npm's `Missing script: \"test\"` (ERROR), yarn's `error An unexpected error occurred:` or `error Couldn't find a package`, Yarn 2's (Berry's) closing `➤ YN0000: · Failed with errors in 8s` (ERROR); pip's diagnostic `error: metadata-generation-failed` (`subprocess-exited-with-error`, `failed-wheel-build-for-install`, `externally-managed-environment`, `resolution-too-deep`; the error type is PIP_ and the code, upper case), or its `ERROR: Could not find a version that satisfies the requirement`, `No matching distribution found for`, `Failed building wheel for`, `Cannot install ...` (PIP_ERROR)",
+		Doc: "npm's `npm ERR! code ECODE` (or `npm error code ECODE`: ENOTEMPTY, ERESOLVE, E404, ...; the error type is NPM_ECODE; ELIFECYCLE, a package script that exited non-zero, is left to what the script printed), npm's `Missing script: \"test\"` (ERROR), or, its code line cut off by a filter or a logger (`npm install 2>&1 | tail -20`), npm's own `npm error` (`npm ERR!`) lines, which it prints only when it gives up: NPM_ and the system error a line names (`npm error EEXIST: file already exists`), NPM_ERESOLVE for `Could not resolve dependency` or `Conflicting peer dependency`, else ERROR (not in a search's output, and not for a package script that failed: `Lifecycle script`, `command failed`), yarn's `error An unexpected error occurred:` or `error Couldn't find a package`, Yarn 2's (Berry's) closing `➤ YN0000: · Failed with errors in 8s` (ERROR); pip's diagnostic `error: metadata-generation-failed` (`subprocess-exited-with-error`, `failed-wheel-build-for-install`, `externally-managed-environment`, `resolution-too-deep`; the error type is PIP_ and the code, upper case), or its `ERROR: Could not find a version that satisfies the requirement`, `No matching distribution found for`, `Failed building wheel for`, `Cannot install ...` (PIP_ERROR)",
 		match: func(o *output) (string, bool) {
 			if strings.Contains(o.text, "error: ") {
 				// The last code: pip prints subprocess-exited-with-error
@@ -581,6 +581,9 @@ var OutputRules = []OutputRule{
 			}
 			if containsAny(o.text, "error An unexpected error occurred: ", "error Couldn't find ", "error Package \"", "Failed with errors in ") && reYarnError.MatchString(o.text) {
 				return "ERROR", true
+			}
+			if containsAny(o.text, "npm ERR! ", "npm error ") && !o.search {
+				return npmFailed(o.text)
 			}
 			return "", false
 		},
@@ -749,6 +752,32 @@ var OutputRules = []OutputRule{
 			return "", false
 		},
 	},
+}
+
+// reNPMLine is a line of npm's own failure report, whose code line a
+// filter or a logger cut off; reNPMErrno is one naming the system error
+// (`npm error EEXIST: file already exists`).
+var (
+	reNPMLine  = regexp.MustCompile(`(?m)^npm (?:ERR!|error) `)
+	reNPMErrno = regexp.MustCompile(`(?m)^npm (?:ERR!|error) (E[A-Z]{3,}): `)
+)
+
+// npmFailed reads npm's failure report without its `code` line: npm
+// prints `npm error` (`npm ERR!` before npm 10) lines only when it gives
+// up. A package script that exited non-zero (ELIFECYCLE, `Lifecycle script
+// ... failed`, `command failed`) is left to what the script printed, as
+// with the code line.
+func npmFailed(text string) (string, bool) {
+	if !reNPMLine.MatchString(text) || containsAny(text, "ELIFECYCLE", "Lifecycle script", "command failed", "Exit status", "Failed at the", "Test failed.") {
+		return "", false
+	}
+	if m := reNPMErrno.FindStringSubmatch(text); m != nil && m[1] != "ERROR" {
+		return "NPM_" + m[1], true
+	}
+	if containsAny(text, "Could not resolve dependency", "Conflicting peer dependency", "ERESOLVE") {
+		return "NPM_ERESOLVE", true
+	}
+	return "ERROR", true
 }
 
 // argparseRefused reports whether text holds argparse's refusal of a
