@@ -725,6 +725,13 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
+		Name: "option-refused", ErrorType: schema.ErrUsage,
+		Doc: "a command-line utility refused the options it was given, as getopt reports it: a line `PROG: invalid option -- 'S'`, `PROG: unrecognized option '--no-color'`, `PROG: illegal option -- S` (BSD), `PROG: option requires an argument -- 'e'`, `PROG: missing operand` (`cp: missing destination file operand after 'a'`) or `PROG: extra operand 'x'`, followed at once by its `Usage: PROG ...` or `Try 'PROG --help' for more information.` naming the same program; or git's `error: unknown option` (`unknown switch`) followed by its `usage: git CMD`: the program stopped before it did anything (`grep -S` searched nothing), also in a search's output",
+		match: func(o *output) (string, bool) {
+			return "", containsAny(o.text, "option", "operand") && optionRefused(o.text)
+		},
+	},
+	{
 		Name: "empty-phrase", ViewsToo: true,
 		Doc: "the first line says nothing was found: `No matches found`, `No results found`, `Found 0 matches`, `0 results found`, `no match for`, `Nothing found` and the like",
 		match: func(o *output) (string, bool) {
@@ -778,6 +785,28 @@ func npmFailed(text string) (string, bool) {
 		return "NPM_ERESOLVE", true
 	}
 	return "ERROR", true
+}
+
+// reOptionRefused is getopt's refusal of a command line (GNU's and BSD's
+// wording), the program's name in its group; reOptionUsage is the line
+// that follows it, its usage or its hint, naming the program again;
+// reGitOptionRefused is git's parse-options refusal, its usage after it.
+var (
+	reOptionRefused    = regexp.MustCompile(`(?m)^(?:\S*/)?([a-z][\w.+-]*): (?:invalid option -- '?.'?|unrecognized option '[^'\n]*'|illegal option -- .|option requires an argument -- '?.'?|missing (?:[\w ]+ )?operand(?: after '[^'\n]*')?|extra operand '[^'\n]*')\n(.*)`)
+	reOptionUsage      = regexp.MustCompile(`^(?:[Uu]sage: (?:\S*/)?([a-z][\w.+-]*)|Try '(?:\S*/)?([a-z][\w.+-]*) --help')`)
+	reGitOptionRefused = regexp.MustCompile(`(?m)^error: (?:unknown option|unknown switch) .*\nusage: git \w`)
+)
+
+// optionRefused reports whether text holds a utility's refusal of its
+// options (the option-refused rule): the refusal and, on the next line, the
+// usage or the hint naming the same program.
+func optionRefused(text string) bool {
+	for _, m := range reOptionRefused.FindAllStringSubmatch(text, -1) {
+		if u := reOptionUsage.FindStringSubmatch(m[2]); u != nil && (u[1] == m[1] || u[2] == m[1]) {
+			return true
+		}
+	}
+	return strings.Contains(text, "error: unknown ") && reGitOptionRefused.MatchString(text)
 }
 
 // argparseRefused reports whether text holds argparse's refusal of a
