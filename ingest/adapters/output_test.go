@@ -484,6 +484,8 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"rovo-timeout", RovoDev, rovoDoc("bash", "command: cd /workspace && npm install\ntimeout: 300", "```\n\n Timeout...\n```"), 2, "error TIMEOUT"},
 		{"rovo-timeout", RovoDev, rovoDoc("bash", "command: grep -n Timeout src/net.ts", "```\nsrc/net.ts:40:  // Timeout... then retry\n```"), 2, "ok"},
 		{"rovo-tool-error", RovoDev, rovoDoc("find_and_replace_code", "file_path: src/a.ts\nfind: x\nreplace: y", "```\nError executing tool find_and_replace_code: Multiple matches found for the find string\n```"), 2, "error TOOL_ERROR"},
+		{"rovo-tool-error", RovoDev, rovoDoc("open_files", "file_paths:\n- src/r3_factory.ts", "```\nError executing tool open_files: Error opening src/r3_factory.ts: File src/r3_factory.ts not found in workspace....\n```"), 2, "error TOOL_ERROR"},
+		{"rovo-tool-error", RovoDev, rovoDoc("expand_folder", "folder_path: src/planner/assertions", "```\nError executing tool expand_folder: Directory not found: /tmp/x/src/planner/assertions...\n```"), 2, "error TOOL_ERROR"},
 		{"rovo-tool-error", RovoDev, rovoDoc("bash", "command: cat docs/tools.md", "```\nWhen a tool fails, the agent sees: Error executing tool NAME: reason\n```"), 2, "ok"},
 
 		// mini-swe-agent's rule.

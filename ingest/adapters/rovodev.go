@@ -210,8 +210,8 @@ var rovoRules = []OutputRule{
 		},
 	},
 	{
-		Name: "rovo-tool-error", ErrorType: "TOOL_ERROR", Harness: true,
-		Doc: "the output begins `Error executing tool NAME:` (a replacement that matched nothing or several places, a path that does not exist)",
+		Name: "rovo-tool-error", ErrorType: "TOOL_ERROR", Harness: true, ViewsToo: true,
+		Doc: "the output begins `Error executing tool NAME:` (a replacement that matched nothing or several places, a path that does not exist), the harness's words in place of the tool's output, so a viewer's too (`Error executing tool open_files: Error opening src/a.ts: File src/a.ts not found in workspace`)",
 		match: func(o *output) (string, bool) {
 			return "", strings.HasPrefix(o.first, "Error executing tool ")
 		},
