@@ -506,6 +506,13 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
+		Name: "is-a-directory", ErrorType: "IS_A_DIRECTORY", ViewsToo: true,
+		Doc: "every line of the output is a program's complaint that a path it was to read or write is a directory (`grep: tests: Is a directory`, grep without `-r`; `nl: src/pkg: Is a directory`; `bash: out/models.py: Is a directory`): the program did nothing else, a search searched nothing, a viewer showed nothing",
+		match: func(o *output) (string, bool) {
+			return "", strings.Contains(o.text, ": Is a directory") && onlyIsADirectory(o.text)
+		},
+	},
+	{
 		Name: "rust-error", ErrorType: "COMPILE_ERROR",
 		Doc: "rustc's diagnostic, a line `error[E0308]: ...` or `error: ...` followed by ` --> FILE:LINE:COL`, or cargo's `error: could not compile`",
 		match: func(o *output) (string, bool) {
@@ -807,6 +814,27 @@ func optionRefused(text string) bool {
 		}
 	}
 	return strings.Contains(text, "error: unknown ") && reGitOptionRefused.MatchString(text)
+}
+
+// reIsADirectory is a program's complaint (`PROG: PATH: Is a directory`,
+// bash's with its `line N:`) that a path it was given is a directory.
+var reIsADirectory = regexp.MustCompile(`^(?:\S*/)?[a-z][\w.+-]*: (?:line \d+: )?\S.*: Is a directory$`)
+
+// onlyIsADirectory reports whether every non-blank line of text is such a
+// complaint.
+func onlyIsADirectory(text string) bool {
+	n := 0
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if !reIsADirectory.MatchString(line) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // argparseRefused reports whether text holds argparse's refusal of a
