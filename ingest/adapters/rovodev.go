@@ -434,20 +434,41 @@ func (r *run) rovoCall(s *schema.Step, sec, ret *rovoSection) {
 	out := rovoOutput(ret.body)
 	r.noteView(s, view)
 	errType, empty := r.classify(out, search, view, rovoRules)
-	r.setResult(s, out, errType, empty)
 	// Only a command prints its failure at the end; what a search or a
 	// view cut short holds is content, and the agent's words about it
 	// ("the error is raised in ...") speak of the code it read.
-	if sec.tool == "bash" && !view && !r.strip && rovoCut(out) && !programSearches(args) {
+	cmdCut := sec.tool == "bash" && !view && !r.strip && rovoCut(out) && !programSearches(args)
+	headerCut := cmdCut && errType == "" && !empty && rovoCutInHeader(out)
+	if headerCut {
+		// The logger cut the output inside a traceback's header (a
+		// long preamble, pip's warnings, before it): a program died.
+		errType = errException
+	}
+	r.setResult(s, out, errType, empty)
+	if headerCut {
+		s.ToolResult.Reason = "output cut inside a traceback's header"
+	}
+	if cmdCut {
 		switch {
 		case errType == "" && !empty:
 			r.markCut(s, cutQuiet)
-		case errType == errException && strings.Contains(out, "Traceback (most recent call last):"):
+		case errType == errException && (headerCut || strings.Contains(out, "Traceback (most recent call last):")):
 			// A traceback's header kept, its exception line cut: whether
 			// the program died is in the part cut off.
 			r.markCut(s, cutTraceback)
 		}
 	}
+}
+
+// rovoCutInHeader reports whether the logger cut the output inside a
+// traceback's header: its last line before the `...` is the start of
+// `Traceback (most recent call last):`, at least `Traceback (`.
+func rovoCutInHeader(out string) bool {
+	t, _ := strings.CutSuffix(strings.TrimRight(out, " \n"), "...")
+	t = strings.TrimRight(t, " ")
+	last := t[strings.LastIndexByte(t, '\n')+1:]
+	const header = "Traceback (most recent call last):"
+	return len(last) >= len("Traceback (") && len(last) < len(header) && strings.HasPrefix(header, last)
 }
 
 // programSearches reports whether a bash call's own program searches (grep,

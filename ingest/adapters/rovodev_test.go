@@ -313,6 +313,33 @@ func TestRovoDevCutTracebackSettledByTheNextWords(t *testing.T) {
 	}
 }
 
+// A long preamble (pip's warning about running as root, its notices) took
+// the logger's 500 characters, and the cut fell inside the header of the
+// traceback that followed: the program died, unless the agent says it
+// worked. A header cut shorter than `Traceback (`, and an output not cut,
+// are read as before.
+func TestRovoDevCutInsideTracebackHeader(t *testing.T) {
+	pre := "WARNING: Running pip as the 'root' user can result in broken permissions and conflicting behaviour with the system package manager. " + strings.Repeat("It is recommended to use a virtual environment instead. ", 6) + "\n\n[notice] A new release of pip is available: 25.2 -> 25.3\n"
+	cut := func(head string) string {
+		out := pre + strings.Repeat("x", 500)
+		return out[:500-len(head)-1] + "\n" + head + "..."
+	}
+	for _, c := range []struct{ name, output, words, want string }{
+		{"cut in the header", cut("Traceback (most recent call"), "Let me look at the tokenizer next.", "error EXCEPTION"},
+		{"cut in the header, said passed", cut("Traceback (most recent call"), "Excellent! The test passed!", "ok"},
+		{"cut before the header's bracket", cut("Traceback"), "Let me look at the tokenizer next.", "ok"},
+		{"not cut", "[notice] A new release of pip is available\nTraceback (most recent call...", "Let me look at the tokenizer next.", "ok"},
+	} {
+		if c.name != "not cut" && !rovoCut(c.output) {
+			t.Fatalf("%s: the sample output is not cut: %d characters", c.name, len(c.output))
+		}
+		s := rovoCallThenWords(t, "bash", "command: pip install six -q && cd /workspace && python -c 'import t5'", c.output, c.words)
+		if got := result(s); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
 // An install whose output the logger cut before its failure, said failed
 // by the agent once, then retried after cleanups with the same kept output
 // (but for the id the package manager prints) and no more words about it:
