@@ -163,7 +163,7 @@ var (
 	rePipError          = regexp.MustCompile(`(?m)^ERROR: (?:Could not find a version that satisfies the requirement|No matching distribution found for|Failed building wheel for|Could not build wheels for|Cannot install |ResolutionImpossible)`)
 	reMakeFailed        = regexp.MustCompile(`(?m)^make(?:\[\d+\])?: \*\*\* (?:.*Error \d+|No rule to make target .*)\s*$`)
 	reJVMBuildFailure   = regexp.MustCompile(`(?m)^(?:\[INFO\] BUILD FAILURE|BUILD FAILED(?: in \S+)?)\s*$`)
-	reBuildFailed       = regexp.MustCompile(`(?m)^CMake Error\b|^collect2: error: ld returned \d+ exit status|^\S*ld(?:\.\w+)?: error: |^Warning, treated as error:\s*$`)
+	reBuildFailed       = regexp.MustCompile(`(?m)^CMake Error\b|^collect2: error: ld returned \d+ exit status|^\S*ld(?:\.\w+)?: error: |^Warning, treated as error:\s*$|^\[ERROR\] (?:\[ERROR\] )?(?:Some problems were encountered while processing the POMs|The build could not read \d+ projects?|Could not find the selected project in the reactor)|^\[ERROR\] +The project \S+ \(.*\) has \d+ errors?\s*$`)
 	reJavaUncaught      = regexp.MustCompile(`(?m)^Exception in thread "[^"]*" ([\w.$]+)`)
 	reNodeVersion       = regexp.MustCompile(`^Node\.js v\d+\.\d+\.\d+$`)
 	reNodeThrown        = regexp.MustCompile(`(?m)^(\w*(?:Error|Exception))(?:: .*)?\n\s+at \S`)
@@ -551,7 +551,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "build-failed", ErrorType: "BUILD_FAILED",
-		Doc: "`CMake Error`, the linker's `collect2: error: ld returned 1 exit status` or `ld: error:`, Sphinx's `Warning, treated as error:` on a line of its own (`sphinx-build -W` stopped on a warning), or Maven's `[ERROR] Failed to execute goal` of a plugin other than the test runners (surefire, failsafe): failing tests are not a broken build; or, when a filter or a logger cut the goal line off, Maven's `[INFO] BUILD FAILURE` or Gradle's `BUILD FAILED` in an output that shows no test ran (no `Tests run:`, `There are test failures`, `tests completed`, `There were failing tests`)",
+		Doc: "`CMake Error`, the linker's `collect2: error: ld returned 1 exit status` or `ld: error:`, Sphinx's `Warning, treated as error:` on a line of its own (`sphinx-build -W` stopped on a warning), or Maven's `[ERROR] Failed to execute goal` of a plugin other than the test runners (surefire, failsafe): failing tests are not a broken build; or Maven's refusal of the project itself, before any goal ran: `[ERROR] Some problems were encountered while processing the POMs:`, `[ERROR] The project G:A:V (pom.xml) has 1 error`, `The build could not read 1 project`, `Could not find the selected project in the reactor` (`-pl` naming no module); or, when a filter or a logger cut the goal line off, Maven's `[INFO] BUILD FAILURE` or Gradle's `BUILD FAILED` in an output that shows no test ran (no `Tests run:`, `There are test failures`, `tests completed`, `There were failing tests`)",
 		match: func(o *output) (string, bool) {
 			if strings.Contains(o.text, "Failed to execute goal") {
 				if m := reMavenGoal.FindStringSubmatch(o.text); m != nil {
@@ -561,7 +561,7 @@ var OutputRules = []OutputRule{
 			if containsAny(o.text, "BUILD FAILURE", "BUILD FAILED") && reJVMBuildFailure.MatchString(o.text) {
 				return "", !containsAny(o.text, "Tests run:", "There are test failures", "tests completed", "There were failing tests", "surefire", "failsafe")
 			}
-			return "", containsAny(o.text, "CMake Error", "collect2: error", "ld: error", "Warning, treated as error:") && reBuildFailed.MatchString(o.text)
+			return "", containsAny(o.text, "CMake Error", "collect2: error", "ld: error", "Warning, treated as error:", "[ERROR] ") && reBuildFailed.MatchString(o.text)
 		},
 	},
 	{
