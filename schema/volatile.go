@@ -67,8 +67,10 @@ const (
 //
 // text is read as results and args are held, JSON-encoded: a token may
 // also start right after an escape of a control character (\n, \t, \r,
-// \f, \b), as it opens a line or a field there, though the escape's
-// letter comes right before it.
+// \f, \b), as it opens a line or a field there, and right after a
+// \uXXXX escape of ASCII punctuation (Go writes '>' as \u003e), as after
+// the character itself, though the escape's last byte comes right before
+// it.
 //
 // It allocates nothing when dst has room for the result, which is at most
 // three bytes per replaced token longer than text ("5s" -> "<dur>").
@@ -76,10 +78,11 @@ func AppendVolatileNormalized(dst, text []byte) []byte {
 	lit := 0 // text[lit:i] is copied unchanged when the next token is found
 	for i := nextCandidate(text, 0); i < len(text); i = nextCandidate(text, i) {
 		if volatileClass[text[i]] == classSlash {
-			if j := i + 2; escapeAt(text, i) && j < len(text) && (text[j] == '/' || isHexDigit(text[j])) {
-				// A JSON escape (\n, \t) ends a line or a field: a token
-				// may start right after it, though its letter looks like
-				// the end of a word.
+			if j := i + escapeLen(text, i); j > i && j < len(text) && (text[j] == '/' || isHexDigit(text[j])) {
+				// A JSON escape (\n, \t) ends a line or a field, and one
+				// of punctuation (\u003e for '>', as Go's encoder writes
+				// it) is that punctuation: a token may start right after
+				// it, though its last byte looks like the end of a word.
 				placeholder, start, end := "", j, -1
 				if text[j] == '/' {
 					placeholder = placeholderTemp
@@ -118,23 +121,45 @@ func AppendVolatileNormalized(dst, text []byte) []byte {
 	return append(dst, text[lit:]...)
 }
 
-// escapeAt reports whether the backslash at i begins a JSON escape of a
-// control character (\n, \t, \r, \f, \b): it is not itself escaped (an
-// even number of backslashes runs up to it).
-func escapeAt(t []byte, i int) bool {
+// escapeLen is the length of the JSON escape that the backslash at i
+// begins, if a token may start after it, else 0: an escape of a control
+// character (\n, \t, \r, \f, \b), or \uXXXX of an ASCII character
+// that is not a letter or digit (Go's encoder writes '<', '>' and '&' as
+// \u003c, \u003e and \u0026; others write control characters so). The
+// backslash must not itself be escaped (an even number of backslashes
+// runs up to it).
+func escapeLen(t []byte, i int) int {
 	if t[i] != '\\' || i+1 >= len(t) {
-		return false
+		return 0
 	}
+	n := 0
 	switch t[i+1] {
 	case 'n', 't', 'r', 'f', 'b':
-	default:
-		return false
+		n = 2
+	case 'u':
+		if x, ok := hex4At(t, i+2); ok && x < 0x80 && !isWordByte(byte(x)) {
+			n = 6
+		}
+	}
+	if n == 0 {
+		return 0
 	}
 	k := i
 	for k > 0 && t[k-1] == '\\' {
 		k--
 	}
-	return (i-k)%2 == 0
+	if (i-k)%2 != 0 {
+		return 0
+	}
+	return n
+}
+
+// hex4At decodes the four hex digits at t[i:], if there are four.
+func hex4At(t []byte, i int) (uint32, bool) {
+	if i+4 > len(t) {
+		return 0, false
+	}
+	return hex4(t[i : i+4])
 }
 
 // Byte classes of the scan. Word bytes are ASCII letters and digits and

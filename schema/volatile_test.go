@@ -110,6 +110,12 @@ func TestAppendVolatileNormalizedJSONEscapes(t *testing.T) {
 		{"escaped backslash then n stays", `"C:\\n2026-11-29T10:00:00Z"`, `"C:\\n2026-11-29T10:00:00Z"`},
 		{"windows tempfile", `"C:\\Temp\\tmpk2j3_4g5.py"`, `"C:\\Temp\\<tmp>.py"`},
 		{"plain number after a line break stays", `"failed\n3 tests"`, `"failed\n3 tests"`},
+		{"timestamp after an escaped '>'", `"\u003ctimestamp\u003e2025-08-24T18:40:23.746Z\u003c/timestamp\u003e"`, `"\u003ctimestamp\u003e<ts>\u003c/timestamp\u003e"`},
+		{"temp path after an escaped '>'", `"python x.py 2\u003e/tmp/err.log"`, `"python x.py 2\u003e<tmp>"`},
+		{"hash after an escaped '&'", `"a\u0026deadbeef01 b"`, `"a\u0026<hex> b"`},
+		{"escaped letter then a number stays", `"\u0041123s"`, `"\u0041123s"`},
+		{"escaped backslash then u stays", `"\\u003e2026-11-29T10:00:00Z"`, `"\\u003e2026-11-29T10:00:00Z"`},
+		{"plain number after an escaped '>' stays", `"\u003e3 tests"`, `"\u003e3 tests"`},
 	} {
 		if got := string(AppendVolatileNormalized(nil, []byte(c.in))); got != c.want {
 			t.Errorf("%s: AppendVolatileNormalized(%s) = %s, want %s", c.name, c.in, got, c.want)
@@ -121,6 +127,19 @@ func TestAppendVolatileNormalizedJSONEscapes(t *testing.T) {
 	b := &ToolResult{Data: []byte(`"collecting\n2026-11-29 10:04:31,907 ERROR db down\n"`)}
 	if !bytes.Equal(a.AppendFingerprintInput(nil), b.AppendFingerprintInput(nil)) {
 		t.Errorf("results differing only in the time opening a line fingerprint apart")
+	}
+	// A background shell polled while it runs, its output written by Go's
+	// encoder ('<' and '>' as escapes): the same answer at another time,
+	// and another answer once it printed something.
+	poll := func(out string) *ToolResult {
+		return &ToolResult{Data: []byte(`"\u003cstatus\u003erunning\u003c/status\u003e\n\n` + out + `\u003ctimestamp\u003e2025-08-24T18:40:23.746Z\u003c/timestamp\u003e"`)}
+	}
+	again := &ToolResult{Data: bytes.Replace(poll("").Data, []byte("18:40:23.746"), []byte("18:41:06.845"), 1)}
+	if !bytes.Equal(poll("").AppendFingerprintInput(nil), again.AppendFingerprintInput(nil)) {
+		t.Errorf("polls differing only in an escaped tag's timestamp fingerprint apart")
+	}
+	if bytes.Equal(poll("").AppendFingerprintInput(nil), poll(`\u003cstdout\u003e53% done\u003c/stdout\u003e\n`).AppendFingerprintInput(nil)) {
+		t.Errorf("a poll that printed output fingerprints as one that did not")
 	}
 }
 
