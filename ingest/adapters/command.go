@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -29,8 +30,19 @@ func firstProgram(cmd string) string {
 // output says the lines looked for are not there.
 // Stages that only cut or order what a filter kept (`| grep error | head
 // -10`) are looked through: their blank output is the filter's.
+//
+// A function of the mini-swe-agent research fork (`@bug_localization\ndef
+// f():\n    return exec_bash_cmd('grep -RIn ...')`) searches when each of
+// the shell commands it hands to exec_bash_cmd does.
 func commandSearches(cmd string) bool {
 	cmd = unwrapShell(cmd)
+	if strings.HasPrefix(strings.TrimSpace(cmd), "@") {
+		inner := stageShellCommands(cmd)
+		return len(inner) > 0 && !slices.ContainsFunc(inner, func(c string) bool {
+			c = strings.TrimLeft(c, " \t\r\n")
+			return strings.HasPrefix(c, "@") || !commandSearches(c)
+		})
+	}
 	return isSearch(firstProgram(cmd)) || lineFilters[lastFilter(cmd)]
 }
 

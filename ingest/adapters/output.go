@@ -754,12 +754,12 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "empty-search",
-		Doc:  "a search (grep, rg, ag, ack, find, fd, git grep, a tool named *search*, *find*, *lookup*, *query*) printed nothing, or only `[]`, `{}`, `null` or `None`",
+		Doc:  "a search (grep, rg, ag, ack, find, fd, git grep, a tool named *search*, *find*, *lookup*, *query*; a function of the mini-swe-agent research fork whose shell commands, handed to `exec_bash_cmd`, all search) printed nothing, or only `[]`, `{}`, `null` or `None`, past the fork's label `bash execution output:`",
 		match: func(o *output) (string, bool) {
 			if !o.search {
 				return "", false
 			}
-			switch strings.TrimSpace(o.text) {
+			switch withoutHarnessLabel(o.text) {
 			case "", "[]", "{}", "null", "None":
 				return "", true
 			}

@@ -414,6 +414,12 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"empty-search", oa, chatDoc(t, "search_products", map[string]any{"q": "lamp"}, "[]"), 1, "ok empty"},
 		{"empty-search", oa, bashDoc(t, "rm -f build/tmp.o", ""), 1, "ok"},
 		{"empty-search", oa, bashDoc(t, "grep -rn resolveAlias src/", "src/alias.py:3:def resolveAlias(name):"), 1, "ok"},
+		// The mini-swe-agent research fork labels every output; a grep it
+		// handed to exec_bash_cmd that matched nothing prints the label alone.
+		{"empty-search", oa, bashDoc(t, "@bug_localization\ndef grep_add_lines():\n    return exec_bash_cmd('grep -RIn --include=\"*.py\" \"def add_lines\" .')", "bash execution output:\n \n"), 1, "ok empty"},
+		{"empty-search", oa, bashDoc(t, "@bug_localization\ndef grep_add_lines():\n    cmd = 'grep -RIn \"add_lines\" . || true'\n    return exec_bash_cmd(cmd)", "bash execution output:\n \n"), 1, "ok empty"},
+		{"empty-search", oa, bashDoc(t, "@bug_localization\ndef grep_add_lines():\n    return exec_bash_cmd('grep -RIn \"add_lines\" .')", "bash execution output:\n ./plot.py:12:def add_lines(self):\n"), 1, "ok"},
+		{"empty-search", oa, bashDoc(t, "@patch_generation\ndef fix():\n    return exec_bash_cmd(\"sed -i 's/a/b/' x.py\")", "bash execution output:\n \n"), 1, "ok"},
 
 		// openai-messages' rule.
 		{"autogen-exitcode", oa, chatDoc(t, "run_code", map[string]any{"code": "print(total(rows))"}, "exitcode: 1 (execution failed)\nCode output: Traceback (most recent call last):\n  File \"\", line 1, in <module>\nNameError: name 'rows' is not defined"), 1, "error EXIT_CODE"},
@@ -718,6 +724,13 @@ func TestCommandSearches(t *testing.T) {
 		// A command handed to a shell is read as the shell runs it.
 		`bash -lc 'grep -rn "def resolve" sphinx/'`: true,
 		`bash -lc "pytest -q 2>&1 | tail -5"`:       false,
+		// A function of the mini-swe-agent research fork searches when the
+		// shell commands it hands to exec_bash_cmd all do.
+		"@bug_localization\ndef f():\n    return exec_bash_cmd('grep -RIn \"x\" . || true')":                               true,
+		"@bug_localization\ndef f():\n    cmd = 'find . -name \"*.py\"'\n    return exec_bash_cmd(cmd)":                    true,
+		"@bug_localization\ndef f():\n    return exec_bash_cmd('ls -la')":                                                  false,
+		"@bug_localization\ndef f():\n    exec_bash_cmd('grep -n x a.py')\n    return exec_bash_cmd('sed -i s/x/y/ a.py')": false,
+		"@bug_localization\ndef f():\n    return print_code_context('a.py', (1, 40))":                                      false,
 	} {
 		if got := commandSearches(cmd); got != want {
 			t.Errorf("commandSearches(%q) = %v, want %v", cmd, got, want)
