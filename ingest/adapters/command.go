@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -43,8 +44,98 @@ func commandSearches(cmd string) bool {
 			return strings.HasPrefix(c, "@") || !commandSearches(c)
 		})
 	}
+	if actsOnWhatItFinds(cmd) {
+		return false
+	}
 	return isSearch(firstProgram(cmd)) || lineFilters[lastFilter(cmd)]
 }
+
+// actsOnWhatItFinds reports whether a command line's search hands what it
+// finds to a program that changes files, which prints nothing when it
+// works: its first program is a find that deletes what it finds
+// (`-delete`) or runs such a program on it (`-exec rm -rf {} +`, `-exec
+// sed -i ... {} \;`), or its last stage is xargs running one (`grep -l x
+// src | xargs sed -i s/x/y/`). A blank output is then the change done (or
+// nothing to change), not a search that found nothing.
+func actsOnWhatItFinds(cmd string) bool {
+	segs := splitSegments(cmd)
+	for _, seg := range segs {
+		p := segmentProgram(seg)
+		if p == "" {
+			continue
+		}
+		if p == "find" {
+			words := strings.Fields(seg)
+			for i, w := range words {
+				switch w {
+				case "-delete":
+					return true
+				case "-exec", "-execdir", "-ok", "-okdir":
+					if i+1 < len(words) && changesFiles(words[i+1:]) {
+						return true
+					}
+				}
+			}
+		}
+		break
+	}
+	for i := len(segs) - 1; i >= 0; i-- {
+		p := segmentProgram(segs[i])
+		if p == "" {
+			continue
+		}
+		if p != "xargs" {
+			return false
+		}
+		words := strings.Fields(segs[i])
+		k := slices.Index(words, "xargs") + 1
+		for k < len(words) && strings.HasPrefix(words[k], "-") {
+			if xargsValued[words[k]] {
+				k++
+			}
+			k++
+		}
+		if k+2 < len(words) && (words[k] == "sh" || words[k] == "bash") && words[k+1] == "-c" {
+			// xargs -I {} sh -c 'sed -i ... {}'
+			return changesFiles(strings.Fields(strings.Trim(strings.Join(words[k+2:], " "), `'"`)))
+		}
+		return k < len(words) && changesFiles(words[k:])
+	}
+	return false
+}
+
+// xargsValued are the options of xargs that take the next word as their
+// value.
+var xargsValued = map[string]bool{"-I": true, "-n": true, "-P": true, "-d": true, "-L": true, "-s": true, "-E": true, "-a": true}
+
+// fileChangers change files and print nothing when they work.
+var fileChangers = map[string]bool{
+	"rm": true, "rmdir": true, "mv": true, "cp": true, "chmod": true, "chown": true, "touch": true,
+	"ln": true, "mkdir": true, "unlink": true, "truncate": true, "shred": true,
+}
+
+// changesFiles reports whether words (a program and its arguments) change
+// files and print nothing: one of fileChangers, or sed or perl editing in
+// place (`-i`, `-pi`, `-i.bak`).
+func changesFiles(words []string) bool {
+	p := path.Base(words[0])
+	if fileChangers[p] {
+		return true
+	}
+	if p != "sed" && p != "perl" {
+		return false
+	}
+	for _, w := range words[1:] {
+		if w == "--in-place" || strings.HasPrefix(w, "--in-place=") || reInPlace.MatchString(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// reInPlace is a switch cluster of sed or perl that edits in place: `-i`,
+// `-i.bak`, `-pi`, `-ni`, `-Ei` (the switches before the i take no value).
+var reInPlace = regexp.MustCompile(`^-[nEprsuzlaw0-9]*i`)
 
 // passThrough are programs that, at the end of a pipeline, print some or
 // all of the lines they read and nothing else: a blank output from them

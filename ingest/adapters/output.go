@@ -754,7 +754,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "empty-search",
-		Doc:  "a search (grep, rg, ag, ack, find, fd, git grep, a tool named *search*, *find*, *lookup*, *query*; a function of the mini-swe-agent research fork whose shell commands, handed to `exec_bash_cmd`, all search) printed nothing, or only `[]`, `{}`, `null` or `None`, past the fork's label `bash execution output:`",
+		Doc:  "a search (grep, rg, ag, ack, find, fd, git grep, a tool named *search*, *find*, *lookup*, *query*; a function of the mini-swe-agent research fork whose shell commands, handed to `exec_bash_cmd`, all search; not one that hands what it finds to a program that changes files and prints nothing when it works: `find -delete`, `find -exec rm`, `-exec sed -i`, piped into `xargs rm`) printed nothing, or only `[]`, `{}`, `null` or `None`, past the fork's label `bash execution output:`",
 		match: func(o *output) (string, bool) {
 			if !o.search {
 				return "", false

@@ -414,6 +414,8 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"empty-search", oa, chatDoc(t, "search_products", map[string]any{"q": "lamp"}, "[]"), 1, "ok empty"},
 		{"empty-search", oa, bashDoc(t, "rm -f build/tmp.o", ""), 1, "ok"},
 		{"empty-search", oa, bashDoc(t, "grep -rn resolveAlias src/", "src/alias.py:3:def resolveAlias(name):"), 1, "ok"},
+		{"empty-search", oa, bashDoc(t, `find /workspace -name "*.pyc" -delete`, ""), 1, "ok"},
+		{"empty-search", oa, bashDoc(t, `find /workspace -name "*.pyc"`, ""), 1, "ok empty"},
 		// The mini-swe-agent research fork labels every output; a grep it
 		// handed to exec_bash_cmd that matched nothing prints the label alone.
 		{"empty-search", oa, bashDoc(t, "@bug_localization\ndef grep_add_lines():\n    return exec_bash_cmd('grep -RIn --include=\"*.py\" \"def add_lines\" .')", "bash execution output:\n \n"), 1, "ok empty"},
@@ -724,6 +726,18 @@ func TestCommandSearches(t *testing.T) {
 		// A command handed to a shell is read as the shell runs it.
 		`bash -lc 'grep -rn "def resolve" sphinx/'`: true,
 		`bash -lc "pytest -q 2>&1 | tail -5"`:       false,
+		// A search that hands what it finds to a program that changes files
+		// (which prints nothing when it works) is no search.
+		`find . -name "*.pyc" -delete`:                                              false,
+		`cd /w && find . -name "__pycache__" -exec rm -rf {} + 2>/dev/null || true`: false,
+		`find locale -name "*.po" -exec sed -i 's/a/b/g' {} \;`:                     false,
+		`find . -name "*.po" -exec perl -pi -e 's/a/b/' {} \;`:                      false,
+		`grep -l "flush" test/*.js | xargs -I {} sh -c 'sed -i "s/a/b/" {}'`:        false,
+		`find . -name "*.pid" -o -name "*.lock" 2>/dev/null | xargs rm -f`:          false,
+		`find . -name "*.py" -exec grep -l "resolve" {} \;`:                         true,
+		`find . -name "*.py" -exec sed -n '1,5p' {} \;`:                             true,
+		`find . -name "*.py" | xargs grep -n "def resolve"`:                         true,
+		`find . -name "*.py" | xargs wc -l`:                                         true,
 		// A function of the mini-swe-agent research fork searches when the
 		// shell commands it hands to exec_bash_cmd all do.
 		"@bug_localization\ndef f():\n    return exec_bash_cmd('grep -RIn \"x\" . || true')":                               true,
