@@ -753,8 +753,8 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
-		Name: "empty-search",
-		Doc:  "a search (grep, rg, ag, ack, find, fd, git grep, a tool named *search*, *find*, *lookup*, *query*; a function of the mini-swe-agent research fork whose shell commands, handed to `exec_bash_cmd`, all search; not one that hands what it finds to a program that changes files and prints nothing when it works: `find -delete`, `find -exec rm`, `-exec sed -i`, piped into `xargs rm`) printed nothing, or only `[]`, `{}`, `null` or `None`, past the fork's label `bash execution output:`",
+		Name: "empty-search", ViewsToo: true,
+		Doc: "a search (grep, rg, ag, ack, find, fd, git grep, a tool named *search*, *find*, *lookup*, *query*; a function of the mini-swe-agent research fork whose shell commands, handed to `exec_bash_cmd`, all search; not one that hands what it finds to a program that changes files and prints nothing when it works: `find -delete`, `find -exec rm`, `-exec sed -i`, piped into `xargs rm`) printed nothing, or only `[]`, `{}`, `null` or `None`, past the fork's label `bash execution output:`; also a file viewer's lines piped into grep (`cat package.json` into `grep engines`, `nl -ba f.py` into `grep -n \"def x\"`): the file does not hold what grep looked for",
 		match: func(o *output) (string, bool) {
 			if !o.search {
 				return "", false

@@ -414,6 +414,12 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"empty-search", oa, chatDoc(t, "search_products", map[string]any{"q": "lamp"}, "[]"), 1, "ok empty"},
 		{"empty-search", oa, bashDoc(t, "rm -f build/tmp.o", ""), 1, "ok"},
 		{"empty-search", oa, bashDoc(t, "grep -rn resolveAlias src/", "src/alias.py:3:def resolveAlias(name):"), 1, "ok"},
+		// A file shown through grep that printed nothing does not hold
+		// what grep looked for; a file shown whole that is blank is an answer.
+		{"empty-search", oa, bashDoc(t, `cat package.json | grep -A5 '"engines"'`, ""), 1, "ok empty"},
+		{"empty-search", oa, bashDoc(t, `nl -ba django/db/models/base.py | grep -n "def __setattr__"`, ""), 1, "ok empty"},
+		{"empty-search", oa, bashDoc(t, `cat .env`, ""), 1, "ok"},
+		{"empty-search", oa, bashDoc(t, `cat package.json | grep -A5 '"engines"'`, "  \"engines\": {\n    \"node\": \">=14\"\n  },"), 1, "ok"},
 		{"empty-search", oa, bashDoc(t, `find /workspace -name "*.pyc" -delete`, ""), 1, "ok"},
 		{"empty-search", oa, bashDoc(t, `find /workspace -name "*.pyc"`, ""), 1, "ok empty"},
 		// The mini-swe-agent research fork labels every output; a grep it
