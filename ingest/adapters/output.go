@@ -145,7 +145,35 @@ func mentionsTime(line string) bool {
 	return false
 }
 
+// exceptionAfterFrames names the exception of a traceback by where Python
+// writes it: the first line after the last frame (its `File "...", line N`
+// line and the indented lines of code and carets under it) that is not
+// indented, a class name (its last part capitalised, not all capitals)
+// before a colon, or a dotted one alone (`django.core.exceptions.
+// MiddlewareNotUsed`: raised without a message). "" when that line is no
+// such name.
+func exceptionAfterFrames(text string) string {
+	locs := reAnyFrame.FindAllStringIndex(text, -1)
+	if len(locs) == 0 {
+		return ""
+	}
+	rest := text[locs[len(locs)-1][1]:]
+	for _, line := range strings.Split(rest, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimSpace(line) == "" || line[0] == ' ' || line[0] == '\t' {
+			continue
+		}
+		if m := reExceptionLine.FindStringSubmatch(line); m != nil {
+			return m[1] + m[2]
+		}
+		return ""
+	}
+	return ""
+}
+
 var (
+	reAnyFrame          = regexp.MustCompile(`(?m)^[ \t]*File "[^"\n]+", line \d+[^\n]*$`)
+	reExceptionLine     = regexp.MustCompile(`^((?:[A-Za-z_]\w*\.)*[A-Z]\w*[a-z]\w*):(?:\s|$)|^((?:[A-Za-z_]\w*\.)+[A-Z]\w*[a-z]\w*)\s*$`)
 	reTracebackEnd      = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure))(?::|$)`)
 	reTracebackFrame    = regexp.MustCompile(`(?m)^(?: {2,3}|[\w ]{1,40}: +)File "[^"\n]+", line \d+(?:, in \S+)?\n`)
 	rePyCompileSorry    = regexp.MustCompile(`(?m)^\s*(?:[\w ]{1,40}: )?Sorry: ((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): .* \([^,()\n]+, line \d+\)\s*$`)
@@ -378,7 +406,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "python-traceback", ErrorType: "<exception class>",
-		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`), or, when a filter cut the header off (`tail -3`), a frame `  File \"FILE\", line N` (indented two spaces, or three when a harness put one before the output, or after a short label of the script's own, `compile failed: File ...`), or opening an output whose logger trimmed its blank space and the frame's indentation with it (SWE-agent's and OpenHands' observations: Python reports a script that does not parse so, `File \"repro.py\", line 12`, the line, a caret, `SyntaxError: invalid syntax`) followed by one; or py_compile's line for code that does not parse, `Sorry: IndentationError: expected an indented block (python.py, line 1272)`; the error type is the exception's class name",
+		Doc: "a line `Traceback (most recent call last):` followed by an exception line (`ValueError: ...`), or, when a filter cut the header off (`tail -3`), a frame `  File \"FILE\", line N` (indented two spaces, or three when a harness put one before the output, or after a short label of the script's own, `compile failed: File ...`), or opening an output whose logger trimmed its blank space and the frame's indentation with it (SWE-agent's and OpenHands' observations: Python reports a script that does not parse so, `File \"repro.py\", line 12`, the line, a caret, `SyntaxError: invalid syntax`) followed by one; or py_compile's line for code that does not parse, `Sorry: IndentationError: expected an indented block (python.py, line 1272)`; the error type is the exception's class name, also of a class whose name does not say it is one, read where Python writes it after a header: the first line under the last frame that is not indented (`django.core.exceptions.ImproperlyConfigured: Requested setting INSTALLED_APPS, ...`), else EXCEPTION",
 		match: func(o *output) (string, bool) {
 			i := strings.Index(o.text, "Traceback (most recent call last):")
 			header := i >= 0
@@ -408,8 +436,17 @@ var OutputRules = []OutputRule{
 			}
 			m := reTracebackEnd.FindAllStringSubmatch(o.text[i:], -1)
 			if len(m) == 0 {
+				if !header {
+					return "", false
+				}
+				// An exception whose class does not say it is one
+				// (Django's ImproperlyConfigured) is named by the line
+				// after the traceback's last frame all the same.
+				if c := exceptionAfterFrames(o.text[i:]); c != "" {
+					return c, true
+				}
 				// A header says a program died, whatever of.
-				return errException, header
+				return errException, true
 			}
 			return m[len(m)-1][1], true
 		},
