@@ -145,6 +145,19 @@ func mentionsTime(line string) bool {
 	return false
 }
 
+// caughtNoSuchFile reports whether a line is Python's message for a
+// missing file, `[Errno 2] No such file or directory: 'PATH'`, alone or
+// after a few words of a tool's own that hold no colon, and not after an
+// exception's class (`FileNotFoundError: [Errno 2] ...`).
+func caughtNoSuchFile(text string) bool {
+	for _, m := range rePyNoSuchFile.FindAllStringSubmatch(text, -1) {
+		if !reExceptionBefore.MatchString(m[1]) {
+			return true
+		}
+	}
+	return false
+}
+
 // exceptionAfterFrames names the exception of a traceback by where Python
 // writes it: the first line after the last frame (its `File "...", line N`
 // line and the indented lines of code and carets under it) that is not
@@ -172,6 +185,8 @@ func exceptionAfterFrames(text string) string {
 }
 
 var (
+	rePyNoSuchFile      = regexp.MustCompile(`(?m)^[ \t]*([^:\n]{0,60}?(?:: )?)\[Errno 2\] No such file or directory: ['"]`)
+	reExceptionBefore   = regexp.MustCompile(`[A-Z]\w*(?:Error|Exception): $`)
 	reAnyFrame          = regexp.MustCompile(`(?m)^[ \t]*File "[^"\n]+", line \d+[^\n]*$`)
 	reExceptionLine     = regexp.MustCompile(`^((?:[A-Za-z_]\w*\.)*[A-Z]\w*[a-z]\w*):(?:\s|$)|^((?:[A-Za-z_]\w*\.)+[A-Z]\w*[a-z]\w*)\s*$`)
 	reTracebackEnd      = regexp.MustCompile(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Failure))(?::|$)`)
@@ -516,9 +531,9 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "no-such-file", ErrorType: "NO_SUCH_FILE",
-		Doc: "a line ends with `No such file or directory` (or with it and a full stop, or the `...` of a logger that cut the output there)", ViewsToo: false,
+		Doc: "a line ends with `No such file or directory` (or with it and a full stop, or the `...` of a logger that cut the output there), or is Python's message for it, `[Errno 2] No such file or directory: 'PATH'`, as a tool that caught the error prints it: alone or after a few words of the tool's own without a colon in them (`Failed to create draft: [Errno 2] No such file or directory: 'credentials.json'`, `Ran into [Errno 2] ...`); not after an exception's class (`FileNotFoundError: [Errno 2] ...`, a traceback's or a test report's line, which the rules for those read) nor inside a longer line (a logger's record, `WARNING: convert command 'convert' cannot be run, check the image_converter setting: [Errno 2] ...`)", ViewsToo: false,
 		match: func(o *output) (string, bool) {
-			return "", strings.Contains(o.text, "No such file or directory") && reNoSuchFile.MatchString(o.text)
+			return "", strings.Contains(o.text, "No such file or directory") && (reNoSuchFile.MatchString(o.text) || caughtNoSuchFile(o.text))
 		},
 	},
 	{
