@@ -170,7 +170,12 @@ func convertTrae(d *Doc, emit func(*schema.Step) error) error {
 					rules = nil
 				}
 				et, empty := r.classify(out, search, view, rules)
-				if et == "" && tr.Success != nil && !*tr.Success {
+				switch {
+				case et != "" || tr.Success == nil || *tr.Success:
+				case traeFoundNothing(name, args, tr.Result, tr.Error):
+					// A search that failed without a word found nothing.
+					et, empty = "", true
+				default:
 					// The harness's own error message is an error event, not
 					// the tool's output: kept when the output is stripped, it
 					// names the kind of failure (a timeout) as a span's does.
@@ -193,4 +198,19 @@ func convertTrae(d *Doc, emit func(*schema.Step) error) error {
 // changes nothing.
 func traeThinkTool(name string) bool {
 	return name == "sequentialthinking" || thinkTool(name)
+}
+
+// traeFoundNothing reports whether a shell call Trae Agent marked failed
+// (its exit code, which the trajectory does not keep, was not 0) is a
+// search that found nothing: its command line ends in grep or its kin,
+// which exit 1 when no line matched and say why on standard error (the
+// result's "error") when they fail otherwise, and it printed nothing at
+// all. The exit code of `grep -n name file` that matched nothing is all
+// such a call gives back, with its output logged or not.
+func traeFoundNothing(tool string, args json.RawMessage, result, stderr string) bool {
+	if strings.TrimSpace(result) != "" || strings.TrimSpace(stderr) != "" {
+		return false
+	}
+	cmd, ok := shellCallCommand(tool, args)
+	return ok && foundNothing(cmd, 1)
 }

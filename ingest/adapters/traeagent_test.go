@@ -84,3 +84,34 @@ func TestTraeAgentErrorKindSurvivesStripping(t *testing.T) {
 		}
 	}
 }
+
+// Trae Agent keeps no exit code, only "success": a grep that matched
+// nothing exits 1 and prints nothing, and is marked failed. Such a call
+// found nothing, with its output logged or not; a grep that failed
+// otherwise says why (its "error"), and a command that is no search and
+// failed without a word is a failure still.
+func TestTraeAgentSilentFailedSearchFoundNothing(t *testing.T) {
+	doc := `{"agent_steps": [{"step_number": 1, "state": "completed",
+	  "tool_calls": [{"call_id": "c1", "name": "bash", "arguments": {"command": "cd /repo && grep -n \"get_cutlass\" vllm/moe.py"}}],
+	  "tool_results": [{"call_id": "c1", "success": false, "result": "", "error": ""}]},
+	 {"step_number": 2, "state": "completed",
+	  "tool_calls": [{"call_id": "c2", "name": "bash", "arguments": {"command": "grep -n get_cutlass vllm/missing.py"}}],
+	  "tool_results": [{"call_id": "c2", "success": false, "result": "", "error": "grep: vllm/missing.py: No such file or directory"}]},
+	 {"step_number": 3, "state": "completed",
+	  "tool_calls": [{"call_id": "c3", "name": "bash", "arguments": {"command": "which finish"}}],
+	  "tool_results": [{"call_id": "c3", "success": false, "result": "", "error": ""}]}],
+	 "llm_interactions": []}`
+	want := []string{"ok empty", "error NO_SUCH_FILE", "error ERROR"}
+	for _, strip := range []bool{false, true} {
+		c, run := convertOne(t, TraeAgent, []byte(doc))
+		if strip {
+			c, run = convertStripped(t, TraeAgent, []byte(doc))
+			want[1] = "error ERROR"
+		}
+		for i, w := range want {
+			if got := result(c.step(t, run, int64(i))); got != w {
+				t.Errorf("stripped %v: step %d %s, want %s", strip, i, got, w)
+			}
+		}
+	}
+}
