@@ -47,7 +47,7 @@ type output struct {
 
 func newOutput(text string, search bool) *output {
 	o := &output{text: text, search: search}
-	t := skipPythonWarnings(skipJVMWarnings(strings.TrimSpace(text)))
+	t := skipPythonWarnings(skipJVMWarnings(skipShellWarnings(withoutHarnessLabel(text))))
 	if i := strings.IndexByte(t, '\n'); i >= 0 {
 		o.first = strings.TrimSpace(t[:i])
 		o.last = strings.TrimSpace(t[strings.LastIndexByte(t, '\n')+1:])
@@ -87,6 +87,24 @@ func skipPythonWarnings(t string) string {
 	}
 	return t
 }
+
+// skipShellWarnings is t without the warnings the shell printed before
+// the program's own answer (`bash: line 11: warning: here-document at line
+// 1 delimited by end-of-file (wanted `PATCH')`): the shell ran the command
+// all the same, and what it printed first is the command's.
+func skipShellWarnings(t string) string {
+	for strings.Contains(t, "warning: ") {
+		i := strings.IndexByte(t, '\n')
+		if i < 0 || !reShellWarning.MatchString(t[:i]) {
+			return t
+		}
+		t = strings.TrimSpace(t[i+1:])
+	}
+	return t
+}
+
+// reShellWarning is a warning of the shell's own (bash, sh, dash, zsh).
+var reShellWarning = regexp.MustCompile(`^(?:\S*/)?(?:ba|da|z)?sh: (?:-c: )?(?:line \d+: |\d+: )?warning: `)
 
 // skipJVMWarnings is t without the warnings the Java virtual machine
 // printed before the program's own answer (`OpenJDK 64-Bit Server VM
@@ -771,7 +789,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "error-prefix", ErrorType: "ERROR",
-		Doc: "the output's first line (past the warnings Python printed before it, and the Java VM's own `OpenJDK 64-Bit Server VM warning:` lines) begins `Error:`, `ERROR:`, `error:`, `error[E0308]:`, `Exception:`, `FAILED`, `Failed`, `fatal:` (git's refusals: `fatal: not a git repository`) or `An error occurred` (`An error occurred while executing the command: ...`, a tool's own words for its failure)",
+		Doc: "the output's first line (past the warnings Python printed before it, the Java VM's own `OpenJDK 64-Bit Server VM warning:` lines, the shell's own warnings, `bash: line 11: warning: here-document at line 1 delimited by end-of-file`, and the `bash execution output:` label the mini-swe-agent research fork puts before every output) begins `Error:`, `ERROR:`, `error:`, `error[E0308]:`, `Exception:`, `FAILED`, `Failed`, `fatal:` (git's refusals: `fatal: not a git repository`) or `An error occurred` (`An error occurred while executing the command: ...`, a tool's own words for its failure)",
 		match: func(o *output) (string, bool) {
 			return "", reErrorPrefix.MatchString(o.first)
 		},
