@@ -805,7 +805,7 @@ var OutputRules = []OutputRule{
 		Name: "option-refused", ErrorType: schema.ErrUsage,
 		Doc: "a command-line utility refused the options it was given, as getopt reports it: a line `PROG: invalid option -- 'S'`, `PROG: unrecognized option '--no-color'`, `PROG: illegal option -- S` (BSD), `PROG: option requires an argument -- 'e'`, `PROG: missing operand` (`cp: missing destination file operand after 'a'`) or `PROG: extra operand 'x'`, followed at once by its `Usage: PROG ...` or `Try 'PROG --help' for more information.` naming the same program; or git's `error: unknown option` (`unknown switch`) followed by its `usage: git CMD`: the program stopped before it did anything (`grep -S` searched nothing), also in a search's output",
 		match: func(o *output) (string, bool) {
-			return "", containsAny(o.text, "option", "operand") && optionRefused(o.text)
+			return "", containsAny(o.text, "invalid option", "unrecognized option", "illegal option", "option requires", " operand", "error: unknown ") && optionRefused(o.text)
 		},
 	},
 	{
