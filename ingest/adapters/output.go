@@ -401,6 +401,11 @@ var reScriptSyntax = regexp.MustCompile(`(?m)^Execution of \S+ aborted due to co
 // parse.
 var reShellSyntax = regexp.MustCompile(`(?m)^\s*(?:\S*/)?(?:ba|da|z)?sh: (?:-c: )?(?:line \d+: |\d+: )?[Ss]yntax error\b`)
 
+// reShellHistory is an interactive shell's refusal of a `!` word it read as
+// a history reference (`bash: !x: event not found`): the shell runs
+// nothing of the line.
+var reShellHistory = regexp.MustCompile(`(?m)^\s*(?:\S*/)?(?:ba|z)?sh: (?:!.*: event not found|event not found: .*)$`)
+
 // errException is the error type of a program that died of an exception
 // whose class the output does not name (a traceback's header without its
 // exception line).
@@ -524,12 +529,15 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "shell-syntax-error", ErrorType: schema.ErrShellSyntax,
-		Doc: "a line in which the shell (bash, sh, dash, zsh) says the command line is not valid shell: `bash: -c: line 3: syntax error near unexpected token` or `syntax error: unexpected end of file`, with nothing but the shell's own lines printed before it: nothing ran, as with a malformed call. The shell runs a command line one complete command at a time, so when something printed before the complaint (a script's `patched`, then the error on a stray `&&` after it), the commands before it ran and the call is not read as unparsed",
+		Doc: "a line in which the shell (bash, sh, dash, zsh) says the command line is not valid shell: `bash: -c: line 3: syntax error near unexpected token` or `syntax error: unexpected end of file`, or its refusal of a `!` it took for history expansion (`bash: !,: event not found`, zsh's `zsh: event not found: x`: the shell drops the whole line), with nothing but the shell's own lines printed before it: nothing ran, as with a malformed call. The shell runs a command line one complete command at a time, so when something printed before the complaint (a script's `patched`, then the error on a stray `&&` after it), the commands before it ran and the call is not read as unparsed",
 		match: func(o *output) (string, bool) {
-			if !containsAny(o.text, "syntax error", "Syntax error") {
+			if !containsAny(o.text, "syntax error", "Syntax error", "event not found") {
 				return "", false
 			}
 			at := reShellSyntax.FindStringIndex(o.text)
+			if at == nil {
+				at = reShellHistory.FindStringIndex(o.text)
+			}
 			return "", at != nil && ranNothingBefore(o.text[:at[0]])
 		},
 	},
