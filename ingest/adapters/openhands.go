@@ -549,7 +549,8 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 		s.Intent = searchIntent
 	}
 	r.noteView(s, view)
-	errType, empty := r.classify(out, search, view, ohRules)
+	errType, empty := r.classify(withoutCommandEcho(out, cmd), search, view, ohRules)
+	r.ruled.text = out // the rule read this output, past the terminal's echo
 	switch {
 	case obs.obs == "error":
 		errType, empty = "ERROR", false

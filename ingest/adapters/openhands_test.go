@@ -234,6 +234,8 @@ func TestOpenHandsObservationFlags(t *testing.T) {
 		run(7, "ls"), map[string]any{"id": 8, "cause": 7, "source": "agent", "observation": "error", "content": "Browser environment took too long to respond.", "extras": map[string]any{}},
 		map[string]any{"id": 9, "source": "agent", "action": "reject", "args": map[string]any{"outputs": map[string]any{"reason": "cannot"}}},
 		map[string]any{"id": 10, "source": "agent", "observation": "error", "content": `Missing required argument "task_list" for "plan" command in tool call task_tracker`, "extras": map[string]any{}},
+		run(11, `find src -name "*.py" -exec grep -l "def x" {} \;`), obs(12, 11, "find src -name \"*.py\" -exec grep -l \"def x\" {} \\;\n", 0),
+		run(13, `find src -name "*.py" -exec grep -l "def y" {} \;`), obs(14, 13, "find src -name \"*.py\" -exec grep -l \"def y\" {} \\;\nsrc/a.py\n", 0),
 	))
 	runID := "o.jsonl:3#i-1"
 	want := map[int64]struct{ tool, result string }{
@@ -244,6 +246,8 @@ func TestOpenHandsObservationFlags(t *testing.T) {
 		7:  {"run", "error ERROR"},
 		9:  {"", "none"},
 		10: {"task_tracker", "error INVALID_CALL"}, // the tool, not its command
+		11: {"run", "ok empty"},                    // the terminal's echo of the command, then nothing
+		13: {"run", "ok"},
 	}
 	for n, w := range want {
 		if s := c.step(t, runID, n); tool(s) != w.tool || result(s) != w.result {

@@ -1158,6 +1158,24 @@ func ranNothingBefore(head string) bool {
 // `/bin/bash: -c: line 25: ...`, `sh: 1: ...`.
 var reShellSays = regexp.MustCompile(`^\s*(?:\S*/)?(?:ba|da|z)?sh: `)
 
+// withoutCommandEcho is a shell command's output without the command line
+// itself when the terminal echoed it as the output's first line (OpenHands'
+// interactive bash does so for a `find ... -exec ... \;`): the echo is the
+// agent's words, not the program's, and a search that found nothing
+// printed nothing after it.
+func withoutCommandEcho(out, cmd string) string {
+	cmd = strings.TrimSpace(cmd)
+	if cmd == "" || strings.ContainsRune(cmd, '\n') {
+		return out
+	}
+	t := strings.TrimLeft(out, " \t\r\n")
+	first, rest, _ := strings.Cut(t, "\n")
+	if strings.TrimSpace(first) != cmd {
+		return out
+	}
+	return rest
+}
+
 // harnessLabel is the line the mini-swe-agent research fork puts before a
 // command's output.
 const harnessLabel = "bash execution output:"
