@@ -381,6 +381,8 @@ var (
 	reCrashed           = regexp.MustCompile(`(?m)^(?:Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted|Killed)(?: +\(core dumped\))?\s*$|^.*: line \d+: +\d+ +(?:Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted|Killed)\b|^fatal error: (?:runtime: |all goroutines are asleep|concurrent map )`)
 	reGoToolError       = regexp.MustCompile(`(?m)^go: (?:cannot find main module|go\.mod file not found|errors parsing go\.mod|updates to go\.mod needed|inconsistent vendoring)|^(?:\S+: )?no required module provides package \S+|^package \S+ is not in std\b`)
 	reCurlError         = regexp.MustCompile(`(?m)^curl: \(\d+\) `)
+	reNetcatError       = regexp.MustCompile(`(?m)^(?:\S+ \[[0-9A-Fa-f.:]+\] \d+ \([^)\n]*\) : (?:Connection refused|Connection timed out|No route to host)|(?:nc|ncat|netcat): connect to \S+ port \d+ \(\w+\) failed: [^\n]+|Ncat: (?:Connection refused|Connection timed out|No route to host)\.?|telnet: Unable to connect to remote host: [^\n]+)\s*$`)
+	reNetcatOpen        = regexp.MustCompile(`(?m)^(?:\S+ \[[0-9A-Fa-f.:]+\] \d+ \([^)\n]*\) open|Connection to \S+ (?:port )?\d+ port \[[^\]\n]*\] succeeded!)\s*$`)
 	reNodeThrownAtCaret = regexp.MustCompile(`(?m)^\s*\^+\s*\n\s*\n(\w*(?:Error|Exception))(?: \[[A-Z][A-Z0-9_]+\])?(?:: .*)?\n(?:\s+at \S|Require stack:\n- \S)`)
 	reNoModuleToRun     = regexp.MustCompile(`(?m)^\S*python[\d.]*(?:\.exe)?: No module named \S+\s*$`)
 	reFileOpRefused     = regexp.MustCompile(`(?m)^(?:mv|cp|rm|ln|mkdir|rmdir): (?:cannot |failed to )`)
@@ -742,6 +744,13 @@ var OutputRules = []OutputRule{
 		Doc: "curl's own failure line `curl: (N) message` (`curl: (7) Failed to connect to localhost port 8080`), a request that never got an answer; one that timed out is the `timeout` rule's",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "curl: (") && reCurlError.MatchString(o.text)
+		},
+	},
+	{
+		Name: "netcat-error", ErrorType: "ERROR",
+		Doc: "a netcat-like client could not connect, on a line of its own: netcat's `HOST [IP] PORT (SERVICE) : Connection refused` (or `Connection timed out`, `No route to host`), OpenBSD nc's `nc: connect to HOST port PORT (tcp) failed: MESSAGE`, Ncat's `Ncat: Connection refused.`, telnet's `telnet: Unable to connect to remote host: MESSAGE`; not when a line says another port answered (`open`, `succeeded!`), a scan of several ports",
+		match: func(o *output) (string, bool) {
+			return "", containsAny(o.text, " : ", "nc: ", "Ncat: ", "telnet: ") && reNetcatError.MatchString(o.text) && !reNetcatOpen.MatchString(o.text)
 		},
 	},
 	{
