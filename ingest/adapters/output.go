@@ -382,6 +382,7 @@ var (
 	reGoToolError       = regexp.MustCompile(`(?m)^go: (?:cannot find main module|go\.mod file not found|errors parsing go\.mod|updates to go\.mod needed|inconsistent vendoring)|^(?:\S+: )?no required module provides package \S+|^package \S+ is not in std\b`)
 	reCurlError         = regexp.MustCompile(`(?m)^curl: \(\d+\) `)
 	reNetcatError       = regexp.MustCompile(`(?m)^(?:\S+ \[[0-9A-Fa-f.:]+\] \d+ \([^)\n]*\) : (?:Connection refused|Connection timed out|No route to host)|(?:nc|ncat|netcat): connect to \S+ port \d+ \(\w+\) failed: [^\n]+|Ncat: (?:Connection refused|Connection timed out|No route to host)\.?|telnet: Unable to connect to remote host: [^\n]+)\s*$`)
+	reAptError          = regexp.MustCompile(`(?m)^E: (?:Unable to locate package \S|Package '[^'\n]+' has no installation candidate|Couldn't find any package by |Version '[^'\n]+' for '[^'\n]+' was not found|Unable to fetch some archives|Failed to fetch \S|Could not get lock \S|Could not open lock file \S|Unable to acquire the dpkg frontend lock|Unable to correct problems, you have held broken packages|Sub-process /usr/bin/dpkg returned an error code)`)
 	reNetcatOpen        = regexp.MustCompile(`(?m)^(?:\S+ \[[0-9A-Fa-f.:]+\] \d+ \([^)\n]*\) open|Connection to \S+ (?:port )?\d+ port \[[^\]\n]*\] succeeded!)\s*$`)
 	reNodeThrownAtCaret = regexp.MustCompile(`(?m)^\s*\^+\s*\n\s*\n(\w*(?:Error|Exception))(?: \[[A-Z][A-Z0-9_]+\])?(?:: .*)?\n(?:\s+at \S|Require stack:\n- \S)`)
 	reNoModuleToRun     = regexp.MustCompile(`(?m)^\S*python[\d.]*(?:\.exe)?: No module named \S+\s*$`)
@@ -751,6 +752,13 @@ var OutputRules = []OutputRule{
 		Doc: "a netcat-like client could not connect, on a line of its own: netcat's `HOST [IP] PORT (SERVICE) : Connection refused` (or `Connection timed out`, `No route to host`), OpenBSD nc's `nc: connect to HOST port PORT (tcp) failed: MESSAGE`, Ncat's `Ncat: Connection refused.`, telnet's `telnet: Unable to connect to remote host: MESSAGE`; not when a line says another port answered (`open`, `succeeded!`), a scan of several ports",
 		match: func(o *output) (string, bool) {
 			return "", containsAny(o.text, " : ", "nc: ", "Ncat: ", "telnet: ") && reNetcatError.MatchString(o.text) && !reNetcatOpen.MatchString(o.text)
+		},
+	},
+	{
+		Name: "apt-error", ErrorType: "ERROR",
+		Doc: "apt's (apt-get's, dpkg's) own error line `E: MESSAGE` of a package it could not find, fetch or install, or a lock it could not take: `E: Unable to locate package P`, `E: Package 'P' has no installation candidate`, `E: Couldn't find any package by ...`, `E: Version 'V' for 'P' was not found`, `E: Unable to fetch some archives`, `E: Failed to fetch URL`, `E: Could not get lock FILE` (`E: Could not open lock file`, `E: Unable to acquire the dpkg frontend lock`), `E: Unable to correct problems, you have held broken packages.`, `E: Sub-process /usr/bin/dpkg returned an error code (N)`",
+		match: func(o *output) (string, bool) {
+			return "", strings.Contains(o.text, "E: ") && reAptError.MatchString(o.text)
 		},
 	},
 	{
