@@ -47,7 +47,7 @@ type output struct {
 
 func newOutput(text string, search bool) *output {
 	o := &output{text: text, search: search}
-	t := skipPythonWarnings(skipJVMWarnings(skipShellWarnings(withoutHarnessLabel(text))))
+	t := skipWarnLines(skipPythonWarnings(skipJVMWarnings(skipShellWarnings(withoutHarnessLabel(text)))))
 	if i := strings.IndexByte(t, '\n'); i >= 0 {
 		o.first = strings.TrimSpace(t[:i])
 		o.last = strings.TrimSpace(t[strings.LastIndexByte(t, '\n')+1:])
@@ -87,6 +87,25 @@ func skipPythonWarnings(t string) string {
 	}
 	return t
 }
+
+// skipWarnLines is t without the warnings a program printed of its own
+// before its answer, each on a line of its own with the word in capitals
+// (radare2's `WARN: Relocs has not been applied. ...`, `WARNING: ...`): a
+// notice, no part of what the program said first. The last is kept when
+// warnings are all there is.
+func skipWarnLines(t string) string {
+	for strings.HasPrefix(t, "WARN") {
+		i := strings.IndexByte(t, '\n')
+		if i < 0 || !reWarnLine.MatchString(t[:i]) {
+			return t
+		}
+		t = strings.TrimSpace(t[i+1:])
+	}
+	return t
+}
+
+// reWarnLine is a warning's line as programs print it in capitals.
+var reWarnLine = regexp.MustCompile(`^(?:WARN|WARNING)(?:\[\w+\])?: `)
 
 // skipShellWarnings is t without the warnings the shell printed before
 // the program's own answer (`bash: line 11: warning: here-document at line
@@ -814,7 +833,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "error-prefix", ErrorType: "ERROR",
-		Doc: "the output's first line (past the warnings Python printed before it, the Java VM's own `OpenJDK 64-Bit Server VM warning:` lines, the shell's own warnings, `bash: line 11: warning: here-document at line 1 delimited by end-of-file`, and the `bash execution output:` label the mini-swe-agent research fork puts before every output) begins `Error:`, `ERROR:`, `error:`, `error[E0308]:`, `Exception:`, `FAILED`, `Failed`, `fatal:` (git's refusals: `fatal: not a git repository`) or `An error occurred` (`An error occurred while executing the command: ...`, a tool's own words for its failure)",
+		Doc: "the output's first line (past the warnings Python printed before it, the Java VM's own `OpenJDK 64-Bit Server VM warning:` lines, the shell's own warnings, `bash: line 11: warning: here-document at line 1 delimited by end-of-file`, a program's own warning lines in capitals, radare2's `WARN: Relocs has not been applied. ...`, and the `bash execution output:` label the mini-swe-agent research fork puts before every output) begins `Error:`, `ERROR:`, `error:`, `error[E0308]:`, `Exception:`, `FAILED`, `Failed`, `fatal:` (git's refusals: `fatal: not a git repository`) or `An error occurred` (`An error occurred while executing the command: ...`, a tool's own words for its failure)",
 		match: func(o *output) (string, bool) {
 			return "", reErrorPrefix.MatchString(o.first)
 		},

@@ -423,6 +423,8 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"error-prefix", oa, bashDoc(t, "javac --release 7 -d out @sources.txt 2>&1 | head -30", "OpenJDK 64-Bit Server VM warning: Unable to get SVE vector length on this system. Disabling SVE. Specify -XX:UseSVE=0 to shun this warning.\nerror: release version 7 not supported\nUsage: javac <options> <source files>"), 1, "error ERROR"},
 		{"error-prefix", oa, bashDoc(t, "java -cp out Main", "OpenJDK 64-Bit Server VM warning: Unable to get SVE vector length on this system. Disabling SVE. Specify -XX:UseSVE=0 to shun this warning.\nError: Could not find or load main class Main\nCaused by: java.lang.ClassNotFoundException: Main"), 1, "error ERROR"},
 		{"error-prefix", oa, bashDoc(t, "java -cp out Main", "OpenJDK 64-Bit Server VM warning: Unable to get SVE vector length on this system. Disabling SVE. Specify -XX:UseSVE=0 to shun this warning.\nParsed 3 records\nError: none"), 1, "ok"},
+		{"error-prefix", oa, bashDoc(t, "r2 -q -c 'afl' /root/app", "WARN: Relocs has not been applied. Please use `-e bin.relocs.apply=true` or `-e bin.cache=true` next time\nERROR: Cannot find function at 0x000012ff"), 1, "error ERROR"},
+		{"error-prefix", oa, bashDoc(t, "pip install pycryptodome", "WARNING: Running pip as the 'root' user can result in broken permissions\nSuccessfully installed pycryptodome-3.20.0\nError: none"), 1, "ok"},
 		{"error-prefix", oa, chatDoc(t, "lint", map[string]any{}, "Errors: 0, warnings: 2"), 1, "ok"},
 		{"empty-phrase", oa, chatDoc(t, "docs_lookup", map[string]any{"q": "retry budget"}, "No results found for 'retry budget'."), 1, "ok empty"},
 		{"empty-phrase", swe, sweDoc(t, "search_file \"def foo\" src/a.py", "No matches found for \"def foo\" in /repo/src/a.py"), 0, "ok empty"},
