@@ -94,9 +94,17 @@ func skipPythonWarnings(t string) string {
 // notice, no part of what the program said first. The last is kept when
 // warnings are all there is.
 func skipWarnLines(t string) string {
-	for strings.HasPrefix(t, "WARN") {
+	return skipLeadingLines(t, reWarnLine, func(t string) bool { return strings.HasPrefix(t, "WARN") })
+}
+
+// skipLeadingLines is t without its first lines while line matches them
+// and mayOpen(t) says the next may be one (a cheap look before the
+// pattern); a last line is kept, so that an output of warnings alone
+// still has a first line.
+func skipLeadingLines(t string, line *regexp.Regexp, mayOpen func(string) bool) string {
+	for mayOpen(t) {
 		i := strings.IndexByte(t, '\n')
-		if i < 0 || !reWarnLine.MatchString(t[:i]) {
+		if i < 0 || !line.MatchString(t[:i]) {
 			return t
 		}
 		t = strings.TrimSpace(t[i+1:])
@@ -112,14 +120,7 @@ var reWarnLine = regexp.MustCompile(`^(?:WARN|WARNING)(?:\[\w+\])?: `)
 // 1 delimited by end-of-file (wanted `PATCH')`): the shell ran the command
 // all the same, and what it printed first is the command's.
 func skipShellWarnings(t string) string {
-	for strings.Contains(t, "warning: ") {
-		i := strings.IndexByte(t, '\n')
-		if i < 0 || !reShellWarning.MatchString(t[:i]) {
-			return t
-		}
-		t = strings.TrimSpace(t[i+1:])
-	}
-	return t
+	return skipLeadingLines(t, reShellWarning, func(t string) bool { return strings.Contains(t, "warning: ") })
 }
 
 // reShellWarning is a warning of the shell's own (bash, sh, dash, zsh).
@@ -131,18 +132,7 @@ var reShellWarning = regexp.MustCompile(`^(?:\S*/)?(?:ba|da|z)?sh: (?:-c: )?(?:l
 // start of java, javac or mvn on some machines): the machine's notice, no
 // part of what javac or the program said first.
 func skipJVMWarnings(t string) string {
-	for strings.Contains(t, " VM warning: ") {
-		i := strings.IndexByte(t, '\n')
-		line := t
-		if i >= 0 {
-			line = t[:i]
-		}
-		if !reJVMWarning.MatchString(line) || i < 0 {
-			return t
-		}
-		t = strings.TrimSpace(t[i+1:])
-	}
-	return t
+	return skipLeadingLines(t, reJVMWarning, func(t string) bool { return strings.Contains(t, " VM warning: ") })
 }
 
 // reJVMWarning is a line the HotSpot virtual machine (OpenJDK's, Oracle's)
