@@ -249,12 +249,13 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 			if !ok {
 				// No action the harness ran: it answered with a format
 				// error, a failed turn like a failed call.
-				setCall(s, "format_error", map[string]string{"invalid": "no single action"})
+				refused := map[string]string{"invalid": "no single action"}
 				if st.refusedAction != nil {
 					if meant, ok := st.refusedAction(content); ok {
-						setCall(s, "format_error", map[string]string{"invalid": "no single action", "meant": meant})
+						refused["meant"] = meant
 					}
 				}
+				setCall(s, "format_error", refused)
 				r.setResult(s, replyText, schema.ErrFormatError, false)
 				continue
 			}

@@ -611,13 +611,7 @@ var ohRules = []OutputRule{
 			return "", false
 		},
 	},
-	{
-		Name: "create-exists", ErrorType: schema.ErrEditRejected, Final: true,
-		Doc: "the editor refused a `create` of a file that is already there: `File already exists at: PATH. Cannot overwrite files using command` (then `create`); not retryable (`retryable: false`): the editor refuses the same create for as long as the file is there, so sending it again is a retry loop, not a failure that may pass",
-		match: func(o *output) (string, bool) {
-			return "", strings.Contains(o.text, "Cannot overwrite files using command `create`")
-		},
-	},
+	createExistsRule,
 	{
 		Name: "invalid-parameter", ErrorType: schema.ErrUsage, ViewsToo: true,
 		Doc: "the tool was called wrongly: the output begins `ERROR:` followed by `Invalid`, `Parameter` or `Cannot execute multiple commands`",

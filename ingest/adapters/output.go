@@ -1216,3 +1216,13 @@ func withoutHarnessLabel(text string) string {
 // routines:...`, the code eight hex digits) or a refusal of the openssl
 // command's own.
 var reOpenSSLError = regexp.MustCompile(`(?m)^(?:[0-9A-Fa-f]+:error:[0-9A-Fa-f]{8}:[^:\n]*:|Could not (?:find|read|open) (?:private key|public key|key|certificate|certificates|CSR|file or uri)\b.* (?:from|for) \S|unable to load (?:Private Key|Public Key|key|certificate)\b|[a-z0-9]+: Error initializing context\s*$)`)
+
+// createExistsRule reads the refusal of the file editor SWE-agent,
+// OpenHands and Trae Agent share to create a file that is already there.
+var createExistsRule = OutputRule{
+	Name: "create-exists", ErrorType: schema.ErrEditRejected, Final: true,
+	Doc: "the editor refused a `create` of a file that is already there: `File already exists at: PATH. Cannot overwrite files using command` (then `create`); not retryable (`retryable: false`): the editor refuses the same create for as long as the file is there, so sending it again is a retry loop, not a failure that may pass",
+	match: func(o *output) (string, bool) {
+		return "", strings.Contains(o.text, "Cannot overwrite files using command `create`")
+	},
+}

@@ -123,13 +123,7 @@ var sweRoverRules = []OutputRule{
 
 // sweRules come before the generic rules for SWE-agent's outputs.
 var sweRules = []OutputRule{
-	{
-		Name: "create-exists", ErrorType: schema.ErrEditRejected, Final: true,
-		Doc: "the editor refused a `create` of a file that is already there: `File already exists at: PATH. Cannot overwrite files using command` (then `create`); not retryable (`retryable: false`): the editor refuses the same create for as long as the file is there, so sending it again is a retry loop, not a failure that may pass",
-		match: func(o *output) (string, bool) {
-			return "", strings.Contains(o.text, "Cannot overwrite files using command `create`")
-		},
-	},
+	createExistsRule,
 	{
 		Name: "edit-rejected", ErrorType: schema.ErrEditRejected,
 		Doc: "the editor refused the edit: `Your proposed edit has introduced new syntax error(s)`, `No replacement was performed`, `did not appear verbatim`",

@@ -72,13 +72,7 @@ func recognizeTrae(d *Doc) error {
 }
 
 // traeRules are Trae Agent's own output rules, before the shared ones.
-var traeRules = []OutputRule{{
-	Name: "trae-create-exists", ErrorType: schema.ErrEditRejected, Final: true,
-	Doc: "the editor refused a `create` of a file that is already there: `File already exists at: PATH. Cannot overwrite files using command` (then `create`); not retryable (`retryable: false`): the editor refuses the same create for as long as the file is there, so sending it again is a retry loop, not a failure that may pass",
-	match: func(o *output) (string, bool) {
-		return "", strings.Contains(o.first, "Cannot overwrite files using command `create`")
-	},
-}, {
+var traeRules = []OutputRule{createExistsRule, {
 	Name: "trae-edit-rejected", ErrorType: schema.ErrEditRejected,
 	Doc: "the edit tool refused the edit: `No replacement was performed` (the old string not found, or found more than once)",
 	match: func(o *output) (string, bool) {
