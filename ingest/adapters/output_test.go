@@ -520,6 +520,8 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"usage-error", swe, sweDoc(t, "open README.md", "[File: /repo/README.md (12 lines total)]\n1:# confparse\n2:Usage: confparse FILE"), 0, "ok"},
 		{"usage-error", swe, sweDoc(t, "python reproduce.py", "Error: OperationalError: no such table: core_book\nTraceback (most recent call last):\n  File \"/testbed/reproduce.py\", line 9, in <module>\n    Book.objects.aggregate(n=Count('id'))\ndjango.db.utils.OperationalError: no such table: core_book"), 0, "error django.db.utils.OperationalError"},
 		{"not-found", swe, sweDoc(t, "python check.py", "File settings.py not found"), 0, "ok"},
+		{"cancelled-timeout", swe, sweDoc(t, "cd /testbed && python reproduce.py", "The command 'cd /testbed && python reproduce.py' was cancelled because it took more than 300 seconds. Please try a different command that completes more quickly."), 0, "error TIMEOUT"},
+		{"cancelled-timeout", swe, sweDoc(t, "python check.py", "checking\nThe command 'sleep 5' was cancelled because it took more than 300 seconds."), 0, "ok"},
 		{"not-found", swe, sweDoc(t, "open src/nope.py", "File src/nope.py not found"), 0, "error NO_SUCH_FILE"},
 		{"not-found", swe, sweDoc(t, "str_replace_editor view /testbed/x.py", "The path /testbed/x.py does not exist. Please provide a valid path."), 0, "error NO_SUCH_FILE"},
 		{"not-found", swe, sweDoc(t, "str_replace_editor create /testbed/test_app/models.py --file_text 'x = 1'", "The parent directory /testbed/test_app does not exist. Please create it first."), 0, "error NO_SUCH_FILE"},

@@ -121,9 +121,31 @@ var sweRoverRules = []OutputRule{
 	},
 }
 
+// reSWECancelled is SWE-agent's message in place of the output of a command
+// it killed for running past its time limit.
+var reSWECancelled = regexp.MustCompile(`^The command '.*' was cancelled because it took more than \d+ seconds\.`)
+
+// sweCancelled reads SWE-agent's message in place of the output of any
+// command it stopped, a shell command's as well as its own commands'.
+var sweCancelled = OutputRule{
+	Name: "cancelled-timeout", ErrorType: schema.ErrTimeout, ViewsToo: true, Harness: true,
+	Doc: "SWE-agent's own message for a command it stopped, whatever the command: `The command 'CMD' was cancelled because it took more than 300 seconds. Please try a different command that completes more quickly.`",
+	match: func(o *output) (string, bool) {
+		return "", reSWECancelled.MatchString(o.first)
+	},
+}
+
+// sweShellRules and sweShellRoverRules come before the generic rules for a
+// shell command's output.
+var (
+	sweShellRules      = []OutputRule{sweCancelled}
+	sweShellRoverRules = append([]OutputRule{sweCancelled}, sweRoverRules...)
+)
+
 // sweRules come before the generic rules for SWE-agent's outputs.
 var sweRules = []OutputRule{
 	createExistsRule,
+	sweCancelled,
 	{
 		Name: "edit-rejected", ErrorType: schema.ErrEditRejected,
 		Doc: "the editor refused the edit: `Your proposed edit has introduced new syntax error(s)`, `No replacement was performed`, `did not appear verbatim`",
@@ -197,9 +219,9 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 		// API does.
 		rules := sweRules
 		if tool == "bash" {
-			rules = nil
+			rules = sweShellRules
 			if strings.HasPrefix(program(action), "rover_search") {
-				rules = sweRoverRules
+				rules = sweShellRoverRules
 			}
 		}
 		errType, empty := r.classify(obs, search, view, rules)
