@@ -288,7 +288,7 @@ func (r *run) outputAbsent(s *schema.Step) bool {
 	if r.cut[s] == cutQuiet {
 		return true
 	}
-	if !r.strip {
+	if !r.strip || r.blank[s] {
 		return false
 	}
 	return (res.OK == nil || *res.OK) && res.ErrorType == "" && (res.Empty == nil || !*res.Empty)

@@ -108,6 +108,21 @@ func (r *run) setResult(s *schema.Step, text, errType string, empty bool) {
 	}
 }
 
+// setBlank records a call whose output the harness's own message says was
+// blank: read as a logged blank output is, even when the output is
+// stripped, since the message is the harness's and not the tool's.
+func (r *run) setBlank(s *schema.Step, search, view bool, rules []OutputRule) {
+	errType, empty, _, _ := classifyRule("", search, view, false, rules)
+	r.ruled = ruling{}
+	if errType == "" && !empty {
+		if r.blank == nil {
+			r.blank = map[*schema.Step]bool{}
+		}
+		r.blank[s] = true
+	}
+	setResult(s, "", errType, empty)
+}
+
 // add appends the step at position pos of the source's list.
 func (r *run) add(pos int, state string) *schema.Step {
 	n := int64(pos)

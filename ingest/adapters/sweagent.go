@@ -177,6 +177,10 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 		return jsonError(err)
 	}
 	r := d.newRun(runName(d, 0, false, ""))
+	var noOutput []bool
+	if r.strip {
+		noOutput = sweNoOutput(d.Raw, len(t.Trajectory))
+	}
 	for i, e := range t.Trajectory {
 		action := strings.TrimSpace(e.Action)
 		s := r.add(i, "")
@@ -224,6 +228,10 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 				rules = sweShellRoverRules
 			}
 		}
+		if i < len(noOutput) && noOutput[i] {
+			r.setBlank(s, search, view, rules)
+			continue
+		}
 		errType, empty := r.classify(obs, search, view, rules)
 		r.setResult(s, obs, errType, empty)
 	}
@@ -233,4 +241,40 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 		return errors.New("the trajectory is empty")
 	}
 	return r.emit(emit)
+}
+
+// sweNoOutputMessage is how SWE-agent's default templates begin the message
+// it sends the model in place of an observation that was blank
+// (next_step_no_output_template): its own words, not the tool's.
+var reSWENoOutput = regexp.MustCompile(`^Your (?:last )?command ran successfully and did not produce any output\.`)
+
+// sweNoOutput says, for each trajectory entry, whether the last message of
+// its "messages" (the harness's account of the entry's observation, as the
+// model was shown it) is SWE-agent's message for a command that printed
+// nothing. Only read when the output is stripped: a log that keeps the
+// messages the model was shown but not the tool's output still holds it.
+func sweNoOutput(raw []byte, n int) []bool {
+	var t struct {
+		Trajectory []struct {
+			Messages []json.RawMessage `json:"messages"`
+		} `json:"trajectory"`
+	}
+	if json.Unmarshal(raw, &t) != nil || len(t.Trajectory) != n {
+		return nil
+	}
+	out := make([]bool, n)
+	for i, e := range t.Trajectory {
+		if len(e.Messages) == 0 {
+			continue
+		}
+		var m struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		}
+		if json.Unmarshal(e.Messages[len(e.Messages)-1], &m) != nil || m.Role != "user" && m.Role != "tool" {
+			continue
+		}
+		out[i] = reSWENoOutput.MatchString(strings.TrimSpace(text(m.Content)))
+	}
+	return out
 }

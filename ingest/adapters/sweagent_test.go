@@ -208,3 +208,38 @@ func TestSWEAgentRoverSearch(t *testing.T) {
 		t.Errorf("step 5: reason %q", s.ToolResult.Reason)
 	}
 }
+
+// SWE-agent's own message in place of a blank observation ("Your command
+// ran successfully and did not produce any output.") is the harness's, not
+// the tool's: read without the output, a search it answered still found
+// nothing, and a call answered otherwise stays unknown.
+func TestSWEAgentNoOutputMessageSurvivesStripping(t *testing.T) {
+	msgs := func(last string) []map[string]any {
+		return []map[string]any{
+			{"role": "system", "content": "You are a helpful assistant."},
+			{"role": "assistant", "content": "Let's look."},
+			{"role": "user", "content": last},
+		}
+	}
+	entry := func(action, observation, last string) map[string]any {
+		return map[string]any{"action": action, "observation": observation, "thought": "Let's look.",
+			"state": map[string]string{}, "messages": msgs(last)}
+	}
+	raw := mustMarshal(t, map[string]any{
+		"trajectory": []map[string]any{
+			entry(`grep -n "def process_type" /testbed/a.py`, "", "Your command ran successfully and did not produce any output."),
+			entry(`grep -n "def process_doc" /testbed/a.py`, "", "Your last command ran successfully and did not produce any output."),
+			entry(`grep -n "def make_xrefs" /testbed/a.py`, "75:    def make_xrefs(self):", "OBSERVATION:\n75:    def make_xrefs(self):"),
+			entry(`grep -n "def process_type" /testbed/b.py`, "", "OBSERVATION:\n"),
+			entry(`grep -n "def process_type" /testbed/c.py`, "", "Your command ran successfully and did not produce any output."),
+		},
+		"info":        map[string]any{"exit_status": "submitted"},
+		"environment": "main",
+	})
+	c, run := convertStripped(t, SWEAgent, raw)
+	for n, want := range map[int64]string{0: "ok empty", 1: "ok empty", 2: "ok", 3: "ok", 4: "ok empty"} {
+		if got := result(c.step(t, run, n)); got != want {
+			t.Errorf("step %d: %s, want %s", n, got, want)
+		}
+	}
+}
