@@ -20,15 +20,26 @@ import (
 // (the one exception py_compile reports: IndentationError and TabError are
 // kinds of it) raised in the file it compiled; an edit's, when its command
 // ran nothing but the edit, is EDIT_FAILED: the change was not made, and
-// nothing says how, so two of them are not known to be one failure.
+// nothing says how, so two of them are not known to be one failure. An
+// editor's edit the harness marked failed with no text (a generic ERROR or
+// exit code) ran nothing but the edit too, and is EDIT_FAILED alike.
 func (r *run) markTextlessFailures() {
 	for _, s := range r.steps {
 		res := s.ToolResult
-		if s.ToolCall == nil || res == nil || res.ErrorType != "EXIT_CODE" || !schema.NoData(res.Data) {
+		if s.ToolCall == nil || res == nil || !schema.NoData(res.Data) {
 			continue
 		}
 		cmd, ok := shellCallCommand(s.ToolCall.Name, s.ToolCall.Args)
 		if !ok {
+			// An editor's call marked failed by the harness (Trae
+			// Agent's success, an error flag): nothing else ran.
+			if s.Intent == schema.IntentEdit && (res.ErrorType == "ERROR" || res.ErrorType == "EXIT_CODE") {
+				res.ErrorType = schema.ErrEditFailed
+				res.Reason = "an editor's edit marked failed, its output not logged"
+			}
+			continue
+		}
+		if res.ErrorType != "EXIT_CODE" {
 			continue
 		}
 		cmd = unwrapShell(cmd)

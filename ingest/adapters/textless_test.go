@@ -110,3 +110,28 @@ func TestSaidFailedEdits(t *testing.T) {
 		t.Errorf("the edit's reason is %q, want the sentence that said it failed", got)
 	}
 }
+
+// An editor's edit the harness marked failed (Trae Agent's "success":
+// false), read without its output, did not make its change, as an edit
+// command that exited non-zero did not: EDIT_FAILED. An editor's view
+// marked failed changed nothing and stays a bare failure; logged, the
+// output says how the edit failed and is read instead.
+func TestTextlessEditorFailures(t *testing.T) {
+	doc := `{"agent_steps": [{"step_number": 1, "state": "completed",
+	  "tool_calls": [{"call_id": "c1", "name": "str_replace_based_edit_tool", "arguments": {"command": "str_replace", "path": "/repo/k.py", "old_str": "acc = tl.zeros((M, N))", "new_str": "acc = tl.zeros((M, N), dtype=tl.float32)"}}],
+	  "tool_results": [{"call_id": "c1", "success": false, "result": null, "error": "No replacement was performed. Multiple occurrences of old_str in lines [12, 40]. Please ensure it is unique"}]},
+	 {"step_number": 2, "state": "completed",
+	  "tool_calls": [{"call_id": "c2", "name": "str_replace_based_edit_tool", "arguments": {"command": "view", "path": "/repo/missing.py"}}],
+	  "tool_results": [{"call_id": "c2", "success": false, "result": null, "error": "The path /repo/missing.py does not exist."}]}],
+	 "llm_interactions": []}`
+	c, run := convertStripped(t, TraeAgent, []byte(doc))
+	for i, w := range []string{"error " + schema.ErrEditFailed, "error ERROR"} {
+		if got := result(c.step(t, run, int64(i))); got != w {
+			t.Errorf("stripped: step %d %s, want %s", i, got, w)
+		}
+	}
+	c, run = convertOne(t, TraeAgent, []byte(doc))
+	if got := result(c.step(t, run, 0)); got != "error "+schema.ErrEditRejected {
+		t.Errorf("logged: step 0 %s, want error %s", got, schema.ErrEditRejected)
+	}
+}
