@@ -52,6 +52,9 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 	}
 	res.RootCause = primary.RootCause
 	onset := onsetOf(v, a, p, primary, hits)
+	if primary.Detector == ErrorStreak.ID && primary.RootCause == CauseReplanLoop {
+		onset = wordsAgain(v, a, onset, primary.last)
+	}
 	if fail >= 0 {
 		onset = beliefOnset(v, a, fail, onset)
 	}

@@ -377,3 +377,42 @@ func retriedFailure(v *Run, a *analysis, i, j int) bool {
 func sameThoughtNothingNew(v *Run, a *analysis, i, j int) bool {
 	return v.Decision[i] != 0 && v.Decision[i] == v.Decision[j] && !a.lasting(i)
 }
+
+// wordsAgain is the onset of a storm of turns the harness refused for
+// want of an action (schema.ErrFormatError: a refusal or a plan restated
+// at each prompt to act, a re-planning loop) that begins at such a turn
+// on. When the agent's next turn called a tool (it acted on the prompt:
+// a search tried, refused for its arguments) and from its next refused
+// turn to the storm's last the agent answered every prompt with words
+// alone, that refused turn begins the loop: the turn at on was followed
+// by an attempt at the task, the agent was not yet going round. Turns
+// of words and calls taking turns to the end are the agent's plan/act
+// oscillation, and on stands.
+func wordsAgain(v *Run, a *analysis, on, last int) int {
+	if !refusedTurn(v, on) {
+		return on
+	}
+	k := sort.SearchInts(a.calls, on) + 1
+	if k >= len(a.calls) || a.calls[k] > last || refusedTurn(v, a.calls[k]) {
+		return on
+	}
+	for k < len(a.calls) && a.calls[k] <= last && !refusedTurn(v, a.calls[k]) {
+		k++
+	}
+	from := k
+	for ; k < len(a.calls) && a.calls[k] <= last; k++ {
+		if !refusedTurn(v, a.calls[k]) {
+			return on
+		}
+	}
+	if from >= len(a.calls) || a.calls[from] > last {
+		return on
+	}
+	return a.calls[from]
+}
+
+// refusedTurn reports whether call i is a turn the harness refused as
+// holding no action it could read.
+func refusedTurn(v *Run, i int) bool {
+	return v.Flags[i]&flagError != 0 && v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrFormatError
+}

@@ -566,3 +566,33 @@ func TestOnsetWalksBackOverCallsUnderTheSameThought(t *testing.T) {
 			res.Verdict, res.OnsetStep, detectors(res))
 	}
 }
+
+// A refusal restated at each prompt to act (turns the harness refused as
+// holding no action, a re-planning loop): when the agent answered the first
+// prompt with a call, an attempt at the task the harness refused for its
+// arguments, and every prompt after it with words alone, the loop began at
+// the first refusal after that attempt, not at the refusal before it. Turns
+// of words and calls taking turns to the end are the agent's plan/act
+// oscillation: there the first refusal stands.
+func TestRefusalsBeginAfterTheLastAttemptToAct(t *testing.T) {
+	refusal := `"state":"PLAN","tool_call":{"name":"format_error","args":{"invalid":"no action the harness could read"}},"tool_result":{"ok":false,"error_type":"FORMAT_ERROR","data":"Please proceed to the next step using your best judgement."},"decision":{"reason":"I can't help with that request."}`
+	attempt := func(q string) string {
+		return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"query_google_search","args":{"answer":[{},%q]}},"tool_result":{"ok":false,"error_type":"INVALID_CALL","data":"Found 1 validation error: request is not a string"}`, q)
+	}
+	acted := newRun("acted-once")
+	acted.add(refusal).add(attempt("offshore accounts")) // steps 0-1
+	acted.repeat(7, refusal)                             // steps 2-8
+	res := one(t, detect.DefaultPolicy(), acted.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseReplanLoop || res.OnsetStep != 2 {
+		t.Errorf("acted once: %v %v onset %d, want a runaway replan-loop from step 2: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+	turns := newRun("taking-turns")
+	for i := range 4 { // steps 0-7: a refusal, an attempt, ...
+		turns.add(refusal).add(attempt(fmt.Sprintf("try %d", i)))
+	}
+	turns.repeat(4, refusal) // steps 8-11
+	res = one(t, detect.DefaultPolicy(), turns.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseReplanLoop || res.OnsetStep != 0 {
+		t.Errorf("taking turns: %v %v onset %d, want a runaway replan-loop from step 0: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+}
