@@ -829,6 +829,16 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
+		Name: "error-every-line", ErrorType: "<exception class> or ERROR",
+		Doc: "every line of the output (two or more) is a case the program tried, each ending with the same error it caught and printed: a word saying so (`ERR`, `ERROR`, `Error`, `Exception`, `raised`, `FAILED`), then one same message of ten characters or more (`Sun, 06 Nov 94 08:49:37 GMT ERR name 'RFC822_DATE' is not defined` on every line): no case got through, as if the program had died of it, whatever the exit code; the error type is the class the message opens with (`NameError: ...`), else ERROR",
+		match: func(o *output) (string, bool) {
+			if o.search {
+				return "", false
+			}
+			return everyLineCaught(o.text)
+		},
+	},
+	{
 		Name: "argparse-usage", ErrorType: schema.ErrUsage,
 		Doc: "Python's argparse refused the command line it was given: a line `usage: PROG ...` (its wrapped lines indented under it) followed at once by the line `PROG: error: ...` naming the same program (`usage: manage.py test [-h] ...`, then `manage.py test: error: unrecognized arguments: --fast`); the program stopped before it did anything. Its help (`-h`) prints the usage without the error line and is not read so",
 		match: func(o *output) (string, bool) {
@@ -1225,4 +1235,49 @@ var createExistsRule = OutputRule{
 	match: func(o *output) (string, bool) {
 		return "", strings.Contains(o.text, "Cannot overwrite files using command `create`")
 	},
+}
+
+// reCaughtLine is a line that ends with an error a program caught and
+// printed: the word saying so, then the message.
+var reCaughtLine = regexp.MustCompile(`^\S.*?\s(?:ERR|ERROR|Error|Exception|raised|FAILED)[:!]?\s+(\S.{9,})$`)
+
+// reMessageClass is an exception's class opening its message.
+var reMessageClass = regexp.MustCompile(`^([A-Z]\w*(?:Error|Exception))\b`)
+
+// everyLineCaught reports whether every non-blank line of text (two or
+// more) ends with one same caught error, and its error type.
+func everyLineCaught(text string) (string, bool) {
+	if !containsAny(text, "ERR", "Error", "Exception", "raised", "FAILED") {
+		return "", false
+	}
+	var msg string
+	n := 0
+	for _, line := range strings.Split(withoutHarnessLabel(text), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		n++
+		if n == 1 {
+			m := reCaughtLine.FindStringSubmatch(line)
+			if m == nil {
+				return "", false
+			}
+			msg = m[1]
+			continue
+		}
+		if !strings.HasSuffix(line, msg) {
+			return "", false
+		}
+		if m := reCaughtLine.FindStringSubmatch(line); m == nil || m[1] != msg {
+			return "", false
+		}
+	}
+	if n < 2 {
+		return "", false
+	}
+	if m := reMessageClass.FindStringSubmatch(msg); m != nil {
+		return m[1], true
+	}
+	return "ERROR", true
 }
