@@ -166,11 +166,23 @@ func firstInstance(v *Run, a *analysis, p *Policy, first, last int) int {
 	start, newInARow := lo+at, 0
 	// An edit of the very file the stretch fails in, the same failure
 	// coming back after it, changed nothing that fails: the walk goes on
-	// past it (an edit that broke the file, or missed what breaks it).
+	// past it (an edit that broke the file, or missed what breaks it). The
+	// file is the first instance's, or, when its failure names none (a
+	// check that caught its error and printed it), that of the stretch's
+	// first failure that names one (the same check dying of it later);
+	// the next check after the edit must have failed (failedNext).
 	failsIn := v.FailFile[inStretch[at]]
+	for _, i := range inStretch[at:] {
+		if failsIn != 0 {
+			break
+		}
+		if v.Flags[i]&flagError != 0 {
+			failsIn = v.FailFile[i]
+		}
+	}
 	for k := start - 1; k >= 0 && newInARow < maxNewInARow; k-- {
 		i := a.calls[k]
-		if installedAnew(v, a, i) || (editedAnew(v, a, i) && (failsIn == 0 || v.EditFile[i] != failsIn)) {
+		if installedAnew(v, a, i) || (editedAnew(v, a, i) && (failsIn == 0 || v.EditFile[i] != failsIn || !failedNext(v, a, k))) {
 			break // what came before a change that worked is another attempt
 		}
 		if r.instance(i) && !slip(i) {
@@ -415,4 +427,17 @@ func wordsAgain(v *Run, a *analysis, on, last int) int {
 // holding no action it could read.
 func refusedTurn(v *Run, i int) bool {
 	return v.Flags[i]&flagError != 0 && v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrFormatError
+}
+
+// failedNext reports whether the first call after a.calls[k] that went
+// through and is no edit failed: after an edit, the failure came back.
+// An edit after which the next check went through changed something.
+func failedNext(v *Run, a *analysis, k int) bool {
+	for _, j := range a.calls[k+1:] {
+		if !wentThrough(v, j) || v.Names.IntentName(v.Intent[j]) == schema.IntentEdit {
+			continue
+		}
+		return v.Flags[j]&flagError != 0
+	}
+	return false
 }

@@ -596,3 +596,32 @@ func TestRefusalsBeginAfterTheLastAttemptToAct(t *testing.T) {
 		t.Errorf("taking turns: %v %v onset %d, want a runaway replan-loop from step 0: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
 	}
 }
+
+// A check that catches its error and prints it names no file, but the
+// same check dying of it later does (the traceback's last frame): that is
+// the file the stretch fails in. An edit of it after which the next check
+// failed again changed nothing that fails, and the walk goes on past it
+// to the check's first failure; an edit after which the next check went
+// through did change something, and the stuck stretch begins after it.
+func TestOnsetWalkPassesAnEditOfTheFileALaterFailureNames(t *testing.T) {
+	caught := failing("bash", "python check.py", "ERROR", "case a ERR name 'LIMIT' is not defined\ncase b ERR name 'LIMIT' is not defined")
+	died := failing("bash", "python check.py --strict", "NameError", "Traceback (most recent call last):\n  File \"/repo/calc.py\", line 4, in limit\n    return LIMIT\nNameError: name 'LIMIT' is not defined")
+	edit := `"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"path":"/repo/calc.py","new":"return LIMIT"}},"tool_result":{"ok":true,"data":"calc.py edited"}`
+	smoke := `"state":"ACT","tool_call":{"name":"bash","args":{"arg":"python smoke.py"}},"tool_result":{"ok":true,"data":"smoke passed"}`
+	for name, want := range map[string]int64{"failed": 1, "went-through": 4} {
+		r := newRun("later-" + name)
+		r.add(view("README.md", 1)).add(caught).add(caught).add(edit) // steps 0-3
+		lap := []string{caught, smoke}
+		if name == "went-through" {
+			lap = []string{smoke, caught}
+		}
+		for range 4 {
+			r.add(lap[0]).add(lap[1])
+		}
+		r.add(died).add(caught).add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != detect.Runaway || res.OnsetStep != want {
+			t.Errorf("check %s after the edit: %v onset %d, want runaway from step %d: %+v", name, res.Verdict, res.OnsetStep, want, res.Findings)
+		}
+	}
+}
