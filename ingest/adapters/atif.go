@@ -117,7 +117,7 @@ func recognizeATIF(d *Doc) error {
 // atifRules are the rules for what a harness writing ATIF answers,
 // before the shared ones: Terminus's and mini-swe-agent's answers to a
 // response they could not read as an action.
-var atifRules = []OutputRule{miniFormatRule, {
+var atifRules = []OutputRule{miniFormatRule, miniKilledRule, {
 	Name: "harness-parse-error", ErrorType: schema.ErrFormatError, ViewsToo: true, Harness: true,
 	Doc: "the harness could not read the agent's response as an action and ran nothing: the observation begins `Previous response had parsing errors:` (Terminus's answer to a response that is not the JSON of commands it asks for)",
 	match: func(o *output) (string, bool) {

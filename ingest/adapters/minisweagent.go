@@ -64,19 +64,50 @@ var miniSubmit = []string{"COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_AGE
 // read as one action (the ATIF adapter reads it too, in what Harbor
 // copies of mini-swe-agent's replies).
 var miniFormatRule = OutputRule{
-	Name: "format-error", ErrorType: "FORMAT_ERROR", ViewsToo: true,
+	Name: "format-error", ErrorType: "FORMAT_ERROR", ViewsToo: true, Harness: true,
 	Doc: "the harness rejected the turn: the reply begins `Please always provide EXACTLY ONE action`, `No tool calls found` or `Could not extract function name`",
 	match: func(o *output) (string, bool) {
 		return "", miniFormatError(o.text)
 	},
 }
 
+// miniKilledRule reads mini-swe-agent's own account of a command it
+// stopped: its timeout message, or the exception its environment raised
+// running the command, written before the output.
+var miniKilledRule = OutputRule{
+	Name: "mini-killed", ErrorType: schema.ErrTimeout, ViewsToo: true, Harness: true,
+	Doc: "the harness stopped the command, and says so before its output: `The last command <command>CMD</command> timed out and has been killed.` (the research fork's `The last action timed out and has been killed.`), or the exception its environment raised running the command, `<exception>An error occurred while executing the command: ...</exception>` (`TIMEOUT` when it ends `timed out after N seconds`, else `ERROR`)",
+	match: func(o *output) (string, bool) {
+		t := strings.TrimSpace(o.text)
+		if reMiniTimedOut.MatchString(t) {
+			return "", true
+		}
+		rest, ok := strings.CutPrefix(t, "<exception>")
+		if !ok {
+			return "", false
+		}
+		if end := strings.Index(rest, "</exception>"); end >= 0 && !reMiniExceptionTimeout.MatchString(rest[:end]) {
+			return "ERROR", true
+		}
+		return "", true
+	},
+}
+
+var (
+	// reMiniTimedOut is the first line of mini-swe-agent's
+	// timeout_template (and of the research fork's).
+	reMiniTimedOut = regexp.MustCompile(`^The last (?:command <command>(?s:.*?)</command>|action) timed out and has been killed\.`)
+	// reMiniExceptionTimeout ends the message of the exception a command
+	// run past the environment's time limit raises.
+	reMiniExceptionTimeout = regexp.MustCompile(`timed out after [\d.]+ seconds\.?\s*$`)
+)
+
 var miniStyle = chatStyle{
 	textAction:    miniTextAction,
 	refusedAction: miniRefusedAction,
 	harnessError:  miniFormatError,
 	observation:   miniObservation,
-	rules:         []OutputRule{miniFormatRule},
+	rules:         []OutputRule{miniFormatRule, miniKilledRule},
 	stop: func(tool string, args json.RawMessage) bool {
 		return miniEchoesSubmit(string(args))
 	},
@@ -103,7 +134,7 @@ func miniTextAction(content, reply string) (string, bool) {
 	if len(m) == 1 {
 		return strings.TrimSpace(m[0][1]), true
 	}
-	if !reMiniReturnCode.MatchString(reply) {
+	if !reMiniReturnCode.MatchString(reply) && !reMiniTimedOut.MatchString(strings.TrimSpace(reply)) {
 		return "", false
 	}
 	var b strings.Builder
@@ -120,8 +151,25 @@ func miniTextAction(content, reply string) (string, bool) {
 // miniObservation reads the harness's reply: the exit code from
 // <returncode>, the output from <output>, or from <output_head> and
 // <output_tail> when the harness elided the middle of a long output. A
-// reply in neither shape (a timeout, a format error) is kept whole.
+// reply in neither shape (a format error) is kept whole. The harness's
+// account of a command it stopped, written before the output (a timeout's
+// first line, an <exception>), is kept before it.
 func miniObservation(content string) (string, *int) {
+	out, exit := miniOutput(content)
+	t := strings.TrimSpace(content)
+	if m := reMiniTimedOut.FindString(t); m != "" && out != content {
+		return m + "\n" + out, exit
+	}
+	if strings.HasPrefix(t, "<exception>") && out != content {
+		if end := strings.Index(t, "</exception>"); end >= 0 {
+			return t[:end+len("</exception>")] + "\n" + out, exit
+		}
+	}
+	return out, exit
+}
+
+// miniOutput is the output and the exit code a reply holds.
+func miniOutput(content string) (string, *int) {
 	var exit *int
 	if m := reMiniReturnCode.FindStringSubmatch(content); m != nil {
 		if n, err := strconv.Atoi(m[1]); err == nil {

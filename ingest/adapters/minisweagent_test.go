@@ -346,3 +346,53 @@ func TestMiniSWEAgentRefusedTurnOfOneAction(t *testing.T) {
 		}
 	}
 }
+
+// miniV2Call is a mini-swe-agent v2 conversation of one bash tool call and
+// the harness's reply to it.
+func miniV2Call(t testing.TB, command, reply string) []byte {
+	return mustMarshal(t, map[string]any{
+		"trajectory_format": "mini-swe-agent-1.1",
+		"info":              map[string]any{"mini_version": "2.2.4"},
+		"messages": []map[string]any{
+			{"role": "system", "content": "s"}, {"role": "user", "content": "task"},
+			{"role": "assistant", "content": "", "tool_calls": []map[string]any{{"id": "c1", "type": "function",
+				"function": map[string]any{"name": "bash", "arguments": mustMarshal(t, map[string]string{"command": command})}}}},
+			{"role": "tool", "tool_call_id": "c1", "content": reply},
+		},
+	})
+}
+
+// The harness's account of a command it stopped, written before the
+// output, is its own record: the call timed out (or raised), with the
+// output logged or stripped; the output it kept is still the result's
+// text when logged.
+func TestMiniSWEAgentHarnessStoppedCommand(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		raw  []byte
+		want string
+	}{
+		{"timeout template", miniV1(t, "THOUGHT: run the tests\n\n```bash\npytest -q\n```",
+			"The last command <command>pytest -q</command> timed out and has been killed.\nThe output of the command was:\n<output>\n....F.. [ 10%]\n</output>\nPlease try another command and make sure to avoid those requiring interactive input."), "error TIMEOUT"},
+		{"research fork's timeout, fence indented", miniV1(t, "@bug_reproduction\ndef run_tests():\n    ```bash\n    cd /testbed && pytest -q\n    ```",
+			"The last action timed out and has been killed.\nThe output of the action was:\n<output>\n\n</output>\nPlease try another command and make sure to avoid those requiring interactive input."), "error TIMEOUT"},
+		{"environment's timeout exception", miniV2Call(t, "sleep 99",
+			"<exception>An error occurred while executing the command: Command '['docker', 'exec', 'bash', '-lc', 'sleep 99']' timed out after 60 seconds</exception>\n<returncode>-1</returncode>\n<output>\n</output>"), "error TIMEOUT"},
+		{"environment's other exception", miniV2Call(t, "ls",
+			"<exception>An error occurred while executing the command: [Errno 12] Cannot allocate memory</exception>\n<returncode>-1</returncode>\n<output>\n</output>"), "error ERROR"},
+		{"refused call", miniV2Call(t, "ls", "No tool calls found in the response. Every response MUST include at least one tool call."), "error FORMAT_ERROR"},
+	} {
+		conv, run := convertOne(t, MiniSWEAgent, c.raw)
+		s := conv.step(t, run, 2)
+		if tool(s) != "bash" || result(s) != c.want {
+			t.Errorf("%s: %s %s, want bash %s", c.name, tool(s), result(s), c.want)
+		}
+		if c.name == "timeout template" && !contains(data(t, s), "....F.. [ 10%]") {
+			t.Errorf("%s: the output kept is lost: %q", c.name, data(t, s))
+		}
+		conv, run = convertStripped(t, MiniSWEAgent, c.raw)
+		if s := conv.step(t, run, 2); tool(s) != "bash" || result(s) != c.want || data(t, s) != "" {
+			t.Errorf("%s, stripped: %s %s %q, want bash %s without its text", c.name, tool(s), result(s), data(t, s), c.want)
+		}
+	}
+}

@@ -540,10 +540,13 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"rovo-tool-error", RovoDev, rovoDoc("expand_folder", "folder_path: src/planner/assertions", "```\nError executing tool expand_folder: Directory not found: /tmp/x/src/planner/assertions...\n```"), 2, "error TOOL_ERROR"},
 		{"rovo-tool-error", RovoDev, rovoDoc("bash", "command: cat docs/tools.md", "```\nWhen a tool fails, the agent sees: Error executing tool NAME: reason\n```"), 2, "ok"},
 
-		// mini-swe-agent's rule.
+		// mini-swe-agent's rules.
 		{"format-error", mini, miniV1(t, "THOUGHT: two\n\n```bash\nls\n```\n\n```bash\npwd\n```", "Please always provide EXACTLY ONE action in triple backticks, found 2 actions."), 2, "error FORMAT_ERROR"},
 		{"format-error", mini, miniV1(t, "THOUGHT: read the config\n\n```bash\ncat src/minisweagent/config/default.yaml\n```",
 			"<returncode>0</returncode>\n<output>\nagent:\n  format_error_template: |\n    Please always provide EXACTLY ONE action in triple backticks, found {{actions|length}} actions.\n</output>"), 2, "ok"},
+		{"mini-killed", mini, miniV1(t, "THOUGHT: run the tests\n\n```bash\npytest -q\n```", "The last command <command>pytest -q</command> timed out and has been killed.\nThe output of the command was:\n<output>\n..F.\n</output>\nPlease try another command."), 2, "error TIMEOUT"},
+		{"mini-killed", mini, miniV1(t, "THOUGHT: read the config\n\n```bash\ncat src/minisweagent/config/default.yaml\n```",
+			"<returncode>0</returncode>\n<output>\nagent:\n  timeout_template: |\n    The last command <command>{{action['action']}}</command> timed out and has been killed.\n</output>"), 2, "ok"},
 
 		// anthropic-messages' rules.
 		{"tool-use-edit-rejected", an, antDoc(t, "Edit", map[string]any{"file_path": "/app/settings.py", "old_string": "timeout = 3", "new_string": "timeout = 5"},
@@ -586,6 +589,10 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"format-error", ATIF, atifDoc(t, "mini-swe-agent", "", nil, "Please always provide EXACTLY ONE action in triple backticks, found 2 actions."), 1, "error FORMAT_ERROR"},
 		{"format-error", ATIF, atifDoc(t, "mini-swe-agent", "bash_command", map[string]any{"command": "cat config/default.yaml"},
 			"<returncode>0</returncode>\n<output>\nagent:\n  format_error_template: |\n    Please always provide EXACTLY ONE action in triple backticks.\n</output>"), 1, "ok"},
+		{"mini-killed", ATIF, atifDoc(t, "mini-swe-agent", "bash_command", map[string]any{"command": "sleep 99"},
+			"<exception>An error occurred while executing the command: Command 'sleep 99' timed out after 60 seconds</exception>\n<returncode>-1</returncode>\n<output>\n</output>"), 1, "error TIMEOUT"},
+		{"mini-killed", ATIF, atifDoc(t, "mini-swe-agent", "bash_command", map[string]any{"command": "cat notes.txt"},
+			"<returncode>0</returncode>\n<output>\nAn error occurred while executing the command: see <exception> in the log.\n</output>"), 1, "ok"},
 		{"harness-parse-error", ATIF, atifDoc(t, "terminus-2", "", nil, "Previous response had parsing errors:\nERROR: No valid JSON found in response\n\nPlease fix these issues and provide a proper JSON response."), 1, "error FORMAT_ERROR"},
 		{"harness-parse-error", ATIF, atifDoc(t, "terminus-2", "bash_command", map[string]any{"keystrokes": "grep -rn 'parsing errors' logs/\n", "duration": 0.5},
 			"root@host:/app# grep -rn 'parsing errors' logs/\nlogs/run.txt:3:Previous response had parsing errors:\nroot@host:/app# "), 1, "ok"},
