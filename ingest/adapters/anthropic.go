@@ -684,10 +684,22 @@ var anthropicRules = []OutputRule{
 	},
 	{
 		Name: "user-rejected", ErrorType: "REJECTED", ViewsToo: true, Harness: true,
-		Doc: "the user refused or interrupted the call: `The user doesn't want to proceed with this tool use`, `[Request interrupted by user for tool use]`",
+		Doc: "the user refused or interrupted the call: `The user doesn't want to proceed with this tool use`, `[Request interrupted by user for tool use]`, or the output is only `Interrupted by user` (a read stopped by the user)",
 		match: func(o *output) (string, bool) {
 			return "", strings.HasPrefix(o.first, "The user doesn't want to proceed with this tool use") ||
-				strings.HasPrefix(o.first, "[Request interrupted by user for tool use]")
+				strings.HasPrefix(o.first, "[Request interrupted by user for tool use]") ||
+				strings.TrimSpace(o.text) == "Interrupted by user"
+		},
+	},
+	{
+		Name: "command-timed-out", ErrorType: schema.ErrTimeout, ViewsToo: true, Harness: true,
+		Doc: "Claude Code stopped a command at its time limit: the output begins `Command timed out after 2m 0.0s` (what the command printed before follows)",
+		match: func(o *output) (string, bool) {
+			return "", reClaudeTimedOut.MatchString(o.first)
 		},
 	},
 }
+
+// reClaudeTimedOut is Claude Code's line for a command it stopped at its
+// time limit: `Command timed out after 2m 0.0s`, `... after 15s`.
+var reClaudeTimedOut = regexp.MustCompile(`^Command timed out after (?:\d+m )?\d+(?:\.\d+)?s\b`)

@@ -161,7 +161,7 @@ func chatdevTime(f []string) *schema.Timestamp {
 // chatdevRules are ChatDev's own rules on a test report, tried before the
 // shared ones.
 var chatdevRules = []OutputRule{{
-	Name: "chatdev-run-error", ErrorType: "ERROR",
+	Name: "chatdev-run-error", ErrorType: "ERROR", Harness: true,
 	Doc: "the test report is `An error occurred: MESSAGE`, what ChatDev's tester writes when running the software raised an error in ChatDev itself (`module 'os' has no attribute 'setsid'` where the tester's process call does not exist)",
 	match: func(o *output) (string, bool) {
 		return "", strings.HasPrefix(strings.TrimSpace(o.text), "An error occurred:")

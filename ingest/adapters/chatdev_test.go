@@ -148,10 +148,13 @@ func TestChatDevNoPhase(t *testing.T) {
 // Read without the tools' output, a run of the software keeps no report,
 // but the phase that takes the report up quotes it in its instruction,
 // which is in the log: the run's result is that quote, read by the same
-// rules.
+// rules. A report that is ChatDev's own `An error occurred: ...` (its
+// tester could not run the program) is the harness's account of the run,
+// not the program's output: unquoted, it keeps its error type, not its
+// text.
 func TestChatDevStrippedReadsTheQuotedReport(t *testing.T) {
 	conv, _ := convertStripped(t, ChatDev, readSample(t, "chatdev/test-error-storm.log"))
-	quoted := 0
+	quoted, own := 0, 0
 	for _, s := range conv.steps {
 		if tool(s) != "run_software" {
 			continue
@@ -163,10 +166,13 @@ func TestChatDevStrippedReadsTheQuotedReport(t *testing.T) {
 		if s.ToolResult != nil && len(s.ToolResult.Data) > 2 {
 			t.Errorf("step %d kept its own report stripped: %s", *s.Step, s.ToolResult.Data)
 		}
+		if result(s) == "error ERROR" {
+			own++
+		}
 	}
 	// Five runs; the last is followed by no phase that quotes it.
-	if quoted != 4 {
-		t.Errorf("%d runs read from the quoted report, want 4", quoted)
+	if quoted != 4 || own != 1 {
+		t.Errorf("%d runs read from the quoted report, %d from ChatDev's own words, want 4 and 1", quoted, own)
 	}
 }
 

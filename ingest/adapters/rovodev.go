@@ -204,9 +204,17 @@ var (
 var rovoRules = []OutputRule{
 	{
 		Name: "rovo-timeout", ErrorType: schema.ErrTimeout, Harness: true,
-		Doc: "the output is only `Timeout...`: the harness stopped a command at its `timeout`",
+		Doc: "the output is only `Timeout...`: the harness stopped a command at its `timeout`; or it begins `Timed out while waiting for response to ClientRequest. Waited 300.0 seconds`: the harness gave up waiting for the tool's answer",
 		match: func(o *output) (string, bool) {
-			return "", strings.TrimSpace(o.text) == "Timeout..."
+			return "", strings.TrimSpace(o.text) == "Timeout..." ||
+				strings.HasPrefix(o.first, "Timed out while waiting for response to ClientRequest.")
+		},
+	},
+	{
+		Name: "rovo-background-refused", ErrorType: "ERROR", Harness: true,
+		Doc: "the output is the harness's refusal of a command sent to the background: `Error: background execution not supported in this environment`; nothing ran",
+		match: func(o *output) (string, bool) {
+			return "", strings.HasPrefix(o.first, "Error: background execution not supported in this environment")
 		},
 	},
 	{
