@@ -535,6 +535,9 @@ func ruleCases(t testing.TB) []ruleCase {
 		// Rovo Dev's rules.
 		{"rovo-timeout", RovoDev, rovoDoc("bash", "command: cd /workspace && npm install\ntimeout: 300", "```\n\n Timeout...\n```"), 2, "error TIMEOUT"},
 		{"rovo-timeout", RovoDev, rovoDoc("bash", "command: grep -n Timeout src/net.ts", "```\nsrc/net.ts:40:  // Timeout... then retry\n```"), 2, "ok"},
+		{"rovo-timeout", RovoDev, rovoDoc("bash", "command: mvn test", "```\nTimed out while waiting for response to ClientRequest. Waited 300.0 seconds....\n```"), 2, "error TIMEOUT"},
+		{"rovo-background-refused", RovoDev, rovoDoc("bash", "command: npm start &", "```\nError: background execution not supported in this environment...\n```"), 2, "error ERROR"},
+		{"rovo-background-refused", RovoDev, rovoDoc("bash", "command: grep -rn 'background execution' docs", "```\ndocs/faq.md:3:Error: background execution not supported in this environment\n```"), 2, "ok"},
 		{"rovo-tool-error", RovoDev, rovoDoc("find_and_replace_code", "file_path: src/a.ts\nfind: x\nreplace: y", "```\nError executing tool find_and_replace_code: Multiple matches found for the find string\n```"), 2, "error TOOL_ERROR"},
 		{"rovo-tool-error", RovoDev, rovoDoc("open_files", "file_paths:\n- src/r3_factory.ts", "```\nError executing tool open_files: Error opening src/r3_factory.ts: File src/r3_factory.ts not found in workspace....\n```"), 2, "error TOOL_ERROR"},
 		{"rovo-tool-error", RovoDev, rovoDoc("expand_folder", "folder_path: src/planner/assertions", "```\nError executing tool expand_folder: Directory not found: /tmp/x/src/planner/assertions...\n```"), 2, "error TOOL_ERROR"},
@@ -567,6 +570,11 @@ func ruleCases(t testing.TB) []ruleCase {
 			"The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.", true), 1, "error REJECTED"},
 		{"user-rejected", an, antDoc(t, "Read", map[string]any{"file_path": "/app/NOTES.md"},
 			"     1→# Permissions\n     2→The user doesn't want to proceed with this tool use: Claude Code says so when a call is refused.", false), 1, "ok"},
+		{"user-rejected", an, antDoc(t, "Read", map[string]any{"file_path": "/app/big.log"}, "Interrupted by user", true), 1, "error REJECTED"},
+		{"user-rejected", an, antDoc(t, "Bash", map[string]any{"command": "tail -2 run.log"}, "step 3 done\nInterrupted by user", false), 1, "ok"},
+		{"command-timed-out", an, antDoc(t, "Bash", map[string]any{"command": "npm test"}, "Command timed out after 2m 0.0s\n> app@1.0.0 test\n> jest --watch", true), 1, "error TIMEOUT"},
+		{"command-timed-out", an, antDoc(t, "Read", map[string]any{"file_path": "/app/docs/limits.md"},
+			"     1→Claude Code stops a command at two minutes:\n     2→Command timed out after 2m 0.0s", false), 1, "ok"},
 
 		// ATIF: Claude Code's rules when the trajectory is Claude Code's,
 		// and the harness's answer to a response it could not parse.
@@ -586,6 +594,9 @@ func ruleCases(t testing.TB) []ruleCase {
 			"The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file)."), 1, "error REJECTED"},
 		{"user-rejected", ATIF, atifDoc(t, "claude-code", "Read", map[string]any{"file_path": "/app/NOTES.md"},
 			"     1→# Permissions\n     2→The user doesn't want to proceed with this tool use: Claude Code says so when a call is refused."), 1, "ok"},
+		{"command-timed-out", ATIF, atifDoc(t, "claude-code", "Bash", map[string]any{"command": "npm test"}, "Command timed out after 15s"), 1, "error TIMEOUT"},
+		{"command-timed-out", ATIF, atifDoc(t, "claude-code", "Read", map[string]any{"file_path": "/app/docs/limits.md"},
+			"     1→Command timed out after 2m 0.0s is what Claude Code says."), 1, "ok"},
 		{"format-error", ATIF, atifDoc(t, "mini-swe-agent", "", nil, "Please always provide EXACTLY ONE action in triple backticks, found 2 actions."), 1, "error FORMAT_ERROR"},
 		{"format-error", ATIF, atifDoc(t, "mini-swe-agent", "bash_command", map[string]any{"command": "cat config/default.yaml"},
 			"<returncode>0</returncode>\n<output>\nagent:\n  format_error_template: |\n    Please always provide EXACTLY ONE action in triple backticks.\n</output>"), 1, "ok"},
