@@ -250,7 +250,18 @@ func scalar(raw json.RawMessage) string {
 	return ""
 }
 
-var openAIStyle = chatStyle{rules: []OutputRule{autoGenExecRule, autoGenScriptRule, agentsToolErrorRule}}
+var openAIStyle = chatStyle{rules: []OutputRule{autoGenExecRule, autoGenScriptRule, agentsToolErrorRule, toolCallTimedOutRule}}
+
+// toolCallTimedOutRule reads an agent loop's own answer to a call it
+// stopped waiting for: LiveMCPBench's MCP copilot agent writes it when
+// the tool does not answer in time.
+var toolCallTimedOutRule = OutputRule{
+	Name: "tool-call-timed-out", ErrorType: schema.ErrTimeout, ViewsToo: true, Harness: true,
+	Doc: "the agent loop gave up waiting for the tool: the output begins `Tool call timed out.` (LiveMCPBench's MCP copilot agent)",
+	match: func(o *output) (string, bool) {
+		return "", strings.HasPrefix(o.first, "Tool call timed out.")
+	},
+}
 
 // agentsToolErrorRule reads the OpenAI Agents SDK's answer to a tool that
 // raised: its default failure function gives the model this text in

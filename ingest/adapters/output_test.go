@@ -466,6 +466,8 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"autogen-script-exit", oa, chatDoc(t, "run_code", map[string]any{"code": "print(4)"}, "The script ran, then exited with Unix exit code: 0\nIts output was:\n4"), 1, "ok"},
 		{"agents-sdk-tool-error", oa, chatDoc(t, "refund_charge", map[string]any{"charge_id": "ch_2"}, "An error occurred while running the tool. Please try again. Error: payments API returned 503"), 1, "error ERROR"},
 		{"agents-sdk-tool-error", oa, chatDoc(t, "refund_charge", map[string]any{"charge_id": "ch_2"}, "Refund re_77 succeeded. An error occurred while running the tool. Please try again. Error: none"), 1, "ok"},
+		{"tool-call-timed-out", oa, chatDoc(t, "execute-tool", map[string]any{"server_name": "fetch", "tool_name": "fetch", "params": map[string]any{"url": "https://example.com"}}, "Tool call timed out."), 1, "error TIMEOUT"},
+		{"tool-call-timed-out", oa, chatDoc(t, "read_file", map[string]any{"path": "NOTES.md"}, "Known issues:\nTool call timed out. is what the copilot says after 60 s\nSee the FAQ."), 1, "ok"},
 
 		// autogen's rules: an executor agent's answer to the code sent.
 		{"autogen-script-exit", ag, agTeamDoc(t, "```python\nimport pandas\n```", "The script ran, then exited with an error (POSIX exit code: 1)\nIts output was:\nModuleNotFoundError: No module named 'pandas'"), 1, "error EXIT_CODE"},
@@ -931,6 +933,7 @@ func TestStripOutputKeepsHarnessMessages(t *testing.T) {
 		{"executor refused a reused input", ReactLog, reactDoc("  warnings.warn(\n\nI tried reusing the same input, I must stop using this action input. I'll try something else instead."), 0, "error REJECTED"},
 		{"executor could not read the turn", ReactLog, reactDoc("Invalid Format: Missing 'Action Input:' after 'Action:'"), 0, "error FORMAT_ERROR"},
 		{"executor's exit code", OpenAIMessages, chatDoc(t, "run_code", map[string]any{"code": "print(total(rows))"}, "exitcode: 1 (execution failed)\nCode output: NameError: name 'rows' is not defined"), 1, "error EXIT_CODE"},
+		{"agent loop stopped waiting", OpenAIMessages, chatDoc(t, "execute-tool", map[string]any{"server_name": "fetch", "tool_name": "fetch"}, "Tool call timed out."), 1, "error TIMEOUT"},
 		{"SDK's word for a tool that raised", OpenAIMessages, chatDoc(t, "refund_charge", map[string]any{"charge_id": "ch_2"}, "An error occurred while running the tool. Please try again. Error: payments API returned 503"), 1, "error ERROR"},
 		{"printed by a tool", ReactLog, reactDoc("Traceback (most recent call last):\n  File \"t.py\", line 1\nValueError: bad"), 0, "ok"},
 	} {
