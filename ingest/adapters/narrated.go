@@ -41,7 +41,7 @@ type SaidRule struct {
 var SaidRules = []SaidRule{
 	{Name: "said-nothing-found", Empty: true,
 		Doc: `the words say nothing came back: "no results", "no matches", "didn't find", "returned nothing", "came back empty"`,
-		re:  regexp.MustCompile(`(?i)\bno (?:results?|matches|match|hits|output|occurrences|usages?|references|entries|records)\b|\b(?:did ?n[o']t|could ?n[o']t|can ?n[o']t|cannot|failed to|unable to|wasn't able to|was not able to)\s+(?:find|locate|reveal|turn up|return)\b|\b(?:returns?|returned|found|finds|yield(?:s|ed)?|produced?|produces|gave|gives|shows?|showed)\s+(?:nothing|no\b|zero\b|an? empty\b)|\b(?:came back|is|was|were|are) empty\b|\bnothing (?:was |is )?(?:found|returned|matched)\b`)},
+		re:  regexp.MustCompile(`(?i)\bno (?:results?|matches|match|hits|output|occurrences|usages?|references|entries|records)\b|\b(?:did ?n[o']t|could ?n[o']t|can ?n[o']t|cannot|failed to|unable to|wasn't able to|was not able to)\s+(?:find|locate|reveal|turn up|return)\b|\b(?:returned|found|finds|yield(?:s|ed)?|produced?|produces|gave|gives|shows?|showed)\s+(?:nothing|no\b|zero\b|an? empty\b)|\breturns?\s+(?:nothing|no\b|zero\b)|\b(?:came back|is|was|were|are) empty\b|\bnothing (?:was |is )?(?:found|returned|matched)\b`)},
 	{Name: "said-still-failing", ErrorType: schema.ErrSaidAgain,
 		Doc: `the words say a failure goes on: "still fails", "the same error", "the error persists", "persistent errors", "failed again", that the attempts so far all failed: "all previous attempts have failed", "the previous commands did not work", "I have been unable to", "errors consistently"`,
 		re:  regexp.MustCompile(`(?i)\b(?:still|again|keeps?|continues? to)\b[^.;:]{0,40}?\b(?:fail\w*|errors?|erroring|exceptions?|issues?|problems?|broken|not work\w*|doesn't work|does not work|isn't working|the same (?:error|issue|problem|failure|result|output|traceback))\b|\b(?:persist\w*|continued|continuing|repeated|recurring|same)\s+(?:\w+\s+)?(?:errors?|issues?|failures?|problems?|timeouts?)\b|\b(?:errors?|issues?|failures?|problems?) (?:persists?|remains?|recurs?)\b|\b(?:fail(?:s|ed)?|errored|broke) (?:again|once more)\b|\b(?:all|every one of|repeated|multiple|several|many|various|numerous|previous|prior|recent)\s+(?:[\w-]+\s+){0,2}?(?:attempts|tries|commands|calls|efforts|approaches|requests)\b[^.;:]{0,60}?\b(?:failed|fail|been unsuccessful|were unsuccessful|(?:did|have|has) ?n[o']t (?:worked|work|succeeded))\b|\b(?:have|has) been (?:unable|unsuccessful|failing)\b|\b(?:errors?|failures?|issues?|problems?) (?:consistently|repeatedly)\b|\b(?:consistently|repeatedly) (?:fail\w*|erroring|getting errors?)\b`)},
@@ -301,7 +301,7 @@ func (r *run) applySaid(call *schema.Step, words string) {
 		return
 	}
 	errType, empty, sentence, ok := saidOutcome(words)
-	if !ok {
+	if !ok || (errType != "" && r.showsContent(call) && saidAt(reSaidCallFailed, sentence, nil) < 0) {
 		return
 	}
 	// The sentence is kept as the reason, not as the output: the agent
@@ -394,4 +394,34 @@ func (r *run) carryCutFailures() {
 		setResult(s, text, was.errType, false)
 		s.ToolResult.Reason = fmt.Sprintf("the same cut-short output as step %d, which the agent's words said failed", was.step)
 	}
+}
+
+// reSaidCallFailed is words that say a call itself failed, with a verb:
+// "the grep failed", "that didn't work", "timed out", "no such file".
+var reSaidCallFailed = regexp.MustCompile(`(?i)\b(?:fail(?:s|ed)?|did not work|didn't work|doesn't work|does not work|not working|timed out|errored|crashed|no such file|command not found|permission denied|not found)\b`)
+
+// showsContent reports whether a call's output is content the agent reads
+// (a view of a file, a search's matches) rather than what a command did.
+// The words after such a call describe what was read: "The error occurs at
+// line 86", "The failing test shows a warning about ...", "there's a
+// similar issue at line 1133" speak of the code and the failure under
+// study, not of the view. Such a call fails only by not reading (a missing
+// file, a bad option), and words say so with a verb: "the previous grep
+// failed", "that didn't work", "no such file".
+func (r *run) showsContent(call *schema.Step) bool {
+	if r.views[call] {
+		return true
+	}
+	if call.Intent != schema.IntentSearch || call.ToolCall == nil {
+		return false
+	}
+	cmd, ok := shellCallCommand(call.ToolCall.Name, call.ToolCall.Args)
+	if !ok {
+		return true // a search tool
+	}
+	// A search's program, not a command whose printout a filter keeps
+	// lines of (`npm test 2>&1 | grep -B1 Error`): that printout is the
+	// command's own.
+	cmd = unwrapShell(cmd)
+	return strings.HasPrefix(strings.TrimSpace(cmd), "@") || isSearch(firstProgram(cmd))
 }

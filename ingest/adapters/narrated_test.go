@@ -40,6 +40,12 @@ func TestSaidOutcome(t *testing.T) {
 		{"The previous attempt failed due to quoting.", schema.ErrSaidFailed},
 		{"All previous attempts to read the file worked.", ""},
 
+		// A value a function returns is code described; a call that
+		// returned nothing is a result.
+		{"The adapter reads null and returns an empty HashMap, so the map is lost.", ""},
+		{"Find-nodes returns nothing despite providing a root.", "empty"},
+		{"The search returned an empty list.", "empty"},
+
 		{"Let's look at the schema editor implementation:", ""},
 		{"Run the tests to make sure nothing fails.", ""},
 		{"Now let's check whether the error persists.", ""},
@@ -176,4 +182,32 @@ func TestSaidAnchors(t *testing.T) {
 	if mayReport("let me look at the schema editor implementation:") {
 		t.Error("a plan holds an anchor: the anchors are too wide to skip anything")
 	}
+}
+
+// Words after a view or a search describe what was read: "The error
+// occurs at line 86" after a view is about the code, not the view. After
+// such a call only words that say the call itself failed, with a verb,
+// are read as its failure; after a command they are read as before, and
+// so after a test run whose printout a grep filtered.
+func TestSaidAfterContent(t *testing.T) {
+	call := func(id, cmd string) map[string]any {
+		return map[string]any{"id": id, "type": "function", "function": map[string]any{"name": "bash", "arguments": `{"command":"` + cmd + `"}`}}
+	}
+	raw := mustMarshal(t, map[string]any{"messages": []map[string]any{
+		{"role": "user", "content": "Fix the parser."},
+		{"role": "assistant", "content": "Let me look at the parser.", "tool_calls": []any{call("a", "cat src/parse.py")}},
+		{"role": "tool", "tool_call_id": "a", "content": "def parse(s):\n    return int(s)"},
+		{"role": "assistant", "content": "The error occurs at line 2, where the input is not a number.", "tool_calls": []any{call("b", "grep -rn parse src")}},
+		{"role": "tool", "tool_call_id": "b", "content": "src/parse.py:1:def parse(s):"},
+		{"role": "assistant", "content": "There's a similar issue in the caller.", "tool_calls": []any{call("c", "grep -rn --bad parse src")}},
+		{"role": "tool", "tool_call_id": "c", "content": "grep: unrecognized option '--bad'"},
+		{"role": "assistant", "content": "The previous grep failed due to an unsupported option.", "tool_calls": []any{call("d", "npm test 2>&1 | grep Error")}},
+		{"role": "tool", "tool_call_id": "d", "content": "Error: parse failed"},
+		{"role": "assistant", "content": "The error is raised in parse.js.", "tool_calls": []any{call("e", "python t.py")}},
+		{"role": "tool", "tool_call_id": "e", "content": "ValueError"},
+		{"role": "assistant", "content": "The error occurs at line 2."},
+	}})
+	stripped, run := convertStripped(t, OpenAIMessages, raw)
+	stripped.calls(t, run, map[int64]string{1: "bash ok", 3: "bash ok", 5: "bash error " + schema.ErrSaidFailed,
+		7: "bash error " + schema.ErrSaidFailed, 9: "bash error " + schema.ErrSaidFailed})
 }
