@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -54,40 +55,181 @@ var (
 
 // programPrints reports whether a Python program's top-level statements
 // (lines at the left margin, outside a string or brackets left open)
-// print literal text before any of them could stop it: a print of a
-// string with a letter or digit in it, not to a file, before an exit,
-// a raise, or an if, loop, try or with block that might hold one. A
+// print text before any of them could stop it: a print of a string with
+// a letter or digit in it, or of what always shows as some text (the
+// repr, len, type or ascii of a value), not to a file, before an exit or
+// a raise. A block (if, loop, try, with, match) that holds an exit or a
+// raise might stop the program; one that does not runs on, and prints for
+// sure when every way through it prints for sure: an if with an else
+// whose every branch does, a try whose body and every except clause do
+// (an error none catches writes a traceback), a with whose body does. A
 // function or class defined on the way runs nothing that could stop it.
 func programPrints(lines []string) bool {
-	depth := 0        // brackets left open by the lines before
-	var triple string // the quotes of a string left open by the lines before
-	continued := false
-	for _, line := range lines {
-		top := depth == 0 && triple == "" && !continued && line != "" && line[0] != ' ' && line[0] != '\t'
-		if top {
-			for _, stmt := range pyStatements(line) {
-				switch {
-				case rePyLiteralPrint.MatchString(stmt) && !strings.Contains(stmt, "file="):
-					return true
-				case rePyMayStop.MatchString(stmt):
+	tops := pyTopLines(lines)
+	for n := 0; n < len(tops); n++ {
+	stmts:
+		for _, stmt := range pyStatements(lines[tops[n]]) {
+			switch {
+			case rePyTextPrint.MatchString(stmt) && !strings.Contains(stmt, "file="):
+				return true
+			case rePyStop.MatchString(stmt):
+				return false
+			case rePyBlock.MatchString(stmt):
+				// The block goes on through its clauses (elif, else,
+				// except, finally, case) at the left margin.
+				last := n
+				for last+1 < len(tops) && rePyClause.MatchString(lines[tops[last+1]]) {
+					last++
+				}
+				end := len(lines)
+				if last+1 < len(tops) {
+					end = tops[last+1]
+				}
+				if slices.ContainsFunc(lines[tops[n]:end], pyMayStop) {
 					return false
 				}
+				if pyBlockPrints(lines, tops[n:last+1], end) {
+					return true
+				}
+				n = last
+				break stmts // what follows on the line is the block's
 			}
 		}
-		depth, triple = pyLineState(line, depth, triple)
-		continued = triple == "" && strings.HasSuffix(strings.TrimRight(line, " \t\r"), "\\")
 	}
 	return false
 }
 
-// rePyLiteralPrint is a statement that prints a literal with a letter or
-// digit in it: print('done'), print(f"found {n}"), print("x:", x).
-var rePyLiteralPrint = regexp.MustCompile(`^print\(\s*[rRfFuU]?(?:"[^"]*[A-Za-z0-9][^"]*"|'[^']*[A-Za-z0-9][^']*')`)
+// pyTopLines are the indices of the lines of a Python program that open a
+// top-level statement: at the left margin, outside a string or brackets
+// left open by the lines before, not after a line continued with a
+// backslash, and not a comment.
+func pyTopLines(lines []string) []int {
+	var tops []int
+	depth := 0        // brackets left open by the lines before
+	var triple string // the quotes of a string left open by the lines before
+	continued := false
+	for i, line := range lines {
+		if depth == 0 && triple == "" && !continued && line != "" && !strings.ContainsRune(" \t#", rune(line[0])) {
+			tops = append(tops, i)
+		}
+		depth, triple = pyLineState(line, depth, triple)
+		continued = triple == "" && strings.HasSuffix(strings.TrimRight(line, " \t\r"), "\\")
+	}
+	return tops
+}
 
-// rePyMayStop opens a top-level statement after which a print may not
-// run: an exit, a raise, or a block that may hold one (if, for, while,
-// try, with, match).
-var rePyMayStop = regexp.MustCompile(`^(?:sys\.exit|exit\(|quit\(|os\._exit|raise\b|if\b|elif\b|else\b|for\b|while\b|try\b|with\b|async\s+(?:for|with)\b|match\b)`)
+// pyBlockPrints reports whether a top-level block whose clauses open at
+// the lines heads (the block ending before the line end) prints for sure
+// on every way through it: an if with an else, a try whose except
+// clauses all print (its else and finally clauses are not needed), or a
+// with. A clause's body is the indented lines under its head; a body on
+// the head's own line is not read.
+func pyBlockPrints(lines []string, heads []int, end int) bool {
+	body := func(k int) []string {
+		stop := end
+		if k+1 < len(heads) {
+			stop = heads[k+1]
+		}
+		if !strings.HasSuffix(pyCode(lines[heads[k]]), ":") {
+			return nil
+		}
+		return pyDedent(lines[heads[k]+1 : stop])
+	}
+	clause := func(k int) string { return firstWord(strings.TrimLeft(lines[heads[k]], " \t")) }
+	switch strings.TrimSuffix(clause(0), ":") {
+	case "if":
+		if strings.TrimSuffix(clause(len(heads)-1), ":") != "else" {
+			return false // no else: the if may be skipped
+		}
+		for k := range heads {
+			if !programPrints(body(k)) {
+				return false
+			}
+		}
+		return true
+	case "try":
+		for k := range heads {
+			c := strings.TrimSuffix(clause(k), ":")
+			if (c == "try" || c == "except") && !programPrints(body(k)) {
+				return false
+			}
+		}
+		return true
+	case "with":
+		return len(heads) == 1 && programPrints(body(0))
+	}
+	return false
+}
+
+// pyCode is a line of Python without its comment and the blank space at
+// its end.
+func pyCode(line string) string {
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '#':
+			return strings.TrimRight(line[:i], " \t\r")
+		case '"', '\'':
+			i = pyStringEnd(line, i)
+		}
+	}
+	return strings.TrimRight(line, " \t\r")
+}
+
+// pyDedent removes the indentation of a block's body (that of its first
+// line with code) from each of its lines; a line indented less ends the
+// body read.
+func pyDedent(lines []string) []string {
+	indent := ""
+	for _, l := range lines {
+		if strings.TrimSpace(l) != "" && !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			indent = l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+			break
+		}
+	}
+	if indent == "" {
+		return nil
+	}
+	var out []string
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, indent):
+			out = append(out, l[len(indent):])
+		case strings.TrimSpace(l) == "":
+			out = append(out, "")
+		default:
+			return out
+		}
+	}
+	return out
+}
+
+// pyMayStop reports whether a line of Python may stop the program
+// without a traceback, or with one where it may be caught and hidden:
+// an exit or a raise anywhere in it.
+func pyMayStop(line string) bool {
+	return rePyStopAnywhere.MatchString(line)
+}
+
+// rePyTextPrint is a statement that prints some text: a literal with a
+// letter or digit in it (print('done'), print(f"found {n}"), print("x:",
+// x)), or the repr, len, type or ascii of a value, which always show as
+// some text.
+var rePyTextPrint = regexp.MustCompile(`^print\(\s*(?:[rRfFuU]?(?:"[^"]*[A-Za-z0-9][^"]*"|'[^']*[A-Za-z0-9][^']*')|(?:repr|len|type|ascii)\()`)
+
+// rePyStop opens a top-level statement that stops the program: an exit
+// or a raise.
+var rePyStop = regexp.MustCompile(`^(?:sys\.exit|exit\(|quit\(|os\._exit|raise\b)`)
+
+// rePyStopAnywhere is an exit or a raise anywhere in a line.
+var rePyStopAnywhere = regexp.MustCompile(`\b(?:sys\.exit|exit\(|quit\(|os\._exit|raise\b|SystemExit)`)
+
+// rePyBlock opens a top-level block that may skip what it holds: an if,
+// a loop, a try, a with, a match.
+var rePyBlock = regexp.MustCompile(`^(?:if\b|for\b|while\b|try\b|with\b|async\s+(?:for|with)\b|match\b)`)
+
+// rePyClause opens a clause that continues a block: elif, else, except,
+// finally, case.
+var rePyClause = regexp.MustCompile(`^(?:elif\b|else\b|except\b|finally\b|case\b)`)
 
 // pyLineState carries the brackets and the triple-quoted string a line
 // of Python leaves open to the next line. Single-quoted strings and
