@@ -38,7 +38,14 @@ func (r *run) markBlankAnswers() {
 			continue
 		}
 		cmd, ok := shellCallCommand(s.ToolCall.Name, s.ToolCall.Args)
-		if !ok || !callPrintsForSure(cmd) {
+		if !ok {
+			continue
+		}
+		if !callPrintsForSure(cmd) {
+			if listsNothing(cmd) {
+				empty := true
+				s.ToolResult.Empty = &empty
+			}
 			continue
 		}
 		lost(s)
@@ -136,9 +143,10 @@ var reShellExpansion = regexp.MustCompile(`\$\([^)]*\)|\$\{[^}]*\}|\$\w+|` + "`[
 
 // printsText reports whether a simple command prints literal text to the
 // output: pwd, or echo or printf with a letter or digit outside what the
-// shell expands, without a redirect.
+// shell expands, without a redirect of its output (one of the error
+// stream, 2>&1 or 2>/dev/null, leaves the text where it was).
 func printsText(seg string) bool {
-	if strings.Contains(seg, ">") {
+	if seg = reStderrRedirect.ReplaceAllString(seg, ""); strings.Contains(seg, ">") {
 		return false
 	}
 	p := segmentProgram(seg)
@@ -160,6 +168,24 @@ func printsText(seg string) bool {
 		return strings.IndexFunc(reShellExpansion.ReplaceAllString(rest, ""), func(r rune) bool {
 			return r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
 		}) >= 0
+	}
+	return false
+}
+
+// listsNothing reports whether a command line whose output is blank lists
+// nothing: it lists names (ls) or looks a program up (which), as its first
+// program, and what it prints is the output (its last program, looked
+// through the stages that cut what it prints, or an echo after it that did
+// not run). A blank listing found nothing: the directory is empty or the
+// names are not there; a blank which, the program is not installed.
+func listsNothing(cmd string) bool {
+	cmd = unwrapShell(cmd)
+	if p := firstProgram(cmd); p != "ls" && p != "which" {
+		return false
+	}
+	switch lastFilter(cmd) {
+	case "ls", "which", "echo":
+		return true
 	}
 	return false
 }

@@ -20,6 +20,9 @@ func TestPrintsForSure(t *testing.T) {
 		`echo "Current directory: $(pwd)" && ls`:      true,
 		"echo \"step 1\"\nls -la x.sh":                true,
 		`printf 'done\n'`:                             true,
+		`echo "Testing bash output" 2>&1`:             true,
+		`echo "gone" 2>/dev/null`:                     true,
+		`echo "x" 2>&1 >log.txt`:                      false,
 		`grep -q needle f.txt && echo found`:          false,
 		`make test || echo "tests failed"`:            false,
 		`echo $HOME`:                                  false,
@@ -102,4 +105,24 @@ func FuzzPrintsForSure(f *testing.F) {
 			t.Fatalf("echo ready; %q: does not print for sure", cmd)
 		}
 	})
+}
+
+// A listing that printed nothing found nothing: ls of an empty directory
+// or of names that are not there, which of a program that is not
+// installed. Other blank answers stay answers, as does a listing whose
+// output is another program's.
+func TestBlankListingFoundNothing(t *testing.T) {
+	cmds := []string{"ls agents", "cd /workspace && ls node_modules/.bin/ 2>/dev/null | head -10", "which RsaCtfTool.py", "ls node_modules/.bin/mocha 2>/dev/null && echo \"mocha found\"", "ls build && rm -rf build", "npm run build", "python3 check.py"}
+	replies := []string{"a.md\nb.md", "", "", "", "", "", ""}
+	c, _ := convertOne(t, OpenAIMessages, lostShellDoc(t, cmds, replies, -1))
+	var got []string
+	for _, s := range c.steps {
+		if s.ToolCall != nil {
+			got = append(got, result(s))
+		}
+	}
+	want := []string{"ok", "ok empty", "ok empty", "ok empty", "ok", "ok", "ok"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got  %v\nwant %v", got, want)
+	}
 }
