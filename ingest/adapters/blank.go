@@ -177,11 +177,18 @@ func printsText(seg string) bool {
 // program, and what it prints is the output (its last program, looked
 // through the stages that cut what it prints, or an echo after it that did
 // not run). A blank listing found nothing: the directory is empty or the
-// names are not there; a blank which, the program is not installed.
+// names are not there; a blank which, the program is not installed. A
+// long listing (-l) or one of all names (-a) prints something for any name
+// that is there and says why for one that is not: blank, it found nothing
+// only when its errors were dropped (2>/dev/null).
 func listsNothing(cmd string) bool {
 	cmd = unwrapShell(cmd)
-	if p := firstProgram(cmd); p != "ls" && p != "which" {
+	p := firstProgram(cmd)
+	if p != "ls" && p != "which" {
 		return false
+	}
+	if p == "ls" && !strings.Contains(cmd, "2>/dev/null") && reLongListing.MatchString(cmd) {
+		return false // it prints a total, a line, . and .., or why the name is not there
 	}
 	switch lastFilter(cmd) {
 	case "ls", "which", "echo":
@@ -189,3 +196,7 @@ func listsNothing(cmd string) bool {
 	}
 	return false
 }
+
+// reLongListing is an ls with an option asking for a long listing or for
+// all names: -l, -la, -al, -a, -lh.
+var reLongListing = regexp.MustCompile(`\bls\s+(?:-\w+\s+)*-\w*[la]`)

@@ -109,11 +109,12 @@ func FuzzPrintsForSure(f *testing.F) {
 
 // A listing that printed nothing found nothing: ls of an empty directory
 // or of names that are not there, which of a program that is not
-// installed. Other blank answers stay answers, as does a listing whose
-// output is another program's.
+// installed. Other blank answers stay answers, as do a listing whose
+// output is another program's and a long listing that would have said why
+// a name is not there.
 func TestBlankListingFoundNothing(t *testing.T) {
-	cmds := []string{"ls agents", "cd /workspace && ls node_modules/.bin/ 2>/dev/null | head -10", "which RsaCtfTool.py", "ls node_modules/.bin/mocha 2>/dev/null && echo \"mocha found\"", "ls build && rm -rf build", "npm run build", "python3 check.py"}
-	replies := []string{"a.md\nb.md", "", "", "", "", "", ""}
+	cmds := []string{"ls agents", "cd /workspace && ls node_modules/.bin/ 2>/dev/null | head -10", "which RsaCtfTool.py", "ls node_modules/.bin/mocha 2>/dev/null && echo \"mocha found\"", "ls build && rm -rf build", "npm run build", "python3 check.py", "ls -la ~/.local/bin/claude", "ls -la *.log 2>/dev/null | head -20"}
+	replies := []string{"a.md\nb.md", "", "", "", "", "", "", "", ""}
 	c, _ := convertOne(t, OpenAIMessages, lostShellDoc(t, cmds, replies, -1))
 	var got []string
 	for _, s := range c.steps {
@@ -121,7 +122,7 @@ func TestBlankListingFoundNothing(t *testing.T) {
 			got = append(got, result(s))
 		}
 	}
-	want := []string{"ok", "ok empty", "ok empty", "ok empty", "ok", "ok", "ok"}
+	want := []string{"ok", "ok empty", "ok empty", "ok empty", "ok", "ok", "ok", "ok", "ok empty"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got  %v\nwant %v", got, want)
 	}
