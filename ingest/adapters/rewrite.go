@@ -147,6 +147,12 @@ func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
 			}
 		}
 	}
+	if w.file == "" && shell && reScriptReplace.MatchString(cmd) {
+		w, _ = scriptReplacement(cmd)
+	}
+	if w.file == "" && shell && reInPlaceEdit.MatchString(cmd) {
+		w, _ = inPlaceReplacement(cmd)
+	}
 	if w.file == "" && bytes.Contains(args, []byte(patchBegin)) {
 		if !shell {
 			cmd = patchArgument(args)
@@ -259,4 +265,116 @@ func patchWrite(patch string) (aWrite, bool) {
 	}
 	flush()
 	return w, w.file != ""
+}
+
+// reScriptReplace is a string's replace method called in a Python
+// program, and reScriptFile the file the program opens or names as a
+// Path.
+var (
+	reScriptReplace = regexp.MustCompile(`\.replace\(`)
+	reScriptFile    = regexp.MustCompile(`\b(?:open|Path)\(`)
+)
+
+// scriptReplacement reads the last replacement of a Python program that
+// rewrites a file (`s.replace(OLD, NEW)` with literals, or names assigned
+// literals, in a program on a here-document or an action): the file it
+// opens first, the old and the new text. The same change sent by the
+// editor, the research fork's helper or such a script is the same write.
+func scriptReplacement(cmd string) (aWrite, bool) {
+	loc := reScriptFile.FindStringIndex(cmd)
+	if loc == nil {
+		return aWrite{}, false
+	}
+	file, _, ok := pyStringArgument(cmd, loc[0], loc[1])
+	if !ok || strings.ContainsAny(file, "\n{}") {
+		return aWrite{}, false
+	}
+	var w aWrite
+	for _, loc := range reScriptReplace.FindAllStringIndex(cmd, -1) {
+		old, at, ok := pyStringArgument(cmd, loc[0], loc[1])
+		if !ok {
+			continue
+		}
+		new, _, ok := pyStringArgument(cmd, loc[0], at)
+		if ok && namesPlace(new) {
+			w = aWrite{file: file, old: targetText(old), new: targetText(new)}
+		}
+	}
+	return w, w.file != ""
+}
+
+// reInPlaceEdit is sed or perl told to edit a file in place.
+var reInPlaceEdit = regexp.MustCompile(`\b(?:sed\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*i|perl\s+(?:-\S+\s+)*-\w*i)`)
+
+// reSubstitution opens a substitution of a sed or perl script: a line
+// address perhaps, then s and its delimiter.
+var reSubstitution = regexp.MustCompile(`^(?:[0-9,$]*|/[^/]*/\s*)s([^\w\s\\])`)
+
+// inPlaceReplacement reads the last substitution of a text for another
+// made in place by sed or perl (`sed -i 's/OLD/NEW/' FILE`): the file,
+// the old and the new text. The new text stands for itself: a `&` in it
+// (the text matched) reads as the old text, so that an insertion after
+// the match is one.
+func inPlaceReplacement(cmd string) (aWrite, bool) {
+	var w aWrite
+	for _, loc := range reInPlaceEdit.FindAllStringIndex(cmd, -1) {
+		rest := cmd[loc[1]:]
+		if i := strings.IndexAny(rest, " \t\n"); i >= 0 {
+			rest = rest[i:]
+		}
+		script, file := "", ""
+		for k := 0; k < 8 && file == ""; k++ {
+			var word string
+			word, rest = shellWord(rest)
+			switch {
+			case word == "":
+				k = 8
+			case strings.HasPrefix(word, "-"):
+			case script == "":
+				script = word
+			default:
+				file = strings.TrimRight(word, ";&|)")
+			}
+		}
+		old, new, ok := substitution(script)
+		if ok && file != "" && namesPlace(new) {
+			w = aWrite{file: file, old: targetText(old), new: targetText(new)}
+		}
+	}
+	return w, w.file != ""
+}
+
+// substitution reads s/OLD/NEW/ (any delimiter), its escapes undone.
+func substitution(script string) (old, new string, ok bool) {
+	m := reSubstitution.FindStringSubmatchIndex(script)
+	if m == nil {
+		return "", "", false
+	}
+	delim := script[m[2]]
+	var parts [2]strings.Builder
+	k := 0
+	for i := m[1]; i < len(script); i++ {
+		c := script[i]
+		switch {
+		case c == '\\' && i+1 < len(script):
+			i++
+			switch script[i] {
+			case 'n':
+				parts[k].WriteByte('\n')
+			case 't':
+				parts[k].WriteByte('\t')
+			default:
+				parts[k].WriteByte(script[i])
+			}
+		case c == delim:
+			k++
+			if k == 2 {
+				old = parts[0].String()
+				return old, strings.ReplaceAll(parts[1].String(), "&", old), true
+			}
+		default:
+			parts[k].WriteByte(c)
+		}
+	}
+	return "", "", false
 }

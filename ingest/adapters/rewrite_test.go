@@ -52,6 +52,19 @@ func TestRewrites(t *testing.T) {
 		return chatCall{"apply_patch", map[string]any{"patch": b.String()}, "Success. Updated the following files:\nM formkit/widgets.py"}
 	}
 	const anchor = "class FileInput(Input):\n    input_type = 'file'\n"
+	// script and sed make one change to a line by other means: a Python
+	// program's replace, sed's substitution in place.
+	script := func(oldLine, newLine string) chatCall {
+		return shell("python - <<'PY'\np = 'widgets.py'\ntext = open(p).read()\ntext = text.replace('''"+oldLine+"''', '''"+newLine+"''')\nopen(p, 'w').write(text)\nprint('patched')\nPY", "patched")
+	}
+	sed := func(oldLine, newLine string) chatCall {
+		return shell("sed -i 's/"+oldLine+"/"+newLine+"/' widgets.py", "")
+	}
+	const (
+		guard     = "        if value is None:"
+		guardFix  = "        if value is None or not value:"
+		guardFix2 = "        if not value or value is False:"
+	)
 	rejected := "error " + schema.ErrEditRejected
 	for _, c := range []struct {
 		name  string
@@ -98,6 +111,18 @@ func TestRewrites(t *testing.T) {
 		{"another hunk of the same file next",
 			[]chatCall{patch(method), patch("    input_type = 'file'\n    allow_multiple_selected = False\n")}, false,
 			map[int64]string{1: "ok", 3: "ok"}},
+		{"the same change by a script, sed, a script again",
+			[]chatCall{script(guard, guardFix), view, sed(guard, guardFix), view, script(guard, guardFix)}, true,
+			map[int64]string{1: rejected, 5: rejected, 9: "ok"}},
+		{"a script's change, then another change of what it wrote",
+			[]chatCall{script(guard, guardFix), view, script(guardFix, guardFix2), view, sed(guardFix2, guard)}, true,
+			map[int64]string{1: "ok", 5: "ok", 9: "ok"}},
+		{"the same line changed to another text each time",
+			[]chatCall{sed(guard, guardFix), view, script(guard, guardFix2)}, true,
+			map[int64]string{1: "ok", 5: "ok"}},
+		{"sed inserting after what it matched lands each time",
+			[]chatCall{sed(guard, "&\\n            return None"), sed(guard, "&\\n            return None")}, true,
+			map[int64]string{1: "ok", 3: "ok"}},
 		{"a checkout between puts the file back",
 			[]chatCall{insert("widgets.py", 391), shell("git checkout -- widgets.py", ""), insert("widgets.py", 391)}, false,
 			map[int64]string{1: "ok", 5: "ok"}},
@@ -125,6 +150,9 @@ func FuzzWriteOf(f *testing.F) {
 	f.Add("str_replace_editor", `{"command":"str_replace","path":"/r/a.py","old_str":"def area(self):","new_str":"def area(self) -> int:"}`)
 	f.Add("str_replace_editor", `{"args":"str_replace /r/a.py --old_str 'return self.w' --new_str 'return self.width'"}`)
 	f.Add("apply_patch", `{"patch":"*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-    return 1\n+    return compute_the_answer()\n*** End Patch\n"}`)
+	f.Add("bash", `{"command":"python - <<'PY'\np = 'a.py'\ns = open(p).read().replace('if x is None:', 'if x is None or not x:')\nopen(p, 'w').write(s)\nPY"}`)
+	f.Add("bash", `{"command":"sed -i.bak -e 's/if x is None:/if x is None or not x:/' a.py && echo ok"}`)
+	f.Add("bash", `{"command":"perl -0pi -e 's|return 1\\n|return compute(1)\\n|' a.py"}`)
 	f.Fuzz(func(t *testing.T, tool, args string) {
 		w, ok := writeOf(tool, []byte(args))
 		if ok && (w.file == "" || !namesPlace(w.new)) {
