@@ -124,7 +124,7 @@ func skipShellWarnings(t string) string {
 }
 
 // reShellWarning is a warning of the shell's own (bash, sh, dash, zsh).
-var reShellWarning = regexp.MustCompile(`^(?:\S*/)?(?:ba|da|z)?sh: (?:-c: )?(?:line \d+: |\d+: )?warning: `)
+var reShellWarning = regexp.MustCompile(`^(?:\S*/)?(?:ba|da|z)?sh: (?:-c: |eval: )?(?:line \d+: |\d+: )?warning: `)
 
 // skipJVMWarnings is t without the warnings the Java virtual machine
 // printed before the program's own answer (`OpenJDK 64-Bit Server VM
@@ -409,9 +409,10 @@ var genericErrorType = map[string]bool{"EXIT_CODE": true, "ERROR": true}
 var reScriptSyntax = regexp.MustCompile(`(?m)^Execution of \S+ aborted due to compilation errors\.|(?m)^[A-Z][a-z]+ [^\n]{0,60} in regex; marked by <-- HERE in [ms]/|(?m)^(?:g|m)?awk: (?:cmd\. )?line:? ?\d+:? (?:syntax error|runaway string constant|regular expression compile failed|extra '?[)}\]]'?)|(?m)^sed: -e expression #\d+, char \d+: `)
 
 // reShellSyntax is a shell's own syntax error, prefixed by its name (a
-// path to it) and the position it gives: a command line it could not
-// parse.
-var reShellSyntax = regexp.MustCompile(`(?m)^\s*(?:\S*/)?(?:ba|da|z)?sh: (?:-c: )?(?:line \d+: |\d+: )?[Ss]yntax error\b`)
+// path to it), what it was reading (`-c`, or `eval` for a harness that
+// runs the command line through eval) and the position it gives: a
+// command line it could not parse.
+var reShellSyntax = regexp.MustCompile(`(?m)^\s*(?:\S*/)?(?:ba|da|z)?sh: (?:-c: |eval: )?(?:line \d+: |\d+: )?[Ss]yntax error\b`)
 
 // reShellHistory is an interactive shell's refusal of a `!` word it read as
 // a history reference (`bash: !x: event not found`): the shell runs
@@ -541,7 +542,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "shell-syntax-error", ErrorType: schema.ErrShellSyntax,
-		Doc: "a line in which the shell (bash, sh, dash, zsh) says the command line is not valid shell: `bash: -c: line 3: syntax error near unexpected token` or `syntax error: unexpected end of file`, or its refusal of a `!` it took for history expansion (`bash: !,: event not found`, zsh's `zsh: event not found: x`: the shell drops the whole line), with nothing but the shell's own lines printed before it: nothing ran, as with a malformed call. The shell runs a command line one complete command at a time, so when something printed before the complaint (a script's `patched`, then the error on a stray `&&` after it), the commands before it ran and the call is not read as unparsed",
+		Doc: "a line in which the shell (bash, sh, dash, zsh) says the command line is not valid shell: `bash: -c: line 3: syntax error near unexpected token` (`/bin/bash: eval: line 1: ...` from a harness, such as Claude Code, that runs the command through `eval`) or `syntax error: unexpected end of file`, or its refusal of a `!` it took for history expansion (`bash: !,: event not found`, zsh's `zsh: event not found: x`: the shell drops the whole line), with nothing but the shell's own lines printed before it: nothing ran, as with a malformed call. The shell runs a command line one complete command at a time, so when something printed before the complaint (a script's `patched`, then the error on a stray `&&` after it), the commands before it ran and the call is not read as unparsed",
 		match: func(o *output) (string, bool) {
 			if !containsAny(o.text, "syntax error", "Syntax error", "event not found") {
 				return "", false

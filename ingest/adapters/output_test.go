@@ -206,6 +206,9 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"bundler-error", oa, bashDoc(t, "npm run build", "webpack 5.88.0 compiled with 2 warnings in 900 ms"), 1, "ok"},
 		{"shell-syntax-error", oa, bashDoc(t, "@patch_generation\ndef fix():\n    return exec_bash_cmd(\"cat <<'EOF' > p.py\\nx\\nEOF && python p.py\")", "bash execution output:\n/bin/bash: -c: line 3: syntax error near unexpected token `&&'\n/bin/bash: -c: line 3: `EOF && python p.py'\n"), 1, "error SHELL_SYNTAX_ERROR"},
 		{"shell-syntax-error", oa, bashDoc(t, "sh run.sh", "run.sh: 4: Syntax error: \"(\" unexpected"), 1, "ok"},
+		// A harness that runs the command line through eval (Claude Code) gets the shell's complaint as eval's.
+		{"shell-syntax-error", oa, bashDoc(t, "python -c \"print(1)\" && (echo a", "/bin/bash: eval: line 1: syntax error near unexpected token `('\n/bin/bash: eval: line 1: `python -c \"print(1)\" && (echo a'\n"), 1, "error SHELL_SYNTAX_ERROR"},
+		{"shell-syntax-error", oa, bashDoc(t, "./configure", "checking for gcc... gcc\n/bin/bash: eval: line 1: syntax error near unexpected token `('\n"), 1, "ok"},
 		// The script before the stray && ran and printed: the edit was made.
 		{"shell-syntax-error", oa, bashDoc(t, "python - <<'PY'\nprint('patched_indent')\nPY\n&& sed -n '1,5p' a.py", "patched_indent\nbash: -c: line 4: syntax error near unexpected token `&&'\nbash: -c: line 4: `&& sed -n '1,5p' a.py'\n"), 1, "ok"},
 		// The shell's own warning before its complaint is not output of a command that ran.
