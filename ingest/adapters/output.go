@@ -390,6 +390,7 @@ var (
 	reCrashed           = regexp.MustCompile(`(?m)^(?:Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted|Killed)(?: +\(core dumped\))?\s*$|^.*: line \d+: +\d+ +(?:Segmentation fault|Bus error|Illegal instruction|Floating point exception|Aborted|Killed)\b|^fatal error: (?:runtime: |all goroutines are asleep|concurrent map )`)
 	reGoToolError       = regexp.MustCompile(`(?m)^go: (?:cannot find main module|go\.mod file not found|errors parsing go\.mod|updates to go\.mod needed|inconsistent vendoring)|^(?:\S+: )?no required module provides package \S+|^package \S+ is not in std\b`)
 	reCurlError         = regexp.MustCompile(`(?m)^curl: \(\d+\) `)
+	rePrettierError     = regexp.MustCompile(`(?m)^\[error\] [^\s:]+: (\w*Error): `)
 	reNetcatError       = regexp.MustCompile(`(?m)^(?:\S+ \[[0-9A-Fa-f.:]+\] \d+ \([^)\n]*\) : (?:Connection refused|Connection timed out|No route to host)|(?:nc|ncat|netcat): connect to \S+ port \d+ \(\w+\) failed: [^\n]+|Ncat: (?:Connection refused|Connection timed out|No route to host)\.?|telnet: Unable to connect to remote host: [^\n]+)\s*$`)
 	reAptError          = regexp.MustCompile(`(?m)^E: (?:Unable to locate package \S|Package '[^'\n]+' has no installation candidate|Couldn't find any package by |Version '[^'\n]+' for '[^'\n]+' was not found|Unable to fetch some archives|Failed to fetch \S|Could not get lock \S|Could not open lock file \S|Unable to acquire the dpkg frontend lock|Unable to correct problems, you have held broken packages|Sub-process /usr/bin/dpkg returned an error code)`)
 	reNetcatOpen        = regexp.MustCompile(`(?m)^(?:\S+ \[[0-9A-Fa-f.:]+\] \d+ \([^)\n]*\) open|Connection to \S+ (?:port )?\d+ port \[[^\]\n]*\] succeeded!)\s*$`)
@@ -755,6 +756,19 @@ var OutputRules = []OutputRule{
 		Doc: "curl's own failure line `curl: (N) message` (`curl: (7) Failed to connect to localhost port 8080`), a request that never got an answer; one that timed out is the `timeout` rule's",
 		match: func(o *output) (string, bool) {
 			return "", strings.Contains(o.text, "curl: (") && reCurlError.MatchString(o.text)
+		},
+	},
+	{
+		Name: "prettier-error", ErrorType: "<error class>",
+		Doc: "Prettier's report of an input it could not format, on a line of its own: `[error] stdin: SyntaxError: Unexpected token (1:5)`, `[error] src/a.ts: TypeError: ...`, the input's name (`stdin` or a file's path) and the error's class; Prettier exits non-zero and writes nothing for that input, whatever it printed for others (the error type is the class)",
+		match: func(o *output) (string, bool) {
+			if !strings.Contains(o.text, "[error] ") {
+				return "", false
+			}
+			if m := rePrettierError.FindStringSubmatch(o.text); m != nil {
+				return m[1], true
+			}
+			return "", false
 		},
 	},
 	{
