@@ -230,6 +230,7 @@ var (
 	reNPMCode           = regexp.MustCompile(`(?m)^npm (?:ERR!|error) code (E[A-Z0-9]+)\s*$`)
 	reYarnError         = regexp.MustCompile(`(?m)^error (?:An unexpected error occurred: |Couldn't find (?:a package|any versions)|Package ".*" refers to a non-existing file)|^➤ YN0000: (?:· )?Failed with errors in \d`)
 	rePipCode           = regexp.MustCompile(`(?m)^\s*error: ((?:metadata-generation|subprocess-exited-with|failed-wheel-build-for-install|externally-managed-environment|resolution-too-deep)[\w-]*)`)
+	rePipEncountered    = regexp.MustCompile(`(?m)^\s*× Encountered error while (\S.*)`)
 	rePipError          = regexp.MustCompile(`(?m)^ERROR: (?:Could not find a version that satisfies the requirement|No matching distribution found for|Failed building wheel for|Could not build wheels for|Cannot install |ResolutionImpossible)`)
 	reMakeFailed        = regexp.MustCompile(`(?m)^make(?:\[\d+\])?: \*\*\* (?:.*Error \d+|No rule to make target .*)\s*$`)
 	reJVMBuildFailure   = regexp.MustCompile(`(?m)^(?:\[INFO\] BUILD FAILURE|BUILD FAILED(?: in \S+)?)\s*$`)
@@ -658,7 +659,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "package-manager-error", ErrorType: "NPM_<code>, PIP_<code> or ERROR",
-		Doc: "npm's `npm ERR! code ECODE` (or `npm error code ECODE`: ENOTEMPTY, ERESOLVE, E404, ...; the error type is NPM_ECODE; ELIFECYCLE, a package script that exited non-zero, is left to what the script printed), npm's `Missing script: \"test\"` (ERROR), or, its code line cut off by a filter or a logger (`npm install 2>&1 | tail -20`), npm's own `npm error` (`npm ERR!`) lines, which it prints only when it gives up: NPM_ and the system error a line names (`npm error EEXIST: file already exists`), NPM_ERESOLVE for `Could not resolve dependency` or `Conflicting peer dependency`, else ERROR (not in a search's output, and not for a package script that failed: `Lifecycle script`, `command failed`), yarn's `error An unexpected error occurred:` or `error Couldn't find a package`, Yarn 2's (Berry's) closing `➤ YN0000: · Failed with errors in 8s` (ERROR); pip's diagnostic `error: metadata-generation-failed` (`subprocess-exited-with-error`, `failed-wheel-build-for-install`, `externally-managed-environment`, `resolution-too-deep`; the error type is PIP_ and the code, upper case), or its `ERROR: Could not find a version that satisfies the requirement`, `No matching distribution found for`, `Failed building wheel for`, `Cannot install ...` (PIP_ERROR)",
+		Doc: "npm's `npm ERR! code ECODE` (or `npm error code ECODE`: ENOTEMPTY, ERESOLVE, E404, ...; the error type is NPM_ECODE; ELIFECYCLE, a package script that exited non-zero, is left to what the script printed), npm's `Missing script: \"test\"` (ERROR), or, its code line cut off by a filter or a logger (`npm install 2>&1 | tail -20`), npm's own `npm error` (`npm ERR!`) lines, which it prints only when it gives up: NPM_ and the system error a line names (`npm error EEXIST: file already exists`), NPM_ERESOLVE for `Could not resolve dependency` or `Conflicting peer dependency`, else ERROR (not in a search's output, and not for a package script that failed: `Lifecycle script`, `command failed`), yarn's `error An unexpected error occurred:` or `error Couldn't find a package`, Yarn 2's (Berry's) closing `➤ YN0000: · Failed with errors in 8s` (ERROR); pip's diagnostic `error: metadata-generation-failed` (`subprocess-exited-with-error`, `failed-wheel-build-for-install`, `externally-managed-environment`, `resolution-too-deep`; the error type is PIP_ and the code, upper case), or its `ERROR: Could not find a version that satisfies the requirement`, `No matching distribution found for`, `Failed building wheel for`, `Cannot install ...` (PIP_ERROR), or, its code line cut off by a filter or a logger (`pip install -e . 2>&1 | tail -5`), pip's closing `× Encountered error while generating package metadata.` (PIP_METADATA_GENERATION_FAILED, the code it follows) or `× Encountered error while trying to install package.` (PIP_ERROR)",
 		match: func(o *output) (string, bool) {
 			if strings.Contains(o.text, "error: ") {
 				// The last code: pip prints subprocess-exited-with-error
@@ -669,6 +670,16 @@ var OutputRules = []OutputRule{
 			}
 			if strings.Contains(o.text, "ERROR: ") && rePipError.MatchString(o.text) {
 				return "PIP_ERROR", true
+			}
+			// pip's closing report, its code line above cut off by a
+			// filter or a logger (`pip install . 2>&1 | tail -5`).
+			if strings.Contains(o.text, "Encountered error while ") {
+				if m := rePipEncountered.FindStringSubmatch(o.text); m != nil {
+					if strings.HasPrefix(m[1], "generating package metadata") {
+						return "PIP_METADATA_GENERATION_FAILED", true
+					}
+					return "PIP_ERROR", true
+				}
 			}
 			if containsAny(o.text, "npm ERR! Missing script: ", "npm error Missing script: ") {
 				return "ERROR", true

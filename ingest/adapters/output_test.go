@@ -420,6 +420,10 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"build-failed", oa, bashDoc(t, "python notes.py", "With -W every Warning, treated as error: the build stops at the first one.\n"), 1, "ok"},
 		{"package-manager-error", oa, bashDoc(t, "yarn install 2>&1 | tail -3", "➤ YN0001: │ Error: definitelytyped-header-parser@https://github.com/x: Git clone failed\n➤ YN0000: └ Completed in 8s 689ms\n➤ YN0000: · Failed with errors in 8s 694ms"), 1, "error ERROR"},
 		{"package-manager-error", oa, bashDoc(t, "yarn install", "➤ YN0000: └ Completed in 3s 12ms\n➤ YN0000: · Done with warnings in 3s 20ms"), 1, "ok"},
+		// pip's code line cut off by tail: its closing report still says it gave up.
+		{"package-manager-error", oa, bashDoc(t, "pip install -e . --no-build-isolation -q 2>&1 | tail -5", "× Encountered error while generating package metadata.\n╰─> See above for output.\n\nnote: This is an issue with the package mentioned above, not pip.\nhint: See above for details.\n"), 1, "error PIP_METADATA_GENERATION_FAILED"},
+		{"package-manager-error", oa, bashDoc(t, "pip install lxml==4.2.0 2>&1 | tail -3", "× Encountered error while trying to install package.\n╰─> lxml\n"), 1, "error PIP_ERROR"},
+		{"package-manager-error", oa, bashDoc(t, "grep -rn 'Encountered error while' docs/", "docs/install.md:40:× Encountered error while generating package metadata.\n"), 1, "ok"},
 		{"python-traceback", oa, bashDoc(t, "cd /testbed && python reproduce.py", "File \"/testbed/reproduce.py\", line 48\n    \"\"\"Test function docstring.\"\"\"\n       ^\nSyntaxError: invalid syntax"), 1, "error SyntaxError"},
 		{"python-traceback", oa, bashDoc(t, "cd /testbed && python reproduce.py 2>&1 | tail -3", "  File \"/testbed/reproduce.py\", line 3, in <module>\r\n    run()\r\nAttributeError: 'NoneType' object has no attribute 'x'\r\n"), 1, "error AttributeError"},
 		{"python-traceback", oa, bashDoc(t, "python lint.py", "File \"settings.py\", line 12\nstyle: use four spaces\n"), 1, "ok"},
