@@ -116,6 +116,7 @@ func saidOutcome(words string) (errType string, empty bool, matched string, ok b
 // says nothing (saidAt).
 func readSaid(words string) (rule *SaidRule, worked bool, matched string) {
 	openingReports(words, func(report, sentence string) bool {
+		report = failuresFixed(report)
 		failAt, workedAt := -1, saidAt(reSaidWorked, report, reSaidHanded)
 		if mayReport(report) {
 			for i := range SaidRules {
@@ -136,6 +137,44 @@ func readSaid(words string) (rule *SaidRule, worked bool, matched string) {
 		return false
 	})
 	return rule, worked, matched
+}
+
+// reSaidFixedFailure is a failure named as over: the object of a fixing
+// verb ("fixed the syntax error", "corrected the error", with the clause
+// that describes it: "fixed the issue where X didn't work") or its subject
+// with a fixing verb in the passive or "gone" ("the syntax error has been
+// corrected", "the error is gone now").
+var reSaidFixedFailure = regexp.MustCompile(`(?i)\b(?:fixed|corrected|resolved|addressed|eliminated|got rid of)\s+(?:the|that|this|these|those|all|both|an?|my|our)\s+(?:[\w-]+\s+){0,2}?` + saidFailureNoun + `(?:\s+(?:where|in which|that|which|whereby)\b[^,;:]*)?|\b(?:the|that|this|these|those|all|both|my|our)\s+(?:[\w-]+\s+){0,2}?` + saidFailureNoun + `\s+(?:has|have|is|are|was|were)\s+(?:now\s+)?(?:been\s+)?(?:fixed|corrected|resolved|addressed|eliminated|gone)\b`)
+
+// saidFailureNoun is a noun naming a failure.
+const saidFailureNoun = `(?:errors?|exceptions?|failures?|issues?|problems?|bugs?|tracebacks?)\b`
+
+// failuresFixed is the report with each failure it names as over
+// (reSaidFixedFailure) read as the word "fixed": the failure is what the
+// call ended, not what it met. A fix denied or only planned ("haven't
+// fixed the error", "should have fixed the error") stays as written.
+func failuresFixed(report string) string {
+	lower := strings.ToLower(report)
+	if !strings.Contains(lower, "fix") && !strings.Contains(lower, "correct") && !strings.Contains(lower, "resolv") && !strings.Contains(lower, "address") && !strings.Contains(lower, "eliminat") && !strings.Contains(lower, "rid of") && !strings.Contains(lower, "gone") {
+		return report
+	}
+	ms := reSaidFixedFailure.FindAllStringIndex(report, -1)
+	if ms == nil {
+		return report
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		before := report[:m[0]]
+		if reSaidDenied.MatchString(before) || reSaidSupposed.MatchString(before) {
+			continue
+		}
+		b.WriteString(report[last:m[0]])
+		b.WriteString("fixed")
+		last = m[1]
+	}
+	b.WriteString(report[last:])
+	return b.String()
 }
 
 // saidAt is where the report first asserts of the call a phrase re

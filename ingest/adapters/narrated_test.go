@@ -63,6 +63,16 @@ func TestSaidOutcome(t *testing.T) {
 		{"The error is fixed.", ""},
 		{"I have successfully fixed the issue where nested loops broke. Let me submit.", ""},
 		{"The script still runs without errors.", ""},
+		// A failure named as the object of a fixing verb, or as its
+		// subject in the passive or with "gone", is over.
+		{"The syntax error has been corrected.", ""},
+		{"I've fixed the syntax error in the file.", ""},
+		{"The error is gone now, let me run the tests.", ""},
+		{"Now that the syntax error is corrected, let's run the script.", ""},
+		{"I fixed the error, but the tests still fail.", schema.ErrSaidAgain},
+		{"I have successfully fixed the issue where destructuring into multiple stores didn't work since version 3.26.", ""},
+		{"The syntax error has not been corrected.", schema.ErrSaidFailed},
+		{"The error is not gone.", schema.ErrSaidFailed},
 		{"Most tests pass, but two still fail.", schema.ErrSaidAgain},
 		{"2046 tests are passing and only 2 are failing.", schema.ErrSaidFailed},
 		// "pass" handing something on is no test passing.
