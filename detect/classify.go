@@ -155,6 +155,13 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 				dropped[storm] = true
 				continue
 			}
+			if h.Detector == RepeatedFinish.ID && h.Severity >= storm.Severity && 2*refusedFinishes(v, a, storm.first, storm.last) >= evidenceCount(storm, "failed_calls") {
+				// The storm is mostly the agent's finish, refused by the
+				// harness and sent again: the finish retried, which the
+				// repeated finish says from its first.
+				dropped[storm] = true
+				continue
+			}
 			if isRepeat(h) && h.errorShare < 0.5 && !talked(v, h.first) && h.Severity >= storm.Severity && h.last > storm.last &&
 				evidenceCount(h, "identical_calls")+evidenceCount(h, "near_duplicate_calls") > evidenceCount(storm, "failed_calls") {
 				// A call that went through, made again more times than the
@@ -315,6 +322,18 @@ func pickWorst(hs []*hit) *hit {
 }
 
 func overlaps(x, y *hit) bool { return x.first <= y.last && y.first <= x.last }
+
+// refusedFinishes counts the failed finish calls (STOP) in [first, last]:
+// finishes the harness refused, the run going on.
+func refusedFinishes(v *Run, a *analysis, first, last int) int64 {
+	var n int64
+	for _, i := range a.calls {
+		if i >= first && i <= last && v.Flags[i]&flagError != 0 && v.State[i] == schema.StateStop {
+			n++
+		}
+	}
+	return n
+}
 
 func segmentErrorShare(v *Run, a *analysis, first, last int) float64 {
 	calls, errs := 0, 0

@@ -1069,6 +1069,32 @@ func TestFinishesSaidInWords(t *testing.T) {
 	}
 }
 
+// A finish the harness refuses is a failed call, and the same finish
+// refused again and again is a storm of failures in a row; it is the
+// finish retried, the repeated finish, from the first finish on, and not
+// an error storm beginning where the refusals came closest together.
+func TestRefusedFinishesAreTheFinishRetried(t *testing.T) {
+	r := newRun("refused")
+	for k := range 3 {
+		r.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"python bench.py --n %d"}},"tool_result":{"ok":true,"data":"time %d ms"}`, k, 90-k))
+	}
+	refused := func(k int) {
+		r.add(fmt.Sprintf(`"state":"STOP","tool_call":{"name":"task_done","args":{"message":"Optimised the scheduler (%d)."}},"tool_result":{"ok":false,"error_type":"REJECTED","data":"ERROR! Your Patch is empty. Please provide a patch that fixes the problem."}`, k))
+	}
+	refused(0)
+	r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"git diff --stat"}},"tool_result":{"ok":true,"data":" scheduler.py | 4 ++--"}`)
+	refused(1)
+	r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"wc -l model_patch.diff"}},"tool_result":{"ok":true,"data":"90 model_patch.diff"}`)
+	for k := range 6 {
+		refused(2 + k)
+	}
+	r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"ls -la model_patch.diff"}},"tool_result":{"ok":true,"data":"-rw-r--r-- 1 u u 3828 model_patch.diff"}`)
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseToolRetryLoop || res.OnsetStep != 3 || res.Findings[0].Detector != detect.RepeatedFinish.ID {
+		t.Errorf("a finish refused eight times: %v %v onset %d %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+}
+
 // An agent that finished and keeps calling tools past it is working past
 // its own finish: once it has finished twice, a stretch as long as the
 // no-progress limit after the first finish is a runaway. One finish and
