@@ -47,6 +47,13 @@ type traeStep struct {
 		Result  string `json:"result"`
 		Error   string `json:"error"`
 	} `json:"tool_results"`
+	// LLMMessages are the messages the step's calls produced for the next
+	// model call: their results, and the harness's own words after them
+	// (a user message with content).
+	LLMMessages []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	} `json:"llm_messages"`
 	Error string `json:"error"`
 }
 
@@ -149,6 +156,16 @@ func convertTrae(d *Doc, emit func(*schema.Step) error) error {
 			setRawCall(s, name, args)
 			if name == "task_done" {
 				s.State = schema.StateStop.String()
+				if refusal := traeFinishRefused(&st); refusal != "" {
+					// The harness answered the finish with its own words
+					// and the run went on: the finish was refused, whatever
+					// the tool's result echoed (or without one, when the
+					// harness did not run the tool). The harness's message,
+					// kept when the output is stripped.
+					r.setResult(s, refusal, schema.ErrRejected, false)
+					s.ToolResult.Reason = "the harness refused the finish and the run went on"
+					continue
+				}
 			}
 			search, view := anthropicToolKind(name, args)
 			if search {
@@ -192,6 +209,28 @@ func convertTrae(d *Doc, emit func(*schema.Step) error) error {
 // changes nothing.
 func traeThinkTool(name string) bool {
 	return name == "sequentialthinking" || thinkTool(name)
+}
+
+// traeFinishRefused returns Trae Agent's answer to a finish it did not
+// accept: a call of task_done whose step's messages for the next model
+// call end with a user message of the harness's own that opens `ERROR`
+// (its task_incomplete_message, "ERROR! Your Patch is empty. Please
+// provide a patch that fixes the problem.", when it must produce a patch
+// and the repository's diff is empty). The task_done tool's result only
+// echoes the agent's message; the run goes on with this message.
+func traeFinishRefused(st *traeStep) string {
+	for k := len(st.LLMMessages) - 1; k >= 0; k-- {
+		m := st.LLMMessages[k]
+		var text string
+		if m.Role != "user" || json.Unmarshal(m.Content, &text) != nil || strings.TrimSpace(text) == "" {
+			continue // a tool result (no content of its own)
+		}
+		if strings.HasPrefix(strings.TrimSpace(text), "ERROR") {
+			return text
+		}
+		return ""
+	}
+	return ""
 }
 
 // traeFoundNothing reports whether a shell call Trae Agent marked failed

@@ -115,3 +115,46 @@ func TestTraeAgentSilentFailedSearchFoundNothing(t *testing.T) {
 		}
 	}
 }
+
+// Trae Agent answers a finish it does not accept (task_done with an empty
+// patch) with a user message of its own among the step's messages, and
+// the run goes on; the task_done result only echoes the agent's message,
+// or is missing when the tool was not run. The finish was refused, with
+// the output logged or not; a finish answered by nothing of the harness's
+// own, and a task_done whose step's last user message is no error, stay
+// finishes that worked.
+func TestTraeAgentRefusedFinish(t *testing.T) {
+	doc := `{"agent_steps": [{"step_number": 1, "state": "completed",
+	  "llm_messages": [{"role": "user", "content": null, "tool_result": {"call_id": "c1", "success": true, "result": "Done: optimised the cache."}},
+	    {"role": "user", "content": "ERROR! Your Patch is empty. Please provide a patch that fixes the problem."}],
+	  "tool_calls": [{"call_id": "c1", "name": "task_done", "arguments": {"message": "Done: optimised the cache."}}],
+	  "tool_results": [{"call_id": "c1", "success": true, "result": "Done: optimised the cache.", "error": ""}]},
+	 {"step_number": 2, "state": "completed",
+	  "llm_messages": [{"role": "user", "content": "ERROR! Your Patch is empty. Please provide a patch that fixes the problem."}],
+	  "llm_response": {"content": "", "tool_calls": [{"call_id": "c2", "name": "task_done", "arguments": {"message": "Done."}}]}},
+	 {"step_number": 3, "state": "completed",
+	  "llm_messages": [{"role": "user", "content": "Please continue."}],
+	  "tool_calls": [{"call_id": "c3", "name": "task_done", "arguments": {"message": "Done."}}],
+	  "tool_results": [{"call_id": "c3", "success": true, "result": "Done.", "error": ""}]},
+	 {"step_number": 4, "state": "completed",
+	  "llm_messages": [{"role": "user", "content": null, "tool_result": {"call_id": "c4", "success": true, "result": "Done."}}],
+	  "tool_calls": [{"call_id": "c4", "name": "task_done", "arguments": {"message": "Done."}}],
+	  "tool_results": [{"call_id": "c4", "success": true, "result": "Done.", "error": ""}]}],
+	 "llm_interactions": []}`
+	want := []string{"error REJECTED", "error REJECTED", "ok", "ok"}
+	for _, strip := range []bool{false, true} {
+		c, run := convertOne(t, TraeAgent, []byte(doc))
+		if strip {
+			c, run = convertStripped(t, TraeAgent, []byte(doc))
+		}
+		for i, w := range want {
+			s := c.step(t, run, int64(i))
+			if got := result(s); s.State != "STOP" || got != w {
+				t.Errorf("stripped %v: step %d %s %s, want STOP %s", strip, i, s.State, got, w)
+			}
+		}
+		if got := data(t, c.step(t, run, 0)); strip != (got == "") || !strip && !strings.HasPrefix(got, "ERROR! Your Patch is empty") {
+			t.Errorf("stripped %v: step 0 data %q, want the harness's message, dropped when stripped", strip, got)
+		}
+	}
+}
