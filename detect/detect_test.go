@@ -1313,10 +1313,12 @@ func TestSameFailureThreeTimesWithActionsBetween(t *testing.T) {
 	if res := one(t, detect.DefaultPolicy(), attempts.text()); res.Verdict == detect.Runaway {
 		t.Fatalf("three different refused edits: %v %v", res.Verdict, res.RootCause)
 	}
-	// The same, its output not logged: nothing shows it was one error.
+	// Three checks failing by their exit code alone, the output not
+	// logged: nothing shows it was one error. (Edits refused without
+	// output are: TestSilentRejectedEditsComeBack.)
 	silent := newRun("silent")
 	for k := range 3 {
-		silent.add(strings.Replace(fmt.Sprintf(refused, k), `,"data":"Error: Code to replace not found in file"`, "", 1))
+		silent.add(fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"python -m pytest tests/test_app_%d.py"}},"tool_result":{"ok":false,"error_type":"EXIT_CODE"}`, k))
 		silent.add(fmt.Sprintf(read, 10+k, 10+k))
 	}
 	if res := one(t, detect.DefaultPolicy(), silent.text()); res.Verdict == detect.Runaway {
@@ -1693,5 +1695,39 @@ func TestRepeatBesideAStorm(t *testing.T) {
 	res = one(t, detect.DefaultPolicy(), run("storm", "a", "f2"))
 	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
 		t.Errorf("failures to the end, as many as the repeats: %v %v onset %d %v", res.Verdict, res.RootCause, res.OnsetStep, detectors(res))
+	}
+}
+
+// Edits read as not landed (EDIT_REJECTED) with no output logged, the
+// agent looking at the file between them: three of them are the same
+// failure come back, the change not made again and again, a storm at the
+// suspicious count. The same refusals with their output logged are one
+// failure only when their texts say so: here each names another anchor.
+func TestSilentRejectedEditsComeBack(t *testing.T) {
+	edit := `"state":"ACT","intent":"edit","tool_call":{"name":"bash","args":{"command":"code_replace('django/core/paginator.py', NEW, (108, %d))"}},"tool_result":{"ok":false,"error_type":"EDIT_REJECTED","reason":"the same text written again at the same place"%s}`
+	view := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"nl -ba django/core/paginator.py | sed -n '%d,130p'"}},"tool_result":{"ok":true,"data":"%d class Paginator"}`
+	for _, c := range []struct {
+		name   string
+		logged bool
+		want   detect.Verdict
+	}{
+		{"not logged", false, detect.Runaway},
+		{"logged, differing", true, detect.Suspicious},
+	} {
+		r := newRun(c.name)
+		r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"cat django/core/paginator.py"}},"tool_result":{"ok":true,"data":"class Paginator:"}`)
+		for k := range 3 {
+			data := ""
+			if c.logged {
+				data = fmt.Sprintf(`,"data":%q`, []string{"No replacement was performed: old_str def page_range did not appear verbatim", "IndentationError: unexpected indent after yield self.page", "Error: file django/core/paginator.py has unbalanced parentheses near __iter__"}[k])
+			}
+			r.add(fmt.Sprintf(edit, 114+k, data))
+			r.add(fmt.Sprintf(view, 100+k, 100+k))
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != c.want || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 1 {
+			t.Errorf("%s: %v %v onset %d %v, want %v error-storm at 1", c.name, res.Verdict, res.RootCause, res.OnsetStep, res.Signals, c.want)
+		}
 	}
 }

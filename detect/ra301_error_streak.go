@@ -162,7 +162,10 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 // failures that logged no output: nothing shows it was the same error,
 // unless the agent said, after each failure but the first, that the
 // failure came back (schema.ErrSaidAgain: "the error persists", "the
-// repeated error"): its words are the only account there is.
+// repeated error"): its words are the only account there is; or all of
+// them are edits read as not landed with no output logged
+// (silentRejectedEdit): each one is the same failure, the change not
+// made, whatever the output would have said.
 func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 	fails := a.actedScratch[:0]
 	acted := false
@@ -170,7 +173,7 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 		switch {
 		case i < first || i > last:
 		case v.Flags[i]&flagError != 0:
-			if v.Flags[i]&flagPayload == 0 && !saidAgain(v, i) && !saidAgainNext(v, a, i, last) {
+			if v.Flags[i]&flagPayload == 0 && !saidAgain(v, i) && !saidAgainNext(v, a, i, last) && !silentRejectedEdit(v, i) {
 				// No text to show the error came back, and no word of
 				// the agent's that it did.
 				return false
@@ -211,6 +214,9 @@ func sameErrorActedBetween(v *Run, a *analysis, first, last int) bool {
 	for _, i := range fails[1:] {
 		if saidAgain(v, i) {
 			continue // the agent's word that this error came back
+		}
+		if silentRejectedEdit(v, i) && silentRejectedEdit(v, fails[0]) {
+			continue // the change not made, again
 		}
 		if v.Flags[fails[0]]&flagPayload == 0 || !v.sameAnswer(fails[0], i, a.simBits) {
 			return false
@@ -1103,4 +1109,14 @@ func sameCompileError(v *Run, a *analysis, p *Policy, keep func([]int)) {
 		}
 	}
 	a.goalStorm = chain
+}
+
+// silentRejectedEdit reports whether call i is an edit that logged no
+// output and that the run's reading typed EDIT_REJECTED (the same text
+// written again at the same place, the agent's next words asking for the
+// exact text to replace): with the output not logged, the edit's own
+// failure is known, and it is one failure, the change not made. With the
+// output logged, the refusals' texts say whether they are one failure.
+func silentRejectedEdit(v *Run, i int) bool {
+	return v.Flags[i]&flagPayload == 0 && v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrEditRejected && v.Names.IntentName(v.Intent[i]) == schema.IntentEdit
 }
