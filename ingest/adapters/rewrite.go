@@ -147,7 +147,7 @@ func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
 			}
 		}
 	}
-	if w.file == "" && shell && reScriptReplace.MatchString(cmd) {
+	if w.file == "" && shell && (reScriptReplace.MatchString(cmd) || reScriptSub.MatchString(cmd)) {
 		w, _ = scriptReplacement(cmd)
 	}
 	if w.file == "" && shell && reInPlaceEdit.MatchString(cmd) {
@@ -268,18 +268,21 @@ func patchWrite(patch string) (aWrite, bool) {
 }
 
 // reScriptReplace is a string's replace method called in a Python
-// program, and reScriptFile the file the program opens or names as a
-// Path.
+// program, reScriptSub the re module's sub, and reScriptFile the file the
+// program opens or names as a Path.
 var (
 	reScriptReplace = regexp.MustCompile(`\.replace\(`)
+	reScriptSub     = regexp.MustCompile(`\bre\.sub\(`)
 	reScriptFile    = regexp.MustCompile(`\b(?:open|Path)\(`)
 )
 
 // scriptReplacement reads the last replacement of a Python program that
-// rewrites a file (`s.replace(OLD, NEW)` with literals, or names assigned
-// literals, in a program on a here-document or an action): the file it
-// opens first, the old and the new text. The same change sent by the
-// editor, the research fork's helper or such a script is the same write.
+// rewrites a file (`s.replace(OLD, NEW)`, or `re.sub(OLD, NEW, s)` whose
+// pattern and replacement are literal text (reLiteral), with literals, or
+// names assigned literals, in a program on a here-document or an
+// action): the file it opens first, the old and the new text. The same
+// change sent by the editor, the research fork's helper or such a script
+// is the same write.
 func scriptReplacement(cmd string) (aWrite, bool) {
 	loc := reScriptFile.FindStringIndex(cmd)
 	if loc == nil {
@@ -290,17 +293,60 @@ func scriptReplacement(cmd string) (aWrite, bool) {
 		return aWrite{}, false
 	}
 	var w aWrite
-	for _, loc := range reScriptReplace.FindAllStringIndex(cmd, -1) {
-		old, at, ok := pyStringArgument(cmd, loc[0], loc[1])
-		if !ok {
-			continue
-		}
-		new, _, ok := pyStringArgument(cmd, loc[0], at)
-		if ok && namesPlace(new) {
-			w = aWrite{file: file, old: targetText(old), new: targetText(new)}
+	last := -1 // where the replacement read is called
+	for _, call := range []*regexp.Regexp{reScriptReplace, reScriptSub} {
+		for _, loc := range call.FindAllStringIndex(cmd, -1) {
+			if loc[0] < last {
+				continue
+			}
+			old, at, ok := pyStringArgument(cmd, loc[0], loc[1])
+			if !ok {
+				continue
+			}
+			new, _, ok := pyStringArgument(cmd, loc[0], at)
+			if call == reScriptSub && ok {
+				old, ok = literalPattern(old)
+				ok = ok && !strings.Contains(new, `\`)
+			}
+			if ok && namesPlace(new) {
+				w, last = aWrite{file: file, old: targetText(old), new: targetText(new)}, loc[0]
+			}
 		}
 	}
 	return w, w.file != ""
+}
+
+// literalPattern returns the text a regular expression matches when it
+// matches one text only: characters with no meaning to the re module, or
+// escaped (`\(`, `\.`, re.escape's output). False for a pattern with a
+// class, a repetition, an alternative, a group, an anchor or an escape
+// such as `\d`, `\s`, `\b`.
+func literalPattern(pattern string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case c == '\\':
+			if i++; i == len(pattern) {
+				return "", false
+			}
+			switch e := pattern[i]; {
+			case e == 'n':
+				b.WriteByte('\n')
+			case e == 't':
+				b.WriteByte('\t')
+			case e < 0x80 && (e == '_' || 'a' <= e && e <= 'z' || 'A' <= e && e <= 'Z' || '0' <= e && e <= '9'):
+				return "", false
+			default:
+				b.WriteByte(e)
+			}
+		case strings.IndexByte(".^$*+?{}[]|()", c) >= 0:
+			return "", false
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
 }
 
 // reInPlaceEdit is sed or perl told to edit a file in place.

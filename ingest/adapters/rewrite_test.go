@@ -57,6 +57,10 @@ func TestRewrites(t *testing.T) {
 	script := func(oldLine, newLine string) chatCall {
 		return shell("python - <<'PY'\np = 'widgets.py'\ntext = open(p).read()\ntext = text.replace('''"+oldLine+"''', '''"+newLine+"''')\nopen(p, 'w').write(text)\nprint('patched')\nPY", "patched")
 	}
+	// resub makes it by the re module's sub, its pattern given raw.
+	resub := func(pattern, newLine string) chatCall {
+		return shell("python - <<'PY'\nimport re\np = 'widgets.py'\ntext = open(p).read()\ntext = re.sub(r'"+pattern+"', '"+newLine+"', text, count=1)\nopen(p, 'w').write(text)\nPY", "")
+	}
 	sed := func(oldLine, newLine string) chatCall {
 		return shell("sed -i 's/"+oldLine+"/"+newLine+"/' widgets.py", "")
 	}
@@ -114,6 +118,15 @@ func TestRewrites(t *testing.T) {
 		{"the same change by a script, sed, a script again",
 			[]chatCall{script(guard, guardFix), view, sed(guard, guardFix), view, script(guard, guardFix)}, true,
 			map[int64]string{1: rejected, 5: rejected, 9: "ok"}},
+		{"the same change by re.sub with a literal pattern, then by a script",
+			[]chatCall{resub(`        if value is None\:`, guardFix), view, script(guard, guardFix)}, true,
+			map[int64]string{1: rejected, 5: "ok"}},
+		{"re.sub with a pattern that is no literal text is not read",
+			[]chatCall{resub(`\s+if value is None:`, guardFix), view, script(guard, guardFix)}, true,
+			map[int64]string{1: "ok", 5: "ok"}},
+		{"re.sub with a back-reference in its replacement is not read",
+			[]chatCall{resub(guard, `\\g<0> or not value`), view, resub(guard, `\\g<0> or not value`)}, true,
+			map[int64]string{1: "ok", 5: "ok"}},
 		{"a script's change, then another change of what it wrote",
 			[]chatCall{script(guard, guardFix), view, script(guardFix, guardFix2), view, sed(guardFix2, guard)}, true,
 			map[int64]string{1: "ok", 5: "ok", 9: "ok"}},
