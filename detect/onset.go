@@ -250,7 +250,7 @@ func shortWordlessStall(v *Run, a *analysis, p *Policy, i int) bool {
 // wordlessRefusal reports whether call j is a turn the harness refused as
 // holding no call and that logged no words of its own.
 func wordlessRefusal(v *Run, j int) bool {
-	return v.Flags[j]&flagError != 0 && v.Decision[j] == 0 && v.Names.ErrTypeName(v.ErrType[j]) == schema.ErrFormatError
+	return v.Decision[j] == 0 && refusedTurn(v, j)
 }
 
 // wentThrough reports whether call j has a result and the harness did
@@ -404,21 +404,19 @@ func wordsAgain(v *Run, a *analysis, on, last int) int {
 	if !refusedTurn(v, on) {
 		return on
 	}
+	inStorm := func(k int) bool { return k < len(a.calls) && a.calls[k] <= last }
 	k := sort.SearchInts(a.calls, on) + 1
-	if k >= len(a.calls) || a.calls[k] > last || refusedTurn(v, a.calls[k]) {
-		return on
+	from := k // the first refused turn after the attempts
+	for inStorm(from) && !refusedTurn(v, a.calls[from]) {
+		from++
 	}
-	for k < len(a.calls) && a.calls[k] <= last && !refusedTurn(v, a.calls[k]) {
-		k++
+	if from == k || !inStorm(from) {
+		return on // no attempt right after on, or no refusal after it
 	}
-	from := k
-	for ; k < len(a.calls) && a.calls[k] <= last; k++ {
-		if !refusedTurn(v, a.calls[k]) {
-			return on
+	for j := from; inStorm(j); j++ {
+		if !refusedTurn(v, a.calls[j]) {
+			return on // words and calls taking turns to the end
 		}
-	}
-	if from >= len(a.calls) || a.calls[from] > last {
-		return on
 	}
 	return a.calls[from]
 }

@@ -243,7 +243,7 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 	return r.emit(emit)
 }
 
-// sweNoOutputMessage is how SWE-agent's default templates begin the message
+// reSWENoOutput is how SWE-agent's default templates begin the message
 // it sends the model in place of an observation that was blank
 // (next_step_no_output_template): its own words, not the tool's.
 var reSWENoOutput = regexp.MustCompile(`^Your (?:last )?command ran successfully and did not produce any output\.`)

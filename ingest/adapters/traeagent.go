@@ -49,12 +49,9 @@ type traeStep struct {
 	} `json:"tool_results"`
 	// LLMMessages are the messages the step's calls produced for the next
 	// model call: their results, and the harness's own words after them
-	// (a user message with content).
-	LLMMessages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"llm_messages"`
-	Error string `json:"error"`
+	// (a user message with content). Kept raw: only a finish's are read.
+	LLMMessages json.RawMessage `json:"llm_messages"`
+	Error       string          `json:"error"`
 }
 
 type traeCall struct {
@@ -219,8 +216,15 @@ func traeThinkTool(name string) bool {
 // and the repository's diff is empty). The task_done tool's result only
 // echoes the agent's message; the run goes on with this message.
 func traeFinishRefused(st *traeStep) string {
-	for k := len(st.LLMMessages) - 1; k >= 0; k-- {
-		m := st.LLMMessages[k]
+	var msgs []struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(st.LLMMessages, &msgs) != nil {
+		return ""
+	}
+	for k := len(msgs) - 1; k >= 0; k-- {
+		m := msgs[k]
 		var text string
 		if m.Role != "user" || json.Unmarshal(m.Content, &text) != nil || strings.TrimSpace(text) == "" {
 			continue // a tool result (no content of its own)
