@@ -210,15 +210,20 @@ func firstInstance(v *Run, a *analysis, p *Policy, first, last int) int {
 // the agent's next call got past, not the first of a burst of malformed
 // calls. Such a call is no instance of the storm that comes later, even
 // when that storm is made of the same refusal: the agent was working
-// between them. A turn the harness could not read as a call
-// (schema.ErrFormatError) is not counted so: it carries the text of the
-// call meant, which may be the very script the storm resends.
+// between them. Between two sends of one call (a read, the refused edit,
+// the same read again) it is no slip: the agent went round, not past it.
+// A turn the harness could not read as a call (schema.ErrFormatError) is
+// not counted so: it carries the text of the call meant, which may be the
+// very script the storm resends.
 func loneInvalidCall(v *Run, a *analysis, i int) bool {
 	if v.Flags[i]&flagError == 0 || v.Names.ErrTypeName(v.ErrType[i]) != schema.ErrInvalidCall {
 		return false
 	}
 	k := sort.SearchInts(a.calls, i)
-	return k+1 < len(a.calls) && wentThrough(v, a.calls[k+1]) && (k == 0 || wentThrough(v, a.calls[k-1]))
+	if k+1 >= len(a.calls) || !wentThrough(v, a.calls[k+1]) {
+		return false
+	}
+	return k == 0 || (wentThrough(v, a.calls[k-1]) && v.sameCall(a.calls[k-1]) != v.sameCall(a.calls[k+1]))
 }
 
 // shortWordlessStall reports whether call i is one of a few turns in a
@@ -254,9 +259,11 @@ func wordlessRefusal(v *Run, j int) bool {
 }
 
 // wentThrough reports whether call j has a result and the harness did
-// not refuse it as malformed (a format error, an invalid call).
+// not refuse it as malformed (a format error, an invalid call), its output
+// logged or not: without the output the harness's refusals are still
+// there, and a call without one was taken and run.
 func wentThrough(v *Run, j int) bool {
-	if v.Flags[j]&flagResult == 0 || v.Flags[j]&flagPayload == 0 {
+	if v.Flags[j]&flagResult == 0 {
 		return false
 	}
 	switch v.Names.ErrTypeName(v.ErrType[j]) {

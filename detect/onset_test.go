@@ -429,6 +429,30 @@ func TestOnsetPassesOverALoneMalformedCall(t *testing.T) {
 	}
 }
 
+// A call refused for its arguments between two sends of one call (a read,
+// the malformed edit, the same read again) is no slip the agent got past:
+// it went round, and the storm of that refusal begins with the read it
+// went round from. The walk back reaches it, whether or not the reads'
+// output was logged.
+func TestOnsetReachesAMalformedCallBetweenOneReadSentTwice(t *testing.T) {
+	refused := failing("str_replace_editor", "malformed call", "INVALID_CALL", "Missing required parameters for function 'str_replace_editor': {'security_risk'}")
+	for name, read := range map[string]string{"logged": view("d.py", 1), "not logged": unloggedView("d.py", 1)} {
+		r := newRun(name)
+		r.add(view("a.py", 1)).add(view("b.py", 1)).add(view("c.py", 1))
+		r.add(read).add(refused).add(read)
+		r.repeat(4, refused)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 3 {
+			t.Errorf("%s: %v %v onset %d, want an error storm from step 3: %+v", name, res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+		}
+	}
+}
+
+// unloggedView is a view whose output was not logged: a result, no text.
+func unloggedView(file string, from int) string {
+	return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"view","args":{"path":%q,"from":%d}},"tool_result":{"ok":true}`, file, from)
+}
+
 // An application's own tool has its goal in its name: refused for its
 // arguments under one guessed name, then another, then sent again and
 // again, its refusals are one failure coming back from the first guess. A
@@ -517,11 +541,18 @@ func TestOnsetPassesOverAShortStallOfWordlessTurns(t *testing.T) {
 		turn  string
 		stall int
 		want  int64
-	}{"stall": {wordless, 2, 6}, "streak": {wordless, 3, 3}, "words": {worded, 2, 3}} {
+		// The calls on either side went through by their logged output,
+		// or, the output not logged, by a result the harness did not refuse.
+		unlogged bool
+	}{"stall": {wordless, 2, 6, false}, "streak": {wordless, 3, 3, false}, "words": {worded, 2, 3, false}, "stall, output not logged": {wordless, 2, 6, true}} {
+		around := view
+		if tc.unlogged {
+			around = unloggedView
+		}
 		r := newRun(name)
-		r.add(view("a.py", 1)).add(view("b.py", 1)).add(view("c.py", 1))
+		r.add(around("a.py", 1)).add(around("b.py", 1)).add(around("c.py", 1))
 		r.repeat(tc.stall, tc.turn)
-		r.add(view("d.py", 1))
+		r.add(around("d.py", 1))
 		r.repeat(8, tc.turn)
 		res := one(t, detect.DefaultPolicy(), r.text())
 		if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != tc.want {
