@@ -1731,3 +1731,53 @@ func TestSilentRejectedEditsComeBack(t *testing.T) {
 		}
 	}
 }
+
+// TestSilentEditCycles: with no output logged, a check failing after each
+// of four edits of one file that applied, nothing else working between,
+// is a storm; three cycles, an edit of the agent's own script, a call
+// that worked between, or failures whose text was logged (and differs)
+// are not.
+func TestSilentEditCycles(t *testing.T) {
+	edit := `"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"str_replace","path":"%s","old_str":"def __iter__(self):%d","new_str":"def __iter__(self):%d"}},"tool_result":{"ok":true,"data":"edited"}`
+	check := `"state":"ACT","tool_call":{"name":"bash","args":{"command":"python -c 'list(Paginator(range(%d), 3))'"}},"tool_result":{"ok":false,"error_type":"EXIT_CODE"%s}`
+	for _, c := range []struct {
+		name    string
+		cycles  int
+		file    string
+		between bool
+		logged  bool
+		want    bool
+	}{
+		{"four cycles", 4, "django/core/paginator.py", false, false, true},
+		{"three cycles", 3, "django/core/paginator.py", false, false, false},
+		{"own script", 4, "check_iter.py", false, false, false},
+		{"a call worked between", 4, "django/core/paginator.py", true, false, false},
+		{"logged, differing", 4, "django/core/paginator.py", false, true, false},
+	} {
+		r := newRun(c.name)
+		r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"ls"}},"tool_result":{"ok":true,"data":"django"}`)
+		if c.file == "check_iter.py" {
+			r.add(`"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_editor","args":{"command":"create","path":"check_iter.py","file_text":"print(1)"}},"tool_result":{"ok":true,"data":"created"}`)
+		}
+		first := len(r.lines)
+		for k := range c.cycles {
+			data := ""
+			if c.logged {
+				data = fmt.Sprintf(`,"data":%q`, []string{"TypeError: 'Paginator' object is not iterable", "NameError: name 'page_num' is not defined", "AttributeError: 'Page' object has no attribute 'number'", "ValueError: range() arg 3 must not be zero"}[k])
+			}
+			r.add(fmt.Sprintf(check, 10+k, data))
+			if c.between && k == 1 {
+				r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"python debug_iter.py"}},"tool_result":{"ok":true}`)
+			}
+			if k < c.cycles-1 {
+				r.add(fmt.Sprintf(edit, c.file, k, k+1))
+			}
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		got := res.Verdict == detect.Runaway && res.RootCause == detect.CauseErrorStorm && res.OnsetStep == int64(first)
+		if got != c.want {
+			t.Errorf("%s: %v %v onset %d %v, want storm at %d: %v", c.name, res.Verdict, res.RootCause, res.OnsetStep, detectors(res), first, c.want)
+		}
+	}
+}

@@ -294,7 +294,7 @@ func unchangedCheck(v *Run, a *analysis, p *Policy, first, last int) (int, int) 
 // (by their failures), the one with the most failures, the first of
 // equally long ones. A short burst the agent worked its way out of is not
 // where it got stuck; the long storm is, and readers put the onset there.
-// A storm has one of seven shapes:
+// A storm has one of eight shapes:
 //
 //   - a streak: failed calls one after another, calls that succeeded
 //     without progress (the same file viewed again) neither breaking nor
@@ -327,6 +327,8 @@ func unchangedCheck(v *Run, a *analysis, p *Policy, first, last int) (int, int) 
 //   - the same compile error again (sameCompileError): one check failing
 //     with the same compile error at the same place, whatever was done
 //     between its runs.
+//   - edit, check, exit code (silentEditCycles): with no output logged,
+//     a failure after each edit of one file, nothing else working between.
 //
 // n counts the failures.
 func stormStreak(v *Run, a *analysis, p *Policy) streak {
@@ -450,7 +452,77 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 		keepShape(fails, -1, false, "the same mistake %d times, in scripts the agent wrote anew between them")
 	})
 	sameCompileError(v, a, p, keep)
+	silentEditCycles(v, a, p, func(fails []int) {
+		keepShape(fails, -1, true, "%d failures without output, an edit of one file before each, nothing else working between them")
+	})
 	return best
+}
+
+// silentEditCycles hands keep each chain of failures that logged no
+// output (a log that keeps only exit codes) where an edit of one file
+// that applied comes before each failure but the first, and nothing
+// else between them works but searches: edit, check, exit code; edit,
+// check, exit code. With the output logged, its text says whether the
+// check fails the same way after each edit (an experiment's answer or
+// the same failure back); without it, an edit that applied and the
+// next call failing is all there is, and an agent that edits one file
+// and re-runs a failing call again and again, learning nothing between
+// by any call that worked, is going round the same cycle. A healthy
+// edit-test-fix sequence ends at the run that passes, or moves on to
+// other calls. Only chains of at least error_streak_runaway failures
+// are kept: three such cycles are still an agent fixing one thing after
+// another. A refused turn (a format error: nothing ran) neither breaks
+// nor extends a chain; a failure with logged text ends it.
+func silentEditCycles(v *Run, a *analysis, p *Policy, keep func([]int)) {
+	var chain []int
+	var file uint32
+	edited := false
+	var written []uint32 // the files the run wrote whole: its own scripts
+	var seen []uint32
+	for _, i := range a.calls {
+		if f := v.EditFile[i]; f != 0 && v.Flags[i]&flagError == 0 && !slices.Contains(seen, f) {
+			seen = append(seen, f)
+			if v.Flags[i]&flagCreate != 0 {
+				written = append(written, f)
+			}
+		}
+	}
+	flush := func() {
+		if len(chain) >= p.ErrorStreakRunaway {
+			keep(slices.Clone(chain))
+		}
+		chain, file, edited = chain[:0], 0, false
+	}
+	for _, i := range a.calls {
+		f := v.Flags[i]
+		if f&flagResult == 0 || talked(v, i) {
+			continue
+		}
+		intent := v.Names.IntentName(v.Intent[i])
+		switch {
+		case f&flagError != 0 && v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrFormatError:
+		case f&flagError != 0 && f&flagPayload == 0:
+			if len(chain) > 0 && !edited {
+				flush()
+			}
+			chain, edited = append(chain, i), false
+		case f&flagError != 0:
+			flush()
+		case intent == schema.IntentEdit && v.EditFile[i] != 0:
+			if len(chain) == 0 {
+				continue
+			}
+			if slices.Contains(written, v.EditFile[i]) || (file != 0 && v.EditFile[i] != file) {
+				flush()
+				continue
+			}
+			file, edited = v.EditFile[i], true
+		case intent == schema.IntentSearch:
+		default:
+			flush()
+		}
+	}
+	flush()
 }
 
 // unreachedFailures hands keep, for each failure that begins one, the
