@@ -534,6 +534,44 @@ func TestReadsWithoutActing(t *testing.T) {
 	}
 }
 
+// A view the editor refused for its range (past the file's end), sent
+// again at once with the range cut to the length the refusal gave, is one
+// read to a person reading the run, not two: the tool showed nothing the
+// first time. Twenty reads of which two are such slips are eighteen looks;
+// a refused view followed by a view of another file is a look that failed
+// and another look, and both count.
+func TestRefusedViewSentAgainIsOneRead(t *testing.T) {
+	view := func(path string, from, to int, ok bool) string {
+		res := `"tool_result":{"ok":true,"data":"` + path + ` ` + strconv.Itoa(from) + ` ` + strings.Repeat("w"+strconv.Itoa(from)+" ", 14) + `"}`
+		if !ok {
+			res = `"tool_result":{"ok":false,"error_type":"USAGE_ERROR","data":"Invalid view_range: [` + strconv.Itoa(from) + `, ` + strconv.Itoa(to) + `]. Its second element should be smaller than the number of lines in the file: 40"}`
+		}
+		return `"state":"ACT","tool_call":{"name":"str_replace_based_edit_tool","args":{"command":"view","path":"/repo/` + path + `","view_range":[` + strconv.Itoa(from) + `,` + strconv.Itoa(to) + `]}},` + res
+	}
+	for _, c := range []struct {
+		name string
+		next func(k int) string // the call after each refused view
+		want detect.Verdict
+	}{
+		{"re-sent", func(k int) string { return view("f"+strconv.Itoa(k)+".py", 1, 40, true) }, detect.Healthy},
+		{"another file", func(k int) string { return view("g"+strconv.Itoa(k)+".py", 1, 40, true) }, detect.Suspicious},
+	} {
+		r := newRun(c.name)
+		for k := range 18 {
+			if k == 4 || k == 11 {
+				r.add(view("f"+strconv.Itoa(k)+".py", 1, 200, false))
+				r.add(c.next(k))
+				continue
+			}
+			r.add(view("m"+strconv.Itoa(k)+".py", 1, 50, true))
+		}
+		r.add(`"state":"STOP"`)
+		if res := one(t, detect.DefaultPolicy(), r.text()); res.Verdict != c.want {
+			t.Errorf("%s: %v %v %v, want %v", c.name, res.Verdict, res.RootCause, detectors(res), c.want)
+		}
+	}
+}
+
 // The onset of a stretch of reads is the first instance of what comes
 // back again and again, not an early read that was looked back at once:
 // reading a module window by window, glancing back at the fourth window,

@@ -38,6 +38,11 @@ func runLookOnly(v *Run, a *analysis, p *Policy) *hit {
 		if n == 0 {
 			from = x
 		}
+		if x+1 < len(a.calls) && resentRead(v, i, a.calls[x+1]) {
+			// A read the tool refused, sent again at once with other
+			// numbers: one read, its slip corrected.
+			continue
+		}
 		if n++; n > bestN {
 			bestFrom, bestN = from, n
 		}
@@ -105,4 +110,13 @@ func firstRepeated(v *Run, a *analysis, p *Policy, stretch []int) int {
 		}
 	}
 	return stretch[0]
+}
+
+// resentRead reports whether read i failed and call j, the next, is the
+// same read sent again with other numbers (the same tool, the same args
+// shape: a view range cut to the file's length the tool's refusal gave).
+// The tool showed nothing for i; a person reading the run counts the two
+// as one look.
+func resentRead(v *Run, i, j int) bool {
+	return v.Flags[i]&flagError != 0 && v.Tool[i] == v.Tool[j] && v.Shape[i] != 0 && v.Shape[i] == v.Shape[j] && looks(v, j)
 }
