@@ -397,7 +397,7 @@ var (
 	reNetcatOpen        = regexp.MustCompile(`(?m)^(?:\S+ \[[0-9A-Fa-f.:]+\] \d+ \([^)\n]*\) open|Connection to \S+ (?:port )?\d+ port \[[^\]\n]*\] succeeded!)\s*$`)
 	reNodeThrownAtCaret = regexp.MustCompile(`(?m)^\s*\^+\s*\n\s*\n(\w*(?:Error|Exception))(?: \[[A-Z][A-Z0-9_]+\])?(?:: .*)?\n(?:\s+at \S|Require stack:\n- \S)`)
 	reNoModuleToRun     = regexp.MustCompile(`(?m)^\S*python[\d.]*(?:\.exe)?: No module named \S+\s*$`)
-	reFileOpRefused     = regexp.MustCompile(`(?m)^(?:mv|cp|rm|ln|mkdir|rmdir): (?:cannot |failed to )`)
+	reFileOpRefused     = regexp.MustCompile(`(?m)^(?:(?:mv|cp|rm|ln|mkdir|rmdir): (?:cannot |failed to )|(?:mv|cp|ln): .+ are the same file$)`)
 )
 
 // genericErrorType are the error types that say no more than that the
@@ -586,7 +586,7 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "file-op-refused", ErrorType: "ERROR",
-		Doc: "a line in which a file utility (mv, cp, rm, ln, mkdir, rmdir) says it could not do what it was asked, for a reason the two rules above do not read: `mv: cannot move 'lib/pt-br' to a subdirectory of itself, 'lib/pt-BR/pt-br'`, `rm: cannot remove 'dist': Directory not empty`, `mkdir: cannot create directory 'out': File exists`, `ln: failed to create symbolic link 'x': File exists`; the utility exited non-zero, so a command chained after it with `&&` (`mv a b && yarn install`) did not run. Not in a search's output",
+		Doc: "a line in which a file utility (mv, cp, rm, ln, mkdir, rmdir) says it could not do what it was asked, for a reason the two rules above do not read: `mv: cannot move 'lib/pt-br' to a subdirectory of itself, 'lib/pt-BR/pt-br'`, `rm: cannot remove 'dist': Directory not empty`, `mkdir: cannot create directory 'out': File exists`, `ln: failed to create symbolic link 'x': File exists`, or cp's, mv's or ln's refusal to copy a file onto itself (`cp: '/root/app' and './app' are the same file`); the utility exited non-zero, so a command chained after it with `&&` (`mv a b && yarn install`) did not run. Not in a search's output",
 		match: func(o *output) (string, bool) {
 			return "", !o.search && strings.Contains(o.text, ": ") && reFileOpRefused.MatchString(o.text)
 		},
@@ -1243,9 +1243,17 @@ func withoutCommandEcho(out, cmd string) string {
 const harnessLabel = "bash execution output:"
 
 // withoutHarnessLabel is an output with the harness's label before it
-// taken off, and white space around it trimmed.
+// taken off, and white space around it trimmed. An action that runs
+// several commands gets a label before each one's output, so the labels of
+// the commands before it that printed nothing (a `git checkout` before the
+// script) are taken off too: what the action said first is the first
+// command's output that says anything.
 func withoutHarnessLabel(text string) string {
-	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), harnessLabel))
+	t := strings.TrimSpace(text)
+	for strings.HasPrefix(t, harnessLabel) {
+		t = strings.TrimSpace(t[len(harnessLabel):])
+	}
+	return t
 }
 
 // reOpenSSLError is a line of OpenSSL's error queue (`PID:error:CODE:LIB

@@ -168,6 +168,9 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"edit-script-no-match", oa, bashDoc(t, "python - <<'PY'\nfrom pathlib import Path\np = Path('sphinx/util/inspect.py')\ns = p.read_text()\nstart = s.find('def isproperty(')\nif start < 0:\n    print('could not locate isproperty boundaries')\nelse:\n    p.write_text(s)\nPY", "could not locate isproperty boundaries\n"), 1, "error EDIT_REJECTED"},
 		{"edit-script-no-match", oa, bashDoc(t, "python check_config.py", "isproperty pattern not found\n"), 1, "ok"},
 		{"edit-script-no-match", oa, bashDoc(t, "python patch_stringify.py", "bash execution output:\n old block not found\n"), 1, "error EDIT_REJECTED"},
+		// An action of several commands: a label before each one's output,
+		// the first command (a checkout) printing nothing.
+		{"edit-script-no-match", oa, bashDoc(t, "@patch_generation\ndef fix_hlcode():\n    exec_bash_cmd(\"git checkout -- sphinx/writers/latex.py\")\n    return exec_bash_cmd(cmd)", "bash execution output:\n \n\nbash execution output:\n pattern not found\n\nbash execution output:\n   1688\t        else:\n"), 1, "error EDIT_REJECTED"},
 		{"edit-script-no-match", oa, bashDoc(t, "python - <<'PY'\ns = open('sphinx/domains/python.py').read()\nif old not in s:\n    print('Expected code block not found; patch not applied.')\nPY", "Expected code block not found; patch not applied.\n"), 1, "error EDIT_REJECTED"},
 		{"edit-script-no-match", oa, bashDoc(t, "@patch_generation\ndef patch_http_date():\n    return exec_bash_cmd(cmd)", "bash execution output:\n Patch anchor not found\n"), 1, "error EDIT_REJECTED"},
 		{"edit-helper-no-change", oa, bashDoc(t, "@patch_generation\ndef prioritize_parent_link():\n    return code_replace(\"django/db/models/base.py\", new_block, (195, 198))", "Replaced L195-198 (4 lines) -> L195-198 (4 lines)\n  Old: parent_links = {}\n        for base in reversed([new_class] + parents):\n            if not hasattr(base, '_meta'):\n                continue\n  New: parent_links = {}\n        for base in reversed([new_class] + parents):\n            if not hasattr(base, '_meta'):\n                continue\n"), 1, "error EDIT_REJECTED"},
@@ -249,6 +252,8 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"file-op-refused", oa, bashDoc(t, "rm dist && npm run build", "rm: cannot remove 'dist': Is a directory"), 1, "error ERROR"},
 		{"file-op-refused", oa, bashDoc(t, "mkdir out && cp a.txt out/", "mkdir: cannot create directory 'out': File exists"), 1, "error ERROR"},
 		{"file-op-refused", oa, bashDoc(t, "mv -v build/a.js dist/a.js", "renamed 'build/a.js' -> 'dist/a.js'"), 1, "ok"},
+		{"file-op-refused", oa, bashDoc(t, "cp /root/app ./app && chmod +x app && ./app", "cp: '/root/app' and './app' are the same file\n\n"), 1, "error ERROR"},
+		{"file-op-refused", oa, bashDoc(t, "grep -rn 'same file' notes/", "notes/cp.txt:3:cp: 'a' and 'b' are the same file"), 1, "ok"},
 		{"file-op-refused", oa, bashDoc(t, "cat notes.md", "Remember: mv: cannot move across devices, use cp"), 1, "ok"},
 		{"file-op-refused", oa, bashDoc(t, "grep -rn 'cannot remove' logs/", "logs/ci.txt:4:rm: cannot remove 'tmp': Directory not empty"), 1, "ok"},
 		{"viewer-no-such-file", oa, bashDoc(t, "nl -ba tests/core/management/tests.py | sed -n '1,80p'", "nl: tests/core/management/tests.py: No such file or directory"), 1, "error NO_SUCH_FILE"},
@@ -467,6 +472,7 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"empty-search", oa, bashDoc(t, "@bug_localization\ndef grep_add_lines():\n    return exec_bash_cmd('grep -RIn --include=\"*.py\" \"def add_lines\" .')", "bash execution output:\n \n"), 1, "ok empty"},
 		{"empty-search", oa, bashDoc(t, "@bug_localization\ndef grep_add_lines():\n    cmd = 'grep -RIn \"add_lines\" . || true'\n    return exec_bash_cmd(cmd)", "bash execution output:\n \n"), 1, "ok empty"},
 		{"empty-search", oa, bashDoc(t, "@bug_localization\ndef grep_add_lines():\n    return exec_bash_cmd('grep -RIn \"add_lines\" .')", "bash execution output:\n ./plot.py:12:def add_lines(self):\n"), 1, "ok"},
+		{"empty-search", oa, bashDoc(t, "@bug_reproduction\ndef find_composed_index():\n    exec_bash_cmd(\"grep -nR \\\"def _delete_composed_index\\\" testbed || true\")\n    return exec_bash_cmd(\"grep -nR \\\"_delete_composed_index\\\" testbed || true\")", "bash execution output:\n \n\nbash execution output:\n \n"), 1, "ok empty"},
 		{"empty-search", oa, bashDoc(t, "@patch_generation\ndef fix():\n    return exec_bash_cmd(\"sed -i 's/a/b/' x.py\")", "bash execution output:\n \n"), 1, "ok"},
 
 		// openai-messages' rule.
