@@ -127,3 +127,22 @@ func TestBlankListingFoundNothing(t *testing.T) {
 		t.Errorf("got  %v\nwant %v", got, want)
 	}
 }
+
+// A terminal's bracketed-paste toggles around an output are how it drew
+// the text, not what it said: an ls that printed only them listed
+// nothing, as one that printed nothing at all.
+func TestBlankListingInsideTerminalToggles(t *testing.T) {
+	cmds := []string{"ls audit_materials", "ls reports"}
+	replies := []string{"\x1b[?2004l\x1b[?2004h", "\x1b[?2004la.pdf\n\x1b[?2004h"}
+	c, _ := convertOne(t, OpenAIMessages, lostShellDoc(t, cmds, replies, -1))
+	var got []string
+	for _, s := range c.steps {
+		if s.ToolCall != nil {
+			got = append(got, result(s))
+		}
+	}
+	want := []string{"ok empty", "ok"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got  %v\nwant %v", got, want)
+	}
+}

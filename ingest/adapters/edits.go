@@ -33,8 +33,9 @@ var reInstall = regexp.MustCompile(`\b(?:pip3?|uv pip|conda|mamba|micromamba|apt
 var reHelperEdit = regexp.MustCompile(`\b(?:code_replace|code_insert|save_code_to_file)\(`)
 
 // rePythonStdin is a command line that runs Python on a here-document
-// (`python - <<'PY'`, `python3 <<EOF`).
-var rePythonStdin = regexp.MustCompile(`(?:^|[\s;&|(])python[0-9.]*\s+(?:-\s+)?<<-?\s*['"]?\w+`)
+// (`python - <<'PY'`, `python3 <<EOF`), also past the interpreter's own
+// options (`python3 -u - <<'PY'`).
+var rePythonStdin = regexp.MustCompile(`(?:^|[\s;&|(])python[0-9.]*\s+(?:-[A-Za-z]+\s+)*(?:-\s+)?<<-?\s*['"]?\w+`)
 
 // rePythonWrites is Python writing a file: pathlib's write_text or
 // write_bytes, or open() in a writing mode.

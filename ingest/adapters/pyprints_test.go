@@ -12,6 +12,8 @@ func TestPythonPrintsForSure(t *testing.T) {
 		"python - <<PY 2>&1\nfrom pathlib import Path\nprint(f\"size {len(x)}\")\nPY":                       true,
 		"python3 - <<'PY'\nclass A: pass\ndef f():\n    return 1\nprint('value:', f())\nPY":                 true,
 		"cd /testbed && python3 - <<'EOF'\nprint(\"ok\")\nEOF":                                              true,
+		"python3 -u - <<'PY'\nimport sys\nprint('HAS_WIDGET:', w)\nPY":                                      true,
+		"python -B -u <<EOF\nprint('done')\nEOF":                                                            true,
 		`python -c "import sys; print('version', sys.version)"`:                                             true,
 		`cd /testbed && python -c "print('hello')"`:                                                         true,
 		"python3 - <<'PY'\nif x:\n    print('a')\nelse:\n    print('b')\nPY":                                true,

@@ -84,7 +84,9 @@ func (r *run) setResult(s *schema.Step, text, errType string, empty bool) {
 	}
 	if r.strip {
 		text = ""
-	} else if errType == "" && !empty && strings.TrimSpace(text) == "" {
+	} else if errType == "" && !empty && strings.TrimSpace(stripANSI(text)) == "" {
+		// Blank as the agent saw it: a terminal's bracketed-paste
+		// toggles around nothing are no text.
 		if r.blank == nil {
 			r.blank = map[*schema.Step]bool{}
 		}
