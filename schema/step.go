@@ -617,6 +617,7 @@ func (r *ToolResult) AppendSimHashText(dst []byte) []byte {
 	}
 	dst = AppendVolatileNormalized(dst, data[1:len(data)-1])
 	dst = dropLineGutter(dst, start)
+	dst = dropListingColumns(dst, start)
 	return unescapeForWords(dst, start)
 }
 
