@@ -356,6 +356,15 @@ var reTracebackFrameTrimmed = regexp.MustCompile(`^File "[^"\n]+", line \d+(?:, 
 // result (`tests/test_a.py::test_b FAILED [ 83%]`).
 var rePytestProgressFailed = regexp.MustCompile(`(?m)^(?:\S+\.py )?[.sxX]*[FE][.sxXFE]*\s+\[ *\d{1,3}%\]\s*$|^\S+::\S.*? (?:FAILED|ERROR)\s+\[ *\d{1,3}%\]\s*$`)
 
+// reJSFailureEntry is a JavaScript test runner's report of one failing
+// test, printed only when a test failed, for an output cut off before the
+// runner's summary (by `tail`, `head`, a logger): Mocha's numbered entry
+// (`  3) sourcemaps`, the test's title lines ending with a colon, then the
+// error `     Error: ...`, `AssertionError [ERR_ASSERTION]: ...`), Jest's
+// file result `FAIL tests/a.spec.js` or its heading of a failure
+// (`● Test suite failed to run`, `● parser › parses a`).
+var reJSFailureEntry = regexp.MustCompile(`(?m)^ {2,}\d+\) \S[^\n]*\n(?: {4,}\S[^\n]*:\n)+ {4,}(?:Uncaught )?\w*(?:Error|Exception)\b|^ ?FAIL +\S+\.[cm]?[jt]sx?(?: +\([\d.]+ ?m?s\))?\s*$|^ +● (?:Test suite failed to run\s*$|\S[^\n]* › \S)`)
+
 // testsFailed reports whether a line of the text holding one of
 // testSummaryMarks is a failing run's summary.
 func testsFailed(text string) bool {
@@ -805,9 +814,10 @@ var OutputRules = []OutputRule{
 	},
 	{
 		Name: "tests-failed", ErrorType: schema.ErrTestsFailed,
-		Doc: "a test runner's own summary says tests failed: pytest's `N failed` closing line (`=== 1 failed, 2 passed in 0.05s ===`) a line of its short summary (`FAILED tests/test_a.py::test_c - assert 4 == 5`, `ERROR tests/test_a.py::test_d`) or the header of its `FAILURES` or `ERRORS` section (a summary a logger cut off), or, cut off before any of these (by `head`, a timeout, a logger), a line of its progress with an `F` or an `E` (`..F.ss.. [ 62%]`) or a test's verbose result `tests/test_a.py::test_b FAILED [ 83%]`, unittest's `FAILED (failures=N)`, go test's `--- FAIL:` or `FAIL PACKAGE 0.01s`, Jest's and Vitest's `Tests: N failed`, Mocha's `N failing` (also cut short by a logger, `N failing...`), Maven Surefire's and JUnit's `Tests run: N, Failures: N` with a failure or an error, `There are test failures`, JUnit 4's `FAILURES!!!`, the JUnit console launcher's `[ 1 tests failed ]`, Gradle's `N tests completed, N failed` or `There were failing tests`, cargo's `test result: FAILED.`, CTest's `tests failed out of`, RSpec's `N examples, N failures`, PHPUnit's `FAILURES!`, GoogleTest's `[  FAILED  ]`, Catch2's `test cases: N | N passed | N failed`, `dotnet test`'s `Failed!  - Failed: N`. The runner exited non-zero, as a log that keeps exit codes says: this reads it where the log keeps none. A failing test is an experiment's answer (the same failure after an edit that applied is the next experiment, docs/detectors/RA301.md); the type is generic, so two failing runs are the same failure only when their answers are alike",
+		Doc: "a test runner's own summary says tests failed: pytest's `N failed` closing line (`=== 1 failed, 2 passed in 0.05s ===`) a line of its short summary (`FAILED tests/test_a.py::test_c - assert 4 == 5`, `ERROR tests/test_a.py::test_d`) or the header of its `FAILURES` or `ERRORS` section (a summary a logger cut off), or, cut off before any of these (by `head`, a timeout, a logger), a line of its progress with an `F` or an `E` (`..F.ss.. [ 62%]`) or a test's verbose result `tests/test_a.py::test_b FAILED [ 83%]`, or a JavaScript runner's report of one failing test (Mocha's numbered entry `  3) suite`, the test's title lines ending with `:`, then its `Error: ...`; Jest's `FAIL tests/a.spec.js` or its `● Test suite failed to run`, `● suite › test`), unittest's `FAILED (failures=N)`, go test's `--- FAIL:` or `FAIL PACKAGE 0.01s`, Jest's and Vitest's `Tests: N failed`, Mocha's `N failing` (also cut short by a logger, `N failing...`), Maven Surefire's and JUnit's `Tests run: N, Failures: N` with a failure or an error, `There are test failures`, JUnit 4's `FAILURES!!!`, the JUnit console launcher's `[ 1 tests failed ]`, Gradle's `N tests completed, N failed` or `There were failing tests`, cargo's `test result: FAILED.`, CTest's `tests failed out of`, RSpec's `N examples, N failures`, PHPUnit's `FAILURES!`, GoogleTest's `[  FAILED  ]`, Catch2's `test cases: N | N passed | N failed`, `dotnet test`'s `Failed!  - Failed: N`. The runner exited non-zero, as a log that keeps exit codes says: this reads it where the log keeps none. A failing test is an experiment's answer (the same failure after an edit that applied is the next experiment, docs/detectors/RA301.md); the type is generic, so two failing runs are the same failure only when their answers are alike",
 		match: func(o *output) (string, bool) {
-			return "", testsFailed(o.text) || strings.Contains(o.text, "%]") && rePytestProgressFailed.MatchString(o.text)
+			return "", testsFailed(o.text) || strings.Contains(o.text, "%]") && rePytestProgressFailed.MatchString(o.text) ||
+				(strings.Contains(o.text, ") ") || strings.Contains(o.text, "FAIL ") || strings.Contains(o.text, "● ")) && reJSFailureEntry.MatchString(o.text)
 		},
 	},
 	{

@@ -297,6 +297,16 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"go-build-error", oa, bashDoc(t, "go test ./...", "# example.com/app [example.com/app.test]\n./handler_test.go:14:2: undefined: newServer\nFAIL\texample.com/app [build failed]"), 1, "error COMPILE_ERROR"},
 		{"go-build-error", oa, bashDoc(t, "go test ./... 2>&1 | tail -3", "ok  \texample.com/app/a\t0.004s\nFAIL\texample.com/app/b [build failed]\nFAIL"), 1, "error COMPILE_ERROR"},
 		{"tests-failed", oa, bashDoc(t, "go test ./...", "--- FAIL: TestParse (0.00s)\n    parse_test.go:12: got 1, want 2\nFAIL\nFAIL\texample.com/app\t0.003s"), 1, "error TESTS_FAILED"},
+		// A JavaScript runner's report of one failing test, the summary cut
+		// off (tail, a logger): Mocha's numbered entry, Jest's FAIL line and
+		// its failure heading; a numbered list, a PASS line and a bullet are
+		// not failures.
+		{"tests-failed", oa, bashDoc(t, "npm test 2>&1 | tail -50", "  3) sourcemaps\n       basic:\n     Error: You must provide the URL of lib/mappings.wasm\n      at readWasm (node_modules/source-map/lib/read-wasm.js:8:13)\n\n  4) sourcemaps\n       binding:\n     Error: Yo..."), 1, "error TESTS_FAILED"},
+		{"tests-failed", oa, bashDoc(t, "npx mocha 2>&1 | tail -8", "  26) runtime\n       binding-select :\n     AssertionError [ERR_ASSERTION]: Expected values to be loosely deep-equal"), 1, "error TESTS_FAILED"},
+		{"tests-failed", oa, bashDoc(t, "npm test -- --testPathPattern=plugin", "PASS tests_integration/__tests__/plugin-options.js\nFAIL tests/css_postcss_plugins/jsfmt.spec.js\n  ● Test suite failed to run\n\n    TypeError: Cannot read properties of null (reading 'split')"), 1, "error TESTS_FAILED"},
+		{"tests-failed", oa, bashDoc(t, "yarn jest 2>&1 | tail -4", "  ● parenthesis.ts › verify (babel-ts)\n\n    SyntaxError: Invalid parenthesized assignment pattern (8:1)"), 1, "error TESTS_FAILED"},
+		{"tests-failed", oa, bashDoc(t, "python show_steps.py", "Steps:\n  1) Setup\n     Prerequisites:\n     Errors are logged to stderr\n  2) read ErrorHandling.md"), 1, "ok"},
+		{"tests-failed", oa, bashDoc(t, "npm test -- --testPathPattern=plugin", "PASS tests_integration/__tests__/plugin-options.js\n  ● Loading plugins"), 1, "ok"},
 		{"jvm-build-error", oa, bashDoc(t, "mvn -q compile", "[ERROR] COMPILATION ERROR : \n[ERROR] /w/src/main/java/App.java:[12,9] cannot find symbol\n  symbol:   method lenght()"), 1, "error COMPILE_ERROR"},
 		{"jvm-build-error", oa, bashDoc(t, "gradle build", "> Task :compileKotlin FAILED\ne: file:///w/src/main/kotlin/App.kt:3:5 Unresolved reference: foo\n\nFAILURE: Build failed with an exception."), 1, "error COMPILE_ERROR"},
 		{"jvm-build-error", oa, bashDoc(t, "gradle build 2>&1 | tail -4", "> Task :compileJava FAILED\n\nFAILURE: Build failed with an exception.\n"), 1, "error COMPILE_ERROR"},
