@@ -41,7 +41,7 @@ func (r *run) markMissedLookups() {
 			continue
 		}
 		out := resultText(tr)
-		if strings.TrimSpace(out) == "" {
+		if strings.TrimSpace(out) == "" || listsDirectory(out) {
 			continue
 		}
 		if missedLookup(s.Decision.Reason, out) {
@@ -49,6 +49,56 @@ func (r *run) markMissedLookups() {
 			tr.Empty = &empty
 		}
 	}
+}
+
+// A view of a directory lists the names of its files, not what they hold:
+// the agent that looks there for a function ("let's look at the template
+// directory to find the `floatformat` filter") learns which file to open,
+// and the listing is its answer, not a window that missed.
+
+// editorDirHeader opens the file editor's listing of a directory
+// (SWE-agent's and OpenHands' str_replace_editor, Anthropic's text editor).
+const editorDirHeader = "Here's the files and directories"
+
+// listsDirectory reports whether a view's output lists a directory: the
+// editor's listing, or lines that are each one bare path (a folder tool's
+// `src/models/:` then `bert.py`, a tree's `├── bert.py`), one at least
+// with a dot or a slash.
+func listsDirectory(out string) bool {
+	out = strings.TrimSpace(out)
+	if strings.HasPrefix(out, editorDirHeader) {
+		return true
+	}
+	n, named := 0, false
+	for line := range strings.Lines(out) {
+		line = strings.TrimRight(line, " \r\n")
+		line = strings.TrimLeft(line, " │├└─")
+		if line == "" {
+			continue
+		}
+		if !barePath(line) {
+			return false
+		}
+		n++
+		named = named || strings.ContainsAny(line, "./")
+	}
+	return n >= 2 && named
+}
+
+// barePath reports whether a line is one path and nothing else: no blank
+// or tab inside, none of code's punctuation, a colon only closing a
+// directory's name (`src/models/:`).
+func barePath(line string) bool {
+	if strings.HasSuffix(line, ":") {
+		if !strings.HasSuffix(line, "/:") {
+			return false
+		}
+		line = strings.TrimSuffix(line, ":")
+	}
+	if strings.ContainsAny(line, " \t()[]{}=;,:'\"<>#*+|&!?$%@`") {
+		return false
+	}
+	return strings.Trim(line, ".") != ""
 }
 
 // missedLookup reports whether a thought looks for names (soughtNames)

@@ -36,3 +36,43 @@ func TestMissedLookup(t *testing.T) {
 		t.Error("a view that looks for nothing cannot miss")
 	}
 }
+
+// A view of a directory lists files, not what they hold: the agent that
+// looks there for a function learns which file to open, and the listing
+// answers it. A view of a file without the name it looked for still found
+// nothing.
+func TestMissedLookupNotInDirectoryListing(t *testing.T) {
+	thought := "Now let's look at the template directory to find the `floatformat` filter:"
+	for _, c := range []struct {
+		action, observation, want string
+	}{
+		{"str_replace_editor view /testbed/django/template",
+			"Here's the files and directories up to 2 levels deep in /testbed/django/template, excluding hidden items:\n" +
+				"/testbed/django/template\n/testbed/django/template/defaulttags.py\n/testbed/django/template/defaultfilters.py\n", "ok"},
+		{"str_replace_editor view /testbed/django/template/defaulttags.py  --view_range 1 3",
+			"Here's the result of running `cat -n` on /testbed/django/template/defaulttags.py:\n" +
+				"     1\t\"\"\"Default tags used by the template system.\"\"\"\n     2\timport re\n     3\tfrom itertools import cycle\n", "ok empty"},
+	} {
+		raw := mustMarshal(t, map[string]any{
+			"trajectory": []map[string]any{{"action": c.action, "observation": c.observation, "thought": thought, "state": map[string]string{}}},
+			"info":       map[string]any{"exit_status": "submitted"}, "environment": "main",
+		})
+		conv, run := convertOne(t, SWEAgent, raw)
+		if got := result(conv.step(t, run, 0)); got != c.want {
+			t.Errorf("%s: %s, want %s", c.action, got, c.want)
+		}
+	}
+	for _, out := range []string{
+		"django/:\n\ndjango/template/:\n__init__.py\ndefaultfilters.py\ndefaulttags.py...\n", // Rovo Dev's expand_folder
+		"├── setup.py\n├── src/\n│   └── pkg/\n",
+	} {
+		if !listsDirectory(out) {
+			t.Errorf("%q is a listing", out)
+		}
+	}
+	for _, out := range []string{"   900\tdef f():\n   901\t    pass\n", "import os\nimport re\n", "pass\nelse:\n"} {
+		if listsDirectory(out) {
+			t.Errorf("%q is no listing", out)
+		}
+	}
+}
