@@ -315,6 +315,15 @@ func ohV1Event(pos int, raw json.RawMessage) (ohEvent, error) {
 			}
 		}
 		e.failed = string(obs["error"]) == "true"
+		// The file editor and the browser put their failure in "error",
+		// a message, and print nothing: the call failed, and the
+		// message is what it answered.
+		if msg := text(obs["error"]); msg != "" && string(obs["error"]) != "true" && string(obs["error"]) != "false" {
+			e.failed = true
+			if strings.TrimSpace(e.content) == "" {
+				e.content = msg
+			}
+		}
 		e.timeout = string(obs["timeout"]) == "true"
 	case "AgentErrorEvent":
 		e.obs, e.content = "error", firstNonEmpty(text(m["error"]), text(m["message"]))

@@ -329,6 +329,36 @@ func TestOpenHandsV1MetadataExitCode(t *testing.T) {
 	c.calls(t, run, map[int64]string{0: "execute_bash error EXIT_CODE", 2: "execute_bash ok"})
 }
 
+// A V1 observation whose "error" is a message (the file editor's, the
+// browser's) failed, whatever its empty output says: the editor asked to
+// view a path that is not there says so in "error" and prints nothing. A
+// null error, or the terminal's false, is no failure.
+func TestOpenHandsV1ErrorMessageIsAFailure(t *testing.T) {
+	act := func(id, tool string, action map[string]any) map[string]any {
+		return map[string]any{"kind": "ActionEvent", "source": "agent", "id": id, "tool_name": tool, "tool_call_id": "t" + id, "action": action}
+	}
+	obs := func(id, tool string, o map[string]any) map[string]any {
+		return map[string]any{"kind": "ObservationEvent", "source": "environment", "tool_name": tool, "action_id": id, "tool_call_id": "t" + id, "observation": o}
+	}
+	view := map[string]any{"kind": "FileEditorAction", "command": "view", "path": "/workspace/roadmap.txt"}
+	missing := "Invalid `path` parameter: /workspace/roadmap.txt. The path /workspace/roadmap.txt does not exist. Please provide a valid path."
+	raw := mustMarshal(t, []any{
+		act("a1", "str_replace_editor", view),
+		obs("a1", "str_replace_editor", map[string]any{"kind": "FileEditorObservation", "command": "view", "output": "", "error": missing}),
+		act("a2", "browser_navigate", map[string]any{"kind": "BrowserNavigateAction", "url": "http://example.com"}),
+		obs("a2", "browser_navigate", map[string]any{"kind": "BrowserObservation", "output": "Navigated to: http://example.com", "error": nil}),
+		act("a3", "execute_bash", map[string]any{"kind": "ExecuteBashAction", "command": "ls"}),
+		obs("a3", "execute_bash", map[string]any{"kind": "ExecuteBashObservation", "output": "setup.py", "error": false, "metadata": map[string]any{"exit_code": 0}}),
+	})
+	for _, strip := range []bool{false, true} {
+		c, run := convertRead(t, OpenHands, raw, strip)
+		c.calls(t, run, map[int64]string{0: "str_replace_editor error ERROR", 2: "browser_navigate ok", 4: "execute_bash ok"})
+		if s := c.step(t, run, 0); !strip && !bytes.Contains(s.ToolResult.Data, []byte("does not exist")) {
+			t.Errorf("the error's message is the result: %s", s.ToolResult.Data)
+		}
+	}
+}
+
 // An edit whose observation's diff, the harness's own record of what the
 // edit changed, is empty changed nothing: it is EDIT_REJECTED, also when
 // the log keeps no tool output (the diff is a field of its own, not what
