@@ -74,8 +74,11 @@ func mayReport(report string) bool {
 }
 
 // reSaidWorked is a sentence saying the call worked: it settles the
-// opening, unless the sentence names a failure after it.
-var reSaidWorked = regexp.MustCompile(`(?i)\b(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|successful(?:ly)?|works|worked|working now|fixed|resolved)\b|\bno (?:errors?|issues?|problems?|failures?)\b|\bwithout (?:errors?|issues?|problems?)\b`)
+// opening, unless the sentence names a failure after it. "Our fix is
+// working exactly as expected" and "the parsers now work correctly" say
+// so as much as "works" does; denied ("isn't working", "didn't work as
+// expected") they say nothing (saidAt).
+var reSaidWorked = regexp.MustCompile(`(?i)\b(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|successful(?:ly)?|works|worked|working now|fixed|resolved)\b|\b(?:is|are) (?:now )?working\b|\bwork (?:correctly|properly|as expected)\b|\bno (?:errors?|issues?|problems?|failures?)\b|\bwithout (?:errors?|issues?|problems?)\b`)
 
 // reSaidHanded follows "pass" handing something on ("passed as keyword
 // arguments", "passed to the constructor"), not a test passing.

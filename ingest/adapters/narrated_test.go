@@ -93,6 +93,11 @@ func TestSaidOutcome(t *testing.T) {
 		{"The except block will still raise the same exception.", ""},
 		// A clause of circumstance describes the code, not the result.
 		{"Only set the alias text when more_content is empty.", ""},
+		// Working as expected is working; denied, it is a failure.
+		{"Perfect! Our fix is working exactly as expected. The key insight here is that the old regex only had the issue with trailing newlines.", ""},
+		{"All CSS-related parsers now work correctly:\n- Empty files produce no output (no newline)", ""},
+		{"It seems our fix isn't working as expected. The issue is the cache.", schema.ErrSaidFailed},
+		{"Hmm, it seems the fix didn't work as expected.", schema.ErrSaidFailed},
 		{"The test is failing because when the newline is empty, the comma gets a space.", schema.ErrSaidFailed},
 	} {
 		errType, empty, _, ok := saidOutcome(c.words)
