@@ -28,6 +28,15 @@ func (r *run) noteView(s *schema.Step, view bool) {
 	r.views[s] = true
 }
 
+// noteViewCut records that the logger kept only the beginning of the view
+// s: what the agent saw past it is not in the log.
+func (r *run) noteViewCut(s *schema.Step) {
+	if r.viewCut == nil {
+		r.viewCut = map[*schema.Step]bool{}
+	}
+	r.viewCut[s] = true
+}
+
 // markMissedLookups marks as empty the views that looked for a name they
 // do not show (soughtNames, missedLookup). Without the output (stripped)
 // there is nothing to look in.
@@ -37,7 +46,7 @@ func (r *run) markMissedLookups() {
 	}
 	for s := range r.views {
 		tr := s.ToolResult
-		if tr == nil || (tr.OK != nil && !*tr.OK) || (tr.Empty != nil && *tr.Empty) || s.Decision == nil {
+		if tr == nil || (tr.OK != nil && !*tr.OK) || (tr.Empty != nil && *tr.Empty) || s.Decision == nil || r.viewCut[s] {
 			continue
 		}
 		out := resultText(tr)
@@ -131,10 +140,24 @@ func seeks(thought string) bool {
 			}
 			k += at
 			end := k + len(p)
-			if (k == 0 || !isWordByte(lower[k-1])) && (end == len(lower) || !isWordByte(lower[end]) || p == "find") {
-				return true // "find" also begins "finding"
+			if (k == 0 || !isWordByte(lower[k-1])) && (wordEnds(lower, end) || p == "find" && findsOn(lower, end)) {
+				return true
 			}
 			at = k + 1
+		}
+	}
+	return false
+}
+
+// wordEnds reports whether no word byte follows at.
+func wordEnds(s string, at int) bool { return at == len(s) || !isWordByte(s[at]) }
+
+// findsOn reports whether "find" at end goes on as its own forms do
+// ("finds", "finding"), not as a name that begins so (findpaths.py).
+func findsOn(s string, end int) bool {
+	for _, suf := range []string{"s", "ing"} {
+		if strings.HasPrefix(s[end:], suf) && wordEnds(s, end+len(suf)) {
+			return true
 		}
 	}
 	return false
@@ -186,10 +209,64 @@ func soughtNames(thought string) []string {
 		}
 		w := thought[i:j]
 		ticked := i > 0 && thought[i-1] == '`' && (j < len(thought) && (thought[j] == '`' || strings.HasPrefix(thought[j:], "()`")))
-		if (ticked && !(w[0] >= '0' && w[0] <= '9')) || codeName(w) {
+		if ((ticked && !(w[0] >= '0' && w[0] <= '9')) || codeName(w)) && !inPath(thought, i, j) && !errorName(w) {
 			add(w)
 		}
 		i = j
 	}
 	return names
+}
+
+// A name written in a file's path (`django/forms/__init__.py`,
+// `BRING_ONLINE.sh`) says where the agent looks, not what for: the view
+// shows the file's lines, not its name, so the name is never in it.
+
+// sourceExts are file name endings that a path names (lower case).
+var sourceExts = []string{"py", "pyi", "js", "jsx", "ts", "tsx", "mjs", "java", "kt", "go", "rs", "rb", "php", "c", "h", "cc", "cpp", "hpp", "cs", "swift", "scala", "sh", "bash", "json", "yml", "yaml", "toml", "cfg", "ini", "md", "rst", "txt", "html", "css", "scss", "xml", "proto", "sql", "log"}
+
+// inPath reports whether the word thought[i:j] is part of a path: the
+// word is followed by a file name's ending (`.py`) that ends its token
+// (the text between blanks), or the token is a path of folders
+// (`src/_pytest/mark/`, `django/contrib/admin/views`: a slash at its end,
+// or two inside). One slash alone joins alternatives (`Select/RadioSelect`).
+func inPath(thought string, i, j int) bool {
+	start, end := i, j
+	for start > 0 && !isSpaceByte(thought[start-1]) {
+		start--
+	}
+	for end < len(thought) && !isSpaceByte(thought[end]) {
+		end++
+	}
+	token := strings.Trim(thought[start:end], "`'\"()[]{},;:")
+	token = strings.TrimRight(token, ".")
+	if strings.HasSuffix(token, "/") || strings.Count(token, "/") >= 2 {
+		return true
+	}
+	for at := j; at < len(thought) && thought[at] == '.'; {
+		k := at + 1
+		for k < len(thought) && isWordByte(thought[k]) {
+			k++
+		}
+		if k < len(thought) && thought[k] == '.' && k+1 < len(thought) && isWordByte(thought[k+1]) {
+			at = k // a name with dots (`setup.cfg.in`, `mod.sub.py`) reads on
+			continue
+		}
+		return wordEnds(thought, k) && slices.Contains(sourceExts, strings.ToLower(thought[at+1:k]))
+	}
+	return false
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }
+
+// errorName reports whether a name is an error's or a warning's
+// (`SyntaxError`, `KeyError`, `BytesWarning`): the agent names what went wrong and looks
+// for where, and the code that fails need not name it (Python raises
+// SyntaxError and KeyError itself).
+func errorName(w string) bool {
+	for _, suf := range []string{"Error", "Exception", "Warning"} {
+		if len(w) > len(suf) && strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	return false
 }

@@ -20,6 +20,18 @@ func TestMissedLookup(t *testing.T) {
 		{"Let's look at the `parse` function.", nil},
 		{"Let's search for the config loader.", nil},
 		{"", nil},
+		// A name in a file's path says where the agent looks, not what for.
+		{"I'll print the top of sphinx/ext/autodoc/__init__.py to find the duplicated block.", nil},
+		{"Let me read more of the BRING_ONLINE.sh to find where the build happens:", nil},
+		{"I'll look in tests/test_build_latex.py to find the test's name.", nil},
+		{"Let me find `Model.__init__` in base.py.", []string{"__init__"}},
+		{"I'll open directive.py to find the DocumenterBridge/Documenter classes.", []string{"DocumenterBridge"}},
+		// An error's name says what went wrong; the code need not name it.
+		{"A SyntaxError occurred after my edit; let me find the mistake in `parse_args`.", []string{"parse_args"}},
+		{"Let me find where the BytesWarning comes from.", nil},
+		// "find" begins words of its own ("finding"), not names (findpaths.py).
+		{"Let's also check the findpaths.py file, since `_importconftest` uses it:", nil},
+		{"Finding where `get_urls` is defined.", []string{"get_urls"}},
 	} {
 		if got := soughtNames(c.thought); !slices.Equal(got, c.names) {
 			t.Errorf("soughtNames(%q) = %q, want %q", c.thought, got, c.names)

@@ -440,7 +440,13 @@ func (r *run) rovoCall(s *schema.Step, sec, ret *rovoSection) {
 		return // the transcript ends before the call returned
 	}
 	out := rovoOutput(ret.body)
+	// A view the logger cut short kept its first lines only: the name the
+	// agent looked for may be in the part it saw and the log did not keep,
+	// so the kept part cannot say the lookup missed (lookups.go).
 	r.noteView(s, view)
+	if view && rovoCut(out) {
+		r.noteViewCut(s)
+	}
 	errType, empty := r.classify(out, search, view, rovoRules)
 	// Only a command prints its failure at the end; what a search or a
 	// view cut short holds is content, and the agent's words about it

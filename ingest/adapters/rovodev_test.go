@@ -383,3 +383,27 @@ func TestRovoDevCutFailureCarriedToTheSameOutput(t *testing.T) {
 		}
 	}
 }
+
+// A view the logger cut short at 500 characters kept the file's first
+// lines; the agent saw the rest, where the function it looked for may be:
+// the kept part does not say the lookup missed. A view the logger kept
+// whole and without the name did miss.
+func TestRovoDevCutViewIsNoMissedLookup(t *testing.T) {
+	head := "Successfully expanded code chunks in src/Modal.js:\n\n````javascript\n" + strings.Repeat("   1 import React from 'react';\n", 30)
+	for _, c := range []struct {
+		name, output, want string
+	}{
+		{"cut", head[:500] + "...", "ok"},
+		{"whole", head[:300] + "\n````", "ok empty"},
+	} {
+		conv, run := convertOne(t, RovoDev, rovoTranscript(
+			[2]string{"USER PROMPT:", "Resolve the following problem statement: x"},
+			[2]string{"AGENT:", "Let me look for the `handleBackdropClick` function."},
+			[2]string{"TOOL CALL (expand_code_chunks)", "file_path: src/Modal.js\nline_ranges:\n- - 0\n  - -1"},
+			[2]string{"TOOL RETURN (expand_code_chunks)", "```\n" + c.output + "\n```"},
+		))
+		if got := result(conv.step(t, run, 2)); got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+}

@@ -23,6 +23,9 @@ type run struct {
 	cut map[*schema.Step]cutKind
 	// views holds the calls that show a window of a file (lookups.go).
 	views map[*schema.Step]bool
+	// viewCut holds the views whose output the logger cut short: what it
+	// did not keep may hold what the agent looked for (lookups.go).
+	viewCut map[*schema.Step]bool
 	// blank holds the calls answered with a logged output that is blank.
 	blank map[*schema.Step]bool
 	// ruled is the last output the output rules decided (classify).
