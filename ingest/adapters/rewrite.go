@@ -28,6 +28,10 @@ type aWrite struct {
 	// replaces itself or its own last lines, which markUnlandedRetargets
 	// and markUnheldReplacements read.
 	overRange bool
+	// span is how many lines a range replacement writes, as the helper
+	// counts them: written again over just those lines, the same text
+	// replaces itself and the earlier write held.
+	span int
 }
 
 // rewriteLineSlack is how far apart two writes by line number may be and
@@ -56,6 +60,12 @@ func (r *run) markRewrites() {
 			}
 			continue
 		}
+		// A call that puts the file back and then writes (`git checkout
+		// -- f && sed -i ...`) writes over the restored file: what came
+		// before it says nothing of the earlier writes.
+		if reGitRestore.Match(s.ToolCall.Args) {
+			earlier = earlier[:0]
+		}
 		// A write that failed may have failed because the earlier one
 		// landed (its old text is gone): it says nothing of it.
 		failed := s.ToolResult != nil && s.ToolResult.IsError()
@@ -66,7 +76,7 @@ func (r *run) markRewrites() {
 				continue // it landed: nothing later says otherwise
 			}
 			kept = append(kept, j)
-			if !failed && p.file == w.file && p.new == w.new && samePlace(p, w) && !(p.overRange && w.overRange && p.lines == w.lines) {
+			if !failed && p.file == w.file && p.new == w.new && samePlace(p, w) && !overItself(p, w) {
 				notHeld(r.steps[j])
 			}
 		}
@@ -84,6 +94,21 @@ func (r *run) markRewrites() {
 // edits, and the comparison stays linear in a run of thousands of edits.
 const maxRewriteWindow = 64
 
+// overItself reports whether a later range replacement writes the same
+// text over just the lines the earlier one wrote (its range, or the lines
+// its text took up there): the later one replaced the earlier's text by
+// itself, and the earlier held.
+func overItself(earlier, later aWrite) bool {
+	if !earlier.overRange || !later.overRange || later.lines[0] != earlier.lines[0] {
+		return false
+	}
+	return later.lines == earlier.lines || later.lines[1] == earlier.lines[0]+earlier.span-1
+}
+
+// reGitRestore is git putting files back (checkout, restore, reset,
+// stash), read in a call's JSON arguments as reRestore reads it.
+var reGitRestore = regexp.MustCompile(`(?:^|[\s;&|"(]|\\[nt])git\s+(?:checkout|restore|stash|reset)\b`)
+
 // worksOn reports whether the later write replaces text the earlier one
 // wrote, or all of it and more: the earlier landed, and the later works
 // on it (takes out what follows it, rewrites a part of it).
@@ -100,7 +125,8 @@ func samePlace(a, b aWrite) bool {
 		d := a.lines[0] - b.lines[0]
 		return d <= rewriteLineSlack && d >= -rewriteLineSlack
 	case a.lines == [2]int{} && b.lines == [2]int{}:
-		if a.old == b.old {
+		// An insertion with no line (old text empty) names no place.
+		if a.old == b.old && a.old != "" {
 			return true
 		}
 		for line := range strings.Lines(a.old) {
@@ -137,7 +163,8 @@ func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
 	var w aWrite
 	at := -1 // where in the action the write read is called
 	if t, from, ok := replacementOf(args, cmd, shell); ok {
-		w = aWrite{file: t.file, old: targetText(t.old), new: targetText(t.new), lines: t.lines, overRange: t.lines != [2]int{}}
+		w = aWrite{file: t.file, old: targetText(t.old), new: targetText(t.new), lines: t.lines, overRange: t.lines != [2]int{},
+			span: strings.Count(t.new, "\n") + 1}
 		at = from
 	}
 	if shell && reHelperInsert.MatchString(cmd) {

@@ -14,8 +14,10 @@ import (
 // same method back three times. Both ways: the same text in another file
 // or far from the first, an insertion after an anchor, a later edit that
 // works on what the earlier one wrote, a later write that fails because
-// the earlier one landed, and a checkout between leave the earlier edit
-// as it was.
+// the earlier one landed, an editor's insertion by line number (no old
+// text: no place read), a range written again over just the lines the
+// first wrote, and a checkout between or in the later call leave the
+// earlier edit as it was.
 func TestRewrites(t *testing.T) {
 	const method = "    def use_required_attribute(self, initial):\n        return super().use_required_attribute(initial) and not initial\n"
 	shell := func(cmd, reply string) chatCall { return chatCall{"bash", map[string]any{"command": cmd}, reply} }
@@ -69,6 +71,11 @@ func TestRewrites(t *testing.T) {
 		guardFix  = "        if value is None or not value:"
 		guardFix2 = "        if not value or value is False:"
 	)
+	// editorInsert is an editor's insertion by line number, its old_str
+	// sent empty (Trae Agent sends every argument).
+	editorInsert := func(line int) chatCall {
+		return chatCall{"str_replace_based_edit_tool", map[string]any{"command": "insert", "path": "/repo/widgets.py", "insert_line": line, "old_str": "", "new_str": method}, edited}
+	}
 	rejected := "error " + schema.ErrEditRejected
 	for _, c := range []struct {
 		name  string
@@ -136,6 +143,18 @@ func TestRewrites(t *testing.T) {
 		{"sed inserting after what it matched lands each time",
 			[]chatCall{sed(guard, "&\\n            return None"), sed(guard, "&\\n            return None")}, true,
 			map[int64]string{1: "ok", 3: "ok"}},
+		{"an editor's insertions by line, old_str empty, in two classes",
+			[]chatCall{editorInsert(160), view, editorInsert(556)}, false,
+			map[int64]string{1: "ok", 5: "ok"}},
+		{"a range written again over just the lines it wrote: the first held",
+			[]chatCall{overRange(390, 396), view, overRange(390, 392)}, true,
+			map[int64]string{1: "ok", 5: "ok"}},
+		{"a range written again over other lines from the same one",
+			[]chatCall{overRange(390, 396), view, overRange(390, 394)}, true,
+			map[int64]string{1: rejected, 5: "ok"}},
+		{"a checkout in the call that writes again puts the file back first",
+			[]chatCall{script(guard, guardFix), view, shell("git checkout -- widgets.py && sed -i 's/"+guard+"/"+guardFix+"/' widgets.py", "")}, true,
+			map[int64]string{1: "ok", 5: "ok"}},
 		{"a checkout between puts the file back",
 			[]chatCall{insert("widgets.py", 391), shell("git checkout -- widgets.py", ""), insert("widgets.py", 391)}, false,
 			map[int64]string{1: "ok", 5: "ok"}},
