@@ -656,6 +656,7 @@ func anthropicToolKind(tool string, args json.RawMessage) (search, view bool) {
 // Code's tools and Anthropic's text editor tool.
 var anthropicRules = []OutputRule{
 	clineNoToolRule,
+	missingPathRule,
 	{
 		Name: "tool-use-edit-rejected", ErrorType: schema.ErrEditRejected, Harness: true,
 		Doc: "Claude Code refused an edit before making it: the output begins `<tool_use_error>` and says `String to replace not found in file`, `matches of the string to replace, but replace_all is false` or `No changes to make`",
@@ -676,8 +677,15 @@ var anthropicRules = []OutputRule{
 		},
 	},
 	{
+		Name: "tool-use-no-such-file", ErrorType: "NO_SUCH_FILE", ViewsToo: true, Harness: true,
+		Doc: "Claude Code refused to read or edit a file that is not there: the output begins `<tool_use_error>File does not exist.`",
+		match: func(o *output) (string, bool) {
+			return "", strings.HasPrefix(o.first, "<tool_use_error>File does not exist.")
+		},
+	},
+	{
 		Name: "tool-use-error", ErrorType: schema.ErrUsage, ViewsToo: true, Harness: true,
-		Doc: "Claude Code refused the call before running it: the output begins `<tool_use_error>` (invalid input, a file not read first, a file that does not exist)",
+		Doc: "Claude Code refused the call before running it: the output begins `<tool_use_error>` (invalid input, a file not read first)",
 		match: func(o *output) (string, bool) {
 			return "", strings.HasPrefix(o.first, "<tool_use_error>")
 		},

@@ -567,7 +567,7 @@ func TestClaudeCodeSiblingCancelled(t *testing.T) {
 		rec("assistant", use("c", "/w/c.ex")), rec("user", res("c", "<tool_use_error>Sibling tool call errored</tool_use_error>")),
 	}
 	c := readFileOf(t, AnthropicMessages, "s.jsonl", []byte(strings.Join(lines, "\n")+"\n"))
-	c.calls(t, c.runs[0], map[int64]string{1: "Read error " + schema.ErrUsage, 3: "Read none", 5: "Read none"})
+	c.calls(t, c.runs[0], map[int64]string{1: "Read error NO_SUCH_FILE", 3: "Read none", 5: "Read none"})
 }
 
 // Headless runs appended to one file (claude -p ... >> log.jsonl): each

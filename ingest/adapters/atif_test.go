@@ -81,7 +81,7 @@ func TestATIFKeystrokesAreACommandLine(t *testing.T) {
 // trajectories: another agent's tool may print anything.
 func TestATIFClaudeCodeRulesOnlyForClaudeCode(t *testing.T) {
 	const refused = "<tool_use_error>File does not exist.</tool_use_error>"
-	for agent, want := range map[string]string{"claude-code": "error USAGE_ERROR", "terminus-2": "ok"} {
+	for agent, want := range map[string]string{"claude-code": "error NO_SUCH_FILE", "terminus-2": "ok"} {
 		c, run := convertOne(t, ATIF, atifDoc(t, agent, "Read", map[string]any{"file_path": "/app/x.py"}, refused))
 		if got := result(c.step(t, run, 1)); got != want {
 			t.Errorf("%s: %s, want %s", agent, got, want)

@@ -131,8 +131,9 @@ type ohEvent struct {
 	summary string // V1: the model's few words on what the action does (ohSummary)
 	content string // an observation's output, an agent message's text
 	exit    *int
-	failed  bool // an observation flagged as an error by the harness
-	noDiff  bool // an edit observation whose diff, the harness's own record of the change, is empty
+	failed  bool   // an observation flagged as an error by the harness
+	errMsg  string // V1: the observation's error message, kept apart from its output
+	noDiff  bool   // an edit observation whose diff, the harness's own record of the change, is empty
 	timeout bool
 	tool    string // V1: the tool's name
 }
@@ -319,7 +320,7 @@ func ohV1Event(pos int, raw json.RawMessage) (ohEvent, error) {
 		// a message, and print nothing: the call failed, and the
 		// message is what it answered.
 		if msg := text(obs["error"]); msg != "" && string(obs["error"]) != "true" && string(obs["error"]) != "false" {
-			e.failed = true
+			e.failed, e.errMsg = true, msg
 			if strings.TrimSpace(e.content) == "" {
 				e.content = msg
 			}
@@ -577,6 +578,11 @@ func ohStep(r *run, e *ohEvent, obs *ohEvent) {
 		errType = "EXIT_CODE"
 	case obs.failed:
 		errType = "ERROR"
+		if editorNoSuchPath(obs.errMsg) {
+			// The editor's message is in the observation's error field,
+			// not its output: read with the output stripped too.
+			errType = "NO_SUCH_FILE"
+		}
 	case obs.noDiff && (cmd == "str_replace" || cmd == "insert") && (r.strip || strings.TrimSpace(out) == ""):
 		// The harness's own record of the change, read when the
 		// editor's answer was not logged: a logged answer says itself
@@ -621,6 +627,7 @@ var ohRules = []OutputRule{
 		},
 	},
 	createExistsRule,
+	missingPathRule,
 	{
 		Name: "invalid-parameter", ErrorType: schema.ErrUsage, ViewsToo: true,
 		Doc: "the tool was called wrongly: the output begins `ERROR:` followed by `Invalid`, `Parameter` or `Cannot execute multiple commands`",

@@ -331,8 +331,10 @@ func TestOpenHandsV1MetadataExitCode(t *testing.T) {
 
 // A V1 observation whose "error" is a message (the file editor's, the
 // browser's) failed, whatever its empty output says: the editor asked to
-// view a path that is not there says so in "error" and prints nothing. A
-// null error, or the terminal's false, is no failure.
+// view a path that is not there says so in "error" and prints nothing,
+// read as the output rules read the editor's words (NO_SUCH_FILE), also
+// with the output stripped: the field is not the output. A null error, or
+// the terminal's false, is no failure.
 func TestOpenHandsV1ErrorMessageIsAFailure(t *testing.T) {
 	act := func(id, tool string, action map[string]any) map[string]any {
 		return map[string]any{"kind": "ActionEvent", "source": "agent", "id": id, "tool_name": tool, "tool_call_id": "t" + id, "action": action}
@@ -349,10 +351,12 @@ func TestOpenHandsV1ErrorMessageIsAFailure(t *testing.T) {
 		obs("a2", "browser_navigate", map[string]any{"kind": "BrowserObservation", "output": "Navigated to: http://example.com", "error": nil}),
 		act("a3", "execute_bash", map[string]any{"kind": "ExecuteBashAction", "command": "ls"}),
 		obs("a3", "execute_bash", map[string]any{"kind": "ExecuteBashObservation", "output": "setup.py", "error": false, "metadata": map[string]any{"exit_code": 0}}),
+		act("a4", "browser_navigate", map[string]any{"kind": "BrowserNavigateAction", "url": "http://example.com/x"}),
+		obs("a4", "browser_navigate", map[string]any{"kind": "BrowserObservation", "output": "", "error": "Navigation failed: the page crashed"}),
 	})
 	for _, strip := range []bool{false, true} {
 		c, run := convertRead(t, OpenHands, raw, strip)
-		c.calls(t, run, map[int64]string{0: "str_replace_editor error ERROR", 2: "browser_navigate ok", 4: "execute_bash ok"})
+		c.calls(t, run, map[int64]string{0: "str_replace_editor error NO_SUCH_FILE", 2: "browser_navigate ok", 4: "execute_bash ok", 6: "browser_navigate error ERROR"})
 		if s := c.step(t, run, 0); !strip && !bytes.Contains(s.ToolResult.Data, []byte("does not exist")) {
 			t.Errorf("the error's message is the result: %s", s.ToolResult.Data)
 		}

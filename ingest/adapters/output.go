@@ -1281,6 +1281,30 @@ var createExistsRule = OutputRule{
 	},
 }
 
+// missingPathRule reads the refusal of the file editor OpenHands, Trae
+// Agent and Anthropic's text editor tool share (SWE-agent's copy has its
+// own rule) of a path that is not there: the file it was to view or edit,
+// or the directory a create was to write in. A missing file, not a call
+// made wrongly: OpenHands words it as an invalid parameter.
+var missingPathRule = OutputRule{
+	Name: "editor-no-such-path", ErrorType: "NO_SUCH_FILE", ViewsToo: true,
+	Doc: "the file editor refused a path that is not there, at the start of its answer: `The path PATH does not exist. Please provide a valid path.`, `The parent directory PATH does not exist. Please create it first.`, also after OpenHands' `ERROR:` and `` Invalid `path` parameter: PATH. ``; nothing was shown or changed",
+	match: func(o *output) (string, bool) {
+		return "", editorNoSuchPath(o.text)
+	},
+}
+
+// reEditorNoPath is the file editor's message for a path that is not
+// there, at the start of its answer.
+var reEditorNoPath = regexp.MustCompile("^(?:ERROR:\\s*)?(?:Invalid `path` parameter: [^\\n]*?\\. )?The (?:path|parent directory) [^\\n]+? does not exist\\. Please (?:provide a valid path|create it first)")
+
+// editorNoSuchPath reports whether text, a file editor's answer or the
+// error field a harness keeps it in, is its refusal of a path that is not
+// there.
+func editorNoSuchPath(text string) bool {
+	return strings.Contains(text, "does not exist. Please") && reEditorNoPath.MatchString(withoutHarnessLabel(text))
+}
+
 // reCaughtLine is a line that ends with an error a program caught and
 // printed: the word saying so, then the message.
 var reCaughtLine = regexp.MustCompile(`^\S.*?\s(?:ERR|ERROR|Error|Exception|raised|FAILED)[:!]?\s+(\S.{9,})$`)

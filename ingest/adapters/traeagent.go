@@ -76,7 +76,7 @@ func recognizeTrae(d *Doc) error {
 }
 
 // traeRules are Trae Agent's own output rules, before the shared ones.
-var traeRules = []OutputRule{createExistsRule, {
+var traeRules = []OutputRule{createExistsRule, missingPathRule, {
 	Name: "trae-edit-rejected", ErrorType: schema.ErrEditRejected,
 	Doc: "the edit tool refused the edit: `No replacement was performed` (the old string not found, or found more than once)",
 	match: func(o *output) (string, bool) {
@@ -188,6 +188,9 @@ func convertTrae(d *Doc, emit func(*schema.Step) error) error {
 					// the tool's output: kept when the output is stripped, it
 					// names the kind of failure (a timeout) as a span's does.
 					et, empty = errTypeOf(&Span{ErrorText: tr.Error}), false
+					if editorNoSuchPath(tr.Error) {
+						et = "NO_SUCH_FILE" // the editor's own words, in the error field
+					}
 				}
 				r.setResult(s, out, et, empty)
 				break

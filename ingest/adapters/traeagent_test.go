@@ -85,6 +85,30 @@ func TestTraeAgentErrorKindSurvivesStripping(t *testing.T) {
 	}
 }
 
+// The edit tool's refusal of a path that is not there, which Trae Agent
+// keeps in the result's "error", is a missing file (NO_SUCH_FILE), for a
+// view and an edit alike, with the output logged or stripped: the field is
+// the harness's record of the failure, not the tool's output.
+func TestTraeAgentMissingPathIsNoSuchFile(t *testing.T) {
+	doc := `{"agent_steps": [{"step_number": 1, "state": "completed",
+	  "tool_calls": [{"call_id": "c1", "name": "str_replace_based_edit_tool", "arguments": {"command": "view", "path": "/repo/ops.py"}}],
+	  "tool_results": [{"call_id": "c1", "success": false, "result": null,
+	    "error": "The path /repo/ops.py does not exist. Please provide a valid path."}]},
+	 {"step_number": 2, "state": "completed",
+	  "tool_calls": [{"call_id": "c2", "name": "str_replace_based_edit_tool", "arguments": {"command": "str_replace", "path": "/repo/t.py", "old_str": "a", "new_str": "b"}}],
+	  "tool_results": [{"call_id": "c2", "success": false, "result": null,
+	    "error": "The path /repo/t.py does not exist. Please provide a valid path."}]}],
+	 "llm_interactions": []}`
+	for _, strip := range []bool{false, true} {
+		c, run := convertRead(t, TraeAgent, []byte(doc), strip)
+		for i := int64(0); i < 2; i++ {
+			if got := result(c.step(t, run, i)); got != "error NO_SUCH_FILE" {
+				t.Errorf("stripped %v: step %d %s, want error NO_SUCH_FILE", strip, i, got)
+			}
+		}
+	}
+}
+
 // Trae Agent keeps no exit code, only "success": a grep that matched
 // nothing exits 1 and prints nothing, and is marked failed. Such a call
 // found nothing, with its output logged or not; a grep that failed
