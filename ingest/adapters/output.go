@@ -889,6 +889,13 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
+		Name: "no-tests-run",
+		Doc:  "a test runner's own summary says it ran no test, the selection it was given matched none: pytest's `collected 0 items` with its closing `no tests ran in 0.12s` (not `collected 0 items / 1 error`, a collection that failed), unittest's `Ran 0 tests in 0.000s`, Mocha's (istanbul's) `No test files found`, Jest's `No tests found`: the check found nothing to run",
+		match: func(o *output) (string, bool) {
+			return "", containsAny(o.text, "collected 0 items", "Ran 0 tests", "No test files found", "No tests found") && noTestsRun(o.text)
+		},
+	},
+	{
 		Name: "empty-phrase", ViewsToo: true,
 		Doc: "the first line says nothing was found: `No matches found`, `No results found`, `Found 0 matches`, `0 results found`, `no match for`, `Nothing found` and the like",
 		match: func(o *output) (string, bool) {
@@ -1348,4 +1355,18 @@ func everyLineCaught(text string) (string, bool) {
 		return m[1], true
 	}
 	return "ERROR", true
+}
+
+// reNoTestsRun is a test runner's summary of a run that selected no test;
+// reNoTestsCollected is pytest's, which needs its closing line too.
+var (
+	reNoTestsRun       = regexp.MustCompile(`(?m)^(?:Ran 0 tests in |No test files found|No tests found)`)
+	reNoTestsCollected = regexp.MustCompile(`(?m)collected 0 items\s*$`)
+	reNoTestsRan       = regexp.MustCompile(`(?m)=+ no tests ran in `)
+)
+
+// noTestsRun reports whether text is a test run that selected no test
+// (the no-tests-run rule).
+func noTestsRun(text string) bool {
+	return reNoTestsRun.MatchString(text) || reNoTestsCollected.MatchString(text) && reNoTestsRan.MatchString(text)
 }
