@@ -56,8 +56,21 @@ func (r *run) markMissedLookups() {
 		if missedLookup(s.Decision.Reason, out) {
 			empty := true
 			tr.Empty = &empty
+			if tr.Reason == "" {
+				tr.Reason = missedLookupReason(soughtNames(s.Decision.Reason))
+			}
 		}
 	}
+}
+
+// missedLookupReason says why a view was read as empty: the names its
+// thought looked for, none of them in the window shown.
+func missedLookupReason(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = "`" + n + "`"
+	}
+	return "a view looking for " + strings.Join(quoted, " or ") + " that does not show it"
 }
 
 // A view of a directory lists the names of its files, not what they hold:

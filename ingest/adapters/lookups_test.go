@@ -3,6 +3,8 @@ package adapters
 import (
 	"slices"
 	"testing"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 // A view looked for what its thought names, in code's spelling; it found
@@ -86,5 +88,23 @@ func TestMissedLookupNotInDirectoryListing(t *testing.T) {
 		if listsDirectory(out) {
 			t.Errorf("%q is no listing", out)
 		}
+	}
+}
+
+// A view read as empty because it missed what it looked for says so, and
+// names what it looked for: the reader of `explain` sees why.
+func TestMissedLookupReason(t *testing.T) {
+	r := &run{id: "r"}
+	s := r.add(0, schema.StateAct.String())
+	s.Decision = &schema.Decision{Reason: "Let's continue looking for the `set_cmap` method:"}
+	r.setResult(s, "   460\t    if alpha is None:\n   461\t        alpha = 1\n", "", false)
+	r.noteView(s, true)
+	r.markMissedLookups()
+	tr := s.ToolResult
+	if tr.Empty == nil || !*tr.Empty {
+		t.Fatalf("a window without `set_cmap` not read as empty")
+	}
+	if want := "a view looking for `set_cmap` that does not show it"; tr.Reason != want {
+		t.Errorf("reason %q, want %q", tr.Reason, want)
 	}
 }
