@@ -69,7 +69,7 @@ type analysis struct {
 	// kept from run to run so a run's calls allocate no chains.
 	chains  []callChain
 	chainOf map[uint64]int32
-	// editedFiles and writtenFiles are unreachedFailures' scratch: the
+	// editedFiles and writtenFiles are filesWrittenWhole's scratch: the
 	// files edited so far, and of those the ones written whole.
 	editedFiles  []uint32
 	writtenFiles []uint32

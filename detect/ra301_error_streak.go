@@ -477,16 +477,7 @@ func silentEditCycles(v *Run, a *analysis, p *Policy, keep func([]int)) {
 	var chain []int
 	var file uint32
 	edited := false
-	var written []uint32 // the files the run wrote whole: its own scripts
-	var seen []uint32
-	for _, i := range a.calls {
-		if f := v.EditFile[i]; f != 0 && v.Flags[i]&flagError == 0 && !slices.Contains(seen, f) {
-			seen = append(seen, f)
-			if v.Flags[i]&flagCreate != 0 {
-				written = append(written, f)
-			}
-		}
-	}
+	written := filesWrittenWhole(v, a) // the agent's own scripts
 	flush := func() {
 		if len(chain) >= p.ErrorStreakRunaway {
 			keep(slices.Clone(chain))
@@ -525,6 +516,23 @@ func silentEditCycles(v *Run, a *analysis, p *Policy, keep func([]int)) {
 	flush()
 }
 
+// filesWrittenWhole lists the files the run wrote whole: those whose
+// first edit that worked created them (the agent's own scripts). It fills
+// a's scratch lists, so the list holds until their next use.
+func filesWrittenWhole(v *Run, a *analysis) []uint32 {
+	edited, written := a.editedFiles[:0], a.writtenFiles[:0]
+	for _, i := range a.calls {
+		if f := v.EditFile[i]; f != 0 && v.Flags[i]&flagError == 0 && !slices.Contains(edited, f) {
+			edited = append(edited, f)
+			if v.Flags[i]&flagCreate != 0 {
+				written = append(written, f)
+			}
+		}
+	}
+	a.editedFiles, a.writtenFiles = edited, written
+	return written
+}
+
 // unreachedFailures hands keep, for each failure that begins one, the
 // returns of one failure raised in a file (Run.FailFile): the same error
 // type and answer (its failure site: answers.go), each at most Window
@@ -548,18 +556,8 @@ func unreachedFailures(v *Run, a *analysis, p *Policy, keep func([]int)) {
 	}
 	storm := a.goalStorm[:0]
 	clear(a.inGoalStorm)
-	// The files the run wrote whole: those whose first edit that worked
-	// created them.
-	edited, written := a.editedFiles[:0], a.writtenFiles[:0]
-	for _, i := range a.calls {
-		if f := v.EditFile[i]; f != 0 && v.Flags[i]&flagError == 0 && !slices.Contains(edited, f) {
-			edited = append(edited, f)
-			if v.Flags[i]&flagCreate != 0 {
-				written = append(written, f)
-			}
-		}
-	}
-	edited = edited[:0] // the files edits that worked changed so far
+	written := filesWrittenWhole(v, a)
+	edited := a.editedFiles[:0] // the files edits that worked changed so far
 	for x, i := range a.calls {
 		if f := v.EditFile[i]; f != 0 && v.Flags[i]&flagError == 0 && !slices.Contains(edited, f) {
 			edited = append(edited, f)

@@ -617,13 +617,7 @@ var ohRules = []OutputRule{
 		Name: "ipython-traceback", ErrorType: "<exception class>",
 		Doc: "the IPython kernel behind `run_ipython` (`execute_ipython_cell`) reports an exception its own way: a line of dashes, then the exception's class and, to the right, `Traceback (most recent call last)` without Python's colon (`FileExistsError                           Traceback (most recent call last)`), the cell's frames (`Cell In[1], line 1`) and the exception's line; the error type is the class",
 		match: func(o *output) (string, bool) {
-			if !strings.Contains(o.text, "Traceback (most recent call last)") {
-				return "", false
-			}
-			if m := reIPythonTraceback.FindStringSubmatch(o.text); m != nil {
-				return m[1], true
-			}
-			return "", false
+			return groupAfter(o.text, "Traceback (most recent call last)", reIPythonTraceback)
 		},
 	},
 	createExistsRule,

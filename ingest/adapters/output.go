@@ -782,13 +782,7 @@ var OutputRules = []OutputRule{
 		Name: "prettier-error", ErrorType: "<error class>",
 		Doc: "Prettier's report of an input it could not format, on a line of its own: `[error] stdin: SyntaxError: Unexpected token (1:5)`, `[error] src/a.ts: TypeError: ...`, the input's name (`stdin` or a file's path) and the error's class; Prettier exits non-zero and writes nothing for that input, whatever it printed for others (the error type is the class)",
 		match: func(o *output) (string, bool) {
-			if !strings.Contains(o.text, "[error] ") {
-				return "", false
-			}
-			if m := rePrettierError.FindStringSubmatch(o.text); m != nil {
-				return m[1], true
-			}
-			return "", false
+			return groupAfter(o.text, "[error] ", rePrettierError)
 		},
 	},
 	{
@@ -1369,4 +1363,17 @@ var (
 // (the no-tests-run rule).
 func noTestsRun(text string) bool {
 	return reNoTestsRun.MatchString(text) || reNoTestsCollected.MatchString(text) && reNoTestsRan.MatchString(text)
+}
+
+// groupAfter returns re's first group in text, the error class a rule
+// reads, when text holds needle (the cheap test that spares the
+// expression most outputs) and re matches.
+func groupAfter(text, needle string, re *regexp.Regexp) (string, bool) {
+	if !strings.Contains(text, needle) {
+		return "", false
+	}
+	if m := re.FindStringSubmatch(text); m != nil {
+		return m[1], true
+	}
+	return "", false
 }

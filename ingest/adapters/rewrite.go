@@ -174,7 +174,7 @@ func writeOf(tool string, args json.RawMessage) (aWrite, bool) {
 			}
 		}
 	}
-	if w.file == "" && shell && (reScriptReplace.MatchString(cmd) || reScriptSub.MatchString(cmd)) {
+	if w.file == "" && shell && (strings.Contains(cmd, ".replace(") || strings.Contains(cmd, "re.sub(")) {
 		w, _ = scriptReplacement(cmd)
 	}
 	if w.file == "" && shell && reInPlaceEdit.MatchString(cmd) {
