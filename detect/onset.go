@@ -185,7 +185,7 @@ func firstInstance(v *Run, a *analysis, p *Policy, first, last int) int {
 		if installedAnew(v, a, i) || (editedAnew(v, a, i) && (failsIn == 0 || v.EditFile[i] != failsIn || !failedNext(v, a, k))) {
 			break // what came before a change that worked is another attempt
 		}
-		if r.instance(i) && !slip(i) {
+		if r.instance(i) && !slip(i) && !failedOtherwiseNext(v, a, k) {
 			start, newInARow = k, 0
 			continue
 		}
@@ -202,6 +202,24 @@ func firstInstance(v *Run, a *analysis, p *Policy, first, last int) int {
 		newInARow++ // the calls skipped that went through count as new
 	}
 	return a.calls[start]
+}
+
+// failedOtherwiseNext reports whether the failed call a.calls[k] was run
+// again later and then failed with another named error (checkMovedOn):
+// its failure did not come back, the agent got past it, so it is no
+// instance of the stretch even when its text resembles a later failure's
+// (two Django tracebacks through the same settings code).
+func failedOtherwiseNext(v *Run, a *analysis, k int) bool {
+	i := a.calls[k]
+	if v.Flags[i]&flagError == 0 {
+		return false
+	}
+	for _, j := range a.calls[k+1:] {
+		if v.call[j] == v.call[i] {
+			return v.Flags[j]&flagError != 0 && checkMovedOn(v, []int{i}, j)
+		}
+	}
+	return false
 }
 
 // loneInvalidCall reports whether call i is a call the harness refused

@@ -656,3 +656,60 @@ func TestOnsetWalkPassesAnEditOfTheFileALaterFailureNames(t *testing.T) {
 		}
 	}
 }
+
+// djangoCheck is the same reproduction script run again and again, each
+// time stopping in Django's setup with the error it names last: the
+// traceback above that line is the same every time.
+func djangoCheck(errType, last string) string {
+	trace := "Traceback (most recent call last):\n  File \"/repo/reproduce.py\", line 12, in <module>\n    django.setup()\n  File \"/repo/django/__init__.py\", line 24, in setup\n    apps.populate(settings.INSTALLED_APPS)\n  File \"/repo/django/apps/registry.py\", line 91, in populate\n    app_config = AppConfig.create(entry)\n  File \"/repo/django/apps/config.py\", line 90, in create\n    module = import_module(entry)\n" + last
+	return failing("bash", "python reproduce.py", errType, trace)
+}
+
+// A check that fails with another error than when it last ran has moved
+// on: what was done between changed what it fails on, the agent fixing
+// one error after another. A burst of rejected edits between two such
+// runs is no longer streak than the burst itself, and the later storm of
+// the same length is where the agent got stuck.
+func TestACheckFailingOtherwiseEndsAStreak(t *testing.T) {
+	rejected := func(n int) string {
+		return failing("edit", fmt.Sprintf("reproduce.py 10:%d django.setup()", 10+n%2), "EDIT_REJECTED", "Your proposed edit has introduced new syntax error(s)")
+	}
+	r := newRun("moved-on")
+	r.add(djangoCheck("AppRegistryNotReady", "django.core.exceptions.AppRegistryNotReady: Apps aren't loaded yet.")) // step 0
+	for n := range 4 {
+		r.add(rejected(n)) // steps 1-4
+	}
+	r.add(djangoCheck("ModuleNotFoundError", "ModuleNotFoundError: No module named 'example'")) // step 5: a new error
+	for i := range 4 {
+		r.add(view(fmt.Sprintf("django/db/models/f%d.py", i), 1)) // steps 6-9: finding the code
+	}
+	for n := range 6 {
+		r.add(failing("edit", fmt.Sprintf("fields.py 2526:2527 return issubclass(subclass, self._subclasses) # %d", n%3), "EDIT_REJECTED", "undefined name 'subclass'")) // steps 10-15
+	}
+	r.add(`"state":"STOP"`)
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 10 {
+		t.Fatalf("got %v %v onset %d, want an error storm from step 10: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+}
+
+// Walking back from a storm, a check whose next run failed with another
+// error is no instance of it, however alike the two tracebacks read: its
+// failure did not come back.
+func TestOnsetWalkStopsAtACheckThatFailedOtherwiseNext(t *testing.T) {
+	r := newRun("walk")
+	r.add(djangoCheck("ImproperlyConfigured", "django.core.exceptions.ImproperlyConfigured: Requested setting INSTALLED_APPS, but settings are not configured.")) // step 0
+	r.add(djangoCheck("ModuleNotFoundError", "ModuleNotFoundError: No module named 'test_app'"))                                                                  // step 1
+	for n := range 11 {
+		r.add(failing("edit", fmt.Sprintf("reproduce.py 9:%d settings.configure(INSTALLED_APPS=[...])", 11+n%3), "EDIT_REJECTED", "Your proposed edit has introduced new syntax error(s)")) // steps 2-12
+	}
+	r.add(djangoCheck("RuntimeError", "RuntimeError: Model class test_app.models.Item doesn't declare an explicit app_label")) // step 13
+	for n := range 4 {
+		r.add(failing("edit", fmt.Sprintf("reproduce.py 28:%d app_label = 'test_app'", 28+n%2), "EDIT_REJECTED", "Your proposed edit has introduced new syntax error(s)")) // steps 14-17
+	}
+	r.add(`"state":"STOP"`)
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 2 {
+		t.Fatalf("got %v %v onset %d, want an error storm from step 2: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+}

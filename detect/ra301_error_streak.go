@@ -378,7 +378,7 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 		switch f := v.Flags[i]; {
 		case f&flagResult == 0:
 		case f&flagError != 0:
-			if movedOn(v, newInstall, fails, i) {
+			if movedOn(v, newInstall, fails, i) || checkMovedOn(v, fails, i) {
 				streakEnds()
 			}
 			fails = append(fails, i)
@@ -974,6 +974,32 @@ func movedOn(v *Run, newInstall []bool, fails []int, i int) bool {
 	}
 	last := fails[len(fails)-1]
 	return v.Result[last] != v.Result[i] || v.ErrType[last] != v.ErrType[i]
+}
+
+// checkMovedOn reports whether failed call i is a check run again that
+// failed another way than when it last failed in the streak: the same
+// command, a new error (a script that stopped on one missing setting now
+// stops on a missing module). What was done since its last run changed
+// what it fails on: the agent fixing one error after another, which the
+// rubric calls progress, so the streak ends before it. Both failures
+// must name their error (generic types such as EXIT_CODE say only that
+// the call failed, and a failure the agent said came back is the same).
+func checkMovedOn(v *Run, fails []int, i int) bool {
+	for k := len(fails) - 1; k >= 0; k-- {
+		j := fails[k]
+		if v.call[j] != v.call[i] {
+			continue
+		}
+		ti, tj := v.Names.ErrTypeName(v.ErrType[i]), v.Names.ErrTypeName(v.ErrType[j])
+		return ti != tj && namesError(ti) && namesError(tj)
+	}
+	return false
+}
+
+// namesError reports whether an error type names the failure, not only
+// that the call failed (or that it logged nothing, or came back).
+func namesError(t string) bool {
+	return !genericError[t] && t != schema.ErrSaidAgain && t != schema.ErrNoOutput
 }
 
 // talked reports whether call i is a turn of conversation that went
