@@ -669,27 +669,38 @@ func djangoCheck(errType, last string) string {
 // on: what was done between changed what it fails on, the agent fixing
 // one error after another. A burst of rejected edits between two such
 // runs is no longer streak than the burst itself, and the later storm of
-// the same length is where the agent got stuck.
+// the same length is where the agent got stuck. The same error again, or
+// a timeout (which names no failure), is the burst going on: the earlier
+// storm wins the tie.
 func TestACheckFailingOtherwiseEndsAStreak(t *testing.T) {
 	rejected := func(n int) string {
 		return failing("edit", fmt.Sprintf("reproduce.py 10:%d django.setup()", 10+n%2), "EDIT_REJECTED", "Your proposed edit has introduced new syntax error(s)")
 	}
-	r := newRun("moved-on")
-	r.add(djangoCheck("AppRegistryNotReady", "django.core.exceptions.AppRegistryNotReady: Apps aren't loaded yet.")) // step 0
-	for n := range 4 {
-		r.add(rejected(n)) // steps 1-4
-	}
-	r.add(djangoCheck("ModuleNotFoundError", "ModuleNotFoundError: No module named 'example'")) // step 5: a new error
-	for i := range 4 {
-		r.add(view(fmt.Sprintf("django/db/models/f%d.py", i), 1)) // steps 6-9: finding the code
-	}
-	for n := range 6 {
-		r.add(failing("edit", fmt.Sprintf("fields.py 2526:2527 return issubclass(subclass, self._subclasses) # %d", n%3), "EDIT_REJECTED", "undefined name 'subclass'")) // steps 10-15
-	}
-	r.add(`"state":"STOP"`)
-	res := one(t, detect.DefaultPolicy(), r.text())
-	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 10 {
-		t.Fatalf("got %v %v onset %d, want an error storm from step 10: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	for _, c := range []struct {
+		errType, last string
+		want          int64
+	}{
+		{"ModuleNotFoundError", "ModuleNotFoundError: No module named 'example'", 10},
+		{"AppRegistryNotReady", "django.core.exceptions.AppRegistryNotReady: Apps aren't loaded yet.", 0},
+		{"TIMEOUT", "command timed out after 120 s", 0},
+	} {
+		r := newRun("moved-on-" + c.errType)
+		r.add(djangoCheck("AppRegistryNotReady", "django.core.exceptions.AppRegistryNotReady: Apps aren't loaded yet.")) // step 0
+		for n := range 4 {
+			r.add(rejected(n)) // steps 1-4
+		}
+		r.add(djangoCheck(c.errType, c.last)) // step 5
+		for i := range 4 {
+			r.add(view(fmt.Sprintf("django/db/models/f%d.py", i), 1)) // steps 6-9: finding the code
+		}
+		for n := range 6 {
+			r.add(failing("edit", fmt.Sprintf("fields.py 2526:2527 return issubclass(subclass, self._subclasses) # %d", n%3), "EDIT_REJECTED", "undefined name 'subclass'")) // steps 10-15
+		}
+		r.add(`"state":"STOP"`)
+		res := one(t, detect.DefaultPolicy(), r.text())
+		if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != c.want {
+			t.Errorf("check failing with %s at step 5: %v %v onset %d, want an error storm from step %d: %+v", c.errType, res.Verdict, res.RootCause, res.OnsetStep, c.want, res.Findings)
+		}
 	}
 }
 

@@ -977,29 +977,35 @@ func movedOn(v *Run, newInstall []bool, fails []int, i int) bool {
 }
 
 // checkMovedOn reports whether failed call i is a check run again that
-// failed another way than when it last failed in the streak: the same
-// command, a new error (a script that stopped on one missing setting now
-// stops on a missing module). What was done since its last run changed
-// what it fails on: the agent fixing one error after another, which the
-// rubric calls progress, so the streak ends before it. Both failures
-// must name their error (generic types such as EXIT_CODE say only that
-// the call failed, and a failure the agent said came back is the same).
+// failed another way than it had in the streak: the same command, a new
+// error (a script that stopped on one missing setting now stops on a
+// missing module). What was done since changed what it fails on: the
+// agent fixing one error after another, which the rubric calls progress,
+// so the streak ends before it. An error the call failed with before in
+// the streak is no new one (it came back), and both errors must name the
+// failure: generic types such as EXIT_CODE say only that the call failed,
+// a timeout only that it hung, and a failure the agent said came back is
+// the same.
 func checkMovedOn(v *Run, fails []int, i int) bool {
-	for k := len(fails) - 1; k >= 0; k-- {
-		j := fails[k]
+	ti := v.Names.ErrTypeName(v.ErrType[i])
+	ran := false
+	for _, j := range fails {
 		if v.call[j] != v.call[i] {
 			continue
 		}
-		ti, tj := v.Names.ErrTypeName(v.ErrType[i]), v.Names.ErrTypeName(v.ErrType[j])
-		return ti != tj && namesError(ti) && namesError(tj)
+		tj := v.Names.ErrTypeName(v.ErrType[j])
+		if tj == ti || !namesError(tj) {
+			return false
+		}
+		ran = true
 	}
-	return false
+	return ran && namesError(ti)
 }
 
 // namesError reports whether an error type names the failure, not only
-// that the call failed (or that it logged nothing, or came back).
+// that the call failed, hung, logged nothing or came back.
 func namesError(t string) bool {
-	return !genericError[t] && t != schema.ErrSaidAgain && t != schema.ErrNoOutput
+	return !genericError[t] && t != schema.ErrSaidAgain && t != schema.ErrNoOutput && t != schema.ErrTimeout
 }
 
 // talked reports whether call i is a turn of conversation that went
