@@ -3,6 +3,7 @@ package adapters
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -181,6 +182,7 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 	if r.strip {
 		noOutput = sweNoOutput(d.Raw, len(t.Trajectory))
 	}
+	var pager swePager
 	for i, e := range t.Trajectory {
 		action := strings.TrimSpace(e.Action)
 		s := r.add(i, "")
@@ -201,6 +203,14 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 			view = view || sweViews[name]
 			search = isSearch(name)
 			args = map[string]string{"args": rest}
+			// Without the output, a scroll's page is known only by
+			// where the viewer stands (swePager); with it, by its text.
+			if place, ok := pager.move(name, rest); ok && r.strip {
+				args = map[string]string{"args": rest, "position": place}
+				if name == "scroll_down" && i+1 < len(t.Trajectory) && saidFileEnd(t.Trajectory[i+1].Thought) {
+					pager.atEnd()
+				}
+			}
 		} else {
 			search = commandSearches(action)
 			view = viewsFiles(action)
@@ -241,6 +251,95 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 		return errors.New("the trajectory is empty")
 	}
 	return r.emit(emit)
+}
+
+// swePager follows where SWE-agent's file viewer stands, as its commands
+// move it: open FILE [LINE] and create FILE open a file (at its top, or
+// around LINE), goto LINE moves within it, an edit (edit, insert, append)
+// shows the lines it changed, and scroll_down and scroll_up move a page
+// from there, scroll_up never above the top of a file opened at its top,
+// scroll_down never past where the agent said the end of the file was.
+// A scroll's place is the file, the last command that placed the view, and
+// the pages scrolled since: scroll_down three times shows three pages,
+// goto 241 and scroll_down twice over shows the same page twice.
+type swePager struct {
+	file  string // the open file, as the agent named it
+	place string // where the last command that placed the view put it: "" for the file's top
+	pages int    // pages scrolled since, down counting +1 and up -1
+	// ends holds, per file and place, the pages down from there at which
+	// the agent said the view reached the end of the file: scrolling
+	// further down shows that last page again. An edit forgets them.
+	ends map[string]int
+}
+
+// reSWEFileEnd is the agent saying a scroll reached the end of the file.
+var reSWEFileEnd = regexp.MustCompile(`(?i)\b(?:reached|hit) the (?:very )?(?:end|bottom) of the file\b`)
+
+// saidFileEnd reports whether the opening of the agent's words says the
+// view reached the end of the file (not "we haven't reached the end of
+// the file", nor a plan to).
+func saidFileEnd(words string) bool {
+	said := false
+	openingReports(words, func(report, _ string) bool {
+		said = saidAt(reSWEFileEnd, report, nil) >= 0
+		return said
+	})
+	return said
+}
+
+// atEnd records that the view is at the end of the file.
+func (p *swePager) atEnd() {
+	if p.ends == nil {
+		p.ends = map[string]int{}
+	}
+	p.ends[p.file+"\x00"+p.place] = p.pages
+}
+
+// move updates the pager for a call of SWE-agent's command name with the
+// arguments rest and, for a scroll, returns the place it showed.
+func (p *swePager) move(name, rest string) (string, bool) {
+	f := strings.Fields(rest)
+	arg := func(i int) string {
+		if i < len(f) {
+			return strings.Trim(f[i], `"'`)
+		}
+		return ""
+	}
+	at := func(line string) string { // the view around a line; "" for the top
+		if line == "" || line == "1" {
+			return ""
+		}
+		return "line " + line
+	}
+	switch name {
+	case "open":
+		p.file, p.place, p.pages = arg(0), at(arg(1)), 0
+	case "create":
+		p.file, p.place, p.pages = arg(0), "", 0
+	case "goto":
+		p.place, p.pages = at(arg(0)), 0
+	case "edit", "insert", "append":
+		line, _, _ := strings.Cut(rest, "\n")
+		p.place, p.pages, p.ends = name+" "+strings.TrimSpace(line), 0, nil
+	case "scroll_down", "scroll_up":
+		if name == "scroll_down" {
+			p.pages++
+			if end, ok := p.ends[p.file+"\x00"+p.place]; ok && p.pages > end {
+				p.pages = end
+			}
+		} else {
+			p.pages--
+			if p.place == "" && p.pages < 0 {
+				p.pages = 0
+			}
+		}
+		place := p.place
+		if place == "" {
+			place = "top"
+		}
+		return fmt.Sprintf("%s %s %+d", p.file, place, p.pages), true
+	}
+	return "", false
 }
 
 // reSWENoOutput is how SWE-agent's default templates begin the message

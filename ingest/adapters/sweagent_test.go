@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/runawayhq/runaway/schema"
@@ -240,6 +241,69 @@ func TestSWEAgentNoOutputMessageSurvivesStripping(t *testing.T) {
 	for n, want := range map[int64]string{0: "ok empty", 1: "ok empty", 2: "ok", 3: "ok", 4: "ok empty"} {
 		if got := result(c.step(t, run, n)); got != want {
 			t.Errorf("step %d: %s, want %s", n, got, want)
+		}
+	}
+}
+
+// Read without the output, SWE-agent's pager commands are told apart by
+// where the view stands: scroll_down three times after an open is three
+// pages; goto 241 and a scroll_down, twice over, show the same page twice;
+// once the agent says the view reached the end of the file, scrolling
+// further down shows that last page again. Read with the output, the pages
+// are told apart by their text and the args stay the command's own.
+func TestSWEAgentPagerPlaceWhenStripped(t *testing.T) {
+	entry := func(action, thought string) map[string]any {
+		return map[string]any{"action": action, "observation": "[File: /repo/a.py (420 lines total)]\n1:import os\n", "thought": thought, "state": "{\"open_file\": \"/repo/a.py\"}"}
+	}
+	raw := mustMarshal(t, map[string]any{
+		"environment": "swe_main",
+		"trajectory": []map[string]any{
+			entry("open a.py", "Let's read the file."),                                          // 0
+			entry("scroll_down", "Let's read on."),                                              // 1
+			entry("scroll_down", "We have not reached the end of the file yet."),                // 2
+			entry("scroll_down", "Let's read on."),                                              // 3
+			entry("scroll_up", "Back up."),                                                      // 4
+			entry("open b.py 241", "The method is at 241."),                                     // 5
+			entry("scroll_down", "Let's see the rest."),                                         // 6
+			entry("goto 241", "We have reached the end of the file, but not the method's end."), // 7
+			entry("scroll_down", "Let's see the rest."),                                         // 8
+			entry("scroll_down", "We haven't reached the end of the file yet."),                 // 9
+			entry("goto 241", "We reached the end of the file again."),                          // 10
+			entry("scroll_down", "Let's see the rest."),                                         // 11
+			entry("scroll_up", "Back to the top."),                                              // 12
+			entry("scroll_up", "Up again."),                                                     // 13
+			entry("open a.py", "Let's read it again."),                                          // 14
+			entry("scroll_up", "Up."),                                                           // 15
+		},
+		"info": map[string]any{"exit_status": "submitted"},
+	})
+	args := func(s *schema.Step) string { return string(s.ToolCall.Args) }
+	c, run := convertStripped(t, SWEAgent, raw)
+	page := map[int64]string{}
+	for _, n := range []int64{1, 2, 3, 4, 6, 8, 9, 11, 12, 13, 15} {
+		page[n] = args(c.step(t, run, n))
+	}
+	for _, same := range [][2]int64{{2, 4}, {6, 8}, {8, 9}, {8, 11}} {
+		if page[same[0]] != page[same[1]] {
+			t.Errorf("steps %d and %d: %s and %s, want the same page", same[0], same[1], page[same[0]], page[same[1]])
+		}
+	}
+	for _, other := range [][2]int64{{1, 2}, {2, 3}, {1, 3}, {1, 6}, {11, 12}, {12, 13}} {
+		if page[other[0]] != page[other[1]] {
+			continue
+		}
+		t.Errorf("steps %d and %d: both %s, want two pages", other[0], other[1], page[other[0]])
+	}
+	if got := page[13]; !strings.Contains(got, `line 241 -1`) {
+		t.Errorf("step 13: %s, want a page above line 241", got)
+	}
+	if got := page[15]; !strings.Contains(got, `top +0`) {
+		t.Errorf("step 15: %s, want the top of the file (no page above it)", got)
+	}
+	logged := convert(t, SWEAgent, "t.traj", 1, true, raw)
+	for _, n := range []int64{1, 2, 3, 6, 8} {
+		if got := args(logged.step(t, "t.traj", n)); got != `{"args":""}` {
+			t.Errorf("logged step %d: args %s, want the command's own", n, got)
 		}
 	}
 }
