@@ -205,10 +205,12 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 			args = map[string]string{"args": rest}
 			// Without the output, a scroll's page is known only by
 			// where the viewer stands (swePager); with it, by its text.
-			if place, ok := pager.move(name, rest); ok && r.strip {
-				args = map[string]string{"args": rest, "position": place}
-				if name == "scroll_down" && i+1 < len(t.Trajectory) && saidFileEnd(t.Trajectory[i+1].Thought) {
-					pager.atEnd()
+			if r.strip {
+				if place, ok := pager.move(name, rest); ok {
+					args = map[string]string{"args": rest, "position": place}
+					if name == "scroll_down" && i+1 < len(t.Trajectory) && saidFileEnd(t.Trajectory[i+1].Thought) {
+						pager.atEnd()
+					}
 				}
 			}
 		} else {
@@ -298,8 +300,8 @@ func (p *swePager) atEnd() {
 // move updates the pager for a call of SWE-agent's command name with the
 // arguments rest and, for a scroll, returns the place it showed.
 func (p *swePager) move(name, rest string) (string, bool) {
-	f := strings.Fields(rest)
 	arg := func(i int) string {
+		f := strings.Fields(rest) // open, create and goto only: an edit's text is not split
 		if i < len(f) {
 			return strings.Trim(f[i], `"'`)
 		}
