@@ -724,3 +724,48 @@ func TestOnsetWalkStopsAtACheckThatFailedOtherwiseNext(t *testing.T) {
 		t.Fatalf("got %v %v onset %d, want an error storm from step 2: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
 	}
 }
+
+// An editor that answers an edit by showing the file around it (SWE-agent's
+// window of a hundred numbered lines) answers two edits of one region
+// nearly alike: the window after the second differs from the one after the
+// first by the few lines changed. An edit that applied and that no edit
+// before it made is still a change that worked: the failures of the
+// stretch before it and those after it are two attempts, not one storm.
+// Here one block's edit rejected four times, then applied (its window near
+// the first edit's), a read, and a second block's edit rejected six times:
+// the storm is the second block's.
+func TestAStretchEndsAtAnEditThatAppliedWhateverItsWindowLooksLike(t *testing.T) {
+	window := func(changed string) string {
+		var b strings.Builder
+		b.WriteString("[File: /repo/reproduce.py (60 lines total)]\n")
+		for i := 1; i <= 60; i++ {
+			line := fmt.Sprintf("value_%02d = compute_something(%d, name='field_%02d')", i, i, i)
+			if changed != "" && i >= 20 && i < 24 {
+				line = fmt.Sprintf("%s_%02d = create_table(%q)", changed, i, changed)
+			}
+			fmt.Fprintf(&b, "%d:%s\n", i, line)
+		}
+		return b.String()
+	}
+	applied := func(args, data string) string {
+		return fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"args":%q}},"tool_result":{"ok":true,"data":%q}`, args, data)
+	}
+	rejected := func(args string) string {
+		return fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"args":%q}},"tool_result":{"ok":false,"error_type":"EDIT_REJECTED","data":%q}`,
+			args, "Your proposed edit has introduced new syntax error(s).\nERRORS:\n- F821 undefined name '"+args+"'")
+	}
+	r := newRun("window")
+	r.add(applied("1:1 the script", window(""))) // step 0
+	for i := range 4 {                           // steps 1-4
+		r.add(rejected(fmt.Sprintf("31:%d tables", 31+i%2)))
+	}
+	r.add(applied("58:58 tables", window("tables"))) // step 5: applied
+	r.add(view("admin.py", 1))                       // step 6
+	for i := range 6 {                               // steps 7-12
+		r.add(rejected(fmt.Sprintf("72:%d request.user", 72+i%2)))
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 7 {
+		t.Fatalf("got %v %v onset %d, want an error storm from step 7: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+}

@@ -19,6 +19,9 @@ type analysis struct {
 	// steps is a subtraction.
 	lastingBefore []int32
 	nextSame      map[uint64][2]int // scratch of lastingPass: identity -> (step index, call ordinal)
+	// comesBack marks the calls made again within the window with the same
+	// answer (lastingPass): the first lap of a cycle, whatever it brought.
+	comesBack []bool
 	// calls lists the indices of steps that made a tool call, in order.
 	calls []int
 	// newInstall marks the answered calls with an install intent that no
@@ -266,12 +269,27 @@ func editPass(v *Run, a *analysis) {
 	}
 }
 
-// lastingPass fills lastingBefore: it walks the calls backwards,
-// remembering the next call of each identity and its call ordinal. repeats
-// says some call was made twice; without one, every progress event lasts.
+// changedAnew reports whether step i is an edit that applied and changed
+// the code anew: a call no edit before it made (newEdit), whose answer does
+// not only repeat lines shown before (tool_result.seen), and that is not
+// made again with the same answer within the window (the first lap of
+// edits going in circles). It is a change that worked even when it brought
+// no progress by its answer: an editor that shows the file around each
+// edit (SWE-agent's window of numbered lines) answers two edits of one
+// region nearly alike, and the tool's answer counts as given before.
+func (a *analysis) changedAnew(v *Run, i int) bool {
+	return a.newEdit[i] && v.Flags[i]&flagSeen == 0 && !a.comesBack[i]
+}
+
+// lastingPass fills lastingBefore and comesBack: it walks the calls
+// backwards, remembering the next call of each identity and its call
+// ordinal. repeats says some call was made twice; without one, every
+// progress event lasts and no call comes back.
 func lastingPass(v *Run, a *analysis, window int, repeats bool) {
 	n := v.Len()
 	a.lastingBefore = resize(a.lastingBefore, n+1)
+	a.comesBack = resize(a.comesBack, n)
+	clear(a.comesBack)
 	if a.nextSame == nil {
 		a.nextSame = map[uint64][2]int{}
 	}
@@ -295,8 +313,8 @@ func lastingPass(v *Run, a *analysis, window int, repeats bool) {
 		if v.Flags[i]&flagCall != 0 {
 			ord--
 			k := v.sameCall(i)
-			if next, ok := a.nextSame[k]; ok && last && next[1]-ord <= window && v.sameAnswer(i, next[0], a.simBits) {
-				last = false
+			if next, ok := a.nextSame[k]; ok && next[1]-ord <= window && v.sameAnswer(i, next[0], a.simBits) {
+				last, a.comesBack[i] = false, true
 			}
 			a.nextSame[k] = [2]int{i, ord}
 		}

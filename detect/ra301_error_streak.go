@@ -425,10 +425,12 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 		if len(fails) == 0 {
 			continue
 		}
-		if (v.Names.IntentName(v.Intent[i]) == schema.IntentEdit && a.lasting(i)) || newInstall[i] {
+		if (v.Names.IntentName(v.Intent[i]) == schema.IntentEdit && (a.lasting(i) || a.changedAnew(v, i))) || newInstall[i] {
 			// A change that worked (an edit, or a package installed that
 			// was not before, whose output says little): what fails next
-			// is another experiment.
+			// is another experiment. An edit that changed the code anew
+			// is one even when its answer, a window of the file, looks
+			// like the last (changedAnew).
 			stretchEnds()
 			continue
 		}
