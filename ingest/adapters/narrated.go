@@ -343,6 +343,10 @@ func (r *run) applySaid(call *schema.Step, words string) {
 		return
 	}
 	errType, empty, sentence, ok := saidOutcome(words)
+	if !ok && call.Intent == schema.IntentEdit {
+		sentence, ok = saidEditAgain(words)
+		errType = schema.ErrSaidFailed
+	}
 	if !ok || (errType != "" && r.showsContent(call) && saidAt(reSaidCallFailed, sentence, nil) < 0) {
 		return
 	}
@@ -376,6 +380,30 @@ func (r *run) settleTraceback(call *schema.Step, words string) {
 	}
 	setResult(call, resultText(call.ToolResult), "", false)
 	call.ToolResult.Reason = "the agent's next words: " + clip(sentence, maxSaidReason)
+}
+
+// reSaidEditAgain is the agent saying it will send its edit again:
+// "I will attempt the edit again", "Let's try the edit command again",
+// "I will need to issue the `edit` command again".
+var reSaidEditAgain = regexp.MustCompile("(?i)\\b(?:attempt|try|retry|re-?issue|issue|make|run|perform|redo|submit)\\b(?:\\s+[\\w`'-]+){0,3}?\\s+`?edit`?(?:\\s+command)?\\s+again\\b")
+
+// saidEditAgain reads, after an edit whose output was not logged and of
+// which the rules above found nothing said, words announcing the same
+// edit sent again: an agent whose edit landed has no reason to make it
+// again, so the words say it did not. A plan it is, and the rules above
+// leave plans alone ("this will fix the syntax error" says nothing of the
+// call); this one plans a retry, which only a failure calls for. It
+// reads the same opening (the first sentences, each up to a turn into a
+// plan or a condition) and gives the sentence that says so.
+func saidEditAgain(words string) (sentence string, ok bool) {
+	openingReports(words, func(report, s string) bool {
+		if !reSaidEditAgain.MatchString(report) || reSaidDenied.MatchString(report[:reSaidEditAgain.FindStringIndex(report)[0]]) {
+			return false
+		}
+		sentence, ok = s, true
+		return true
+	})
+	return sentence, ok
 }
 
 // resultText is the text of a result's data, "" when it holds none or no

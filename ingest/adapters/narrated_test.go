@@ -229,3 +229,35 @@ func TestSaidAfterContent(t *testing.T) {
 	stripped.calls(t, run, map[int64]string{1: "bash ok", 3: "bash ok", 5: "bash error " + schema.ErrSaidFailed,
 		7: "bash error " + schema.ErrSaidFailed, 9: "bash error " + schema.ErrSaidFailed})
 }
+
+// Read without its output, an edit the agent says it will make again did
+// not land: "I will attempt the edit again" plans a retry, which only a
+// failure calls for. The words are read so only after an edit (after a
+// check, the same words speak of an edit before it), only when no other
+// rule read them, and not when denied. Read with the output, the output
+// decides.
+func TestSaidEditAgainStripped(t *testing.T) {
+	rejected := "Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit commmand.\n\nERRORS:\n- E999 IndentationError: unexpected indent\n"
+	window := "[File: /repo/reproduce.py (20 lines total)]\n1:import django\n2:settings.configure()\n"
+	steps := []map[string]any{
+		{"action": "edit 9:11\n    INSTALLED_APPS=[]\nend_of_edit", "observation": rejected, "thought": "I will set the apps."},
+		{"action": "edit 9:12\n    INSTALLED_APPS=[]\nend_of_edit", "observation": rejected, "thought": "I will attempt the edit again, ensuring that there are no unexpected indents."},
+		{"action": "python reproduce.py", "observation": "Traceback (most recent call last):\nValueError: bad", "thought": "Let me run the script first."},
+		{"action": "edit 9:9\nsettings.configure()\nend_of_edit", "observation": window, "thought": "Let's try the `edit` command again with the indentation fixed."},
+		{"action": "python reproduce.py", "observation": "done", "thought": "I will not try the edit again; let me run the script."},
+		{"action": "submit", "observation": "", "thought": "The script runs."},
+	}
+	for _, s := range steps {
+		s["state"] = map[string]string{}
+	}
+	raw := mustMarshal(t, map[string]any{"trajectory": steps, "info": map[string]any{"exit_status": "submitted"}, "environment": "main"})
+
+	logged, run := convertOne(t, SWEAgent, raw)
+	logged.calls(t, run, map[int64]string{0: "edit error EDIT_REJECTED", 1: "edit error EDIT_REJECTED", 3: "edit ok"})
+
+	stripped, run := convertStripped(t, SWEAgent, raw)
+	stripped.calls(t, run, map[int64]string{0: "edit error " + schema.ErrEditFailed, 1: "edit ok", 2: "bash ok", 3: "edit ok"})
+	if got := stripped.step(t, run, 0).ToolResult.Reason; got != "the agent's next words: I will attempt the edit again, ensuring that there are no unexpected indents." {
+		t.Errorf("the failure's reason is %q, want the sentence that said it", got)
+	}
+}
