@@ -1,10 +1,13 @@
 package adapters
 
 import (
+	"encoding/json"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/runawayhq/runaway/schema"
 )
 
 // program names what a shell command line runs, for reading its output
@@ -358,4 +361,84 @@ func writesOutput(seg string) bool {
 		}
 	}
 	return false
+}
+
+// commentOnly reports whether a shell command line is made of comments
+// and blank lines alone: every line that is not blank opens, after its
+// indentation, with a '#' (a shebang, "#!/bin/bash", too: in a command
+// line handed to a shell it is a comment like any other). The shell runs
+// nothing for it. A blank command is not one: it says nothing at all.
+func commentOnly(cmd string) bool {
+	said := false
+	for line := range strings.SplitSeq(cmd, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if line[0] != '#' {
+			return false
+		}
+		said = true
+	}
+	return said
+}
+
+// readCommentCommands reads a shell call whose command is only comments
+// (commentOnly: "# No command is needed right now. The team should
+// continue ...") as what it is, the agent's words written where a command
+// goes: the shell ran nothing. The step becomes a step without a call, in
+// PLAN as a think tool's call is: no call and no result (the harness's
+// answer, blank or its note that the command printed nothing, reports on
+// nothing that ran), so never progress; its reason the agent's words, those
+// logged with the step and then the comment's own. Its share of the run's
+// tokens stays: the model wrote it. Keys typed into a terminal, and input
+// sent to a program already running (OpenHands' is_input), are not read:
+// what they were typed into may not be a shell.
+func (r *run) readCommentCommands() {
+	for _, s := range r.steps {
+		if s.ToolCall == nil {
+			continue
+		}
+		cmd, ok := commentCommand(s.ToolCall.Name, s.ToolCall.Args)
+		if !ok {
+			continue
+		}
+		words := cmd
+		if s.Decision != nil && s.Decision.Reason != "" {
+			words = s.Decision.Reason + "\n" + cmd
+		}
+		s.ToolCall, s.ToolResult, s.Intent = nil, nil, ""
+		s.State = schema.StatePlan.String()
+		s.Decision = nil
+		setReason(s, words)
+	}
+}
+
+// commentCommand returns the command of a shell call (a command line, not
+// keys typed into a terminal nor input to a running program) when it is
+// only comments.
+func commentCommand(tool string, args json.RawMessage) (string, bool) {
+	if !schema.IsShellTool(tool) {
+		return "", false
+	}
+	var a struct {
+		Command json.RawMessage `json:"command"`
+		Cmd     json.RawMessage `json:"cmd"`
+		IsInput any             `json:"is_input"`
+	}
+	if json.Unmarshal(args, &a) != nil {
+		return "", false
+	}
+	if a.IsInput == true || a.IsInput == "true" {
+		return "", false
+	}
+	var cmd string
+	if json.Unmarshal(a.Command, &cmd) != nil && json.Unmarshal(a.Cmd, &cmd) != nil {
+		return "", false
+	}
+	cmd = unwrapShell(cmd)
+	if !commentOnly(cmd) {
+		return "", false
+	}
+	return strings.TrimSpace(cmd), true
 }

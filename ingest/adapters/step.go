@@ -138,6 +138,7 @@ func (r *run) add(pos int, state string) *schema.Step {
 
 // emit hands the steps on in order.
 func (r *run) emit(emit func(*schema.Step) error) error {
+	r.readCommentCommands()
 	markEdits(r.steps)
 	markEditScriptMisses(r.steps)
 	markEditScriptCrashes(r.steps)
