@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
 	"regexp"
@@ -418,8 +419,8 @@ func (r *run) readCommentCommands() {
 // keys typed into a terminal nor input to a running program) when it is
 // only comments.
 func commentCommand(tool string, args json.RawMessage) (string, bool) {
-	if !schema.IsShellTool(tool) {
-		return "", false
+	if !schema.IsShellTool(tool) || !bytes.Contains(args, []byte("#")) {
+		return "", false // no comment in it: nothing to decode
 	}
 	var a struct {
 		Command json.RawMessage `json:"command"`
