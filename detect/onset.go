@@ -216,7 +216,7 @@ func failedOtherwiseNext(v *Run, a *analysis, k int) bool {
 	}
 	for _, j := range a.calls[k+1:] {
 		if v.call[j] == v.call[i] {
-			return v.Flags[j]&flagError != 0 && checkMovedOn(v, []int{i}, j)
+			return v.Flags[j]&flagError != 0 && failedAnew(v, i, j)
 		}
 	}
 	return false

@@ -989,19 +989,24 @@ func movedOn(v *Run, newInstall []bool, fails []int, i int) bool {
 // a timeout only that it hung, and a failure the agent said came back is
 // the same.
 func checkMovedOn(v *Run, fails []int, i int) bool {
-	ti := v.Names.ErrTypeName(v.ErrType[i])
 	ran := false
 	for _, j := range fails {
 		if v.call[j] != v.call[i] {
 			continue
 		}
-		tj := v.Names.ErrTypeName(v.ErrType[j])
-		if tj == ti || !namesError(tj) {
+		if !failedAnew(v, j, i) {
 			return false
 		}
 		ran = true
 	}
-	return ran && namesError(ti)
+	return ran
+}
+
+// failedAnew reports whether failure i names an error, and another than
+// the one failure j names.
+func failedAnew(v *Run, j, i int) bool {
+	ti, tj := v.Names.ErrTypeName(v.ErrType[i]), v.Names.ErrTypeName(v.ErrType[j])
+	return ti != tj && namesError(ti) && namesError(tj)
 }
 
 // namesError reports whether an error type names the failure, not only

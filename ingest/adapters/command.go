@@ -419,25 +419,14 @@ func (r *run) readCommentCommands() {
 // keys typed into a terminal nor input to a running program) when it is
 // only comments.
 func commentCommand(tool string, args json.RawMessage) (string, bool) {
-	if !schema.IsShellTool(tool) || !bytes.Contains(args, []byte("#")) {
+	if !bytes.Contains(args, []byte("#")) {
 		return "", false // no comment in it: nothing to decode
 	}
-	var a struct {
-		Command json.RawMessage `json:"command"`
-		Cmd     json.RawMessage `json:"cmd"`
-		IsInput any             `json:"is_input"`
-	}
-	if json.Unmarshal(args, &a) != nil {
+	c, ok := decodeShellCall(tool, args)
+	if !ok || c.Keystrokes != "" || c.IsInput == true || c.IsInput == "true" {
 		return "", false
 	}
-	if a.IsInput == true || a.IsInput == "true" {
-		return "", false
-	}
-	var cmd string
-	if json.Unmarshal(a.Command, &cmd) != nil && json.Unmarshal(a.Cmd, &cmd) != nil {
-		return "", false
-	}
-	cmd = unwrapShell(cmd)
+	cmd := unwrapShell(c.Command + c.Cmd)
 	if !commentOnly(cmd) {
 		return "", false
 	}

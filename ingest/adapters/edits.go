@@ -327,23 +327,36 @@ func shellCallCommand(tool string, args json.RawMessage) (string, bool) {
 	return cmd, ok
 }
 
-// readShellCall reads a call of a shell tool: its command, and whether it
-// restarts the tool (args holding "restart": true, as Anthropic's bash
-// tool and Trae Agent's take it).
-func readShellCall(tool string, args json.RawMessage) (cmd string, restart, ok bool) {
+// shellArgs is a call of a shell tool as its args say: the command line
+// (under `command` or `cmd`), keys typed into a terminal (Harbor's
+// Terminus types the command line and the Enter after it), whether the
+// call restarts the tool ("restart": true, as Anthropic's bash tool and
+// Trae Agent's take it), and whether it is input to a program already
+// running (OpenHands' is_input, true or "true").
+type shellArgs struct {
+	Command    string `json:"command"`
+	Cmd        string `json:"cmd"`
+	Keystrokes string `json:"keystrokes"`
+	Restart    bool   `json:"restart"`
+	IsInput    any    `json:"is_input"`
+}
+
+// decodeShellCall reads the args of a call of a shell tool; ok is false
+// for any other tool. A field of another type than expected is left
+// empty, the others still read.
+func decodeShellCall(tool string, args json.RawMessage) (c shellArgs, ok bool) {
 	if !schema.IsShellTool(tool) {
-		return "", false, false
+		return c, false
 	}
-	var a struct {
-		Command string `json:"command"`
-		Cmd     string `json:"cmd"`
-		// Keystrokes are what a terminal agent types (Harbor's
-		// Terminus): the command line and the Enter after it.
-		Keystrokes string `json:"keystrokes"`
-		Restart    bool   `json:"restart"`
-	}
-	json.Unmarshal(args, &a)
-	return a.Command + a.Cmd + a.Keystrokes, a.Restart, true
+	json.Unmarshal(args, &c)
+	return c, true
+}
+
+// readShellCall reads a call of a shell tool: its command, and whether it
+// restarts the tool.
+func readShellCall(tool string, args json.RawMessage) (cmd string, restart, ok bool) {
+	c, ok := decodeShellCall(tool, args)
+	return c.Command + c.Cmd + c.Keystrokes, c.Restart, ok
 }
 
 // firstLine is the command line a shell command begins with: up to the

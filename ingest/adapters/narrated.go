@@ -397,7 +397,8 @@ var reSaidEditAgain = regexp.MustCompile("(?i)\\b(?:attempt|try|retry|re-?issue|
 // plan or a condition) and gives the sentence that says so.
 func saidEditAgain(words string) (sentence string, ok bool) {
 	openingReports(words, func(report, s string) bool {
-		if !reSaidEditAgain.MatchString(report) || reSaidDenied.MatchString(report[:reSaidEditAgain.FindStringIndex(report)[0]]) {
+		m := reSaidEditAgain.FindStringIndex(report)
+		if m == nil || reSaidDenied.MatchString(report[:m[0]]) {
 			return false
 		}
 		sentence, ok = s, true
