@@ -769,3 +769,25 @@ func TestAStretchEndsAtAnEditThatAppliedWhateverItsWindowLooksLike(t *testing.T)
 		t.Fatalf("got %v %v onset %d, want an error storm from step 7: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
 	}
 }
+
+// A language's exception class names a failure only with its message: a
+// check that failed with one AttributeError and, run again after an edit,
+// with an AttributeError for another attribute got past the first. It is
+// no instance of the storm of rejected edits that follows.
+func TestOnsetWalkStopsAtACheckFailingWithAnotherMessageOfItsClass(t *testing.T) {
+	trace := func(last string) string {
+		return "Traceback (most recent call last):\n  File \"/repo/reproduce.py\", line 30, in <module>\n    print(query.subquery)\n" + last
+	}
+	r := newRun("class-message")
+	r.add(failing("bash", "python reproduce.py", "AttributeError", trace("AttributeError: 'MockManager' object has no attribute 'filter'")))                            // step 0
+	r.add(`"state":"ACT","tool_call":{"name":"edit","args":{"arg":"reproduce.py 7:7 def filter(self): return self"}},"tool_result":{"ok":true,"data":"File updated."}`) // step 1
+	r.add(failing("bash", "python reproduce.py", "AttributeError", trace("AttributeError: 'MockQuery' object has no attribute 'subquery'")))                            // step 2: another attribute
+	for n := range 6 {
+		r.add(failing("edit", fmt.Sprintf("reproduce.py 14:%d subquery = False", 14+n%2), "EDIT_REJECTED", "Your proposed edit has introduced new syntax error(s)")) // steps 3-8
+	}
+	r.add(`"state":"STOP"`)
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 3 {
+		t.Fatalf("got %v %v onset %d, want an error storm from step 3: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+}

@@ -1003,10 +1003,17 @@ func checkMovedOn(v *Run, fails []int, i int) bool {
 }
 
 // failedAnew reports whether failure i names an error, and another than
-// the one failure j names.
+// the one failure j names. Of a language's exception class the message
+// names the error (genericFailure): a NameError for another name is
+// another error. Its answer is compared exactly, after normalising what
+// changes by itself, as movedOn compares: near-identical tracebacks that
+// name two names are two errors.
 func failedAnew(v *Run, j, i int) bool {
 	ti, tj := v.Names.ErrTypeName(v.ErrType[i]), v.Names.ErrTypeName(v.ErrType[j])
-	return ti != tj && namesError(ti) && namesError(tj)
+	if !namesError(ti) || !namesError(tj) {
+		return false
+	}
+	return ti != tj || exceptionClass(ti) && v.Flags[i]&v.Flags[j]&flagPayload != 0 && v.Result[i] != v.Result[j]
 }
 
 // namesError reports whether an error type names the failure, not only
