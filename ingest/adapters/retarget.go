@@ -30,6 +30,10 @@ type replaceTarget struct {
 	// fits says the new text has as many lines as the range: written
 	// again over the same range, it replaces itself.
 	fits bool
+	// windowed says the replacement is SWE-agent's windowed `edit
+	// FIRST:LAST` (0.x, and CodeR's), which names no file: it edits the
+	// file open in the viewer.
+	windowed bool
 }
 
 // minTargetChars is the least old text, blank space left out, that names
@@ -69,6 +73,9 @@ func (r *run) markUnlandedRetargets() {
 		}
 		t, ok := editTarget(s.ToolCall.Name, s.ToolCall.Args)
 		if !ok {
+			t, ok = windowedTarget(s.ToolCall.Name, s.ToolCall.Args)
+		}
+		if !ok {
 			if prevAt >= 0 && (s.Intent == schema.IntentEdit || reRestore.Match(s.ToolCall.Args)) {
 				prevAt = -1
 			}
@@ -80,6 +87,12 @@ func (r *run) markUnlandedRetargets() {
 			unlanded(r.steps[prevAt], "the next edit replaces the same text again: this replacement did not land")
 		case t.lines != [2]int{} && t == prev && t.fits:
 			unlanded(s, "the same text written again over the same lines: it changed nothing")
+		case t.windowed && t == prev:
+			// Had the earlier landed, the lines after its text would have
+			// moved, and the agent would not write the same range again;
+			// it did not, so the later met the file the earlier met.
+			unlanded(r.steps[prevAt], "the same edit sent again over the same lines: this edit did not land")
+			unlanded(s, "the same edit sent again over the same lines, on the file the last one failed on")
 		}
 		prev, prevAt = t, i
 		if t.lines == [2]int{} && strings.Contains(t.new, t.old) {
@@ -260,6 +273,34 @@ func targetText(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// reWindowedEdit is SWE-agent's windowed edit command as its adapter
+// logs it: the range, a line break, the new text and end_of_edit.
+var reWindowedEdit = regexp.MustCompile(`^\s*(\d{1,7}):(\d{1,7})\n((?s:.*?))\n?end_of_edit\s*$`)
+
+// windowedTarget reads SWE-agent's windowed `edit FIRST:LAST` (the tool
+// edit, its arguments one string): lines first to last of the open file
+// replaced by the new text. False for any other call, and for a new text
+// too short to name one place (a deletion).
+func windowedTarget(tool string, args json.RawMessage) (replaceTarget, bool) {
+	if tool != "edit" {
+		return replaceTarget{}, false
+	}
+	var a struct {
+		Args string `json:"args"`
+	}
+	if json.Unmarshal(args, &a) != nil {
+		return replaceTarget{}, false
+	}
+	m := reWindowedEdit.FindStringSubmatch(a.Args)
+	if m == nil || !namesPlace(m[3]) {
+		return replaceTarget{}, false
+	}
+	first, _ := strconv.Atoi(m[1])
+	last, _ := strconv.Atoi(m[2])
+	return replaceTarget{new: targetText(m[3]), lines: [2]int{first, last}, windowed: true,
+		fits: last >= first && strings.Count(m[3], "\n")+1 == last-first+1}, true
 }
 
 // reHelperReplace is a call of the research fork's code_replace helper.

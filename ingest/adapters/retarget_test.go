@@ -224,3 +224,62 @@ func FuzzReportedReplacement(f *testing.F) {
 		}
 	})
 }
+
+// SWE-agent's windowed `edit FIRST:LAST` sent again word for word (the
+// same range, the same text) into the file it edits, nothing written
+// between, read without its output: had the earlier landed, a text of
+// another length than its range would have moved the lines after it, and
+// the agent would not write over the same range again; it did not land,
+// and the later met the same file and the same answer. A text as long as
+// its range replaced itself the second time: the later changed nothing.
+// Both ways: another text over the same range, an edit between, a
+// deletion (no text to name a place), and the output logged leave the
+// results alone.
+func TestWindowedEditSentAgain(t *testing.T) {
+	const fix = "    settings.configure(INSTALLED_APPS=[])\n    django.setup()"
+	doc := func(actions ...string) []byte {
+		var steps []map[string]any
+		for _, a := range actions {
+			steps = append(steps, map[string]any{"action": a, "observation": "[File: /repo/reproduce.py (20 lines total)]", "thought": "Let me go on.", "state": map[string]string{}})
+		}
+		return mustMarshal(t, map[string]any{"trajectory": steps, "info": map[string]any{"exit_status": "submitted"}, "environment": "main"})
+	}
+	edit := func(rng, text string) string { return "edit " + rng + "\n" + text + "\nend_of_edit" }
+	const view = "open reproduce.py 9"
+	rejected := "error " + schema.ErrEditRejected
+	for _, c := range []struct {
+		name    string
+		actions []string
+		strip   bool
+		want    map[int64]string
+	}{
+		{"three lines replaced by two, three times, a view between",
+			[]string{edit("9:11", fix), view, edit("9:11", fix), edit("9:11", fix)}, true,
+			map[int64]string{0: rejected, 2: rejected, 3: rejected}},
+		{"two lines replaced by two: the later replaced itself",
+			[]string{edit("9:10", fix), edit("9:10", fix)}, true,
+			map[int64]string{0: "ok", 1: rejected}},
+		{"another text over the same range",
+			[]string{edit("9:11", fix), edit("9:11", strings.Replace(fix, "[]", "['app']", 1))}, true,
+			map[int64]string{0: "ok", 1: "ok"}},
+		{"another range",
+			[]string{edit("9:11", fix), edit("9:12", fix)}, true,
+			map[int64]string{0: "ok", 1: "ok"}},
+		{"an edit between",
+			[]string{edit("9:11", fix), edit("1:1", "import django"), edit("9:11", fix)}, true,
+			map[int64]string{0: "ok", 2: "ok"}},
+		{"a deletion sent again",
+			[]string{edit("9:11", ""), edit("9:11", "")}, true,
+			map[int64]string{0: "ok", 1: "ok"}},
+		{"the output logged",
+			[]string{edit("9:11", fix), edit("9:11", fix)}, false,
+			map[int64]string{0: "ok", 1: "ok"}},
+	} {
+		conv, run := convertRead(t, SWEAgent, doc(c.actions...), c.strip)
+		for n, w := range c.want {
+			if got := result(conv.step(t, run, n)); got != w {
+				t.Errorf("%s: step %d %s, want %s", c.name, n, got, w)
+			}
+		}
+	}
+}
