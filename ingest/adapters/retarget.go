@@ -57,10 +57,10 @@ func namesPlace(text string) bool {
 
 // markUnlandedRetargets gives a replacement whose output was not logged
 // the error EDIT_REJECTED when the run's next edit replaces the same old
-// text in the same file with no call between them that could have put
-// the text back (another edit, a git command, a copy or move): the log
-// cannot tell which of the two did not land, and the first is the one
-// the agent retried. A replacement whose new text still holds the old
+// text in the same file, or a wider text that holds it, with no call
+// between them that could have put the text back (another edit, a git
+// command, a copy or move): the log cannot tell which of the two did not
+// land, and the first is the one the agent retried. A replacement whose new text still holds the old
 // one (an insertion after an anchor keeps the anchor) says nothing of
 // the next. A range replacement written again, the same text over the
 // same lines, is the one typed: it replaced itself.
@@ -85,6 +85,11 @@ func (r *run) markUnlandedRetargets() {
 		case prevAt < 0:
 		case t.lines == [2]int{} && prev.lines == [2]int{} && t.file == prev.file && t.old == prev.old && !s.ToolResult.IsError():
 			unlanded(r.steps[prevAt], "the next edit replaces the same text again: this replacement did not land")
+		case t.lines == [2]int{} && prev.lines == [2]int{} && t.file == prev.file && strings.Contains(t.old, prev.old) && !s.ToolResult.IsError():
+			// The next edit looks for a wider text around the one this
+			// replaced (the agent giving the same change more context):
+			// had this landed, that text would be gone from the file.
+			unlanded(r.steps[prevAt], "the next edit looks for a wider text around the one this replaced: this replacement did not land")
 		case t.lines != [2]int{} && t == prev && t.fits:
 			unlanded(s, "the same text written again over the same lines: it changed nothing")
 		case t.windowed && t == prev:
