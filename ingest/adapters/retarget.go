@@ -60,10 +60,13 @@ func namesPlace(text string) bool {
 // text in the same file, or a wider text that holds it, with no call
 // between them that could have put the text back (another edit, a git
 // command, a copy or move): the log cannot tell which of the two did not
-// land, and the first is the one the agent retried. A replacement whose new text still holds the old
-// one (an insertion after an anchor keeps the anchor) says nothing of
-// the next. A range replacement written again, the same text over the
-// same lines, is the one typed: it replaced itself.
+// land, and the first is the one the agent retried. A replacement whose
+// new text still holds the old one (an insertion after an anchor keeps
+// the anchor) says nothing of the next. A range replacement written
+// again, the same text over the same lines, is the one typed: it
+// replaced itself. A windowed edit (SWE-agent's `edit FIRST:LAST`) sent
+// again over the same range with a text of another length did not land
+// either time: had the first, the lines after it would have moved.
 func (r *run) markUnlandedRetargets() {
 	var prev replaceTarget
 	prevAt := -1
