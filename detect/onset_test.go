@@ -791,3 +791,54 @@ func TestOnsetWalkStopsAtACheckFailingWithAnotherMessageOfItsClass(t *testing.T)
 		t.Fatalf("got %v %v onset %d, want an error storm from step 3: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
 	}
 }
+
+// A streak of edits the editor refused ends when the refused change goes
+// in: the same block, refused twice at one place, applied at another.
+// The check run after it, near-identical in its answer to the check
+// before the refusals, is no progress by the tool's measure, but the
+// refusals are over; the edit of another region refused six times after
+// it is the storm, from its first refusal.
+func TestAStreakOfRefusalsEndsWhenTheRefusedChangeLands(t *testing.T) {
+	window := func(changed string) string {
+		var b strings.Builder
+		b.WriteString("[File: /repo/reproduce.py (60 lines total)]\n")
+		for i := 1; i <= 60; i++ {
+			line := fmt.Sprintf("value_%02d = compute_something(%d, name='field_%02d')", i, i, i)
+			if changed != "" && i >= 20 && i < 24 {
+				line = fmt.Sprintf("%s_%02d = create_table(%q)", changed, i, changed)
+			}
+			fmt.Fprintf(&b, "%d:%s\n", i, line)
+		}
+		return b.String()
+	}
+	check := func(last string) string {
+		var b strings.Builder
+		b.WriteString("Operations to perform:\n  Apply all migrations: admin, auth, contenttypes, sessions\nRunning migrations:\n")
+		for i := 1; i <= 12; i++ {
+			fmt.Fprintf(&b, "  Applying app_%02d.0001_initial... OK\n", i)
+		}
+		b.WriteString("An error occurred: " + last + "\n")
+		return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"python reproduce.py"}},"tool_result":{"ok":true,"data":%q}`, b.String())
+	}
+	applied := func(args, data string) string {
+		return fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"args":%q}},"tool_result":{"ok":true,"data":%q}`, args, data)
+	}
+	rejected := func(args string) string {
+		return fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"args":%q}},"tool_result":{"ok":false,"error_type":"EDIT_REJECTED","data":%q}`,
+			args, "Your proposed edit has introduced new syntax error(s).\nERRORS:\n- F821 undefined name '"+args+"'")
+	}
+	r := newRun("refusals-landed")
+	r.add(applied("1:1 the script", window("")))                 // step 0
+	r.add(check("no such table: reproduce_question"))            // step 1
+	r.add(rejected("31:32 tables"))                              // step 2
+	r.add(rejected("33:33 tables"))                              // step 3
+	r.add(applied("58:58 tables", window("tables")))             // step 4: the refused block goes in
+	r.add(check("'WSGIRequest' object has no attribute 'user'")) // step 5
+	for i := range 6 {                                           // steps 6-11
+		r.add(rejected(fmt.Sprintf("72:%d request.user", 72+i%2)))
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 6 {
+		t.Fatalf("got %v %v onset %d, want an error storm from step 6: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+}

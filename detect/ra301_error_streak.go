@@ -382,7 +382,7 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 				streakEnds()
 			}
 			fails = append(fails, i)
-		case a.progress[i] || newInstall[i]:
+		case a.progress[i] || newInstall[i] || refusedEditLanded(v, a, fails, i):
 			streakEnds()
 		}
 	}
@@ -1235,4 +1235,23 @@ func sameCompileError(v *Run, a *analysis, p *Policy, keep func([]int)) {
 // output logged, the refusals' texts say whether they are one failure.
 func silentRejectedEdit(v *Run, i int) bool {
 	return v.Flags[i]&flagPayload == 0 && v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrEditRejected && v.Names.IntentName(v.Intent[i]) == schema.IntentEdit
+}
+
+// refusedEditLanded reports whether call i is an edit that applied and
+// changed the code anew (changedAnew) ending a streak whose failures are
+// all edits the editor refused: the change the editor kept refusing went
+// in. The refusals were the agent getting one change into the file, and
+// they are over; what fails next is another attempt, not the same one
+// again. A streak with another failure in it (a shell that hangs, a check
+// that fails) goes on: an edit landing does not answer that failure.
+func refusedEditLanded(v *Run, a *analysis, fails []int, i int) bool {
+	if len(fails) == 0 || v.Names.IntentName(v.Intent[i]) != schema.IntentEdit || !a.changedAnew(v, i) {
+		return false
+	}
+	for _, j := range fails {
+		if v.Names.IntentName(v.Intent[j]) != schema.IntentEdit || v.Names.ErrTypeName(v.ErrType[j]) != schema.ErrEditRejected || v.EditFile[j] != v.EditFile[i] {
+			return false
+		}
+	}
+	return true
 }
