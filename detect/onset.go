@@ -399,7 +399,20 @@ func retriedFailure(v *Run, a *analysis, i, j int) bool {
 	if v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrFormatError && v.Names.ErrTypeName(v.ErrType[j]) == schema.ErrFormatError {
 		return v.likeCall(i, j, a.simBits)
 	}
+	if unparsedAlike(v, i, j) {
+		return true
+	}
 	return sameFailure(v, a, i, j, sameGoal(v, i, j) || sameAppTool(v, i, j)) || v.likeCall(i, j, a.simBits)
+}
+
+// unparsedAlike reports whether failures i and j are one tool's programs
+// that did not parse, neither with output logged: the adapters type such a
+// failure SCRIPT_SYNTAX_ERROR only from the call itself (a research-fork
+// action opened by a markup line), the same mistake made again, whatever
+// the program meant to do.
+func unparsedAlike(v *Run, i, j int) bool {
+	return v.Tool[i] == v.Tool[j] && v.ErrType[i] == v.ErrType[j] && v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrScriptSyntax &&
+		v.Flags[i]&flagPayload == 0 && v.Flags[j]&flagPayload == 0
 }
 
 // sameThoughtNothingNew reports whether call i, before the stretch, was

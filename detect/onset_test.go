@@ -842,3 +842,34 @@ func TestAStreakOfRefusalsEndsWhenTheRefusedChangeLands(t *testing.T) {
 		t.Fatalf("got %v %v onset %d, want an error storm from step 6: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
 	}
 }
+
+// unparsedAction is a research-fork action opened by a markup line, failed
+// with its output not logged: the adapter types it SCRIPT_SYNTAX_ERROR from
+// the call itself, and reads no intent in it.
+func unparsedAction(body string) string {
+	cmd := "<format_example>\n@bug_reproduction\ndef step():\n    return exec_bash_cmd(" + fmt.Sprintf("%q", body) + ")\n</format_example>"
+	return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"command":%q}},"tool_result":{"ok":false,"error_type":"SCRIPT_SYNTAX_ERROR"}`, cmd)
+}
+
+// Actions that did not parse for the same reason, read without their
+// output, are the same failure whatever each meant to do (a search, a
+// listing, a view; an action that did not parse has no intent read): the
+// agent wraps every action in the prompt's example tags from its first. The storm begins with the first of them, not with
+// the first that is the very same call sent again.
+func TestOnsetWalksBackOverActionsThatDidNotParse(t *testing.T) {
+	r := newRun("unparsed")
+	r.add(unparsedAction(`grep -rn "py:class" doc`))
+	r.add(unparsedAction("ls -la"))
+	r.add(unparsedAction(`grep -rn ":rtype:" doc`))
+	r.add(unparsedAction("sed -n 1,80p sphinx/domains/python.py"))
+	r.add(unparsedAction(`grep -rn "currentmodule" doc`))
+	r.add(grep("resolve_xref", "1200: def resolve_xref"))
+	r.repeat(4, unparsedAction(`grep -rn "def resolve_xref" sphinx`))
+	for _, p := range []string{"find_obj", "XRefRole", "type_to_xref", "make_xref", "searchmode"} {
+		r.add(unparsedAction("grep -rn " + p + " sphinx"))
+	}
+	res := one(t, detect.DefaultPolicy(), r.text())
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
+		t.Errorf("%v %v onset %d, want an error storm from step 0: %+v", res.Verdict, res.RootCause, res.OnsetStep, res.Findings)
+	}
+}

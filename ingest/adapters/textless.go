@@ -44,6 +44,9 @@ func (r *run) markTextlessFailures() {
 		}
 		cmd = unwrapShell(cmd)
 		switch {
+		case taggedStageAction(cmd):
+			res.ErrorType = schema.ErrScriptSyntax
+			res.Reason = "a function of the research fork opened by a markup line, not Python: it did not parse, its output not logged"
 		case s.Intent == schema.IntentEdit && editsOnly(cmd):
 			res.ErrorType = schema.ErrEditFailed
 			res.Reason = "an edit that ran nothing else exited non-zero, its output not logged"
@@ -54,6 +57,22 @@ func (r *run) markTextlessFailures() {
 			res.Reason = "a compile check exited non-zero, its output not logged"
 		}
 	}
+}
+
+// reMarkupLine is a line that is one markup tag and nothing else:
+// `<format_example>`, `</format_example>`.
+var reMarkupLine = regexp.MustCompile(`^</?[A-Za-z_][\w-]*>$`)
+
+// taggedStageAction reports whether a command is a function of the
+// mini-swe-agent research fork (its stage decorator, `@bug_reproduction`)
+// opened by a line of markup: the agent wrapped its action in the
+// prompt's example tags. The harness runs the action as Python, where
+// such a line does not parse, so nothing of the function ran: each such
+// action fails the same way, before its first line of code, whatever the
+// function would have done.
+func taggedStageAction(cmd string) bool {
+	first, rest, ok := strings.Cut(strings.TrimSpace(cmd), "\n")
+	return ok && reMarkupLine.MatchString(strings.TrimSpace(first)) && strings.HasPrefix(strings.TrimSpace(rest), "@")
 }
 
 // markSaidFailedEdits reads an edit the agent's next words said failed

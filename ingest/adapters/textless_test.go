@@ -28,6 +28,12 @@ func TestTextlessFailures(t *testing.T) {
 		{patch + "\npython -m pytest -q tests/test_mod.py", "error EXIT_CODE", ""},
 		{"sed -i 's/a/b/' pkg/mod.py && python repro.py", "error EXIT_CODE", ""},
 		{"python repro.py", "error EXIT_CODE", ""},
+		// A research-fork action opened by a markup line did not parse:
+		// nothing of it ran. Without the line, or with a line of markup
+		// before a shell command, the exit code is all there is.
+		{"<format_example>\n@bug_reproduction\ndef f():\n    return exec_bash_cmd('ls')\n</format_example>", "error " + schema.ErrScriptSyntax, ""},
+		{"@bug_reproduction\ndef f():\n    return exec_bash_cmd('ls')", "error EXIT_CODE", ""},
+		{"<format_example>\npython repro.py", "error EXIT_CODE", ""},
 	}
 	for _, c := range cases {
 		conv, run := convertStripped(t, OpenHands, ohDoc(t, "run", map[string]any{"command": c.cmd}, "", 1))
