@@ -725,6 +725,33 @@ func TestOnsetWalkStopsAtACheckThatFailedOtherwiseNext(t *testing.T) {
 	}
 }
 
+// editorWindow is SWE-agent's answer to an edit: the window of numbered
+// lines around it, lines 20 to 23 holding the changed block when there
+// is one.
+func editorWindow(changed string) string {
+	var b strings.Builder
+	b.WriteString("[File: /repo/reproduce.py (60 lines total)]\n")
+	for i := 1; i <= 60; i++ {
+		line := fmt.Sprintf("value_%02d = compute_something(%d, name='field_%02d')", i, i, i)
+		if changed != "" && i >= 20 && i < 24 {
+			line = fmt.Sprintf("%s_%02d = create_table(%q)", changed, i, changed)
+		}
+		fmt.Fprintf(&b, "%d:%s\n", i, line)
+	}
+	return b.String()
+}
+
+// appliedEdit is a windowed edit that applied, answered by data.
+func appliedEdit(args, data string) string {
+	return fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"args":%q}},"tool_result":{"ok":true,"data":%q}`, args, data)
+}
+
+// refusedEdit is a windowed edit the editor's lint refused.
+func refusedEdit(args string) string {
+	return fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"args":%q}},"tool_result":{"ok":false,"error_type":"EDIT_REJECTED","data":%q}`,
+		args, "Your proposed edit has introduced new syntax error(s).\nERRORS:\n- F821 undefined name '"+args+"'")
+}
+
 // An editor that answers an edit by showing the file around it (SWE-agent's
 // window of a hundred numbered lines) answers two edits of one region
 // nearly alike: the window after the second differs from the one after the
@@ -735,34 +762,15 @@ func TestOnsetWalkStopsAtACheckThatFailedOtherwiseNext(t *testing.T) {
 // the first edit's), a read, and a second block's edit rejected six times:
 // the storm is the second block's.
 func TestAStretchEndsAtAnEditThatAppliedWhateverItsWindowLooksLike(t *testing.T) {
-	window := func(changed string) string {
-		var b strings.Builder
-		b.WriteString("[File: /repo/reproduce.py (60 lines total)]\n")
-		for i := 1; i <= 60; i++ {
-			line := fmt.Sprintf("value_%02d = compute_something(%d, name='field_%02d')", i, i, i)
-			if changed != "" && i >= 20 && i < 24 {
-				line = fmt.Sprintf("%s_%02d = create_table(%q)", changed, i, changed)
-			}
-			fmt.Fprintf(&b, "%d:%s\n", i, line)
-		}
-		return b.String()
-	}
-	applied := func(args, data string) string {
-		return fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"args":%q}},"tool_result":{"ok":true,"data":%q}`, args, data)
-	}
-	rejected := func(args string) string {
-		return fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"args":%q}},"tool_result":{"ok":false,"error_type":"EDIT_REJECTED","data":%q}`,
-			args, "Your proposed edit has introduced new syntax error(s).\nERRORS:\n- F821 undefined name '"+args+"'")
-	}
 	r := newRun("window")
-	r.add(applied("1:1 the script", window(""))) // step 0
-	for i := range 4 {                           // steps 1-4
-		r.add(rejected(fmt.Sprintf("31:%d tables", 31+i%2)))
+	r.add(appliedEdit("1:1 the script", editorWindow(""))) // step 0
+	for i := range 4 {                                     // steps 1-4
+		r.add(refusedEdit(fmt.Sprintf("31:%d tables", 31+i%2)))
 	}
-	r.add(applied("58:58 tables", window("tables"))) // step 5: applied
-	r.add(view("admin.py", 1))                       // step 6
-	for i := range 6 {                               // steps 7-12
-		r.add(rejected(fmt.Sprintf("72:%d request.user", 72+i%2)))
+	r.add(appliedEdit("58:58 tables", editorWindow("tables"))) // step 5: applied
+	r.add(view("admin.py", 1))                                 // step 6
+	for i := range 6 {                                         // steps 7-12
+		r.add(refusedEdit(fmt.Sprintf("72:%d request.user", 72+i%2)))
 	}
 	res := one(t, detect.DefaultPolicy(), r.text())
 	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 7 {
@@ -799,18 +807,6 @@ func TestOnsetWalkStopsAtACheckFailingWithAnotherMessageOfItsClass(t *testing.T)
 // refusals are over; the edit of another region refused six times after
 // it is the storm, from its first refusal.
 func TestAStreakOfRefusalsEndsWhenTheRefusedChangeLands(t *testing.T) {
-	window := func(changed string) string {
-		var b strings.Builder
-		b.WriteString("[File: /repo/reproduce.py (60 lines total)]\n")
-		for i := 1; i <= 60; i++ {
-			line := fmt.Sprintf("value_%02d = compute_something(%d, name='field_%02d')", i, i, i)
-			if changed != "" && i >= 20 && i < 24 {
-				line = fmt.Sprintf("%s_%02d = create_table(%q)", changed, i, changed)
-			}
-			fmt.Fprintf(&b, "%d:%s\n", i, line)
-		}
-		return b.String()
-	}
 	check := func(last string) string {
 		var b strings.Builder
 		b.WriteString("Operations to perform:\n  Apply all migrations: admin, auth, contenttypes, sessions\nRunning migrations:\n")
@@ -820,22 +816,15 @@ func TestAStreakOfRefusalsEndsWhenTheRefusedChangeLands(t *testing.T) {
 		b.WriteString("An error occurred: " + last + "\n")
 		return fmt.Sprintf(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"python reproduce.py"}},"tool_result":{"ok":true,"data":%q}`, b.String())
 	}
-	applied := func(args, data string) string {
-		return fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"args":%q}},"tool_result":{"ok":true,"data":%q}`, args, data)
-	}
-	rejected := func(args string) string {
-		return fmt.Sprintf(`"state":"ACT","intent":"edit","tool_call":{"name":"edit","args":{"args":%q}},"tool_result":{"ok":false,"error_type":"EDIT_REJECTED","data":%q}`,
-			args, "Your proposed edit has introduced new syntax error(s).\nERRORS:\n- F821 undefined name '"+args+"'")
-	}
 	r := newRun("refusals-landed")
-	r.add(applied("1:1 the script", window("")))                 // step 0
+	r.add(appliedEdit("1:1 the script", editorWindow("")))       // step 0
 	r.add(check("no such table: reproduce_question"))            // step 1
-	r.add(rejected("31:32 tables"))                              // step 2
-	r.add(rejected("33:33 tables"))                              // step 3
-	r.add(applied("58:58 tables", window("tables")))             // step 4: the refused block goes in
+	r.add(refusedEdit("31:32 tables"))                           // step 2
+	r.add(refusedEdit("33:33 tables"))                           // step 3
+	r.add(appliedEdit("58:58 tables", editorWindow("tables")))   // step 4: the refused block goes in
 	r.add(check("'WSGIRequest' object has no attribute 'user'")) // step 5
 	for i := range 6 {                                           // steps 6-11
-		r.add(rejected(fmt.Sprintf("72:%d request.user", 72+i%2)))
+		r.add(refusedEdit(fmt.Sprintf("72:%d request.user", 72+i%2)))
 	}
 	res := one(t, detect.DefaultPolicy(), r.text())
 	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 6 {
