@@ -252,6 +252,15 @@ func choosePrimary(v *Run, a *analysis, hits []*hit) *hit {
 		// after a non-retryable failure is.
 		p.RootCause = CauseErrorStorm
 	}
+	if p.Detector == ErrorStreak.ID && p.RootCause == CauseErrorStorm && 2*p.nonRetryableShare > 1 {
+		// A storm mostly of failures that say the same call
+		// cannot succeed (edits that put back the text they replace,
+		// sent again under new names) is the agent retrying what cannot
+		// succeed, as a repeated call of them is: tool-retry-loop. Only
+		// as the primary finding: beside another, the storm stays the
+		// evidence of the failures it holds.
+		p.RootCause = CauseToolRetryLoop
+	}
 	if failingRetry(p) {
 		// The same failing call retried without a real change is an error
 		// storm, also when it is one call each time; retrying what failed

@@ -36,7 +36,7 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 	byType := map[string]int64{}
 	keys := map[uint64]int{}
 	others := 0 // calls between the failures that did not fail
-	var silentEdits, wordsOnly int64
+	var silentEdits, wordsOnly, cannotPass int64
 	for _, i := range a.calls {
 		if i < bestFirst || i > bestLast {
 			continue
@@ -48,6 +48,9 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 		byType[v.Names.ErrTypeName(v.ErrType[i])]++
 		if refusedWords(v, i) {
 			wordsOnly++
+		}
+		if nonRetryable(v, i) {
+			cannotPass++
 		}
 		keys[v.call[i]]++
 		if v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrNoOutput && v.Names.IntentName(v.Intent[i]) == schema.IntentEdit {
@@ -141,10 +144,11 @@ func runErrorStreak(v *Run, a *analysis, p *Policy) *hit {
 				Counts: counts,
 			},
 		},
-		first:      bestFirst,
-		last:       bestLast,
-		errorShare: 1,
-		asFound:    s.asFound,
+		first:             bestFirst,
+		last:              bestLast,
+		errorShare:        1,
+		nonRetryableShare: float64(cannotPass) / float64(sumCounts(byType)),
+		asFound:           s.asFound,
 	}
 }
 

@@ -450,8 +450,8 @@ var OutputRules = []OutputRule{
 		},
 	},
 	{
-		Name: "edit-helper-no-change", ErrorType: schema.ErrEditRejected,
-		Doc: "an editing helper's report (the mini-swe-agent research fork's `code_replace`: `Replaced L195-207 (13 lines) -> L195-207 (13 lines)`, then `Old:` and `New:` with the text) in which every replacement's new text is its old text, and nothing was inserted: the edit changed nothing, as an editor that refuses an old text equal to the new one says outright",
+		Name: "edit-helper-no-change", ErrorType: schema.ErrEditRejected, Final: true,
+		Doc: "an editing helper's report (the mini-swe-agent research fork's `code_replace`: `Replaced L195-207 (13 lines) -> L195-207 (13 lines)`, then `Old:` and `New:` with the text) in which every replacement's new text is its old text, and nothing was inserted: the edit changed nothing, as an editor that refuses an old text equal to the new one says outright; not retryable (`retryable: false`): the same call changes nothing however often it is sent, as a text replaced by itself",
 		match: func(o *output) (string, bool) {
 			if !strings.Contains(o.text, "Replaced L") || !strings.Contains(o.text, "  New: ") {
 				return "", false

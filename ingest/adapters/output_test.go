@@ -1098,3 +1098,22 @@ func TestCreateOverAFileIsNotRetryable(t *testing.T) {
 		}
 	}
 }
+
+// The research fork's editing helper reports the lines it replaced, old and
+// new; when every new text is its old text the edit changed nothing, and the
+// same call changes nothing however often it is sent, as an editor's
+// replacement of a text by itself: the result is not retryable. A report of
+// lines that did change is no failure at all.
+func TestHelperNoChangeIsNotRetryable(t *testing.T) {
+	block := "parent_links = {}\n        for base in reversed([new_class] + parents):\n"
+	same := bashDoc(t, "@patch_generation\ndef prefer_parent_link():\n    return code_replace(\"django/db/models/base.py\", old, new)",
+		"Replaced L195-196 (2 lines) -> L195-196 (2 lines)\n  Old: "+block+"  New: "+block)
+	conv, run := convertOne(t, OpenAIMessages, same)
+	s := conv.step(t, run, 1)
+	if got := result(s); got != "error EDIT_REJECTED" {
+		t.Fatalf("same text: %s, want error EDIT_REJECTED", got)
+	}
+	if s.ToolResult.Retryable == nil || *s.ToolResult.Retryable {
+		t.Errorf("same text: retryable %v, want false", s.ToolResult.Retryable)
+	}
+}
