@@ -397,6 +397,10 @@ func (r *run) chatCall(s *schema.Step, tool string, args json.RawMessage, msgs [
 
 // chatToolKind says whether a call searches (its tool's name, or the
 // program a shell tool's command runs) and whether it shows file content.
+// A shell call with {"restart": true} does neither: Anthropic's bash tool,
+// and Trae Agent's after it, restart the shell and answer "tool has been
+// restarted." without running the command the call also carries, so such
+// a call is the restart (schema.IntentRestart), whatever its command.
 func chatToolKind(tool string, args json.RawMessage) (search, view bool) {
 	if i := strings.LastIndex(tool, "__"); i >= 0 {
 		// An extension's or MCP server's tool, named "server__tool"
@@ -407,8 +411,12 @@ func chatToolKind(tool string, args json.RawMessage) (search, view bool) {
 		var a struct {
 			Command string `json:"command"`
 			Cmd     string `json:"cmd"`
+			Restart bool   `json:"restart"`
 		}
 		json.Unmarshal(args, &a)
+		if a.Restart {
+			return false, false
+		}
 		cmd := a.Command + a.Cmd
 		return commandSearches(cmd), viewsFiles(cmd)
 	}

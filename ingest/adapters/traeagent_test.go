@@ -182,3 +182,28 @@ func TestTraeAgentRefusedFinish(t *testing.T) {
 		}
 	}
 }
+
+// Trae Agent's bash tool, given {"restart": true}, restarts its shell and
+// answers "tool has been restarted." without running the command the call
+// carries too: such a call is the restart (its intent), not the search or
+// the file view its command would be.
+func TestTraeAgentRestartRunsNoCommand(t *testing.T) {
+	doc := `{"agent_steps": [{"step_number": 1, "state": "completed",
+	  "tool_calls": [{"call_id": "c1", "name": "bash", "arguments": {"command": "grep -RIn \"Alloc\\\\(\" /repo", "restart": true}}],
+	  "tool_results": [{"call_id": "c1", "success": true, "result": "tool has been restarted.", "error": ""}]},
+	 {"step_number": 2, "state": "completed",
+	  "tool_calls": [{"call_id": "c2", "name": "bash", "arguments": {"command": "sed -n '1,80p' /repo/a.py", "restart": true}}],
+	  "tool_results": [{"call_id": "c2", "success": true, "result": "tool has been restarted.", "error": ""}]},
+	 {"step_number": 3, "state": "completed",
+	  "tool_calls": [{"call_id": "c3", "name": "bash", "arguments": {"command": "grep -RIn \"Alloc\\\\(\" /repo", "restart": false}}],
+	  "tool_results": [{"call_id": "c3", "success": true, "result": "", "error": "grep: Unmatched ( or \\("}]}],
+	 "llm_interactions": []}`
+	for _, strip := range []bool{false, true} {
+		c, run := convertRead(t, TraeAgent, []byte(doc), strip)
+		for i, want := range []string{"restart", "restart", "search"} {
+			if s := c.step(t, run, int64(i)); s.Intent != want {
+				t.Errorf("stripped %v: step %d intent %q, want %q", strip, i, s.Intent, want)
+			}
+		}
+	}
+}
