@@ -324,6 +324,33 @@ func TestTimeoutsWithoutOutputAreOneFailure(t *testing.T) {
 	}
 }
 
+// Edits made with another tool while the shell is stuck reach nothing:
+// the command run after each of them never ran, the shell still timed
+// out. Once the shell answers between (a command goes through), the run
+// after an edit is the edit's experiment again.
+func TestEditsWhileTheShellIsStuckAreNoExperiment(t *testing.T) {
+	build := func(name string, alive bool) string {
+		r := newRun(name)
+		for k := 0; k < 4; k++ {
+			if k > 0 {
+				r.add(`"state":"ACT","intent":"edit","tool_call":{"name":"str_replace_based_edit_tool","args":{"command":"str_replace","path":"bench.py","old_str":"N = ` + fmt.Sprint(k) + `","new_str":"N = ` + fmt.Sprint(k+1) + `"}},"tool_result":{"ok":true,"data":"bench.py edited: N = ` + fmt.Sprint(k+1) + `"}`)
+				if alive {
+					r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"sed -n '1,` + fmt.Sprint(20+k) + `p' bench.py"}},"tool_result":{"ok":true,"data":"import time\\nN = ` + fmt.Sprint(k+1) + `"}`)
+				}
+			}
+			r.add(`"state":"ACT","tool_call":{"name":"bash","args":{"command":"python bench.py"}},"tool_result":{"ok":false,"error_type":"TIMEOUT","data":"timed out: bash has not returned in 120.0 seconds and must be restarted"}`)
+		}
+		return r.text()
+	}
+	res := one(t, detect.DefaultPolicy(), build("stuck", false))
+	if res.Verdict != detect.Runaway || res.RootCause != detect.CauseErrorStorm || res.OnsetStep != 0 {
+		t.Fatalf("four timeouts of a stuck shell, an edit before each: %v %v onset %d %v", res.Verdict, res.RootCause, res.OnsetStep, res.Signals)
+	}
+	if res := one(t, detect.DefaultPolicy(), build("alive", true)); res.Verdict == detect.Runaway {
+		t.Fatalf("the shell answered after each edit: %v %v %v", res.Verdict, res.RootCause, res.Signals)
+	}
+}
+
 func TestWasteIsCountedFromTheOnset(t *testing.T) {
 	r := newRun("waste").add(`"state":"PLAN","usage":{"prompt_tokens":10,"completion_tokens":0,"cost_usd":1}`)
 	for i := 0; i < 5; i++ {

@@ -394,6 +394,12 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 
 	answered, answeredAtLast := 0, 0 // calls with a result since the stretch began; at its last failure
 	lastingInARow := 0
+	// stuck is the shell tool whose last call timed out, while no call of
+	// it has gone through since (-1 when none): a shell that timed out
+	// stays stuck until restarted ("must be restarted"), and the commands
+	// sent to it meanwhile do not run. An edit made meanwhile with another
+	// tool is no experiment: nothing ran after it to try it.
+	stuck := -1
 	stretchEnds := func() {
 		if len(fails) > 0 && 2*len(fails) >= answeredAtLast {
 			top := distinctAnswers(v, a, fails, true)
@@ -424,9 +430,21 @@ func stormStreak(v *Run, a *analysis, p *Policy) streak {
 			fails = append(fails, i)
 			answered++
 			answeredAtLast, lastingInARow = answered, 0
+			if shellTimeout(v, i) {
+				stuck = int(v.Tool[i])
+			} else if int(v.Tool[i]) == stuck {
+				stuck = -1
+			}
 			continue
 		}
+		if int(v.Tool[i]) == stuck {
+			stuck = -1
+		}
 		if len(fails) == 0 {
+			continue
+		}
+		if stuck >= 0 && v.Names.IntentName(v.Intent[i]) == schema.IntentEdit && !newInstall[i] {
+			answered++
 			continue
 		}
 		if (v.Names.IntentName(v.Intent[i]) == schema.IntentEdit && (a.lasting(i) || a.changedAnew(v, i))) || newInstall[i] {
@@ -1026,6 +1044,37 @@ func namesError(t string) bool {
 	return !genericError[t] && t != schema.ErrSaidAgain && t != schema.ErrNoOutput && t != schema.ErrTimeout
 }
 
+// stuckShell reports whether failure j is a timeout of a shell tool that
+// had been stuck since before call i: a timeout of that tool at or
+// before i, and each of its calls since answered by a timeout too. A
+// shell that timed out stays stuck until restarted ("must be restarted"),
+// and the commands sent to it meanwhile do not run, so nothing done
+// between i and j (an edit made with another tool, a file read) reached
+// the call that failed at j.
+func stuckShell(v *Run, i, j int) bool {
+	if !shellTimeout(v, j) {
+		return false
+	}
+	for k := j - 1; k >= 0; k-- {
+		if v.Tool[k] != v.Tool[j] || v.Flags[k]&flagResult == 0 {
+			continue
+		}
+		if !shellTimeout(v, k) {
+			return false
+		}
+		if k <= i {
+			return true
+		}
+	}
+	return false
+}
+
+// shellTimeout reports whether call i is a shell tool's call that failed
+// with a timeout.
+func shellTimeout(v *Run, i int) bool {
+	return v.Flags[i]&flagError != 0 && v.Names.ErrTypeName(v.ErrType[i]) == schema.ErrTimeout && schema.IsShellTool(v.Names.ToolName(v.Tool[i]))
+}
+
 // talked reports whether call i is a turn of conversation that went
 // through (schema.ToolMessage): an apology to the customer between two
 // identical failing bookings, a new reply each time, changes nothing the
@@ -1037,7 +1086,7 @@ func talked(v *Run, i int) bool {
 // actedBetween reports whether a call strictly between steps i and j
 // (i < j) made lasting progress other than by talking.
 func actedBetween(v *Run, a *analysis, i, j int) bool {
-	if !a.progressedBetween(i, j) {
+	if !a.progressedBetween(i, j) || stuckShell(v, i, j) {
 		return false
 	}
 	for k := i + 1; k < j; k++ {
