@@ -46,6 +46,10 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 	}
 	primary := choosePrimary(v, a, hits)
 	fail := asOtherCopy(v, a, primary)
+	probe := -1
+	if fail < 0 {
+		probe = asUnseenProbe(v, a, primary)
+	}
 	for _, h := range hits {
 		res.Verdict = max(res.Verdict, h.Severity)
 		res.Signals = append(res.Signals, h.Slug)
@@ -57,6 +61,9 @@ func analyze(v *Run, a *analysis, p *Policy) RunResult {
 	}
 	if fail >= 0 {
 		onset = beliefOnset(v, a, fail, onset)
+	}
+	if probe >= 0 {
+		onset = probeOnset(v, a, probe, onset)
 	}
 	res.OnsetStep = v.Step[onset]
 	res.Headline = primary.Message

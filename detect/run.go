@@ -238,4 +238,5 @@ const (
 	flagCreate      = schema.FlagCreate
 	flagReports     = schema.FlagReportsFailure
 	flagQuery       = schema.FlagQuery
+	flagAddsPrint   = schema.FlagAddsPrint
 )

@@ -66,6 +66,7 @@ const (
 	FlagCreate                            // an edit that writes a file whole (CreatesFile): a script written anew
 	FlagReportsFailure                    // an output that is no error reports a failure in its own words (tool_result.reports_failure)
 	FlagQuery                             // the call asks a search tool a question in words (IsQuery)
+	FlagAddsPrint                         // an edit whose new text prints more than the text it replaces (AddsPrint): a probe
 )
 
 var hashList = arrow.ListOf(arrow.PrimitiveTypes.Uint64)

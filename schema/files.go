@@ -356,3 +356,21 @@ func FailureCopyKey(data []byte) uint64 {
 	}
 	return FileCopyKey(bytes.ReplaceAll(failurePath(data), []byte(`\/`), []byte("/")))
 }
+
+// AddsPrint reports whether an edit's args replace text with text that
+// prints more (more `print(` calls in `new_str` than in `old_str`, the
+// fields of the str_replace and insert editors): the agent put a probe in
+// the code, and the next run of code that goes through it shows its output.
+func AddsPrint(args []byte) bool {
+	if !bytes.Contains(args, []byte("print(")) {
+		return false
+	}
+	var a struct {
+		Old string `json:"old_str"`
+		New string `json:"new_str"`
+	}
+	if json.Unmarshal(bytes.TrimSpace(args), &a) != nil {
+		return false
+	}
+	return strings.Count(a.New, "print(") > strings.Count(a.Old, "print(")
+}
