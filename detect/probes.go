@@ -6,10 +6,10 @@ import (
 	"github.com/runawayhq/runaway/schema"
 )
 
-// unseenProbe finds, in the stuck stretch [first, last], an edit that went
-// through and put a print in the code (flagAddsPrint), after which the
-// first check the agent had run before that edit, run again, came back
-// with the very answer it gave before it (the same result fingerprint):
+// unseenProbe finds an edit that went through and put a print in the code
+// (flagAddsPrint), after which the first check the agent had run before
+// that edit, run again in the stuck stretch [first, last], came back with
+// the very answer it gave before it (the same result fingerprint):
 // the print the edit added does not show. Edits of a file the run wrote
 // whole before are passed over: that is the agent's own script, not the
 // code it checks. Code that the check goes
@@ -29,11 +29,11 @@ func unseenProbe(v *Run, a *analysis, first, last int) (edit, check, n int) {
 		if v.Flags[i]&flagCreate != 0 && v.Flags[i]&flagError == 0 {
 			written[v.EditFile[i]] = true
 		}
-		if i < first || v.Flags[i]&flagAddsPrint == 0 || !editedAnew(v, a, i) || written[v.EditFile[i]] {
+		if v.Flags[i]&flagAddsPrint == 0 || !editedAnew(v, a, i) || written[v.EditFile[i]] {
 			continue
 		}
 		j, before := rerunAfter(v, a, k)
-		if j < 0 || v.Result[j] != v.Result[before] {
+		if j < first || j > last || v.Result[j] != v.Result[before] {
 			continue
 		}
 		if n == 0 {

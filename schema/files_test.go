@@ -216,3 +216,21 @@ func TestFileCopyKey(t *testing.T) {
 		}
 	}
 }
+
+func TestAddsPrint(t *testing.T) {
+	for _, c := range []struct {
+		args string
+		want bool
+	}{
+		{`{"command":"str_replace","path":"/w/a.py","old_str":"x = 1","new_str":"print(\"DEBUG\")\nx = 1"}`, true},
+		{`{"command":"insert","path":"/w/a.py","insert_line":3,"new_str":"print(x)"}`, true},
+		{`{"command":"str_replace","path":"/w/a.py","old_str":"print(x)","new_str":"print(y)"}`, false},
+		{`{"command":"str_replace","path":"/w/a.py","old_str":"print(x)\nprint(y)","new_str":"x = 1"}`, false},
+		{`{"command":"str_replace","path":"/w/a.py","old_str":"x = 1","new_str":"x = 2"}`, false},
+		{`not json print(`, false},
+	} {
+		if got := AddsPrint([]byte(c.args)); got != c.want {
+			t.Errorf("AddsPrint(%s) = %v, want %v", c.args, got, c.want)
+		}
+	}
+}
