@@ -84,7 +84,7 @@ func (d *LineDecoder) appendRow(w *batchWriter, s *schema.Step, args *derivedArg
 	if tc := s.ToolCall; tc != nil && s.Intent == schema.IntentEdit && (tc.Creates || schema.CreatesFile(tc.Name, tc.Args)) {
 		flags |= schema.FlagCreate
 	}
-	if tc := s.ToolCall; tc != nil && s.Intent == schema.IntentEdit && schema.AddsPrint(tc.Args) {
+	if tc := s.ToolCall; tc != nil && s.Intent == schema.IntentEdit && (tc.AddsPrint || schema.AddsPrint(tc.Args)) {
 		flags |= schema.FlagAddsPrint
 	}
 	if args.short != nil {

@@ -962,7 +962,7 @@ func (d *stepDecoder) timestamp() bool {
 	return false
 }
 
-var toolCallNames = []string{"name", "args", "args_hash", "simhash", "shape", "edit_file", "creates", "edit_copy"}
+var toolCallNames = []string{"name", "args", "args_hash", "simhash", "shape", "edit_file", "creates", "edit_copy", "adds_print"}
 
 var toolCallKind = objectKind{
 	names: toolCallNames,
@@ -998,6 +998,11 @@ func (d *stepDecoder) decodeToolCall() bool {
 			tc.Creates = creates != nil && *creates
 		case 7:
 			ok = d.str(&tc.EditCopy)
+		case 8:
+			var adds *bool
+			var store bool
+			ok = d.boolPtr(&adds, &store)
+			tc.AddsPrint = adds != nil && *adds
 		default:
 			ok = d.skip(2)
 		}

@@ -55,6 +55,10 @@ type ToolCall struct {
 	// of the args), as read before they were redacted: placeholders
 	// replace the editor's command.
 	Creates bool `json:"creates,omitempty"`
+	// AddsPrint, when true, says the edit puts a print in the code
+	// (AddsPrint of the args), as read before they were redacted:
+	// placeholders replace the text it replaces and its new text.
+	AddsPrint bool `json:"adds_print,omitempty"`
 }
 
 // ToolResult is what the tool returned. Field names follow guides A, B and D.
