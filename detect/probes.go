@@ -29,7 +29,7 @@ func unseenProbe(v *Run, a *analysis, first, last int) (edit, check, n int) {
 		if v.Flags[i]&flagCreate != 0 && v.Flags[i]&flagError == 0 {
 			written[v.EditFile[i]] = true
 		}
-		if v.Flags[i]&flagAddsPrint == 0 || !editedAnew(v, a, i) || written[v.EditFile[i]] {
+		if v.Flags[i]&flagAddsPrint == 0 || !editWent(v, a, i) || written[v.EditFile[i]] {
 			continue
 		}
 		j, before := rerunAfter(v, a, k)
@@ -67,6 +67,16 @@ func rerunAfter(v *Run, a *analysis, k int) (j, before int) {
 	return -1, -1
 }
 
+// editWent reports whether call i is an edit that went through and changed
+// the code: one that brought progress that lasted (editedAnew), or one that
+// changed the code anew although the editor's answer looked like an earlier
+// one (changedAnew: an editor that echoes the lines around each edit answers
+// two edits of one region nearly alike). What the edit put in the code is
+// there either way, and the next run of code that goes through it shows it.
+func editWent(v *Run, a *analysis, i int) bool {
+	return editedAnew(v, a, i) || (a.changedAnew(v, i) && v.Names.IntentName(v.Intent[i]) == schema.IntentEdit)
+}
+
 // asUnseenProbe names the root cause of a loop memory-contamination when a
 // print the agent added in it never showed (unseenProbe), and says so in
 // its evidence. The finding and the verdict stay.
@@ -96,7 +106,7 @@ func probeOnset(v *Run, a *analysis, edit, onset int) int {
 		if i >= edit {
 			break
 		}
-		if i < onset || v.EditFile[i] != v.EditFile[edit] || !editedAnew(v, a, i) {
+		if i < onset || v.EditFile[i] != v.EditFile[edit] || !editWent(v, a, i) {
 			continue
 		}
 		if j, before := rerunAfter(v, a, k); j >= 0 && j <= edit && v.Result[j] == v.Result[before] {
