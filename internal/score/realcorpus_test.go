@@ -200,7 +200,7 @@ func TestRealCorpusAdjudication(t *testing.T) {
 			cause = s.RootCause
 		}
 		want := reading{id, median(first.OnsetStep, s.OnsetStep, a.OnsetStep), median(first.EndStep, s.EndStep, a.EndStep), cause}
-		if a.Label != "" && a.Label != string(score.LabelRunaway) {
+		if a.Label != "" && a.Label != score.LabelRunaway {
 			want = reading{id, min(first.OnsetStep, s.OnsetStep), min(first.EndStep, s.EndStep), first.RootCause}
 			if first.RootCause == s.RootCause {
 				want.RootCause = s.RootCause
@@ -213,6 +213,57 @@ func TestRealCorpusAdjudication(t *testing.T) {
 	for id := range third {
 		if l, ok := labels[id]; !ok || l.Label != score.LabelRunaway {
 			t.Errorf("%s: read a third time but not a runaway run", id)
+		}
+	}
+}
+
+// The reading without the output (corpus/real/stripped-reading.jsonl) is of
+// dev runs only, each once, drawn from the stratum it names: runaway runs
+// found with the output stripped, found only with it logged, or missed
+// either way, and healthy runs. Its labels are the rubric's, with a root
+// cause and a stretch where it is not healthy: docs/quality.md's estimate
+// of what a person sees without the output is computed from them.
+func TestRealCorpusStrippedReading(t *testing.T) {
+	labels, err := score.ReadLabelsFile("../../corpus/real/labels.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	causes := map[string]bool{}
+	for _, c := range detect.RootCauses {
+		causes[string(c)] = true
+	}
+	type strippedReading struct {
+		reading
+		Label       string `json:"label"`
+		SampledFrom string `json:"sampled_from"`
+		Evidence    string `json:"evidence"`
+	}
+	wantLabel := map[string]string{"found-stripped": score.LabelRunaway, "found-logged-only": score.LabelRunaway, "missed": score.LabelRunaway, "healthy": score.LabelHealthy}
+	seen := map[string]bool{}
+	count := map[string]int{}
+	for n, r := range readReadings[strippedReading](t, "../../corpus/real/stripped-reading.jsonl") {
+		l, ok := labels[r.RunID]
+		want, known := wantLabel[r.SampledFrom]
+		switch {
+		case !ok || l.Split != "dev":
+			t.Errorf("stripped-reading.jsonl:%d: %s is not a dev run", n+1, r.RunID)
+		case seen[r.RunID]:
+			t.Errorf("stripped-reading.jsonl:%d: %s read twice", n+1, r.RunID)
+		case !known || l.Label != want:
+			t.Errorf("stripped-reading.jsonl:%d: sampled from %q, labelled %s", n+1, r.SampledFrom, l.Label)
+		case r.Label == score.LabelHealthy && (r.RootCause != "" || r.OnsetStep != -1):
+			t.Errorf("stripped-reading.jsonl:%d: healthy with root cause %q onset %d", n+1, r.RootCause, r.OnsetStep)
+		case r.Label != score.LabelHealthy && (r.Label != score.LabelRunaway && r.Label != score.LabelBorderline || !causes[r.RootCause] || r.OnsetStep < 0 || r.EndStep < r.OnsetStep):
+			t.Errorf("stripped-reading.jsonl:%d: %s with root cause %q, stretch %d-%d", n+1, r.Label, r.RootCause, r.OnsetStep, r.EndStep)
+		case r.Evidence == "":
+			t.Errorf("stripped-reading.jsonl:%d: no evidence", n+1)
+		}
+		seen[r.RunID] = true
+		count[r.SampledFrom]++
+	}
+	for s := range wantLabel {
+		if count[s] == 0 {
+			t.Errorf("stripped-reading.jsonl: nothing sampled from %q", s)
 		}
 	}
 }
