@@ -41,6 +41,21 @@ func TestSaidOutcome(t *testing.T) {
 		{"I have been unable to identify the operating system due to command execution failures.", schema.ErrSaidAgain},
 		{"I have been encountering errors consistently when trying to execute commands.", schema.ErrSaidAgain},
 		{"The previous attempt failed due to quoting.", schema.ErrSaidFailed},
+		// A discrepancy or a mismatch is what a check reports when it
+		// fails; still there, it failed again.
+		{"Hmm, we still have a small discrepancy. Let's modify the code again:", schema.ErrSaidAgain},
+		{"We're still getting a small discrepancy.", schema.ErrSaidAgain},
+		{"The mismatch persists after the change.", schema.ErrSaidAgain},
+		{"This discrepancy might be due to additional fees or taxes.", schema.ErrSaidFailed},
+		{"There is a mismatch between the two totals.", schema.ErrSaidFailed},
+		{"There is no discrepancy between the two totals.", ""},
+		{"The totals still match, with no discrepancy.", ""},
+		{"Let me fix the code to avoid the mismatch.", ""},
+		// "I've been unable" is "I have been unable"; "I am unable to"
+		// says the call just made did not do what it was for.
+		{"Since I've been unable to access specific travel content directly, I will focus on general themes.", schema.ErrSaidAgain},
+		{"Since I am unable to access specific travel content, I will consider a broader approach.", schema.ErrSaidFailed},
+		{"I'm still unable to connect to the database.", schema.ErrSaidFailed},
 		{"All previous attempts to read the file worked.", ""},
 
 		// A value a function returns is code described; a call that
