@@ -151,6 +151,7 @@ func (r *run) emit(emit func(*schema.Step) error) error {
 	r.markRewrites()
 	r.readAskedExactScripts()
 	r.readSaidEditMisses()
+	r.readRepairsAnnounced()
 	r.readSaidOutcomes()
 	r.markSaidFailedEdits()
 	r.carryCutFailures()
