@@ -151,10 +151,12 @@ func (r *run) emit(emit func(*schema.Step) error) error {
 	r.markRewrites()
 	r.readAskedExactScripts()
 	r.readSaidEditMisses()
+	absent := r.absentOutputs()
 	r.readRepairsAnnounced()
 	r.readSaidOutcomes()
 	r.markSaidFailedEdits()
 	r.carryCutFailures()
+	r.carryRerunOutcomes(absent)
 	r.markMissedLookups()
 	for _, s := range r.steps {
 		if err := emit(s); err != nil {
