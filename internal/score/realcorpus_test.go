@@ -217,12 +217,14 @@ func TestRealCorpusAdjudication(t *testing.T) {
 	}
 }
 
-// The reading without the output (corpus/real/stripped-reading.jsonl) is of
-// dev runs only, each once, drawn from the stratum it names: runaway runs
-// found with the output stripped, found only with it logged, or missed
-// either way, and healthy runs. Its labels are the rubric's, with a root
-// cause and a stretch where it is not healthy: docs/quality.md's estimate
-// of what a person sees without the output is computed from them.
+// The readings without the output (corpus/real/stripped-reading.jsonl, and
+// stripped-reading-second.jsonl, a second reader's of some of the same
+// runs) are of dev runs only, each once per reading, drawn from the
+// stratum they name: runaway runs found with the output stripped, found
+// only with it logged, or missed either way, and healthy runs. Their labels
+// are the rubric's, with a root cause and a stretch where not healthy:
+// docs/quality.md's estimate of what a person sees without the output is
+// computed from them.
 func TestRealCorpusStrippedReading(t *testing.T) {
 	labels, err := score.ReadLabelsFile("../../corpus/real/labels.jsonl")
 	if err != nil {
@@ -239,31 +241,37 @@ func TestRealCorpusStrippedReading(t *testing.T) {
 		Evidence    string `json:"evidence"`
 	}
 	wantLabel := map[string]string{"found-stripped": score.LabelRunaway, "found-logged-only": score.LabelRunaway, "missed": score.LabelRunaway, "healthy": score.LabelHealthy}
-	seen := map[string]bool{}
-	count := map[string]int{}
-	for n, r := range readReadings[strippedReading](t, "../../corpus/real/stripped-reading.jsonl") {
-		l, ok := labels[r.RunID]
-		want, known := wantLabel[r.SampledFrom]
-		switch {
-		case !ok || l.Split != "dev":
-			t.Errorf("stripped-reading.jsonl:%d: %s is not a dev run", n+1, r.RunID)
-		case seen[r.RunID]:
-			t.Errorf("stripped-reading.jsonl:%d: %s read twice", n+1, r.RunID)
-		case !known || l.Label != want:
-			t.Errorf("stripped-reading.jsonl:%d: sampled from %q, labelled %s", n+1, r.SampledFrom, l.Label)
-		case r.Label == score.LabelHealthy && (r.RootCause != "" || r.OnsetStep != -1):
-			t.Errorf("stripped-reading.jsonl:%d: healthy with root cause %q onset %d", n+1, r.RootCause, r.OnsetStep)
-		case r.Label != score.LabelHealthy && (r.Label != score.LabelRunaway && r.Label != score.LabelBorderline || !causes[r.RootCause] || r.OnsetStep < 0 || r.EndStep < r.OnsetStep):
-			t.Errorf("stripped-reading.jsonl:%d: %s with root cause %q, stretch %d-%d", n+1, r.Label, r.RootCause, r.OnsetStep, r.EndStep)
-		case r.Evidence == "":
-			t.Errorf("stripped-reading.jsonl:%d: no evidence", n+1)
+	first := map[string]string{} // run id -> stratum, of the first reading
+	for _, name := range []string{"stripped-reading.jsonl", "stripped-reading-second.jsonl"} {
+		seen := map[string]bool{}
+		count := map[string]int{}
+		for n, r := range readReadings[strippedReading](t, "../../corpus/real/"+name) {
+			l, ok := labels[r.RunID]
+			want, known := wantLabel[r.SampledFrom]
+			switch {
+			case !ok || l.Split != "dev":
+				t.Errorf("%s:%d: %s is not a dev run", name, n+1, r.RunID)
+			case seen[r.RunID]:
+				t.Errorf("%s:%d: %s read twice", name, n+1, r.RunID)
+			case !known || l.Label != want:
+				t.Errorf("%s:%d: sampled from %q, labelled %s", name, n+1, r.SampledFrom, l.Label)
+			case name != "stripped-reading.jsonl" && first[r.RunID] != r.SampledFrom:
+				t.Errorf("%s:%d: %s not read first from stratum %q", name, n+1, r.RunID, r.SampledFrom)
+			case r.Label == score.LabelHealthy && (r.RootCause != "" || r.OnsetStep != -1):
+				t.Errorf("%s:%d: healthy with root cause %q onset %d", name, n+1, r.RootCause, r.OnsetStep)
+			case r.Label != score.LabelHealthy && (r.Label != score.LabelRunaway && r.Label != score.LabelBorderline || !causes[r.RootCause] || r.OnsetStep < 0 || r.EndStep < r.OnsetStep):
+				t.Errorf("%s:%d: %s with root cause %q, stretch %d-%d", name, n+1, r.Label, r.RootCause, r.OnsetStep, r.EndStep)
+			case r.Evidence == "":
+				t.Errorf("%s:%d: no evidence", name, n+1)
+			}
+			seen[r.RunID] = true
+			count[r.SampledFrom]++
+			if name == "stripped-reading.jsonl" {
+				first[r.RunID] = r.SampledFrom
+			}
 		}
-		seen[r.RunID] = true
-		count[r.SampledFrom]++
-	}
-	for s := range wantLabel {
-		if count[s] == 0 {
-			t.Errorf("stripped-reading.jsonl: nothing sampled from %q", s)
+		if count["found-logged-only"] == 0 || count["healthy"] == 0 {
+			t.Errorf("%s: strata read %v", name, count)
 		}
 	}
 }
