@@ -59,6 +59,9 @@ func (v *Run) sameReply(i, j int, simBits int) bool {
 	if !ri || v.Result[i] == v.Result[j] {
 		return true
 	}
+	if v.readAlike(i, j) {
+		return true
+	}
 	if (v.Flags[i]^v.Flags[j])&(flagError|flagEmpty) != 0 {
 		return false // a failure and a success are never the same answer
 	}
@@ -104,4 +107,24 @@ func (v *Run) sameReplies(idx []int, simBits int) bool {
 		}
 	}
 	return true
+}
+
+// readAlike reports whether the same call, made twice without its output
+// logged, got answers that differ only in how the agent's words read them
+// (schema.ErrSaidFailed, ErrSaidAgain): one call the words say failed, the
+// other they say nothing of. Nothing tells the two answers apart but the
+// words, and the same command sent again gets what it got before; the
+// agent sends it again because it did not get what it wanted.
+func (v *Run) readAlike(i, j int) bool {
+	if v.Args[i] != v.Args[j] || v.Tool[i] != v.Tool[j] || v.Flags[i]&flagPayload != 0 || v.Flags[j]&flagPayload != 0 {
+		return false
+	}
+	said := func(k int) bool {
+		if v.Flags[k]&flagError == 0 {
+			return v.Flags[k]&flagEmpty == 0
+		}
+		t := v.Names.ErrTypeName(v.ErrType[k])
+		return t == schema.ErrSaidFailed || t == schema.ErrSaidAgain
+	}
+	return said(i) && said(j)
 }
