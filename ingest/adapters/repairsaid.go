@@ -51,8 +51,8 @@ func (r *run) readRepairsAnnounced() {
 		}
 		if last != nil && file != 0 && file == lastFile && !written[file] && !reRestore.Match(s.ToolCall.Args) &&
 			s.Decision != nil && last.Decision != nil && r.outputAbsent(last) {
-			_, repair := saidBroken(last.Decision.Reason)
-			if sentence, ok := saidBroken(s.Decision.Reason); ok && repair {
+			_, repair := openingMatch(last.Decision.Reason, reSaidBroken)
+			if sentence, ok := openingMatch(s.Decision.Reason, reSaidBroken); ok && repair {
 				res := last.ToolResult
 				if res == nil {
 					setResult(last, "", "", false)
@@ -65,16 +65,4 @@ func (r *run) readRepairsAnnounced() {
 		}
 		last, lastFile = s, file
 	}
-}
-
-// saidBroken reads the opening sentences of the words, each up to a turn
-// into a plan, for reSaidBroken.
-func saidBroken(words string) (matched string, ok bool) {
-	openingReports(words, func(report, sentence string) bool {
-		if reSaidBroken.MatchString(report) {
-			matched, ok = sentence, true
-		}
-		return ok
-	})
-	return matched, ok
 }

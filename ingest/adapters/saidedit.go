@@ -39,17 +39,18 @@ func (r *run) readSaidEditMisses() {
 		return s.Intent == schema.IntentEdit && res != nil && res.ErrorType == "" && (res.OK == nil || *res.OK) &&
 			!reEditorConfirmed.MatchString(text(res.Data))
 	}, func(call *schema.Step, words string) {
-		if sentence, ok := saidEditMissed(words); ok {
+		if sentence, ok := openingMatch(words, reSaidEditMissed); ok {
 			rejectEdit(call.ToolResult, "the agent's next words: "+clip(sentence, maxSaidReason))
 		}
 	})
 }
 
-// saidEditMissed reads the opening sentences of the words for
-// reSaidEditMissed, each up to a turn into a plan (openingReports).
-func saidEditMissed(words string) (matched string, ok bool) {
+// openingMatch reads the opening sentences of the words, each up to a turn
+// into a plan (openingReports), for re, and returns the first sentence
+// that matches.
+func openingMatch(words string, re *regexp.Regexp) (matched string, ok bool) {
 	openingReports(words, func(report, sentence string) bool {
-		if reSaidEditMissed.MatchString(report) {
+		if re.MatchString(report) {
 			matched, ok = sentence, true
 		}
 		return ok

@@ -49,6 +49,20 @@ func TestRealCorpusLabels(t *testing.T) {
 	}
 }
 
+// labelsAndCauses reads the labels and the root causes a label may name.
+func labelsAndCauses(t *testing.T) (map[string]score.Label, map[string]bool) {
+	t.Helper()
+	labels, err := score.ReadLabelsFile("../../corpus/real/labels.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	causes := map[string]bool{}
+	for _, c := range detect.RootCauses {
+		causes[string(c)] = true
+	}
+	return labels, causes
+}
+
 // inPaths reports whether a run id names a listed input: the path itself,
 // or the path followed by the run's place in it (:line, [index], #id).
 func inPaths(id string, paths map[string]bool) bool {
@@ -97,14 +111,7 @@ func readLines(t *testing.T, name string) map[string]bool {
 // that ends after it begins: the agreement figures of docs/quality.md are
 // computed over those runs.
 func TestRealCorpusSecondReading(t *testing.T) {
-	labels, err := score.ReadLabelsFile("../../corpus/real/labels.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	causes := map[string]bool{}
-	for _, c := range detect.RootCauses {
-		causes[string(c)] = true
-	}
+	labels, causes := labelsAndCauses(t)
 	seen := map[string]bool{}
 	for n, r := range readReadings[reading](t, "../../corpus/real/agreement.jsonl") {
 		l, ok := labels[r.RunID]
@@ -226,14 +233,7 @@ func TestRealCorpusAdjudication(t *testing.T) {
 // docs/quality.md's estimate of what a person sees without the output is
 // computed from them.
 func TestRealCorpusStrippedReading(t *testing.T) {
-	labels, err := score.ReadLabelsFile("../../corpus/real/labels.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	causes := map[string]bool{}
-	for _, c := range detect.RootCauses {
-		causes[string(c)] = true
-	}
+	labels, causes := labelsAndCauses(t)
 	type strippedReading struct {
 		reading
 		Label       string `json:"label"`
