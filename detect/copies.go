@@ -77,12 +77,18 @@ func asOtherCopy(v *Run, a *analysis, p *hit) (fail int) {
 	if n == 0 {
 		return -1
 	}
-	p.RootCause = CauseMemoryContamination
-	p.Message += "; the edits changed one copy of the file the failures were raised in (step " +
-		strconv.FormatInt(v.Step[edit], 10) + ") while another copy, never edited, ran (step " +
-		strconv.FormatInt(v.Step[fail], 10) + ")"
-	p.Evidence.Counts = append(p.Evidence.Counts, Count{Name: "failures_in_unedited_copy", Value: int64(n)})
+	p.nameBelief("the edits changed one copy of the file the failures were raised in (step "+
+		strconv.FormatInt(v.Step[edit], 10)+") while another copy, never edited, ran (step "+
+		strconv.FormatInt(v.Step[fail], 10)+")", "failures_in_unedited_copy", n)
 	return fail
+}
+
+// nameBelief names a loop's root cause memory-contamination, adds why to
+// its message and counts what showed the belief in its evidence.
+func (p *hit) nameBelief(why, count string, n int) {
+	p.RootCause = CauseMemoryContamination
+	p.Message += "; " + why
+	p.Evidence.Counts = append(p.Evidence.Counts, Count{Name: count, Value: int64(n)})
 }
 
 // beliefOnset walks the onset of a loop whose failures were raised in a

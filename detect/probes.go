@@ -88,10 +88,8 @@ func asUnseenProbe(v *Run, a *analysis, p *hit) (edit int) {
 	if n == 0 {
 		return -1
 	}
-	p.RootCause = CauseMemoryContamination
-	p.Message += "; a print the agent added to the code (step " + strconv.FormatInt(v.Step[edit], 10) +
-		") never showed: the same check gave the same answer after it (step " + strconv.FormatInt(v.Step[check], 10) + ")"
-	p.Evidence.Counts = append(p.Evidence.Counts, Count{Name: "prints_not_shown", Value: int64(n)})
+	p.nameBelief("a print the agent added to the code (step "+strconv.FormatInt(v.Step[edit], 10)+
+		") never showed: the same check gave the same answer after it (step "+strconv.FormatInt(v.Step[check], 10)+")", "prints_not_shown", n)
 	return edit
 }
 

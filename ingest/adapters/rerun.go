@@ -19,11 +19,11 @@ import (
 // stretch whose output is absent and of which the words said nothing
 // failed the same way. A stretch some call of which the words say worked,
 // or whose calls the words gave different outcomes, is left alone.
-func (r *run) carryRerunOutcomes(absent map[*schema.Step]bool) {
-	if len(absent) == 0 {
+func (r *run) carryRerunOutcomes(absent []bool) {
+	if absent == nil {
 		return
 	}
-	var stretch []*schema.Step
+	var stretch []int // indices into r.steps
 	key := ""
 	flush := func() {
 		defer func() { stretch = stretch[:0] }()
@@ -31,9 +31,9 @@ func (r *run) carryRerunOutcomes(absent map[*schema.Step]bool) {
 			return
 		}
 		var donor *schema.Step
-		for _, s := range stretch {
-			res := s.ToolResult
-			if !absent[s] || res == nil || !strings.HasPrefix(res.Reason, saidReasonPrefix) {
+		for _, i := range stretch {
+			s, res := r.steps[i], r.steps[i].ToolResult
+			if !absent[i] || res == nil || !strings.HasPrefix(res.Reason, saidReasonPrefix) {
 				continue
 			}
 			if res.ErrorType == "" || (donor != nil && donor.ToolResult.ErrorType != res.ErrorType) {
@@ -49,8 +49,9 @@ func (r *run) carryRerunOutcomes(absent map[*schema.Step]bool) {
 		said := donor.ToolResult.ErrorType
 		again := said == schema.ErrSaidFailed || said == schema.ErrSaidAgain
 		first := true
-		for _, s := range stretch {
-			if !absent[s] {
+		for _, i := range stretch {
+			s := r.steps[i]
+			if !absent[i] {
 				first = false
 				continue
 			}
@@ -73,7 +74,7 @@ func (r *run) carryRerunOutcomes(absent map[*schema.Step]bool) {
 				*donor.Step, strings.TrimPrefix(donor.ToolResult.Reason, saidReasonPrefix))
 		}
 	}
-	for _, s := range r.steps {
+	for i, s := range r.steps {
 		if s.ToolCall == nil {
 			continue
 		}
@@ -88,7 +89,7 @@ func (r *run) carryRerunOutcomes(absent map[*schema.Step]bool) {
 		}
 		key = k
 		if k != "" {
-			stretch = append(stretch, s)
+			stretch = append(stretch, i)
 		}
 	}
 	flush()
@@ -145,18 +146,19 @@ func rerunKey(cmd string) string {
 	return strings.TrimSpace(b.String())
 }
 
-// absentOutputs is the calls whose output is absent (outputAbsent), before
-// the agent's words are read for them; nil when there is none.
-func (r *run) absentOutputs() map[*schema.Step]bool {
-	var absent map[*schema.Step]bool
-	for _, s := range r.steps {
+// absentOutputs marks, by position in r.steps, the calls whose output is
+// absent (outputAbsent), before the agent's words are read for them; nil
+// when there is none.
+func (r *run) absentOutputs() []bool {
+	var absent []bool
+	for i, s := range r.steps {
 		if s.ToolCall == nil || s.ToolCall.Name == MessageTool || !r.outputAbsent(s) {
 			continue
 		}
 		if absent == nil {
-			absent = map[*schema.Step]bool{}
+			absent = make([]bool, len(r.steps))
 		}
-		absent[s] = true
+		absent[i] = true
 	}
 	return absent
 }
