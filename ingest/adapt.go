@@ -134,7 +134,7 @@ func (f *framer) sniff() (whole bool) {
 		if forced != "" && forced != FormatAuto {
 			return true
 		}
-		return !hasTopKey(line, "run_id")
+		return !nativeStep(f.name, f.line, line)
 	}
 	if forced != "" && forced != FormatAuto {
 		// A transcript (a run an event a line) is read whole even so.
@@ -148,7 +148,7 @@ func (f *framer) sniff() (whole bool) {
 		whole, _ = guarded(f.adapter.Name, func() (bool, error) { return f.adapter.Recognize(d) == nil && f.transcript(f.adapter, d), nil })
 		return whole
 	}
-	if hasTopKey(line, "run_id") {
+	if nativeStep(f.name, f.line, line) {
 		return false
 	}
 	d, err := adapters.ParseDoc(f.name, f.line, false, line)
@@ -189,6 +189,26 @@ func (f *framer) firstNonWhite() (int, bool) {
 		return i, true
 	}
 	return 0, false
+}
+
+// nativeStep reports whether the JSON object line is one of runaway's
+// steps: it has a run_id, and a step or no adapter that reads it. Exports
+// of agent runs carry a run_id of their own beside a conversation
+// (SWE-Gym's OpenHands trajectories: run_id names the configuration, the
+// messages are the run); read as steps, every line was a reject.
+func nativeStep(name string, line int64, obj []byte) bool {
+	if !hasTopKey(obj, "run_id") {
+		return false
+	}
+	if hasTopKey(obj, "step") {
+		return true
+	}
+	d, err := adapters.ParseDoc(name, line, false, obj)
+	if err != nil {
+		return true
+	}
+	_, err = guarded("", func() (*adapters.Format, error) { return adapters.Detect(d) })
+	return err != nil
 }
 
 // hasTopKey reports whether the JSON object line has key at its top level.
@@ -355,7 +375,7 @@ func (a *adaptedDecoder) document(name string, line int64, whole bool, raw []byt
 		return // every line was broken
 	}
 	d.StripOutput = a.strip
-	if d.IsArray() && forced == nil && arrayOfSteps(d.Elements()) {
+	if d.IsArray() && forced == nil && arrayOfSteps(name, line, d.Elements()) {
 		a.stepArray(line, d.Elements())
 		return
 	}
@@ -489,13 +509,14 @@ func (a *adaptedDecoder) count(err *LineError, line int64, raw func() []byte) *L
 	return nil
 }
 
-// arrayOfSteps reports whether a JSON array's elements are runaway steps.
-func arrayOfSteps(els []json.RawMessage) bool {
+// arrayOfSteps reports whether a JSON array's elements are runaway steps,
+// as its first element says (nativeStep).
+func arrayOfSteps(name string, line int64, els []json.RawMessage) bool {
 	if len(els) == 0 {
 		return false
 	}
 	t := bytes.TrimSpace(els[0])
-	return len(t) > 0 && t[0] == '{' && hasTopKey(t, "run_id")
+	return len(t) > 0 && t[0] == '{' && nativeStep(name, line, t)
 }
 
 // stepArray decodes each element of a JSON array of steps as a line.

@@ -523,3 +523,38 @@ func readEventsDir(t *testing.T, dir string) readResult {
 	}
 	return mustRead(t, sources, Options{})
 }
+
+// A conversation exported with a run_id of its own (SWE-Gym's OpenHands
+// trajectories: run_id names the configuration, instance_id the task) is
+// an adapter's document, not a runaway step, whether the file holds one a
+// line or a JSON array of them; a line with a run_id and neither a step
+// nor anything an adapter reads is still a step missing its number.
+func TestRunIDBesideAConversationIsNotAStep(t *testing.T) {
+	conv := func(id string) string {
+		return `{"instance_id": "` + id + `", "run_id": "gpt-4o_maxiter_50", "resolved": false, "messages": [` +
+			`{"role": "user", "content": "fix the bug"},` +
+			`{"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "execute_bash", "arguments": "{\"command\": \"pytest\"}"}}]},` +
+			`{"role": "tool", "tool_call_id": "c1", "name": "execute_bash", "content": "1 failed"},` +
+			`{"role": "assistant", "content": "done"}]}`
+	}
+	lines := conv("moto-1_0") + "\n" + conv("moto-1_1") + "\n"
+	array := "[\n" + conv("monai-2_0") + ",\n" + conv("monai-2_1") + "\n]\n"
+	res := mustRead(t, []Source{memSource("train.jsonl", []byte(lines)), memSource("sample.json", []byte(array))}, Options{})
+	if len(res.rejects) != 0 {
+		t.Fatalf("rejects %v", reasons(res.rejects))
+	}
+	runs := map[string]bool{}
+	for _, r := range res.rows {
+		runs[r["run_id"].(string)] = true
+	}
+	for _, want := range []string{"train.jsonl:1#moto-1_0", "train.jsonl:2#moto-1_1", "sample.json[0]#monai-2_0", "sample.json[1]#monai-2_1"} {
+		if !runs[want] {
+			t.Errorf("no run %s among %v", want, runs)
+		}
+	}
+
+	res = read(t, []Source{memSource("steps.jsonl", []byte(`{"run_id": "r1", "state": "ACT"}`+"\n"))}, Options{})
+	if len(res.rejects) != 1 || !strings.Contains(res.rejects[0].Reason, "step: missing") {
+		t.Errorf("a step without its number: rejects %v", reasons(res.rejects))
+	}
+}
