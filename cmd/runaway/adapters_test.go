@@ -151,7 +151,7 @@ func TestScanTrajectoriesOfEveryFormat(t *testing.T) {
 			strings.HasSuffix(id, ":1#acme__widgets-101") || strings.HasSuffix(id, ":1#moment-lite__moment-lite-58") ||
 			strings.HasSuffix(id, ":2#shop-unit-tests") || strings.HasSuffix(id, "[0]#task_id=7,trial=0") || strings.HasSuffix(id, ":1#sess-0193") ||
 			strings.HasSuffix(id, "tau2-results.json[0]#3f0c1d2e-0a41-4c55-9b1e-6d2f7a9c1e01") || strings.HasSuffix(id, "agentbench-runs.ndjson:1#index=17") ||
-			strings.HasSuffix(id, "fix-dates-samples.json#dates-1_epoch_1") || strings.HasSuffix(id, "benchmark-messages.ndjson:1") ||
+			strings.HasSuffix(id, "fix-dates-samples.json#dates-1_epoch_1") || strings.HasSuffix(id, "benchmark-messages.ndjson:1") || strings.HasSuffix(id, "chat-form-runs.json[0]#mathkit__mathkit-12") ||
 			strings.HasSuffix(id, "crew-and-react-agent.ipynb#cell-2#Senior Market Researcher")
 		if want := map[bool]string{true: "runaway", false: "healthy"}[loop]; v != want {
 			t.Errorf("sample %s: %s, want %s", id, v, want)

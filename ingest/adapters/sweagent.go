@@ -39,6 +39,9 @@ type sweEntry struct {
 }
 
 func recognizeSWEAgent(d *Doc) error {
+	if _, ok := sweChatsOf(d); ok {
+		return nil
+	}
 	if !d.IsObject() {
 		return errors.New("not a JSON object")
 	}
@@ -173,6 +176,9 @@ var sweRules = []OutputRule{
 }
 
 func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
+	if chats, ok := sweChatsOf(d); ok {
+		return convertSWEChats(d, chats, emit)
+	}
 	var t sweTraj
 	if err := json.Unmarshal(d.Raw, &t); err != nil {
 		return jsonError(err)
@@ -182,11 +188,35 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 	if r.strip {
 		noOutput = sweNoOutput(d.Raw, len(t.Trajectory))
 	}
-	var pager swePager
+	turns := make([]sweTurn, len(t.Trajectory))
 	for i, e := range t.Trajectory {
-		action := strings.TrimSpace(e.Action)
-		s := r.add(i, "")
-		setReason(s, e.Thought)
+		turns[i] = sweTurn{pos: i, action: e.Action, thought: e.Thought, obs: text(e.Observation)}
+	}
+	sweSteps(r, turns, noOutput)
+	ms := t.Info.ModelStats
+	r.spreadUsage(ms.TokensSent, ms.TokensReceived, ms.InstanceCost)
+	if len(r.steps) == 0 {
+		return errors.New("the trajectory is empty")
+	}
+	return r.emit(emit)
+}
+
+// sweTurn is one turn of a SWE-agent run: the action that ran, the
+// model's thought, the observation it got back, and the turn's position in
+// the source's list (its step number).
+type sweTurn struct {
+	pos                  int
+	action, thought, obs string
+}
+
+// sweSteps adds a step to r for each turn. noOutput, when not nil, marks
+// the turns whose command the log says printed nothing (sweNoOutput).
+func sweSteps(r *run, turns []sweTurn, noOutput []bool) {
+	var pager swePager
+	for i, e := range turns {
+		action := strings.TrimSpace(e.action)
+		s := r.add(e.pos, "")
+		setReason(s, e.thought)
 		if action == "" || sweExits[action] {
 			continue // a turn that ran nothing (a format error, an exit)
 		}
@@ -208,7 +238,7 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 			if r.strip {
 				if place, ok := pager.move(name, rest); ok {
 					args = map[string]string{"args": rest, "position": place}
-					if name == "scroll_down" && i+1 < len(t.Trajectory) && saidFileEnd(t.Trajectory[i+1].Thought) {
+					if name == "scroll_down" && i+1 < len(turns) && saidFileEnd(turns[i+1].thought) {
 						pager.atEnd()
 					}
 				}
@@ -223,7 +253,6 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 		if name == "submit" || name == "exit_forfeit" {
 			s.State = schema.StateStop.String()
 		}
-		obs := text(e.Observation)
 		if search {
 			s.Intent = searchIntent
 		}
@@ -244,15 +273,9 @@ func convertSWEAgent(d *Doc, emit func(*schema.Step) error) error {
 			r.setBlank(s, search, view, rules)
 			continue
 		}
-		errType, empty := r.classify(obs, search, view, rules)
-		r.setResult(s, obs, errType, empty)
+		errType, empty := r.classify(e.obs, search, view, rules)
+		r.setResult(s, e.obs, errType, empty)
 	}
-	ms := t.Info.ModelStats
-	r.spreadUsage(ms.TokensSent, ms.TokensReceived, ms.InstanceCost)
-	if len(r.steps) == 0 {
-		return errors.New("the trajectory is empty")
-	}
-	return r.emit(emit)
 }
 
 // swePager follows where SWE-agent's file viewer stands, as its commands
