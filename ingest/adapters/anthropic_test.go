@@ -477,9 +477,9 @@ func TestAnthropicTranscriptAndMalformed(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ doc, why string }{
-		{`{"messages": []}`, `neither a Claude Code event ("type" with "sessionId", "parentUuid", ...) nor a conversation: no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents" or "events"`},
+		{`{"messages": []}`, `neither a Claude Code event ("type" with "sessionId", "parentUuid", ...) nor a conversation: no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents", "events" or "conversations"`},
 		{`[]`, `neither a Claude Code event ("type" with "sessionId", "parentUuid", ...) nor a conversation: an empty list`},
-		{`{"type": "user", "message": {"role": "user", "content": "hi"}}`, `neither a Claude Code event ("type" with "sessionId", "parentUuid", ...) nor a conversation: no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents" or "events"`},
+		{`{"type": "user", "message": {"role": "user", "content": "hi"}}`, `neither a Claude Code event ("type" with "sessionId", "parentUuid", ...) nor a conversation: no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents", "events" or "conversations"`},
 	} {
 		d, _ := ParseDoc("x", 1, true, []byte(c.doc))
 		if err := AnthropicMessages.Recognize(d); err == nil || err.Error() != c.why {

@@ -77,6 +77,7 @@ func fuzzConvert(t *testing.T, format *Format, d *Doc) {
 func FuzzSWEAgent(f *testing.F) {
 	fuzzFormat(f, SWEAgent,
 		[]byte(`{"trajectory": [{"action": "", "observation": null, "thought": ""}], "info": {"model_stats": {"instance_cost": -1, "tokens_sent": -5}}}`),
+		[]byte("[{\"instance_id\": 3, \"trajectory\": [{\"role\": \"ai\", \"text\": \"```\\n```x\\n```\"}, {\"role\": \"user\", \"text\": null}, {\"role\": \"ai\"}]}, {\"trajectory\": 1}]"),
 	)
 }
 
@@ -104,6 +105,7 @@ func FuzzOpenAIMessages(f *testing.F) {
 		readSample(f, "openai-messages/sk-dotnet-chat-history.json"),
 		readSample(f, "openai-messages/letta-memory-replace-loop.json"),
 		[]byte(`[{"message_type": "tool_call_message", "tool_call": {"arguments": 7}, "tool_calls": [{}]}, {"message_type": "tool_return_message", "tool_returns": [{"status": "error", "stderr": [1]}], "date": 5}, {"message_type": "reasoning_message", "reasoning": null}, {"role": "x"}]`),
+		[]byte(`{"conversations": [{"from": "function_call", "value": "[{\"name\": \"a\", \"arguments\": 1}, {}]"}, {"from": "observation", "value": 3}, {"from": "gpt", "value": null}, {"from": "observation"}]}`),
 		[]byte(`{"messages": [{"role": {"Label": 3}, "items": [{"content_type": "function_call", "id": 1, "arguments": [1]}, {"$type": "FunctionResultContent", "Result": {"a": 1}}], "metadata": {"usage": {"PromptTokens": -1, "prompt_tokens": 1e400}}}]}`),
 	)
 }

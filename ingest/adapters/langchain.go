@@ -233,6 +233,14 @@ func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, e
 			}
 		}
 	}
+	if mayHoldShareGPT(raw) {
+		var els []json.RawMessage
+		if json.Unmarshal(raw, &els) == nil {
+			if msgs, ok, err := shareGPTMessages(els); err == nil && ok {
+				return msgs, true, nil
+			}
+		}
+	}
 	// Most conversations are OpenAI's alone: one pass decodes them.
 	if err := json.Unmarshal(raw, &msgs); err != nil {
 		return nil, false, err

@@ -63,7 +63,7 @@ func (d *Doc) arrayRaw() json.RawMessage {
 }
 
 // conversationKeys hold a conversation's messages, in the order tried.
-var conversationKeys = []string{"messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents", "events"}
+var conversationKeys = []string{"messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents", "events", "conversations"}
 
 // idKeys hold a conversation's own id, in the order tried; tau-bench's
 // task_id is joined with its trial.
@@ -174,7 +174,7 @@ func conversationOf(obj map[string]json.RawMessage) (json.RawMessage, error) {
 		}
 		return conversationOf(out)
 	}
-	return nil, errors.New(`no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents" or "events"`)
+	return nil, errors.New(`no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents", "events" or "conversations"`)
 }
 
 // agentBenchOutput is the task's output an AgentBench record holds (a
@@ -199,7 +199,7 @@ func agentBenchOutput(obj map[string]json.RawMessage) map[string]json.RawMessage
 // string "role", a LangChain message (langchain.go), or a Responses API
 // item (responses.go).
 func isMessage(raw json.RawMessage) bool {
-	return hasRole(raw) || isLangChainMessage(raw) || isResponsesItem(raw) || isPydanticAIMessage(raw) || isADKEvent(raw) || isOpenCodeMessage(raw) || isHaystackLegacyMessage(raw) || isSKNetMessage(raw) || isLettaMessage(raw)
+	return hasRole(raw) || isLangChainMessage(raw) || isResponsesItem(raw) || isPydanticAIMessage(raw) || isADKEvent(raw) || isOpenCodeMessage(raw) || isHaystackLegacyMessage(raw) || isSKNetMessage(raw) || isLettaMessage(raw) || isShareGPTMessage(raw)
 }
 
 // ownID is a conversation's own id, if it logs one.

@@ -183,11 +183,11 @@ func TestOpenAICallShapes(t *testing.T) {
 
 func TestOpenAIRecognize(t *testing.T) {
 	for _, c := range []struct{ doc, why string }{
-		{`{"messages": []}`, `no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents" or "events"`},
-		{`{"traj": [{"content": "x"}]}`, `no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents" or "events"`},
+		{`{"messages": []}`, `no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents", "events" or "conversations"`},
+		{`{"traj": [{"content": "x"}]}`, `no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents", "events" or "conversations"`},
 		{`[]`, "an empty list"},
 		{`[1, 2]`, "a list whose first element is neither a message nor an object"},
-		{`[{"task_id": 1}]`, `a list whose first element has no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents" or "events"`},
+		{`[{"task_id": 1}]`, `a list whose first element has no list of chat messages ({"role": ...}, or LangChain's {"type": "human", ...}) under "messages", "traj", "conversation", "history", "trajectory", "chat_history", "contents", "events" or "conversations"`},
 	} {
 		d, err := ParseDoc("x", 1, true, []byte(c.doc))
 		if err != nil {
