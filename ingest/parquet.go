@@ -193,7 +193,11 @@ func checkTableLayout(pf *parquet.File, size int64) error {
 // tracing format's adapter; why, when neither, says why for every row.
 type tableKind struct {
 	format *adapters.Format // nil: runaway's steps (unless why is set)
-	why    string
+	// docs: each row is one document of format, a JSON object of its
+	// columns, read as a line of a JSON Lines file is (a dataset of agent
+	// runs published as Parquet: a run a row).
+	docs bool
+	why  string
 }
 
 // tableKindOf decides from the columns and the first row: a forced
@@ -206,12 +210,13 @@ func (f *framer) tableKindOf(rec arrow.RecordBatch) *tableKind {
 		return &tableKind{}
 	case forced != "" && forced != FormatAuto:
 		a := adapters.Lookup(forced)
-		if !a.Tables {
-			return &tableKind{why: fmt.Sprintf("a Parquet table, and the %s adapter reads JSON only", a.Name)}
-		}
-		return &tableKind{format: a}
+		return &tableKind{format: a, docs: !a.Tables}
 	}
-	if len(rec.Schema().FieldIndices("run_id")) > 0 {
+	// A run_id column with a step column is runaway's steps; a run_id
+	// column alone may be a dataset's own (nativeStep): its rows are
+	// steps only when no adapter reads them.
+	hasRunID := len(rec.Schema().FieldIndices("run_id")) > 0
+	if hasRunID && len(rec.Schema().FieldIndices("step")) > 0 {
 		return &tableKind{}
 	}
 	members, err := rowMembers(rec, 0)
@@ -220,6 +225,15 @@ func (f *framer) tableKindOf(rec arrow.RecordBatch) *tableKind {
 		if a, err = adapters.DetectRow(adapters.RowDoc(f.name, 1, members)); err == nil {
 			return &tableKind{format: a}
 		}
+		// A run a row: the row's columns are a document an adapter reads.
+		if d, perr := adapters.ParseDoc(f.name, 1, false, rowJSON(rec, 0)); perr == nil {
+			if a, derr := guarded("", func() (*adapters.Format, error) { return adapters.Detect(d) }); derr == nil {
+				return &tableKind{format: a, docs: true}
+			}
+		}
+	}
+	if hasRunID {
+		return &tableKind{}
 	}
 	names := make([]string, rec.NumCols())
 	for i := range names {
@@ -275,6 +289,11 @@ func decodeTable(dec *LineDecoder, w *batchWriter, it *item, batchRows int, stri
 	case kind.why != "":
 		for i := range n {
 			reject(i, KindUnknownFormat, kind.why)
+		}
+	case kind.docs:
+		a := &adaptedDecoder{dec: dec, w: w, batchRows: batchRows, res: res, src: src, strip: strip, spans: spans}
+		for i := range n {
+			a.document(it.name, it.firstLine+int64(i), false, rowJSON(rec, i), kind.format)
 		}
 	case kind.format != nil:
 		a := &adaptedDecoder{dec: dec, w: w, batchRows: batchRows, res: res, src: src, strip: strip, spans: spans}

@@ -422,3 +422,54 @@ func TestParquetDecimalBytes(t *testing.T) {
 		b.Release()
 	}
 }
+
+// A dataset of agent runs published as Parquet, a run a row (SWE-Gym's
+// OpenHands trajectories, with a messages column of chat messages and
+// their tool calls): each row is read as the document its columns make,
+// named by its row and the run's own id, as a line of JSON Lines is.
+func TestParquetRowsThatAreRunDocuments(t *testing.T) {
+	call := arrow.StructOf(
+		arrow.Field{Name: "id", Type: arrow.BinaryTypes.String, Nullable: true},
+		arrow.Field{Name: "type", Type: arrow.BinaryTypes.String, Nullable: true},
+		arrow.Field{Name: "function", Type: arrow.StructOf(
+			arrow.Field{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
+			arrow.Field{Name: "arguments", Type: arrow.BinaryTypes.String, Nullable: true},
+		), Nullable: true},
+	)
+	msg := arrow.StructOf(
+		arrow.Field{Name: "role", Type: arrow.BinaryTypes.String, Nullable: true},
+		arrow.Field{Name: "content", Type: arrow.BinaryTypes.String, Nullable: true},
+		arrow.Field{Name: "tool_call_id", Type: arrow.BinaryTypes.String, Nullable: true},
+		arrow.Field{Name: "tool_calls", Type: arrow.ListOf(call), Nullable: true},
+	)
+	sc := arrow.NewSchema([]arrow.Field{
+		{Name: "instance_id", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "run_id", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "resolved", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
+		{Name: "messages", Type: arrow.ListOf(msg), Nullable: true},
+	}, nil)
+	row := func(id string, repeats int) string {
+		msgs := `{"role": "user", "content": "fix the failing test", "tool_call_id": null, "tool_calls": null}`
+		for k := range repeats {
+			msgs += fmt.Sprintf(`, {"role": "assistant", "content": "", "tool_call_id": null, "tool_calls": [{"id": "c%d", "type": "function", "function": {"name": "execute_bash", "arguments": "{\"command\": \"pytest tests/test_io.py\"}"}}]}`, k) +
+				fmt.Sprintf(`, {"role": "tool", "content": "E   ImportError: cannot import name 'load'\n1 failed in 0.2s", "tool_call_id": "c%d", "tool_calls": null}`, k)
+		}
+		msgs += `, {"role": "assistant", "content": "I could not fix it.", "tool_call_id": null, "tool_calls": null}`
+		return `{"instance_id": "` + id + `", "run_id": "gpt-4o_maxiter_50", "resolved": false, "messages": [` + msgs + `]}`
+	}
+	data := parquetOf(t, sc, []byte(row("io-1_0", 6)+"\n"+row("io-2_0", 1)+"\n"), 1)
+	res := mustRead(t, []Source{memSource("train-00000-of-00001.parquet", data)}, Options{})
+	if len(res.rejects) != 0 {
+		t.Fatalf("rejects %v", reasons(res.rejects))
+	}
+	steps := map[string]int{}
+	for _, r := range res.rows {
+		steps[r["run_id"].(string)]++
+	}
+	if steps["train-00000-of-00001.parquet:1#io-1_0"] != 7 || steps["train-00000-of-00001.parquet:2#io-2_0"] != 2 || len(steps) != 2 {
+		t.Errorf("steps per run %v, want 7 and 2 steps of the two rows' runs", steps)
+	}
+	if n := res.stats.Formats["openai-messages"]; n.Steps != 9 {
+		t.Errorf("formats %v, want the rows read by openai-messages", res.stats.Formats)
+	}
+}
