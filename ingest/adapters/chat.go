@@ -362,7 +362,12 @@ func (r *run) chatCall(s *schema.Step, tool string, args json.RawMessage, msgs [
 	}
 	out, exit := text(msgs[reply].Content), msgs[reply].exit
 	if st.observation != nil {
-		out, exit = st.observation(out)
+		// An exit code the text carries; one the message carries stays
+		// when the text has none.
+		var code *int
+		if out, code = st.observation(out); code != nil {
+			exit = code
+		}
 	}
 	search, view := chatToolKind(tool, args)
 	if st.toolKind != nil {

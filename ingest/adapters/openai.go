@@ -250,7 +250,7 @@ func scalar(raw json.RawMessage) string {
 	return ""
 }
 
-var openAIStyle = chatStyle{rules: []OutputRule{autoGenExecRule, autoGenScriptRule, agentsToolErrorRule, toolCallTimedOutRule}}
+var openAIStyle = chatStyle{rules: append([]OutputRule{autoGenExecRule, autoGenScriptRule, agentsToolErrorRule, toolCallTimedOutRule}, ohMarkRules...), observation: openAIObservation}
 
 // toolCallTimedOutRule reads an agent loop's own answer to a call it
 // stopped waiting for: LiveMCPBench's MCP copilot agent writes it when

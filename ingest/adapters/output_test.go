@@ -499,6 +499,10 @@ func ruleCases(t testing.TB) []ruleCase {
 		{"agents-sdk-tool-error", oa, chatDoc(t, "refund_charge", map[string]any{"charge_id": "ch_2"}, "Refund re_77 succeeded. An error occurred while running the tool. Please try again. Error: none"), 1, "ok"},
 		{"tool-call-timed-out", oa, chatDoc(t, "execute-tool", map[string]any{"server_name": "fetch", "tool_name": "fetch", "params": map[string]any{"url": "https://example.com"}}, "Tool call timed out."), 1, "error TIMEOUT"},
 		{"tool-call-timed-out", oa, chatDoc(t, "read_file", map[string]any{"path": "NOTES.md"}, "Known issues:\nTool call timed out. is what the copilot says after 60 s\nSee the FAQ."), 1, "ok"},
+		{"openhands-error-mark", oa, chatDoc(t, "str_replace_editor", map[string]any{"command": "view", "path": "/workspace/app"}, "Invalid `path` parameter: app. The path should be an absolute path.\n[Error occurred in processing last action]"), 1, "error ERROR"},
+		{"openhands-error-mark", oa, chatDoc(t, "execute_bash", map[string]any{"command": "cat NOTES.md"}, "When it fails OpenHands adds [Error occurred in processing last action] to the message.\n[Command finished with exit code 0]"), 1, "ok"},
+		{"openhands-command-stopped", oa, chatDoc(t, "execute_bash", map[string]any{"command": "python serve.py"}, "Serving on :8000\n[The command timed out after 120.0 seconds. You may wait longer to see additional output by sending empty command '', send other commands to interact with the current process, or send keys to interrupt/kill the command.]"), 1, "error TIMEOUT"},
+		{"openhands-command-stopped", oa, chatDoc(t, "execute_bash", map[string]any{"command": "grep -n timed README.md"}, "12: [The command finished after 3 seconds.]\n[Command finished with exit code 0]"), 1, "ok"},
 
 		// autogen's rules: an executor agent's answer to the code sent.
 		{"autogen-script-exit", ag, agTeamDoc(t, "```python\nimport pandas\n```", "The script ran, then exited with an error (POSIX exit code: 1)\nIts output was:\nModuleNotFoundError: No module named 'pandas'"), 1, "error EXIT_CODE"},

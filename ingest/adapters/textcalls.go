@@ -203,12 +203,15 @@ func textObservation(content string) (string, *int) {
 	if strings.TrimSpace(t) == emptyObservation {
 		return "", nil
 	}
+	if loc := reOHLabel.FindStringIndex(t); loc != nil {
+		return openHandsShellEnd(t[loc[1]:])
+	}
 	for _, l := range observationLabels {
 		if len(t) >= len(l) && strings.EqualFold(t[:len(l)], l) {
-			return strings.TrimLeft(t[len(l):], " \t\r\n"), nil
+			return openHandsShellEnd(strings.TrimLeft(t[len(l):], " \t\r\n"))
 		}
 	}
-	return content, nil
+	return openHandsShellEnd(content)
 }
 
 var textCallStyle = chatStyle{
