@@ -1,7 +1,9 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -17,39 +19,64 @@ import (
 // thought and then its command in a fenced block, the next user message is
 // the observation, as SWE-agent's template wrote it.
 
-// sweChat is one run in the chat form.
-type sweChat struct {
-	InstanceID string `json:"instance_id"`
-	Trajectory []struct {
-		Role string  `json:"role"`
-		Text *string `json:"text"`
-	} `json:"trajectory"`
+// sweChatMessage is a message of the chat form: Nebius' datasets keep its
+// words in "text", a conversation in "content".
+type sweChatMessage struct {
+	Role    string          `json:"role"`
+	Text    *string         `json:"text"`
+	Content json.RawMessage `json:"content"`
+}
+
+func (m sweChatMessage) words() string {
+	if m.Text != nil {
+		return *m.Text
+	}
+	return text(m.Content)
 }
 
 // sweChatRoles are the roles the chat form's messages take.
 var sweChatRoles = map[string]bool{"system": true, "user": true, "ai": true, "assistant": true}
 
-// isSWEChat reports whether obj is a run in the chat form: a "trajectory"
+// sweChatKey says where obj keeps a run in the chat form: a "trajectory"
 // whose first message has a role and a text (or the system prompt), no
-// action, beside one of the run's own fields.
-func isSWEChat(obj map[string]json.RawMessage) bool {
-	if obj == nil || !(has(obj, "instance_id") || has(obj, "model_name") || has(obj, "exit_status") || has(obj, "generated_patch")) {
-		return false
+// action, beside one of the run's own fields (Nebius' form); or a list of
+// chat messages under "messages" or "history" of which a user message ends
+// with SWE-agent's prompt, `(Current directory: D)` and `bash-$` (a
+// conversation of SWE-agent 0.x kept without its .traj entries). A .traj,
+// whose "trajectory" lists actions, is not one.
+func sweChatKey(obj map[string]json.RawMessage) (string, bool) {
+	if obj == nil {
+		return "", false
 	}
-	el, ok := firstElement(obj["trajectory"])
-	if !ok || el == nil {
-		return false
+	if el, ok := firstElement(obj["trajectory"]); ok && el != nil {
+		var first struct {
+			Role         *string          `json:"role"`
+			Text         *json.RawMessage `json:"text"`
+			SystemPrompt *json.RawMessage `json:"system_prompt"`
+			Action       *json.RawMessage `json:"action"`
+		}
+		if json.Unmarshal(el, &first) != nil || first.Action != nil || first.Role == nil {
+			return "", false
+		}
+		own := has(obj, "instance_id") || has(obj, "model_name") || has(obj, "exit_status") || has(obj, "generated_patch")
+		return "trajectory", own && sweChatRoles[*first.Role] && (first.Text != nil || first.SystemPrompt != nil)
 	}
-	var first struct {
-		Role         *string          `json:"role"`
-		Text         *json.RawMessage `json:"text"`
-		SystemPrompt *json.RawMessage `json:"system_prompt"`
-		Action       *json.RawMessage `json:"action"`
+	for _, key := range []string{"messages", "history"} {
+		raw, ok := obj[key]
+		if !ok || !bytes.Contains(raw, []byte("(Current directory: ")) {
+			continue
+		}
+		var msgs []sweChatMessage
+		if json.Unmarshal(raw, &msgs) != nil {
+			continue
+		}
+		for _, m := range msgs {
+			if m.Role == "user" && reSWEPrompt.MatchString(m.words()) {
+				return key, true
+			}
+		}
 	}
-	if json.Unmarshal(el, &first) != nil || first.Role == nil || first.Action != nil {
-		return false
-	}
-	return sweChatRoles[*first.Role] && (first.Text != nil || first.SystemPrompt != nil)
+	return "", false
 }
 
 func has(obj map[string]json.RawMessage, key string) bool {
@@ -61,40 +88,59 @@ func has(obj map[string]json.RawMessage, key string) bool {
 // itself, or each element of a JSON array whose first element is one.
 func sweChatsOf(d *Doc) ([]json.RawMessage, bool) {
 	switch {
-	case d.IsObject() && isSWEChat(d.obj):
-		return []json.RawMessage{d.Raw}, true
+	case d.IsObject():
+		if _, ok := sweChatKey(d.obj); ok {
+			return []json.RawMessage{d.Raw}, true
+		}
 	case d.IsArray() && len(d.arr) > 0:
 		var first map[string]json.RawMessage
-		if json.Unmarshal(d.arr[0], &first) == nil && isSWEChat(first) {
-			return d.arr, true
+		if json.Unmarshal(d.arr[0], &first) == nil {
+			if _, ok := sweChatKey(first); ok {
+				return d.arr, true
+			}
 		}
 	}
 	return nil, false
 }
 
 // convertSWEChats converts each run of the chat form: a run of an array is
-// named by its index and the task's instance_id, as a conversation is.
+// named by its index and the task's instance_id (or the conversation's own
+// id), as a conversation is.
 func convertSWEChats(d *Doc, chats []json.RawMessage, emit func(*schema.Step) error) error {
 	many := d.IsArray()
 	for i, raw := range chats {
-		var c sweChat
-		if err := json.Unmarshal(raw, &c); err != nil {
-			return fmt.Errorf("element %d: %v", i, jsonError(err))
+		fail := func(err error) error {
+			if many {
+				return fmt.Errorf("element %d: %v", i, err)
+			}
+			return err
 		}
-		r := d.newRun(runName(d, i, many, c.InstanceID))
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return fail(jsonError(err))
+		}
+		key, ok := sweChatKey(obj)
+		if !ok {
+			return fail(errors.New("not a SWE-agent run kept as its chat, as the first element is"))
+		}
+		var msgs []sweChatMessage
+		if err := json.Unmarshal(obj[key], &msgs); err != nil {
+			return fail(jsonError(err))
+		}
+		id := scalar(obj["instance_id"])
+		if id == "" {
+			id = ownID(obj)
+		}
+		r := d.newRun(runName(d, i, many, id))
 		var turns []sweTurn
-		for j, m := range c.Trajectory {
+		for j, m := range msgs {
 			if m.Role != "ai" && m.Role != "assistant" {
 				continue
 			}
-			var words string
-			if m.Text != nil {
-				words = *m.Text
-			}
-			thought, action := sweThoughtAction(words)
+			thought, action := sweThoughtAction(m.words())
 			obs := ""
-			if j+1 < len(c.Trajectory) && c.Trajectory[j+1].Role == "user" && c.Trajectory[j+1].Text != nil {
-				obs = sweObservation(*c.Trajectory[j+1].Text)
+			if j+1 < len(msgs) && msgs[j+1].Role == "user" {
+				obs = sweObservation(msgs[j+1].words())
 			}
 			turns = append(turns, sweTurn{pos: j, action: action, thought: thought, obs: obs})
 		}
@@ -102,10 +148,7 @@ func convertSWEChats(d *Doc, chats []json.RawMessage, emit func(*schema.Step) er
 		// command printed nothing either.
 		sweSteps(r, turns, nil)
 		if len(r.steps) == 0 {
-			if many {
-				return fmt.Errorf("element %d: the trajectory has no turn of the model", i)
-			}
-			return fmt.Errorf("the trajectory has no turn of the model")
+			return fail(errors.New("the chat has no turn of the model"))
 		}
 		if err := r.emit(emit); err != nil {
 			return err

@@ -52,3 +52,43 @@ func TestSWEThoughtAction(t *testing.T) {
 		}
 	}
 }
+
+// A SWE-agent 0.x conversation kept under "messages" (its user messages
+// end with SWE-agent's prompt) is read as the chat form; a conversation of
+// another agent with an instance_id stays a conversation.
+func TestSWEAgentChatUnderMessages(t *testing.T) {
+	edit := "edit 2:3\ndef mean(values):\n        if not values:\nend_of_edit"
+	msgs := []map[string]any{{"role": "system", "content": "SETTING: You are an autonomous programmer."}, {"role": "user", "content": "ISSUE: mean() of an empty list"}}
+	for range 4 {
+		msgs = append(msgs,
+			map[string]any{"role": "assistant", "content": "DISCUSSION\nLet me edit it.\n\n```\n" + edit + "\n```"},
+			map[string]any{"role": "user", "content": "Your proposed edit has introduced new syntax error(s).\n\nYour changes have NOT been applied.\n(Open file: /m/stats.py)\n(Current directory: /m)\nbash-$"})
+	}
+	raw := mustMarshal(t, map[string]any{"instance_id": "m-1", "traj_id": "m-1.a", "messages": msgs})
+	if f, err := Detect(mustDoc(t, raw)); err != nil || f != SWEAgent {
+		t.Fatalf("detected %v (%v), want swe-agent", f, err)
+	}
+	c, run := convertOne(t, SWEAgent, raw)
+	c.calls(t, run, map[int64]string{2: "edit error EDIT_REJECTED", 8: "edit error EDIT_REJECTED"})
+	if run != "t.json#m-1" {
+		t.Errorf("run %q", run)
+	}
+
+	other := mustMarshal(t, map[string]any{"instance_id": "moto-1_0", "messages": []map[string]any{
+		{"role": "user", "content": "fix it"},
+		{"role": "assistant", "content": "", "tool_calls": []map[string]any{{"id": "c1", "type": "function", "function": map[string]any{"name": "execute_bash", "arguments": `{"command": "cd /m && ls"}`}}}},
+		{"role": "tool", "tool_call_id": "c1", "content": "(Current directory: /m) is what ls printed"},
+	}})
+	if f, err := Detect(mustDoc(t, other)); err != nil || f != OpenAIMessages {
+		t.Errorf("an OpenHands conversation detected as %v (%v), want openai-messages", f, err)
+	}
+}
+
+func mustDoc(t testing.TB, raw []byte) *Doc {
+	t.Helper()
+	d, err := ParseDoc("t.json", 1, true, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
