@@ -105,6 +105,7 @@ func FuzzOpenAIMessages(f *testing.F) {
 		readSample(f, "openai-messages/sk-dotnet-chat-history.json"),
 		readSample(f, "openai-messages/letta-memory-replace-loop.json"),
 		[]byte(`[{"message_type": "tool_call_message", "tool_call": {"arguments": 7}, "tool_calls": [{}]}, {"message_type": "tool_return_message", "tool_returns": [{"status": "error", "stderr": [1]}], "date": 5}, {"message_type": "reasoning_message", "reasoning": null}, {"role": "x"}]`),
+		[]byte(`[{"id": 3, "content": [{"class_": "api_action", "kwargs": null}, {"class_": "code_action", "language": 7, "content": ["x"]}, {"class_": "web_observation", "axtree": 1}, {"class_": "message_action"}]}, {"content": []}]`),
 		[]byte(`{"conversations": [{"from": "function_call", "value": "[{\"name\": \"a\", \"arguments\": 1}, {}]"}, {"from": "observation", "value": 3}, {"from": "gpt", "value": null}, {"from": "observation"}]}`),
 		[]byte(`{"messages": [{"role": {"Label": 3}, "items": [{"content_type": "function_call", "id": 1, "arguments": [1]}, {"$type": "FunctionResultContent", "Result": {"a": 1}}], "metadata": {"usage": {"PromptTokens": -1, "prompt_tokens": 1e400}}}]}`),
 	)

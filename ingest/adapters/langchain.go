@@ -233,6 +233,14 @@ func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, e
 			}
 		}
 	}
+	if mayHoldADP(raw) {
+		var els []json.RawMessage
+		if json.Unmarshal(raw, &els) == nil {
+			if msgs, ok, err := adpMessages(els); err == nil && ok {
+				return msgs, true, nil
+			}
+		}
+	}
 	if mayHoldShareGPT(raw) {
 		var els []json.RawMessage
 		if json.Unmarshal(raw, &els) == nil {

@@ -167,6 +167,9 @@ func conversationOf(obj map[string]json.RawMessage) (json.RawMessage, error) {
 		}
 		return raw, nil
 	}
+	if raw, ok := adpConversation(obj); ok {
+		return raw, nil
+	}
 	if out := agentBenchOutput(obj); out != nil {
 		if h := out["history"]; len(h) == 0 || string(h) == "null" {
 			// error.jsonl beside runs.jsonl: samples the agent never ran.
@@ -199,7 +202,7 @@ func agentBenchOutput(obj map[string]json.RawMessage) map[string]json.RawMessage
 // string "role", a LangChain message (langchain.go), or a Responses API
 // item (responses.go).
 func isMessage(raw json.RawMessage) bool {
-	return hasRole(raw) || isLangChainMessage(raw) || isResponsesItem(raw) || isPydanticAIMessage(raw) || isADKEvent(raw) || isOpenCodeMessage(raw) || isHaystackLegacyMessage(raw) || isSKNetMessage(raw) || isLettaMessage(raw) || isShareGPTMessage(raw)
+	return hasRole(raw) || isLangChainMessage(raw) || isResponsesItem(raw) || isPydanticAIMessage(raw) || isADKEvent(raw) || isOpenCodeMessage(raw) || isHaystackLegacyMessage(raw) || isSKNetMessage(raw) || isLettaMessage(raw) || isShareGPTMessage(raw) || isADPItem(raw)
 }
 
 // ownID is a conversation's own id, if it logs one.
