@@ -155,6 +155,7 @@ type chatStyle struct {
 // conversation's last message it is STOP. Other roles are not steps: their
 // contents are the calls' results or the user's turns.
 func convertChat(r *run, msgs []chatMessage, st chatStyle) {
+	msgs, st.positioned = dropRoutingNotes(msgs, st.positioned)
 	at := func(i int) int {
 		if st.positioned {
 			return msgs[i].pos
@@ -305,7 +306,11 @@ func convertChat(r *run, msgs []chatMessage, st chatStyle) {
 				reply := text(msgs[i+1].Content)
 				r.setMessage(s, content, reply, r.replyError(reply, st.rules))
 				if m.Name != "" {
-					setCall(s, MessageTool, map[string]string{"from": m.Name, "text": content})
+					args := map[string]string{"from": m.Name, "text": content}
+					if directs(m.Name) {
+						args["to"] = msgs[i+1].Name
+					}
+					setCall(s, MessageTool, args)
 				}
 				if directs(m.Name) {
 					// An orchestrator's instruction to its workers is
