@@ -28,17 +28,25 @@ import (
 //     "LLMCallEvent"; the file is one run.
 //   - AG2's (AutoGen 0.2's) runtime log, a text file of JSON records
 //     (ag2log.go).
+//   - AgentChat's Console transcript, what its Console prints as a team
+//     runs (agconsole.go).
 //
 // All are turned into the chat messages convertChat reads, the agents
 // named by their source, so a team's turns are judged as the named agents
 // of a group chat are (chat.go).
 var AutoGen = &Format{
 	Name:       "autogen",
-	Title:      "AutoGen runs: AgentChat messages (a TaskResult, a team's message stream), Magentic-One's log.jsonl and AG2's runtime log",
+	Title:      "AutoGen runs: AgentChat messages (a TaskResult, a team's message stream) and Console transcripts, Magentic-One's log.jsonl and AG2's runtime log",
 	Recognize:  recognizeAutoGen,
 	Convert:    convertAutoGen,
 	Transcript: isAutoGenEvent,
-	Text:       ag2Head,
+	Text:       autoGenTextHead,
+}
+
+// autoGenTextHead reports whether a plain-text file opens as one of
+// AutoGen's text logs: AG2's runtime log or AgentChat's Console transcript.
+func autoGenTextHead(head []byte) bool {
+	return ag2Head(head) || consoleHead(head)
 }
 
 // agChatTypes are AgentChat's message and event types (the "type" its
@@ -132,10 +140,10 @@ func isAutoGenEvent(d *Doc) bool {
 
 func recognizeAutoGen(d *Doc) error {
 	if d.text {
-		if ag2Head(d.Raw) {
+		if ag2Head(d.Raw) || consoleHead(d.Raw) {
 			return nil
 		}
-		return errors.New("does not open with AG2's runtime log banner `" + ag2Banner + "`")
+		return errors.New("does not open with AG2's runtime log banner `" + ag2Banner + "` nor with AgentChat's Console header (`---------- TextMessage (user) ----------`)")
 	}
 	switch {
 	case d.IsObject() && (agMessage(d.obj) || m1Event(d.obj) || agTaskResult(d.obj) || agTeamState(d.obj)):
@@ -151,6 +159,15 @@ func recognizeAutoGen(d *Doc) error {
 
 func convertAutoGen(d *Doc, emit func(*schema.Step) error) error {
 	if d.text {
+		if isConsoleTranscript(d.Raw) {
+			msgs, err := autoGenChat(d, consoleRecords(d.Raw), false)
+			if err != nil {
+				return err
+			}
+			r := d.newRun(runName(d, 0, false, ""))
+			convertChat(r, msgs, autoGenStyle)
+			return r.emit(emit)
+		}
 		return convertAG2Log(d, emit)
 	}
 	one := func(index int, many bool, els []json.RawMessage, whole bool) error {
