@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"encoding/json"
 	"testing"
 )
 
@@ -63,9 +64,10 @@ Nothing found.
 // Python reprs: either quote, escapes, parentheses and quotes inside
 // strings, numbers, booleans and None.
 func TestPyCallList(t *testing.T) {
-	got, ok := pyCallList(`[FunctionCall(id='a', arguments='{"s": "it\'s (x)"}', name="say \"hi\""), FunctionCall(id='b\n', arguments='{}', name='n', n=3, f=None, t=True)] trailing`, "FunctionCall")
-	if !ok || len(got) != 2 {
-		t.Fatalf("%v %v", got, ok)
+	raw, ok := pyCallList(`[FunctionCall(id='a', arguments='{"s": "it\'s (x)"}', name="say \"hi\""), FunctionCall(id='b\n', arguments='{}', name='n', n=3, f=None, t=True)] trailing`, "FunctionCall")
+	var got []map[string]any
+	if !ok || json.Unmarshal(raw, &got) != nil || len(got) != 2 {
+		t.Fatalf("%s %v", raw, ok)
 	}
 	if got[0]["arguments"] != `{"s": "it's (x)"}` || got[0]["name"] != `say "hi"` || got[1]["id"] != "b\n" || got[1]["n"] != 3.0 || got[1]["f"] != nil || got[1]["t"] != true {
 		t.Errorf("%#v", got)
