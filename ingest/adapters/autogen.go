@@ -29,14 +29,15 @@ import (
 //   - AG2's (AutoGen 0.2's) runtime log, a text file of JSON records
 //     (ag2log.go).
 //   - AgentChat's Console transcript, what its Console prints as a team
-//     runs (agconsole.go).
+//     runs (agconsole.go), and AG2's console transcript, what its agents
+//     print as they talk (ag2console.go).
 //
 // All are turned into the chat messages convertChat reads, the agents
 // named by their source, so a team's turns are judged as the named agents
 // of a group chat are (chat.go).
 var AutoGen = &Format{
 	Name:       "autogen",
-	Title:      "AutoGen runs: AgentChat messages (a TaskResult, a team's message stream) and Console transcripts, Magentic-One's log.jsonl and AG2's runtime log",
+	Title:      "AutoGen runs: AgentChat messages (a TaskResult, a team's message stream) and Console transcripts, Magentic-One's log.jsonl, AG2's runtime log and console transcript",
 	Recognize:  recognizeAutoGen,
 	Convert:    convertAutoGen,
 	Transcript: isAutoGenEvent,
@@ -46,7 +47,7 @@ var AutoGen = &Format{
 // autoGenTextHead reports whether a plain-text file opens as one of
 // AutoGen's text logs: AG2's runtime log or AgentChat's Console transcript.
 func autoGenTextHead(head []byte) bool {
-	return ag2Head(head) || consoleHead(head)
+	return ag2Head(head) || consoleHead(head) || ag2ConsoleHead(head)
 }
 
 // agChatTypes are AgentChat's message and event types (the "type" its
@@ -140,10 +141,10 @@ func isAutoGenEvent(d *Doc) bool {
 
 func recognizeAutoGen(d *Doc) error {
 	if d.text {
-		if ag2Head(d.Raw) || consoleHead(d.Raw) {
+		if autoGenTextHead(d.Raw) {
 			return nil
 		}
-		return errors.New("does not open with AG2's runtime log banner `" + ag2Banner + "` nor with AgentChat's Console header (`---------- TextMessage (user) ----------`)")
+		return errors.New("does not open with AG2's runtime log banner `" + ag2Banner + "`, AgentChat's Console header (`---------- TextMessage (user) ----------`) nor an AG2 console message (`user_proxy (to assistant):`)")
 	}
 	switch {
 	case d.IsObject() && (agMessage(d.obj) || m1Event(d.obj) || agTaskResult(d.obj) || agTeamState(d.obj)):
@@ -167,6 +168,9 @@ func convertAutoGen(d *Doc, emit func(*schema.Step) error) error {
 			r := d.newRun(runName(d, 0, false, ""))
 			convertChat(r, msgs, autoGenStyle)
 			return r.emit(emit)
+		}
+		if !ag2Head(d.Raw) && ag2ConsoleHead(d.Raw) {
+			return convertAG2Console(d, emit)
 		}
 		return convertAG2Log(d, emit)
 	}

@@ -196,6 +196,7 @@ func FuzzAutoGen(f *testing.F) {
 		[]byte(`[{"source": "a", "type": "ToolCallRequestEvent", "content": [{"id": 1, "name": null}, {}]}, {"source": "a", "type": "ToolCallExecutionEvent", "content": {}}]`),
 		[]byte(`{"messages": [{"source": "a", "type": "CodeExecutionEvent", "result": {"exit_code": "x"}}], "stop_reason": 3}`),
 		[]byte(`[{"timestamp": 1, "type": "LLMCallEvent", "prompt_tokens": -3, "completion_tokens": 1e300}, {"timestamp": "x", "type": "WebSurferEvent", "source": "s", "arguments": "[1"}]`),
+		[]byte("a (to b):\n\n***** Response from calling tool \"x *****\n***** Suggested tool Call (): f *****\nArguments: \n\n"+strings.Repeat("-", 80)+"\nb (to a):\n\n***** Suggested function call: g *****\nArguments: \n"),
 		[]byte("---------- TextMessage (user) ----------\ngo\n---------- ToolCallRequestEvent (a) ----------\n[FunctionCall(id='1', arguments='\\x', name=None)]\n[Prompt tokens: 9999999999999999999, Completion tokens: 1]\n---------- ToolCallExecutionEvent (a) ----------\n[FunctionExecutionResult(content='\\u12', call_id=3)]\n---------- user ----------\n"),
 	)
 }
