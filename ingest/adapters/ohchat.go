@@ -33,6 +33,9 @@ var reOHLabel = regexp.MustCompile(`^(?:OBSERVATION:|EXECUTION RESULT of \[[\w.-
 // OpenHands adds after it, and the exit code; out as it is when it has
 // none.
 func openHandsShellEnd(out string) (string, *int) {
+	if !strings.Contains(out, "[Command finished with exit code ") {
+		return out, nil // most outputs: no regexp run over them
+	}
 	m := reOHShellEnd.FindStringSubmatchIndex(out)
 	if m == nil {
 		return out, nil
@@ -68,7 +71,7 @@ var ohMarkRules = []OutputRule{
 		Name: "openhands-command-stopped", ErrorType: "TIMEOUT", Harness: true,
 		Doc: "OpenHands' runtime stopped waiting for a command, and says so after its output: `[The command timed out after N seconds.` or `[The command has no new output after N seconds.`",
 		match: func(o *output) (string, bool) {
-			return "", reOHStopped.MatchString(o.text)
+			return "", strings.Contains(o.text, "[The command ") && reOHStopped.MatchString(o.text)
 		},
 	},
 }
