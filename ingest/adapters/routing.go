@@ -15,10 +15,18 @@ import (
 // step, and no answer to the turn before it.
 var reRoutingNote = regexp.MustCompile(`^Next speaker:?[ \t]+[^\n]{1,80}$`)
 
-// routingNote reports whether m is a named agent's routing note.
+// ag2Selectors are the two agents of AG2's speaker selection: with
+// speaker_selection_method "auto", a group chat's manager runs a two-agent
+// chat between them to pick the next speaker (the checking agent asks,
+// the selection agent names one), and prints it when told to be verbose.
+// Their turns choose who speaks, as a routing note does.
+var ag2Selectors = map[string]bool{"checking_agent": true, "speaker_selection_agent": true}
+
+// routingNote reports whether m is a named agent's routing note, or a turn
+// of AG2's speaker selection.
 func routingNote(m *chatMessage) bool {
 	return m.Name != "" && len(m.ToolCalls) == 0 && m.FunctionCall == nil &&
-		reRoutingNote.MatchString(strings.TrimSpace(text(m.Content)))
+		(ag2Selectors[m.Name] || reRoutingNote.MatchString(strings.TrimSpace(text(m.Content))))
 }
 
 // dropRoutingNotes is msgs without routing notes, the others keeping their

@@ -36,3 +36,21 @@ func TestRoutingNoteIsNoTurn(t *testing.T) {
 		t.Errorf("the worker's report %v is addressed: only an orchestrator's instruction is", a)
 	}
 }
+
+// AG2's speaker selection, printed when the group chat is told to be
+// verbose, is a chat between its checking agent and its selection agent:
+// no turn of the run, as a routing note is none.
+func TestAG2SpeakerSelectionIsNoTurn(t *testing.T) {
+	sep := "\n\n" + ag2Separator + "\n"
+	raw := []byte("Admin (to chat_manager):\n\nWrite a paragraph on clouds." + sep +
+		"checking_agent (to speaker_selection_agent):\n\nRead the above conversation, select the next person from ['Writer', 'Critic'] and only return the role." + sep +
+		"speaker_selection_agent (to checking_agent):\n\nWriter" + sep +
+		"Writer (to chat_manager):\n\nClouds are visible masses of water droplets." + sep +
+		"checking_agent (to speaker_selection_agent):\n\nRead the above conversation, select the next person from ['Writer', 'Critic'] and only return the role." + sep +
+		"speaker_selection_agent (to checking_agent):\n\nCritic" + sep +
+		"Critic (to chat_manager):\n\nGood. TERMINATE" + sep)
+	c, run := convertOne(t, AutoGen, raw)
+	if got := c.numbers(run); len(got) != 2 || got[0] != 3 || got[1] != 6 {
+		t.Fatalf("steps %v, want the writer's turn (3) and the critic's (6)", got)
+	}
+}
