@@ -58,7 +58,7 @@ func sweChatKey(obj map[string]json.RawMessage) (string, bool) {
 		if json.Unmarshal(el, &first) != nil || first.Action != nil || first.Role == nil {
 			return "", false
 		}
-		own := has(obj, "instance_id") || has(obj, "model_name") || has(obj, "exit_status") || has(obj, "generated_patch")
+		own := hasAnyKey(obj, "instance_id", "model_name", "exit_status", "generated_patch")
 		return "trajectory", own && sweChatRoles[*first.Role] && (first.Text != nil || first.SystemPrompt != nil)
 	}
 	for _, key := range []string{"messages", "history"} {
@@ -79,9 +79,14 @@ func sweChatKey(obj map[string]json.RawMessage) (string, bool) {
 	return "", false
 }
 
-func has(obj map[string]json.RawMessage, key string) bool {
-	_, ok := obj[key]
-	return ok
+// hasAnyKey reports whether obj has one of keys.
+func hasAnyKey(obj map[string]json.RawMessage, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := obj[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // sweChatsOf returns the runs of a document in the chat form: the object
