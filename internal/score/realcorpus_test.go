@@ -322,3 +322,42 @@ func TestRealCorpusManifest(t *testing.T) {
 		}
 	}
 }
+
+// The AG2 batch (corpus/real/ag2-reading.jsonl, read once, blind; a second
+// reading of the runs it did not find healthy and of some it did, in
+// ag2-reading-second.jsonl) labels runs of the listed AutoGen notebooks,
+// dev, each once, each label and stretch valid; the second reading reads
+// only runs of the first.
+func TestRealCorpusAG2Reading(t *testing.T) {
+	paths := readLines(t, "../../corpus/real/paths.txt")
+	_, causes := labelsAndCauses(t)
+	first := map[string]bool{}
+	for _, name := range []string{"ag2-reading.jsonl", "ag2-reading-second.jsonl"} {
+		labels, err := score.ReadLabelsFile("../../corpus/real/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := map[string]int{}
+		for id, l := range labels {
+			count[l.Label]++
+			switch {
+			case !inPaths(id, paths) || !strings.HasPrefix(id, "autogen/"):
+				t.Errorf("%s: %s is not a listed AutoGen notebook's run", name, id)
+			case l.Split != "dev" || l.Source != "autogen":
+				t.Errorf("%s: %s split %q source %q", name, id, l.Split, l.Source)
+			case name != "ag2-reading.jsonl" && !first[id]:
+				t.Errorf("%s: %s was not read first", name, id)
+			case l.Label == score.LabelHealthy && (l.RootCause != "" || l.OnsetStep != -1):
+				t.Errorf("%s: %s healthy with root cause %q onset %d", name, id, l.RootCause, l.OnsetStep)
+			case l.Label != score.LabelHealthy && (!causes[l.RootCause] || l.OnsetStep < 0 || l.EndStep < l.OnsetStep):
+				t.Errorf("%s: %s %s with root cause %q, stretch %d-%d", name, id, l.Label, l.RootCause, l.OnsetStep, l.EndStep)
+			}
+			if name == "ag2-reading.jsonl" {
+				first[id] = true
+			}
+		}
+		if count[score.LabelRunaway] == 0 || count[score.LabelHealthy] == 0 {
+			t.Errorf("%s: labels %v", name, count)
+		}
+	}
+}
