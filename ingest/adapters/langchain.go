@@ -159,94 +159,17 @@ func lcChatMessage(raw json.RawMessage) (chatMessage, bool) {
 // position in the list (a Responses list, where the calls made together
 // are one message).
 func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, err error) {
-	if mayHoldOpenCodeMessages(raw) {
-		// Before Gemini's: OpenCode's messages hold "parts" and no
-		// "content" too.
-		var els []json.RawMessage
-		if json.Unmarshal(raw, &els) == nil {
-			if msgs, ok, err := openCodeMessages(els); ok || err != nil {
-				return msgs, true, err
-			}
+	var els []json.RawMessage // the list's elements, split once when a dialect may hold it
+	for _, d := range chatDialects {
+		if !d.mayHold(raw) {
+			continue
 		}
-	}
-	if mayHoldADKEvents(raw) {
-		var els []json.RawMessage
-		if json.Unmarshal(raw, &els) == nil {
-			if msgs, ok, err := adkMessages(els); ok || err != nil {
-				return msgs, true, err
-			}
+		if els == nil && json.Unmarshal(raw, &els) != nil {
+			break
 		}
-	}
-	if mayHoldPydanticAIParts(raw) {
-		// Before Gemini's: Pydantic AI's messages hold "parts" too.
-		var els []json.RawMessage
-		if json.Unmarshal(raw, &els) == nil {
-			if msgs, ok, err := pydanticAIMessages(els); ok || err != nil {
-				return msgs, true, err
-			}
-		}
-	}
-	if bytes.Contains(raw, []byte(`"parts"`)) {
-		var els []json.RawMessage
-		if json.Unmarshal(raw, &els) == nil && isGeminiContents(els) {
-			msgs, err := geminiMessages(els)
+		msgs, ok, err := d.read(els)
+		if d.strict && (ok || err != nil) || !d.strict && ok && err == nil {
 			return msgs, true, err
-		}
-	}
-	if mayHoldGooseParts(raw) {
-		var els []json.RawMessage
-		if json.Unmarshal(raw, &els) == nil {
-			if msgs, ok, err := gooseMessages(els); err == nil && ok {
-				return msgs, true, nil
-			}
-		}
-	}
-	if mayHoldLettaMessages(raw) {
-		var els []json.RawMessage
-		if json.Unmarshal(raw, &els) == nil {
-			if msgs, ok, err := lettaMessages(els); err == nil && ok {
-				return msgs, true, nil
-			}
-		}
-	}
-	if mayHoldSKItems(raw) {
-		var els []json.RawMessage
-		if json.Unmarshal(raw, &els) == nil {
-			if msgs, ok, err := skMessages(els); err == nil && ok {
-				return msgs, true, nil
-			}
-		}
-	}
-	if mayHoldHaystackMessages(raw) {
-		var els []json.RawMessage
-		if json.Unmarshal(raw, &els) == nil {
-			if msgs, ok, err := haystackMessages(els); err == nil && ok {
-				return msgs, true, nil
-			}
-		}
-	}
-	if mayHoldAISDKParts(raw) {
-		var els []json.RawMessage
-		if json.Unmarshal(raw, &els) == nil {
-			if msgs, ok, err := aiSDKMessages(els); err == nil && ok {
-				return msgs, true, nil
-			}
-		}
-	}
-	if mayHoldADP(raw) {
-		var els []json.RawMessage
-		if json.Unmarshal(raw, &els) == nil {
-			if msgs, ok, err := adpMessages(els); err == nil && ok {
-				return msgs, true, nil
-			}
-		}
-	}
-	if mayHoldShareGPT(raw) {
-		var els []json.RawMessage
-		if json.Unmarshal(raw, &els) == nil {
-			if msgs, ok, err := shareGPTMessages(els); err == nil && ok {
-				return msgs, true, nil
-			}
 		}
 	}
 	// Most conversations are OpenAI's alone: one pass decodes them.
@@ -259,7 +182,6 @@ func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, e
 	if !slices.ContainsFunc(msgs, func(m chatMessage) bool { return m.Role == "" }) {
 		return msgs, false, nil
 	}
-	var els []json.RawMessage
 	if err := json.Unmarshal(raw, &els); err != nil {
 		return nil, false, err
 	}
@@ -289,4 +211,40 @@ func hasRole(raw json.RawMessage) bool {
 		Role *string `json:"role"`
 	}
 	return json.Unmarshal(raw, &m) == nil && m.Role != nil
+}
+
+// chatDialect is a dialect a conversation's messages may be written in: a
+// cheap look at the list's bytes, and the reading of its elements (ok
+// false when no element is of the dialect). A strict dialect's error fails
+// the conversation; another's leaves the list to the dialects after it.
+type chatDialect struct {
+	mayHold func([]byte) bool
+	read    func([]json.RawMessage) ([]chatMessage, bool, error)
+	strict  bool
+}
+
+// chatDialects are tried in this order, before OpenAI's own messages:
+// OpenCode's and Pydantic AI's messages hold "parts" and no "content", as
+// Gemini's do, and come before it.
+var chatDialects = []chatDialect{
+	{mayHoldOpenCodeMessages, openCodeMessages, true},
+	{mayHoldADKEvents, adkMessages, true},
+	{mayHoldPydanticAIParts, pydanticAIMessages, true},
+	{func(raw []byte) bool { return bytes.Contains(raw, []byte(`"parts"`)) }, geminiDialect, true},
+	{mayHoldGooseParts, gooseMessages, false},
+	{mayHoldLettaMessages, lettaMessages, false},
+	{mayHoldSKItems, skMessages, false},
+	{mayHoldHaystackMessages, haystackMessages, false},
+	{mayHoldAISDKParts, aiSDKMessages, false},
+	{mayHoldADP, adpMessages, false},
+	{mayHoldShareGPT, shareGPTMessages, false},
+}
+
+// geminiDialect reads Gemini's contents, when the list is one.
+func geminiDialect(els []json.RawMessage) ([]chatMessage, bool, error) {
+	if !isGeminiContents(els) {
+		return nil, false, nil
+	}
+	msgs, err := geminiMessages(els)
+	return msgs, true, err
 }
