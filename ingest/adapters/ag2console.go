@@ -49,7 +49,7 @@ func ag2ConsoleHead(head []byte) bool {
 }
 
 var (
-	// Releases of early 2024 write "Suggested tool Call", and the
+	// Some releases write "Suggested tool Call", and the
 	// answer's id in quotes.
 	reAG2ToolCall = regexp.MustCompile(`(?m)^\*{5} Suggested tool [Cc]all \(([^)\n]*)\): (\S+) \*{5}\r?\nArguments: ?\r?\n`)
 	reAG2FuncCall = regexp.MustCompile(`(?m)^\*{5} Suggested function [Cc]all: (\S+) \*{5}\r?\nArguments: ?\r?\n`)

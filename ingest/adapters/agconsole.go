@@ -11,7 +11,7 @@ import (
 // while a team or an agent runs, the form most AgentChat runs are kept in
 // (a notebook's cell output, `python team.py > run.log`). Each message
 // opens with a header line, `---------- TextMessage (user) ----------`
-// (releases before 0.4.5 print the source alone, `---------- user
+// (earlier releases print the source alone, `---------- user
 // ----------`), and its text follows: a tool call request is the list's
 // Python repr, `[FunctionCall(id='call_1', arguments='{"city": "Oslo"}',
 // name='get_weather')]`, its results likewise,

@@ -43,7 +43,7 @@ Finish reason: None
 	}
 }
 
-// Releases before 0.4.5 print the source alone; the tool events are known
+// Earlier releases print the source alone; the tool events are known
 // by their reprs.
 func TestAgentChatConsoleOldHeaders(t *testing.T) {
 	raw := []byte(`---------- user ----------
