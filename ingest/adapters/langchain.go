@@ -147,17 +147,13 @@ func lcChatMessage(raw json.RawMessage) (chatMessage, bool) {
 	return m, true
 }
 
-// decodeMessages decodes a conversation's messages: OpenAI's {"role": ...}
-// messages, LangChain's (which may be mixed with them), the Responses
-// API's items (responses.go), Gemini's Contents (gemini.go), the
-// Vercel AI SDK's typed parts (aisdk.go), Pydantic AI's model requests
-// and responses (pydanticai.go), Google ADK's session events (adk.go), or
-// OpenCode's messages with their parts (opencode.go), Goose's
-// toolRequest and toolResponse parts (goose.go), Haystack's content
-// items (haystack.go), Semantic Kernel's chat history items
-// (semantickernel.go), or Letta's typed messages (letta.go). positioned says every message carries its
-// position in the list (a Responses list, where the calls made together
-// are one message).
+// decodeMessages decodes a conversation's messages: those of one of
+// chatDialects (OpenCode, Google ADK, Pydantic AI, Gemini, Goose, Letta,
+// Semantic Kernel, Haystack, the Vercel AI SDK, the Agent Data Protocol,
+// ShareGPT), else OpenAI's {"role": ...} messages, LangChain's (which may be
+// mixed with them) or the Responses API's items (responses.go). positioned
+// says every message carries its position in the list (a dialect's list,
+// where the calls made together take a position each, or a Responses list).
 func decodeMessages(raw json.RawMessage) (msgs []chatMessage, positioned bool, err error) {
 	var els []json.RawMessage // the list's elements, split once when a dialect may hold it
 	for _, d := range chatDialects {

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 )
@@ -25,8 +26,13 @@ var ag2Selectors = map[string]bool{"checking_agent": true, "speaker_selection_ag
 // routingNote reports whether m is a named agent's routing note, or a turn
 // of AG2's speaker selection.
 func routingNote(m *chatMessage) bool {
-	return m.Name != "" && len(m.ToolCalls) == 0 && m.FunctionCall == nil &&
-		(ag2Selectors[m.Name] || reRoutingNote.MatchString(strings.TrimSpace(text(m.Content))))
+	if m.Name == "" || len(m.ToolCalls) > 0 || m.FunctionCall != nil {
+		return false
+	}
+	// Every named turn of every conversation is asked: its words are
+	// decoded only when their bytes may hold a note.
+	return ag2Selectors[m.Name] || bytes.Contains(m.Content, []byte("Next speaker")) &&
+		reRoutingNote.MatchString(strings.TrimSpace(text(m.Content)))
 }
 
 // dropRoutingNotes is msgs without routing notes, the others keeping their
@@ -37,7 +43,7 @@ func routingNote(m *chatMessage) bool {
 func dropRoutingNotes(msgs []chatMessage, positioned bool) ([]chatMessage, bool) {
 	found := false
 	for i := range msgs {
-		if msgs[i].Name != "" && routingNote(&msgs[i]) {
+		if routingNote(&msgs[i]) {
 			found = true
 			break
 		}
